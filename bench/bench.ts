@@ -1,0 +1,481 @@
+// The performance bench of docs/performance.md, in one run on the same files:
+//
+//   npm run bench                     all four data files (generated on first use)
+//   npm run bench -- --quick          only the 10 MB file, to try things out
+//   npm run bench -- --only e1m       one file (s10mb, s100mb, s1gb, e1m)
+//   npm run bench -- --runs 5         rounds of each timed loop (default 3; the median is reported)
+//   npm run bench -- --cpu-prof       also write a V8 CPU profile of each child to bench/data/prof/
+//
+// Each data file is measured in its own child process (so peak RSS is per file): the bare loop
+// (1 MiB reads, split on 0x0A with Buffer.indexOf, toString per line, JSON.parse), the reader alone,
+// and loadSession (read + import) followed by replay, alternately, `--runs` times each; then, on the
+// last loaded session, the model view at 1,000 seeded random requests and every view in order.
+// Results go to the terminal and to bench/data/latest.json (not committed).
+import { fork } from 'node:child_process';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readJsonl } from '../src/main/reader';
+import { SessionInspector } from '../src/main/session/inspector';
+import { loadSession } from '../src/main/session/load';
+import type { LoadedSession } from '../src/main/session/types';
+import { replay, type ReplayState } from '../src/shared/replay/fold';
+import { modelView } from '../src/shared/replay/view';
+import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
+
+const MB = 1e6;
+const TARGET_RATIO = 0.6;
+const TARGET_RSS = 1;
+const TARGET_P99_MS = 20;
+const RANDOM_VIEWS = 1000;
+const FULL_VIEWS = 50;
+const VIEW_SEED = 20_240_601;
+
+interface Timing {
+  readonly runsMs: number[];
+  readonly medianMs: number;
+  readonly mbps: number;
+}
+
+interface Latency {
+  readonly samples: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly mean: number;
+}
+
+export interface FileResult {
+  readonly name: string;
+  readonly file: string;
+  readonly bytes: number;
+  readonly lines: number;
+  readonly events: number;
+  readonly requests: number;
+  readonly compactions: number;
+  readonly items: number;
+  readonly diagnostics: { readonly load: number; readonly replay: number; readonly first: string[] };
+  /** The bare Buffer-split + JSON.parse loop. */
+  readonly baseline: Timing;
+  /** readJsonl with a callback that does nothing: the reader alone. */
+  readonly reader: Timing;
+  /** loadSession: read + import (+ elision) into the in-memory event log. */
+  readonly load: Timing;
+  readonly replay: Timing;
+  /** load + replay of the same round. */
+  readonly loadReplay: Timing;
+  readonly ratio: { readonly reader: number; readonly load: number; readonly loadReplay: number };
+  readonly memory: {
+    /** maxRSS after the first bare loop, before anything was loaded. */
+    readonly baselinePeakRss: number;
+    /** maxRSS after every load + replay round (before any view was built). */
+    readonly peakRss: number;
+    readonly peakRssRatio: number;
+    /** With the last session and its replay held, after a full GC. */
+    readonly heldRss: number;
+    readonly heldHeap: number;
+    readonly heldExternal: number;
+    readonly heldHeapRatio: number;
+    readonly heapBytesPerEvent: number;
+    /** Heap of the event log alone (after load, before replay, after a full GC). */
+    readonly logHeap: number;
+    readonly logHeapPerEvent: number;
+    /** maxRSS at the very end (views, the inspector's own replay and full-text re-reads included). */
+    readonly finalPeakRss: number;
+  };
+  readonly views: (Latency & { readonly avgItems: number; readonly maxItems: number }) | null;
+  readonly fullViews: (Latency & { readonly hydrated: number }) | null;
+  readonly stepping: { readonly views: number; readonly totalMs: number; readonly msPerView: number; readonly ratioToReplay: number; readonly items: number } | null;
+}
+
+type ChildMessage = { readonly ok: true; readonly result: FileResult } | { readonly ok: false; readonly error: string };
+
+// ---------------------------------------------------------------------------------------------
+// Measurements (child side).
+
+const gc = (): void => {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) {
+    g();
+    g();
+  }
+};
+
+const maxRss = (): number => process.resourceUsage().maxRSS * 1024;
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  if (n === 0) return NaN;
+  return n % 2 === 1 ? (s[(n - 1) / 2] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2;
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(sorted.length, rank) - 1] as number;
+}
+
+function latency(ms: readonly number[]): Latency {
+  const s = [...ms].sort((a, b) => a - b);
+  return {
+    samples: s.length, p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99),
+    max: s[s.length - 1] ?? NaN, mean: s.reduce((a, b) => a + b, 0) / Math.max(1, s.length),
+  };
+}
+
+function timing(runsMs: number[], bytes: number): Timing {
+  const m = median(runsMs);
+  return { runsMs, medianMs: m, mbps: bytes / MB / (m / 1000) };
+}
+
+/** The reference loop: 1 MiB reads, split on 0x0A with Buffer.indexOf, toString per line, JSON.parse. */
+async function bareLoop(path: string): Promise<number> {
+  const fh = await open(path, 'r');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let carry: Buffer | null = null;
+  let objects = 0;
+  const take = (s: string): void => {
+    const v: unknown = JSON.parse(s);
+    if (typeof v === 'object' && v !== null) objects++;
+  };
+  try {
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      const chunk = buf.subarray(0, bytesRead);
+      let pos = 0;
+      for (;;) {
+        const nl = chunk.indexOf(10, pos);
+        if (nl === -1) {
+          if (pos < chunk.length) {
+            const rest = Buffer.from(chunk.subarray(pos));
+            carry = carry ? Buffer.concat([carry, rest]) : rest;
+          }
+          break;
+        }
+        if (carry) {
+          take(Buffer.concat([carry, chunk.subarray(pos, nl)]).toString('utf8'));
+          carry = null;
+        } else {
+          take(chunk.toString('utf8', pos, nl));
+        }
+        pos = nl + 1;
+      }
+    }
+    if (carry && carry.length > 0) take(carry.toString('utf8'));
+  } finally {
+    await fh.close();
+  }
+  return objects;
+}
+
+async function readerOnly(path: string): Promise<number> {
+  let n = 0;
+  await readJsonl(path, () => void n++, () => undefined);
+  return n;
+}
+
+function log(name: string, msg: string): void {
+  console.log(`  [${name}] ${msg}`);
+}
+
+async function measureFile(name: string, path: string, runs: number, stepAll: boolean): Promise<FileResult> {
+  const bytes = statSync(path).size;
+  const t = (): number => performance.now();
+  const base: number[] = [];
+  const rdr: number[] = [];
+  const ld: number[] = [];
+  const rp: number[] = [];
+  const lr: number[] = [];
+  let lines = 0;
+  let baselinePeakRss = 0;
+  let logHeap = 0;
+  let session: LoadedSession | null = null;
+  let state: ReplayState | null = null;
+
+  for (let round = 0; round < runs; round++) {
+    gc();
+    let t0 = t();
+    lines = await bareLoop(path);
+    base.push(t() - t0);
+    if (round === 0) baselinePeakRss = maxRss();
+
+    gc();
+    t0 = t();
+    const records = await readerOnly(path);
+    rdr.push(t() - t0);
+    if (records !== lines) log(name, `the reader saw ${records} records, the bare loop ${lines} objects`);
+
+    session = null;
+    state = null;
+    gc();
+    t0 = t();
+    session = await loadSession(path);
+    const t1 = t();
+    // The event log alone (a GC between load and replay, outside both timings).
+    gc();
+    logHeap = process.memoryUsage().heapUsed;
+    const t1b = t();
+    state = replay(session.events);
+    const t2 = t();
+    ld.push(t1 - t0);
+    rp.push(t2 - t1b);
+    lr.push(t1 - t0 + (t2 - t1b));
+    log(name, `round ${round + 1}/${runs}: bare ${(base[round] as number).toFixed(0)} ms, reader ${(rdr[round] as number).toFixed(0)} ms, `
+      + `load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`);
+  }
+  if (!session || !state) throw new Error('no round ran');
+  const peakRss = maxRss();
+  gc();
+  const mem = process.memoryUsage();
+
+  const baseline = timing(base, bytes);
+  const reader = timing(rdr, bytes);
+  const load = timing(ld, bytes);
+  const rep = timing(rp, bytes);
+  const loadReplay = timing(lr, bytes);
+  const diagnosticsFirst = [...session.diagnostics, ...state.diagnostics].slice(0, 5).map((d) => `${d.rule}: ${d.message}`);
+
+  // The view at seeded random requests.
+  const n = state.requests.length;
+  let views: FileResult['views'] = null;
+  let fullViews: FileResult['fullViews'] = null;
+  let stepping: FileResult['stepping'] = null;
+  if (n > 0) {
+    const rng = new Rng(VIEW_SEED);
+    const ms: number[] = [];
+    let items = 0;
+    let maxItems = 0;
+    for (let k = 0; k < RANDOM_VIEWS; k++) {
+      const i = rng.int(n);
+      const t0 = t();
+      const v = modelView(state, i);
+      ms.push(t() - t0);
+      const c = v?.items.length ?? 0;
+      items += c;
+      if (c > maxItems) maxItems = c;
+    }
+    views = { ...latency(ms), avgItems: items / RANDOM_VIEWS, maxItems };
+    log(name, `random views: p50 ${views.p50.toFixed(2)} ms, p99 ${views.p99.toFixed(2)} ms over ${n.toLocaleString('en-US')} requests`);
+
+    if (stepAll) {
+      const t0 = t();
+      let all = 0;
+      for (let i = 0; i < n; i++) all += modelView(state, i)?.items.length ?? 0;
+      const totalMs = t() - t0;
+      stepping = { views: n, totalMs, msPerView: totalMs / n, ratioToReplay: totalMs / rep.medianMs, items: all };
+      log(name, `every view in order: ${(totalMs / 1000).toFixed(1)} s (${stepping.msPerView.toFixed(3)} ms/view, ${stepping.ratioToReplay.toFixed(1)}× replay)`);
+    }
+
+    // The same views with every elided text re-read from the file (what a reader of the full text waits for).
+    const inspector = new SessionInspector(session);
+    inspector.replay();
+    const fms: number[] = [];
+    let hydrated = 0;
+    for (let k = 0; k < FULL_VIEWS; k++) {
+      const i = rng.int(n);
+      const t0 = t();
+      const v = await inspector.fullView(i);
+      fms.push(t() - t0);
+      hydrated += v?.items.length ?? 0;
+    }
+    fullViews = { ...latency(fms), hydrated };
+    log(name, `full-text views: p50 ${fullViews.p50.toFixed(1)} ms, p99 ${fullViews.p99.toFixed(1)} ms`);
+  }
+
+  return {
+    name, file: path, bytes, lines, events: session.events.length, requests: n, compactions: state.compactions.length, items: state.items.length,
+    diagnostics: { load: session.diagnostics.length, replay: state.diagnostics.length, first: diagnosticsFirst },
+    baseline, reader, load, replay: rep, loadReplay,
+    ratio: { reader: reader.mbps / baseline.mbps, load: load.mbps / baseline.mbps, loadReplay: loadReplay.mbps / baseline.mbps },
+    memory: {
+      baselinePeakRss, peakRss, peakRssRatio: peakRss / bytes,
+      heldRss: mem.rss, heldHeap: mem.heapUsed, heldExternal: mem.external, heldHeapRatio: mem.heapUsed / bytes,
+      heapBytesPerEvent: mem.heapUsed / Math.max(1, session.events.length),
+      logHeap, logHeapPerEvent: logHeap / Math.max(1, session.events.length),
+      finalPeakRss: maxRss(),
+    },
+    views, fullViews, stepping,
+  };
+}
+
+async function child(argv: readonly string[]): Promise<void> {
+  const [name, path, runsText, stepText] = argv;
+  if (!name || !path) throw new Error('usage: bench.js --child NAME PATH RUNS STEP');
+  const send = (m: ChildMessage): Promise<void> => new Promise((res) => {
+    if (process.send) process.send(m, () => res());
+    else {
+      console.log(JSON.stringify(m));
+      res();
+    }
+  });
+  try {
+    const result = await measureFile(name, path, Math.max(1, Number(runsText ?? 3)), stepText === '1');
+    await send({ ok: true, result });
+  } catch (e) {
+    await send({ ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    process.exitCode = 1;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run (parent side).
+
+interface Args {
+  quick: boolean;
+  only: string[];
+  runs: number;
+  dataDir: string;
+  cpuProf: boolean;
+  out: string | null;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const a: Args = { quick: false, only: [], runs: 3, dataDir: 'bench/data', cpuProf: false, out: null };
+  for (let i = 0; i < argv.length; i++) {
+    const x = argv[i];
+    if (x === '--quick') a.quick = true;
+    else if (x === '--only') a.only.push(...(argv[++i] ?? '').split(',').filter(Boolean));
+    else if (x === '--runs') a.runs = Math.max(1, Number(argv[++i] ?? 3) || 3);
+    else if (x === '--data') a.dataDir = argv[++i] ?? a.dataDir;
+    else if (x === '--cpu-prof') a.cpuProf = true;
+    else if (x === '--out') a.out = argv[++i] ?? null;
+    else throw new Error(`bench: unknown argument ${x}`);
+  }
+  return a;
+}
+
+function runChild(spec: DataSpec, path: string, args: Args, step: boolean): Promise<ChildMessage> {
+  const self = fileURLToPath(import.meta.url);
+  const execArgv = [...process.execArgv];
+  if (!execArgv.includes('--expose-gc')) execArgv.push('--expose-gc');
+  if (args.cpuProf) {
+    const dir = resolve(args.dataDir, 'prof');
+    mkdirSync(dir, { recursive: true });
+    execArgv.push('--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${spec.name}.cpuprofile`);
+  }
+  return new Promise((res) => {
+    let message: ChildMessage | null = null;
+    const c = fork(self, ['--child', spec.name, path, String(args.runs), step ? '1' : '0'], { execArgv, stdio: 'inherit' });
+    c.on('message', (m) => {
+      message = m as ChildMessage;
+    });
+    c.on('exit', (code, signal) => {
+      res(message ?? { ok: false, error: `the child process ended with ${signal ? `signal ${signal}` : `exit code ${code}`} before reporting (out of memory?)` });
+    });
+  });
+}
+
+const f0 = (x: number): string => (Number.isFinite(x) ? x.toFixed(0) : '—');
+const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : '—');
+const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '—');
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
+  return rows.map((r, ri) => {
+    const line = r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+    return ri === 0 ? `${line}\n${widths.map((w) => '─'.repeat(w)).join('  ')}` : line;
+  }).join('\n');
+}
+
+const mark = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
+
+function report(results: readonly FileResult[]): string {
+  const out: string[] = [];
+  out.push(table([
+    ['file', 'MB', 'events', 'bare MB/s', 'reader MB/s', 'load MB/s', 'load ratio', `≥${TARGET_RATIO}`, 'replay ms', 'load+replay ratio', 'peak RSS MB', 'RSS/size', 'heap held/size'],
+    ...results.map((r) => [
+      r.name, f1(r.bytes / MB), r.events.toLocaleString('en-US'), f0(r.baseline.mbps), f0(r.reader.mbps), f0(r.load.mbps), f2(r.ratio.load),
+      mark(r.ratio.load >= TARGET_RATIO), f0(r.replay.medianMs), f2(r.ratio.loadReplay), f0(r.memory.peakRss / MB), f2(r.memory.peakRssRatio),
+      f2(r.memory.heldHeapRatio),
+    ]),
+  ]));
+  const withViews = results.filter((r) => r.views);
+  if (withViews.length > 0) {
+    out.push('');
+    out.push(table([
+      ['file', 'requests', 'avg view items', 'view p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'every view s', 'ms/view', '× replay', 'full-text p50 ms', 'full-text p99 ms'],
+      ...withViews.map((r) => [
+        r.name, r.requests.toLocaleString('en-US'), f0(r.views?.avgItems ?? NaN), f2(r.views?.p50 ?? NaN), f2(r.views?.p95 ?? NaN), f2(r.views?.p99 ?? NaN),
+        f2(r.views?.max ?? NaN), r.stepping ? f1(r.stepping.totalMs / 1000) : '—', r.stepping ? f2(r.stepping.msPerView) : '—',
+        r.stepping ? f1(r.stepping.ratioToReplay) : '—', f1(r.fullViews?.p50 ?? NaN), f1(r.fullViews?.p99 ?? NaN),
+      ]),
+    ]));
+  }
+  out.push('');
+  out.push('Targets:');
+  for (const r of results) out.push(`  read + import ≥ ${TARGET_RATIO}× bare loop, ${r.name}: ${f2(r.ratio.load)}× ${mark(r.ratio.load >= TARGET_RATIO)}`);
+  const big = results.find((r) => r.name === 's1gb');
+  if (big) out.push(`  peak RSS ≤ ${TARGET_RSS}× file size on s1gb: ${f2(big.memory.peakRssRatio)}× ${mark(big.memory.peakRssRatio <= TARGET_RSS)}`);
+  const e1m = results.find((r) => r.name === 'e1m');
+  if (e1m?.views) out.push(`  view p99 ≤ ${TARGET_P99_MS} ms on e1m: ${f2(e1m.views.p99)} ms ${mark(e1m.views.p99 <= TARGET_P99_MS)}`);
+  return out.join('\n');
+}
+
+async function parent(argv: readonly string[]): Promise<void> {
+  const args = parseArgs(argv);
+  let specs = DATA_SET.filter((d) => (args.quick ? d.name === 's10mb' : true));
+  if (args.only.length > 0) specs = DATA_SET.filter((d) => args.only.includes(d.name) || args.only.includes(d.file));
+  if (specs.length === 0) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
+
+  const machine = {
+    node: process.version, v8: process.versions.v8, platform: `${os.platform()} ${os.release()}`, arch: os.arch(),
+    cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', totalMemory: os.totalmem(), freeMemoryAtStart: os.freemem(),
+  };
+  console.log(`Palimpsest bench — node ${machine.node}, ${machine.cpus} × ${machine.cpuModel}, ${(machine.totalMemory / 2 ** 30).toFixed(1)} GiB`);
+  console.log(`Data (${args.dataDir}):`);
+  for (const spec of specs) ensureData(args.dataDir, spec);
+
+  const results: FileResult[] = [];
+  const failures: { name: string; error: string }[] = [];
+  for (const spec of specs) {
+    const path = join(args.dataDir, spec.file);
+    const step = spec.name === 'e1m' || args.quick || args.only.length > 0;
+    console.log(`\n${spec.file} (${(statSync(path).size / MB).toFixed(1)} MB): ${args.runs} rounds of bare loop / reader / load + replay, then views${step ? ' and every view in order' : ''}`);
+    const m = await runChild(spec, path, args, step);
+    if (m.ok) results.push(m.result);
+    else {
+      failures.push({ name: spec.name, error: m.error });
+      console.error(`  [${spec.name}] FAILED: ${m.error}`);
+    }
+  }
+
+  console.log('\n' + report(results));
+  for (const r of results) {
+    if (r.diagnostics.load + r.diagnostics.replay > 0) {
+      console.log(`\n${r.name}: ${r.diagnostics.load} load and ${r.diagnostics.replay} replay diagnostics on generated data, first: ${r.diagnostics.first.join(' | ')}`);
+    }
+  }
+  for (const f of failures) console.log(`\n${f.name}: FAILED — ${f.error.split('\n')[0]}`);
+
+  const outPath = args.out ?? join(args.dataDir, 'latest.json');
+  const doc = {
+    command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
+    date: new Date().toISOString(),
+    machine,
+    targets: { loadRatio: TARGET_RATIO, peakRssRatioOn1GB: TARGET_RSS, viewP99MsOnE1m: TARGET_P99_MS },
+    results,
+    failures,
+  };
+  mkdirSync(resolve(outPath, '..'), { recursive: true });
+  writeFileSync(outPath, JSON.stringify(doc, null, 2) + '\n');
+  console.log(`\nWrote ${outPath}`);
+  if (failures.length > 0) process.exitCode = 1;
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === '--child') await child(argv.slice(1));
+else {
+  try {
+    await parent(argv);
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exitCode = 2;
+  }
+}

@@ -1,0 +1,67 @@
+// @ts-check
+// Layer rules of DESIGN.md are enforced here, not by hope (VS Code's `code-layering` idea):
+//   src/shared   imports nothing outside itself: no node:*, no electron, no DOM globals.
+//   src/renderer never imports src/main, node:* or electron.
+//   electron     is imported only by the Electron shell (src/main/electron/**) and the preload.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream',
+  'stream/promises', 'url', 'util', 'worker_threads', 'zlib', 'events', 'readline', 'buffer',
+];
+const noNode = [
+  { group: ['node:*'], message: 'This layer must not use Node built-ins (DESIGN.md layers).' },
+  ...nodeBuiltins.map((n) => ({ group: [n], message: 'This layer must not use Node built-ins.' })),
+];
+const noElectron = { group: ['electron', 'electron/*'], message: 'Only the Electron shell (src/main/electron) and the preload import electron.' };
+const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'HTMLElement', 'fetch'].map((name) => ({
+  name,
+  message: 'src/shared runs anywhere: no DOM or fetch.',
+}));
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-results/**', 'bench/data/**', 'bin/**', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        console: 'readonly', process: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
+        setImmediate: 'readonly', URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', AbortController: 'readonly',
+        AbortSignal: 'readonly', performance: 'readonly', queueMicrotask: 'readonly', structuredClone: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-empty': ['error', { allowEmptyCatch: false }],
+      'no-restricted-imports': ['error', { patterns: [noElectron] }],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts', 'src/shared/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          ...noNode,
+          noElectron,
+          { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/shared imports nothing outside itself.' },
+        ],
+      }],
+      'no-restricted-globals': ['error', ...domGlobals, { name: 'process', message: 'src/shared runs anywhere: no process.' }, { name: 'Buffer', message: 'src/shared runs anywhere: no Buffer.' }],
+    },
+  },
+  {
+    files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [...noNode, noElectron, { group: ['**/main/**', '**/preload/**'], message: 'The renderer talks to the API contract, never to src/main.' }],
+      }],
+    },
+  },
+  {
+    files: ['src/main/electron/**/*.ts', 'src/preload/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);

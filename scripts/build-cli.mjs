@@ -1,0 +1,24 @@
+// Bundles the plain-Node entry points (CLI, bench) with esbuild. No Electron is involved, so this
+// works on machines without the Electron binary.
+import { build } from 'esbuild';
+
+const entries = {
+  cli: 'src/main/cli/index.ts',
+  bench: 'bench/bench.ts',
+  'gen-sessions': 'bench/generate.ts',
+};
+const { existsSync } = await import('node:fs');
+const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));
+
+await build({
+  entryPoints,
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  // A CommonJS dependency bundled into ESM may call require() for Node built-ins.
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});

@@ -1,0 +1,172 @@
+import type { z } from 'zod';
+import {
+  API_METHODS, CONTRACT, isApiMethod, type ApiError, type ApiMethod, type ApiOutput, type ApiResult, type ProgressEvent,
+  type SessionFormat,
+} from '../../shared/api/contract';
+import { MAIN_BRANCH } from '../../shared/replay/branches';
+import { compactionJson, countSeverities, diagnosticJson, inspectJson, requestJson, viewJson } from '../cli/json';
+import { eventSummary } from '../cli/text';
+import { importerById } from '../importers/registry';
+import type { FormatId } from '../importers/types';
+import { requestInfo } from '../../shared/replay/view';
+import { ApiFailure, type OpenSession, type SessionRegistry } from './sessions';
+
+/**
+ * The API handlers: one per contract method, shared by every transport. Each validates its input
+ * and its output with the contract's schemas and returns errors as values; nothing thrown inside
+ * crosses the boundary.
+ */
+
+export interface HandlerContext {
+  readonly registry: SessionRegistry;
+  /** The sessions the host was started with. */
+  readonly initialPaths: readonly string[];
+  /** Progress of long loads, for transports that can push it. */
+  readonly onProgress?: (e: ProgressEvent) => void;
+  /** Where internal errors are reported (their stacks never cross the boundary). Default: stderr. */
+  readonly logError?: (method: string, err: unknown) => void;
+}
+
+export type Handlers = { readonly [M in ApiMethod]: (input: unknown) => Promise<ApiResult<ApiOutput<M>>> };
+
+// --- compile-time agreement between the core's types and the contract -------------------------
+
+type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type Assert<T extends true> = T;
+/** The importers' formats and the contract's are the same set. */
+export type _FormatsAgree = Assert<[FormatId] extends [SessionFormat] ? ([SessionFormat] extends [FormatId] ? true : false) : false>;
+
+/**
+ * The value a core function produced, checked against the schema at compile time (its type must
+ * fit the schema's input) and at run time (parsed: the result is exactly the contract's shape).
+ */
+function conform<S extends z.ZodType>(schema: S, value: DeepReadonly<z.input<S>>, what: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new ApiFailure('INTERNAL', `The core produced ${what} that does not match the API contract: ${summarizeIssues(r.error)}`);
+  return r.data;
+}
+
+function summarizeIssues(error: z.ZodError): string {
+  return error.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ');
+}
+
+function branchOf(s: OpenSession, branch: string | undefined): string {
+  if (branch === undefined) return s.inspector.defaultBranch;
+  if (!s.inspector.hasBranch(branch)) {
+    throw new ApiFailure('NO_BRANCH', `No branch "${branch}"; branches: ${s.inspector.branches.map((b) => b.name).join(', ')}.`);
+  }
+  return branch;
+}
+
+type Impl = { readonly [M in ApiMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
+
+function implementations(ctx: HandlerContext): Impl {
+  const { registry } = ctx;
+  const out = <M extends ApiMethod>(m: M, value: DeepReadonly<z.input<(typeof CONTRACT)[M]['output']>>): ApiOutput<M> =>
+    conform(CONTRACT[m].output, value, `a ${m} result`) as ApiOutput<M>;
+
+  return {
+    async initialSessions() {
+      return out('initialSessions', { paths: [...ctx.initialPaths] });
+    },
+
+    async openSession({ path, format }) {
+      if (format !== undefined && !importerById(format)) {
+        throw new ApiFailure('BAD_INPUT', `Palimpsest cannot read the ${format} format yet.`);
+      }
+      const s = await registry.open(path, format, ctx.onProgress);
+      try {
+        const j = inspectJson(path, s.inspector);
+        return out('openSession', {
+          sessionId: s.id, path, format: j.format, files: j.files, counts: j.counts, branches: j.branches, defaultBranch: j.branch,
+        });
+      } catch (err: unknown) {
+        registry.close(s.id);
+        throw err;
+      }
+    },
+
+    async closeSession({ sessionId }) {
+      return out('closeSession', { closed: registry.close(sessionId) });
+    },
+
+    async listRequests({ sessionId, branch }) {
+      const s = registry.get(sessionId);
+      const b = branchOf(s, branch);
+      return out('listRequests', { branch: b, requests: s.inspector.replay(b).requests.map((r) => requestJson(requestInfo(r))) });
+    },
+
+    async listCompactions({ sessionId, branch }) {
+      const s = registry.get(sessionId);
+      const b = branchOf(s, branch);
+      return out('listCompactions', { branch: b, compactions: s.inspector.replay(b).compactions.map(compactionJson) });
+    },
+
+    async listDiagnostics({ sessionId, branch }) {
+      const s = registry.get(sessionId);
+      const b = branchOf(s, branch);
+      const ds = s.inspector.diagnostics(b);
+      return out('listDiagnostics', { branch: b, counts: countSeverities(ds), diagnostics: ds.map(diagnosticJson) });
+    },
+
+    async getView({ sessionId, index, branch, full }) {
+      const s = registry.get(sessionId);
+      const b = branchOf(s, branch);
+      const view = full ? await s.inspector.fullView(index, b) : s.inspector.view(index, b);
+      if (!view) {
+        const n = s.inspector.replay(b).requests.length;
+        throw new ApiFailure('NO_REQUEST', `No request ${index} on branch ${b}: it has ${n} request${n === 1 ? '' : 's'}.`);
+      }
+      return out('getView', viewJson(s.path, b, view, s.inspector.fates(index, b)));
+    },
+
+    async listEvents({ sessionId, from, count }) {
+      const s = registry.get(sessionId);
+      const session = s.inspector.session;
+      const total = session.events.length;
+      const events = from >= total ? [] : s.inspector.events(from, Math.min(total, from + count) - 1).map((e) => ({
+        seq: e.seq,
+        kind: e.kind,
+        branch: e.branch ?? MAIN_BRANCH,
+        file: session.files[e.loc.file]?.path ?? '?',
+        line: e.loc.line,
+        summary: eventSummary(e),
+      }));
+      return out('listEvents', { total, from, events });
+    },
+  };
+}
+
+function toError(method: string, err: unknown, ctx: HandlerContext): ApiError {
+  if (err instanceof ApiFailure) {
+    if (err.code === 'INTERNAL') (ctx.logError ?? defaultLog)(method, err);
+    return { code: err.code, message: err.message };
+  }
+  (ctx.logError ?? defaultLog)(method, err);
+  return { code: 'INTERNAL', message: `${method} failed: ${err instanceof Error ? err.message : String(err)}` };
+}
+
+function defaultLog(method: string, err: unknown): void {
+  process.stderr.write(`palimpsest: ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+}
+
+export function createHandlers(ctx: HandlerContext): Handlers {
+  const impl = implementations(ctx);
+  const handler = <M extends ApiMethod>(m: M) => async (input: unknown): Promise<ApiResult<ApiOutput<M>>> => {
+    const parsed = CONTRACT[m].input.safeParse(input ?? {});
+    if (!parsed.success) return { ok: false, error: { code: 'BAD_INPUT', message: `${m}: ${summarizeIssues(parsed.error)}` } };
+    try {
+      const run = impl[m] as (i: unknown) => Promise<ApiOutput<M>>;
+      return { ok: true, value: await run(parsed.data) };
+    } catch (err: unknown) {
+      return { ok: false, error: toError(m, err, ctx) };
+    }
+  };
+  return Object.fromEntries(API_METHODS.map((m) => [m, handler(m)])) as unknown as Handlers;
+}
+
+/** Call a method by name, as transports do: an unknown name is an error value too. */
+export async function dispatch(handlers: Handlers, method: string, input: unknown): Promise<ApiResult<unknown>> {
+  if (!isApiMethod(method)) return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `No API method "${method}".` } };
+  return handlers[method](input);
+}

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ApiErrorCode, ProgressEvent } from '../../shared/api/contract';
+import type { FormatId } from '../importers/types';
+import { SessionInspector } from '../session/inspector';
+import { loadSession, UnreadableSessionError } from '../session/load';
+
+/** An error a handler returns as a value: `{ ok: false, error: { code, message } }`. */
+export class ApiFailure extends Error {
+  constructor(readonly code: ApiErrorCode, message: string) {
+    super(message);
+  }
+}
+
+export interface OpenSession {
+  readonly id: string;
+  /** The path as the caller gave it. */
+  readonly path: string;
+  readonly inspector: SessionInspector;
+}
+
+export interface SessionRegistryOptions {
+  /**
+   * Paths that may be opened: only these files (compared after resolving symlinks), or `'any'`.
+   * A host started on some sessions should not become a reader of every file on the machine.
+   */
+  readonly allow: readonly string[] | 'any';
+  /** Most sessions open at once. Default 16. */
+  readonly maxSessions?: number;
+}
+
+const canonical = async (p: string): Promise<string> => realpath(resolve(p)).catch(() => resolve(p));
+
+/**
+ * Owns the loaded sessions of one host (a web host or an Electron window's main process). Each
+ * `open` loads the file once and hands out an id; `close` and `dispose` release the memory.
+ */
+export class SessionRegistry implements Disposable {
+  private readonly sessions = new Map<string, OpenSession>();
+  private readonly maxSessions: number;
+  private allowed: Promise<Set<string>> | null = null;
+  private disposed = false;
+
+  constructor(private readonly options: SessionRegistryOptions) {
+    this.maxSessions = options.maxSessions ?? 16;
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  private async isAllowed(path: string): Promise<boolean> {
+    const allow = this.options.allow;
+    if (allow === 'any') return true;
+    this.allowed ??= Promise.all(allow.map(canonical)).then((ps) => new Set(ps));
+    return (await this.allowed).has(await canonical(path));
+  }
+
+  async open(path: string, format?: FormatId, onProgress?: (e: ProgressEvent) => void): Promise<OpenSession> {
+    if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry is closed.');
+    if (!(await this.isAllowed(path))) {
+      throw new ApiFailure('FORBIDDEN_PATH', `${path} is not one of the sessions this window was opened with.`);
+    }
+    if (this.sessions.size >= this.maxSessions) {
+      throw new ApiFailure('LIMIT', `${this.sessions.size} sessions are open; close one first.`);
+    }
+    const info = await stat(path).catch(() => null);
+    if (!info) throw new ApiFailure('UNREADABLE', `${path}: no such file.`);
+    if (!info.isFile()) throw new ApiFailure('UNREADABLE', `${path} is not a file.`);
+    const progress = (phase: ProgressEvent['phase'], done: number | null) =>
+      onProgress?.({ operation: 'openSession', path, phase, done, total: info.size });
+    progress('reading', 0);
+    let inspector: SessionInspector;
+    try {
+      const session = await loadSession(path, { format });
+      progress('replaying', info.size);
+      inspector = new SessionInspector(session);
+      inspector.replay();
+    } catch (err: unknown) {
+      progress('failed', null);
+      if (err instanceof UnreadableSessionError) throw new ApiFailure('UNREADABLE', err.message);
+      throw err;
+    }
+    progress('done', info.size);
+    if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
+    const s: OpenSession = { id: randomUUID(), path, inspector };
+    this.sessions.set(s.id, s);
+    return s;
+  }
+
+  get(id: string): OpenSession {
+    const s = this.sessions.get(id);
+    if (!s) throw new ApiFailure('NO_SESSION', `No open session "${id}" (it was closed, or the host restarted).`);
+    return s;
+  }
+
+  close(id: string): boolean {
+    return this.sessions.delete(id);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.sessions.clear();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}

@@ -1,0 +1,174 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SEVERITY_RANK } from '../../shared/model/diagnostic';
+import type { FormatId } from '../importers/types';
+import { SessionInspector } from '../session/inspector';
+import { loadSession, UnreadableSessionError } from '../session/load';
+import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
+import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
+import { renderEvent, renderInspect, renderView } from './text';
+
+/** Exit codes (docs/cli.md): 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage. */
+export const EXIT_CLEAN = 0;
+export const EXIT_FINDINGS = 1;
+export const EXIT_UNUSABLE = 2;
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const USAGE = `palimpsest — the exact model view at every request of an agent session
+
+Usage:
+  palimpsest inspect <file|dir> [--json] [--format F] [--branch B]
+  palimpsest view <file> --request N [--json] [--format F] [--branch B]
+  palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F]
+
+Formats: palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]); detected from the first lines.
+Exit codes: 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage.
+See docs/cli.md.`;
+
+const FORMATS: readonly FormatId[] = ['palimpsest', 'dsh'];
+
+function formatFlag(args: ParsedArgs): FormatId | undefined {
+  const f = stringFlag(args, 'format');
+  if (f === undefined) return undefined;
+  if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${f}"`);
+  return f as FormatId;
+}
+
+const SESSION_FILE = /\.jsonl(\.zstd?)?$/;
+
+/** Session files under a directory, sorted, at most `depth` levels down. */
+async function sessionFiles(dir: string, depth = 4): Promise<string[]> {
+  const out: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory() && depth > 0 && e.name !== 'node_modules' && !e.name.startsWith('.')) out.push(...(await sessionFiles(p, depth - 1)));
+    else if (e.isFile() && SESSION_FILE.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+async function open(path: string, format: FormatId | undefined, branch: string | undefined): Promise<SessionInspector> {
+  const session = await loadSession(path, { format });
+  const inspector = new SessionInspector(session);
+  if (branch !== undefined && !inspector.hasBranch(branch)) {
+    throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
+  }
+  return inspector;
+}
+
+const worstExit = (inspector: SessionInspector, branch?: string): number =>
+  inspector.diagnostics(branch).some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK.error) ? EXIT_FINDINGS : EXIT_CLEAN;
+
+async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const path = args.positional[0];
+  if (!path || args.positional.length > 1) throw new UsageError('inspect takes one <file|dir>');
+  const json = args.flags.has('json');
+  const format = formatFlag(args);
+  const branch = stringFlag(args, 'branch');
+  const info = await stat(path).catch(() => null);
+  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
+  if (!info.isDirectory()) {
+    const inspector = await open(path, format, branch);
+    const j = inspectJson(path, inspector, branch);
+    io.out(json ? JSON.stringify(j, null, 2) : renderInspect(j));
+    return worstExit(inspector, branch);
+  }
+  const files = await sessionFiles(path);
+  const sessions: unknown[] = [];
+  const texts: string[] = [];
+  let exit = EXIT_CLEAN;
+  for (const f of files) {
+    try {
+      const inspector = await open(f, format, undefined);
+      const j = inspectJson(f, inspector);
+      sessions.push(j);
+      texts.push(renderInspect(j));
+      exit = Math.max(exit, worstExit(inspector));
+    } catch (err: unknown) {
+      if (!(err instanceof UnreadableSessionError)) throw err;
+      sessions.push({ palimpsest: JSON_VERSION, path: f, error: err.message, diagnostics: err.diagnostics.map(diagnosticJson) });
+      texts.push(`${f}\n  unreadable: ${err.message}`);
+      exit = Math.max(exit, EXIT_FINDINGS);
+    }
+  }
+  if (files.length === 0) texts.push(`${path}: no session files (*.jsonl, *.jsonl.zst, *.jsonl.zstd) found`);
+  io.out(json ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions }, null, 2) : texts.join('\n\n'));
+  return files.length === 0 ? EXIT_UNUSABLE : exit;
+}
+
+async function viewCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const path = args.positional[0];
+  if (!path || args.positional.length > 1) throw new UsageError('view takes one <file>');
+  const index = intFlag(args, 'request');
+  if (index === undefined) throw new UsageError('view needs --request N (0-based; `palimpsest inspect` lists them)');
+  const inspector = await open(path, formatFlag(args), stringFlag(args, 'branch'));
+  const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
+  const view = await inspector.fullView(index, branch);
+  if (!view) {
+    const n = inspector.replay(branch).requests.length;
+    throw new UsageError(`no request ${index} in ${path}: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
+  }
+  const j = viewJson(path, branch, view, inspector.fates(index, branch));
+  io.out(args.flags.has('json') ? JSON.stringify(j, null, 2) : renderView(j));
+  return worstExit(inspector, branch);
+}
+
+async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const path = args.positional[0];
+  if (!path || args.positional.length > 1) throw new UsageError('events takes one <file>');
+  const inspector = await open(path, formatFlag(args), undefined);
+  const from = intFlag(args, 'from') ?? 0;
+  const to = intFlag(args, 'to') ?? inspector.session.events.length - 1;
+  if (to < from) throw new UsageError(`--to (${to}) is before --from (${from})`);
+  const json = args.flags.has('json');
+  const files = inspector.session.files;
+  for (const e of inspector.events(from, to)) {
+    if (json) {
+      const full = await inspector.session.hydrate(e.seq);
+      const { loc, ...body } = full;
+      io.out(JSON.stringify({ ...body, file: files[loc.file]?.path ?? null, line: loc.line, offset: loc.offset }));
+    } else {
+      io.out(renderEvent(e, files[e.loc.file]?.path ?? '?'));
+    }
+  }
+  return worstExit(inspector);
+}
+
+const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run: (a: ParsedArgs, io: Io) => Promise<number> }> = {
+  inspect: { spec: { json: 'boolean', format: 'value', branch: 'value' }, run: inspectCommand },
+  view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value' }, run: viewCommand },
+  events: { spec: { json: 'boolean', format: 'value', from: 'value', to: 'value' }, run: eventsCommand },
+};
+
+export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    io.out(USAGE);
+    return command ? EXIT_CLEAN : EXIT_UNUSABLE;
+  }
+  const c = COMMANDS[command];
+  if (!c) {
+    io.err(`palimpsest: unknown command "${command}"\n\n${USAGE}`);
+    return EXIT_UNUSABLE;
+  }
+  try {
+    return await c.run(parseArgs(rest, c.spec), io);
+  } catch (err: unknown) {
+    if (err instanceof UsageError) {
+      io.err(`palimpsest ${command}: ${err.message}`);
+      return EXIT_UNUSABLE;
+    }
+    if (err instanceof UnreadableSessionError) {
+      io.err(`palimpsest ${command}: ${err.message}`);
+      for (const d of err.diagnostics) io.err(`  ${d.severity} ${d.rule} ${d.file ?? ''}${d.line ? `:${d.line}` : ''} ${d.message}`);
+      return EXIT_UNUSABLE;
+    }
+    throw err;
+  }
+}

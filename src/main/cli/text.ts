@@ -1,0 +1,105 @@
+import type { Block } from '../../shared/model/content';
+import type { LogEvent } from '../../shared/model/event';
+import type { inspectJson, viewJson } from './json';
+
+/** Human-readable renderings of the CLI's answers. Session text is printed as data, one line per item. */
+
+const oneLine = (s: string, max = 100): string => {
+  const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+const num = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : n.toLocaleString('en-US'));
+
+export function blockPreview(b: Block): string {
+  switch (b.type) {
+    case 'text': return oneLine(b.text);
+    case 'reasoning': return `[reasoning] ${b.redacted ? '(redacted)' : oneLine(b.text)}`;
+    case 'tool_call': return `[call ${b.name} ${b.id}] ${oneLine(b.input, 80)}`;
+    case 'tool_result': return `[result ${b.callId}${b.isError ? ' error' : ''}] ${oneLine(b.content.map(blockPreview).join(' '), 80)}`;
+    case 'image': return `[image ${b.mediaType ?? ''}${b.bytes !== undefined ? ` ${b.bytes} bytes` : ''}]`;
+    case 'opaque': return `[opaque ${b.label}${b.chars !== undefined ? `, ${b.chars} chars` : ''}]`;
+  }
+}
+
+export function renderInspect(j: ReturnType<typeof inspectJson>): string {
+  const out: string[] = [];
+  out.push(`${j.path}`);
+  out.push(`  format      ${j.format}`);
+  for (const f of j.files) out.push(`  file        ${f.path} (${num(f.bytes)} bytes, ${num(f.lines)} lines, ${num(f.skipped)} skipped)`);
+  out.push(`  branch      ${j.branch}${j.branches.length > 1 ? ` (of ${j.branches.map((b) => b.name).join(', ')})` : ''}`);
+  out.push(`  events      ${num(j.counts.events)}   items ${num(j.counts.items)}   requests ${num(j.counts.requests)}   compactions ${num(j.counts.compactions)}`);
+  out.push('');
+  out.push('Requests');
+  if (j.requests.length === 0) out.push('  (none)');
+  for (const r of j.requests) {
+    const finish = r.finish ? r.finish.raw : r.error ? 'error' : '—';
+    out.push(`  #${String(r.index).padEnd(4)} seq ${String(r.seq).padEnd(7)} ${r.purpose.padEnd(10)} ${(r.model ?? '?').padEnd(22)} in ${num(r.reportedInputTokens).padStart(9)}  out ${num(r.outputTokens).padStart(7)}  ${finish}${r.error ? `: ${oneLine(r.error.message, 60)}` : ''}`);
+  }
+  out.push('');
+  out.push('Compactions');
+  if (j.compactions.length === 0) out.push('  (none)');
+  for (const c of j.compactions) {
+    out.push(`  ${c.id}  ${c.trigger}  ${c.outcome ?? 'open (no end)'}  pre ${num(c.preTokens)}  post ${num(c.postTokens)}  seqs ${c.startSeq ?? '?'}–${c.endSeq ?? '?'}${c.strategy ? `  strategy ${c.strategy}` : ''}`);
+  }
+  out.push('');
+  const d = j.counts.diagnostics;
+  out.push(`Diagnostics (${d.error} errors, ${d.warning} warnings, ${d.info} info)`);
+  for (const x of j.diagnostics) out.push(`  ${x.severity.padEnd(7)} ${x.rule}  ${x.file ?? ''}${x.line ? `:${x.line}` : ''}  ${x.message}`);
+  return out.join('\n');
+}
+
+export function renderView(j: ReturnType<typeof viewJson>): string {
+  const out: string[] = [];
+  const r = j.request;
+  out.push(`Request #${r.index} (${r.id}) at seq ${r.seq}: ${r.purpose}, ${r.provider ?? '?'}/${r.model ?? '?'}, window ${num(r.window)}, reported input ${num(r.reportedInputTokens)} tokens`);
+  out.push('');
+  out.push('System');
+  if (j.system === null) out.push('  (unknown: not recorded in the log)');
+  else for (const b of j.system) out.push(`  ${blockPreview(b)}`);
+  out.push(`Tools: ${j.tools === null ? 'unknown (not recorded in the log)' : j.tools.map((t) => t.name).join(', ') || '(none)'}`);
+  out.push('');
+  out.push(`Items (${j.items.length})`);
+  for (const it of j.items) {
+    const d = it.derivation ? ` <${it.derivation.kind}${it.derivation.kind === 'checkpoint' ? ` ${it.derivation.compactionId}` : ''}>` : '';
+    const blocks = it.blocks === null ? '(masked; reference text not recorded)' : it.blocks.map(blockPreview).join(' | ');
+    out.push(`  ${it.id.padEnd(14)} ${it.role.padEnd(9)} ${it.kind.padEnd(11)} ${it.rendition === 'masked' ? '[masked] ' : ''}${d} ${oneLine(blocks, 110)}`);
+    out.push(`  ${''.padEnd(14)} from seqs ${it.provenance.join(', ')}`);
+  }
+  if (j.todo) {
+    out.push('');
+    out.push(`Todo (after ${j.todo.after ?? 'start'}): ${j.todo.todos.map((t) => `[${t.status}] ${oneLine(t.content, 40)}`).join('; ')}`);
+  }
+  if (j.unknowns.length > 0) {
+    out.push('');
+    out.push('Not known from the log');
+    for (const u of j.unknowns) out.push(`  - ${u}`);
+  }
+  const changed = j.fates.filter((f) => f.fate !== 'verbatim');
+  out.push('');
+  out.push(`Fates of raw items: ${j.fates.length} items, ${j.fates.length - changed.length} verbatim`);
+  for (const f of changed) {
+    const extra = 'by' in f && f.by ? ` by ${f.by}` : '';
+    const reason = 'reason' in f ? ` (${f.reason})` : '';
+    const compaction = 'compactionId' in f ? ` [${f.compactionId}]` : '';
+    out.push(`  ${f.id.padEnd(14)} ${f.fate}${compaction}${extra}${reason}`);
+  }
+  return out.join('\n');
+}
+
+export function eventSummary(e: LogEvent): string {
+  switch (e.kind) {
+    case 'item': return `${e.op.op} ${e.item.id} ${e.item.role}: ${oneLine(e.item.blocks.map(blockPreview).join(' | '), 90)}`;
+    case 'request': return `${e.id} ${e.purpose}${e.compactionId ? ` for ${e.compactionId}` : ''}`;
+    case 'response': return `${e.request} ${e.finish?.raw ?? ''}${e.error ? ` error ${oneLine(e.error.message, 60)}` : ''}`;
+    case 'header': return [e.system !== undefined ? 'system' : '', e.tools !== undefined ? 'tools' : '', e.route ? `route ${e.route.provider ?? ''}/${e.route.model ?? ''}` : ''].filter(Boolean).join(', ');
+    case 'record': case 'unknown': return e.type + ('summary' in e && e.summary ? `: ${oneLine(e.summary, 80)}` : '');
+    case 'compaction/start': case 'compaction/summary': case 'compaction/summary-error': case 'compaction/end': return e.id;
+    case 'session': return `${e.id}${e.harness ? ` (${e.harness})` : ''}`;
+    default: return '';
+  }
+}
+
+export function renderEvent(e: LogEvent, file: string): string {
+  return `${String(e.seq).padStart(7)}  ${file}:${e.loc.line}  ${e.kind.padEnd(26)} ${eventSummary(e)}`;
+}

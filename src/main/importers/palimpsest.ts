@@ -1,0 +1,392 @@
+import { CanonicalEvent, EVENT_KINDS, type EventBody } from '../../shared/model/event';
+import type { JsonLine } from '../reader/types';
+import type { FileImport, FileInfo, ImportSink, Importer } from './types';
+
+/**
+ * The Palimpsest session format v1 (docs/format.md): one canonical event per line, first line a
+ * `session` event with `format: "palimpsest"` and `version: 1`. Each line is validated with the
+ * canonical zod schema; a line that fails is kept as an `unknown` event with an error diagnostic,
+ * a kind that v1 does not define is kept as an `unknown` event and counted. Nothing is dropped.
+ */
+
+const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
+
+/** Seqs cited by one UNKNOWN_RECORDS diagnostic, at most. */
+const MAX_CITED = 20;
+
+type Converted =
+  | { readonly ok: true; readonly event: EventBody; readonly badVersion?: unknown }
+  | { readonly ok: false; readonly event: EventBody; readonly unknownKind: string | null; readonly problem: string | null };
+
+function describePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out === '' ? String(p) : `.${String(p)}`;
+  }
+  return out === '' ? '(the event)' : out;
+}
+
+/** The `unknown` event a line becomes when it is not a valid v1 event: its kind, branch and time kept. */
+function unknownOf(value: Record<string, unknown>): EventBody {
+  const type = value.kind === undefined ? '?' : typeof value.kind === 'string' ? value.kind : JSON.stringify(value.kind);
+  const ev: { kind: 'unknown'; type: string; branch?: string; at?: string | number } = { kind: 'unknown', type };
+  if (typeof value.branch === 'string') ev.branch = value.branch;
+  if (typeof value.at === 'string' || typeof value.at === 'number') ev.at = value.at;
+  return ev;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast path. zod copies every object it parses; for the four kinds that make up nearly all of a
+// long session (item, request, response, record) a hand-written check accepts the common shapes
+// and hands the parsed line on as it is (with the schema's defaults added). Anything it does not
+// recognise exactly (an extra key, a derivation, a non-default op, a summarizer input) goes to zod,
+// so the result is always what `CanonicalEvent.parse` would give (tested for equality).
+// ---------------------------------------------------------------------------------------------
+
+type Obj = Record<string, unknown>;
+
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isCount = (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+const isPositive = (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x > 0;
+const optString = (x: unknown): boolean => x === undefined || typeof x === 'string';
+const optCount = (x: unknown): boolean => x === undefined || isCount(x);
+const optBool = (x: unknown): boolean => x === undefined || typeof x === 'boolean';
+
+/** The common fields: seq, branch, at. */
+function baseOk(v: Obj): boolean {
+  return optCount(v.seq) && optString(v.branch) && (v.at === undefined || typeof v.at === 'string' || (typeof v.at === 'number' && Number.isFinite(v.at)));
+}
+
+function leafOk(b: unknown): boolean {
+  if (!isObj(b)) return false;
+  switch (b.type) {
+    case 'text':
+      for (const k in b) if (k !== 'type' && k !== 'text' && k !== 'elided') return false;
+      return typeof b.text === 'string' && optCount(b.elided);
+    case 'reasoning':
+      for (const k in b) if (k !== 'type' && k !== 'text' && k !== 'elided' && k !== 'redacted') return false;
+      return typeof b.text === 'string' && optCount(b.elided) && optBool(b.redacted);
+    case 'image':
+      for (const k in b) if (k !== 'type' && k !== 'mediaType' && k !== 'bytes') return false;
+      return optString(b.mediaType) && optCount(b.bytes);
+    case 'opaque':
+      for (const k in b) if (k !== 'type' && k !== 'label' && k !== 'chars') return false;
+      return typeof b.label === 'string' && optCount(b.chars);
+    default:
+      return false;
+  }
+}
+
+function blockOk(b: unknown): boolean {
+  if (!isObj(b)) return false;
+  if (b.type === 'tool_call') {
+    for (const k in b) if (k !== 'type' && k !== 'id' && k !== 'name' && k !== 'input' && k !== 'elided') return false;
+    return typeof b.id === 'string' && typeof b.name === 'string' && typeof b.input === 'string' && optCount(b.elided);
+  }
+  if (b.type === 'tool_result') {
+    for (const k in b) if (k !== 'type' && k !== 'callId' && k !== 'content' && k !== 'isError') return false;
+    if (typeof b.callId !== 'string' || !optBool(b.isError) || !Array.isArray(b.content)) return false;
+    for (const c of b.content) if (!leafOk(c)) return false;
+    return true;
+  }
+  return leafOk(b);
+}
+
+const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
+const FINISH_REASONS: ReadonlySet<unknown> = new Set(['stop', 'tool_calls', 'length', 'refusal', 'pause', 'error', 'cancelled', 'unknown']);
+const PURPOSES: ReadonlySet<unknown> = new Set(['agent', 'compaction', 'map', 'reduce', 'audit', 'correction', 'reread', 'other']);
+
+function itemOk(v: Obj): boolean {
+  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'item' && k !== 'sources') return false;
+  if (!baseOk(v)) return false;
+  if (v.sources !== undefined) {
+    if (!Array.isArray(v.sources)) return false;
+    for (const s of v.sources) if (!isCount(s)) return false;
+  }
+  const it = v.item;
+  if (!isObj(it)) return false;
+  for (const k in it) if (k !== 'id' && k !== 'role' && k !== 'blocks' && k !== 'meta' && k !== 'origin') return false;
+  if (typeof it.id !== 'string' || it.id === '' || !ROLES.has(it.role) || !optBool(it.meta) || !optString(it.origin)) return false;
+  if (!Array.isArray(it.blocks)) return false;
+  for (const b of it.blocks) if (!blockOk(b)) return false;
+  return true;
+}
+
+function routeOk(r: unknown): boolean {
+  if (r === undefined) return true;
+  if (!isObj(r)) return false;
+  for (const k in r) if (k !== 'provider' && k !== 'model' && k !== 'window' && k !== 'maxOutput') return false;
+  return optString(r.provider) && optString(r.model) && (r.window === undefined || isPositive(r.window)) && (r.maxOutput === undefined || isPositive(r.maxOutput));
+}
+
+function requestOk(v: Obj): boolean {
+  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'id' && k !== 'purpose' && k !== 'compactionId' && k !== 'route') return false;
+  return baseOk(v) && typeof v.id === 'string' && (v.purpose === undefined || PURPOSES.has(v.purpose)) && optString(v.compactionId) && routeOk(v.route);
+}
+
+function responseOk(v: Obj): boolean {
+  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'request' && k !== 'finish' && k !== 'usage' && k !== 'error') return false;
+  if (!baseOk(v) || typeof v.request !== 'string') return false;
+  const f = v.finish;
+  if (f !== undefined) {
+    if (!isObj(f)) return false;
+    for (const k in f) if (k !== 'raw' && k !== 'reason') return false;
+    if (typeof f.raw !== 'string' || !FINISH_REASONS.has(f.reason)) return false;
+  }
+  const u = v.usage;
+  if (u !== undefined) {
+    if (!isObj(u)) return false;
+    for (const k in u) {
+      if (k !== 'input' && k !== 'output' && k !== 'cacheRead' && k !== 'cacheWrite' && k !== 'reasoning' && k !== 'context') return false;
+      if (!optCount(u[k])) return false;
+    }
+  }
+  const e = v.error;
+  if (e !== undefined) {
+    if (!isObj(e)) return false;
+    for (const k in e) if (k !== 'code' && k !== 'message') return false;
+    if (!optString(e.code) || typeof e.message !== 'string') return false;
+  }
+  return true;
+}
+
+function recordOk(v: Obj): boolean {
+  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'type' && k !== 'summary') return false;
+  return baseOk(v) && typeof v.type === 'string' && optString(v.summary);
+}
+
+/**
+ * The event a line is, when it has one of the common shapes the fast check knows; null sends the
+ * line to zod. Exported for the equivalence test.
+ */
+export function fastEvent(v: Obj): EventBody | null {
+  switch (v.kind) {
+    case 'item': {
+      if (!itemOk(v)) return null;
+      // Built field by field: an object spread costs more than the whole check.
+      const out: Obj = { kind: 'item', item: v.item, op: { op: 'append' } };
+      if (v.seq !== undefined) out.seq = v.seq;
+      if (v.branch !== undefined) out.branch = v.branch;
+      if (v.at !== undefined) out.at = v.at;
+      if (v.sources !== undefined) out.sources = v.sources;
+      return out as EventBody;
+    }
+    case 'request': {
+      if (!requestOk(v)) return null;
+      if (v.purpose !== undefined) return v as EventBody;
+      const out: Obj = { kind: 'request', id: v.id, purpose: 'agent' };
+      if (v.seq !== undefined) out.seq = v.seq;
+      if (v.branch !== undefined) out.branch = v.branch;
+      if (v.at !== undefined) out.at = v.at;
+      if (v.compactionId !== undefined) out.compactionId = v.compactionId;
+      if (v.route !== undefined) out.route = v.route;
+      return out as EventBody;
+    }
+    case 'response':
+      return responseOk(v) ? (v as EventBody) : null;
+    case 'record':
+      return recordOk(v) ? (v as EventBody) : null;
+    default:
+      return null;
+  }
+}
+
+/** Turn one parsed line into a canonical event. Pure: used by import and by rehydrate alike. */
+function convert(value: Record<string, unknown>): Converted {
+  const kind = value.kind;
+  if (typeof kind === 'string' && !KINDS.has(kind)) {
+    return { ok: false, event: unknownOf(value), unknownKind: kind, problem: null };
+  }
+  const fast = fastEvent(value);
+  if (fast !== null) return { ok: true, event: fast };
+  let input: Record<string, unknown> = value;
+  let badVersion: unknown;
+  if (kind === 'session' && value.version !== undefined && value.version !== 1) {
+    // A later (or garbled) version: warn and read what v1 understands.
+    badVersion = value.version;
+    const { version: _version, ...rest } = value;
+    input = rest;
+  }
+  const parsed = CanonicalEvent.safeParse(input);
+  if (parsed.success) return badVersion === undefined ? { ok: true, event: parsed.data } : { ok: true, event: parsed.data, badVersion };
+  let problem: string;
+  if (kind === undefined) problem = 'the line has no "kind"';
+  else if (typeof kind !== 'string') problem = `"kind" must be a string, not ${JSON.stringify(kind)}`;
+  else {
+    const issue = parsed.error.issues[0];
+    problem = issue ? `${describePath(issue.path)}: ${issue.message}` : 'invalid event';
+    const extra = parsed.error.issues.length - 1;
+    if (extra > 0) problem += ` (and ${extra} more problem${extra === 1 ? '' : 's'})`;
+  }
+  return { ok: false, event: unknownOf(value), unknownKind: null, problem };
+}
+
+/** Seq references an event carries, as written in the file. */
+function hasRefs(e: EventBody): boolean {
+  return (e.kind === 'item' && e.sources !== undefined) || e.kind === 'fork' || e.kind === 'revert' || e.kind === 'rollback';
+}
+
+/** A copy of `e` with its seq references mapped through `canon`. */
+function translateRefs(e: EventBody, canon: (s: number) => number): EventBody {
+  switch (e.kind) {
+    case 'item':
+      return e.sources === undefined ? e : { ...e, sources: e.sources.map(canon) };
+    case 'fork':
+      return { ...e, parent: { ...e.parent, seq: canon(e.parent.seq) } };
+    case 'revert':
+    case 'rollback':
+      return { ...e, target: { ...e.target, seq: canon(e.target.seq) } };
+    default:
+      return e;
+  }
+}
+
+interface KindCount {
+  count: number;
+  line: number;
+  seqs: number[];
+}
+
+class PalimpsestFileImport implements FileImport {
+  private readonly sink: ImportSink;
+  /** Canonical seq of this file's first event. */
+  private readonly base: number;
+  /** Events of this file so far: a line's position, the seq it has by line order within the file. */
+  private index = 0;
+  /** Position of the first line whose explicit seq disagreed with line order; null while none did. */
+  private divergedAt: number | null = null;
+  /** After divergence: the seq each line says it has → the canonical seq it got. */
+  private readonly written = new Map<number, number>();
+  private seqProblems = 0;
+  private firstSeqProblem: { line: number; seq: number; expected: number; canonical: number } | null = null;
+  private readonly unknown = new Map<string, KindCount>();
+
+  constructor(sink: ImportSink) {
+    this.sink = sink;
+    this.base = sink.nextSeq;
+  }
+
+  private readonly canon = (s: number): number => {
+    const mapped = this.written.get(s);
+    if (mapped !== undefined) return mapped;
+    if (this.divergedAt === null || s < this.divergedAt) return this.base + s;
+    return s; // names no line of this file: left as written (replay reports it)
+  };
+
+  line(l: JsonLine): void {
+    const value = l.value;
+    const position = this.index++;
+    if (position === 0 && value.kind !== 'session') {
+      this.sink.diagnostic({
+        rule: 'PALIMPSEST_NO_SESSION', severity: 'warning', line: l.line, seqs: [],
+        message: `Line ${l.line}: a Palimpsest session file starts with a "session" event; this one starts with ${typeof value.kind === 'string' ? `"${value.kind}"` : 'a line without a kind'}.`,
+      });
+    }
+    const c = convert(value);
+    let event = c.event;
+    if (c.ok) {
+      if ((this.base !== 0 || this.divergedAt !== null) && hasRefs(event)) event = translateRefs(event, this.canon);
+      // The canonical seq is line order; a written seq that disagrees is not carried over.
+      if (event.seq !== undefined && event.seq !== this.sink.nextSeq) event = { ...event, seq: this.sink.nextSeq };
+    }
+    const seq = this.sink.emit(event, l);
+    this.checkSeq(value.seq, position, seq, l.line);
+
+    if (c.ok) {
+      if (c.badVersion !== undefined) {
+        this.sink.diagnostic({
+          rule: 'PALIMPSEST_VERSION', severity: 'warning', line: l.line, seqs: [seq],
+          message: `Line ${l.line}: the session says version ${JSON.stringify(c.badVersion)}; this reader knows version 1 and reads the fields version 1 defines.`,
+        });
+      }
+      return;
+    }
+    if (c.unknownKind !== null) {
+      let k = this.unknown.get(c.unknownKind);
+      if (!k) {
+        k = { count: 0, line: l.line, seqs: [] };
+        this.unknown.set(c.unknownKind, k);
+      }
+      k.count++;
+      if (k.seqs.length < MAX_CITED) k.seqs.push(seq);
+      return;
+    }
+    this.sink.diagnostic({
+      rule: 'PALIMPSEST_BAD_EVENT', severity: 'error', line: l.line, seqs: [seq],
+      message: `Line ${l.line} is not a valid Palimpsest event: ${c.problem ?? 'invalid event'}. It is kept as an unknown event.`,
+    });
+  }
+
+  /** Explicit seqs must count from 0 in line order; the canonical seq is line order regardless. */
+  private checkSeq(written: unknown, position: number, canonical: number, line: number): void {
+    if (written === undefined) {
+      if (this.divergedAt !== null) this.written.set(position, canonical);
+      return;
+    }
+    if (written === position && this.divergedAt === null) return;
+    if (typeof written === 'number' && Number.isInteger(written)) {
+      if (this.divergedAt === null) this.divergedAt = position;
+      this.written.set(written, canonical);
+    }
+    if (written === position) return;
+    this.seqProblems++;
+    this.firstSeqProblem ??= { line, seq: typeof written === 'number' ? written : NaN, expected: position, canonical };
+  }
+
+  end(): void {
+    const p = this.firstSeqProblem;
+    if (p) {
+      const n = this.seqProblems;
+      this.sink.diagnostic({
+        rule: 'PALIMPSEST_SEQ', severity: 'warning', line: p.line, seqs: [p.canonical],
+        message: `${n} line${n === 1 ? '' : 's'} carr${n === 1 ? 'ies' : 'y'} a "seq" that does not count from 0 in line order (first at line ${p.line}: ${Number.isNaN(p.seq) ? 'not an integer' : p.seq}, expected ${p.expected}). Line order is used; references to written seqs are mapped to the lines that carry them.`,
+      });
+    }
+    for (const [kind, k] of this.unknown) {
+      this.sink.diagnostic({
+        rule: 'UNKNOWN_RECORDS', severity: 'warning', line: k.line, seqs: k.seqs,
+        message: `${k.count} line${k.count === 1 ? '' : 's'} of kind "${kind}", which Palimpsest format v1 does not define (first at line ${k.line}); kept as unknown events.`,
+      });
+    }
+  }
+}
+
+export const palimpsestImporter: Importer = {
+  id: 'palimpsest',
+  label: 'Palimpsest session format v1',
+
+  sniff(first: readonly Record<string, unknown>[]): number {
+    const head = first[0];
+    if (!head) return 0;
+    if (head.kind === 'session' && head.format === 'palimpsest') return 1;
+    let known = 0;
+    for (const r of first) if (typeof r.kind === 'string' && KINDS.has(r.kind)) known++;
+    if (known === 0) return 0;
+    const share = known / first.length;
+    // Canonical kinds without the format marker: likely ours, never as sure as the marker.
+    return head.kind === 'session' ? 0.5 + 0.3 * share : 0.6 * share;
+  },
+
+  open(_file: FileInfo, sink: ImportSink): FileImport {
+    return new PalimpsestFileImport(sink);
+  },
+
+  rehydrate(event: EventBody, line: Record<string, unknown>): EventBody | null {
+    const c = convert(line);
+    if (c.event.kind !== event.kind) return null;
+    if (!c.ok) return c.event.kind === 'unknown' && event.kind === 'unknown' && c.event.type === event.type ? c.event : null;
+    // Seq references were mapped to canonical seqs at import; keep those.
+    switch (c.event.kind) {
+      case 'item':
+        return event.kind === 'item' && event.sources !== undefined ? { ...c.event, sources: event.sources } : c.event;
+      case 'fork':
+        return event.kind === 'fork' ? { ...c.event, parent: event.parent } : c.event;
+      case 'revert':
+      case 'rollback':
+        return event.kind === c.event.kind ? { ...c.event, target: event.target } : c.event;
+      default:
+        return c.event;
+    }
+  },
+};

@@ -1,0 +1,51 @@
+import type { Diagnostic } from '../../shared/model/diagnostic';
+import type { EventBody } from '../../shared/model/event';
+import type { JsonLine } from '../reader/types';
+
+export type FormatId = 'palimpsest' | 'dsh' | 'claude-code' | 'codex' | 'rind' | 'cosh';
+
+/** What an importer hands to the event log for each event it makes. */
+export interface ImportSink {
+  /**
+   * Append one canonical event made from `from` (the line it came from). Returns the seq the log
+   * gave it, so importers can translate the harness's own references into canonical seqs.
+   */
+  emit(event: EventBody, from: JsonLine): number;
+  /** Report a finding about the input; loading goes on. */
+  diagnostic(d: Omit<Diagnostic, 'file'> & { file?: string | null }): void;
+  /** The number of events emitted so far (the next seq). */
+  readonly nextSeq: number;
+}
+
+/** One file's import in progress. Importers keep their cross-line state here. */
+export interface FileImport {
+  /** Map one parsed line into zero or more canonical events. Never throws for bad content. */
+  line(line: JsonLine): void;
+  /** The file ended: flush pending state (an open request, an unfinished compaction). */
+  end(): void;
+}
+
+export interface FileInfo {
+  /** Path as the user gave it (after resolving). */
+  readonly path: string;
+  /** Index of this file among the session's files (SourceLoc.file). */
+  readonly index: number;
+}
+
+export interface Importer {
+  readonly id: FormatId;
+  readonly label: string;
+  /**
+   * Confidence in [0, 1] that these first parsed lines (and the path) are this format. Sniffing
+   * looks at a few lines only and never throws.
+   */
+  sniff(first: readonly Record<string, unknown>[], path: string): number;
+  /** Start importing one file into `sink`. */
+  open(file: FileInfo, sink: ImportSink): FileImport;
+  /**
+   * Rebuild the full content of an event whose long texts were elided in memory, from its source
+   * line. `event` is the in-memory (elided) event; the result has the same shape with full text.
+   * Returns null when the line no longer yields that event (the file changed on disk).
+   */
+  rehydrate(event: EventBody, line: Record<string, unknown>): EventBody | null;
+}

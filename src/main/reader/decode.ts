@@ -1,0 +1,145 @@
+import { isUtf8 } from 'node:buffer';
+import type { FileReport } from './report';
+import type { JsonLine, ReadStats } from './types';
+
+const CR = 0x0d;
+const OPEN_BRACE = 0x7b;
+const REPLACEMENT = '\uFFFD';
+
+function hasBom(buf: Buffer, start: number, end: number): boolean {
+  return end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf;
+}
+
+function isBlank(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = buf[i];
+    // JSON's whitespace plus VT and FF, which editors also show as nothing.
+    if (b !== 0x20 && b !== 0x09 && b !== CR && b !== 0x0b && b !== 0x0c) return false;
+  }
+  return true;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'boolean') return 'a boolean';
+  return typeof value;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Decodes a line's bytes as the reader does, so a re-read yields the same value. */
+export function parseLineBytes(buf: Buffer, start: number, end: number): Record<string, unknown> | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(buf.toString('utf8', start, end));
+  } catch {
+    // A line that no longer parses is an answer ("changed since it was read"), not a failure.
+    return null;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/**
+ * Turns raw lines into JsonLine records or diagnostics and keeps the file's counts. One instance
+ * per file: the once-per-file notes (BOM, CRLF, blank lines) depend on what came before.
+ */
+export class JsonlDecoder {
+  readonly stats: ReadStats = { bytes: 0, lines: 0, records: 0, skipped: 0 };
+  private crlfLine = 0;
+  private blankCount = 0;
+  private blankFirst = 0;
+
+  constructor(
+    private readonly report: FileReport,
+    private readonly onRecord: (l: JsonLine) => void,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  /** A LineCallback; bound once per file by the caller. */
+  line(buf: Buffer, start: number, end: number, lineNo: number, offset: number, terminated: boolean): void {
+    this.stats.lines++;
+    if (lineNo === 1 && hasBom(buf, start, end)) {
+      start += 3;
+      offset += 3;
+      this.report.add('READ_BOM', 'info', 1, 'The file starts with a UTF-8 byte order mark (BOM); it was ignored.');
+    }
+    if (end > start && buf[end - 1] === CR) {
+      end--;
+      if (this.crlfLine === 0) {
+        this.crlfLine = lineNo;
+        this.report.add('READ_CRLF', 'info', lineNo, `Lines end with CR LF (Windows line endings), first at line ${lineNo}; the CR characters were ignored.`);
+      }
+    }
+    if (end === start || (buf[start] !== OPEN_BRACE && isBlank(buf, start, end))) {
+      this.stats.skipped++;
+      if (this.blankCount++ === 0) this.blankFirst = lineNo;
+      return;
+    }
+    const text = buf.toString('utf8', start, end);
+    // Invalid UTF-8 always decodes to U+FFFD, and V8 answers this search at once for one-byte
+    // strings, so the full isUtf8 scan runs only on the rare lines that may be invalid.
+    if (text.indexOf(REPLACEMENT) !== -1 && !isUtf8(buf.subarray(start, end))) {
+      this.report.add('READ_INVALID_UTF8', 'warning', lineNo, `Line ${lineNo} is not valid UTF-8; the bad bytes were read as replacement characters (\uFFFD).`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      this.badJson(lineNo, terminated, errorText(e));
+      return;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.stats.skipped++;
+      this.report.add('READ_NOT_OBJECT', 'error', lineNo, `Line ${lineNo} is ${kindOf(value)}, not a JSON object, and was skipped.`);
+      return;
+    }
+    this.stats.records++;
+    this.onRecord({ value: value as Record<string, unknown>, line: lineNo, offset, length: end - start });
+  }
+
+  /** A LongLineCallback. */
+  longLine(lineNo: number, _offset: number, length: number): void {
+    this.stats.lines++;
+    this.stats.skipped++;
+    this.report.add(
+      'READ_LINE_TOO_LONG',
+      'error',
+      lineNo,
+      `Line ${lineNo} is ${length} bytes long, over the limit of ${this.maxLineBytes} bytes, and was skipped without being read.`,
+    );
+  }
+
+  /** Emits the per-file summaries; call once, after the last line. */
+  finish(bytes: number): ReadStats {
+    this.stats.bytes = bytes;
+    if (this.blankCount > 0) {
+      const n = this.blankCount;
+      this.report.add(
+        'READ_BLANK_LINES',
+        'info',
+        this.blankFirst,
+        n === 1 ? `Line ${this.blankFirst} is blank and was skipped.` : `${n} blank lines were skipped, the first at line ${this.blankFirst}.`,
+      );
+    }
+    return this.stats;
+  }
+
+  private badJson(lineNo: number, terminated: boolean, why: string): void {
+    this.stats.skipped++;
+    if (terminated) {
+      this.report.add('READ_INVALID_JSON', 'error', lineNo, `Line ${lineNo} is not valid JSON and was skipped: ${why}.`);
+    } else {
+      this.report.add(
+        'READ_TRUNCATED_LINE',
+        'warning',
+        lineNo,
+        `The last line (${lineNo}) is incomplete and has no line end, as when the writer stopped mid-write; it was skipped (${why}).`,
+      );
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import { constants as bufferConstants } from 'node:buffer';
+import type { FileHandle } from 'node:fs/promises';
+import { parseLineBytes } from './decode';
+import { closeQuietly, IoFailure, openForReading, readInto } from './io';
+import { JsonlPipeline } from './pipeline';
+import type { DiagnosticSink, JsonLine, ReaderOptions, ReadStats } from './types';
+import { isZstdPath, ZstdStream } from './zstd';
+
+export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
+
+function chunkSize(opts: ReaderOptions): number {
+  const n = opts.chunkBytes;
+  return n !== undefined && Number.isFinite(n) && n >= 1 ? Math.floor(n) : DEFAULT_CHUNK_BYTES;
+}
+
+/**
+ * Reads a JSONL file (plain, or `.zst`/`.zstd` compressed), handing each object line to `onLine` and
+ * every problem to `onDiagnostic`. Never throws for bad input or I/O failures: they become
+ * diagnostics. Exceptions thrown by the callbacks themselves do propagate.
+ */
+export async function readJsonl(
+  path: string,
+  onLine: (l: JsonLine) => void,
+  onDiagnostic: DiagnosticSink,
+  opts: ReaderOptions = {},
+): Promise<ReadStats> {
+  const compressed = isZstdPath(path);
+  const pipeline = new JsonlPipeline(path, onLine, onDiagnostic, opts, compressed);
+  const fh = await openForReading(path);
+  if (fh instanceof IoFailure) {
+    pipeline.ioFailed(fh.message);
+    return pipeline.end();
+  }
+  try {
+    const size = chunkSize(opts);
+    // A plain read may reuse its buffer (the splitter copies what it keeps); fzstd keeps
+    // references to unconsumed input, so compressed reads get a fresh buffer each time.
+    let buf = Buffer.allocUnsafeSlow(size);
+    for (;;) {
+      const n = await readInto(fh, path, buf, size, null);
+      if (n instanceof IoFailure) {
+        pipeline.ioFailed(n.message);
+        break;
+      }
+      if (n === 0 || !pipeline.push(buf.subarray(0, n))) break;
+      if (compressed) buf = Buffer.allocUnsafeSlow(size);
+    }
+  } finally {
+    await closeQuietly(fh);
+  }
+  return pipeline.end();
+}
+
+/**
+ * The same reader over bytes already in memory, split however the caller likes; `file` names the
+ * source in diagnostics and decides, by its suffix, whether the bytes are zstd compressed.
+ * The chunks must not change until this returns.
+ */
+export function readJsonlChunks(
+  chunks: Iterable<Uint8Array>,
+  file: string,
+  onLine: (l: JsonLine) => void,
+  onDiagnostic: DiagnosticSink,
+  opts: ReaderOptions = {},
+): ReadStats {
+  const pipeline = new JsonlPipeline(file, onLine, onDiagnostic, opts, isZstdPath(file));
+  for (const chunk of chunks) if (!pipeline.push(chunk)) break;
+  return pipeline.end();
+}
+
+/**
+ * Re-reads one line given the `offset` and `length` a JsonLine reported. Returns null when the file
+ * is gone or unreadable, or those bytes no longer parse to a JSON object.
+ */
+export async function readLineAt(path: string, offset: number, length: number): Promise<Record<string, unknown> | null> {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) return null;
+  // No line the reader delivered is longer than a string can be (see JsonlPipeline).
+  if (length > bufferConstants.MAX_STRING_LENGTH) return null;
+  const fh = await openForReading(path);
+  if (fh instanceof IoFailure) return null;
+  try {
+    const bytes = isZstdPath(path) ? await decompressedRange(fh, path, offset, length) : await plainRange(fh, path, offset, length);
+    return bytes === null ? null : parseLineBytes(bytes, 0, bytes.length);
+  } finally {
+    await closeQuietly(fh);
+  }
+}
+
+async function plainRange(fh: FileHandle, path: string, offset: number, length: number): Promise<Buffer | null> {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = await readInto(fh, path, buf.subarray(got), length - got, offset + got);
+    if (n instanceof IoFailure || n === 0) return null;
+    got += n;
+  }
+  return buf;
+}
+
+/** Offsets refer to the decompressed stream, so the only way there is to decompress up to it. */
+async function decompressedRange(fh: FileHandle, path: string, offset: number, length: number): Promise<Buffer | null> {
+  const out = Buffer.allocUnsafe(length);
+  const zstd = new ZstdStream();
+  let pos = 0;
+  let got = 0;
+  const take = (blocks: Uint8Array[]): void => {
+    for (const b of blocks) {
+      const from = Math.max(offset, pos);
+      const to = Math.min(offset + length, pos + b.length);
+      if (to > from) {
+        out.set(b.subarray(from - pos, to - pos), from - offset);
+        got += to - from;
+      }
+      pos += b.length;
+    }
+  };
+  while (got < length) {
+    const buf = Buffer.allocUnsafeSlow(DEFAULT_CHUNK_BYTES);
+    const n = await readInto(fh, path, buf, DEFAULT_CHUNK_BYTES, null);
+    if (n instanceof IoFailure) return null;
+    const res = n === 0 ? zstd.end() : zstd.push(buf.subarray(0, n));
+    take(res.blocks);
+    if (res.error !== null || n === 0) break;
+  }
+  return got === length ? out : null;
+}

@@ -1,0 +1,71 @@
+import { JsonlDecoder } from './decode';
+import { LineSplitter, lineLimit } from './lines';
+import { FileReport } from './report';
+import type { DiagnosticSink, JsonLine, ReaderOptions, ReadStats } from './types';
+import { ZstdStream } from './zstd';
+
+/**
+ * One file's way from raw bytes to records: [zstd] → line splitter → decoder, with its diagnostics.
+ * The byte source (a file, or chunks in memory) is the caller's, so both read paths behave alike.
+ */
+export class JsonlPipeline {
+  private readonly report: FileReport;
+  private readonly decoder: JsonlDecoder;
+  private readonly splitter: LineSplitter;
+  private readonly zstd: ZstdStream | null;
+  private stopped = false;
+  private finished: ReadStats | null = null;
+
+  constructor(file: string, onLine: (l: JsonLine) => void, onDiagnostic: DiagnosticSink, opts: ReaderOptions, compressed: boolean) {
+    const max = lineLimit(opts.maxLineBytes);
+    this.report = new FileReport(file, onDiagnostic);
+    this.decoder = new JsonlDecoder(this.report, onLine, max);
+    this.splitter = new LineSplitter(this.decoder.line.bind(this.decoder), {
+      maxLineBytes: max,
+      onLongLine: this.decoder.longLine.bind(this.decoder),
+    });
+    this.zstd = compressed ? new ZstdStream() : null;
+  }
+
+  /** Feeds the next raw bytes; false once reading should stop (the zstd stream broke). */
+  push(chunk: Uint8Array): boolean {
+    if (this.stopped) return false;
+    if (this.zstd === null) {
+      this.splitter.push(chunk);
+      return true;
+    }
+    return this.feedDecoded(this.zstd.push(chunk));
+  }
+
+  /** The source failed: report it where reading stopped, keep what was read. */
+  ioFailed(message: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.report.add('READ_IO', 'error', this.splitter.currentLine, message);
+  }
+
+  /** Flushes the last line and the per-file summaries. Idempotent. */
+  end(): ReadStats {
+    if (this.finished !== null) return this.finished;
+    if (this.zstd !== null && !this.stopped) this.feedDecoded(this.zstd.end());
+    this.splitter.end();
+    const stats = this.decoder.finish(this.splitter.bytes);
+    this.report.finish();
+    this.finished = stats;
+    return stats;
+  }
+
+  private feedDecoded(out: { blocks: Uint8Array[]; error: string | null }): boolean {
+    for (const block of out.blocks) this.splitter.push(block);
+    if (out.error === null) return true;
+    this.stopped = true;
+    const line = this.splitter.currentLine;
+    this.report.add(
+      'READ_ZSTD',
+      'error',
+      line,
+      `The zstd compressed data is corrupt or cut short (${out.error}); reading stopped at line ${line}, and the lines before it were kept.`,
+    );
+    return false;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Diagnostic } from '../../shared/model/diagnostic';
+
+/** One line of a JSONL source, parsed. `value` is always a JSON object (other values are diagnostics). */
+export interface JsonLine {
+  readonly value: Record<string, unknown>;
+  /** 1-based line number in the (decompressed) file. */
+  readonly line: number;
+  /** Byte offset of the line's first byte in the (decompressed) file; with `length`, enough to re-read it. */
+  readonly offset: number;
+  /** Length of the line in bytes, without its line terminator. */
+  readonly length: number;
+}
+
+export interface ReadStats {
+  bytes: number;
+  lines: number;
+  /** Lines that became events' input (objects). */
+  records: number;
+  /** Lines skipped: blank, invalid JSON, not an object, too long. */
+  skipped: number;
+}
+
+export interface ReaderOptions {
+  /** Lines longer than this many bytes are reported and skipped, never buffered whole. */
+  maxLineBytes?: number;
+  /** Chunk size of reads; tests vary it to prove the result does not depend on it. */
+  chunkBytes?: number;
+}
+
+export type DiagnosticSink = (d: Diagnostic) => void;

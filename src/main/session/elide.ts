@@ -1,0 +1,86 @@
+import type { Block, LeafBlock } from '../../shared/model/content';
+import type { EventBody } from '../../shared/model/event';
+
+/**
+ * Long texts are not kept in memory: a block keeps a preview and the number of characters left
+ * out, and the full text is re-read from the source line when someone asks for it. This is what
+ * lets a 1 GB session open in less memory than its size (docs/performance.md).
+ */
+export const ELIDE_OVER = 1024;
+export const PREVIEW_CHARS = 256;
+
+function cut(text: string): { text: string; elided: number } | null {
+  if (text.length <= ELIDE_OVER) return null;
+  // Do not split a surrogate pair: the preview must stay valid text.
+  let end = PREVIEW_CHARS;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return { text: text.slice(0, end), elided: text.length - end };
+}
+
+function elideLeaf(b: LeafBlock): LeafBlock {
+  if (b.type === 'text' || b.type === 'reasoning') {
+    const c = cut(b.text);
+    return c ? { ...b, text: c.text, elided: c.elided } : b;
+  }
+  return b;
+}
+
+function elideBlock(b: Block): Block {
+  switch (b.type) {
+    case 'text':
+    case 'reasoning':
+      return elideLeaf(b);
+    case 'tool_call': {
+      const c = cut(b.input);
+      return c ? { ...b, input: c.text, elided: c.elided } : b;
+    }
+    case 'tool_result': {
+      let changed = false;
+      const content = b.content.map((x) => {
+        const y = elideLeaf(x);
+        if (y !== x) changed = true;
+        return y;
+      });
+      return changed ? { ...b, content } : b;
+    }
+    default:
+      return b;
+  }
+}
+
+/** The same blocks with long texts cut to previews, or the same array when nothing is long. */
+export function elideBlocks(blocks: readonly Block[]): Block[] {
+  let changed = false;
+  const out = blocks.map((b) => {
+    const e = elideBlock(b);
+    if (e !== b) changed = true;
+    return e;
+  });
+  return changed ? out : (blocks as Block[]);
+}
+
+/** The event as kept in memory. Only content blocks are elided; structure is never touched. */
+export function elideEvent(e: EventBody): EventBody {
+  switch (e.kind) {
+    case 'item': {
+      const blocks = elideBlocks(e.item.blocks);
+      return blocks === e.item.blocks ? e : { ...e, item: { ...e.item, blocks } };
+    }
+    case 'header':
+      if (!e.system) return e;
+      return { ...e, system: elideBlocks(e.system) };
+    case 'compaction/summary':
+      return { ...e, summary: elideBlocks(e.summary) };
+    case 'mapreduce/map':
+      return e.summary ? { ...e, summary: elideBlocks(e.summary) } : e;
+    case 'mapreduce/reduce':
+      return e.output ? { ...e, output: elideBlocks(e.output) } : e;
+    case 'mapreduce/correction':
+      return e.output ? { ...e, output: elideBlocks(e.output) } : e;
+    case 'mask':
+      return e.reference ? { ...e, reference: elideBlocks(e.reference) } : e;
+    default:
+      return e;
+  }
+}

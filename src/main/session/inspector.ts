@@ -1,0 +1,87 @@
+import type { Block } from '../../shared/model/content';
+import { blockIsElided } from '../../shared/model/content';
+import type { Diagnostic } from '../../shared/model/diagnostic';
+import type { LogEvent } from '../../shared/model/event';
+import type { ModelView, ViewItem } from '../../shared/model/view';
+import { defaultBranch, listBranches, type BranchInfo } from '../../shared/replay/branches';
+import { replay, type ReplayState } from '../../shared/replay/fold';
+import { extensionsBefore, fatesAt, modelView, type RawItemFate } from '../../shared/replay/view';
+import { locateDiagnostics } from './load';
+import type { LoadedSession } from './types';
+
+/**
+ * Answers questions about one loaded session: its branches, requests, compactions, the model view
+ * at a request, and full text on demand. Replays each branch once and keeps the result.
+ */
+export class SessionInspector {
+  private readonly replays = new Map<string, ReplayState>();
+  readonly branches: readonly BranchInfo[];
+  readonly defaultBranch: string;
+
+  constructor(readonly session: LoadedSession) {
+    this.branches = listBranches(session.events);
+    this.defaultBranch = defaultBranch(session.events);
+  }
+
+  replay(branch = this.defaultBranch): ReplayState {
+    let r = this.replays.get(branch);
+    if (!r) {
+      r = replay(this.session.events, { branch });
+      this.replays.set(branch, r);
+    }
+    return r;
+  }
+
+  hasBranch(name: string): boolean {
+    return this.branches.some((b) => b.name === name);
+  }
+
+  /** Reader, importer and replay findings, each with file and line. */
+  diagnostics(branch = this.defaultBranch): Diagnostic[] {
+    return [...this.session.diagnostics, ...locateDiagnostics(this.session, this.replay(branch).diagnostics)];
+  }
+
+  view(index: number, branch = this.defaultBranch): ModelView | null {
+    return modelView(this.replay(branch), index);
+  }
+
+  fates(index: number, branch = this.defaultBranch): RawItemFate[] {
+    return fatesAt(this.replay(branch), index);
+  }
+
+  /** The view with every elided text re-read from the source. */
+  async fullView(index: number, branch = this.defaultBranch): Promise<ModelView | null> {
+    const view = this.view(index, branch);
+    if (!view) return null;
+    const state = this.replay(branch);
+    const items: ViewItem[] = [];
+    for (const it of view.items) {
+      if (!it.blocks || !it.blocks.some(blockIsElided)) {
+        items.push(it);
+        continue;
+      }
+      const rec = state.itemById.get(it.id);
+      if (!rec || it.rendition === 'masked') {
+        items.push(it);
+        continue;
+      }
+      const blocks: Block[] = [];
+      for (const seq of [rec.seq, ...extensionsBefore(rec, view.request.seq).map((x) => x.seq)]) {
+        const e = await this.session.hydrate(seq);
+        if (e.kind === 'item') blocks.push(...e.item.blocks);
+      }
+      items.push({ ...it, blocks });
+    }
+    let system = view.system;
+    const systemSeq = state.requests[index]?.envelope.systemSeq ?? null;
+    if (system && system.some(blockIsElided) && systemSeq !== null) {
+      const e = await this.session.hydrate(systemSeq);
+      if (e.kind === 'header' && e.system) system = e.system;
+    }
+    return { ...view, system, items };
+  }
+
+  events(from = 0, to = this.session.events.length - 1): readonly LogEvent[] {
+    return this.session.events.slice(Math.max(0, from), Math.max(0, to + 1));
+  }
+}

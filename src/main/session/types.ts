@@ -1,0 +1,25 @@
+import type { Diagnostic } from '../../shared/model/diagnostic';
+import type { LogEvent } from '../../shared/model/event';
+import type { FormatId } from '../importers/types';
+import type { ReadStats } from '../reader/types';
+
+export interface SessionFile {
+  readonly index: number;
+  readonly path: string;
+  readonly format: FormatId;
+  readonly bytes: number;
+  readonly stats: ReadStats;
+}
+
+/**
+ * A loaded session: the canonical event log (long texts elided in memory), the files it came
+ * from, and every diagnostic the reader and importers reported. Content is re-read on demand.
+ */
+export interface LoadedSession {
+  readonly format: FormatId;
+  readonly files: readonly SessionFile[];
+  readonly events: readonly LogEvent[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** The event with its full text, re-read from the source line. */
+  hydrate(seq: number): Promise<LogEvent>;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { Block } from './content';
+
+export const ItemId = z.string().min(1);
+export type ItemId = z.infer<typeof ItemId>;
+
+export const Role = z.enum(['system', 'user', 'assistant', 'tool']);
+export type Role = z.infer<typeof Role>;
+
+/**
+ * How an item was derived from other items, when it was. A derived item stands in the surface in
+ * place of the items it cites; their fate at later requests follows from it.
+ */
+export const Derivation = z.discriminatedUnion('kind', [
+  /** Tool-result pruning: head + marker + tail of one result (seed 004's pruner, seed 000's shortening). */
+  z.object({
+    kind: z.literal('pruned'),
+    of: ItemId,
+    head: z.number().int().nonnegative(),
+    tail: z.number().int().nonnegative(),
+    omitted: z.number().int().nonnegative(),
+    unit: z.enum(['chars', 'codepoints', 'tokens', 'lines']).default('chars'),
+  }),
+  /** A checkpoint / handoff that summarises the items it covers. */
+  z.object({
+    kind: z.literal('checkpoint'),
+    compactionId: z.string(),
+    /** Items the checkpoint covers (its source range), in order. */
+    covers: z.array(ItemId),
+    /** Part of a handoff pair, e.g. Rind's continuation user message + assistant handoff. */
+    part: z.enum(['summary', 'continuation', 'handoff']).default('summary'),
+  }),
+  /** A copy of earlier items put back into the view (preserved messages, re-read files, restored context). */
+  z.object({ kind: z.literal('reinjected'), of: z.array(ItemId) }),
+  /** A visible marker written in place of dropped items (a loud truncation fallback). */
+  z.object({ kind: z.literal('marker'), of: z.array(ItemId), fallback: z.string().optional() }),
+]);
+export type Derivation = z.infer<typeof Derivation>;
+
+/** A unit of conversation: one node of the surface the model sees. */
+export const Item = z.object({
+  id: ItemId,
+  role: Role,
+  blocks: z.array(Block),
+  /** Injected by the harness rather than typed by the user (system reminders, re-read files). */
+  meta: z.boolean().optional(),
+  derivation: Derivation.optional(),
+  /** The harness's own name of what produced the item ("plugin:compact", "isCompactSummary"…). */
+  origin: z.string().optional(),
+});
+export type Item = z.infer<typeof Item>;
+
+/** Tool call ids an item issues. */
+export function itemCalls(item: Pick<Item, 'blocks'>): string[] {
+  const ids: string[] = [];
+  for (const b of item.blocks) if (b.type === 'tool_call') ids.push(b.id);
+  return ids;
+}
+
+/** Tool call ids an item answers. */
+export function itemAnswers(item: Pick<Item, 'blocks'>): string[] {
+  const ids: string[] = [];
+  for (const b of item.blocks) if (b.type === 'tool_result') ids.push(b.callId);
+  return ids;
+}
+
+/**
+ * The kind of an item for display and accounting, in the words of DESIGN.md: system, user,
+ * assistant text, tool call, tool result, reasoning, checkpoint.
+ */
+export type ItemKind = 'system' | 'user' | 'assistant' | 'tool_call' | 'tool_result' | 'reasoning' | 'checkpoint' | 'pruned' | 'marker';
+
+export function itemKind(item: Pick<Item, 'role' | 'blocks' | 'derivation'>): ItemKind {
+  if (item.derivation?.kind === 'checkpoint') return 'checkpoint';
+  if (item.derivation?.kind === 'pruned') return 'pruned';
+  if (item.derivation?.kind === 'marker') return 'marker';
+  if (item.role === 'system') return 'system';
+  if (item.blocks.some((b) => b.type === 'tool_result')) return 'tool_result';
+  if (item.role === 'tool') return 'tool_result';
+  if (item.role === 'assistant') {
+    if (item.blocks.some((b) => b.type === 'tool_call')) return 'tool_call';
+    if (item.blocks.length > 0 && item.blocks.every((b) => b.type === 'reasoning')) return 'reasoning';
+    return 'assistant';
+  }
+  return 'user';
+}

@@ -1,0 +1,121 @@
+import type { Block } from '../model/content';
+import { reportedContextTokens } from '../model/event';
+import { itemKind } from '../model/item';
+import type { Fate, ModelView, RequestInfo, ViewItem } from '../model/view';
+import type { ReplayState } from './fold';
+import type { ItemRecord, RequestRecord } from './records';
+
+export function requestInfo(r: RequestRecord): RequestInfo {
+  return {
+    index: r.index, id: r.id, seq: r.seq, purpose: r.purpose, compactionId: r.compactionId, route: r.route,
+    responseSeq: r.responseSeq, finish: r.finish, usage: r.usage, reportedInputTokens: reportedContextTokens(r.usage ?? undefined),
+    error: r.error,
+  };
+}
+
+/** Extensions of an item logged before event `seq`. */
+export function extensionsBefore(rec: ItemRecord, seq: number): ItemRecord['extensions'] {
+  return rec.extensions.filter((x) => x.seq < seq);
+}
+
+function maskReferenceBefore(rec: ItemRecord, seq: number): readonly Block[] | null {
+  let ref: readonly Block[] | null = null;
+  for (const m of rec.maskReferences) if (m.seq < seq) ref = m.reference;
+  return ref;
+}
+
+/** The item as the model saw it at the request made at event `seq`. */
+function viewItem(rec: ItemRecord, masked: boolean, seq: number): ViewItem {
+  const ext = extensionsBefore(rec, seq);
+  const blocks = ext.length === 0 ? rec.item.blocks : [...rec.item.blocks, ...ext.flatMap((x) => x.blocks)];
+  const provenance = [...new Set<number>([rec.seq, ...ext.map((x) => x.seq), ...rec.sources])].sort((a, b) => a - b);
+  return {
+    id: rec.id, seq: rec.seq, role: rec.item.role, kind: itemKind({ ...rec.item, blocks }),
+    blocks: masked ? maskReferenceBefore(rec, seq) : blocks,
+    rendition: masked ? 'masked' : 'verbatim', meta: rec.item.meta ?? false, derivation: rec.item.derivation ?? null,
+    provenance,
+  };
+}
+
+/** The ids of the items on the surface just before event `seq`, in model order. */
+export function surfaceBefore(state: ReplayState, seq: number): { ids: string[]; masked: Set<string> } {
+  const s = state.surface.at(seq);
+  return { ids: s.ids, masked: s.masked };
+}
+
+/**
+ * The model view at request `index`: the envelope in force, and the items the model saw, each with
+ * provenance. A summarizer call that sent its own input (not the surface) shows that input.
+ */
+export function modelView(state: ReplayState, index: number): ModelView | null {
+  const r = state.requests[index];
+  if (!r) return null;
+  const unknowns: string[] = [];
+  const env = r.envelope;
+  if (env.system === undefined) unknowns.push('system prompt: no header event precedes this request');
+  else if (env.system === null) unknowns.push('system prompt: the log does not record it');
+  if (env.tools === undefined) unknowns.push('tool schemas: no header event precedes this request');
+  else if (env.tools === null) unknowns.push('tool schemas: the log does not record them');
+
+  let items: ViewItem[];
+  if (r.input) {
+    items = [];
+    for (const id of r.input.items) {
+      const rec = state.itemById.get(id);
+      if (rec) items.push(viewItem(rec, false, r.seq));
+      else unknowns.push(`input item ${id}: not in the log`);
+    }
+    if (r.input.instruction === null || r.input.instruction === undefined) unknowns.push('summarizer instruction: the log does not record it');
+  } else {
+    const surface = surfaceBefore(state, r.seq);
+    items = [];
+    for (const id of surface.ids) {
+      const rec = state.itemById.get(id);
+      if (!rec) continue;
+      const item = viewItem(rec, surface.masked.has(id), r.seq);
+      if (item.rendition === 'masked' && item.blocks === null) unknowns.push(`masked item ${id}: the text of its reference is not recorded`);
+      items.push(item);
+    }
+  }
+  const headerSeqs = [env.systemSeq, env.toolsSeq, ...env.routeSeqs].filter((s): s is number => s !== null);
+  return {
+    request: requestInfo(r),
+    system: env.system ?? null,
+    headerSeqs: [...new Set(headerSeqs)].sort((a, b) => a - b),
+    tools: env.tools ?? null,
+    items,
+    todo: r.todo && !r.input ? { todos: r.todo.todos, after: r.todo.after, seq: r.todo.seq } : null,
+    unknowns,
+  };
+}
+
+/** The fate of an item at the request made at event `seq`, or null if the item did not exist yet. */
+export function fateAt(rec: ItemRecord, seq: number): Fate | null {
+  let fate: Fate | null = null;
+  for (const f of rec.fates) {
+    if (f.seq >= seq) break;
+    fate = f.fate;
+  }
+  return fate;
+}
+
+export interface RawItemFate {
+  readonly id: string;
+  readonly seq: number;
+  readonly fate: Fate;
+}
+
+/** Fates of raw items [from, from+count) (in creation order) at request `index`. Items created after it are left out. */
+export function fatesAt(state: ReplayState, index: number, from = 0, count = Number.POSITIVE_INFINITY): RawItemFate[] {
+  const r = state.requests[index];
+  if (!r) return [];
+  const out: RawItemFate[] = [];
+  const end = Math.min(state.items.length, from + count);
+  for (let i = from; i < end; i++) {
+    const rec = state.items[i] as ItemRecord;
+    if (rec.seq >= r.seq) break;
+    const fate = fateAt(rec, r.seq);
+    if (fate) out.push({ id: rec.id, seq: rec.seq, fate });
+  }
+  return out;
+}

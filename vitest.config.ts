@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit, property and golden tests. The CLI's end-to-end tests need the built bundle and run from
+// vitest.cli.config.ts after `npm run build:cli`.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    exclude: ['test/cli/**'],
+    environment: 'node',
+    testTimeout: 30_000,
+  },
+});
