@@ -195,8 +195,8 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   let lines = 0;
   let baselinePeakRss = 0;
   let logHeap = 0;
-  let session: LoadedSession | null = null;
-  let state: ReplayState | null = null;
+  // Held in an object so that the previous round's session can be let go before the next load.
+  const held: { session: LoadedSession | null; state: ReplayState | null } = { session: null, state: null };
 
   for (let round = 0; round < runs; round++) {
     gc();
@@ -211,17 +211,18 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     rdr.push(t() - t0);
     if (records !== lines) log(name, `the reader saw ${records} records, the bare loop ${lines} objects`);
 
-    session = null;
-    state = null;
+    held.session = null;
+    held.state = null;
     gc();
     t0 = t();
-    session = await loadSession(path);
+    const session = await loadSession(path);
+    held.session = session;
     const t1 = t();
     // The event log alone (a GC between load and replay, outside both timings).
     gc();
     logHeap = process.memoryUsage().heapUsed;
     const t1b = t();
-    state = replay(session.events);
+    held.state = replay(session.events);
     const t2 = t();
     ld.push(t1 - t0);
     rp.push(t2 - t1b);
@@ -229,6 +230,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     log(name, `round ${round + 1}/${runs}: bare ${(base[round] as number).toFixed(0)} ms, reader ${(rdr[round] as number).toFixed(0)} ms, `
       + `load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`);
   }
+  const { session, state } = held;
   if (!session || !state) throw new Error('no round ran');
   const peakRss = maxRss();
   gc();

@@ -444,7 +444,7 @@ class SessionWriter {
       case 'Write': text = `The file ${rng.pick(this.pools.paths)} has been updated.` + (large ? '\n' + codeText(rng, this.pools, chars, nonAscii) : ''); break;
       default: text = prose(rng, this.pools, chars);
     }
-    if (nonAscii && !/[^\x00-\x7f]/.test(text)) text += ` ${rng.pick(NON_ASCII)}`;
+    if (nonAscii && !/[\u0080-\uffff]/.test(text)) text += ` ${rng.pick(NON_ASCII)}`;
     return text;
   }
 

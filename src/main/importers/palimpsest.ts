@@ -376,17 +376,17 @@ export const palimpsestImporter: Importer = {
     const c = convert(line);
     if (c.event.kind !== event.kind) return null;
     if (!c.ok) return c.event.kind === 'unknown' && event.kind === 'unknown' && c.event.type === event.type ? c.event : null;
-    // Seq references were mapped to canonical seqs at import; keep those.
-    switch (c.event.kind) {
-      case 'item':
-        return event.kind === 'item' && event.sources !== undefined ? { ...c.event, sources: event.sources } : c.event;
-      case 'fork':
-        return event.kind === 'fork' ? { ...c.event, parent: event.parent } : c.event;
-      case 'revert':
-      case 'rollback':
-        return event.kind === c.event.kind ? { ...c.event, target: event.target } : c.event;
-      default:
-        return c.event;
+    // The seq and the seq references were mapped to canonical seqs at import; keep those.
+    let out: EventBody = c.event;
+    if (out.kind === 'item' && event.kind === 'item' && event.sources !== undefined) out = { ...out, sources: event.sources };
+    else if (out.kind === 'fork' && event.kind === 'fork') out = { ...out, parent: event.parent };
+    else if ((out.kind === 'revert' && event.kind === 'revert') || (out.kind === 'rollback' && event.kind === 'rollback')) out = { ...out, target: event.target };
+    if (out.seq !== event.seq) {
+      if (event.seq === undefined) {
+        const { seq: _seq, ...rest } = out;
+        out = rest as EventBody;
+      } else out = { ...out, seq: event.seq };
     }
+    return out;
   },
 };

@@ -262,6 +262,8 @@ export const ApiErrorCode = z.enum([
   'LIMIT',
   /** A bug: the core broke the contract or threw. */
   'INTERNAL',
+  /** Client side: the host could not be reached, or answered outside the contract (not authorised, gone). */
+  'TRANSPORT',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCode>;
 

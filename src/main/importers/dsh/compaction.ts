@@ -21,6 +21,8 @@ interface Bracket {
   shadowed?: readonly number[];
   /** A checkpoint user/message with this compaction id was seen. */
   committed: boolean;
+  /** Opened by a later event of the bracket, its start missing (already reported). */
+  readonly orphan?: true;
 }
 
 export interface PendingPrune {
@@ -50,7 +52,7 @@ export class CompactionTracker {
     let b = this.open.get(id);
     if (!b) {
       this.out.report('DSH_COMPACTION_ORPHAN', 'warning', `Line ${this.out.line.line}: ${type} names compaction ${id}, which has no open compaction/start before it.`);
-      b = { line: this.out.line.line, committed: false };
+      b = { line: this.out.line.line, committed: false, orphan: true };
       this.open.set(id, b);
     }
     return b;
@@ -191,6 +193,7 @@ export class CompactionTracker {
   /** The file ended: brackets still open are reported. */
   finish(): void {
     for (const [id, b] of this.open) {
+      if (b.orphan) continue;
       this.out.report(
         'DSH_COMPACTION_OPEN', 'warning',
         `Compaction ${id} (started at line ${b.line}) has no compaction/end: the log stops inside the bracket (a crash, or a run still going).`,

@@ -55,13 +55,13 @@ export class DshFileImport implements FileImport {
   private readonly unknown = new Map<string, UnknownCount>();
 
   constructor(private readonly sink: ImportSink) {
-    const self = this;
+    const current = (): JsonLine => this.cur;
     this.out = {
-      emit: (event, from) => sink.emit(event, from ?? self.cur),
-      report: (rule, severity, message, seqs, line) => self.report(rule, severity, message, seqs, line),
-      nextRequestId: () => `req:${++self.requestCount}`,
+      emit: (event, from) => sink.emit(event, from ?? current()),
+      report: (rule, severity, message, seqs, line) => this.report(rule, severity, message, seqs, line),
+      nextRequestId: () => `req:${++this.requestCount}`,
       get line() {
-        return self.cur;
+        return current();
       },
     };
     this.requests = new RequestTracker(this.out);
@@ -346,7 +346,8 @@ export class DshFileImport implements FileImport {
       const origin = originOf(source);
       if (origin !== undefined) {
         item.origin = origin;
-        item.meta = true;
+        // Context a plugin or the goal loop put in a user turn, not typed by the user.
+        if (role === 'user') item.meta = true;
       }
     }
 

@@ -1,0 +1,31 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+// `electron-vite build` writes out/main, out/preload and out/renderer. It does not need the
+// Electron binary (ENVIRONMENT.md), so this builds on machines without one.
+export default defineConfig({
+  main: {
+    build: {
+      rolldownOptions: {
+        input: { index: resolve(import.meta.dirname, 'src/main/electron/index.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      // A sandboxed preload must be CommonJS, with everything bundled in.
+      lib: { entry: resolve(import.meta.dirname, 'src/preload/index.ts'), formats: ['cjs'], fileName: () => 'index.cjs' },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(import.meta.dirname, 'out/renderer'),
+      rolldownOptions: {
+        input: resolve(import.meta.dirname, 'src/renderer/index.html'),
+      },
+    },
+  },
+});

@@ -1,0 +1,70 @@
+import { stat } from 'node:fs/promises';
+import { createHandlers } from '../api/handlers';
+import { SessionRegistry } from '../api/sessions';
+import { startWebHost, type WebHost } from '../web/server';
+import { intFlag, UsageError, type ParsedArgs } from './args';
+import type { Io } from './main';
+
+/** Flags of `palimpsest serve`. */
+export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = { port: 'value' };
+
+export interface ServeOptions {
+  readonly paths: readonly string[];
+  readonly port: number;
+  /** Resolves (or aborts) when the host should stop. Default: SIGINT or SIGTERM. */
+  readonly until?: Promise<void>;
+  /** Called once the host listens (tests). */
+  readonly onListening?: (host: WebHost) => void;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((ok) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      ok();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
+export async function serve(options: ServeOptions, io: Io): Promise<number> {
+  for (const p of options.paths) {
+    const info = await stat(p).catch(() => null);
+    if (!info) throw new UsageError(`${p}: no such file`);
+    if (!info.isFile()) throw new UsageError(`${p} is not a file (serve takes session files)`);
+  }
+  const registry = new SessionRegistry({ allow: options.paths });
+  const handlers = createHandlers({ registry, initialPaths: options.paths });
+  let host: WebHost;
+  try {
+    host = await startWebHost({ port: options.port, handlers });
+  } catch (err: unknown) {
+    registry.dispose();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is in use; pick another with --port, or --port 0 for any free one`);
+    if (code === 'EACCES') throw new UsageError(`not allowed to listen on port ${options.port}`);
+    throw err;
+  }
+  const until = options.until ?? untilSignal();
+  io.out(`Palimpsest is serving ${options.paths.length === 0 ? 'no session' : options.paths.join(', ')} on 127.0.0.1 only.`);
+  io.out('Open this URL (it carries this launch\'s access token; keep it private):');
+  io.out(`  ${host.url}`);
+  if (!host.rendererDir) io.err('palimpsest serve: the renderer is not built (no out/renderer): run `npm run build`; the API still answers.');
+  io.out(`Remote machine? Forward the same port: ssh -L ${host.port}:127.0.0.1:${host.port} <host>. Stop with Ctrl-C.`);
+  options.onListening?.(host);
+  await until;
+  await host.close();
+  registry.dispose();
+  io.out('Palimpsest stopped serving.');
+  return 0;
+}
+
+/** `palimpsest serve [paths…] [--port N]` */
+export async function serveCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const port = intFlag(args, 'port') ?? 0;
+  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  return serve({ paths: args.positional, port }, io);
+}

@@ -1,0 +1,121 @@
+import { readFile, realpath } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, ipcMain, protocol, session, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { API_METHODS, ipcChannel } from '../../shared/api/contract';
+import { createHandlers, dispatch } from '../api/handlers';
+import { SessionRegistry } from '../api/sessions';
+import { contentType, resolveStaticFile, SECURITY_HEADERS } from '../web/static';
+
+/**
+ * The Electron shell: the only main-process module that imports `electron`. Everything it serves
+ * comes from the same handlers as the web host; the window is locked down:
+ * - contextIsolation, sandbox, no nodeIntegration, webSecurity; the preload exposes only the
+ *   contract's methods;
+ * - the UI is served from app://palimpsest/ (out/renderer) with the strict CSP;
+ * - navigation, new windows, webviews and every permission request are denied;
+ * - IPC answers only frames whose origin is app://palimpsest, and validates every payload.
+ */
+
+const SCHEME = 'app';
+const APP_HOST = 'palimpsest';
+export const APP_ORIGIN = `${SCHEME}://${APP_HOST}`;
+
+export interface ShellOptions {
+  /** Session files from the command line. */
+  readonly paths: readonly string[];
+}
+
+// Must run before the app is ready: app:// behaves like https (standard, secure origin).
+protocol.registerSchemesAsPrivileged([
+  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+]);
+
+const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));
+const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+
+function fromApp(url: string | undefined): boolean {
+  if (!url) return false;
+  try {
+    const u = new URL(url);
+    return u.protocol === `${SCHEME}:` && u.host === APP_HOST;
+  } catch {
+    return false;
+  }
+}
+
+async function serveApp(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const headers = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' };
+  if (url.host !== APP_HOST || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    return new Response('Not found', { status: 404, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } });
+  }
+  const root = await realpath(rendererDir).catch(() => null);
+  const file = root ? await resolveStaticFile(root, url.pathname) : null;
+  if (!file) return new Response('Not found', { status: 404, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } });
+  return new Response(await readFile(file), { status: 200, headers: { ...headers, 'Content-Type': contentType(file) } });
+}
+
+function lockDown(contents: WebContents): void {
+  contents.on('will-navigate', (e) => e.preventDefault());
+  contents.on('will-redirect', (e) => e.preventDefault());
+  contents.on('will-attach-webview', (e) => e.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    show: false,
+    title: 'Palimpsest',
+    backgroundColor: '#fbfaf7',
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(`${APP_ORIGIN}/index.html`);
+  return win;
+}
+
+export function startShell(options: ShellOptions): void {
+  app.enableSandbox();
+  const registry = new SessionRegistry({ allow: options.paths });
+  const handlers = createHandlers({ registry, initialPaths: options.paths });
+
+  app.on('web-contents-created', (_e, contents) => lockDown(contents));
+
+  for (const method of API_METHODS) {
+    ipcMain.handle(ipcChannel(method), async (event: IpcMainInvokeEvent, input: unknown) => {
+      if (!fromApp(event.senderFrame?.url)) {
+        return { ok: false, error: { code: 'TRANSPORT', message: `${method}: refused, the caller is not the Palimpsest UI.` } };
+      }
+      return dispatch(handlers, method, input);
+    });
+  }
+
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => registry.dispose());
+
+  void app.whenReady().then(() => {
+    const ses = session.defaultSession;
+    ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+    ses.setPermissionCheckHandler(() => false);
+    ses.setDevicePermissionHandler(() => false);
+    protocol.handle(SCHEME, serveApp);
+    createWindow();
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) createWindow();
+    });
+  });
+}

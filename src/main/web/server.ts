@@ -1,0 +1,235 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, realpath } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dispatch, type Handlers } from '../api/handlers';
+import { contentType, resolveStaticFile, SECURITY_HEADERS } from './static';
+
+export { CONTENT_SECURITY_POLICY } from './static';
+
+/**
+ * The web host: the built renderer and the API on 127.0.0.1 only, for Chromium on machines without
+ * the Electron binary and for remote inspection through an SSH tunnel (DESIGN.md).
+ *
+ * - Binds 127.0.0.1, never another interface.
+ * - A random token per launch. The first request presents it (`Authorization: Bearer` or
+ *   `?token=`); a `?token=` page load is answered with an HttpOnly SameSite=Strict cookie and a
+ *   redirect to the same URL without the token.
+ * - The Host header must be 127.0.0.1:<port> or localhost:<port> (no DNS rebinding).
+ * - POST /api/<method> with a JSON body runs the same handlers as the Electron transport and
+ *   answers `{ ok, value | error }`; a cross-origin POST is refused.
+ * - Static files of out/renderer only, with a strict CSP and nosniff; no directory listing, no
+ *   traversal.
+ */
+
+export const HOST = '127.0.0.1';
+const MAX_BODY = 1 << 20;
+
+export interface WebHostOptions {
+  readonly handlers: Handlers;
+  /** 0 (the default): a free port chosen by the system. */
+  readonly port?: number;
+  /** The built renderer. Default: the first out/renderer found (see findRendererDir). */
+  readonly rendererDir?: string | null;
+  /** Fixed token (tests). Default: 32 random bytes. */
+  readonly token?: string;
+}
+
+export interface WebHost {
+  readonly port: number;
+  readonly origin: string;
+  readonly token: string;
+  /** The URL to open, token included. */
+  readonly url: string;
+  readonly rendererDir: string | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Where the built renderer is: $PALIMPSEST_RENDERER_DIR, else out/renderer next to a parent of this
+ * module (dist/cli.js and src/main/web/server.ts both find the project's), else under the cwd.
+ */
+export function findRendererDir(): string | null {
+  const env = process.env.PALIMPSEST_RENDERER_DIR;
+  if (env) return resolve(env);
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, 'out', 'renderer');
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+    dir = dirname(dir);
+  }
+  const cwd = resolve('out', 'renderer');
+  return existsSync(join(cwd, 'index.html')) ? cwd : null;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+function send(res: ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...extra });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+const text = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) =>
+  send(res, status, `${message}\n`, 'text/plain; charset=utf-8', { 'Cache-Control': 'no-store', ...extra });
+
+const json = (res: ServerResponse, status: number, value: unknown) =>
+  send(res, status, JSON.stringify(value), 'application/json; charset=utf-8', { 'Cache-Control': 'no-store' });
+
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > MAX_BODY) return null;
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const rendererDirGiven = options.rendererDir === undefined ? findRendererDir() : options.rendererDir;
+  const rendererDir = rendererDirGiven ? await realpath(rendererDirGiven).catch(() => null) : null;
+  let port = options.port ?? 0;
+  let cookieName = 'palimpsest';
+
+  const allowedHosts = () => new Set([`${HOST}:${port}`, `localhost:${port}`]);
+  const allowedOrigins = () => new Set([`http://${HOST}:${port}`, `http://localhost:${port}`]);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // 1. Host: only this loopback port, under either name.
+    if (!req.headers.host || !allowedHosts().has(req.headers.host.toLowerCase())) {
+      text(res, 403, 'Forbidden: unexpected Host header.');
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
+
+    // 2. Token: bearer, cookie, or ?token= (which sets the cookie).
+    const auth = req.headers.authorization;
+    const bearer = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : null;
+    const cookie = parseCookies(req.headers.cookie).get(cookieName) ?? null;
+    const query = url.searchParams.get('token');
+    const ok = [bearer, cookie, query].some((t) => t !== null && sameSecret(t, token));
+    if (!ok) {
+      text(res, 401, 'Unauthorized: open the URL that `palimpsest serve` printed (it carries the token).', { 'WWW-Authenticate': 'Bearer' });
+      return;
+    }
+    if (query !== null && (req.method === 'GET' || req.method === 'HEAD')) {
+      url.searchParams.delete('token');
+      res.writeHead(303, {
+        ...SECURITY_HEADERS,
+        'Set-Cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        // Never `//host`: the redirect stays on this origin.
+        Location: `/${url.pathname.replace(/^\/+/, '')}${url.search}`,
+        'Cache-Control': 'no-store',
+        'Content-Length': '0',
+      });
+      res.end();
+      return;
+    }
+
+    // 3. API.
+    if (url.pathname.startsWith('/api/')) {
+      if (req.method !== 'POST') {
+        text(res, 405, 'Method not allowed: the API takes POST.', { Allow: 'POST' });
+        return;
+      }
+      const origin = req.headers.origin;
+      if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase())) {
+        text(res, 403, 'Forbidden: cross-origin request.');
+        return;
+      }
+      if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+        text(res, 415, 'Unsupported media type: send application/json.');
+        return;
+      }
+      const body = await readBody(req);
+      if (body === null) {
+        json(res, 413, { ok: false, error: { code: 'BAD_INPUT', message: `The request body is larger than ${MAX_BODY} bytes.` } });
+        return;
+      }
+      let input: unknown;
+      try {
+        input = body.trim() === '' ? {} : JSON.parse(body);
+      } catch {
+        json(res, 400, { ok: false, error: { code: 'BAD_INPUT', message: 'The request body is not JSON.' } });
+        return;
+      }
+      const result = await dispatch(options.handlers, url.pathname.slice('/api/'.length), input);
+      json(res, 200, result);
+      return;
+    }
+
+    // 4. Static files of the built renderer.
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      text(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
+      return;
+    }
+    if (!rendererDir) {
+      text(res, 503, 'The renderer is not built: run `npm run build` (it writes out/renderer).');
+      return;
+    }
+    const file = await resolveStaticFile(rendererDir, url.pathname);
+    if (!file) {
+      text(res, 404, 'Not found.');
+      return;
+    }
+    send(res, 200, await readFile(file), contentType(file), { 'Cache-Control': file.endsWith('.html') ? 'no-store' : 'no-cache' });
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      process.stderr.write(`palimpsest serve: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      if (!res.headersSent) text(res, 500, 'Internal error.');
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 120_000;
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, HOST, () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  // Cookies are not separated by port: two hosts on one machine must not overwrite each other's.
+  cookieName = `palimpsest_${port}`;
+  const origin = `http://${HOST}:${port}`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    port,
+    origin,
+    token,
+    url: `${origin}/?token=${token}`,
+    rendererDir,
+    close() {
+      closing ??= new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
