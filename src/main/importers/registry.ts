@@ -1,9 +1,13 @@
+import { claudeCodeImporter } from './claude-code';
+import { codexImporter } from './codex';
+import { coshImporter } from './cosh';
 import { dshImporter } from './dsh';
 import { palimpsestImporter } from './palimpsest';
+import { rindImporter } from './rind';
 import type { FormatId, Importer } from './types';
 
 /** Every importer, in the order ties are broken. */
-export const IMPORTERS: readonly Importer[] = [palimpsestImporter, dshImporter];
+export const IMPORTERS: readonly Importer[] = [palimpsestImporter, dshImporter, claudeCodeImporter, codexImporter, rindImporter, coshImporter];
 
 export function importerById(id: FormatId): Importer | null {
   return IMPORTERS.find((i) => i.id === id) ?? null;

@@ -25,6 +25,14 @@ export interface FileImport {
   end(): void;
 }
 
+/** The import of a session that spans several files (Rind's folder, Claude Code's subagent files). */
+export interface SessionImport {
+  /** Start importing the next file of the session; files come in the order `sessionFiles` gave. */
+  file(file: FileInfo): FileImport;
+  /** Every file was read: resolve what needed all of them (links across files, a DAG). */
+  end(): void;
+}
+
 export interface FileInfo {
   /** Path as the user gave it (after resolving). */
   readonly path: string;
@@ -42,6 +50,14 @@ export interface Importer {
   sniff(first: readonly Record<string, unknown>[], path: string): number;
   /** Start importing one file into `sink`. */
   open(file: FileInfo, sink: ImportSink): FileImport;
+  /**
+   * The files that make up the session at `path`, in read order, when this importer claims it: a
+   * directory (a Rind session folder) or a file with companions (Claude Code's subagent files).
+   * For a file it is asked only after sniffing chose this importer. null: not claimed.
+   */
+  sessionFiles?(path: string, isDirectory: boolean): Promise<string[] | null>;
+  /** For sessions of several files: one import sharing state across them. Without it, `open` is used per file. */
+  openSession?(sink: ImportSink): SessionImport;
   /**
    * Rebuild the full content of an event whose long texts were elided in memory, from its source
    * line. `event` is the in-memory (elided) event; the result has the same shape with full text.

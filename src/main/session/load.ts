@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { EventBody, LogEvent } from '../../shared/model/event';
-import { detectFormat, importerById } from '../importers/registry';
-import type { FileImport, FormatId, ImportSink, Importer } from '../importers/types';
+import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
+import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
 import { readJsonl, readLineAt } from '../reader';
-import type { JsonLine, ReaderOptions, ReadStats } from '../reader/types';
+import type { JsonLine, ReaderOptions } from '../reader/types';
 import { elideEvent } from './elide';
 import type { LoadedSession, SessionFile } from './types';
 
@@ -22,50 +22,54 @@ export class UnreadableSessionError extends Error {
   }
 }
 
-/**
- * Streams one session file through the reader and its importer into an in-memory event log. The
- * format is chosen from the first lines, so the file is read exactly once.
- */
-class FileLoader {
+/** The event log being built; importers write into it as their sink. */
+class LogBuilder implements ImportSink {
+  readonly events: LogEvent[] = [];
   readonly diagnostics: Diagnostic[] = [];
-  readonly events: LogEvent[];
+  /** The file being read, for events' locations and for diagnostics that do not name a file. */
+  currentPath = '';
+  currentIndex = 0;
+
+  emit(event: EventBody, from: JsonLine): number {
+    const seq = this.events.length;
+    const body = elideEvent(event);
+    this.events.push({ ...body, seq, loc: { file: this.currentIndex, line: from.line, offset: from.offset, length: from.length } } as LogEvent);
+    return seq;
+  }
+
+  diagnostic(d: Parameters<ImportSink['diagnostic']>[0]): void {
+    this.diagnostics.push({ ...d, file: d.file === undefined ? this.currentPath : d.file, seqs: d.seqs ?? [] });
+  }
+
+  get nextSeq(): number {
+    return this.events.length;
+  }
+}
+
+/** Adapts importers without `openSession` to the session-level interface. */
+function sessionImport(importer: Importer, sink: ImportSink): SessionImport {
+  if (importer.openSession) return importer.openSession(sink);
+  return { file: (f) => importer.open(f, sink), end: () => undefined };
+}
+
+/**
+ * Reads one file of the session, choosing the importer from its first lines when none is chosen
+ * yet, so every file is read exactly once.
+ */
+class FileReader {
   private pending: JsonLine[] = [];
   private fileImport: FileImport | null = null;
-  importer: Importer | null;
 
-  constructor(private readonly path: string, private readonly index: number, events: LogEvent[], forced: Importer | null) {
-    this.events = events;
-    this.importer = forced;
-  }
-
-  private sink(): ImportSink {
-    const events = this.events;
-    const path = this.path;
-    const index = this.index;
-    const diagnostics = this.diagnostics;
-    return {
-      emit(event: EventBody, from: JsonLine): number {
-        const seq = events.length;
-        const body = elideEvent(event);
-        events.push({ ...body, seq, loc: { file: index, line: from.line, offset: from.offset, length: from.length } } as LogEvent);
-        return seq;
-      },
-      diagnostic(d) {
-        diagnostics.push({ ...d, file: d.file === undefined ? path : d.file, seqs: d.seqs ?? [] });
-      },
-      get nextSeq() {
-        return events.length;
-      },
-    };
-  }
+  constructor(
+    private readonly path: string,
+    private readonly index: number,
+    private readonly choose: (first: readonly JsonLine[]) => SessionImport | null,
+  ) {}
 
   private start(): void {
-    if (!this.importer) {
-      const detected = detectFormat(this.pending.map((l) => l.value), this.path);
-      if (!detected) return;
-      this.importer = detected.importer;
-    }
-    this.fileImport = this.importer.open({ path: this.path, index: this.index }, this.sink());
+    const session = this.choose(this.pending);
+    if (!session) return;
+    this.fileImport = session.file({ path: this.path, index: this.index });
     for (const l of this.pending) this.fileImport.line(l);
     this.pending = [];
   }
@@ -79,41 +83,92 @@ class FileLoader {
     if (this.pending.length >= SNIFF_LINES) this.start();
   };
 
-  finish(): void {
+  /** Returns the first line number that no importer understood, or null. */
+  finish(): number | null {
     if (!this.fileImport && this.pending.length > 0) this.start();
-    if (!this.fileImport && this.pending.length > 0) {
-      this.diagnostics.push({
-        rule: 'FORMAT_UNKNOWN', severity: 'error', file: this.path, line: this.pending[0]?.line ?? null, seqs: [],
-        message: `${this.path} is not a session format Palimpsest knows (Palimpsest v1, DeepSeek Harness). Pass --format to force one.`,
-      });
-    }
-    this.fileImport?.end();
+    if (!this.fileImport) return this.pending[0]?.line ?? null;
+    this.fileImport.end();
+    return null;
   }
 }
 
-export async function loadSession(path: string, options: LoadOptions = {}): Promise<LoadedSession> {
-  const events: LogEvent[] = [];
-  const forced = options.format ? importerById(options.format) : null;
-  const loader = new FileLoader(path, 0, events, forced);
-  const readDiagnostics: Diagnostic[] = [];
-  let bytes = 0;
-  const info = await stat(path).catch((err: unknown) => err as Error);
-  if (!(info instanceof Error)) bytes = info.size;
-  const stats: ReadStats = await readJsonl(path, loader.line, (d) => readDiagnostics.push(d), options);
-  loader.finish();
-  const diagnostics = [...readDiagnostics, ...loader.diagnostics];
-  const fatal = diagnostics.find((d) => d.rule === 'READ_IO' || d.rule === 'FORMAT_UNKNOWN');
-  if (fatal || !loader.importer) {
-    const reason = fatal?.message ?? `${path} is empty: no line to read.`;
-    throw new UnreadableSessionError(reason, diagnostics);
+async function sizeOf(path: string): Promise<number> {
+  const info = await stat(path).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  return info instanceof Error ? 0 : info.size;
+}
+
+/** Files of a directory session, from the first importer that claims the directory. */
+async function claimDirectory(path: string, forced: Importer | null): Promise<{ importer: Importer; files: string[] } | null> {
+  for (const importer of forced ? [forced] : IMPORTERS) {
+    const files = await importer.sessionFiles?.(path, true);
+    if (files && files.length > 0) return { importer, files };
   }
-  const importer = loader.importer;
-  const files: SessionFile[] = [{ index: 0, path, format: importer.id, bytes, stats }];
+  return null;
+}
+
+/**
+ * Streams a session — one file, a file with companion files, or a session directory — through the
+ * reader and its importer into an in-memory event log (long texts elided, re-read on demand).
+ */
+export async function loadSession(path: string, options: LoadOptions = {}): Promise<LoadedSession> {
+  const b = new LogBuilder();
+  const sink: ImportSink = b;
+  let importer: Importer | null = options.format ? importerById(options.format) : null;
+  let session: SessionImport | null = null;
+  const files: SessionFile[] = [];
+
+  const info = await stat(path).catch(() => null);
+  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
+  let paths = [path];
+  if (info.isDirectory()) {
+    const claimed = await claimDirectory(path, importer);
+    if (!claimed) throw new UnreadableSessionError(`${path} is a directory that no importer recognises as one session; inspect it to list the sessions inside`, []);
+    importer = claimed.importer;
+    paths = claimed.files;
+  }
+
+  const choose = (first: readonly JsonLine[]): SessionImport | null => {
+    if (!session) {
+      if (!importer) importer = detectFormat(first.map((l) => l.value), path)?.importer ?? null;
+      if (!importer) return null;
+      session = sessionImport(importer, sink);
+    }
+    return session;
+  };
+
+  for (let i = 0; i < paths.length; i++) {
+    const p = paths[i] as string;
+    b.currentPath = p;
+    b.currentIndex = i;
+    const reader = new FileReader(p, i, choose);
+    const stats = await readJsonl(p, reader.line, (d) => b.diagnostics.push(d), options);
+    const unknownAt = reader.finish();
+    if (unknownAt !== null) {
+      b.diagnostics.push({
+        rule: 'FORMAT_UNKNOWN', severity: 'error', file: p, line: unknownAt, seqs: [],
+        message: `${p} is not a session format Palimpsest knows (Palimpsest v1, DeepSeek Harness). Pass --format to force one.`,
+      });
+    }
+    files.push({ index: i, path: p, format: (importer as Importer | null)?.id ?? 'palimpsest', bytes: stats.bytes > 0 ? await sizeOf(p) : 0, stats });
+    // A file's own importer may name companion files (Claude Code subagents) once it is known.
+    if (i === 0 && !info.isDirectory() && importer) {
+      const more = await (importer as Importer).sessionFiles?.(path, false);
+      if (more) paths = [path, ...more.filter((m) => m !== path)];
+    }
+  }
+  (session as SessionImport | null)?.end();
+
+  const fatal = b.diagnostics.find((d) => (d.rule === 'READ_IO' || d.rule === 'FORMAT_UNKNOWN') && d.file === path);
+  if (fatal || !importer) {
+    throw new UnreadableSessionError(fatal?.message ?? `${path} is empty: no line to read.`, b.diagnostics);
+  }
+  const chosen: Importer = importer;
+  const events = b.events;
   return {
-    format: importer.id,
+    format: chosen.id,
     files,
     events,
-    diagnostics,
+    diagnostics: b.diagnostics,
     async hydrate(seq: number): Promise<LogEvent> {
       const e = events[seq];
       if (!e) throw new RangeError(`No event at seq ${seq}.`);
@@ -121,7 +176,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
       if (!file) return e;
       const value = await readLineAt(file.path, e.loc.offset, e.loc.length);
       if (!value) return e;
-      const full = importer.rehydrate(e, value);
+      const full = chosen.rehydrate(e, value);
       return full ? ({ ...full, seq: e.seq, loc: e.loc } as LogEvent) : e;
     },
   };

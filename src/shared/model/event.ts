@@ -15,6 +15,8 @@ export const Route = z.object({
   window: z.number().int().positive().optional(),
   /** The output ceiling sent with the request (`max_tokens`). */
   maxOutput: z.number().int().positive().optional(),
+  /** Reasoning effort or mode sent, as the provider names it ("high", "enabled", …). */
+  reasoning: z.string().optional(),
 });
 export type Route = z.infer<typeof Route>;
 
@@ -72,13 +74,22 @@ export type CompactionOutcome = z.infer<typeof CompactionOutcome>;
 export const BudgetPolicy = z.object({
   name: z.string().optional(),
   window: z.number().int().positive().optional(),
-  /** Trigger as a fraction of the window (0.8) … */
+  /** Trigger as a fraction of the window (0.8; seed 002's preemptive 0.7) … */
   triggerRatio: z.number().positive().optional(),
   /** … or as tokens. */
   triggerTokens: z.number().int().positive().optional(),
+  /** A second, reactive watermark (seed 002: 0.95). */
+  reactiveRatio: z.number().positive().optional(),
+  /** The recent raw tail kept verbatim: as a fraction of the window (cosh 0.2, DSH 0.16) … */
+  rawTailRatio: z.number().nonnegative().optional(),
+  /** … as tokens … */
   rawTailTokens: z.number().int().nonnegative().optional(),
+  /** … or as messages (seed 002 keeps the last 10). */
+  rawTailMessages: z.number().int().nonnegative().optional(),
   outputReserve: z.number().int().nonnegative().optional(),
   headroom: z.number().int().nonnegative().optional(),
+  /** A circuit breaker: trip after this many consecutive failures, reset after a cool-down (seed 002: 3 and 5 turns). */
+  breaker: z.object({ failures: z.number().int().positive(), cooldownTurns: z.number().int().nonnegative() }).optional(),
 });
 export type BudgetPolicy = z.infer<typeof BudgetPolicy>;
 
@@ -120,6 +131,8 @@ export const HeaderEvent = z.object({
   /** Tool schemas sent. `null`: not recorded. Absent: unchanged. */
   tools: z.array(ToolSchema).nullable().optional(),
   route: Route.optional(),
+  /** Why the envelope changed, in the harness's words (DSH: initial, resume, change, series). */
+  reason: z.string().optional(),
 });
 
 export const ItemEvent = z.object({
@@ -190,6 +203,8 @@ export const CompactionStartEvent = z.object({
   policy: BudgetPolicy.optional(),
   /** Context size before, in tokens, as the harness measured it. */
   preTokens: z.number().int().nonnegative().optional(),
+  /** A preemptive trigger's projection of the next turn (context + output bound + expected tool result). */
+  projectedTokens: z.number().int().nonnegative().optional(),
   /** The source range: the items the compaction may replace, in order. */
   source: z.array(ItemId).optional(),
 });
@@ -245,6 +260,8 @@ export const MapEvent = z.object({
   compactionId: z.string(),
   ordinal: z.number().int().nonnegative(),
   status: z.enum(['accepted', 'rejected', 'failed']),
+  /** The model call that produced it. */
+  request: z.string().optional(),
   summary: z.array(Block).optional(),
   finish: Finish.optional(),
   usage: Usage.optional(),
@@ -255,6 +272,8 @@ export const RepartitionEvent = z.object({
   kind: z.literal('mapreduce/repartition'),
   compactionId: z.string(),
   attempt: z.number().int().positive(),
+  /** Ordinals of the segments this repartition replaces (the ones not accepted yet). */
+  replaces: z.array(z.number().int().nonnegative()).optional(),
   segments: z.array(Segment),
 });
 
@@ -267,6 +286,7 @@ export const ReduceEvent = z.object({
   inputs: z.array(z.number().int().nonnegative()),
   output: z.array(Block).optional(),
   final: z.boolean().optional(),
+  request: z.string().optional(),
   finish: Finish.optional(),
   usage: Usage.optional(),
 });
@@ -277,6 +297,8 @@ export const RereadEvent = z.object({
   compactionId: z.string(),
   ranges: z.array(z.object({ from: ItemId, to: ItemId })).max(3),
   status: z.enum(['served', 'malformed', 'unavailable', 'oversized']),
+  /** The reduction that asked for it: its level and index within the level. */
+  reduction: z.object({ level: z.number().int().nonnegative(), index: z.number().int().nonnegative() }).optional(),
 });
 
 export const AuditEvent = z.object({
@@ -285,6 +307,7 @@ export const AuditEvent = z.object({
   compactionId: z.string(),
   verdict: z.enum(['pass', 'fail']),
   issues: z.array(z.string()).optional(),
+  request: z.string().optional(),
 });
 
 export const CorrectionEvent = z.object({
@@ -294,6 +317,7 @@ export const CorrectionEvent = z.object({
   n: z.number().int().positive(),
   accepted: z.boolean(),
   output: z.array(Block).optional(),
+  request: z.string().optional(),
 });
 
 export const TodoEvent = z.object({
@@ -311,8 +335,13 @@ export const RollbackEvent = z.object({ ...base, kind: z.literal('rollback'), ta
 export const LifecycleEvent = z.object({
   ...base,
   kind: z.literal('lifecycle'),
-  /** end-seed: the inherited prefix of a fork or resume ends here; process-start: a new process took over. */
-  boundary: z.enum(['end-seed', 'process-start', 'resume']),
+  /**
+   * end-seed: the inherited prefix of a fork or resume ends here; process-start: a new process took
+   * over; turn-start / turn-end: a user turn (retry budgets and breakers count in turns).
+   */
+  boundary: z.enum(['end-seed', 'process-start', 'resume', 'turn-start', 'turn-end']),
+  /** The turn number, for turn boundaries. */
+  turn: z.number().int().nonnegative().optional(),
 });
 
 /** A harness record that is understood but changes nothing the model sees (stream chunks, hooks, titles). */

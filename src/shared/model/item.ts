@@ -20,6 +20,8 @@ export const Derivation = z.discriminatedUnion('kind', [
     tail: z.number().int().nonnegative(),
     omitted: z.number().int().nonnegative(),
     unit: z.enum(['chars', 'codepoints', 'tokens', 'lines']).default('chars'),
+    /** The harness's price of what was taken out, in tokens (DSH's shadowed token count). */
+    shadowedTokens: z.number().int().nonnegative().optional(),
   }),
   /** A checkpoint / handoff that summarises the items it covers. */
   z.object({

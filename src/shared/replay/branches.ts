@@ -58,44 +58,37 @@ export function defaultBranch(events: readonly LogEvent[]): string {
 }
 
 /**
- * Resolve a branch into the sequence of events its model views are built from. A fork inherits its
- * parent's resolved events up to the referenced seq; a revert or rollback cuts the branch back to
- * the referenced event and continues after itself. Abandoned events stay in the raw history.
+ * Resolve a branch into the sequence of events its model views are built from. Every event has a
+ * predecessor: the previous event of its branch; for a fork, the referenced parent event; for a
+ * revert or rollback, its target — which may be an event an earlier revert abandoned, so a
+ * rollback restores the exact prior head. A branch's history is the path from its newest event
+ * back to the first. Abandoned events stay in the raw history; they are just not on the path.
  */
-export function resolveBranch(events: readonly LogEvent[], name: string, depth = 0): ResolvedBranch {
+export function resolveBranch(events: readonly LogEvent[], name: string): ResolvedBranch {
   const problems: BranchProblem[] = [];
-  let seqs: number[] = [];
-  if (depth > 64) return { name, seqs, problems: [{ seq: 0, message: `Branch ${name}: fork chain deeper than 64 (a cycle?).` }] };
-  const own = events.filter((e) => branchOf(e) === name);
-  for (const e of own) {
-    if (e.kind === 'fork') {
-      const parentName = e.parent.branch ?? MAIN_BRANCH;
-      if (parentName === name) {
-        problems.push({ seq: e.seq, message: `Fork at seq ${e.seq} names its own branch as parent; ignored.` });
-      } else if (seqs.length === 0) {
-        const parent = resolveBranch(events, parentName, depth + 1);
-        problems.push(...parent.problems);
-        seqs = parent.seqs.filter((s) => s <= e.parent.seq);
-        if (!parent.seqs.includes(e.parent.seq)) {
-          problems.push({ seq: e.seq, message: `Fork at seq ${e.seq} references seq ${e.parent.seq}, which is not on branch ${parentName}.` });
-        }
+  const pred = new Int32Array(events.length).fill(-1);
+  const seen = new Uint8Array(events.length);
+  const head = new Map<string, number>();
+  for (const e of events) {
+    const branch = branchOf(e);
+    const own = head.get(branch) ?? -1;
+    let p = own;
+    if (e.kind === 'fork' || e.kind === 'revert' || e.kind === 'rollback') {
+      const target = e.kind === 'fork' ? e.parent.seq : e.target.seq;
+      if (target >= e.seq || seen[target] !== 1) {
+        problems.push({ seq: e.seq, message: `${e.kind} at seq ${e.seq} refers to seq ${target}, which is not an earlier event; it is ignored.` });
+      } else if (e.kind === 'fork' && own >= 0) {
+        problems.push({ seq: e.seq, message: `Fork at seq ${e.seq} comes after events of branch ${branch}; only a first fork sets the parent.` });
       } else {
-        problems.push({ seq: e.seq, message: `Fork at seq ${e.seq} comes after events of branch ${name}; only a first fork sets the parent.` });
+        p = target;
       }
-      seqs.push(e.seq);
-      continue;
     }
-    if (e.kind === 'revert' || e.kind === 'rollback') {
-      const target = e.target.seq;
-      if (!seqs.includes(target)) {
-        problems.push({ seq: e.seq, message: `${e.kind} at seq ${e.seq} targets seq ${target}, which is not in the history of branch ${name}; ignored.` });
-      } else {
-        seqs = seqs.filter((s) => s <= target);
-      }
-      seqs.push(e.seq);
-      continue;
-    }
-    seqs.push(e.seq);
+    pred[e.seq] = p;
+    seen[e.seq] = 1;
+    head.set(branch, e.seq);
   }
-  return { name, seqs, problems };
+  const seqs: number[] = [];
+  for (let s = head.get(name) ?? -1; s >= 0; s = pred[s] as number) seqs.push(s);
+  seqs.reverse();
+  return { name, seqs, problems: problems.filter((p) => seqs.includes(p.seq)) };
 }

@@ -31,7 +31,7 @@ export interface ReplayState {
 export interface ReplayOptions {
   /** Branch to resolve; default `main`. */
   readonly branch?: string;
-  /** Stop after the event with this seq (replaying a prefix). */
+  /** Replay only the events up to this seq, as if the log ended there. */
   readonly untilSeq?: number;
 }
 
@@ -331,12 +331,13 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 /** Fold the events of one branch (optionally only a prefix) into replay state. */
 export function replay(events: readonly LogEvent[], options: ReplayOptions = {}): ReplayState {
   const branch = options.branch ?? MAIN_BRANCH;
-  const resolved = resolveBranch(events, branch);
+  // A prefix is replayed as if the log ended there: later reverts and rollbacks do not reach back.
+  const visible = options.untilSeq === undefined ? events : events.slice(0, options.untilSeq + 1);
+  const resolved = resolveBranch(visible, branch);
   const f = new Folder();
   for (const p of resolved.problems) f.diagnostics.push(problem('REPLAY_BRANCH', 'warning', p.message, [p.seq]));
   const seqs: number[] = [];
   for (const seq of resolved.seqs) {
-    if (options.untilSeq !== undefined && seq > options.untilSeq) break;
     const e = events[seq];
     if (!e || e.seq !== seq) {
       f.diagnostics.push(problem('REPLAY_BAD_SEQ', 'error', `The event log has no event at seq ${seq}; seqs must be contiguous from 0.`, []));

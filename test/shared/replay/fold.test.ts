@@ -150,14 +150,23 @@ describe('replay: branches resolve by reference', () => {
   });
 
   it('a revert abandons what came after its target; abandoned events stay out of the views', () => {
-    const state = replay(events);
+    const state = replay(events, { untilSeq: 11 });
     expect(state.requests.map((r) => r.id)).toEqual(['q0', 'q2']);
     expect(modelView(state, 1)?.items.map((i) => i.id)).toEqual(['u1', 'a1', 'u3']);
     expect(state.seqs).not.toContain(3);
   });
 
-  it('a rollback to a seq outside the branch history is reported, not applied', () => {
+  it('a rollback restores the exact prior head, even one a revert abandoned', () => {
     const state = replay(events);
-    expect(state.diagnostics.map((d) => d.rule)).toContain('REPLAY_BRANCH');
+    expect(state.requests.map((r) => r.id)).toEqual(['q0', 'q1']);
+    expect(state.seqs).toEqual([0, 1, 2, 3, 4, 5, 12]);
+    expect(state.diagnostics).toEqual([]);
+  });
+
+  it('a reference to an event that does not precede it is reported and ignored', () => {
+    const bad = log([user('u1'), { kind: 'revert', target: { seq: 5 } }, user('u2'), request('q')]);
+    const state = replay(bad);
+    expect(state.diagnostics.map((d) => d.rule)).toEqual(['REPLAY_BRANCH']);
+    expect(modelView(state, 0)?.items.map((i) => i.id)).toEqual(['u1', 'u2']);
   });
 });
