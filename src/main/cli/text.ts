@@ -4,8 +4,12 @@ import type { inspectJson, viewJson } from './json';
 
 /** Human-readable renderings of the CLI's answers. Session text is printed as data, one line per item. */
 
+// Session text is untrusted: control characters (escape sequences included) must not reach the terminal.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
+
 const oneLine = (s: string, max = 100): string => {
-  const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  const flat = s.replace(CONTROL, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 

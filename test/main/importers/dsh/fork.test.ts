@@ -12,14 +12,14 @@ describe('subagent fork', () => {
       harness: 'dsh',
       parent: { session: '96cf59c9-b347-48b9-b234-a5200913ad05', origin: 'subagent' },
     });
-    const seams = child.of('lifecycle');
+    const seams = child.of('lifecycle').filter((e) => e.kind === 'lifecycle' && e.boundary === 'end-seed');
     expect(seams).toEqual([expect.objectContaining({ kind: 'lifecycle', boundary: 'end-seed', line: 22 })]);
     // seedLength 42 = the DSH seq of session/end-seed once the packed reasoning row is expanded.
     expect(child.diagnostics.filter((d) => d.rule === 'DSH_SEED_LENGTH')).toEqual([]);
   });
 
   it('the canonical events before end-seed are the parent’s first canonical events', () => {
-    const cut = child.of('lifecycle')[0]?.seq ?? 0;
+    const cut = child.of('lifecycle').find((e) => e.kind === 'lifecycle' && e.boundary === 'end-seed')?.seq ?? 0;
     const strip = (e: object) => {
       const { seq: _seq, line: _line, ...rest } = e as Record<string, unknown>;
       return rest;

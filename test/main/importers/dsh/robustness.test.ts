@@ -10,7 +10,7 @@ describe('bad and unknown input', () => {
   it('another format version is an error, and the log is still read', () => {
     const r = importValues([{ ...head, version: 3 }, { type: 'turn/start', data: { turn: 1 } }]);
     expect(errors(r.diagnostics).map((d) => [d.rule, d.line])).toEqual([['DSH_VERSION', 1]]);
-    expect(r.events.map((e) => e.kind)).toEqual(['session', 'record']);
+    expect(r.events.map((e) => e.kind)).toEqual(['session', 'lifecycle']);
   });
 
   it('all 48 types of the b150a551 catalog are known: none becomes an unknown event', () => {
@@ -100,8 +100,8 @@ describe('bad and unknown input', () => {
       { type: 'result', sessionId: 'abc', output: 'done', usage: {} },
     ]);
     expect(r.diagnostics).toEqual([]);
-    expect(r.events.map((e) => [e.kind, e.kind === 'record' ? e.type : null])).toEqual([
-      ['session', null], ['record', 'turn/start'], ['record', 'turn/end'], ['record', 'stream-json/result'],
+    expect(r.events.map((e) => [e.kind, e.kind === 'record' ? e.type : e.kind === 'lifecycle' ? `${e.boundary} ${e.turn}` : null])).toEqual([
+      ['session', null], ['lifecycle', 'turn-start 1'], ['lifecycle', 'turn-end 1'], ['record', 'stream-json/result'],
     ]);
   });
 
