@@ -23,6 +23,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
+      // Served over loopback or an SSH tunnel too: keep it small.
+      minify: true,
       rolldownOptions: {
         input: resolve(import.meta.dirname, 'src/renderer/index.html'),
       },

@@ -6,6 +6,7 @@ import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
 import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
+import { SERVE_SPEC, serveCommand } from './serve';
 import { renderEvent, renderInspect, renderView } from './text';
 
 /** Exit codes (docs/cli.md): 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage. */
@@ -24,6 +25,7 @@ Usage:
   palimpsest inspect <file|dir> [--json] [--format F] [--branch B]
   palimpsest view <file> --request N [--json] [--format F] [--branch B]
   palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F]
+  palimpsest serve [file…] [--port N]     the UI and API on 127.0.0.1, for a browser
 
 Formats: palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]); detected from the first lines.
 Exit codes: 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage.
@@ -144,6 +146,7 @@ const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run:
   inspect: { spec: { json: 'boolean', format: 'value', branch: 'value' }, run: inspectCommand },
   view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value' }, run: viewCommand },
   events: { spec: { json: 'boolean', format: 'value', from: 'value', to: 'value' }, run: eventsCommand },
+  serve: { spec: SERVE_SPEC, run: serveCommand },
 };
 
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {

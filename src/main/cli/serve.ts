@@ -17,16 +17,24 @@ export interface ServeOptions {
   readonly onListening?: (host: WebHost) => void;
 }
 
-function untilSignal(): Promise<void> {
-  return new Promise((ok) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      ok();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+/**
+ * Resolves on the first SIGINT or SIGTERM. The handlers stay installed until `release`, so a
+ * second signal during shutdown (Ctrl-C reaches both `npm start` and this process, which also
+ * forwards it) does not kill the process before it has closed cleanly.
+ */
+function signals(): { stopped: Promise<void>; release(): void } {
+  let stop!: () => void;
+  const stopped = new Promise<void>((ok) => (stop = ok));
+  const onSignal = () => stop();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    stopped,
+    release() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }
 
 /** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
@@ -48,17 +56,21 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
     if (code === 'EACCES') throw new UsageError(`not allowed to listen on port ${options.port}`);
     throw err;
   }
-  const until = options.until ?? untilSignal();
+  const watch = options.until ? null : signals();
   io.out(`Palimpsest is serving ${options.paths.length === 0 ? 'no session' : options.paths.join(', ')} on 127.0.0.1 only.`);
   io.out('Open this URL (it carries this launch\'s access token; keep it private):');
   io.out(`  ${host.url}`);
   if (!host.rendererDir) io.err('palimpsest serve: the renderer is not built (no out/renderer): run `npm run build`; the API still answers.');
   io.out(`Remote machine? Forward the same port: ssh -L ${host.port}:127.0.0.1:${host.port} <host>. Stop with Ctrl-C.`);
   options.onListening?.(host);
-  await until;
-  await host.close();
-  registry.dispose();
-  io.out('Palimpsest stopped serving.');
+  try {
+    await (options.until ?? watch?.stopped);
+    await host.close();
+    registry.dispose();
+    io.out('Palimpsest stopped serving.');
+  } finally {
+    watch?.release();
+  }
   return 0;
 }
 

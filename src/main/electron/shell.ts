@@ -23,6 +23,10 @@ export const APP_ORIGIN = `${SCHEME}://${APP_HOST}`;
 export interface ShellOptions {
   /** Session files from the command line. */
   readonly paths: readonly string[];
+  /** The built renderer. Default: out/renderer beside this bundle (out/main). */
+  readonly rendererDir?: string;
+  /** The built preload. Default: out/preload/index.cjs. */
+  readonly preloadPath?: string;
 }
 
 // Must run before the app is ready: app:// behaves like https (standard, secure origin).
@@ -30,8 +34,8 @@ protocol.registerSchemesAsPrivileged([
   { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
 ]);
 
-const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));
-const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+const defaultRendererDir = (): string => fileURLToPath(new URL('../renderer', import.meta.url));
+const defaultPreloadPath = (): string => fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 
 function fromApp(url: string | undefined): boolean {
   if (!url) return false;
@@ -43,7 +47,7 @@ function fromApp(url: string | undefined): boolean {
   }
 }
 
-async function serveApp(request: Request): Promise<Response> {
+async function serveApp(rendererDir: string, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const headers = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' };
   if (url.host !== APP_HOST || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -62,7 +66,7 @@ function lockDown(contents: WebContents): void {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
 }
 
-function createWindow(): BrowserWindow {
+function createWindow(preloadPath: string): BrowserWindow {
   const win = new BrowserWindow({
     width: 1400,
     height: 900,
@@ -89,6 +93,8 @@ function createWindow(): BrowserWindow {
 }
 
 export function startShell(options: ShellOptions): void {
+  const rendererDir = options.rendererDir ?? defaultRendererDir();
+  const preloadPath = options.preloadPath ?? defaultPreloadPath();
   app.enableSandbox();
   const registry = new SessionRegistry({ allow: options.paths });
   const handlers = createHandlers({ registry, initialPaths: options.paths });
@@ -112,10 +118,10 @@ export function startShell(options: ShellOptions): void {
     ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
     ses.setPermissionCheckHandler(() => false);
     ses.setDevicePermissionHandler(() => false);
-    protocol.handle(SCHEME, serveApp);
-    createWindow();
+    protocol.handle(SCHEME, (request) => serveApp(rendererDir, request));
+    createWindow(preloadPath);
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createWindow();
+      if (BrowserWindow.getAllWindows().length === 0) createWindow(preloadPath);
     });
   });
 }

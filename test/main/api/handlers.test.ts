@@ -137,7 +137,7 @@ describe('API handlers', () => {
     expect(errorOf(await handlers.openSession(null)).code).toBe('BAD_INPUT');
     expect(errorOf(await handlers.getView({ sessionId: 'x', index: -1 })).code).toBe('BAD_INPUT');
     expect(errorOf(await handlers.listEvents({ sessionId: 'x', from: 0, count: 100_000 })).code).toBe('BAD_INPUT');
-    expect(errorOf(await handlers.openSession({ path: SMALL, format: 'codex' })).code).toBe('BAD_INPUT');
+    expect(errorOf(await handlers.openSession({ path: SMALL, format: 'word' })).code).toBe('BAD_INPUT');
     expect(errorOf(await dispatch(handlers, 'constructor', {})).code).toBe('UNKNOWN_METHOD');
     expect(errorOf(await dispatch(handlers, 'deleteEverything', {})).code).toBe('UNKNOWN_METHOD');
   });

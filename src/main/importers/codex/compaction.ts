@@ -1,0 +1,70 @@
+import { utf8Bytes } from './json';
+import { APPROX_BYTES_PER_TOKEN, COMPACT_USER_MESSAGE_MAX_TOKENS, SUMMARY_PREFIX, SUMMARY_PREFIX_HEAD } from './known';
+
+/**
+ * Codex's rule for rebuilding the history after a `compacted` record that has no
+ * `replacement_history` (rollouts written before Codex logged it): `build_compacted_history` in
+ * `codex-rs/core/src/compact.rs`:
+ *
+ *   initial context
+ *   + the user messages of the history, newest first while they fit in
+ *     COMPACT_USER_MESSAGE_MAX_TOKENS (20,000) tokens — the first one that does not fit is cut to
+ *     the tokens left and ends the walk — then back in chronological order
+ *   + one user message `SUMMARY_PREFIX + "\n" + summary`.
+ *
+ * Tokens are Codex's own `approx_token_count`: UTF-8 bytes / 4, rounded up. That is an estimate
+ * (no tokenizer); the importer says so in a diagnostic whenever it applies this rule.
+ */
+
+export function approxTokens(text: string): number {
+  return Math.ceil(utf8Bytes(text) / APPROX_BYTES_PER_TOKEN);
+}
+
+export interface Retained {
+  /** Index of the message in the input list. */
+  readonly index: number;
+  readonly text: string;
+  /** The message was cut to the remaining budget. */
+  readonly truncated: boolean;
+}
+
+/**
+ * Cut `text` to about `tokens` tokens, keeping its head and tail around a marker, as Codex's
+ * `truncate_text` does (its exact marker wording varies by version: this one is ours).
+ */
+export function truncateMiddle(text: string, tokens: number): string {
+  const budget = Math.max(0, tokens * APPROX_BYTES_PER_TOKEN);
+  if (utf8Bytes(text) <= budget) return text;
+  // Characters approximate bytes here; the marker says how much was left out, in tokens.
+  const half = Math.floor(budget / 2);
+  let head = text.slice(0, half);
+  let tail = half > 0 ? text.slice(text.length - half) : '';
+  // Never split a surrogate pair.
+  if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
+  if (/^[\udc00-\udfff]/.test(tail)) tail = tail.slice(1);
+  const removed = approxTokens(text) - approxTokens(head) - approxTokens(tail);
+  return `${head}…${Math.max(0, removed)} tokens truncated…${tail}`;
+}
+
+/** The user messages a legacy compaction keeps, in chronological order. */
+export function selectUserMessages(texts: readonly string[], maxTokens = COMPACT_USER_MESSAGE_MAX_TOKENS): Retained[] {
+  const picked: Retained[] = [];
+  let remaining = maxTokens;
+  for (let i = texts.length - 1; i >= 0 && remaining > 0; i--) {
+    const text = texts[i] as string;
+    const tokens = approxTokens(text);
+    if (tokens <= remaining) {
+      picked.push({ index: i, text, truncated: false });
+      remaining -= tokens;
+    } else {
+      picked.push({ index: i, text: truncateMiddle(text, remaining), truncated: true });
+      break;
+    }
+  }
+  return picked.reverse();
+}
+
+/** The text of the summary user message: the logged message, prefixed unless it already is. */
+export function summaryText(message: string): string {
+  return message.startsWith(SUMMARY_PREFIX_HEAD) ? message : `${SUMMARY_PREFIX}\n${message}`;
+}

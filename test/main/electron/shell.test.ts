@@ -1,0 +1,125 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { API_METHODS, ipcChannel } from '../../../src/shared/api/contract';
+
+// The Electron binary cannot be downloaded here (ENVIRONMENT.md): `electron` is mocked, and the
+// shell is checked for what it asks Electron to do.
+type Listener = (...args: unknown[]) => unknown;
+const electron = vi.hoisted(() => ({
+  schemes: [] as { scheme: string; privileges?: Record<string, boolean> }[],
+  ipc: new Map<string, Listener>(),
+  appEvents: new Map<string, Listener>(),
+  windows: [] as { options: { webPreferences: Record<string, unknown> }; url: string | null }[],
+  protocolHandler: null as ((req: Request) => Promise<Response>) | null,
+  permissionRequest: null as Listener | null,
+  permissionCheck: null as Listener | null,
+  sandboxed: false,
+}));
+
+vi.mock('electron', () => ({
+  app: {
+    enableSandbox: () => { electron.sandboxed = true; },
+    on: (event: string, fn: Listener) => electron.appEvents.set(event, fn),
+    whenReady: () => Promise.resolve(),
+    quit: () => undefined,
+  },
+  BrowserWindow: class {
+    static getAllWindows() { return electron.windows; }
+    url: string | null = null;
+    constructor(readonly options: { webPreferences: Record<string, unknown> }) { electron.windows.push(this); }
+    once() { return this; }
+    show() {}
+    loadURL(url: string) { this.url = url; return Promise.resolve(); }
+  },
+  ipcMain: { handle: (channel: string, fn: Listener) => electron.ipc.set(channel, fn) },
+  protocol: {
+    registerSchemesAsPrivileged: (s: typeof electron.schemes) => electron.schemes.push(...s),
+    handle: (_scheme: string, fn: (req: Request) => Promise<Response>) => { electron.protocolHandler = fn; },
+  },
+  session: {
+    defaultSession: {
+      setPermissionRequestHandler: (fn: Listener) => { electron.permissionRequest = fn; },
+      setPermissionCheckHandler: (fn: Listener) => { electron.permissionCheck = fn; },
+      setDevicePermissionHandler: () => undefined,
+    },
+  },
+}));
+
+const SMALL = 'fixtures/palimpsest/api-small.jsonl';
+const invoke = (method: string, url: string | null, input: unknown) =>
+  electron.ipc.get(ipcChannel(method as never))?.({ senderFrame: url === null ? null : { url } }, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+
+describe('Electron shell (electron mocked)', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'palimpsest-shell-'));
+    mkdirSync(join(dir, 'renderer'));
+    writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>Palimpsest</title>');
+    writeFileSync(join(dir, 'secret.txt'), 'top secret');
+    const { startShell } = await import('../../../src/main/electron/shell');
+    startShell({ paths: [SMALL], rendererDir: join(dir, 'renderer'), preloadPath: '/preload.cjs' });
+    await new Promise((ok) => setTimeout(ok, 10));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('registers app:// as a standard, secure scheme and loads the UI from it', () => {
+    expect(electron.schemes).toEqual([expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) })]);
+    expect(electron.windows[0]?.url).toBe('app://palimpsest/index.html');
+  });
+
+  it('locks the window down', () => {
+    expect(electron.sandboxed).toBe(true);
+    expect(electron.windows[0]?.options.webPreferences).toMatchObject({
+      contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, preload: '/preload.cjs',
+    });
+  });
+
+  it('denies navigation, new windows, webviews and every permission', () => {
+    const handlers = new Map<string, Listener>();
+    let openHandler: Listener | null = null;
+    electron.appEvents.get('web-contents-created')?.({}, {
+      on: (event: string, fn: Listener) => handlers.set(event, fn),
+      setWindowOpenHandler: (fn: Listener) => { openHandler = fn; },
+    });
+    for (const event of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+      const e = { preventDefault: vi.fn() };
+      handlers.get(event)?.(e);
+      expect(e.preventDefault, event).toHaveBeenCalled();
+    }
+    expect((openHandler as Listener | null)?.({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    const callback = vi.fn();
+    electron.permissionRequest?.({}, 'media', callback);
+    expect(callback).toHaveBeenCalledWith(false);
+    expect(electron.permissionCheck?.({}, 'clipboard-read')).toBe(false);
+  });
+
+  it('handles exactly the contract methods over IPC, only for app://palimpsest frames', async () => {
+    expect([...electron.ipc.keys()].sort()).toEqual(API_METHODS.map(ipcChannel).sort());
+    expect(await invoke('initialSessions', 'app://palimpsest/index.html', {})).toEqual({ ok: true, value: { paths: [SMALL] } });
+    for (const url of ['https://evil.example/', 'file:///etc/passwd', 'app://other/index.html', null]) {
+      expect((await invoke('initialSessions', url, {})).error?.code, String(url)).toBe('TRANSPORT');
+    }
+    const opened = await invoke('openSession', 'app://palimpsest/', { path: SMALL });
+    expect(opened.ok).toBe(true);
+    expect((await invoke('openSession', 'app://palimpsest/', { path: '/etc/passwd' })).error?.code).toBe('FORBIDDEN_PATH');
+    expect((await invoke('getView', 'app://palimpsest/', { index: 'x' })).error?.code).toBe('BAD_INPUT');
+  });
+
+  it('serves the renderer on app:// with the CSP, and nothing outside it', async () => {
+    const serve = electron.protocolHandler;
+    expect(serve).not.toBeNull();
+    const page = await serve!(new Request('app://palimpsest/index.html'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await page.text()).toContain('<title>Palimpsest</title>');
+    for (const url of ['app://palimpsest/../secret.txt', 'app://palimpsest/%2e%2e/secret.txt', 'app://other/index.html', 'app://palimpsest/nope.js']) {
+      const r = await serve!(new Request(url));
+      expect(r.status, url).toBe(404);
+      expect(await r.text()).not.toContain('top secret');
+    }
+  });
+});
