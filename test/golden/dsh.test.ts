@@ -51,3 +51,22 @@ describe('golden: DeepSeek Harness compaction-recovery', () => {
     expect(v?.unknowns).toContain('summarizer instruction: the log does not record it');
   });
 });
+
+describe('golden: DeepSeek Harness session.jsonl.zstd', () => {
+  it('reads the compressed log to the same events, and re-reads full text from it', async () => {
+    const plain = await loadSession(RECOVERY);
+    const zipped = await loadSession('fixtures/dsh-zstd/session.jsonl.zstd');
+    try {
+      expect(zipped.diagnostics).toEqual([]);
+      const strip = (e: (typeof plain.events)[number]) => ({ ...e, loc: { ...e.loc, file: 0 } });
+      expect(zipped.events.map(strip)).toEqual(plain.events.map(strip));
+      const a = await new SessionInspector(plain).fullView(3);
+      const b = await new SessionInspector(zipped).fullView(3);
+      expect(b).toEqual(a);
+      expect(b?.system?.[0]?.type === 'text' && b.system[0].elided).toBeFalsy();
+    } finally {
+      await plain.dispose();
+      await zipped.dispose();
+    }
+  });
+});

@@ -83,7 +83,10 @@ export class SessionRegistry implements Disposable {
       throw err;
     }
     progress('done', info.size);
-    if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
+    if (this.disposed) {
+      await inspector.session.dispose();
+      throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
+    }
     const s: OpenSession = { id: randomUUID(), path, inspector };
     this.sessions.set(s.id, s);
     return s;
@@ -96,11 +99,17 @@ export class SessionRegistry implements Disposable {
   }
 
   close(id: string): boolean {
-    return this.sessions.delete(id);
+    const s = this.sessions.get(id);
+    if (!s) return false;
+    this.sessions.delete(id);
+    // Files kept open for re-reading are released; nothing waits on it.
+    void s.inspector.session.dispose();
+    return true;
   }
 
   dispose(): void {
     this.disposed = true;
+    for (const s of this.sessions.values()) void s.inspector.session.dispose();
     this.sessions.clear();
   }
 

@@ -77,9 +77,13 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
   if (!info.isDirectory()) {
     const inspector = await open(path, format, branch);
-    const j = inspectJson(path, inspector, branch);
-    io.out(json ? JSON.stringify(j, null, 2) : renderInspect(j));
-    return worstExit(inspector, branch);
+    try {
+      const j = inspectJson(path, inspector, branch);
+      io.out(json ? JSON.stringify(j, null, 2) : renderInspect(j));
+      return worstExit(inspector, branch);
+    } finally {
+      await inspector.session.dispose();
+    }
   }
   const files = await sessionFiles(path);
   const sessions: unknown[] = [];
@@ -92,6 +96,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
       sessions.push(j);
       texts.push(renderInspect(j));
       exit = Math.max(exit, worstExit(inspector));
+      await inspector.session.dispose();
     } catch (err: unknown) {
       if (!(err instanceof UnreadableSessionError)) throw err;
       sessions.push({ palimpsest: JSON_VERSION, path: f, error: err.message, diagnostics: err.diagnostics.map(diagnosticJson) });
@@ -110,15 +115,19 @@ async function viewCommand(args: ParsedArgs, io: Io): Promise<number> {
   const index = intFlag(args, 'request');
   if (index === undefined) throw new UsageError('view needs --request N (0-based; `palimpsest inspect` lists them)');
   const inspector = await open(path, formatFlag(args), stringFlag(args, 'branch'));
-  const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
-  const view = await inspector.fullView(index, branch);
-  if (!view) {
-    const n = inspector.replay(branch).requests.length;
-    throw new UsageError(`no request ${index} in ${path}: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
+  try {
+    const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
+    const view = await inspector.fullView(index, branch);
+    if (!view) {
+      const n = inspector.replay(branch).requests.length;
+      throw new UsageError(`no request ${index} in ${path}: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
+    }
+    const j = viewJson(path, branch, view, inspector.fates(index, branch));
+    io.out(args.flags.has('json') ? JSON.stringify(j, null, 2) : renderView(j));
+    return worstExit(inspector, branch);
+  } finally {
+    await inspector.session.dispose();
   }
-  const j = viewJson(path, branch, view, inspector.fates(index, branch));
-  io.out(args.flags.has('json') ? JSON.stringify(j, null, 2) : renderView(j));
-  return worstExit(inspector, branch);
 }
 
 async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
@@ -130,16 +139,20 @@ async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (to < from) throw new UsageError(`--to (${to}) is before --from (${from})`);
   const json = args.flags.has('json');
   const files = inspector.session.files;
-  for (const e of inspector.events(from, to)) {
-    if (json) {
-      const full = await inspector.session.hydrate(e.seq);
-      const { loc, ...body } = full;
-      io.out(JSON.stringify({ ...body, file: files[loc.file]?.path ?? null, line: loc.line, offset: loc.offset }));
-    } else {
-      io.out(renderEvent(e, files[e.loc.file]?.path ?? '?'));
+  try {
+    for (const e of inspector.events(from, to)) {
+      if (json) {
+        const full = await inspector.session.hydrate(e.seq);
+        const { loc, ...body } = full;
+        io.out(JSON.stringify({ ...body, file: files[loc.file]?.path ?? null, line: loc.line, offset: loc.offset }));
+      } else {
+        io.out(renderEvent(e, files[e.loc.file]?.path ?? '?'));
+      }
     }
+    return worstExit(inspector);
+  } finally {
+    await inspector.session.dispose();
   }
-  return worstExit(inspector);
 }
 
 const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run: (a: ParsedArgs, io: Io) => Promise<number> }> = {

@@ -5,3 +5,4 @@ export { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './lines';
 export type { LineCallback, LineSplitterOptions, LongLineCallback } from './lines';
 export { MAX_DIAGNOSTICS_PER_RULE } from './report';
 export { isZstdPath } from './zstd';
+export { LineSource } from './source';

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { EventBody, LogEvent } from '../../shared/model/event';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
 import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
-import { readJsonl, readLineAt } from '../reader';
+import { LineSource, readJsonl } from '../reader';
 import type { JsonLine, ReaderOptions } from '../reader/types';
 import { elideEvent } from './elide';
 import type { LoadedSession, SessionFile } from './types';
@@ -32,8 +32,11 @@ class LogBuilder implements ImportSink {
 
   emit(event: EventBody, from: JsonLine): number {
     const seq = this.events.length;
-    const body = elideEvent(event);
-    this.events.push({ ...body, seq, loc: { file: this.currentIndex, line: from.line, offset: from.offset, length: from.length } } as LogEvent);
+    // The importer hands the event over: it is completed in place rather than copied (hot path).
+    const e = elideEvent(event) as EventBody & { seq: number; loc: LogEvent['loc'] };
+    e.seq = seq;
+    e.loc = { file: this.currentIndex, line: from.line, offset: from.offset, length: from.length };
+    this.events.push(e as LogEvent);
     return seq;
   }
 
@@ -164,6 +167,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   }
   const chosen: Importer = importer;
   const events = b.events;
+  const sources = files.map((f) => new LineSource(f.path));
   return {
     format: chosen.id,
     files,
@@ -172,12 +176,15 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     async hydrate(seq: number): Promise<LogEvent> {
       const e = events[seq];
       if (!e) throw new RangeError(`No event at seq ${seq}.`);
-      const file = files[e.loc.file];
-      if (!file) return e;
-      const value = await readLineAt(file.path, e.loc.offset, e.loc.length);
+      const source = sources[e.loc.file];
+      if (!source) return e;
+      const value = await source.read(e.loc.offset, e.loc.length);
       if (!value) return e;
       const full = chosen.rehydrate(e, value);
       return full ? ({ ...full, seq: e.seq, loc: e.loc } as LogEvent) : e;
+    },
+    async dispose(): Promise<void> {
+      await Promise.all(sources.map((s) => s.dispose()));
     },
   };
 }

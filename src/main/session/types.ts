@@ -22,4 +22,6 @@ export interface LoadedSession {
   readonly diagnostics: readonly Diagnostic[];
   /** The event with its full text, re-read from the source line. */
   hydrate(seq: number): Promise<LogEvent>;
+  /** Close the files kept open for re-reading (and remove a decompressed temporary copy). */
+  dispose(): Promise<void>;
 }

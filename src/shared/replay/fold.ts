@@ -128,7 +128,7 @@ class Folder {
   private live(id: string): ItemRecord | null {
     const rec = this.itemById.get(id);
     if (!rec || rec.key === null) return null;
-    return positionOf(this.surface.live, rec.key, rec.id) >= 0 ? rec : null;
+    return positionOf(this.surface.live, rec.key, rec.index) >= 0 ? rec : null;
   }
 
   private setFate(rec: ItemRecord, seq: number, fate: Fate): void {
@@ -137,12 +137,12 @@ class Folder {
 
   private enter(rec: ItemRecord, seq: number, key: number): void {
     rec.key = key;
-    this.surface.apply({ seq, type: 'add', id: rec.id, key });
+    this.surface.apply({ seq, type: 'add', id: rec.index, key });
   }
 
   private leave(rec: ItemRecord, seq: number, fate: Fate): void {
     if (rec.key === null) return;
-    this.surface.apply({ seq, type: 'remove', id: rec.id, key: rec.key });
+    this.surface.apply({ seq, type: 'remove', id: rec.index, key: rec.key });
     this.setFate(rec, seq, fate);
   }
 
@@ -173,7 +173,7 @@ class Folder {
       this.diagnostics.push(problem('REPLAY_DUPLICATE_ITEM', 'warning', `Event ${e.seq} reuses item id "${e.item.id}"; it is shown as "${id}".`, [e.seq]));
     }
     const rec: ItemRecord = {
-      id, seq: e.seq, item: id === e.item.id ? e.item : { ...e.item, id }, extensions: [], sources: e.sources ?? [],
+      index: this.items.length, id, seq: e.seq, item: id === e.item.id ? e.item : { ...e.item, id }, extensions: [], sources: e.sources ?? [],
       key: null, fates: [], maskReferences: [],
     };
     this.items.push(rec);
@@ -220,16 +220,14 @@ class Folder {
       return false;
     }
     const live = this.surface.live;
-    let pa = positionOf(live, a.key, a.id);
-    let pb = positionOf(live, b.key, b.id);
+    let pa = positionOf(live, a.key, a.index);
+    let pb = positionOf(live, b.key, b.index);
     if (pa > pb) [pa, pb] = [pb, pa];
     const key = live.keys[pa] as number;
     const removed = live.ids.slice(pa, pb + 1);
     const fate = this.fateFor(rec);
-    for (const id of removed) {
-      const r = this.itemById.get(id);
-      if (r) this.leave(r, seq, fate);
-    }
+    this.surface.apply({ seq, type: 'removeRange', id: live.ids[pa] as number, key, count: removed.length });
+    for (const index of removed) (this.items[index] as ItemRecord).fates.push({ seq, fate });
     this.enter(rec, seq, key);
     return true;
   }
@@ -241,7 +239,7 @@ class Folder {
       return false;
     }
     const live = this.surface.live;
-    const pos = positionOf(live, b.key, b.id);
+    const pos = positionOf(live, b.key, b.index);
     const prevKey = pos > 0 ? (live.keys[pos - 1] as number) : b.key - 1;
     this.enter(rec, seq, prevKey + (b.key - prevKey) / 2);
     return true;
@@ -255,7 +253,7 @@ class Folder {
         continue;
       }
       if (e.masked) rec.maskReferences.push({ seq: e.seq, reference: e.reference ?? null });
-      this.surface.apply({ seq: e.seq, type: 'mask', id: rec.id, masked: e.masked });
+      this.surface.apply({ seq: e.seq, type: 'mask', id: rec.index, masked: e.masked });
       this.setFate(rec, e.seq, e.masked ? { fate: 'masked' } : { fate: 'verbatim' });
     }
   }

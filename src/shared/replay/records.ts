@@ -25,6 +25,8 @@ export interface FateChange {
 }
 
 export interface ItemRecord {
+  /** Position in the replay's item table (creation order); the surface names items by it. */
+  readonly index: number;
   /** Unique within the replay (a reused harness id gets a suffix, and a diagnostic). */
   readonly id: string;
   /** The event that created the item. */

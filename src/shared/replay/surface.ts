@@ -5,16 +5,19 @@
  * it (random access without replaying from the start).
  */
 
+/** Items are named by their index in the replay's item table (numbers: cheap to copy and compare). */
 export type SurfaceOp =
-  | { readonly seq: number; readonly type: 'add'; readonly id: string; readonly key: number }
-  | { readonly seq: number; readonly type: 'remove'; readonly id: string; readonly key: number }
-  | { readonly seq: number; readonly type: 'mask'; readonly id: string; readonly masked: boolean };
+  | { readonly seq: number; readonly type: 'add'; readonly id: number; readonly key: number }
+  | { readonly seq: number; readonly type: 'remove'; readonly id: number; readonly key: number }
+  /** Take `count` consecutive items off, starting with `id` (a replaced range: one splice, not one per item). */
+  | { readonly seq: number; readonly type: 'removeRange'; readonly id: number; readonly key: number; readonly count: number }
+  | { readonly seq: number; readonly type: 'mask'; readonly id: number; readonly masked: boolean };
 
 export interface SurfaceState {
   /** Sort keys, ascending; `ids[i]` has key `keys[i]`. */
   readonly keys: number[];
-  readonly ids: string[];
-  readonly masked: Set<string>;
+  readonly ids: number[];
+  readonly masked: Set<number>;
 }
 
 export function emptySurface(): SurfaceState {
@@ -41,7 +44,7 @@ function lowerBound(keys: readonly number[], key: number): number {
  * Position of the live item `id` with sort key `key`, or -1. The id is checked too: a replacement
  * inherits the key of the first item it replaced, so a key alone does not say who is live.
  */
-export function positionOf(s: SurfaceState, key: number, id: string): number {
+export function positionOf(s: SurfaceState, key: number, id: number): number {
   const i = lowerBound(s.keys, key);
   return i < s.keys.length && s.keys[i] === key && s.ids[i] === id ? i : -1;
 }
@@ -66,6 +69,14 @@ export function applyOp(s: SurfaceState, op: SurfaceOp): void {
       s.keys.splice(i, 1);
       s.ids.splice(i, 1);
       s.masked.delete(op.id);
+      return;
+    }
+    case 'removeRange': {
+      const i = positionOf(s, op.key, op.id);
+      if (i < 0) return;
+      const gone = s.ids.splice(i, op.count);
+      s.keys.splice(i, op.count);
+      for (const id of gone) s.masked.delete(id);
       return;
     }
     case 'mask':

@@ -24,23 +24,33 @@ function maskReferenceBefore(rec: ItemRecord, seq: number): readonly Block[] | n
   return ref;
 }
 
+/** Views of items that look the same at every request (no extension, not masked), built once. */
+const stableViews = new WeakMap<ItemRecord, ViewItem>();
+
 /** The item as the model saw it at the request made at event `seq`. */
 function viewItem(rec: ItemRecord, masked: boolean, seq: number): ViewItem {
-  const ext = extensionsBefore(rec, seq);
+  const ext = rec.extensions.length === 0 ? rec.extensions : extensionsBefore(rec, seq);
+  const stable = ext.length === 0 && !masked;
+  if (stable) {
+    const cached = stableViews.get(rec);
+    if (cached) return cached;
+  }
   const blocks = ext.length === 0 ? rec.item.blocks : [...rec.item.blocks, ...ext.flatMap((x) => x.blocks)];
   const provenance = [...new Set<number>([rec.seq, ...ext.map((x) => x.seq), ...rec.sources])].sort((a, b) => a - b);
-  return {
-    id: rec.id, seq: rec.seq, role: rec.item.role, kind: itemKind({ ...rec.item, blocks }),
+  const view: ViewItem = {
+    id: rec.id, seq: rec.seq, role: rec.item.role, kind: itemKind(ext.length === 0 ? rec.item : { ...rec.item, blocks }),
     blocks: masked ? maskReferenceBefore(rec, seq) : blocks,
     rendition: masked ? 'masked' : 'verbatim', meta: rec.item.meta ?? false, derivation: rec.item.derivation ?? null,
     provenance,
   };
+  if (stable) stableViews.set(rec, view);
+  return view;
 }
 
-/** The ids of the items on the surface just before event `seq`, in model order. */
-export function surfaceBefore(state: ReplayState, seq: number): { ids: string[]; masked: Set<string> } {
+/** The items on the surface just before event `seq`, in model order, and which of them are masked. */
+export function surfaceBefore(state: ReplayState, seq: number): { items: ItemRecord[]; masked: Set<number> } {
   const s = state.surface.at(seq);
-  return { ids: s.ids, masked: s.masked };
+  return { items: s.ids.map((i) => state.items[i] as ItemRecord), masked: s.masked };
 }
 
 /**
@@ -69,11 +79,9 @@ export function modelView(state: ReplayState, index: number): ModelView | null {
   } else {
     const surface = surfaceBefore(state, r.seq);
     items = [];
-    for (const id of surface.ids) {
-      const rec = state.itemById.get(id);
-      if (!rec) continue;
-      const item = viewItem(rec, surface.masked.has(id), r.seq);
-      if (item.rendition === 'masked' && item.blocks === null) unknowns.push(`masked item ${id}: the text of its reference is not recorded`);
+    for (const rec of surface.items) {
+      const item = viewItem(rec, surface.masked.has(rec.index), r.seq);
+      if (item.rendition === 'masked' && item.blocks === null) unknowns.push(`masked item ${rec.id}: the text of its reference is not recorded`);
       items.push(item);
     }
   }

@@ -24,18 +24,28 @@ export interface MappedItem {
   readonly role: Role;
   readonly blocks: Block[];
   readonly flow: Flow;
-  readonly origin?: string;
+  readonly origin: string | undefined;
   /** A user message Codex injects as context (AGENTS.md, environment context, …), by its opening. */
   readonly contextual: boolean;
-  /** Content fingerprint of messages and calls, to recognise retained copies in a replacement history. */
-  readonly key?: string;
+  /** Content fingerprint of messages and compaction items, to recognise copies in a replacement history. */
+  readonly key: string | undefined;
   /** The text of a user message that is a user turn (not contextual, not a summary): Codex's `message()`. */
-  readonly userText?: string;
+  readonly userText: string | undefined;
   /** A user message carrying a local compaction summary (starts with SUMMARY_PREFIX). */
   readonly summary: boolean;
   /** An encrypted `compaction` item (remote compaction summary). */
   readonly compaction: boolean;
-  readonly role0?: string;
+  /** The message's role as written (`developer`, …). */
+  readonly role0: string | undefined;
+}
+
+/** A mapped item; every field is set, so all mapped items share one shape. */
+export function mappedItem(type: string, role: Role, blocks: Block[], flow: Flow, extra?: Partial<MappedItem>): MappedItem {
+  return {
+    type, role, blocks, flow,
+    origin: extra?.origin, contextual: extra?.contextual ?? false, key: extra?.key, userText: extra?.userText,
+    summary: extra?.summary ?? false, compaction: extra?.compaction ?? false, role0: extra?.role0,
+  };
 }
 
 export type Mapped = { readonly ok: true; readonly item: MappedItem } | { readonly ok: false; readonly problem: string; readonly unknownType?: string };
@@ -120,9 +130,14 @@ function mapPart(raw: unknown, notes: Notes): LeafBlock {
   return opaque(`codex:${type}`, raw);
 }
 
+/**
+ * A part's contribution to the fingerprint: its type and text. Images count by their place only:
+ * hashing a megabyte of base64 per image would cost more than it tells (and redacted samples
+ * rewrite the URL of a copy differently from its original).
+ */
 function partKey(raw: unknown): string {
   if (!isObj(raw)) return '?';
-  return `${str(raw.type) ?? '?'}\u0001${str(raw.text) ?? str(raw.refusal) ?? str(raw.image_url) ?? ''}`;
+  return `${str(raw.type) ?? '?'}\u0001${str(raw.text) ?? str(raw.refusal) ?? ''}`;
 }
 
 function isContextText(text: string): boolean {
@@ -153,8 +168,6 @@ const ROLES: Record<string, { role: Role; origin?: string }> = {
   system: { role: 'system', origin: 'system' },
 };
 
-const base = { contextual: false, summary: false, compaction: false } as const;
-
 function message(p: Obj, notes: Notes): Mapped {
   const role0 = str(p.role);
   if (!Array.isArray(p.content)) return { ok: false, problem: 'a message without a "content" array' };
@@ -183,10 +196,9 @@ function message(p: Obj, notes: Notes): Mapped {
   if (role === 'assistant' && phase !== undefined) origin = phase;
   if (contextual) origin = 'context';
   const item: MappedItem = {
-    ...base, type: 'message', role, blocks, flow: role === 'assistant' ? 'output' : 'input', contextual, summary,
-    key: fingerprint(keyParts), role0,
-    ...(origin !== undefined ? { origin } : {}),
-    ...(role === 'user' && !contextual && !summary ? { userText: userText ?? '' } : {}),
+    type: 'message', role, blocks, flow: role === 'assistant' ? 'output' : 'input', origin, contextual,
+    key: fingerprint(keyParts), userText: role === 'user' && !contextual && !summary ? (userText ?? '') : undefined,
+    summary, compaction: false, role0,
   };
   return { ok: true, item };
 }
@@ -210,15 +222,12 @@ function reasoning(p: Obj, notes: Notes): Mapped {
   // The provider's encrypted reasoning: sent back with the item, readable by nobody here.
   if (typeof p.encrypted_content === 'string') blocks.push({ type: 'reasoning', text: '', redacted: true });
   if (blocks.length === 0) blocks.push({ type: 'reasoning', text: '' });
-  return { ok: true, item: { ...base, type: 'reasoning', role: 'assistant', blocks, flow: 'output' } };
+  return { ok: true, item: mappedItem('reasoning', 'assistant', blocks, 'output') };
 }
 
-function toolCall(type: string, id: string | undefined, name: string, input: string, keyed: boolean): Mapped {
+function toolCall(type: string, id: string | undefined, name: string, input: string): Mapped {
   if (id === undefined) return { ok: false, problem: `a ${type} without a string "call_id"` };
-  return {
-    ok: true,
-    item: { ...base, type, role: 'assistant', blocks: [{ type: 'tool_call', id, name, input }], flow: 'output', ...(keyed ? { key: `call:${id}` } : {}) },
-  };
+  return { ok: true, item: mappedItem(type, 'assistant', [{ type: 'tool_call', id, name, input }], 'output') };
 }
 
 function toolOutput(type: string, p: Obj, raw: unknown, notes: Notes): Mapped {
@@ -227,7 +236,7 @@ function toolOutput(type: string, p: Obj, raw: unknown, notes: Notes): Mapped {
   const out = mapOutput(raw, notes);
   const b: Block = { type: 'tool_result', callId, content: out.content };
   if (out.isError !== undefined) b.isError = out.isError;
-  return { ok: true, item: { ...base, type, role: 'tool', blocks: [b], flow: 'input', key: `out:${type}:${callId}` } };
+  return { ok: true, item: mappedItem(type, 'tool', [b], 'input') };
 }
 
 /**
@@ -244,20 +253,20 @@ export function mapResponseItem(p: Obj, fallbackId: string, notes?: Notes): Mapp
     case 'function_call': {
       const name = str(p.name);
       if (name === undefined) return { ok: false, problem: 'a function_call without a string "name"' };
-      return toolCall(type, str(p.call_id), name, jsonText(p.arguments), true);
+      return toolCall(type, str(p.call_id), name, jsonText(p.arguments));
     }
     case 'custom_tool_call': {
       const name = str(p.name);
       if (name === undefined) return { ok: false, problem: 'a custom_tool_call without a string "name"' };
-      return toolCall(type, str(p.call_id), name, jsonText(p.input), true);
+      return toolCall(type, str(p.call_id), name, jsonText(p.input));
     }
     case 'local_shell_call':
-      return toolCall(type, str(p.call_id) ?? str(p.id), 'local_shell', jsonText(p.action), true);
+      return toolCall(type, str(p.call_id) ?? str(p.id), 'local_shell', jsonText(p.action));
     case 'tool_search_call':
-      return toolCall(type, str(p.call_id) ?? str(p.id), 'tool_search', jsonText(p.arguments), true);
+      return toolCall(type, str(p.call_id) ?? str(p.id), 'tool_search', jsonText(p.arguments));
     case 'web_search_call':
       // Hosted search: the call is in the history, its results are not (the provider keeps them).
-      return toolCall(type, str(p.id) ?? `${fallbackId}:web_search`, 'web_search', jsonText(p.action ?? {}), false);
+      return toolCall(type, str(p.id) ?? `${fallbackId}:web_search`, 'web_search', jsonText(p.action ?? {}));
     case 'function_call_output':
     case 'custom_tool_call_output':
       return toolOutput(type, p, p.output, notes);
@@ -271,20 +280,17 @@ export function mapResponseItem(p: Obj, fallbackId: string, notes?: Notes): Mapp
       const img: ImageBlock = { type: 'image', mediaType: 'image/png' };
       if (result !== undefined) img.bytes = Math.floor((result.length * 3) / 4);
       blocks.push(img);
-      return { ok: true, item: { ...base, type, role: 'assistant', blocks, flow: 'output' } };
+      return { ok: true, item: mappedItem(type, 'assistant', blocks, 'output') };
     }
     case 'compaction':
     case 'compaction_summary': {
       // A remote compaction's summary: encrypted by the provider, shown as opaque, never guessed.
       const enc = str(p.encrypted_content);
       const block: LeafBlock = enc === undefined ? opaque('codex:compaction (encrypted)', p) : { type: 'opaque', label: 'codex:compaction (encrypted)', chars: enc.length };
-      return {
-        ok: true,
-        item: { ...base, type, role: 'assistant', blocks: [block], flow: 'input', compaction: true, origin: 'compaction', key: `cmp:${fingerprint([enc ?? jsonText(p)])}` },
-      };
+      return { ok: true, item: mappedItem(type, 'assistant', [block], 'input', { compaction: true, origin: 'compaction', key: `cmp:${fingerprint([enc ?? jsonText(p)])}` }) };
     }
     case 'ghost_snapshot':
-      return { ok: true, item: { ...base, type, role: 'system', blocks: [opaque('codex:ghost_snapshot', p.ghost_commit ?? p)], flow: 'log', origin: 'ghost_snapshot' } };
+      return { ok: true, item: mappedItem(type, 'system', [opaque('codex:ghost_snapshot', p.ghost_commit ?? p)], 'log', { origin: 'ghost_snapshot' }) };
     default:
       return { ok: false, problem: `a response item of type ${JSON.stringify(type ?? null)}`, unknownType: type ?? '(no type)' };
   }

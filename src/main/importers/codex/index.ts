@@ -1,13 +1,97 @@
-import type { Importer } from '../types';
+import type { EventBody } from '../../../shared/model/event';
+import type { FileImport, FileInfo, ImportSink, Importer } from '../types';
+import { CodexFileImport } from './importer';
+import { rehydrateCodex } from './rehydrate';
+import { sniffCodex } from './sniff';
 
-// Placeholder until the Codex CLI importer lands: it claims nothing, so detection skips it.
+/**
+ * OpenAI Codex CLI rollouts: `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`, one
+ * `{timestamp, type, payload}` line per `RolloutItem` (formats.md §5; checked against Codex
+ * 0.104.0-alpha.1 rollouts and the Codex source). Mapping decisions:
+ *
+ * SESSION. `session_meta` → `session` {id, harness "codex", harnessVersion = cli_version, cwd,
+ * title = agent_nickname (agent_role), parent}: `forked_from_id` → parent {origin "fork"},
+ * `source.subagent.thread_spawn.parent_thread_id` → parent {origin "subagent"} (the parent's seq
+ * is not known from this file). Then a `header`: system = `base_instructions.text` (older:
+ * `instructions`) as one text block — the instructions field of every request; neither → null
+ * (Codex then used the model's built-in prompt, which it does not log). tools = null: rollouts do
+ * not record the tool schemas sent (`dynamic_tools` lists only the client's extra tools). route
+ * {provider: model_provider}. A cli_version newer than 0.104.0 gets a CODEX_VERSION warning.
+ *
+ * ROUTE. `turn_context` (written per sampling round in 0.104) → `header` {route {model, reasoning:
+ * effort}} when either changed, else a `record`. The window comes from `model_context_window`
+ * (task_started, token_count) as a `header` when it changes. Its user/developer instructions are
+ * not items: Codex records them as `response_item` messages, which are mapped as such.
+ *
+ * ITEMS. Each `response_item` is one item (id `L<line>`), appended: message user → user,
+ * assistant → assistant (origin = `phase`), developer → system with origin "developer" (the
+ * Responses API's developer role; origin keeps it for the wire shape), system → system;
+ * input_text/output_text → text, input_image → image (media type and size from a data URL).
+ * User messages Codex injects as context (AGENTS.md, `<environment_context>`, skills, …; by their
+ * opening) and every message of the block logged right before `task_started` (the turn's context)
+ * are `meta` with origin "context". reasoning → assistant reasoning blocks (summary and content
+ * texts; `encrypted_content` → one redacted block). function_call / custom_tool_call /
+ * local_shell_call / tool_search_call / web_search_call → assistant item with a tool_call block
+ * (input = arguments / input / JSON of the action, as written; a hosted web search has no logged
+ * result). *_output → role "tool" item with a tool_result block (string, content parts, or
+ * {content, success:false} → isError). image_generation_call → image. ghost_snapshot → op "log"
+ * (never sent). A `compaction` item outside a `compacted` record → opaque. Unknown item types →
+ * `unknown` events, counted.
+ *
+ * REQUESTS. Codex logs no request. A model call's output items are followed by a token_count with
+ * new usage; tool outputs come after. The request is emitted right before the call's first output
+ * item (so its view is the history before the call), the response at the token_count. A
+ * token_count that repeats the previous totals (Codex re-sends it after each turn_context), that
+ * has no info (rate limits only) or that is Codex's own re-estimate (every count 0 but
+ * total_tokens) is a `record`. Usage: `last_token_usage` → input = input_tokens −
+ * cached_input_tokens, cacheRead = cached_input_tokens, output, reasoning =
+ * reasoning_output_tokens, context = input_tokens (OpenAI counts cached tokens inside input).
+ * New usage with no output item logged before it becomes a request + response at its line (a
+ * CODEX_USAGE_WITHOUT_OUTPUT info), unless a `compacted` follows: then it is the summarizer's.
+ * Codex logs no finish reason; a call cut by turn_aborted gets finish cancelled.
+ *
+ * TURNS AND RESUMES. task_started / task_complete (turn_started / turn_complete) → lifecycle
+ * turn-start / turn-end; turn_aborted → a record and turn-end. Resume appends to the same file
+ * without a new session_meta; Codex 0.104 then re-injects the full initial context right before
+ * the next turn. Such a block (≥2 developer messages, or a developer and a user message) after an
+ * ended turn with no compaction since → lifecycle `resume` before it. A repeated session_meta of
+ * the same id → resume too. thread_rolled_back {num_turns} → `drop` of the last num_turns user
+ * turns (Codex's `drop_last_n_user_turns`). Other event_msg types → records; unknown ones →
+ * `unknown`, counted.
+ *
+ * COMPACTION. `compacted` → compaction/start {id "cmp:L<line>", trigger auto/manual/unknown from
+ * its place in the turn, strategy remote/local, preTokens = the last call's
+ * last_token_usage.total_tokens, source = the whole live history}, a summarizer `request`
+ * (purpose compaction, input = that history, instruction null: not logged) and its `response`
+ * (usage only when a local compaction logged it), compaction/summary (the `message` text, or the
+ * opaque block of the encrypted `compaction` item), then the new history, which replaces the
+ * whole old one. Its summary item — the `compaction` item (remote, an `opaque` block), else the
+ * user message starting with SUMMARY_PREFIX (local) — is a `checkpoint` covering every old item
+ * (sources: start, summary, every old item's event), appended; every other replacement item is
+ * placed around it in order (`insert` before it, or appended after it): a copy whose content
+ * matches an earlier item (fingerprint of role and content parts, or call id) is `reinjected` of
+ * it (the newest match still on the old surface first), anything else is a plain item with origin
+ * "replacement_history". Without a summary item the old history is dropped (reason compaction).
+ * Without `replacement_history` (older Codex) the new history is rebuilt by Codex's rule
+ * (./compaction.ts; a CODEX_LEGACY_COMPACTION info says so, with its 4-bytes-per-token
+ * estimate). compaction/end {committed, postTokens = Codex's own re-estimate around the line
+ * when it fits the window; one over the window is not used and is reported as
+ * CODEX_TOKEN_ESTIMATE}. event_msg context_compacted → record.
+ *
+ * HEALTH. Bad input never throws: a record without its payload or required fields is an error
+ * diagnostic with its line, kept as a `record`; unknown record and payload types are `unknown`
+ * events and one UNKNOWN_RECORDS warning per type and file.
+ */
 export const codexImporter: Importer = {
   id: 'codex',
-  label: 'Codex CLI',
-  sniff: () => 0,
-  open: (_file, sink) => ({
-    line: () => undefined,
-    end: () => sink.diagnostic({ rule: 'FORMAT_UNSUPPORTED', severity: 'error', line: null, seqs: [], message: 'Codex CLI logs are not supported yet.' }),
-  }),
-  rehydrate: () => null,
+  label: 'Codex CLI rollout',
+  sniff(first: readonly Record<string, unknown>[], path: string): number {
+    return sniffCodex(first, path);
+  },
+  open(file: FileInfo, sink: ImportSink): FileImport {
+    return new CodexFileImport(sink, file.path);
+  },
+  rehydrate(event: EventBody, line: Record<string, unknown>): EventBody | null {
+    return rehydrateCodex(event, line);
+  },
 };

@@ -27,7 +27,8 @@ export function pos(v: unknown): number | undefined {
 
 /** `s` on one line, cut to at most `max` characters. */
 export function oneLine(s: string, max = 120): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
+  // Only the head can show: flatten at most twice what is kept.
+  const flat = (s.length > max * 2 ? s.slice(0, max * 2) : s).replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 

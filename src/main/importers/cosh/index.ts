@@ -1,13 +1,24 @@
-import type { Importer } from '../types';
+import type { EventBody } from '../../../shared/model/event';
+import type { FileImport, FileInfo, ImportSink, Importer } from '../types';
+import { CoshFileImport } from './file';
+import { rehydrateCosh } from './rehydrate';
+import { sniffCosh } from './sniff';
 
-// Placeholder until the cosh importer lands: it claims nothing, so detection skips it.
+/**
+ * cosh (DiegoZaluski/co-sh): one JSONL of versioned `HistoryEvent` deltas per root session,
+ * `{data_dir}/sessions/{xxh32(cwd)}/session-{root-id}.jsonl`, all branches in one file. See
+ * formats.md §3, seed 001 and ./machine.ts for the mapping.
+ */
 export const coshImporter: Importer = {
   id: 'cosh',
-  label: 'cosh',
-  sniff: () => 0,
-  open: (_file, sink) => ({
-    line: () => undefined,
-    end: () => sink.diagnostic({ rule: 'FORMAT_UNSUPPORTED', severity: 'error', line: null, seqs: [], message: 'cosh logs are not supported yet.' }),
-  }),
-  rehydrate: () => null,
+  label: 'cosh session history',
+  sniff(first: readonly Record<string, unknown>[], path: string): number {
+    return sniffCosh(first, path);
+  },
+  open(file: FileInfo, sink: ImportSink): FileImport {
+    return new CoshFileImport(sink, file.path);
+  },
+  rehydrate(event: EventBody, line: Record<string, unknown>): EventBody | null {
+    return rehydrateCosh(event, line);
+  },
 };

@@ -1,0 +1,70 @@
+/**
+ * What this importer knows of the Claude Code transcript format: record types, `system` subtypes,
+ * top-level fields and content block types. Anything else is counted per file and reported
+ * (UNKNOWN_RECORDS, UNKNOWN_FIELDS), so a format change shows up as a diagnostic, not as silence.
+ * Sources: real 2.1.38/2.1.39 transcripts (fixtures/claude-code), `../shared/formats.md` §4, and
+ * the 2.1.332 record names we were told of but have no sample of yet (see importer.ts).
+ */
+
+/** The newest Claude Code version whose records this importer was written against. */
+export const NEWEST_KNOWN_VERSION = '2.1.332';
+
+/** Records that are part of the uuid/parentUuid conversation (they become items). */
+export const CONVERSATION_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'attachment']);
+
+export const KNOWN_TYPES: ReadonlySet<string> = new Set([
+  'user', 'assistant', 'system', 'progress', 'file-history-snapshot', 'queue-operation', 'summary',
+  'custom-title', 'tag', 'last-prompt', 'agent-name', 'agent-color', 'pr-link',
+  // 2.1.332 (named in the format notes; no sample yet).
+  'attachment', 'api-request-shape', 'api-request-blob', 'api-request', 'cost-state', 'mode', 'tools-used', 'atis-latch',
+]);
+
+export const KNOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set([
+  'compact_boundary', 'microcompact_boundary', 'turn_duration', 'stop_hook_summary', 'local_command', 'api_error',
+  'informational', 'bridge_status', 'thinking', 'memory_saved', 'api_metrics', 'agents_killed',
+]);
+
+/** Top-level fields seen in real transcripts or documented for the record types above. */
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  // envelope
+  'type', 'subtype', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'userType', 'cwd', 'sessionId', 'version',
+  'gitBranch', 'slug', 'timestamp', 'agentId', 'teamName', 'agentName', 'entrypoint',
+  // user / assistant
+  'message', 'requestId', 'toolUseResult', 'sourceToolAssistantUUID', 'sourceToolUseID', 'isMeta', 'thinkingMetadata',
+  'todos', 'permissionMode', 'isCompactSummary', 'isVisibleInTranscriptOnly', 'isApiErrorMessage', 'error', 'imagePasteIds',
+  'planContent', 'mcpMeta',
+  // progress
+  'data', 'toolUseID', 'parentToolUseID',
+  // system
+  'content', 'level', 'compactMetadata', 'microcompactMetadata', 'hookCount', 'hookInfos', 'hookErrors',
+  'preventedContinuation', 'stopReason', 'hasOutput', 'durationMs', 'cause', 'retryInMs', 'retryAttempt', 'maxRetries',
+  // file-history-snapshot, queue-operation, summary, titles
+  'messageId', 'snapshot', 'isSnapshotUpdate', 'operation', 'summary', 'leafUuid', 'customTitle', 'tag', 'lastPrompt',
+  // 2.1.332 records (named only)
+  'attachment', 'shapeHash', 'shape', 'hash', 'id', 'querySource', 'params', 'keep', 'base', 'tail', 'mode',
+]);
+
+/** Content block types with a canonical mapping, or kept as opaque content on purpose. */
+export const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set([
+  'text', 'image', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'document', 'server_tool_use',
+  'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result', 'mcp_tool_use', 'mcp_tool_result',
+  'container_upload', 'search_result', 'tool_reference',
+]);
+
+/** Tool names whose calls spawn a subagent (`subagents/agent-<id>.jsonl`). */
+export const SPAWN_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent']);
+
+/**
+ * Compare dotted numeric versions ("2.1.39" < "2.1.332"). Non-numeric parts count as 0; returns
+ * null when `a` has no number at all.
+ */
+export function compareVersions(a: string, b: string): number | null {
+  const pa = a.split(/[.+-]/).slice(0, 3).map((x) => Number.parseInt(x, 10));
+  if (pa.length === 0 || pa.some((x) => Number.isNaN(x))) return null;
+  const pb = b.split('.').map((x) => Number.parseInt(x, 10));
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

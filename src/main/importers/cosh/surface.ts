@@ -1,0 +1,130 @@
+/**
+ * What Palimpsest's replay (src/shared/replay/fold.ts) will make of the surface operations this
+ * importer emits, simulated with the same rules: sort keys given once for life (append: the next
+ * key; replace: the key of the first replaced item; insert: the midpoint before the target;
+ * restore: the item's own key), removal and restore by key, masks cleared on removal. The
+ * importer compares it with cosh's composition to choose operations and to prove they agree.
+ */
+export class CanonSurface {
+  private keys: number[] = [];
+  private ids: string[] = [];
+  private readonly maskedIds = new Set<string>();
+  private readonly keyOf = new Map<string, number>();
+  private nextKey = 1;
+
+  clone(): CanonSurface {
+    const c = new CanonSurface();
+    c.keys = this.keys.slice();
+    c.ids = this.ids.slice();
+    for (const m of this.maskedIds) c.maskedIds.add(m);
+    for (const [k, v] of this.keyOf) c.keyOf.set(k, v);
+    c.nextKey = this.nextKey;
+    return c;
+  }
+
+  get order(): readonly string[] {
+    return this.ids;
+  }
+
+  get masked(): ReadonlySet<string> {
+    return this.maskedIds;
+  }
+
+  private lowerBound(key: number): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.keys[mid] as number) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  position(id: string): number {
+    const key = this.keyOf.get(id);
+    if (key === undefined) return -1;
+    const i = this.lowerBound(key);
+    return i < this.keys.length && this.keys[i] === key && this.ids[i] === id ? i : -1;
+  }
+
+  isLive(id: string): boolean {
+    return this.position(id) >= 0;
+  }
+
+  hasKey(id: string): boolean {
+    return this.keyOf.has(id);
+  }
+
+  /** The fold's `add`: idempotent when the key is taken. */
+  private add(id: string, key: number): boolean {
+    this.keyOf.set(id, key);
+    const i = this.lowerBound(key);
+    if (this.keys[i] === key) return false;
+    this.keys.splice(i, 0, key);
+    this.ids.splice(i, 0, id);
+    return true;
+  }
+
+  append(id: string): void {
+    this.add(id, this.nextKey++);
+  }
+
+  /** Insert before `before`, or append when it is not live (the fold's fallback). */
+  insertBefore(id: string, before: string): void {
+    const pos = this.position(before);
+    if (pos < 0) {
+      this.append(id);
+      return;
+    }
+    const bKey = this.keys[pos] as number;
+    const prevKey = pos > 0 ? (this.keys[pos - 1] as number) : bKey - 1;
+    this.add(id, prevKey + (bKey - prevKey) / 2);
+  }
+
+  /** Replace the live range `from..to` by `id`, or append when either end is not live. */
+  replace(id: string, from: string, to: string): string[] {
+    let pa = this.position(from);
+    let pb = this.position(to);
+    if (pa < 0 || pb < 0) {
+      this.append(id);
+      return [];
+    }
+    if (pa > pb) [pa, pb] = [pb, pa];
+    const key = this.keys[pa] as number;
+    const removed = this.ids.slice(pa, pb + 1);
+    for (const r of removed) this.remove(r);
+    this.add(id, key);
+    return removed;
+  }
+
+  remove(id: string): boolean {
+    const i = this.position(id);
+    if (i < 0) return false;
+    this.keys.splice(i, 1);
+    this.ids.splice(i, 1);
+    this.maskedIds.delete(id);
+    return true;
+  }
+
+  /** Put a removed item back at its key; false when it has none, is live, or its key is taken. */
+  restore(id: string): boolean {
+    const key = this.keyOf.get(id);
+    if (key === undefined || this.isLive(id)) return false;
+    return this.add(id, key);
+  }
+
+  /** Would a restore of `id` succeed? */
+  canRestore(id: string): boolean {
+    const key = this.keyOf.get(id);
+    if (key === undefined || this.isLive(id)) return false;
+    const i = this.lowerBound(key);
+    return this.keys[i] !== key;
+  }
+
+  mask(id: string, on: boolean): void {
+    if (!this.isLive(id)) return;
+    if (on) this.maskedIds.add(id);
+    else this.maskedIds.delete(id);
+  }
+}
