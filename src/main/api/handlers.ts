@@ -99,7 +99,7 @@ function implementations(ctx: HandlerContext): Impl {
     async listCompactions({ sessionId, branch }) {
       const s = registry.get(sessionId);
       const b = branchOf(s, branch);
-      return out('listCompactions', { branch: b, compactions: s.inspector.replay(b).compactions.map(compactionJson) });
+      return out('listCompactions', { branch: b, compactions: s.inspector.replay(b).compactions.map((c) => compactionJson(c, s.inspector.summarizerCalls(c.id))) });
     },
 
     async listDiagnostics({ sessionId, branch }) {

@@ -31,7 +31,11 @@ export function requestJson(r: RequestInfo) {
   };
 }
 
-export function compactionJson(c: CompactionRecord) {
+/**
+ * A compaction as JSON. `elsewhere` lists summarizer calls of the same compaction logged on other
+ * branches (Claude Code logs its summarizer as a subagent file, which is its own branch).
+ */
+export function compactionJson(c: CompactionRecord, elsewhere: readonly { id: string; branch: string }[] = []) {
   return {
     id: c.id,
     trigger: c.trigger,
@@ -43,6 +47,7 @@ export function compactionJson(c: CompactionRecord) {
     endSeq: c.endSeq,
     checkpoints: c.checkpointItems,
     summarizerRequests: c.requestIds,
+    summarizerRequestsElsewhere: elsewhere.filter((r) => !c.requestIds.includes(r.id)),
     finish: c.finish,
     error: c.error,
     fallback: c.fallback,
@@ -84,7 +89,7 @@ export function inspectJson(path: string, inspector: SessionInspector, branch = 
       diagnostics: countSeverities(diagnostics),
     },
     requests: state.requests.map((r) => requestJson(requestInfo(r))),
-    compactions: state.compactions.map(compactionJson),
+    compactions: state.compactions.map((c) => compactionJson(c, inspector.summarizerCalls(c.id))),
     diagnostics: diagnostics.map(diagnosticJson),
   };
 }

@@ -9,8 +9,10 @@ export interface ImportSink {
   /**
    * Append one canonical event made from `from` (the line it came from). Returns the seq the log
    * gave it, so importers can translate the harness's own references into canonical seqs.
+   * `fileIndex` names the file `from` belongs to when it is not the file being read (a Rind tool
+   * result whose text lives in tool_calls.jsonl): the event is re-read from there.
    */
-  emit(event: EventBody, from: JsonLine): number;
+  emit(event: EventBody, from: JsonLine, fileIndex?: number): number;
   /** Report a finding about the input; loading goes on. */
   diagnostic(d: Omit<Diagnostic, 'file'> & { file?: string | null }): void;
   /** The number of events emitted so far (the next seq). */

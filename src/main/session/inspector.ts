@@ -32,6 +32,22 @@ export class SessionInspector {
     return r;
   }
 
+  private summarizers: Map<string, { id: string; branch: string }[]> | null = null;
+
+  /** Every summarizer call of a compaction, on any branch (a summarizer may be logged as its own branch). */
+  summarizerCalls(compactionId: string): readonly { id: string; branch: string }[] {
+    if (!this.summarizers) {
+      this.summarizers = new Map();
+      for (const e of this.session.events) {
+        if (e.kind !== 'request' || !e.compactionId) continue;
+        let list = this.summarizers.get(e.compactionId);
+        if (!list) this.summarizers.set(e.compactionId, (list = []));
+        list.push({ id: e.id, branch: e.branch ?? 'main' });
+      }
+    }
+    return this.summarizers.get(compactionId) ?? [];
+  }
+
   hasBranch(name: string): boolean {
     return this.branches.some((b) => b.name === name);
   }

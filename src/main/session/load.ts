@@ -30,12 +30,13 @@ class LogBuilder implements ImportSink {
   currentPath = '';
   currentIndex = 0;
 
-  emit(event: EventBody, from: JsonLine): number {
+  emit(event: EventBody, from: JsonLine, fileIndex?: number): number {
     const seq = this.events.length;
     // The importer hands the event over: it is completed in place rather than copied (hot path).
     const e = elideEvent(event) as EventBody & { seq: number; loc: LogEvent['loc'] };
     e.seq = seq;
-    e.loc = { file: this.currentIndex, line: from.line, offset: from.offset, length: from.length };
+    const file = fileIndex !== undefined && fileIndex >= 0 && fileIndex <= this.currentIndex ? fileIndex : this.currentIndex;
+    e.loc = { file, line: from.line, offset: from.offset, length: from.length };
     this.events.push(e as LogEvent);
     return seq;
   }

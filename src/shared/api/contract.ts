@@ -112,6 +112,7 @@ export const CompactionRow = z.object({
   endSeq: Seq.nullable(),
   checkpoints: z.array(z.string()),
   summarizerRequests: z.array(z.string()),
+  summarizerRequestsElsewhere: z.array(z.object({ id: z.string(), branch: z.string() })),
   finish: Finish.nullable(),
   error: LoggedError.nullable(),
   fallback: z.object({ kind: z.string(), marker: z.boolean() }).nullable(),

@@ -328,7 +328,17 @@ export const TodoEvent = z.object({
   after: ItemId.nullable().optional(),
 });
 
-export const ForkEvent = z.object({ ...base, kind: z.literal('fork'), parent: Ref, label: z.string().optional() });
+export const ForkEvent = z.object({
+  ...base,
+  kind: z.literal('fork'),
+  parent: Ref,
+  label: z.string().optional(),
+  /**
+   * false: the branch only links to its parent (a subagent spawned by a tool call starts with an
+   * empty history of its own); default true: it inherits the parent's history through `parent.seq`.
+   */
+  inherit: z.boolean().optional(),
+});
 export const RevertEvent = z.object({ ...base, kind: z.literal('revert'), target: Ref, label: z.string().optional() });
 export const RollbackEvent = z.object({ ...base, kind: z.literal('rollback'), target: Ref, label: z.string().optional() });
 

@@ -80,7 +80,7 @@ export function resolveBranch(events: readonly LogEvent[], name: string): Resolv
       } else if (e.kind === 'fork' && own >= 0) {
         problems.push({ seq: e.seq, message: `Fork at seq ${e.seq} comes after events of branch ${branch}; only a first fork sets the parent.` });
       } else {
-        p = target;
+        p = e.kind === 'fork' && e.inherit === false ? -1 : target;
       }
     }
     pred[e.seq] = p;

@@ -5,6 +5,7 @@ import { MAIN_BRANCH, resolveBranch } from './branches';
 import {
   EMPTY_ENVELOPE, newCompaction, type CompactionRecord, type Envelope, type ItemRecord, type RequestRecord, type TodoState,
 } from './records';
+import { appendKey, keyBetween } from './keys';
 import { SurfaceHistory, positionOf } from './surface';
 
 /**
@@ -50,7 +51,7 @@ class Folder {
   readonly diagnostics: Diagnostic[] = [];
   envelope: Envelope = EMPTY_ENVELOPE;
   todo: TodoState | null = null;
-  private nextKey = 1;
+  private nextKey = 0;
 
   fold(e: LogEvent): void {
     switch (e.kind) {
@@ -135,7 +136,7 @@ class Folder {
     rec.fates.push({ seq, fate });
   }
 
-  private enter(rec: ItemRecord, seq: number, key: number): void {
+  private enter(rec: ItemRecord, seq: number, key: string): void {
     rec.key = key;
     this.surface.apply({ seq, type: 'add', id: rec.index, key });
   }
@@ -188,7 +189,7 @@ class Folder {
     let placed = false;
     if (op.op === 'replace') placed = this.replace(rec, op.from, op.to, e.seq);
     else if (op.op === 'insert') placed = this.insertBefore(rec, op.before, e.seq);
-    if (!placed) this.enter(rec, e.seq, this.nextKey++);
+    if (!placed) this.enter(rec, e.seq, appendKey(this.nextKey++));
 
     const d = rec.item.derivation;
     if (d?.kind === 'checkpoint') {
@@ -223,7 +224,7 @@ class Folder {
     let pa = positionOf(live, a.key, a.index);
     let pb = positionOf(live, b.key, b.index);
     if (pa > pb) [pa, pb] = [pb, pa];
-    const key = live.keys[pa] as number;
+    const key = live.keys[pa] as string;
     const removed = live.ids.slice(pa, pb + 1);
     const fate = this.fateFor(rec);
     this.surface.apply({ seq, type: 'removeRange', id: live.ids[pa] as number, key, count: removed.length });
@@ -240,8 +241,8 @@ class Folder {
     }
     const live = this.surface.live;
     const pos = positionOf(live, b.key, b.index);
-    const prevKey = pos > 0 ? (live.keys[pos - 1] as number) : b.key - 1;
-    this.enter(rec, seq, prevKey + (b.key - prevKey) / 2);
+    const prevKey = pos > 0 ? (live.keys[pos - 1] as string) : null;
+    this.enter(rec, seq, keyBetween(prevKey, b.key));
     return true;
   }
 

@@ -36,8 +36,8 @@ export interface ItemRecord {
   readonly extensions: { readonly seq: number; readonly blocks: readonly Block[] }[];
   /** Events it was derived from (provenance), beyond its own. */
   readonly sources: readonly number[];
-  /** Sort key on the surface; null while it never entered the surface. */
-  key: number | null;
+  /** Sort key on the surface (./keys.ts); null while it never entered the surface. */
+  key: string | null;
   readonly fates: FateChange[];
   /** Each mask, with what the model sees instead when the log records it (null: not recorded). */
   readonly maskReferences: { readonly seq: number; readonly reference: readonly Block[] | null }[];

@@ -7,15 +7,15 @@
 
 /** Items are named by their index in the replay's item table (numbers: cheap to copy and compare). */
 export type SurfaceOp =
-  | { readonly seq: number; readonly type: 'add'; readonly id: number; readonly key: number }
-  | { readonly seq: number; readonly type: 'remove'; readonly id: number; readonly key: number }
+  | { readonly seq: number; readonly type: 'add'; readonly id: number; readonly key: string }
+  | { readonly seq: number; readonly type: 'remove'; readonly id: number; readonly key: string }
   /** Take `count` consecutive items off, starting with `id` (a replaced range: one splice, not one per item). */
-  | { readonly seq: number; readonly type: 'removeRange'; readonly id: number; readonly key: number; readonly count: number }
+  | { readonly seq: number; readonly type: 'removeRange'; readonly id: number; readonly key: string; readonly count: number }
   | { readonly seq: number; readonly type: 'mask'; readonly id: number; readonly masked: boolean };
 
 export interface SurfaceState {
-  /** Sort keys, ascending; `ids[i]` has key `keys[i]`. */
-  readonly keys: number[];
+  /** Sort keys (./keys.ts), ascending; `ids[i]` has key `keys[i]`. */
+  readonly keys: string[];
   readonly ids: number[];
   readonly masked: Set<number>;
 }
@@ -29,12 +29,12 @@ export function cloneSurface(s: SurfaceState): SurfaceState {
 }
 
 /** Index of the first key ≥ `key`. */
-function lowerBound(keys: readonly number[], key: number): number {
+function lowerBound(keys: readonly string[], key: string): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((keys[mid] as number) < key) lo = mid + 1;
+    if ((keys[mid] as string) < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -44,7 +44,7 @@ function lowerBound(keys: readonly number[], key: number): number {
  * Position of the live item `id` with sort key `key`, or -1. The id is checked too: a replacement
  * inherits the key of the first item it replaced, so a key alone does not say who is live.
  */
-export function positionOf(s: SurfaceState, key: number, id: number): number {
+export function positionOf(s: SurfaceState, key: string, id: number): number {
   const i = lowerBound(s.keys, key);
   return i < s.keys.length && s.keys[i] === key && s.ids[i] === id ? i : -1;
 }

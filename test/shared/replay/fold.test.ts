@@ -170,3 +170,18 @@ describe('replay: branches resolve by reference', () => {
     expect(modelView(state, 0)?.items.map((i) => i.id)).toEqual(['u1', 'u2']);
   });
 });
+
+describe('replay: a fork that does not inherit', () => {
+  it('links to its parent but starts with an empty history (a spawned subagent)', () => {
+    const events = log([
+      user('u1'), assistant('a1'), request('q0'),
+      { kind: 'fork', branch: 'agent', parent: { seq: 1 }, inherit: false },
+      { kind: 'item', branch: 'agent', item: { id: 'p', role: 'user', blocks: text('subtask prompt') } },
+      { kind: 'request', branch: 'agent', id: 'qa' },
+    ]);
+    const state = replay(events, { branch: 'agent' });
+    expect(state.requests.map((r) => r.id)).toEqual(['qa']);
+    expect(modelView(state, 0)?.items.map((i) => i.id)).toEqual(['p']);
+    expect(state.diagnostics).toEqual([]);
+  });
+});

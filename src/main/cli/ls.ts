@@ -1,0 +1,17 @@
+import { LS_SPEC, runLs } from '../discovery/ls-command';
+import type { ParsedArgs } from './args';
+import { EXIT_CLEAN, type Io } from './main';
+
+/**
+ * `palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]`: the local sessions
+ * of every harness — harness, project, start time, size, requests, compactions, path — from each
+ * harness's default folder and the environment's overrides (CLAUDE_CONFIG_DIR, CODEX_HOME,
+ * DSH_HOME, RIND_HOME, COSH_DATA_DIR), summarised by a fast scan and kept in a persistent index
+ * (src/main/discovery). Bad usage throws UsageError (exit 2 by runCli); everything else exits 0,
+ * with what could not be read on stderr.
+ */
+export { LS_SPEC };
+
+export function lsCommand(args: ParsedArgs, io: Io): Promise<number> {
+  return runLs(args, io, EXIT_CLEAN);
+}

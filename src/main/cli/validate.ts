@@ -1,0 +1,244 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { RULES, diagnose, loadRuleTexts, ruleById } from '../../shared/diagnostics';
+import type { Diagnostic, Severity } from '../../shared/model/diagnostic';
+import { SEVERITY_RANK } from '../../shared/model/diagnostic';
+import { IMPORTERS } from '../importers/registry';
+import type { FormatId } from '../importers/types';
+import { SessionInspector } from '../session/inspector';
+import { loadSession, locateDiagnostics, UnreadableSessionError } from '../session/load';
+import { stringFlag, UsageError, type ParsedArgs } from './args';
+import { countSeverities, diagnosticJson, JSON_VERSION } from './json';
+import type { Io } from './main';
+
+/**
+ * `palimpsest validate <file|dir> [--json] [--rule ID…] [--min-severity S] [--format F] [--branch B]`
+ * and `palimpsest validate --list-rules [--json]`: run the diagnostics catalog (docs/diagnostics.md)
+ * on sessions and report every finding with its file and line. Exit 1 when an error-level finding
+ * is shown. (Exit codes are those of main.ts; they are repeated here rather than imported, because
+ * main.ts imports this module and a value import back would be a cycle.)
+ */
+
+const EXIT_CLEAN = 0;
+const EXIT_FINDINGS = 1;
+const EXIT_UNUSABLE = 2;
+
+export const VALIDATE_SPEC: Record<string, 'value' | 'boolean'> = {
+  json: 'boolean',
+  rule: 'value',
+  'min-severity': 'value',
+  format: 'value',
+  branch: 'value',
+  'list-rules': 'boolean',
+};
+
+const FORMATS: readonly FormatId[] = IMPORTERS.map((i) => i.id);
+const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
+const SESSION_FILE = /\.jsonl(\.zstd?)?$/;
+
+// Session text reaches messages (item ids, error strings): no control characters to the terminal.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
+const clean = (s: string): string => s.replace(CONTROL, ' ');
+
+export interface ValidateOptions {
+  /** Run only these catalog rules (and show only their findings). */
+  readonly rules?: readonly string[];
+  readonly minSeverity?: Severity;
+  readonly branch?: string;
+}
+
+/**
+ * Every finding about one session: reader, importer and replay findings, then the catalog's —
+ * the same list `inspect --json` carries once the catalog is wired into SessionInspector. With
+ * `rules`, only those catalog rules run and only their findings are returned.
+ */
+export async function validateSession(inspector: SessionInspector, options: ValidateOptions = {}): Promise<Diagnostic[]> {
+  const session = inspector.session;
+  const branch = options.branch ?? inspector.defaultBranch;
+  const state = inspector.replay(branch);
+  const base = [...session.diagnostics, ...locateDiagnostics(session, state.diagnostics)];
+  const fullBlocks = await loadRuleTexts(session.events, state, (seq) => session.hydrate(seq));
+  const found = diagnose(
+    { events: session.events, state, format: session.format, reported: base, fullBlocks },
+    options.rules ? { only: options.rules } : {},
+  );
+  const all = [...(options.rules ? [] : base), ...locateDiagnostics(session, found)];
+  const min = SEVERITY_RANK[options.minSeverity ?? 'info'];
+  return all.filter((d) => SEVERITY_RANK[d.severity] >= min);
+}
+
+function formatFlag(args: ParsedArgs): FormatId | undefined {
+  const f = stringFlag(args, 'format');
+  if (f === undefined) return undefined;
+  if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${f}"`);
+  return f as FormatId;
+}
+
+function severityFlag(args: ParsedArgs): Severity | undefined {
+  const s = stringFlag(args, 'min-severity');
+  if (s === undefined) return undefined;
+  if (!(SEVERITIES as readonly string[]).includes(s)) throw new UsageError(`--min-severity must be one of ${SEVERITIES.join(', ')}, got "${s}"`);
+  return s as Severity;
+}
+
+/**
+ * `--rule A,B` (comma-separated), and rule ids written after it as separate words
+ * (`--rule A B file`): positionals that are exactly a catalog id are rule ids, the rest the path.
+ */
+function ruleArgs(args: ParsedArgs): { rules: string[] | undefined; positional: string[] } {
+  const flag = stringFlag(args, 'rule');
+  if (flag === undefined) return { rules: undefined, positional: args.positional };
+  const rules = flag.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const positional: string[] = [];
+  for (const p of args.positional) {
+    if (ruleById(p)) rules.push(p);
+    else positional.push(p);
+  }
+  const unknown = rules.filter((r) => !ruleById(r));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown rule ${unknown.map((u) => `"${u}"`).join(', ')}; the rules are ${RULES.map((r) => r.id).join(', ')} (palimpsest validate --list-rules)`);
+  }
+  if (rules.length === 0) throw new UsageError('--rule needs at least one rule id');
+  return { rules: [...new Set(rules)], positional };
+}
+
+/** Sessions under a directory: folders an importer claims as one session (Rind), and session files, sorted. */
+async function sessionsUnder(dir: string, depth = 4): Promise<string[]> {
+  const out: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+      const claim = await claimedDirectory(p);
+      if (claim === 'session') out.push(p);
+      else if (claim === 'companions') continue; // Read with the session file next to it (Claude Code subagents).
+      else if (depth > 0) out.push(...(await sessionsUnder(p, depth - 1)));
+    } else if (e.isFile() && SESSION_FILE.test(e.name)) {
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+/** Whether an importer reads this folder as one session, as the companions of a file beside it, or not at all. */
+async function claimedDirectory(dir: string): Promise<'session' | 'companions' | null> {
+  const inside = resolve(dir) + sep;
+  for (const importer of IMPORTERS) {
+    const files = await importer.sessionFiles?.(dir, true).catch(() => null);
+    if (!files || files.length === 0) continue;
+    return files.every((f) => resolve(f).startsWith(inside)) ? 'session' : 'companions';
+  }
+  return null;
+}
+
+interface SessionReport {
+  readonly path: string;
+  readonly format: string;
+  readonly branch: string;
+  readonly events: number;
+  readonly compactions: number;
+  readonly diagnostics: Diagnostic[];
+}
+
+async function validateOne(path: string, format: FormatId | undefined, options: ValidateOptions): Promise<SessionReport> {
+  const session = await loadSession(path, { format });
+  try {
+    const inspector = new SessionInspector(session);
+    if (options.branch !== undefined && !inspector.hasBranch(options.branch)) {
+      throw new UsageError(`no branch "${options.branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
+    }
+    const branch = options.branch ?? inspector.defaultBranch;
+    const diagnostics = await validateSession(inspector, { ...options, branch });
+    const state = inspector.replay(branch);
+    return { path, format: session.format, branch, events: session.events.length, compactions: state.compactions.length, diagnostics };
+  } finally {
+    await session.dispose();
+  }
+}
+
+function reportJson(r: SessionReport) {
+  return {
+    palimpsest: JSON_VERSION,
+    path: r.path,
+    format: r.format,
+    branch: r.branch,
+    counts: countSeverities(r.diagnostics),
+    diagnostics: r.diagnostics.map(diagnosticJson),
+  };
+}
+
+function renderReport(r: SessionReport): string {
+  const out: string[] = [];
+  out.push(`${clean(r.path)} — ${r.format}, branch ${clean(r.branch)}, ${r.events.toLocaleString('en-US')} events, ${r.compactions} compaction${r.compactions === 1 ? '' : 's'}`);
+  for (const d of r.diagnostics) {
+    const where = d.file ? `${clean(d.file)}${d.line ? `:${d.line}` : ''}` : d.seqs.length > 0 ? `seq ${d.seqs[0]}` : '';
+    out.push(`  ${d.severity.padEnd(7)} ${d.rule}  ${where}`);
+    out.push(`          ${clean(d.message)}`);
+  }
+  const n = countSeverities(r.diagnostics);
+  out.push(r.diagnostics.length === 0 ? '  no findings' : `  ${n.error} error${n.error === 1 ? '' : 's'}, ${n.warning} warning${n.warning === 1 ? '' : 's'}, ${n.info} info`);
+  return out.join('\n');
+}
+
+const hasError = (ds: readonly Diagnostic[]): boolean => ds.some((d) => d.severity === 'error');
+
+function listRules(json: boolean, io: Io): number {
+  if (json) {
+    io.out(JSON.stringify({ palimpsest: JSON_VERSION, rules: RULES.map((r) => ({ id: r.id, severities: r.severities, title: r.title, origins: r.origins })) }, null, 2));
+  } else {
+    const width = Math.max(...RULES.map((r) => r.id.length));
+    for (const r of RULES) io.out(`${r.id.padEnd(width)}  ${r.severities.join('/').padEnd(15)} ${r.title}`);
+    io.out('\nEach rule is documented in docs/diagnostics.md: what breaks, why it matters, how to fix it.');
+  }
+  return EXIT_CLEAN;
+}
+
+/** `palimpsest validate`: same signature as the commands of main.ts. */
+export async function validateCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const json = args.flags.has('json');
+  if (args.flags.has('list-rules')) {
+    if (args.positional.length > 0) throw new UsageError('--list-rules takes no <file|dir>');
+    return listRules(json, io);
+  }
+  const { rules, positional } = ruleArgs(args);
+  const path = positional[0];
+  if (!path || positional.length > 1) throw new UsageError('validate takes one <file|dir> (and rule ids after --rule)');
+  const format = formatFlag(args);
+  const options: ValidateOptions = { rules, minSeverity: severityFlag(args), branch: stringFlag(args, 'branch') };
+  const info = await stat(path).catch(() => null);
+  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
+
+  if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
+    const r = await validateOne(path, format, options);
+    io.out(json ? JSON.stringify(reportJson(r), null, 2) : renderReport(r));
+    return hasError(r.diagnostics) ? EXIT_FINDINGS : EXIT_CLEAN;
+  }
+  if (options.branch !== undefined) throw new UsageError('--branch needs one session, not a directory');
+  const paths = await sessionsUnder(path);
+  if (paths.length === 0) {
+    const message = `${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found`;
+    io.out(json ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions: [] }, null, 2) : message);
+    return EXIT_UNUSABLE;
+  }
+  const sessions: unknown[] = [];
+  const texts: string[] = [];
+  let exit = EXIT_CLEAN;
+  for (const p of paths) {
+    try {
+      const r = await validateOne(p, format, options);
+      sessions.push(reportJson(r));
+      texts.push(renderReport(r));
+      if (hasError(r.diagnostics)) exit = EXIT_FINDINGS;
+    } catch (err: unknown) {
+      if (!(err instanceof UnreadableSessionError)) throw err;
+      sessions.push({ palimpsest: JSON_VERSION, path: p, error: err.message, diagnostics: err.diagnostics.map(diagnosticJson) });
+      texts.push(`${clean(p)}\n  unreadable: ${clean(err.message)}`);
+      exit = EXIT_FINDINGS;
+    }
+  }
+  io.out(json ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions }, null, 2) : texts.join('\n\n'));
+  return exit;
+}

@@ -1,0 +1,47 @@
+import type { Block } from '../model/content';
+import { blockIsElided } from '../model/content';
+import type { LogEvent } from '../model/event';
+import type { ReplayState } from '../replay/fold';
+
+/** Events whose full text rules read, at most. Summaries and checkpoints are few in any session. */
+export const MAX_RULE_TEXTS = 2_000;
+
+/**
+ * Seqs of the events whose whole text rules read (EMPTY_SUMMARY checks the structure of a
+ * summary), when their text is elided in memory: compaction summaries and checkpoint items.
+ */
+export function ruleTextSeqs(events: readonly LogEvent[], state: ReplayState): number[] {
+  const out: number[] = [];
+  for (const seq of state.seqs) {
+    const e = events[seq];
+    if (!e) continue;
+    if (e.kind === 'compaction/summary' && e.summary.some(blockIsElided)) out.push(seq);
+    else if (e.kind === 'item' && e.item.derivation?.kind === 'checkpoint' && e.item.blocks.some(blockIsElided)) out.push(seq);
+    if (out.length >= MAX_RULE_TEXTS) break;
+  }
+  return out;
+}
+
+/**
+ * Re-read those events whole through `hydrate` (the session's re-reader) and return their blocks
+ * by seq, for `RuleInput.fullBlocks`. An event that cannot be re-read is left out: rules then judge
+ * only what they can see, never guess.
+ */
+export async function loadRuleTexts(
+  events: readonly LogEvent[],
+  state: ReplayState,
+  hydrate: (seq: number) => Promise<LogEvent>,
+): Promise<Map<number, readonly Block[]>> {
+  const out = new Map<number, readonly Block[]>();
+  for (const seq of ruleTextSeqs(events, state)) {
+    try {
+      const e = await hydrate(seq);
+      if (e.kind === 'compaction/summary') out.set(seq, e.summary);
+      else if (e.kind === 'item') out.set(seq, e.item.blocks);
+    } catch {
+      // The file changed or cannot be read: keep the preview.
+      continue;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,85 @@
+import type { Diagnostic } from '../../model/diagnostic';
+import type { LogEvent } from '../../model/event';
+import type { ItemRecord, RequestRecord } from '../../replay/records';
+import { finding, num } from '../text';
+import type { Rule, RuleContext } from '../types';
+
+/**
+ * Masking and pruning change what the model sees without a compaction. A change at surface
+ * position k invalidates every provider's exact-prefix cache after k; only a tail change is
+ * cache-neutral (seed 001, model-view policy 1; seed 002, cache-aware compaction).
+ */
+
+interface Mutation {
+  readonly seq: number;
+  readonly target: string;
+  readonly what: string;
+}
+
+function mutations(ctx: RuleContext): Mutation[] {
+  const out: Mutation[] = [];
+  for (const e of ctx.facts.branchEvents) {
+    if (e.kind === 'mask' && e.masked) {
+      for (const id of e.items) out.push({ seq: e.seq, target: id, what: `${e.by === 'harness' ? 'The harness masked' : e.by === 'model' ? 'The model masked' : 'Masking of'} ${id}` });
+    } else if (e.kind === 'item' && e.item.derivation?.kind === 'pruned' && e.op.op === 'replace') {
+      out.push({ seq: e.seq, target: e.op.from, what: `Pruning ${e.item.derivation.of} (into ${e.item.id})` });
+    } else if (e.kind === 'drop' && e.reason === 'cleared' && e.compactionId === undefined) {
+      for (const id of e.items) out.push({ seq: e.seq, target: id, what: `Clearing ${id}` });
+    }
+  }
+  return out;
+}
+
+const cached = (r: RequestRecord): number | null =>
+  r.usage && (r.usage.cacheRead !== undefined || r.usage.cacheWrite !== undefined) ? (r.usage.cacheRead ?? 0) + (r.usage.cacheWrite ?? 0) : null;
+
+/** The cache the mutation cost: what the provider reported, else an estimate of the suffix, else nothing. */
+function cacheCost(ctx: RuleContext, e: LogEvent, after: readonly ItemRecord[]): string {
+  const rs = ctx.facts.agentRequests;
+  let prev: RequestRecord | null = null;
+  let next: RequestRecord | null = null;
+  for (const r of rs) {
+    if (r.seq < e.seq && cached(r) !== null) prev = r;
+    if (r.seq > e.seq && r.usage?.cacheRead !== undefined) {
+      next = r;
+      break;
+    }
+  }
+  if (prev && next) {
+    const lost = (cached(prev) as number) - (next.usage?.cacheRead ?? 0);
+    if (lost > 0) return ` The next request (#${next.index}) read ${num(lost)} fewer cached tokens than request #${prev.index} had cached (reported by the provider).`;
+    return ` The reported cache reads did not drop at the next request (#${next.index}); providers with an exact-prefix cache still recompute everything after it.`;
+  }
+  if (ctx.estimate) {
+    const est = ctx.estimate;
+    const n = after.reduce((s, rec) => s + est(ctx.facts.blocksOf(rec)), 0);
+    return ` About ${num(n)} tokens after it must be recomputed at the next request (local estimate).`;
+  }
+  return ' The log reports no cache usage, so the cost is not measured here.';
+}
+
+export const MID_HISTORY_MUTATION: Rule = {
+  id: 'MID_HISTORY_MUTATION',
+  severities: ['warning'],
+  title: 'Masking or pruning changed a position before the tail (prompt-cache cost)',
+  origins: ['001', '002', '004'],
+  run(ctx) {
+    const out: Diagnostic[] = [];
+    for (const m of mutations(ctx)) {
+      const surface = ctx.facts.surfaceAt(m.seq).items;
+      const pos = surface.findIndex((r) => r.id === m.target);
+      if (pos < 0) continue;
+      const after = surface.slice(pos + 1);
+      // The tail: nothing after it but the assistant turn that asked for the change.
+      const tail = after.every((r) => r.item.role === 'assistant' && ctx.facts.answersOf(r).length === 0);
+      if (tail) continue;
+      const e = ctx.facts.event(m.seq);
+      if (!e) continue;
+      const target = surface[pos] as ItemRecord;
+      out.push(finding('MID_HISTORY_MUTATION', 'warning',
+        `${m.what} at surface position ${num(pos)} of ${num(surface.length)}, with ${num(after.length)} item${after.length === 1 ? '' : 's'} after it: a change before the tail invalidates the prompt cache of everything after it.${cacheCost(ctx, e, after)}`,
+        [m.seq, target.seq]));
+    }
+    return out;
+  },
+};

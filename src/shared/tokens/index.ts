@@ -1,0 +1,10 @@
+// Token accounting of model views (issue #5): pure, no node:*. Counting itself (encoders, the worker
+// pool, the content-hash cache) lives in src/main/tokens.
+export * from './categories';
+export * from './encoding';
+export * from './envelope';
+export * from './hash';
+export * from './policy';
+export * from './prefix';
+export * from './report';
+export * from './units';
