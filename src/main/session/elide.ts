@@ -38,13 +38,14 @@ function elideBlock(b: Block): Block {
       return c ? { ...b, input: c.text, elided: c.elided } : b;
     }
     case 'tool_result': {
-      let changed = false;
-      const content = b.content.map((x) => {
+      let content: LeafBlock[] | null = null;
+      for (let i = 0; i < b.content.length; i++) {
+        const x = b.content[i] as LeafBlock;
         const y = elideLeaf(x);
-        if (y !== x) changed = true;
-        return y;
-      });
-      return changed ? { ...b, content } : b;
+        if (y !== x && content === null) content = b.content.slice(0, i);
+        if (content !== null) content.push(y);
+      }
+      return content ? { ...b, content } : b;
     }
     default:
       return b;
@@ -53,13 +54,15 @@ function elideBlock(b: Block): Block {
 
 /** The same blocks with long texts cut to previews, or the same array when nothing is long. */
 export function elideBlocks(blocks: readonly Block[]): Block[] {
-  let changed = false;
-  const out = blocks.map((b) => {
+  // Most items have nothing to cut: allocate only from the first block that changes (hot path).
+  let out: Block[] | null = null;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i] as Block;
     const e = elideBlock(b);
-    if (e !== b) changed = true;
-    return e;
-  });
-  return changed ? out : (blocks as Block[]);
+    if (e !== b && out === null) out = blocks.slice(0, i);
+    if (out !== null) out.push(e);
+  }
+  return out ?? (blocks as Block[]);
 }
 
 /** The event as kept in memory. Only content blocks are elided; structure is never touched. */
