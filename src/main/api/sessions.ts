@@ -77,6 +77,8 @@ export class SessionRegistry implements Disposable {
       progress('replaying', info.size);
       inspector = new SessionInspector(session);
       inspector.replay();
+      // The diagnostics catalog reads whole summaries: re-read them once, so every count agrees.
+      await inspector.loadRuleTexts();
     } catch (err: unknown) {
       progress('failed', null);
       if (err instanceof UnreadableSessionError) throw new ApiFailure('UNREADABLE', err.message);

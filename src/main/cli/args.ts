@@ -1,3 +1,5 @@
+import { IMPORTERS } from '../importers/registry';
+import type { FormatId } from '../importers/types';
 /** A small, strict argument parser: unknown flags are errors, not silently ignored. */
 export interface ParsedArgs {
   readonly positional: string[];
@@ -49,4 +51,14 @@ export function intFlag(args: ParsedArgs, name: string): number | undefined {
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const v = args.flags.get(name);
   return typeof v === 'string' ? v : undefined;
+}
+
+/** Every format id an importer reads; `--format` takes one of them. */
+export const FORMATS: readonly FormatId[] = IMPORTERS.map((i) => i.id);
+
+export function formatFlag(args: ParsedArgs): FormatId | undefined {
+  const f = stringFlag(args, 'format');
+  if (f === undefined) return undefined;
+  if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${f}"`);
+  return f as FormatId;
 }

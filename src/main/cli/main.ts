@@ -1,18 +1,17 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { SEVERITY_RANK } from '../../shared/model/diagnostic';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
-import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
+import { claimedDirectory, sessionsUnder } from '../session/targets';
+import { formatFlag, intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
 import { SERVE_SPEC, serveCommand } from './serve';
 import { renderEvent, renderInspect, renderView } from './text';
+import { VALIDATE_SPEC, validateCommand } from './validate';
 
-/** Exit codes (docs/cli.md): 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage. */
-export const EXIT_CLEAN = 0;
-export const EXIT_FINDINGS = 1;
-export const EXIT_UNUSABLE = 2;
+export { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 
 export interface Io {
   out(text: string): void;
@@ -25,42 +24,23 @@ Usage:
   palimpsest inspect <file|dir> [--json] [--format F] [--branch B]
   palimpsest view <file> --request N [--json] [--format F] [--branch B]
   palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F]
+  palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
+  palimpsest validate --list-rules [--json]
   palimpsest serve [file…] [--port N]     the UI and API on 127.0.0.1, for a browser
 
-Formats: palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]); detected from the first lines.
+Formats (--format): palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]), claude-code, codex, rind (a session
+folder), cosh; detected from the first lines.
 Exit codes: 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage.
 See docs/cli.md.`;
-
-const FORMATS: readonly FormatId[] = ['palimpsest', 'dsh'];
-
-function formatFlag(args: ParsedArgs): FormatId | undefined {
-  const f = stringFlag(args, 'format');
-  if (f === undefined) return undefined;
-  if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${f}"`);
-  return f as FormatId;
-}
-
-const SESSION_FILE = /\.jsonl(\.zstd?)?$/;
-
-/** Session files under a directory, sorted, at most `depth` levels down. */
-async function sessionFiles(dir: string, depth = 4): Promise<string[]> {
-  const out: string[] = [];
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory() && depth > 0 && e.name !== 'node_modules' && !e.name.startsWith('.')) out.push(...(await sessionFiles(p, depth - 1)));
-    else if (e.isFile() && SESSION_FILE.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 async function open(path: string, format: FormatId | undefined, branch: string | undefined): Promise<SessionInspector> {
   const session = await loadSession(path, { format });
   const inspector = new SessionInspector(session);
   if (branch !== undefined && !inspector.hasBranch(branch)) {
+    await session.dispose();
     throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
   }
+  await inspector.loadRuleTexts(branch);
   return inspector;
 }
 
@@ -75,7 +55,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const branch = stringFlag(args, 'branch');
   const info = await stat(path).catch(() => null);
   if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
-  if (!info.isDirectory()) {
+  if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
     const inspector = await open(path, format, branch);
     try {
       const j = inspectJson(path, inspector, branch);
@@ -85,7 +65,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
       await inspector.session.dispose();
     }
   }
-  const files = await sessionFiles(path);
+  const files = await sessionsUnder(path);
   const sessions: unknown[] = [];
   const texts: string[] = [];
   let exit = EXIT_CLEAN;
@@ -104,7 +84,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
       exit = Math.max(exit, EXIT_FINDINGS);
     }
   }
-  if (files.length === 0) texts.push(`${path}: no session files (*.jsonl, *.jsonl.zst, *.jsonl.zstd) found`);
+  if (files.length === 0) texts.push(`${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found`);
   io.out(json ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions }, null, 2) : texts.join('\n\n'));
   return files.length === 0 ? EXIT_UNUSABLE : exit;
 }
@@ -159,6 +139,7 @@ const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run:
   inspect: { spec: { json: 'boolean', format: 'value', branch: 'value' }, run: inspectCommand },
   view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value' }, run: viewCommand },
   events: { spec: { json: 'boolean', format: 'value', from: 'value', to: 'value' }, run: eventsCommand },
+  validate: { spec: VALIDATE_SPEC, run: validateCommand },
   serve: { spec: SERVE_SPEC, run: serveCommand },
 };
 

@@ -1,13 +1,13 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { RULES, diagnose, loadRuleTexts, ruleById } from '../../shared/diagnostics';
 import type { Diagnostic, Severity } from '../../shared/model/diagnostic';
 import { SEVERITY_RANK } from '../../shared/model/diagnostic';
-import { IMPORTERS } from '../importers/registry';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, locateDiagnostics, UnreadableSessionError } from '../session/load';
-import { stringFlag, UsageError, type ParsedArgs } from './args';
+import { claimedDirectory, sessionsUnder } from '../session/targets';
+import { formatFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 import { countSeverities, diagnosticJson, JSON_VERSION } from './json';
 import type { Io } from './main';
 
@@ -15,13 +15,8 @@ import type { Io } from './main';
  * `palimpsest validate <file|dir> [--json] [--rule ID…] [--min-severity S] [--format F] [--branch B]`
  * and `palimpsest validate --list-rules [--json]`: run the diagnostics catalog (docs/diagnostics.md)
  * on sessions and report every finding with its file and line. Exit 1 when an error-level finding
- * is shown. (Exit codes are those of main.ts; they are repeated here rather than imported, because
- * main.ts imports this module and a value import back would be a cycle.)
+ * is shown.
  */
-
-const EXIT_CLEAN = 0;
-const EXIT_FINDINGS = 1;
-const EXIT_UNUSABLE = 2;
 
 export const VALIDATE_SPEC: Record<string, 'value' | 'boolean'> = {
   json: 'boolean',
@@ -32,9 +27,7 @@ export const VALIDATE_SPEC: Record<string, 'value' | 'boolean'> = {
   'list-rules': 'boolean',
 };
 
-const FORMATS: readonly FormatId[] = IMPORTERS.map((i) => i.id);
 const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
-const SESSION_FILE = /\.jsonl(\.zstd?)?$/;
 
 // Session text reaches messages (item ids, error strings): no control characters to the terminal.
 // eslint-disable-next-line no-control-regex
@@ -68,13 +61,6 @@ export async function validateSession(inspector: SessionInspector, options: Vali
   return all.filter((d) => SEVERITY_RANK[d.severity] >= min);
 }
 
-function formatFlag(args: ParsedArgs): FormatId | undefined {
-  const f = stringFlag(args, 'format');
-  if (f === undefined) return undefined;
-  if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${f}"`);
-  return f as FormatId;
-}
-
 function severityFlag(args: ParsedArgs): Severity | undefined {
   const s = stringFlag(args, 'min-severity');
   if (s === undefined) return undefined;
@@ -101,37 +87,6 @@ function ruleArgs(args: ParsedArgs): { rules: string[] | undefined; positional: 
   }
   if (rules.length === 0) throw new UsageError('--rule needs at least one rule id');
   return { rules: [...new Set(rules)], positional };
-}
-
-/** Sessions under a directory: folders an importer claims as one session (Rind), and session files, sorted. */
-async function sessionsUnder(dir: string, depth = 4): Promise<string[]> {
-  const out: string[] = [];
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
-      const claim = await claimedDirectory(p);
-      if (claim === 'session') out.push(p);
-      else if (claim === 'companions') continue; // Read with the session file next to it (Claude Code subagents).
-      else if (depth > 0) out.push(...(await sessionsUnder(p, depth - 1)));
-    } else if (e.isFile() && SESSION_FILE.test(e.name)) {
-      out.push(p);
-    }
-  }
-  return out;
-}
-
-/** Whether an importer reads this folder as one session, as the companions of a file beside it, or not at all. */
-async function claimedDirectory(dir: string): Promise<'session' | 'companions' | null> {
-  const inside = resolve(dir) + sep;
-  for (const importer of IMPORTERS) {
-    const files = await importer.sessionFiles?.(dir, true).catch(() => null);
-    if (!files || files.length === 0) continue;
-    return files.every((f) => resolve(f).startsWith(inside)) ? 'session' : 'companions';
-  }
-  return null;
 }
 
 interface SessionReport {

@@ -6,6 +6,7 @@ import type { ModelView, ViewItem } from '../../shared/model/view';
 import { defaultBranch, listBranches, type BranchInfo } from '../../shared/replay/branches';
 import { replay, type ReplayState } from '../../shared/replay/fold';
 import { extensionsBefore, fatesAt, modelView, type RawItemFate } from '../../shared/replay/view';
+import { diagnose, loadRuleTexts } from '../../shared/diagnostics';
 import { locateDiagnostics } from './load';
 import type { LoadedSession } from './types';
 
@@ -52,9 +53,27 @@ export class SessionInspector {
     return this.branches.some((b) => b.name === name);
   }
 
-  /** Reader, importer and replay findings, each with file and line. */
+  private readonly findings = new Map<string, Diagnostic[]>();
+  private readonly ruleTexts = new Map<number, readonly Block[]>();
+
+  /** Re-read the full text of the summaries and checkpoints the diagnostics rules read whole; diagnostics() uses them from then on. */
+  async loadRuleTexts(branch = this.defaultBranch): Promise<void> {
+    const texts = await loadRuleTexts(this.session.events, this.replay(branch), (seq) => this.session.hydrate(seq));
+    for (const [seq, blocks] of texts) this.ruleTexts.set(seq, blocks);
+    this.findings.clear();
+  }
+
+  /** Reader, importer and replay findings, then the diagnostics catalog's (docs/diagnostics.md), each with file and line. */
   diagnostics(branch = this.defaultBranch): Diagnostic[] {
-    return [...this.session.diagnostics, ...locateDiagnostics(this.session, this.replay(branch).diagnostics)];
+    let ds = this.findings.get(branch);
+    if (!ds) {
+      const state = this.replay(branch);
+      const base = [...this.session.diagnostics, ...locateDiagnostics(this.session, state.diagnostics)];
+      const found = diagnose({ events: this.session.events, state, format: this.session.format, reported: base, fullBlocks: this.ruleTexts });
+      ds = [...base, ...locateDiagnostics(this.session, found)];
+      this.findings.set(branch, ds);
+    }
+    return ds;
   }
 
   view(index: number, branch = this.defaultBranch): ModelView | null {

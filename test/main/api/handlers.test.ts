@@ -47,7 +47,7 @@ describe('API handlers', () => {
     const s = await open();
     expect(s).toMatchObject({
       path: SMALL, format: 'palimpsest', defaultBranch: 'main',
-      counts: { events: 19, items: 6, requests: 4, compactions: 1, diagnostics: { error: 0, warning: 1, info: 0 } },
+      counts: { events: 19, items: 6, requests: 4, compactions: 1, diagnostics: { error: 0, warning: 2, info: 0 } },
       branches: [{ name: 'main', forkedFrom: null, events: 19, lastSeq: 18 }],
     });
     expect(s.files).toEqual([{ path: SMALL, format: 'palimpsest', bytes: expect.any(Number), lines: 19, records: 19, skipped: 0 }]);
@@ -74,7 +74,7 @@ describe('API handlers', () => {
     const c = value(await handlers.listCompactions({ sessionId }));
     expect(c.compactions).toEqual([expect.objectContaining({ id: 'K1', trigger: 'auto', outcome: 'committed', checkpoints: ['cp1'], summarizerRequests: ['s0'] })]);
     const d = value(await handlers.listDiagnostics({ sessionId }));
-    expect(d.counts).toEqual({ error: 0, warning: 1, info: 0 });
+    expect(d.counts).toEqual({ error: 0, warning: 2, info: 0 });
     expect(d.diagnostics[0]).toMatchObject({ rule: 'UNKNOWN_RECORDS', file: SMALL, line: 18, seqs: [17] });
   });
 

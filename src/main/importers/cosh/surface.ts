@@ -1,23 +1,26 @@
 /**
  * What Palimpsest's replay (src/shared/replay/fold.ts) will make of the surface operations this
  * importer emits, simulated with the same rules: sort keys given once for life (append: the next
- * key; replace: the key of the first replaced item; insert: the midpoint before the target;
+ * key; replace: the key of the first replaced item; insert: a key between the target and its
+ * predecessor (src/shared/replay/keys.ts);
  * restore: the item's own key), removal and restore by key, masks cleared on removal. The
  * importer compares it with cosh's composition to choose operations and to prove they agree.
  */
+import { appendKey, keyBetween } from '../../../shared/replay/keys';
+
 export class CanonSurface {
-  private keys: number[] = [];
+  private keys: string[] = [];
   private ids: string[] = [];
   private readonly maskedIds = new Set<string>();
-  private readonly keyOf = new Map<string, number>();
-  private nextKey = 1;
+  private readonly keyById = new Map<string, string>();
+  private nextKey = 0;
 
   clone(): CanonSurface {
     const c = new CanonSurface();
     c.keys = this.keys.slice();
     c.ids = this.ids.slice();
     for (const m of this.maskedIds) c.maskedIds.add(m);
-    for (const [k, v] of this.keyOf) c.keyOf.set(k, v);
+    for (const [k, v] of this.keyById) c.keyById.set(k, v);
     c.nextKey = this.nextKey;
     return c;
   }
@@ -30,19 +33,19 @@ export class CanonSurface {
     return this.maskedIds;
   }
 
-  private lowerBound(key: number): number {
+  private lowerBound(key: string): number {
     let lo = 0;
     let hi = this.keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.keys[mid] as number) < key) lo = mid + 1;
+      if ((this.keys[mid] as string) < key) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
   position(id: string): number {
-    const key = this.keyOf.get(id);
+    const key = this.keyById.get(id);
     if (key === undefined) return -1;
     const i = this.lowerBound(key);
     return i < this.keys.length && this.keys[i] === key && this.ids[i] === id ? i : -1;
@@ -53,12 +56,12 @@ export class CanonSurface {
   }
 
   hasKey(id: string): boolean {
-    return this.keyOf.has(id);
+    return this.keyById.has(id);
   }
 
   /** The fold's `add`: idempotent when the key is taken. */
-  private add(id: string, key: number): boolean {
-    this.keyOf.set(id, key);
+  private add(id: string, key: string): boolean {
+    this.keyById.set(id, key);
     const i = this.lowerBound(key);
     if (this.keys[i] === key) return false;
     this.keys.splice(i, 0, key);
@@ -67,7 +70,7 @@ export class CanonSurface {
   }
 
   append(id: string): void {
-    this.add(id, this.nextKey++);
+    this.add(id, appendKey(this.nextKey++));
   }
 
   /** Insert before `before`, or append when it is not live (the fold's fallback). */
@@ -77,9 +80,9 @@ export class CanonSurface {
       this.append(id);
       return;
     }
-    const bKey = this.keys[pos] as number;
-    const prevKey = pos > 0 ? (this.keys[pos - 1] as number) : bKey - 1;
-    this.add(id, prevKey + (bKey - prevKey) / 2);
+    const bKey = this.keys[pos] as string;
+    const prevKey = pos > 0 ? (this.keys[pos - 1] as string) : null;
+    this.add(id, keyBetween(prevKey, bKey));
   }
 
   /** Replace the live range `from..to` by `id`, or append when either end is not live. */
@@ -91,7 +94,7 @@ export class CanonSurface {
       return [];
     }
     if (pa > pb) [pa, pb] = [pb, pa];
-    const key = this.keys[pa] as number;
+    const key = this.keys[pa] as string;
     const removed = this.ids.slice(pa, pb + 1);
     for (const r of removed) this.remove(r);
     this.add(id, key);
@@ -109,14 +112,14 @@ export class CanonSurface {
 
   /** Put a removed item back at its key; false when it has none, is live, or its key is taken. */
   restore(id: string): boolean {
-    const key = this.keyOf.get(id);
+    const key = this.keyById.get(id);
     if (key === undefined || this.isLive(id)) return false;
     return this.add(id, key);
   }
 
   /** Would a restore of `id` succeed? */
   canRestore(id: string): boolean {
-    const key = this.keyOf.get(id);
+    const key = this.keyById.get(id);
     if (key === undefined || this.isLive(id)) return false;
     const i = this.lowerBound(key);
     return this.keys[i] !== key;
