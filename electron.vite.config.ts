@@ -8,7 +8,11 @@ export default defineConfig({
   main: {
     build: {
       rolldownOptions: {
-        input: { index: resolve(import.meta.dirname, 'src/main/electron/index.ts') },
+        input: {
+          index: resolve(import.meta.dirname, 'src/main/electron/index.ts'),
+          // The token counter's worker pool looks for token-worker.js next to the main bundle.
+          'token-worker': resolve(import.meta.dirname, 'src/main/tokens/worker.ts'),
+        },
       },
     },
   },

@@ -24,6 +24,7 @@ import type { LoadedSession } from '../src/main/session/types';
 import { replay, type ReplayState } from '../src/shared/replay/fold';
 import { modelView } from '../src/shared/replay/view';
 import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
+import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
 
 const MB = 1e6;
 const TARGET_RATIO = 0.6;
@@ -452,7 +453,22 @@ async function parent(argv: readonly string[]): Promise<void> {
     }
   }
 
+  let tokens: TokenBenchResult | null = null;
+  const tokenSpec = specs.find((s) => s.name === 's100mb');
+  if (tokenSpec) {
+    console.log(`\nTokens on ${tokenSpec.file}:`);
+    try {
+      tokens = await runTokenBench(join(args.dataDir, tokenSpec.file), (m) => console.log(`  [tokens] ${m}`));
+    } catch (e) {
+      failures.push({ name: 'tokens', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  }
+
   console.log('\n' + report(results));
+  if (tokens) {
+    console.log(`  token count of s100mb ≤ ${TARGET_FULL_COUNT_S} s: ${(tokens.full.wallMs / 1000).toFixed(1)} s ${mark(tokens.full.pass)}`);
+    console.log(`  view after a seek p99 ≤ ${TARGET_SEEK_P99_MS} ms: ${tokens.seek.cached.p99.toFixed(2)} ms ${mark(tokens.seek.pass)}`);
+  }
   for (const r of results) {
     if (r.diagnostics.load + r.diagnostics.replay > 0) {
       console.log(`\n${r.name}: ${r.diagnostics.load} load and ${r.diagnostics.replay} replay diagnostics on generated data, first: ${r.diagnostics.first.join(' | ')}`);
@@ -465,8 +481,12 @@ async function parent(argv: readonly string[]): Promise<void> {
     command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
     date: new Date().toISOString(),
     machine,
-    targets: { loadRatio: TARGET_RATIO, peakRssRatioOn1GB: TARGET_RSS, viewP99MsOnE1m: TARGET_P99_MS },
+    targets: {
+      loadRatio: TARGET_RATIO, peakRssRatioOn1GB: TARGET_RSS, viewP99MsOnE1m: TARGET_P99_MS,
+      tokensFullCountS: TARGET_FULL_COUNT_S, tokensSeekP99Ms: TARGET_SEEK_P99_MS,
+    },
     results,
+    tokens,
     failures,
   };
   mkdirSync(resolve(outPath, '..'), { recursive: true });

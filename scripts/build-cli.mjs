@@ -4,6 +4,8 @@ import { build } from 'esbuild';
 
 const entries = {
   cli: 'src/main/cli/index.ts',
+  // Found next to cli.js / bench.js by the token counter's worker pool.
+  'token-worker': 'src/main/tokens/worker.ts',
   bench: 'bench/bench.ts',
   'gen-sessions': 'bench/generate.ts',
 };

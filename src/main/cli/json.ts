@@ -11,7 +11,8 @@ import type { SessionInspector } from '../session/inspector';
  */
 export const JSON_VERSION = 1;
 
-export function requestJson(r: RequestInfo) {
+/** A request as JSON; `estimatedTokens` is Palimpsest's own count of the view (inspect only), never the provider's. */
+export function requestJson(r: RequestInfo, estimatedTokens: number | null = null) {
   return {
     index: r.index,
     id: r.id,
@@ -23,6 +24,7 @@ export function requestJson(r: RequestInfo) {
     window: r.route.window ?? null,
     maxOutput: r.route.maxOutput ?? null,
     reportedInputTokens: r.reportedInputTokens,
+    estimatedTokens,
     outputTokens: r.usage?.output ?? null,
     usage: r.usage,
     finish: r.finish,
@@ -70,7 +72,7 @@ export function countSeverities(ds: readonly Diagnostic[]) {
   return n;
 }
 
-export function inspectJson(path: string, inspector: SessionInspector, branch = inspector.defaultBranch) {
+export function inspectJson(path: string, inspector: SessionInspector, branch = inspector.defaultBranch, estimated: readonly (number | null)[] = []) {
   const state = inspector.replay(branch);
   const diagnostics = inspector.diagnostics(branch);
   const s = inspector.session;
@@ -88,7 +90,7 @@ export function inspectJson(path: string, inspector: SessionInspector, branch = 
       compactions: state.compactions.length,
       diagnostics: countSeverities(diagnostics),
     },
-    requests: state.requests.map((r) => requestJson(requestInfo(r))),
+    requests: state.requests.map((r, i) => requestJson(requestInfo(r), estimated[i] ?? null)),
     compactions: state.compactions.map((c) => compactionJson(c, inspector.summarizerCalls(c.id))),
     diagnostics: diagnostics.map(diagnosticJson),
   };

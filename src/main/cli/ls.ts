@@ -1,5 +1,5 @@
-import { LS_SPEC, runLs } from '../discovery/ls-command';
-import type { ParsedArgs } from './args';
+import { LS_SPEC, LsUsageError, runLs } from '../discovery/ls-command';
+import { UsageError, type ParsedArgs } from './args';
 import { EXIT_CLEAN, type Io } from './main';
 
 /**
@@ -12,6 +12,11 @@ import { EXIT_CLEAN, type Io } from './main';
  */
 export { LS_SPEC };
 
-export function lsCommand(args: ParsedArgs, io: Io): Promise<number> {
-  return runLs(args, io, EXIT_CLEAN);
+export async function lsCommand(args: ParsedArgs, io: Io): Promise<number> {
+  try {
+    return await runLs(args, io, EXIT_CLEAN);
+  } catch (e) {
+    if (e instanceof LsUsageError) throw new UsageError(e.message);
+    throw e;
+  }
 }

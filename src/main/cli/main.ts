@@ -9,7 +9,9 @@ import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
 import { SERVE_SPEC, serveCommand } from './serve';
 import { renderEvent, renderInspect, renderView } from './text';
+import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
+import { createTokenCounter } from '../tokens/pool';
 
 export { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 
@@ -24,6 +26,7 @@ Usage:
   palimpsest inspect <file|dir> [--json] [--format F] [--branch B]
   palimpsest view <file> --request N [--json] [--format F] [--branch B]
   palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F]
+  palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]   token account per request
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
   palimpsest validate --list-rules [--json]
   palimpsest serve [file…] [--port N]     the UI and API on 127.0.0.1, for a browser
@@ -58,7 +61,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
     const inspector = await open(path, format, branch);
     try {
-      const j = inspectJson(path, inspector, branch);
+      const j = inspectJson(path, inspector, branch, json ? await estimateRequestTokens(inspector, { branch }) : []);
       io.out(json ? JSON.stringify(j, null, 2) : renderInspect(j));
       return worstExit(inspector, branch);
     } finally {
@@ -69,20 +72,25 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const sessions: unknown[] = [];
   const texts: string[] = [];
   let exit = EXIT_CLEAN;
-  for (const f of files) {
-    try {
-      const inspector = await open(f, format, undefined);
-      const j = inspectJson(f, inspector);
-      sessions.push(j);
-      texts.push(renderInspect(j));
-      exit = Math.max(exit, worstExit(inspector));
-      await inspector.session.dispose();
-    } catch (err: unknown) {
-      if (!(err instanceof UnreadableSessionError)) throw err;
-      sessions.push({ palimpsest: JSON_VERSION, path: f, error: err.message, diagnostics: err.diagnostics.map(diagnosticJson) });
-      texts.push(`${f}\n  unreadable: ${err.message}`);
-      exit = Math.max(exit, EXIT_FINDINGS);
+  const counter = json ? createTokenCounter() : null;
+  try {
+    for (const f of files) {
+      try {
+        const inspector = await open(f, format, undefined);
+        const j = inspectJson(f, inspector, undefined, counter ? await estimateRequestTokens(inspector, { counter }) : []);
+        sessions.push(j);
+        texts.push(renderInspect(j));
+        exit = Math.max(exit, worstExit(inspector));
+        await inspector.session.dispose();
+      } catch (err: unknown) {
+        if (!(err instanceof UnreadableSessionError)) throw err;
+        sessions.push({ palimpsest: JSON_VERSION, path: f, error: err.message, diagnostics: err.diagnostics.map(diagnosticJson) });
+        texts.push(`${f}\n  unreadable: ${err.message}`);
+        exit = Math.max(exit, EXIT_FINDINGS);
+      }
     }
+  } finally {
+    await counter?.close();
   }
   if (files.length === 0) texts.push(`${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found`);
   io.out(json ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions }, null, 2) : texts.join('\n\n'));
@@ -139,6 +147,7 @@ const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run:
   inspect: { spec: { json: 'boolean', format: 'value', branch: 'value' }, run: inspectCommand },
   view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value' }, run: viewCommand },
   events: { spec: { json: 'boolean', format: 'value', from: 'value', to: 'value' }, run: eventsCommand },
+  tokens: { spec: TOKENS_SPEC, run: tokensCommand },
   validate: { spec: VALIDATE_SPEC, run: validateCommand },
   serve: { spec: SERVE_SPEC, run: serveCommand },
 };

@@ -6,14 +6,13 @@ import {
 } from '../../shared/tokens/policy';
 import type { PrefixAnalysis } from '../../shared/tokens/prefix';
 import type { RequestRow, SessionTokenReport } from '../../shared/tokens/report';
-import { IMPORTERS } from '../importers/registry';
-import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { DEFAULT_MAX_PIECE_BYTES } from '../tokens/encoder';
 import { createTokenCounter, type TokenCounter } from '../tokens/pool';
 import { SessionTokens, type CountRunStats, type ViewAccount } from '../tokens/service';
-import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { formatFlag, intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { EXIT_CLEAN, EXIT_FINDINGS } from './exit';
 import { JSON_VERSION } from './json';
 import type { Io } from './main';
 
@@ -51,14 +50,6 @@ export async function estimateRequestTokens(inspector: SessionInspector, options
   } finally {
     if (!options.counter) await counter.close();
   }
-}
-
-function formatFlag(args: ParsedArgs): FormatId | undefined {
-  const f = stringFlag(args, 'format');
-  if (f === undefined) return undefined;
-  const ids = IMPORTERS.map((i) => i.id);
-  if (!(ids as string[]).includes(f)) throw new UsageError(`--format must be one of ${ids.join(', ')}, got "${f}"`);
-  return f as FormatId;
 }
 
 function encodingFlag(args: ParsedArgs): EncodingName | undefined {
@@ -154,13 +145,13 @@ function envelopeText(report: SessionTokenReport): string[] {
   const unlogged = report.requests.filter((r) => r.unloggedSystem || r.unloggedTools);
   if (unlogged.length > 0) {
     const what = [unlogged.some((r) => r.unloggedSystem) ? 'system prompt' : '', unlogged.some((r) => r.unloggedTools) ? 'tool schemas' : ''].filter(Boolean).join(' and ');
-    out.push(`  unlogged    ${what}: the log does not contain them (${unlogged.length} requests)`);
+    out.push(`  unlogged    ${what}: the log does not contain ${what.includes(' and ') ? 'them' : 'it'} (${num(unlogged.length)} requests)`);
     if (fit) {
       const later = fit.stretches.slice(1).map((s) => `${num(s.envelope)} after compaction ${s.stretch}`).join(', ');
-      out.push(`              measured from usage: ${num(fit.envelope)} tokens${later ? ` (${later})` : ''}; k = ${fix(fit.ratio)} provider tokens per counted token; ${fit.requests} requests, spread ±${num(fit.spread)} (${fit.method})`);
+      out.push(`              measured from usage: ${num(fit.envelope)} tokens${later ? ` (${later})` : ''}; k = ${fix(fit.ratio)} provider tokens per counted token; ${num(fit.requests)} requests, spread ±${num(fit.spread)} (${fit.method})`);
     } else out.push('              not measurable: no request reports usage');
   } else if (fit) {
-    out.push(`  residual    provider − local: ${num(fit.envelope)} tokens per request + k = ${fix(fit.ratio)} per counted token (${fit.requests} requests; framing and tokenizer differences)`);
+    out.push(`  residual    provider − local: ${num(fit.envelope)} tokens per request + k = ${fix(fit.ratio)} per counted token (${num(fit.requests)} requests; framing and tokenizer differences)`);
   }
   return out;
 }
@@ -175,12 +166,16 @@ function headerText(path: string, report: SessionTokenReport, counted: CountRunS
   } else out.push('  counted     nothing (--estimate): figures are characters ÷ 4, labelled estimates');
   if (report.partial > 0) out.push(`  estimates   ${report.partial} requests still contain figures estimated from characters`);
   const withUsage = report.requests.filter((r) => r.reportedTokens !== null).length;
-  out.push(`  reported    ${withUsage} of ${report.requests.length} requests carry provider usage (authoritative)`);
+  out.push(`  reported    ${num(withUsage)} of ${num(report.requests.length)} requests carry provider usage (authoritative)`);
   out.push(...envelopeText(report));
   const p = report.policy.policy;
   out.push(`  policy      ${p.id} — ${p.name}: ${p.description}; measures the ${p.measure} context${p.edited.length > 0 ? `; edited: ${p.edited.join(', ')}` : ''}`);
   const ev = report.policy;
-  const list = (xs: readonly number[]): string => (xs.length === 0 ? 'none' : xs.map((i) => `#${i}`).join(', '));
+  const list = (xs: readonly number[]): string => {
+    if (xs.length === 0) return 'none';
+    const shown = xs.slice(0, 12).map((i) => `#${i}`).join(', ');
+    return xs.length > 12 ? `${shown} … (${num(xs.length)} in all)` : shown;
+  };
   out.push(`              would compact after ${list(ev.triggers)}; the log compacted after ${list(ev.compactions)} (matched ${ev.matched.length}, unpredicted ${ev.unpredicted.length}, extra ${ev.extra.length})`);
   return out;
 }
@@ -258,6 +253,8 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
   try {
     const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
     if (!inspector.hasBranch(branch)) throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
+    // The same diagnostics, hence the same exit code, as the other commands.
+    await inspector.loadRuleTexts(branch);
     const tokens = new SessionTokens(inspector, { counter, branch, encoding });
     const n = tokens.state.requests.length;
     if (index !== undefined && index >= n) throw new UsageError(`no request ${index} in ${path}: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
@@ -274,7 +271,7 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
     const view = index !== undefined ? tokens.view(index, policy) : null;
     if (args.flags.has('json')) io.out(JSON.stringify(tokensJson(path, tokens, report, counted, counter, view), null, 2));
     else io.out(view ? renderView(path, report, view, counted, counter) : renderReport(path, report, counted, counter));
-    return inspector.diagnostics(branch).some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK.error) ? 1 : 0;
+    return inspector.diagnostics(branch).some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK.error) ? EXIT_FINDINGS : EXIT_CLEAN;
   } finally {
     await counter?.close();
     await session.dispose();

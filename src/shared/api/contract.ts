@@ -91,6 +91,8 @@ export const RequestRow = z.object({
   maxOutput: Tokens.nullable(),
   /** input + cache reads + cache writes, as the provider reported it. */
   reportedInputTokens: Tokens.nullable(),
+  /** Palimpsest's own estimate of the view (inspect only); null where not counted. */
+  estimatedTokens: Tokens.nullable(),
   outputTokens: Tokens.nullable(),
   usage: Usage.nullable(),
   finish: Finish.nullable(),

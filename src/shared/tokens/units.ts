@@ -1,7 +1,6 @@
 import type { Block, ToolSchema } from '../model/content';
 import type { ReplayState } from '../replay/fold';
 import type { ItemRecord, RequestRecord, TodoState } from '../replay/records';
-import { surfaceBefore } from '../replay/view';
 import {
   addUncountable, CATEGORY_COUNT, CATEGORY_INDEX, FRAMING_PER_MESSAGE, FRAMING_PER_REQUEST, itemBlockParts, maskParts, noUncountable,
   systemParts, todoParts, toolsParts, TOKEN_CATEGORIES, type ItemContext, type TextPart, type TokenCategory, type Uncountable,
@@ -156,6 +155,8 @@ export interface RequestTokens {
 }
 
 const ITEM_KEY_SPAN = 65536;
+/** Shared by every unit without images, opaque or redacted blocks (most of them). */
+const NONE: Readonly<Uncountable> = Object.freeze(noUncountable());
 
 /**
  * Turns the replay of one branch into per-request token figures from a count source: exact where
@@ -164,11 +165,19 @@ const ITEM_KEY_SPAN = 65536;
  */
 export class TokenAccountant {
   private readonly specs = new Map<number, RefSpec>();
+  /** Envelope and todo units, by key. */
   private readonly units = new Map<number, UnitInfo>();
+  /**
+   * Item units by record index (each record has a few variants: extensions seen, masks). An array
+   * sized once: a Map of hundreds of thousands of units would rehash while a user seeks.
+   */
+  private readonly itemUnits: (UnitInfo[] | undefined)[];
   private readonly envelopeKeys = new Map<string, number>();
   private readonly fingerprints = new Map<number, string>();
 
-  constructor(readonly state: ReplayState, readonly source: CountSource) {}
+  constructor(readonly state: ReplayState, readonly source: CountSource) {
+    this.itemUnits = new Array<UnitInfo[] | undefined>(state.items.length);
+  }
 
   private spec(ref: number, make: () => RefSpec): RefSpec {
     let s = this.specs.get(ref);
@@ -231,7 +240,7 @@ export class TokenAccountant {
     let u = this.units.get(key);
     if (!u) {
       u = {
-        key, kind, label: kind, rec: null, masked: false, refs: spec ? [spec] : [], uncountable: spec?.uncountable ?? noUncountable(),
+        key, kind, label: kind, rec: null, masked: false, refs: spec ? [spec] : [], uncountable: spec?.uncountable ?? NONE,
         unknown: spec === null, framing: kind === 'system' && spec ? FRAMING_PER_MESSAGE : 0, counted: null,
       };
       this.units.set(key, u);
@@ -251,8 +260,8 @@ export class TokenAccountant {
       variant = ext;
     }
     const key = rec.index * ITEM_KEY_SPAN + Math.min(variant, ITEM_KEY_SPAN - 1);
-    let u = this.units.get(key);
-    if (u) return u;
+    let variants = this.itemUnits[rec.index];
+    if (variants) for (const v of variants) if (v.key === key) return v;
     const refs: RefSpec[] = [];
     let unknown = false;
     if (masked) {
@@ -263,10 +272,18 @@ export class TokenAccountant {
       refs.push(this.itemRef(rec, rec.seq));
       for (const x of rec.extensions) if (x.seq < beforeSeq) refs.push(this.itemRef(rec, x.seq));
     }
-    const unc = noUncountable();
-    for (const r of refs) addUncountable(unc, r.uncountable);
-    u = { key, kind: 'item', label: rec.id, rec, masked, refs, uncountable: unc, unknown, framing: FRAMING_PER_MESSAGE, counted: null };
-    this.units.set(key, u);
+    let unc: Readonly<Uncountable> = NONE;
+    for (const r of refs) {
+      if (r.uncountable.images + r.uncountable.opaque + r.uncountable.redacted === 0) continue;
+      if (unc === NONE) unc = noUncountable();
+      addUncountable(unc as Uncountable, r.uncountable);
+    }
+    const u: UnitInfo = { key, kind: 'item', label: rec.id, rec, masked, refs, uncountable: unc, unknown, framing: FRAMING_PER_MESSAGE, counted: null };
+    if (!variants) {
+      variants = [];
+      this.itemUnits[rec.index] = variants;
+    }
+    variants.push(u);
     return u;
   }
 
@@ -275,7 +292,7 @@ export class TokenAccountant {
     const key = -(1e12 + todo.seq);
     let u = this.units.get(key);
     if (!u) {
-      u = { key, kind: 'todo', label: 'todo', rec: null, masked: false, refs: [spec], uncountable: noUncountable(), unknown: false, framing: FRAMING_PER_MESSAGE, counted: null };
+      u = { key, kind: 'todo', label: 'todo', rec: null, masked: false, refs: [spec], uncountable: NONE, unknown: false, framing: FRAMING_PER_MESSAGE, counted: null };
       this.units.set(key, u);
     }
     return u;
@@ -295,8 +312,12 @@ export class TokenAccountant {
         if (rec) units.push(this.itemUnit(rec, false, r.seq));
       }
     } else {
-      const s = surfaceBefore(this.state, r.seq);
-      for (const rec of s.items) units.push(this.itemUnit(rec, s.masked.has(rec.index), r.seq));
+      // The surface as item indexes (surfaceBefore would also build an array of records).
+      const s = this.state.surface.at(r.seq);
+      for (const id of s.ids) {
+        const rec = this.state.items[id];
+        if (rec) units.push(this.itemUnit(rec, s.masked.has(id), r.seq));
+      }
       if (r.todo && r.todo.todos.length > 0) units.push(this.todoUnit(r.todo));
     }
     return units;
@@ -404,6 +425,7 @@ export class TokenAccountant {
   /** Drop cached unit figures (after the count source changed what it knows, e.g. a new encoding). */
   forget(): void {
     for (const u of this.units.values()) u.counted = null;
+    for (const vs of this.itemUnits) if (vs) for (const u of vs) u.counted = null;
     this.fingerprints.clear();
   }
 }

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import type { EncodingName } from '../../shared/tokens/encoding';
+
+/**
+ * Counts by content: the same text has the same count in an encoding, whichever item, request or
+ * session it appears in (a re-injected file, a system prompt repeated by every header of a resumed
+ * log, two sessions of one project). Keys are the text itself when short, its SHA-1 otherwise.
+ * Bounded: the oldest entries go first when it is full.
+ */
+export class ContentCountCache {
+  private readonly map = new Map<string, number>();
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly maxEntries = 1_000_000) {}
+
+  /** The cache key of `text` in `encoding`. */
+  static key(encoding: EncodingName, text: string): string {
+    if (text.length <= 48) return `${encoding}\u0000${text}`;
+    return `${encoding}\u0001${createHash('sha1').update(text).digest('base64')}`;
+  }
+
+  get(key: string): { tokens: number; estimated: number } | undefined {
+    const v = this.map.get(key);
+    if (v === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    // Packed: tokens × 2^24 + estimated (estimated < 2^24 always: it is part of one text's tokens).
+    const estimated = v % 0x1000000;
+    return { tokens: (v - estimated) / 0x1000000, estimated };
+  }
+
+  set(key: string, tokens: number, estimated: number): void {
+    if (this.map.size >= this.maxEntries) {
+      let drop = Math.max(1, Math.floor(this.maxEntries / 8));
+      for (const k of this.map.keys()) {
+        this.map.delete(k);
+        if (--drop === 0) break;
+      }
+    }
+    this.map.set(key, tokens * 0x1000000 + Math.min(estimated, 0xffffff));
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}

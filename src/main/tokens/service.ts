@@ -1,0 +1,459 @@
+import { createHash } from 'node:crypto';
+import type { Block } from '../../shared/model/content';
+import type { LogEvent } from '../../shared/model/event';
+import { itemKind } from '../../shared/model/item';
+import type { ReplayState } from '../../shared/replay/fold';
+import { CATEGORY_COUNT, CATEGORY_INDEX, TOKEN_CATEGORIES, type TextPart, type TokenCategory } from '../../shared/tokens/categories';
+import { chooseEncoding, type EncodingChoice, type EncodingName } from '../../shared/tokens/encoding';
+import type { EnvelopeFit } from '../../shared/tokens/envelope';
+import { defaultPolicyFor, policyFromLog, policyLines, type PolicyLines, type TokenPolicy } from '../../shared/tokens/policy';
+import { comparePrefix, type PrefixAnalysis } from '../../shared/tokens/prefix';
+import { buildReport, type SessionTokenReport } from '../../shared/tokens/report';
+import {
+  addAt, refParts, TokenAccountant, type CountSource, type RefCount, type RefSpec, type RequestTokens,
+} from '../../shared/tokens/units';
+import type { SessionInspector } from '../session/inspector';
+import { ContentCountCache } from './cache';
+import { addStats, newStats, type CountStats } from './encoder';
+import type { TokenCounter } from './pool';
+
+/** Characters per token assumed before anything is counted (English prose and code with o200k: 3.5–4.5). */
+export const DEFAULT_CHARS_PER_TOKEN = 4;
+/** Counted characters of a category before its own ratio replaces the session's. */
+const CALIBRATION_CHARS = 20_000;
+
+export interface SessionTokensOptions {
+  /** Counts batches (a worker pool, or inline). null: estimates only, nothing is counted. */
+  readonly counter: TokenCounter | null;
+  /** Shared between sessions (by content hash); a private one when absent. */
+  readonly cache?: ContentCountCache;
+  /** Count with this encoding instead of the one chosen for the session's model. */
+  readonly encoding?: EncodingName;
+  readonly branch?: string;
+  /** Characters of text per batch sent to a counting thread (default 256k). */
+  readonly batchChars?: number;
+  /** Events re-read from the source at a time (default 32). */
+  readonly hydrateConcurrency?: number;
+}
+
+export interface CountProgress {
+  /** Refs (countable texts of the log) done out of those this run needs. */
+  readonly refs: number;
+  readonly totalRefs: number;
+  /** Characters done out of those this run needs. */
+  readonly chars: number;
+  readonly totalChars: number;
+}
+
+export interface CountRunStats {
+  /** Refs this run was asked for, and how many were already counted. */
+  readonly refs: number;
+  readonly known: number;
+  /** Refs whose every text was found in the content cache. */
+  readonly fromCache: number;
+  /** Texts sent to the counter, and their characters. */
+  readonly texts: number;
+  readonly chars: number;
+  /** Events re-read from the source because their text is elided in memory. */
+  readonly hydrated: number;
+  readonly batches: number;
+  readonly wallMs: number;
+  /** Sum over batches of the counting threads' time. */
+  readonly countMs: number;
+  readonly encoder: CountStats;
+}
+
+/** One position of a view with its tokens, for the detailed account. */
+export interface UnitAccount {
+  readonly position: number;
+  readonly label: string;
+  readonly kind: string;
+  readonly rendition: 'verbatim' | 'masked' | null;
+  readonly tokens: number;
+  readonly estimated: number;
+  readonly categories: Partial<Record<TokenCategory, number>>;
+  /** The log does not say what the model saw here. */
+  readonly unknown: boolean;
+}
+
+export interface ViewAccount {
+  readonly index: number;
+  readonly encoding: EncodingChoice;
+  readonly tokens: RequestTokens;
+  readonly units: readonly UnitAccount[];
+  readonly lines: PolicyLines;
+  readonly cache: PrefixAnalysis;
+}
+
+interface RefWork {
+  readonly spec: RefSpec;
+  readonly cats: Float64Array;
+  remaining: number;
+  estimated: number;
+  texts: string[] | null;
+  /** Settles when the ref is recorded, or when its run ends without recording it. */
+  readonly settled: Promise<void>;
+  readonly settle: () => void;
+}
+
+const categoryOf = (i: number): TokenCategory => TOKEN_CATEGORIES[i] as TokenCategory;
+
+/**
+ * The token account of one loaded session, on one branch: per-ref counts (each event's texts,
+ * counted once, by content hash across sessions), figures for any request at once (counted where
+ * known, estimated from characters elsewhere, labelled), and the background count that refines
+ * them. The owner keeps the counter and closes it.
+ */
+export class SessionTokens implements CountSource {
+  readonly encoding: EncodingName;
+  readonly choice: EncodingChoice;
+  readonly branch: string;
+  readonly state: ReplayState;
+  readonly accountant: TokenAccountant;
+  private readonly counts = new Map<number, RefCount>();
+  /** Refs a run is counting now: another run waits for them instead of counting them twice. */
+  private readonly inFlight = new Map<number, RefWork>();
+  private readonly fingerprints = new Map<number, string>();
+  private readonly cache: ContentCountCache;
+  private readonly calibration = { chars: new Float64Array(CATEGORY_COUNT), tokens: new Float64Array(CATEGORY_COUNT) };
+  private report_: { policy: TokenPolicy; version: number; report: SessionTokenReport } | null = null;
+  private version = 0;
+
+  constructor(readonly inspector: SessionInspector, private readonly options: SessionTokensOptions) {
+    this.branch = options.branch ?? inspector.defaultBranch;
+    this.state = inspector.replay(this.branch);
+    this.choice = SessionTokens.chooseFor(this.state, options.encoding);
+    this.encoding = this.choice.encoding;
+    this.cache = options.cache ?? new ContentCountCache();
+    this.accountant = new TokenAccountant(this.state, this);
+  }
+
+  /** The encoding of a session: the one of the model most of its agent requests went to. */
+  static chooseFor(state: ReplayState, forced?: EncodingName): EncodingChoice {
+    const votes = new Map<string, { n: number; route: { provider?: string; model?: string } }>();
+    for (const r of state.requests) {
+      const key = `${r.route.provider ?? ''}/${r.route.model ?? ''}`;
+      const v = votes.get(key) ?? { n: 0, route: r.route };
+      v.n += r.purpose === 'agent' ? 2 : 1;
+      votes.set(key, v);
+    }
+    let best: { provider?: string; model?: string } = state.envelope.route;
+    let n = -1;
+    for (const v of votes.values()) if (v.n > n) {
+      n = v.n;
+      best = v.route;
+    }
+    const auto = chooseEncoding(best);
+    if (!forced || forced === auto.encoding) return auto;
+    return { encoding: forced, exact: false, family: auto.family, note: `${forced} as asked (the model's own choice would be ${auto.encoding})` };
+  }
+
+  // ---- CountSource
+
+  get(ref: number): RefCount | undefined {
+    return this.counts.get(ref);
+  }
+
+  charsPerToken(category: TokenCategory): number {
+    const i = CATEGORY_INDEX[category];
+    const c = this.calibration.chars[i] as number;
+    if (c >= CALIBRATION_CHARS) return c / Math.max(1, this.calibration.tokens[i] as number);
+    let chars = 0;
+    let tokens = 0;
+    for (let j = 0; j < CATEGORY_COUNT; j++) {
+      chars += this.calibration.chars[j] as number;
+      tokens += this.calibration.tokens[j] as number;
+    }
+    return chars >= CALIBRATION_CHARS ? chars / Math.max(1, tokens) : DEFAULT_CHARS_PER_TOKEN;
+  }
+
+  fingerprint(ref: number): string | undefined {
+    return this.fingerprints.get(ref);
+  }
+
+  // ---- Figures, at once
+
+  /** Refs counted so far. */
+  get countedRefs(): number {
+    return this.counts.size;
+  }
+
+  /** The figures of request `index` now: counted where known, estimated elsewhere (`estimated` says how much). */
+  request(index: number): RequestTokens | null {
+    return this.accountant.tokensOf(index);
+  }
+
+  /** The detailed account of one view: every position with its tokens, the policy's lines, the prefix shared with the previous request. */
+  view(index: number, policy: TokenPolicy = this.defaultPolicy()): ViewAccount | null {
+    const t = this.accountant.tokensOf(index);
+    if (!t) return null;
+    let prev: RequestTokens | null = null;
+    for (let i = index - 1; i >= 0; i--) {
+      const r = this.state.requests[i];
+      if (r && r.route.model === t.request.route.model) {
+        prev = this.accountant.tokensOf(i);
+        break;
+      }
+    }
+    const units: UnitAccount[] = t.units.map((u, position) => {
+      const ut = this.accountant.unitTokens(u);
+      const categories: Partial<Record<TokenCategory, number>> = {};
+      for (let j = 0; j < ut.cats.length; j += 2) categories[categoryOf(ut.cats[j] as number)] = ut.cats[j + 1] as number;
+      return {
+        position, label: u.label, kind: u.rec ? itemKind(u.rec.item) : u.kind, rendition: u.rec ? (u.masked ? 'masked' : 'verbatim') : null,
+        tokens: ut.total, estimated: ut.estimated, categories, unknown: u.unknown,
+      };
+    });
+    // The report's analysis, when it is current, also accounts for the measured unlogged envelope.
+    const fresh = this.report_ && this.report_.version === this.version ? this.report_.report.requests.find((r) => r.index === index) : undefined;
+    return { index, encoding: this.choice, tokens: t, units, lines: policyLines(policy, t.request.route.window), cache: fresh?.cache ?? comparePrefix(prev, t) };
+  }
+
+  /** The policy this log's harness runs: the one its compactions recorded, else the preset for its format (or its declared harness). */
+  defaultPolicy(): TokenPolicy {
+    return this.loggedPolicy() ?? defaultPolicyFor(this.harness());
+  }
+
+  /** The harness that wrote the log: the format, or for Palimpsest v1 the harness its session event names. */
+  private harness(): string {
+    const format = this.inspector.session.format;
+    if (format !== 'palimpsest') return format;
+    const s = this.inspector.session.events.find((e) => e.kind === 'session');
+    return s?.kind === 'session' && s.harness ? s.harness : format;
+  }
+
+  /** The policy the log's own compactions recorded (with a trigger), if any did. */
+  loggedPolicy(): TokenPolicy | null {
+    const fallback = defaultPolicyFor(this.harness());
+    for (const c of this.state.compactions) {
+      const p = c.policy ? policyFromLog(c.policy, fallback) : null;
+      if (p) return p;
+    }
+    return null;
+  }
+
+  /** Every request with its figures, prompt-cache analysis, the envelope fit and the policy's verdicts. */
+  report(policy: TokenPolicy = this.defaultPolicy()): SessionTokenReport {
+    const cached = this.report_;
+    if (cached && cached.policy === policy && cached.version === this.version) return cached.report;
+    const report = buildReport(this.accountant, this.choice, policy);
+    this.report_ = { policy, version: this.version, report };
+    return report;
+  }
+
+  /** The measured unlogged envelope, from the last report (null before one, or without usage). */
+  get envelopeFit(): EnvelopeFit | null {
+    return this.report_?.report.fit ?? null;
+  }
+
+  // ---- Counting, in the background
+
+  /** Counts every ref any request of the branch can see (each once), refining every figure. */
+  countAll(opts: { signal?: AbortSignal; onProgress?: (p: CountProgress) => void } = {}): Promise<CountRunStats> {
+    return this.countRefs(this.accountant.allRefs(), opts);
+  }
+
+  /** Counts what request `index` needs, so that its view is exact without counting the session. */
+  countRequest(index: number, opts: { signal?: AbortSignal; onProgress?: (p: CountProgress) => void } = {}): Promise<CountRunStats> {
+    return this.countRefs(this.accountant.refsOf(index), opts);
+  }
+
+  private async fullBlocks(spec: RefSpec): Promise<readonly Block[] | null> {
+    let e: LogEvent;
+    try {
+      e = await this.inspector.session.hydrate(spec.seq);
+    } catch {
+      return null;
+    }
+    switch (spec.kind) {
+      case 'blocks': return e.kind === 'item' ? e.item.blocks : null;
+      case 'mask': return e.kind === 'mask' ? (e.reference ?? null) : null;
+      case 'system': return e.kind === 'header' ? (e.system ?? null) : null;
+      default: return spec.blocks;
+    }
+  }
+
+  private finish(w: RefWork): void {
+    const cats: number[] = [];
+    let total = 0;
+    for (let i = 0; i < CATEGORY_COUNT; i++) {
+      const t = w.cats[i] as number;
+      if (t > 0) {
+        cats.push(i, t);
+        total += t;
+      }
+    }
+    this.counts.set(w.spec.ref, { cats, total, estimated: w.estimated });
+    this.inFlight.delete(w.spec.ref);
+    w.settle();
+    if (w.texts) {
+      const h = createHash('sha1');
+      for (const t of w.texts) h.update(t).update('\u0000');
+      this.fingerprints.set(w.spec.ref, h.digest('base64'));
+    }
+    this.version++;
+  }
+
+  private calibrate(category: TokenCategory, chars: number, tokens: number, estimated: number): void {
+    if (estimated > 0) return;
+    const i = CATEGORY_INDEX[category];
+    addAt(this.calibration.chars, i, chars);
+    addAt(this.calibration.tokens, i, tokens);
+  }
+
+  /**
+   * Counts `refs` that are not counted yet: re-reads elided texts from the source, looks every text
+   * up in the content cache, sends the rest to the counter in batches (at most two per counting
+   * thread in flight, so memory stays bounded), and records each ref once all its texts are back.
+   */
+  async countRefs(refs: readonly RefSpec[], opts: { signal?: AbortSignal; onProgress?: (p: CountProgress) => void } = {}): Promise<CountRunStats> {
+    const t0 = performance.now();
+    const counter = this.options.counter;
+    const signal = opts.signal;
+    const todo = refs.filter((r) => !this.counts.has(r.ref));
+    const known = refs.length - todo.length;
+    let totalChars = 0;
+    for (const r of todo) for (let i = 1; i < r.chars.length; i += 2) totalChars += r.chars[i] as number;
+    const run = { refs: 0, chars: 0, fromCache: 0, texts: 0, textChars: 0, hydrated: 0, batches: 0, countMs: 0, encoder: newStats() };
+    const progress = (): void => opts.onProgress?.({ refs: run.refs, totalRefs: todo.length, chars: run.chars, totalChars });
+    if (!counter || todo.length === 0) {
+      progress();
+      return { refs: refs.length, known, fromCache: 0, texts: 0, chars: 0, hydrated: 0, batches: 0, wallMs: performance.now() - t0, countMs: 0, encoder: run.encoder };
+    }
+    const batchChars = Math.max(1024, this.options.batchChars ?? 256 * 1024);
+    const concurrency = Math.max(1, this.options.hydrateConcurrency ?? 32);
+    const inFlightLimit = Math.max(2, counter.threads * 2);
+    const inFlight = new Set<Promise<void>>();
+    /** Refs this run started, and the ones it found another run counting. */
+    const mine: RefWork[] = [];
+    const elsewhere: Promise<void>[] = [];
+    let failure: unknown = null;
+    // Texts waiting for a count, by content key: the same text is counted once per run.
+    let waiting = new Map<string, { text: string; owners: { w: RefWork; cat: number }[] }>();
+    let waitingChars = 0;
+
+    const done = (w: RefWork, cat: number, tokens: number, estimated: number, chars: number): void => {
+      addAt(w.cats, cat, tokens);
+      w.estimated += estimated;
+      this.calibrate(categoryOf(cat), chars, tokens, estimated);
+      if (--w.remaining === 0) {
+        this.finish(w);
+        run.refs++;
+      }
+    };
+
+    const flush = async (): Promise<void> => {
+      if (waiting.size === 0) return;
+      const batch = waiting;
+      waiting = new Map();
+      waitingChars = 0;
+      const keys = [...batch.keys()];
+      const texts = keys.map((k) => (batch.get(k) as { text: string }).text);
+      run.batches++;
+      run.texts += texts.length;
+      for (const t of texts) run.textChars += t.length;
+      const p = counter.count(this.encoding, texts, signal).then((res) => {
+        run.countMs += res.ms;
+        addStats(run.encoder, res.stats);
+        keys.forEach((k, i) => {
+          const entry = batch.get(k) as { text: string; owners: { w: RefWork; cat: number }[] };
+          const tokens = res.tokens[i] as number;
+          const estimated = res.estimated[i] as number;
+          this.cache.set(k, tokens, estimated);
+          run.chars += entry.text.length * entry.owners.length;
+          for (const o of entry.owners) done(o.w, o.cat, tokens, estimated, entry.text.length);
+        });
+        progress();
+      }, (e: unknown) => {
+        failure ??= e;
+      });
+      const tracked = p.finally(() => inFlight.delete(tracked));
+      inFlight.add(tracked);
+      while (inFlight.size >= inFlightLimit) await Promise.race(inFlight);
+    };
+
+    const enqueue = async (w: RefWork, parts: readonly TextPart[]): Promise<void> => {
+      const own: { part: TextPart; key: string }[] = [];
+      for (const part of parts) own.push({ part, key: ContentCountCache.key(this.encoding, part.text) });
+      w.remaining = own.length;
+      if (own.length === 0) {
+        this.finish(w);
+        run.refs++;
+        return;
+      }
+      let cachedAll = true;
+      for (const { part, key } of own) {
+        const cat = CATEGORY_INDEX[part.category];
+        if (!part.complete) {
+          // The full text could not be re-read: estimate it from its length, and say so.
+          const t = Math.ceil(part.chars / this.charsPerToken(part.category));
+          run.chars += part.chars;
+          done(w, cat, t, t, part.chars);
+          continue;
+        }
+        const hit = this.cache.get(key);
+        if (hit) {
+          run.chars += part.text.length;
+          done(w, cat, hit.tokens, hit.estimated, part.text.length);
+          continue;
+        }
+        cachedAll = false;
+        const entry = waiting.get(key);
+        if (entry) entry.owners.push({ w, cat });
+        else {
+          waiting.set(key, { text: part.text, owners: [{ w, cat }] });
+          waitingChars += part.text.length;
+        }
+      }
+      if (cachedAll) run.fromCache++;
+      if (waitingChars >= batchChars || waiting.size >= 4096) await flush();
+    };
+
+    try {
+      for (let i = 0; i < todo.length && failure === null; i += concurrency) {
+        if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('counting was cancelled');
+        const group = todo.slice(i, i + concurrency);
+        const full = await Promise.all(group.map((spec) => (spec.elided ? this.fullBlocks(spec) : Promise.resolve(spec.blocks))));
+        for (let g = 0; g < group.length; g++) {
+          const spec = group[g] as RefSpec;
+          if (this.counts.has(spec.ref)) continue;
+          const other = this.inFlight.get(spec.ref);
+          if (other) {
+            elsewhere.push(other.settled);
+            continue;
+          }
+          if (spec.elided) run.hydrated++;
+          const blocks = full[g] ?? null;
+          const parts = refParts(spec, spec.elided && blocks === null ? spec.blocks : blocks);
+          let settle: () => void = () => undefined;
+          const settled = new Promise<void>((resolve) => {
+            settle = resolve;
+          });
+          const w: RefWork = {
+            spec, cats: new Float64Array(CATEGORY_COUNT), remaining: 0, estimated: 0,
+            texts: spec.kind === 'system' || spec.kind === 'tools' ? parts.map((p) => p.text) : null, settled, settle,
+          };
+          this.inFlight.set(spec.ref, w);
+          mine.push(w);
+          await enqueue(w, parts);
+        }
+      }
+      if (failure === null) await flush();
+    } finally {
+      await Promise.allSettled([...inFlight]);
+      // What this run could not finish is released: waiting runs go on, the refs stay estimated.
+      for (const w of mine) {
+        if (this.inFlight.get(w.spec.ref) === w) this.inFlight.delete(w.spec.ref);
+        w.settle();
+      }
+    }
+    await Promise.all(elsewhere);
+    if (failure !== null) throw failure instanceof Error ? failure : new Error(String(failure));
+    if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('counting was cancelled');
+    progress();
+    return {
+      refs: refs.length, known, fromCache: run.fromCache, texts: run.texts, chars: run.textChars, hydrated: run.hydrated, batches: run.batches,
+      wallMs: performance.now() - t0, countMs: run.countMs, encoder: run.encoder,
+    };
+  }
+}

@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CanonicalEventInput } from '../../../src/shared/model/event';
+import { replay } from '../../../src/shared/replay/fold';
+import {
+  CATEGORY_INDEX, FRAMING_PER_MESSAGE, FRAMING_PER_REQUEST, itemBlockParts, noUncountable, TOKEN_CATEGORIES, type TextPart,
+} from '../../../src/shared/tokens/categories';
+import { chooseEncoding } from '../../../src/shared/tokens/encoding';
+import { TokenAccountant } from '../../../src/shared/tokens/units';
+import { assistant, call, log, request, result, text, user } from '../replay/build';
+import { FakeSource, words } from './helpers';
+
+const sum = (xs: Float64Array): number => xs.reduce((a, b) => a + b, 0);
+
+describe('categories', () => {
+  it('puts every block of an item in its category', () => {
+    const out: TextPart[] = [];
+    const unc = noUncountable();
+    itemBlockParts({ role: 'assistant' }, [
+      { type: 'reasoning', text: 'think' },
+      { type: 'text', text: 'say' },
+      { type: 'tool_call', id: 'c1', name: 'bash', input: '{"command":"ls"}' },
+      { type: 'reasoning', text: '', redacted: true },
+      { type: 'image', mediaType: 'image/png', bytes: 10 },
+    ], out, unc);
+    expect(out.map((p) => p.category)).toEqual(['reasoning', 'assistant', 'tool_call']);
+    expect(out[2]?.text).toBe('bash {"command":"ls"}');
+    expect(unc).toEqual({ images: 1, opaque: 0, redacted: 1 });
+
+    const derived: TextPart[] = [];
+    itemBlockParts({ role: 'user', derivation: { kind: 'checkpoint', compactionId: 'c', covers: [], part: 'summary' } }, text('summary'), derived, unc);
+    itemBlockParts({ role: 'tool', derivation: { kind: 'pruned', of: 't', head: 1, tail: 1, omitted: 5, unit: 'chars' } },
+      [{ type: 'tool_result', callId: 'c1', content: text('head … tail') }], derived, unc);
+    itemBlockParts({ role: 'tool' }, [{ type: 'tool_result', callId: 'c1', content: text('out') }], derived, unc);
+    expect(derived.map((p) => p.category)).toEqual(['checkpoint', 'pruned', 'tool_result']);
+  });
+
+  it('counts elided text by its full length and says it is incomplete', () => {
+    const out: TextPart[] = [];
+    itemBlockParts({ role: 'user' }, [{ type: 'text', text: 'preview', elided: 993 }], out, noUncountable());
+    expect(out[0]).toMatchObject({ chars: 1000, complete: false });
+  });
+});
+
+describe('accounting', () => {
+  const events = log([
+    { kind: 'session', id: 's' },
+    { kind: 'header', system: text('You are a careful agent'), tools: [{ name: 'bash', description: 'Run a command' }], route: { provider: 'openai', model: 'gpt-4o', window: 1000 } },
+    user('u1', 'please list the files here'),
+    request('r1'),
+    { kind: 'item', item: { id: 'a1', role: 'assistant', blocks: [{ type: 'reasoning', text: 'I will run ls' }, { type: 'tool_call', id: 'c1', name: 'bash', input: '{"command":"ls"}' }] } },
+    result('t1', 'c1', 'a.txt b.txt c.txt'),
+    { kind: 'todo', todos: [{ content: 'list files', status: 'completed' }] },
+    request('r2'),
+    assistant('a2', 'there are three files'),
+  ]);
+
+  it('sums the categories of a view to its total', () => {
+    const state = replay(events);
+    const source = new FakeSource();
+    const acc = new TokenAccountant(state, source);
+    source.count(acc.allRefs());
+    const t = acc.tokensOf(1);
+    expect(t).not.toBeNull();
+    if (!t) return;
+    expect(sum(t.byCategory)).toBe(t.total);
+    expect(t.estimated).toBe(0);
+    const cat = (c: (typeof TOKEN_CATEGORIES)[number]): number => t.byCategory[CATEGORY_INDEX[c]] as number;
+    expect(cat('system')).toBe(words('You are a careful agent'));
+    expect(cat('user')).toBe(words('please list the files here'));
+    expect(cat('reasoning')).toBe(words('I will run ls'));
+    expect(cat('tool_call')).toBe(words('bash {"command":"ls"}'));
+    expect(cat('tool_result')).toBe(3);
+    expect(cat('todo')).toBe(words('[completed] list files'));
+    expect(cat('tools')).toBeGreaterThan(0);
+    // tools, system, u1, a1, t1, todo: framing for every message but the tools, plus the request's.
+    expect(cat('framing')).toBe(FRAMING_PER_REQUEST + 5 * FRAMING_PER_MESSAGE);
+  });
+
+  it('estimates what is not counted yet, labels it, and is exact once counted', () => {
+    const state = replay(events);
+    const source = new FakeSource();
+    const acc = new TokenAccountant(state, source);
+    const before = acc.tokensOf(1);
+    expect(before?.estimated).toBeGreaterThan(0);
+    source.count(acc.refsOf(1));
+    const after = acc.tokensOf(1);
+    expect(after?.estimated).toBe(0);
+    expect(acc.refsOf(1).every((s) => source.get(s.ref) !== undefined)).toBe(true);
+  });
+
+  it('sums to the total for any log (property)', () => {
+    const item = fc.oneof(
+      fc.record({ kind: fc.constant('user' as const), t: fc.string({ maxLength: 40 }) }),
+      fc.record({ kind: fc.constant('assistant' as const), t: fc.string({ maxLength: 40 }) }),
+      fc.record({ kind: fc.constant('call' as const), t: fc.string({ maxLength: 10 }) }),
+      fc.record({ kind: fc.constant('request' as const), t: fc.constant('') }),
+    );
+    fc.assert(fc.property(fc.array(item, { minLength: 1, maxLength: 30 }), fc.boolean(), (xs, countSome) => {
+      const bodies: CanonicalEventInput[] = [{ kind: 'session', id: 's' }, { kind: 'header', system: null, tools: null }];
+      let n = 0;
+      for (const x of xs) {
+        n++;
+        if (x.kind === 'user') bodies.push(user(`u${n}`, x.t));
+        else if (x.kind === 'assistant') bodies.push(assistant(`a${n}`, x.t));
+        else if (x.kind === 'call') bodies.push(call(`c${n}`, `call${n}`), result(`r${n}`, `call${n}`, x.t));
+        else bodies.push(request(`q${n}`));
+      }
+      bodies.push(request('last'));
+      const state = replay(log(bodies));
+      const source = new FakeSource();
+      const acc = new TokenAccountant(state, source);
+      if (countSome) source.count(acc.allRefs().filter((_, i) => i % 2 === 0));
+      for (let i = 0; i < state.requests.length; i++) {
+        const t = acc.tokensOf(i);
+        if (!t) return false;
+        if (Math.abs(sum(t.byCategory) - t.total) > 1e-9) return false;
+        if (t.unloggedSystem !== true || t.unloggedTools !== true) return false;
+      }
+      return true;
+    }), { numRuns: 200 });
+  });
+
+  it('counts a summarizer call by the input it sent, not the surface', () => {
+    const state = replay(log([
+      { kind: 'session', id: 's' },
+      user('u1', 'one two three'),
+      assistant('a1', 'four five'),
+      { kind: 'request', id: 'sum', purpose: 'compaction', input: { items: ['a1'], instruction: text('summarise') } },
+    ]));
+    const source = new FakeSource();
+    const acc = new TokenAccountant(state, source);
+    source.count(acc.allRefs());
+    expect(acc.unitsOf(0)?.map((u) => u.label)).toEqual(['a1']);
+    expect(acc.tokensOf(0)?.byCategory[CATEGORY_INDEX.assistant]).toBe(2);
+  });
+});
+
+describe('encoding per model family', () => {
+  it('names the encoding and whether it is the model\'s own', () => {
+    expect(chooseEncoding({ provider: 'openai', model: 'gpt-4o-mini' })).toMatchObject({ encoding: 'o200k_base', exact: true });
+    expect(chooseEncoding({ provider: 'openai', model: 'gpt-5.3-codex' })).toMatchObject({ encoding: 'o200k_base', exact: true });
+    expect(chooseEncoding({ model: 'gpt-4-turbo' })).toMatchObject({ encoding: 'cl100k_base', exact: true });
+    expect(chooseEncoding({ model: 'gpt-3.5-turbo' })).toMatchObject({ encoding: 'cl100k_base', exact: true });
+    expect(chooseEncoding({ provider: 'anthropic', model: 'claude-opus-4-6' })).toMatchObject({ exact: false, family: 'anthropic' });
+    expect(chooseEncoding({ provider: 'deepseek-official', model: 'deepseek-v4-flash' })).toMatchObject({ exact: false, family: 'deepseek' });
+    expect(chooseEncoding({})).toMatchObject({ encoding: 'o200k_base', exact: false, family: 'unknown' });
+  });
+});
