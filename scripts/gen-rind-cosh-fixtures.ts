@@ -112,11 +112,85 @@ const usage = (input: number, cached: number, output: number, kind: string, upda
 };
 
 /**
+ * `npm test` in the fixture's repository, run with TZ set: every file passes. Two runs of it are
+ * the long tool result of the fixture (over 2,000 characters: the in-memory view keeps a
+ * preview, and the full text is re-read from tool_calls.jsonl).
+ */
+function npmTestRun(tz: string): string {
+  const files: [string, number, number][] = [
+    ['test/date.test.ts', 12, 9], ['test/format.test.ts', 14, 12], ['test/locale.test.ts', 8, 6], ['test/range.test.ts', 11, 10],
+    ['test/week.test.ts', 7, 5], ['test/month.test.ts', 9, 7], ['test/duration.test.ts', 10, 8], ['test/relative.test.ts', 13, 11],
+    ['test/calendar.test.ts', 6, 9], ['test/holiday.test.ts', 5, 4], ['test/iso.test.ts', 7, 6], ['test/parse.test.ts', 9, 8],
+    ['test/quarter.test.ts', 6, 4], ['test/weekday.test.ts', 8, 5], ['test/leap.test.ts', 5, 3], ['test/epoch.test.ts', 4, 2],
+    ['test/compare.test.ts', 9, 6], ['test/clamp.test.ts', 6, 3], ['test/interval.test.ts', 8, 5], ['test/timezone.test.ts', 7, 6],
+    ['test/fiscal.test.ts', 5, 3], ['test/business-day.test.ts', 9, 7], ['test/ordinal.test.ts', 4, 2],
+  ];
+  const tests = files.reduce((n, [, t]) => n + t, 0);
+  return [
+    `$ TZ=${tz} npm test`, '', '> cal@1.4.0 test', '> vitest run', '', ' RUN  v1.6.0 /home/ada/cal', '',
+    ...files.map(([f, n, ms]) => ` ✓ ${f} (${n} tests) ${ms}ms`),
+    '', ` Test Files  ${files.length} passed (${files.length})`, `      Tests  ${tests} passed (${tests})`,
+    '   Start at  10:16:21', '   Duration  1.38s (transform 305ms, setup 0ms, collect 398ms, tests 121ms, environment 0ms, prepare 611ms)', '',
+  ].join('\n');
+}
+
+/** handoff.py `_excerpt`: texts over 1,200 characters keep their head and tail. */
+function excerpt(text: string, max = 1200): string {
+  if (text.length <= max) return text;
+  const half = Math.max(1, Math.floor((max - 42) / 2));
+  return `${text.slice(0, half).trimEnd()}\n[excerpt_truncated]\n${text.slice(-half).trimStart()}`;
+}
+
+/** handoff.py `CompactionHandoffBuilder.render` (Rind @ dfe87c5): the text of a deterministic handoff. */
+function deterministicHandoff(previous: string, lastUser: string, lastAssistant: string, toolLines: string[]): string {
+  const lines = ['Context compacted.', 'This is a deterministic handoff generated from persisted session events.'];
+  if (previous) lines.push('', 'Previous compact handoff:', excerpt(previous));
+  if (lastUser) lines.push('', 'Latest user message:', excerpt(lastUser));
+  if (lastAssistant) lines.push('', 'Latest assistant message:', excerpt(lastAssistant));
+  if (toolLines.length > 0) lines.push('', 'Tool calls:', ...toolLines);
+  return lines.join('\n');
+}
+
+const PR_REQUEST = 'Good. Before I merge: write me a short PR description — what was wrong, what changed in each file, and how you checked it. '
+  + 'Say explicitly that test/date.test.ts is unchanged; the reviewers will ask, because the first thing anyone suspects is that we bent the test to fit.';
+
+/** The last assistant message before the manual compaction: over 1,200 characters, so the handoff quotes an excerpt of it. */
+const PR_DESCRIPTION = [
+  'Both functions now use UTC. Here is a PR description:',
+  '',
+  '### Dates shift by one day outside UTC',
+  '',
+  '**What was wrong.** `formatDate` read the year, month and day of a `Date` with the local getters',
+  '(`getFullYear`, `getMonth`, `getDate`), and `parseDate` built its result with the local constructor',
+  '`new Date(y, m - 1, d)`. Both are fine as long as the machine runs in UTC. CI does; our laptops run',
+  'in Europe/Rome, one hour east in winter and two in summer, so midnight moved into the previous day',
+  'and the day in the output was off by one.',
+  '',
+  '**What changed.**',
+  '- `src/date.ts`: `formatDate` uses `getUTCFullYear`, `getUTCMonth` and `getUTCDate`; padding unchanged.',
+  '- `src/parse.ts`: `parseDate` builds its result with `new Date(Date.UTC(y, m - 1, d))`.',
+  '- No new dependency, no change to any public signature.',
+  '',
+  '**How it was checked.** The whole suite (182 tests in 23 files) passes with `TZ=UTC` and with',
+  '`TZ=Europe/Rome`, which is exactly the pair that disagreed before. The tz-check skill found no other',
+  'local-time constructor or getter in src/.',
+  '',
+  '**Not changed.** `test/date.test.ts` is untouched: the expectation `2026-01-01` was right all along;',
+  'the code was wrong. `test/parse.test.ts` is untouched too.',
+  '',
+  '**Follow-up.** Pin `TZ=UTC` in the `test` script so that local runs match CI by default, and add a',
+  'CI job that runs the suite in a timezone west of UTC (America/Los_Angeles) to catch the opposite shift.',
+].join('\n');
+
+/**
  * A session with every record kind: system/user/assistant/tool messages, reasoning, parallel
  * tool calls whose result messages arrive out of order, a failed tool, a skill prompt and its
  * snapshot, a message of a role Rind does not send, and four compaction records: llm_inline
  * (auto), deterministic_fallback (after a context-length error), one record whose marker was
- * never written, and manual_deterministic; plus a marker whose record was never written.
+ * never written, and manual_deterministic; plus a marker whose record was never written. Two
+ * texts are over 2,000 characters: a tool result (call_06) and the manual handoff (k4). Both sit
+ * after k2, whose size findings (a fallback handoff not smaller than what it replaced) they must
+ * not change.
  */
 function rindCompaction(): void {
   const s = new RindSession('2026-05-14T10:15:00.000Z');
@@ -140,27 +214,38 @@ function rindCompaction(): void {
   s.msg('user', 'Skill tz-check: list every Date constructor and getter; local-time ones are bugs on CI.', { meta: { kind: 'skill_snapshot', name: 'tz-check', scope: 'project', path: '.rind/skills/tz-check.md', syntax: 'slash' } });
   // The next request overflowed the window; the summarizer then returned nothing usable, so the
   // handoff was built deterministically (handoff.py `render`).
-  s.compact('k2', 'deterministic_fallback', 'context_length_error', 'mid_turn',
-    'Context compacted.\nThis is a deterministic handoff generated from persisted session events.\n\nPrevious compact handoff:\n## Objective\nMake `formatDate` pass on CI (UTC) without changing the test.\n\nLatest user message:\nSkill tz-check: list every Date constructor and getter; local-time ones are bugs on CI.\n\nLatest assistant message:\nRunning the tests.\n\nTool calls:\n- call_04: run_shell, ok=False, error_type=exit_code',
+  const k2Handoff = 'Context compacted.\nThis is a deterministic handoff generated from persisted session events.\n\nPrevious compact handoff:\n## Objective\nMake `formatDate` pass on CI (UTC) without changing the test.\n\nLatest user message:\nSkill tz-check: list every Date constructor and getter; local-time ones are bugs on CI.\n\nLatest assistant message:\nRunning the tests.\n\nTool calls:\n- call_04: run_shell, ok=False, error_type=exit_code';
+  s.compact('k2', 'deterministic_fallback', 'context_length_error', 'mid_turn', k2Handoff,
     { fallbackError: { type: 'ValueError', message: 'compact model returned empty handoff' } });
-  s.calls('parseDate has the same bug; fixing it the same way.', [['call_05', 'apply_patch', { file: 'src/parse.ts', patch: 'Date.UTC(...)' }]]);
+  // Two calls of one message, run in order; the second is the long tool result (the suite in UTC
+  // and in Europe/Rome).
+  const both = 'TZ=UTC npm test; TZ=Europe/Rome npm test';
+  s.calls('parseDate has the same bug; fixing it the same way, then running the suite in both timezones.', [
+    ['call_05', 'apply_patch', { file: 'src/parse.ts', patch: 'Date.UTC(...)' }], ['call_06', 'run_shell', { cmd: both }],
+  ]);
   s.tool('call_05', 'apply_patch', { file: 'src/parse.ts', patch: 'Date.UTC(...)' }, 'patched src/parse.ts (1 line)');
+  s.tool('call_06', 'run_shell', { cmd: both }, `${npmTestRun('UTC')}\n${npmTestRun('Europe/Rome')}`);
   // A compaction record whose marker was never written (Rind stopped between the two appends).
   s.compact('k3', 'llm_inline', 'auto', 'pre_turn', '## Objective\nUTC everywhere.\n(never committed)', { usage: usage(150_000, 0, 90, 'compact'), marker: false });
-  s.msg('assistant', 'Both functions now use UTC.');
+  s.msg('user', PR_REQUEST);
+  s.msg('assistant', PR_DESCRIPTION);
   s.msg('developer', 'A role Rind does not send.');
   // A marker whose record is missing.
   s.marker('k9');
+  // The long handoff: rendered from the view as it stands (compaction.py `build_compaction`), with
+  // k2's handoff as the previous one (assumed: the latest pair Rind applies) and the latest user and
+  // assistant messages (the PR description, excerpted).
   s.compact('k4', 'manual_deterministic', 'manual', 'manual',
-    'Context compacted.\nThis is a deterministic handoff generated from persisted session events.\n\nLatest assistant message:\nBoth functions now use UTC.\n\nTool calls:\n- call_05: apply_patch, ok=True');
+    deterministicHandoff(k2Handoff, PR_REQUEST, PR_DESCRIPTION, ['- call_05: apply_patch, ok=True', '- call_06: run_shell, ok=True']));
   s.msg('user', 'Thanks. Anything else?');
   const before = s.tick(2);
   s.msg('assistant', 'No: the suite is green in UTC and in Europe/Rome.');
+  const k4 = s.compactions.at(-1) as Json;
   s.save('20260514_101500_a1b2c3d4', {
     schema_version: '2.0', session_id: '20260514_101500_a1b2c3d4', title: 'The test `formatDate` fails on CI', created_at: '2026-05-14T10:15:00.000000+00:00',
-    updated_at: '2026-05-14T10:18:00.000000+00:00', model: 'gpt-4.1', cwd: '/home/ada/cal', workspace_root: '/home/ada/cal', message_count: 24, tool_call_count: 5,
+    updated_at: s.tick(1), model: 'gpt-4.1', cwd: '/home/ada/cal', workspace_root: '/home/ada/cal', message_count: s.messages.length, tool_call_count: s.tools.length,
     auto_compact_window: { ordinal: 4 },
-    latest_compaction: { id: 'k4', created_at: '2026-05-14T10:16:57.000000+00:00', policy_version: 'compact_boundary_v3', source: { message_start_index: 17, message_end_index_exclusive: 22 } },
+    latest_compaction: { id: k4.id, created_at: k4.created_at, policy_version: k4.policy_version, source: { message_start_index: (k4.source as Json).message_start_index, message_end_index_exclusive: (k4.source as Json).message_end_index_exclusive } },
     latest_sampling_usage: usage(4_210, 3_900, 18, 'assistant', before),
     latest_assistant_sampling_usage: usage(4_210, 3_900, 18, 'assistant', before),
   });
@@ -251,6 +336,8 @@ const ErrorItem = (id: number, content: string): Json => ({ Error: { id, content
 const UserCommand = (id: number, content: string): Json => ({ UserCommand: { id, content } });
 
 const meta = (session_id: string, title: string): Json => ({ session_id, title, title_generated: false, created_at: 1778000000, cwd: '/home/bo/net', provider: 'anthropic', model: 'claude-sonnet-4-5', reasoning: null });
+// TodoList {groups: [TaskGroup {title, items: [TodoItem {id, description, status, depends_on}], tests_verified}]}:
+// the indexed types.rs has no serde derive on TodoList yet; serde's defaults are assumed (unverified).
 const plan = (tasks: [string, string, string][]): Json => ({ groups: [{ title: 'Retries', items: tasks.map(([id, description, status]) => ({ id, description, status, depends_on: [] })), tests_verified: false }] });
 const at = (branch: string, event: number): Json => ({ branch_id: branch, event_id: event, selection: { kind: 'at_event' } });
 
@@ -426,6 +513,8 @@ function coshMapReduce(): void {
   c.item(R, Assistant(9, 'Expressions use Node; switching to Expr.', false));
   c.ctx(R, { field: 'next_id', value: 10 });
   c.ctx(R, { field: 'max_tokens', value: 6000 });
+  // Version-1 segments are byte-sliced (`slices`, map_reduce.rs @b76b19b2); version-3 segments list
+  // whole items (`item_ids`), as docs/context-compaction.md describes them (field name unverified).
   const seg = (ordinal: number, ids: number[], summary: string | null, slices = false): Json => ({
     ordinal, covered_ranges: [{ start_id: ids[0], end_id: ids[ids.length - 1] }], summary,
     ...(slices ? { slices: ids.map((item_id) => ({ item_id, start_byte: 0, end_byte: 100 })) } : { item_ids: ids, slices: [] }),
@@ -490,9 +579,16 @@ function coshBadInput(): void {
   c.save(`session-${R}.jsonl`);
 }
 
-rindCompaction();
-rindBadInput();
-coshMain();
-coshMapReduce();
-coshBadInput();
-console.log('fixtures/rind and fixtures/cosh written');
+// `npx tsx scripts/gen-rind-cosh-fixtures.ts rind` (or `cosh`) writes one harness's fixtures only.
+const only = process.argv[2];
+if (only !== undefined && only !== 'rind' && only !== 'cosh') throw new Error(`unknown fixture set ${only}: rind or cosh`);
+if (only !== 'cosh') {
+  rindCompaction();
+  rindBadInput();
+}
+if (only !== 'rind') {
+  coshMain();
+  coshMapReduce();
+  coshBadInput();
+}
+console.log(`${only === undefined ? 'fixtures/rind and fixtures/cosh' : `fixtures/${only}`} written`);

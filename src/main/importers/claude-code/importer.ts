@@ -4,10 +4,11 @@ import type { Item } from '../../../shared/model/item';
 import type { JsonLine } from '../../reader/types';
 import type { FileImport, FileInfo, ImportSink, SessionImport } from '../types';
 import { answeredCalls, attachmentBlocks, mapContent, mapFinish, mapSystem, mapTools, mapUsage } from './blocks';
-import { type Obj, id, nat, obj, oneLine, str } from './json';
+import { type Obj, id, isObj, nat, obj, oneLine, str } from './json';
 import {
   KNOWN_FIELDS, KNOWN_SYSTEM_SUBTYPES, KNOWN_TYPES, NEWEST_KNOWN_VERSION, SPAWN_TOOLS, compareVersions,
 } from './known';
+import { ApiRequestIndex, type PendingBlob } from './requests';
 import { type NodeData, type SurfaceNode, contains, fromArray, insertBefore, push, toArray } from './surface';
 
 /*
@@ -16,10 +17,11 @@ import { type NodeData, type SurfaceNode, contains, fromArray, insertBefore, pus
  * INPUT. `~/.claude/projects/<cwd>/<sessionId>.jsonl` plus `<sessionId>/subagents/agent-*.jsonl`
  * (formats.md §4). The main file and its subagent files are one session (`sessionFiles`), read
  * main file first, through one `ClaudeSession` that shares state across them. Lines arrive in
- * file order and are never kept: per record with a uuid the importer keeps a small skeleton
+ * file order and are never kept: per conversation record the importer keeps a small skeleton
  * (`Skel`: order, parent, branch, item id, message id, the seq of its last event, the surface
- * right after it), per branch a head and a persistent list of item ids (./surface.ts), per
- * distinct message.id one request entry (ids, usage numbers, a line location).
+ * right after it); any other record with a uuid only maps it to its nearest conversation
+ * ancestor; per branch a head and a persistent list of item ids (./surface.ts); per distinct
+ * message.id one request entry (ids, usage numbers, a line location).
  *
  * BRANCHES (the uuid/parentUuid DAG, decided as we go). Only conversation records (user,
  * assistant, attachment, and compact_boundary) are nodes; other records with uuids (progress,
@@ -31,8 +33,10 @@ import { type NodeData, type SurfaceNode, contains, fromArray, insertBefore, pus
  * `recoverOrphanedParallelToolResults` knows) — unless it is a new human prompt. Any other parent
  * is a rewind: a new branch `rewind-<n>` starts with a `fork` whose ref is {parent's branch, seq
  * of the parent's last event}. Replay opens the branch with the newest event; because subagent
- * files are read after the main file, the importer ends the session with a `record` of type
- * `leaf` on the branch of the main file's newest leaf so that branch stays the default.
+ * files are read after the main file, the main file holds back the response of its newest leaf's
+ * last request and the session writes it last (located in the main file: `ImportSink.emit` with
+ * its index), so that branch stays the default. When there is no such response (the main file
+ * ends on a user message), a `record` of type `leaf` on that branch does the same.
  * A parent that is not in the session → placed after the previous record of the file, reported
  * (CC_MISSING_PARENT); if it turns up later in the file it was a forward reference
  * (CC_FORWARD_PARENT) and, if following it leads back to the record, a cycle (CC_PARENT_CYCLE).
@@ -60,8 +64,9 @@ import { type NodeData, type SurfaceNode, contains, fromArray, insertBefore, pus
  * output (reported context = input + cacheRead + cacheWrite). Finish: end_turn/stop_sequence →
  * stop, tool_use → tool_calls, max_tokens → length, refusal, pause_turn → pause, other → unknown;
  * 2.1.x logs `stop_reason: null` on every line, so there is usually no finish (never guessed).
- * A fork inherits requests whose response its parent branch wrote after the fork point: the fork
- * gets its own copy of that response right after the `fork` event.
+ * A rewind inherits requests whose response its parent branch wrote after the fork point (the
+ * response waits for the message to be complete): the fork gets its own copy of that response
+ * right after the `fork` event, located at the same line. (Subagents inherit nothing; see below.)
  *
  * ENVELOPE. Claude Code (≤ 2.1.39) logs neither the system prompt nor the tool schemas: the
  * session starts with `header` {system: null, tools: null, route {provider: anthropic}}; the gap
@@ -90,11 +95,12 @@ import { type NodeData, type SurfaceNode, contains, fromArray, insertBefore, pus
  * placeholder} of the live items answering `compactedToolIds` (the tool_result stays on the wire
  * with cleared content, so it is a mask, not a drop).
  *
- * SUBAGENTS. `subagents/agent-<id>.jsonl` → branch `agent-<id>`, forked at the assistant line
- * holding the Task/Agent tool call that spawned it (agentId → call id from `agent_progress` or the
- * result's `toolUseResult.agentId`), followed by a `drop` (hidden) of every inherited item: a
- * fresh subagent sees only its own prompt. Not linkable → a branch of its own with its own
- * header, CC_SUBAGENT_UNLINKED.
+ * SUBAGENTS. `subagents/agent-<id>.jsonl` → branch `agent-<id>`: a `fork` {inherit: false} whose
+ * parent ref is the assistant line holding the Task/Agent tool call that spawned it (agentId →
+ * call id from `agent_progress` or the result's `toolUseResult.agentId`), then its own envelope
+ * `header`: a fresh subagent sees only its own prompt, and none of the parent's requests are on
+ * its branch. Sidechain records of older main files linked to a Task call are spawned the same
+ * way. Not linkable → a branch of its own with its own header, CC_SUBAGENT_UNLINKED.
  *
  * RECORDS. progress → `record` `progress/<data.type>`; file-history-snapshot, queue-operation,
  * summary, system/* (turn_duration, stop_hook_summary, local_command, …), last-prompt, cost-state,
@@ -120,7 +126,6 @@ function locOf(l: JsonLine): JsonLine {
 }
 
 class Skel {
-  conv = false;
   branch: Branch | null = null;
   tailSeq = -1;
   itemId: string | undefined = undefined;
@@ -167,7 +172,8 @@ class Branch {
     readonly name: string,
     readonly fork: { readonly branch: Branch; readonly seq: number } | null,
     public node: SurfaceNode | null,
-    readonly sidechain: boolean,
+    /** A subagent's conversation (set by the first record of a main file opened on its own). */
+    public sidechain: boolean,
     readonly purpose: 'agent' | 'compaction',
   ) {}
 
@@ -249,7 +255,9 @@ export class ClaudeSession implements SessionImport {
   /** Branch of the newest non-sidechain conversation record of the main file. */
   leaf: Branch | null = null;
   lastEmitted: Branch | null = null;
-  lastLine: JsonLine | null = null;
+  /** The main file's last line (and the main file's index), where a closing `leaf` record is located. */
+  mainLast: JsonLine | null = null;
+  mainFile = 0;
   files: FileInfo[] = [];
 
   constructor(readonly sink: ImportSink) {}
@@ -266,17 +274,38 @@ export class ClaudeSession implements SessionImport {
     return new Branch(name, fork, node, sidechain, purpose);
   }
 
-  emit(b: Branch, event: EventBody, from: JsonLine): number {
+  /** Emit on branch `b`; `fileIndex`: the file `from` is in, when it is not the file being read. */
+  emit(b: Branch, event: EventBody, from: JsonLine, fileIndex?: number): number {
     if (b.key !== undefined) event.branch = b.key;
     this.lastEmitted = b;
-    return this.sink.emit(event, from);
+    return this.sink.emit(event, from, fileIndex);
+  }
+
+  /** The response of request `r` on branch `b`, located at the last line of its message (in its own file). */
+  respond(r: RequestEntry, b: Branch): void {
+    const e: EventOf<'response'> = { kind: 'response', request: r.id };
+    if (r.finish) e.finish = r.finish;
+    if (r.usage) e.usage = r.usage;
+    if (r.error) e.error = r.error;
+    r.responses.push({ branch: b, seq: this.emit(b, e, r.last, r.file) });
   }
 
   end(): void {
     this.checkReferences();
     const leaf = this.leaf;
-    if (leaf && this.lastEmitted !== leaf && this.lastLine) {
-      this.emit(leaf, { kind: 'record', type: 'leaf', summary: `the main file's newest leaf is on branch ${leaf.name}` }, this.lastLine);
+    if (!leaf) return;
+    // The main file held back the response of its newest leaf's last request: written now, after
+    // every subagent file, it makes that branch the one with the newest event (the default).
+    const r = leaf.pending;
+    if (r) {
+      leaf.pending = null;
+      this.respond(r, leaf);
+      return;
+    }
+    // Nothing held back (the main file ends without a response to write): a record says it.
+    const last = this.mainLast;
+    if (this.lastEmitted !== leaf && last) {
+      this.emit(leaf, { kind: 'record', type: 'leaf', summary: `the main file's newest leaf is on branch ${leaf.name}` }, last, this.mainFile);
     }
   }
 
@@ -308,24 +337,36 @@ export class ClaudeSession implements SessionImport {
     }
     const list = (ms: MissingRef[]): string => ms.slice(0, 5).map((m) => `line ${m.line} (${m.uuid.slice(0, 13)})`).join(', ') + (ms.length > 5 ? ', …' : '');
     for (const [file, g] of byFile) {
-      const report = (rule: string, severity: Severity, ms: MissingRef[], text: string): void => {
+      const report = (rule: string, severity: Severity, ms: MissingRef[], one: string, many: string): void => {
         const first = ms[0];
         if (!first) return;
-        this.sink.diagnostic({ rule, severity, file: file.path, line: first.line, seqs: [], message: `${ms.length} record${ms.length === 1 ? '' : 's'} ${text}: ${list(ms)}.` });
+        const text = ms.length === 1 ? `1 record ${one}` : `${ms.length} records ${many}`;
+        this.sink.diagnostic({ rule, severity, file: file.path, line: first.line, seqs: [], message: `${text}: ${list(ms)}.` });
       };
-      report('CC_MISSING_PARENT', 'warning', g.missing, 'name a parentUuid that is in no file of the session; each is placed after the record before it in the file');
-      report('CC_FORWARD_PARENT', 'info', g.forward, 'name a parent written later in the session; each was placed after the record before it in the file');
-      report('CC_PARENT_CYCLE', 'warning', g.cycles, 'sit on a cycle of parentUuid links (following the parents leads back to the record); each was placed in file order');
-      report('CC_LOGICAL_PARENT_MISSING', 'warning', g.logical, 'are compaction boundaries whose logicalParentUuid is in no file of the session; each continues the branch of the record before it in the file');
-      report('CC_LOGICAL_PARENT_LATER', 'info', g.logicalLater, 'are compaction boundaries whose logicalParentUuid is written later in the file (a preserved message re-linked after the summary); each continues the branch of the record before it in the file');
+      report('CC_MISSING_PARENT', 'warning', g.missing,
+        'names a parentUuid that is in no file of the session; it is placed after the record before it in the file',
+        'name a parentUuid that is in no file of the session; each is placed after the record before it in the file');
+      report('CC_FORWARD_PARENT', 'info', g.forward,
+        'names a parent written later in the session; it was placed after the record before it in the file',
+        'name a parent written later in the session; each was placed after the record before it in the file');
+      report('CC_PARENT_CYCLE', 'warning', g.cycles,
+        'sits on a cycle of parentUuid links (following the parents leads back to it); it was placed in file order',
+        'sit on a cycle of parentUuid links (following the parents leads back to the record); each was placed in file order');
+      report('CC_LOGICAL_PARENT_MISSING', 'warning', g.logical,
+        'is a compaction boundary whose logicalParentUuid is in no file of the session; it continues the branch of the record before it in the file',
+        'are compaction boundaries whose logicalParentUuid is in no file of the session; each continues the branch of the record before it in the file');
+      report('CC_LOGICAL_PARENT_LATER', 'info', g.logicalLater,
+        'is a compaction boundary whose logicalParentUuid is written later in the file (a preserved message re-linked after the summary); it continues the branch of the record before it in the file',
+        'are compaction boundaries whose logicalParentUuid is written later in the file (preserved messages re-linked after the summary); each continues the branch of the record before it in the file');
     }
   }
 }
 
 /** Where a registered conversation record hangs. */
 function parentOf(v: Obj, skel: Skel): Parent {
-  if (v.parentUuid === undefined || v.parentUuid === null || v.parentUuid === '') return { state: 'root' };
-  if (!skel.parent) return { state: 'missing', uuid: String(v.parentUuid) };
+  const p = id(v.parentUuid);
+  if (p === undefined) return { state: 'root' };
+  if (!skel.parent) return { state: 'missing', uuid: p };
   return { state: 'found', anchor: skel.parent.anchor };
 }
 
@@ -360,12 +401,18 @@ class ClaudeFile implements FileImport {
   private duplicates: { count: number; line: number; first: number } | null = null;
   private unlogged: { count: number; line: number; parents: number[] } | null = null;
   private lastVersion: string | undefined;
+  private lastUuid: string | undefined;
+  private lastEntry: Skel | undefined;
   private versionWarned = false;
   private failures = 0;
+  /** The messages `api-request` records name (2.1.332): hashes → items, blobs, per-request lists. */
+  private readonly api = new ApiRequestIndex();
+  private apiUnresolved: { count: number; line: number; what: string } | null = null;
 
   constructor(private readonly s: ClaudeSession, private readonly info: FileInfo) {
     const name = /(?:^|[\\/])agent-([^\\/]+)\.jsonl$/.exec(info.path);
     this.subagent = info.index > 0;
+    if (!this.subagent) s.mainFile = info.index;
     this.agentIdFromName = name?.[1];
     this.acompact = this.agentIdFromName?.startsWith('acompact') ?? false;
     this.unknownBlock = (what) => this.count(this.unknownFields, what);
@@ -385,17 +432,17 @@ class ClaudeFile implements FileImport {
     if (seq !== undefined && c.seqs.length < MAX_CITED) c.seqs.push(seq);
   }
 
-  private emit(b: Branch, event: EventBody, from: JsonLine = this.cur): number {
+  private emit(b: Branch, event: EventBody): number {
     if (b.touchedBy !== this.info.index) {
       b.touchedBy = this.info.index;
       this.touched.push(b);
     }
-    return this.s.emit(b, event, from);
+    return this.s.emit(b, event, this.cur);
   }
 
   line(l: JsonLine): void {
     this.cur = l;
-    this.s.lastLine = l;
+    if (!this.subagent) this.s.mainLast = l;
     try {
       this.handle(l.value);
     } catch (err) {
@@ -464,6 +511,7 @@ class ClaudeFile implements FileImport {
     return b;
   }
 
+  /** A branch that inherits `from`'s history through `seq` (a rewind, a summarizer). */
   private forkAt(base: string, from: Branch, seq: number, node: SurfaceNode | null, sidechain: boolean, purpose: Branch['purpose'], label: string): Branch {
     const b = this.s.newBranch(base, { branch: from, seq }, node, sidechain, purpose);
     const parent: { branch?: string; seq: number } = { seq };
@@ -472,7 +520,22 @@ class ClaudeFile implements FileImport {
     return b;
   }
 
-  /** A subagent file: fork at the Task call that spawned it, then hide the parent's items. */
+  /**
+   * A subagent spawned by the Task call at `call`: a branch linked to that point (`inherit:
+   * false`) whose history starts empty, with an envelope of its own — a subagent sees its own
+   * prompt, not the parent's conversation.
+   */
+  private spawnAt(base: string, call: Skel, label: string): Branch {
+    const from = call.branch as Branch;
+    const b = this.s.newBranch(base, null, null, true, 'agent');
+    const parent: { branch?: string; seq: number } = { seq: call.tailSeq };
+    if (from.key !== undefined) parent.branch = from.key;
+    this.emit(b, { kind: 'fork', parent, label, inherit: false });
+    this.envelope(b);
+    return b;
+  }
+
+  /** A subagent file: a branch spawned at the Task call that started it. */
   private openSubagent(v: Obj): Branch {
     const agentId = id(v.agentId) ?? this.agentIdFromName ?? stem(this.info.path);
     const callId = this.s.agentLinks.get(agentId);
@@ -482,10 +545,7 @@ class ClaudeFile implements FileImport {
       this.report('CC_SUBAGENT_UNLINKED', 'info', `Subagent ${agentId}: no Task call in the session names it${callId ? ` (its call ${callId} is not in the log)` : ''}; its records are a branch of their own.`);
       return this.standalone(base, true, 'agent');
     }
-    const b = this.forkAt(base, call.branch, call.tailSeq, null, true, 'agent', `subagent ${agentId} (${callId ?? ''}, line ${call.line} of the main file)`);
-    const inherited = toArray(call.node).map((n) => n.id);
-    if (inherited.length > 0) this.emit(b, { kind: 'drop', items: inherited, reason: 'hidden' });
-    return b;
+    return this.spawnAt(base, call, `subagent ${agentId} (${callId ?? ''}, line ${call.line} of the main file)`);
   }
 
   /** A summarizer file (`agent-acompact-*`): fork at the start of the compaction it summarised. */
@@ -551,7 +611,7 @@ class ClaudeFile implements FileImport {
   private register(v: Obj, logical = false): Skel | null | 'duplicate' {
     const uuid = id(v.uuid);
     const p = id(v.parentUuid);
-    const parent = p === undefined ? null : (this.s.uuids.get(p) ?? null);
+    const parent = p === undefined ? null : (this.lookup(p) ?? null);
     const missing = p !== undefined && !parent && !logical;
     const s = this.s;
     if (uuid === undefined || s.uuids.has(uuid)) {
@@ -559,11 +619,17 @@ class ClaudeFile implements FileImport {
       return uuid === undefined ? null : this.duplicate(uuid);
     }
     const skel = new Skel(uuid, s.order++, this.info.index, this.cur.line, parent);
-    skel.conv = true;
     skel.anchor = skel;
     s.uuids.set(uuid, skel);
+    this.lastUuid = uuid;
+    this.lastEntry = skel;
     if (missing) this.missing(p, skel, false);
     return skel;
+  }
+
+  /** The entry of a uuid; most records hang off the line just before them, so that one is cached. */
+  private lookup(uuid: string): Skel | undefined {
+    return uuid === this.lastUuid ? this.lastEntry : this.s.uuids.get(uuid);
   }
 
   /**
@@ -576,13 +642,18 @@ class ClaudeFile implements FileImport {
     const p = id(v.parentUuid);
     let anchor: Skel = NO_ANCHOR;
     if (p !== undefined) {
-      const parent = this.s.uuids.get(p);
+      const parent = this.lookup(p);
       if (parent) anchor = parent.anchor ?? NO_ANCHOR;
       else this.missing(p, null, false);
     }
     if (uuid !== undefined) {
-      if (this.s.uuids.has(uuid)) this.duplicate(uuid);
-      else this.s.uuids.set(uuid, anchor);
+      const map = this.s.uuids;
+      if (map.has(uuid)) this.duplicate(uuid);
+      else {
+        map.set(uuid, anchor);
+        this.lastUuid = uuid;
+        this.lastEntry = anchor;
+      }
     }
     return anchor.anchor;
   }
@@ -590,7 +661,7 @@ class ClaudeFile implements FileImport {
   private duplicate(uuid: string): 'duplicate' {
     const seen = this.s.uuids.get(uuid);
     if (this.duplicates) this.duplicates.count++;
-    else this.duplicates = { count: 1, line: this.cur.line, first: seen && seen !== NO_ANCHOR && seen.conv ? seen.line : 0 };
+    else this.duplicates = { count: 1, line: this.cur.line, first: seen?.uuid === uuid ? seen.line : 0 };
     return 'duplicate';
   }
 
@@ -650,13 +721,14 @@ class ClaudeFile implements FileImport {
     const call = callId === undefined ? undefined : this.s.taskCalls.get(callId);
     const base = agentId !== undefined ? `agent-${agentId}` : `sidechain-${++this.s.counters.sidechain}`;
     if (!call?.branch) return this.standalone(base, true, 'agent');
-    const b = this.forkAt(base, call.branch, call.tailSeq, null, true, 'agent', `sidechain ${agentId ?? ''} (${callId ?? ''})`);
-    const inherited = toArray(call.node).map((n) => n.id);
-    if (inherited.length > 0) this.emit(b, { kind: 'drop', items: inherited, reason: 'hidden' });
-    return b;
+    return this.spawnAt(base, call, `sidechain ${agentId ?? ''} (${callId ?? ''})`);
   }
 
-  /** A new branch from record `a`, with its own copy of a response its parent wrote after `a`. */
+  /**
+   * A new branch from record `a`, with its own copy of a response its parent wrote after `a`: the
+   * parent writes a response once its message is complete (at its next request), so a fork at a
+   * record after the message but before that request inherits the request without its response.
+   */
   private forkFrom(a: Skel, base: string, sidechain: boolean, label: string): Branch {
     const from = a.branch as Branch;
     const b = this.forkAt(base, from, a.tailSeq, a.node, sidechain, from.purpose, label);
@@ -667,29 +739,19 @@ class ClaudeFile implements FileImport {
     b.compactionId = from.compactionId;
     b.preserved = from.preserved;
     const r = a.req;
-    if (r && r.seq >= 0 && r.file === this.info.index && !r.responses.some((x) => inHistory(from, a.tailSeq, x.branch, x.seq))) {
-      this.respond(r, b);
-    }
+    if (r && r.seq >= 0 && !r.responses.some((x) => inHistory(from, a.tailSeq, x.branch, x.seq))) this.s.respond(r, b);
     return b;
   }
 
   // ---------------------------------------------------------------------------------------------
   // Requests and responses.
 
-  private respond(r: RequestEntry, b: Branch): void {
-    const e: EventOf<'response'> = { kind: 'response', request: r.id };
-    if (r.finish) e.finish = r.finish;
-    if (r.usage) e.usage = r.usage;
-    if (r.error) e.error = r.error;
-    r.responses.push({ branch: b, seq: this.emit(b, e, r.last) });
-  }
-
   /** Write the response of the branch's last request, now that the message is complete. */
   private flush(b: Branch): void {
     const r = b.pending;
     if (!r) return;
     b.pending = null;
-    this.respond(r, b);
+    this.s.respond(r, b);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -709,9 +771,12 @@ class ClaudeFile implements FileImport {
     const prompt = type === 'user' && !meta && calls === undefined && v.isCompactSummary !== true;
     const sidechain = v.isSidechain === true;
     const p = skel ? parentOf(v, skel) : this.resolve(v.parentUuid);
+    // A subagent file opened on its own: its main branch is a sidechain.
+    if (!this.subagent && this.current === null && this.fileBranch) this.fileBranch.sidechain = sidechain;
     const pl = this.place(p, sidechain, prompt, id(v.agentId));
     const b = pl.branch;
-    if (b.compaction && !(type === 'user' && v.isCompactSummary === true)) this.noSummary(b);
+    // Attachments (2.1.332 writes some between the boundary and the summary) do not end a compaction.
+    if (b.compaction && type !== 'attachment' && !(type === 'user' && v.isCompactSummary === true)) this.noSummary(b);
     if (type === 'assistant') this.assistant(v, message, skel, pl);
     else this.userItem(type, v, content, calls, meta, skel, pl);
     this.current = b;
@@ -791,6 +856,7 @@ class ClaudeFile implements FileImport {
       for (const x of blocks) if (x.type === 'tool_call' && SPAWN_TOOLS.has(x.name) && skel) s.taskCalls.set(x.id, skel);
     }
     b.turnMsg = entry.id;
+    this.api.assistant(entry.id, message?.content);
     this.settle(skel, pl, seq, entry.id, isNew, entry.id);
   }
 
@@ -821,6 +887,7 @@ class ClaudeFile implements FileImport {
       seq = this.emit(b, this.itemEvent(item, pl.before !== undefined ? { op: 'insert', before: pl.before } : { op: 'append' }, at));
       this.enter(b, pl, { id: itemId, seq, calls });
     }
+    if (type === 'user') this.api.user(itemId, content);
     const result = obj(v.toolUseResult);
     const agentId = id(result?.agentId);
     const call = calls?.[0];
@@ -875,7 +942,8 @@ class ClaudeFile implements FileImport {
       p = this.resolve(logical);
       if (p.state === 'missing') this.missing(logical, skel, true);
     }
-    const pl = this.place(p, v.isSidechain === true, false, undefined);
+    // Never part of a response: a logical parent that is not a branch head means a compaction after a rewind.
+    const pl = this.place(p, v.isSidechain === true, true, undefined);
     const b = pl.branch;
     this.flush(b);
     if (b.compaction) this.noSummary(b);
@@ -954,7 +1022,7 @@ class ClaudeFile implements FileImport {
     const coverIds = new Set(c.covers.map((n) => n.id));
     const firstKept = c.keep.find((k) => live.some((n) => n.id === k.id));
     const ev = this.itemEvent(item, firstKept ? { op: 'insert', before: firstKept.id } : { op: 'append' }, at);
-    ev.sources = [c.startSeq, ...c.covers.map((n) => n.seq)].sort((x, y) => x - y);
+    ev.sources = [c.startSeq, ...c.covers.map((n) => n.seq)];
     const seq = this.emit(b, ev);
     const rest = live.filter((n) => !coverIds.has(n.id));
     const at0 = firstKept ? rest.findIndex((n) => n.id === firstKept.id) : rest.length;
@@ -1066,17 +1134,84 @@ class ClaudeFile implements FileImport {
         if (text !== undefined) summary = oneLine(text);
         break;
       }
+      case 'api-request-blob':
+        if (typeof v.hash === 'string' && isObj(v.message)) this.api.blob(v.hash, v.message, locOf(this.cur));
+        break;
       case 'api-request': {
         // One model call of the 2.1.332 dialect. Its messages are the first `keep` messages of
         // request `base` plus the `tail` blobs; rebuilding them waits for real samples.
         const params = obj(v.params);
         summary = [str(v.querySource), str(params?.model), str(v.shapeHash)].filter((x) => x !== undefined).join(' ') || undefined;
-        break;
+        this.record(typeName('', type), v, summary);
+        return this.apiRequest(v);
       }
       default:
         break;
     }
     this.record(typeName('', type), v, summary);
+  }
+
+  /**
+   * An `api-request` (2.1.332): the messages of the model call about to be made. The branch's
+   * surface becomes exactly those messages: blob messages (the prompt merged with its reminders,
+   * attachments rendered as a system message, the summary with its reminders) become items of
+   * their own, placed where the request has them; live items the request does not send (the
+   * records a blob stands for) are dropped. The request event itself follows with the response's
+   * first line. When a message cannot be resolved, or the surface cannot be brought to the
+   * request's order, the surface is left as it is and CC_API_REQUEST_UNRESOLVED says so.
+   */
+  private apiRequest(v: Obj): void {
+    const b = this.recordBranch(v);
+    const r = this.api.resolve(v);
+    const fail = (what: string): void => {
+      if (this.apiUnresolved) this.apiUnresolved.count++;
+      else this.apiUnresolved = { count: 1, line: this.cur.line, what };
+    };
+    if (r.unresolved.length > 0) return fail(`names ${r.unresolved.length} message${r.unresolved.length === 1 ? '' : 's'} the log does not hold (${r.unresolved.slice(0, 3).map((h) => h.slice(0, 16)).join(', ')})`);
+    const live = toArray(b.node);
+    const liveIds = new Set(live.map((n) => n.id));
+    const want: { id: string; blob?: { hash: string; message: PendingBlob } }[] = [];
+    const messages: string[][] = [];
+    for (const m of r.messages) {
+      if (!m) return fail('names a message the log does not hold');
+      if ('items' in m) {
+        for (const x of m.items) if (!liveIds.has(x)) return fail(`sends item ${x}, which is not in the view of branch ${b.name} at that point`);
+        want.push(...m.items.map((x) => ({ id: x })));
+        messages.push([...m.items]);
+      } else {
+        const itemId = `api-${m.blob.slice(0, 16)}${this.info.index > 0 ? `~f${this.info.index}` : ''}`;
+        want.push({ id: itemId, blob: { hash: m.blob, message: m.message } });
+        messages.push([itemId]);
+      }
+    }
+    // The items kept must already be in the request's order.
+    const wantIds = new Set(want.map((w) => w.id));
+    const kept = live.filter((n) => wantIds.has(n.id)).map((n) => n.id);
+    const order = want.filter((w) => !w.blob).map((w) => w.id);
+    if (kept.length !== order.length || kept.some((x, i) => x !== order[i])) return fail('sends the items of the view in another order');
+    const drop = live.filter((n) => !wantIds.has(n.id)).map((n) => n.id);
+    if (drop.length > 0) this.emit(b, { kind: 'drop', items: drop, reason: 'other' });
+    const byId = new Map(live.map((n) => [n.id, n] as const));
+    const nodes: NodeData[] = [];
+    const at = str(v.timestamp);
+    for (let i = 0; i < want.length; i++) {
+      const w = want[i] as (typeof want)[number];
+      if (!w.blob) {
+        const n = byId.get(w.id) as SurfaceNode;
+        nodes.push({ id: n.id, seq: n.seq, calls: n.calls });
+        continue;
+      }
+      const next = want.slice(i + 1).find((x) => !x.blob);
+      const blob = w.blob.message;
+      const item: Item = { id: w.id, role: blob.role, blocks: blob.blocks, origin: 'api-request-blob' };
+      if (blob.role === 'system') item.meta = true;
+      // Located at the blob line, where its full text is re-read from.
+      const seq = this.s.emit(b, this.itemEvent(item, next ? { op: 'insert', before: next.id } : { op: 'append' }, at), blob.at);
+      this.api.itemized(w.blob.hash, w.id);
+      nodes.push({ id: w.id, seq, calls: undefined });
+    }
+    b.node = fromArray(nodes);
+    this.api.remember(r.id, messages);
   }
 
   private record(type: string, v: Obj, summary: string | undefined): void {
@@ -1093,7 +1228,9 @@ class ClaudeFile implements FileImport {
   end(): void {
     if (!this.started) return;
     for (const b of this.touched) if (b.compaction) this.noSummary(b);
-    for (const b of this.touched) this.flush(b);
+    // The main file's newest leaf keeps its last response for the end of the session (ClaudeSession.end).
+    const held = this.subagent ? null : this.s.leaf;
+    for (const b of this.touched) if (b !== held) this.flush(b);
     for (const [type, u] of this.unknownTypes) {
       this.report('UNKNOWN_RECORDS', 'warning', `${u.count} record${u.count === 1 ? '' : 's'} of type "${type}", which this importer does not know (first at line ${u.line}); kept as unknown events.`, u.seqs, u.line);
     }
@@ -1104,7 +1241,12 @@ class ClaudeFile implements FileImport {
     }
     if (this.duplicates) {
       const d = this.duplicates;
-      this.report('CC_DUPLICATE_UUID', 'warning', `${d.count} record${d.count === 1 ? ' reuses a uuid' : 's reuse uuids'} already in the session (first at line ${d.line}, first written at line ${d.first}); the first record stands and the later ones are kept as records.`, [], d.line);
+      const first = d.first > 0 ? `, first written at line ${d.first}` : '';
+      this.report('CC_DUPLICATE_UUID', 'warning', `${d.count} record${d.count === 1 ? ' reuses a uuid' : 's reuse uuids'} already in the session (first at line ${d.line}${first}); the first record stands and the later ones are kept as records.`, [], d.line);
+    }
+    if (this.apiUnresolved) {
+      const u = this.apiUnresolved;
+      this.report('CC_API_REQUEST_UNRESOLVED', 'warning', `${u.count} api-request record${u.count === 1 ? '' : 's'} (first at line ${u.line}) could not be rebuilt (the first ${u.what}); the view${u.count === 1 ? '' : 's'} of ${u.count === 1 ? 'that request is' : 'those requests are'} the branch's surface, which may differ from what was sent.`, [], u.line);
     }
     if (this.unlogged) {
       const u = this.unlogged;

@@ -12,7 +12,7 @@ export function rehydrateClaudeCode(event: EventBody, line: Record<string, unkno
     case 'item': {
       const type = line.type;
       let blocks;
-      if (type === 'user' || type === 'assistant') blocks = mapContent(obj(line.message)?.content);
+      if (type === 'user' || type === 'assistant' || type === 'api-request-blob') blocks = mapContent(obj(line.message)?.content);
       else if (type === 'attachment') blocks = attachmentBlocks(line);
       if (!blocks) return null;
       if (blocks.length !== event.item.blocks.length) return null;

@@ -68,3 +68,23 @@ export function selectUserMessages(texts: readonly string[], maxTokens = COMPACT
 export function summaryText(message: string): string {
   return message.startsWith(SUMMARY_PREFIX_HEAD) ? message : `${SUMMARY_PREFIX}\n${message}`;
 }
+
+/**
+ * A line of `session_meta.base_instructions.text` that Codex 0.171.0 does not send: in every
+ * captured request of the fidelity suite (fixtures/fidelity/logs/codex-0.171.0, 5 scenarios) the
+ * first developer message is the logged text with exactly this line (and its newline) removed.
+ * Observed, not read from Codex's source: a configuration that keeps it shows as a mismatch, never
+ * as a false match.
+ */
+export const UNSENT_CHECKLIST_LINE =
+  '- If you create a checklist or task list, you update item statuses incrementally as each item is completed rather than marking every item done only at the end.\n';
+
+/** The instructions Codex sends, from a session_meta payload: `base_instructions.text` (0.171+: less the unsent line) or `instructions`. */
+export function sentInstructions(p: Record<string, unknown>): string | undefined {
+  const v = typeof p.cli_version === 'string' ? /^(\d+)\.(\d+)\./.exec(p.cli_version) : null;
+  const newDialect = v !== null && (Number(v[1]) > 0 || Number(v[2]) >= 171);
+  const bi = p.base_instructions;
+  const base = typeof bi === 'object' && bi !== null && !Array.isArray(bi) ? (bi as Record<string, unknown>).text : undefined;
+  if (typeof base === 'string') return newDialect ? base.replace(UNSENT_CHECKLIST_LINE, '') : base;
+  return typeof p.instructions === 'string' ? p.instructions : undefined;
+}

@@ -5,10 +5,14 @@ import type { Derivation, Item, Role } from '../../../shared/model/item';
 import type { JsonLine } from '../../reader/types';
 import type { FileImport, ImportSink } from '../types';
 import { type MappedItem, isEstimate, mapResponseItem, mapUsage, mappedItem, readTokenUsage, usageKey } from './blocks';
-import { selectUserMessages, summaryText } from './compaction';
+import { selectUserMessages, sentInstructions, summaryText } from './compaction';
 import { type Obj, isObj, nat, oneLine, pos, str } from './json';
 import { EVENT_MSG_TYPES, NEWEST_KNOWN_CLI } from './known';
 import { type RolloutRecord, classify, payloadType } from './records';
+
+/** Surface ops without fields, shared by every item that uses them (events are never mutated). */
+const APPEND: EventOf<'item'>['op'] = Object.freeze({ op: 'append' });
+const LOG: EventOf<'item'>['op'] = Object.freeze({ op: 'log' });
 
 /** Seqs cited by one aggregated diagnostic, at most. */
 const MAX_CITED = 20;
@@ -132,6 +136,8 @@ export class CodexFileImport implements FileImport {
   private initialContextLine: number | undefined;
 
   private readonly unknown = new Map<string, UnknownCount>();
+  private readonly scratch: string[] = [];
+  private contextSummary = { key: '', text: '' };
   private withoutOutput: { count: number; line: number } | null = null;
 
   constructor(
@@ -341,8 +347,7 @@ export class CodexFileImport implements FileImport {
     // The instructions sent with every request: `base_instructions.text`, or `instructions` in
     // older rollouts. Without either, Codex used the model's built-in prompt, which is not logged.
     const header: EventOf<'header'> = { kind: 'header', reason: 'session_meta', tools: null };
-    const base = isObj(p.base_instructions) ? str(p.base_instructions.text) : undefined;
-    const instructions = base ?? str(p.instructions);
+    const instructions = sentInstructions(p);
     header.system = instructions !== undefined ? [{ type: 'text', text: instructions }] : null;
     const provider = str(p.model_provider);
     if (provider !== undefined) {
@@ -361,7 +366,9 @@ export class CodexFileImport implements FileImport {
       return;
     }
     const id = `L${this.cur.line}`;
-    const notes: string[] = [];
+    // One array for every line's notes: most lines have none, and nothing is allocated for them.
+    const notes = this.scratch;
+    notes.length = 0;
     const m = mapResponseItem(p, id, notes);
     if (!m.ok) {
       if (m.unknownType !== undefined) this.unknownEvent(`response_item/${m.unknownType}`);
@@ -375,7 +382,7 @@ export class CodexFileImport implements FileImport {
     } else if (m.item.flow === 'input' && this.call) {
       this.call.sawInput = true;
     }
-    const info = this.place(id, m.item, { op: m.item.flow === 'log' ? { op: 'log' } : { op: 'append' } });
+    const info = this.place(id, m.item, { op: m.item.flow === 'log' ? LOG : APPEND });
     if (info && this.contextBlock) this.contextIds.push(info);
   }
 
@@ -488,13 +495,7 @@ export class CodexFileImport implements FileImport {
     this.lastContext = last.total ?? (last.input !== undefined ? last.input + (last.output ?? 0) : undefined);
     this.estimate = null;
     const usage = mapUsage(last);
-    const note = this.estimateNote;
-    if (note) {
-      this.estimateNote = null;
-      this.report('CODEX_TOKEN_ESTIMATE', 'info',
-        `Line ${note.estimate.line}: after the compaction at line ${note.compactionLine}, Codex's own estimate of the history is ${note.estimate.total} tokens, more than the model window (${this.window ?? '?'}); it is not used as the compaction's post-compaction size. The first provider count after it (line ${this.cur.line}) is ${last.input ?? '?'} input tokens.`,
-        [], note.estimate.line);
-    }
+    this.reportEstimate(last.input);
     if (this.call) {
       const c = this.call;
       this.call = null;
@@ -505,6 +506,19 @@ export class CodexFileImport implements FileImport {
       this.pending = { from: this.cur, usage, at: this.at, before };
     }
     this.setWindow(window);
+  }
+
+  /** Explain a post-compaction estimate that was not used, with the provider's next count when there is one. */
+  private reportEstimate(nextInput: number | undefined | null): void {
+    const note = this.estimateNote;
+    if (!note) return;
+    this.estimateNote = null;
+    const next = nextInput === null
+      ? ' No model call follows it in the log.'
+      : ` The first provider count after it (line ${this.cur.line}) is ${nextInput ?? '?'} input tokens.`;
+    this.report('CODEX_TOKEN_ESTIMATE', 'info',
+      `Line ${note.estimate.line}: after the compaction at line ${note.compactionLine}, Codex's own estimate of the history is ${note.estimate.total} tokens, more than the model window (${this.window ?? '?'}); it is not used as the compaction's post-compaction size.${next}`,
+      [], note.estimate.line);
   }
 
   private setWindow(window: number | undefined): void {
@@ -531,7 +545,10 @@ export class CodexFileImport implements FileImport {
       this.emit({ kind: 'header', route: change, reason: 'turn_context' });
       return;
     }
-    this.record('turn_context', [model, effort].filter((x) => x !== undefined).join(', ') || undefined);
+    // Codex writes one per sampling round, nearly always the same: one summary string for all.
+    const key = `${model ?? ''}\u0000${effort ?? ''}`;
+    if (key !== this.contextSummary.key) this.contextSummary = { key, text: [model, effort].filter((x) => x !== undefined).join(', ') };
+    this.record('turn_context', this.contextSummary.text || undefined);
   }
 
   private eventMsg(p: unknown): void {
@@ -709,7 +726,7 @@ export class CodexFileImport implements FileImport {
       const ckId = `L${line}.r${ck.index}`;
       const derivation: Derivation = { kind: 'checkpoint', compactionId: id, covers: old, part: 'summary' };
       this.place(ckId, ck.mapped, {
-        op: { op: 'append' }, derivation, sources: [startSeq, summarySeq, ...oldSeqs],
+        op: APPEND, derivation, sources: [startSeq, summarySeq, ...oldSeqs],
         origin: ck.mapped.compaction ? 'compaction' : 'compaction summary', meta: true,
       });
       const ckSeq = this.liveSeqs[this.liveSeqs.length - 1] as number;
@@ -717,18 +734,19 @@ export class CodexFileImport implements FileImport {
         if (e === ck) {
           fresh.push(ckId);
           freshSeqs.push(ckSeq);
-        } else copy(e, e.index < ck.index ? { op: 'insert', before: ckId } : { op: 'append' });
+        } else copy(e, e.index < ck.index ? { op: 'insert', before: ckId } : APPEND);
       }
     } else {
       if (old.length > 0) this.emit({ kind: 'drop', items: old, reason: 'compaction', compactionId: id });
       this.report('CODEX_COMPACTION_SHAPE', 'warning', `Line ${line}: the compaction's new history has no summary item (no encrypted compaction item, no user message with Codex's summary prefix); the old history is dropped and the new one placed as it is.`);
-      for (const e of entries) copy(e, { op: 'append' });
+      for (const e of entries) copy(e, APPEND);
     }
     this.live = fresh;
     this.liveSeqs = freshSeqs;
     this.compactedSinceTurnEnd = true;
     this.lastContext = undefined;
     this.closing = { id, from: this.cur, estimate: this.estimate };
+    this.estimate = null;
   }
 
   /** Close the bracket: after the `compacted` line, or after Codex's re-estimate that follows it. */
@@ -810,6 +828,7 @@ export class CodexFileImport implements FileImport {
     this.flushPending();
     this.endCompaction(null);
     this.closeCall();
+    this.reportEstimate(null);
     if (this.withoutOutput) {
       const w = this.withoutOutput;
       this.report('CODEX_USAGE_WITHOUT_OUTPUT', 'info',

@@ -1,6 +1,6 @@
 import type { EventBody } from '../../../shared/model/event';
 import { mapResponseItem } from './blocks';
-import { summaryText } from './compaction';
+import { sentInstructions, summaryText } from './compaction';
 import { isObj, str } from './json';
 import { classify } from './records';
 
@@ -38,8 +38,7 @@ export function rehydrateCodex(event: EventBody, line: Record<string, unknown>):
     case 'header': {
       if (!Array.isArray(event.system)) return event;
       if (rec.type !== 'session_meta' || !p) return null;
-      const base = isObj(p.base_instructions) ? str(p.base_instructions.text) : undefined;
-      const text = base ?? str(p.instructions);
+      const text = sentInstructions(p);
       return text === undefined ? null : { ...event, system: [{ type: 'text', text }] };
     }
     case 'compaction/summary': {

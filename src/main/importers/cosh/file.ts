@@ -26,6 +26,8 @@ export class CoshFileImport implements FileImport {
   private bad: Counted | null = null;
   private legacy: Counted | null = null;
   private readonly fileSessionId: string | null;
+  /** Branch of lines that name none (derived pages, legacy records): the first branch seen. */
+  private rootBranch: string | undefined;
 
   constructor(private readonly sink: ImportSink, path: string) {
     const m = /^session-(.+)\.jsonl$/.exec(basename(path));
@@ -49,6 +51,7 @@ export class CoshFileImport implements FileImport {
     const id = typeof meta?.session_id === 'string' ? meta.session_id : this.fileSessionId ?? (typeof v.branch_id === 'string' ? v.branch_id : 'cosh-session');
     const e: EventOf<'session'> = { kind: 'session', id, harness: 'cosh' };
     if (meta && typeof v.branch_id === 'string') e.branch = v.branch_id;
+    this.rootBranch = e.branch;
     if (typeof meta?.title === 'string') e.title = meta.title;
     if (typeof meta?.cwd === 'string') e.cwd = meta.cwd;
     this.sink.emit(e, l);
@@ -72,7 +75,9 @@ export class CoshFileImport implements FileImport {
     if (derived) {
       // Derived snapshot pages: cosh's full replay ignores them by design.
       this.machine.flush();
-      this.sink.emit({ kind: 'record', type: derived, summary: 'derived snapshot (cosh ignores it on replay)' }, l);
+      const r: EventOf<'record'> = { kind: 'record', type: derived, summary: 'derived snapshot (cosh ignores it on replay)' };
+      if (this.rootBranch !== undefined) r.branch = this.rootBranch;
+      this.sink.emit(r, l);
       return;
     }
     const parsed = parseEvent(v);
@@ -81,7 +86,7 @@ export class CoshFileImport implements FileImport {
       return;
     }
     this.machine.flush();
-    const branch = parsed.branch ?? undefined;
+    const branch = parsed.branch ?? this.rootBranch;
     if (parsed.unknown !== null) {
       const u: EventOf<'unknown'> = { kind: 'unknown', type: parsed.unknown };
       if (branch !== undefined) u.branch = branch;
@@ -91,7 +96,9 @@ export class CoshFileImport implements FileImport {
     }
     const legacy = legacyKind(v);
     if (legacy !== null) {
-      const seq = this.sink.emit({ kind: 'unknown', type: `legacy ${legacy}` }, l);
+      const u: EventOf<'unknown'> = { kind: 'unknown', type: `legacy ${legacy}` };
+      if (branch !== undefined) u.branch = branch;
+      const seq = this.sink.emit(u, l);
       this.legacy = this.count(this.legacy, l, seq);
       return;
     }

@@ -7,7 +7,7 @@ import { canonicalItem, maskReference, todosOf } from './items';
 import type { BranchMeta, CoshItem, ContextChange, Envelope, ItemKind, Reference, Staging, TodoValue } from './parse';
 import {
   type BranchState, type Context, type MItem, activeCheckpoint, applySelection, cloneBranch, hiddenWhy, inRanges, isDisplayOnly, modelView,
-  newBranch, newContext, repair,
+  newBranch, newContext, repair, setItems,
 } from './state';
 import { CanonSurface } from './surface';
 
@@ -127,6 +127,8 @@ export class CoshMachine {
   private readonly usedCanon = new Set<string>();
   private readonly canonSeq = new Map<string, number>();
   private readonly compactionOf = new Map<string, string>();
+  /** Kind of every canonical item (ids are unique across branches). */
+  private readonly kindOf = new Map<string, ItemKind>();
   private lastEventId = 0;
   private requestCount = 0;
   private batch: Queued[] = [];
@@ -190,6 +192,10 @@ export class CoshMachine {
 
   private apply(l: JsonLine, ev: Envelope): void {
     const before = this.out.nextSeq;
+    // Every event that reaches replay is kept (texts stripped), so a past state can be rebuilt
+    // by the same rules, skipped events included.
+    const index = this.history.length;
+    if (!this.out.dry) this.history.push(lighten(ev));
     const d = ev.delta;
     const type = d.type === 'context' ? `context/${d.change.field}` : d.type === 'metadata' ? `metadata/${d.change.field}` : d.type === 'message' ? `message/${d.change.op}` : d.type;
     if (ev.eventId <= this.lastEventId && ev.eventId !== 0) {
@@ -236,8 +242,7 @@ export class CoshMachine {
     const k = key(ev.branch, ev.eventId);
     if (!this.out.dry) {
       this.lastSeq.set(k, this.out.nextSeq - 1);
-      this.eventIndex.set(k, this.history.length);
-      this.history.push(lighten(ev));
+      this.eventIndex.set(k, index);
     }
   }
 
@@ -443,7 +448,7 @@ export class CoshMachine {
       case 'item_remove': {
         const c = this.ctx(b);
         const before = c.items.length;
-        c.items = c.items.filter((it) => it.coshId !== ch.itemId);
+        if (c.byId.has(ch.itemId)) setItems(c, c.items.filter((it) => it.coshId !== ch.itemId));
         repair(c);
         if (c.items.length === before) this.record(l, branch, type, `item #${ch.itemId} was not in the context`);
         this.sync(b, l, null);
@@ -541,7 +546,7 @@ export class CoshMachine {
 
   private upsert(b: Branch, l: JsonLine, ev: Envelope, item: CoshItem): void {
     const c = this.ctx(b);
-    const at = c.items.findIndex((it) => it.coshId === item.id);
+    const at = c.byId.has(item.id) ? c.items.findIndex((it) => it.coshId === item.id) : -1;
     const m: MItem = {
       coshId: item.id, kind: item.kind, canon: this.allocCanon(item.id),
       ...(item.callId !== undefined ? { callId: item.callId } : {}),
@@ -549,18 +554,43 @@ export class CoshMachine {
       ...(item.covered !== undefined ? { covered: item.covered } : {}),
     };
     const replaced = at >= 0 ? (c.items[at] as MItem) : null;
-    if (replaced) c.items[at] = m;
-    else c.items.push(m);
+    if (replaced) {
+      c.items[at] = m;
+      c.byCanon.delete(replaced.canon);
+    } else c.items.push(m);
+    c.byId.set(item.id, m);
+    c.byCanon.set(m.canon, m);
     // A mask_tool_result call masks the newest result when it is dispatched: a `masked` change
     // of the same save for exactly that result belongs here, before the call's own result.
+    let relocated = false;
     if (!replaced && item.kind === 'ToolCall' && item.name === 'mask_tool_result' && this.pendingMasks.size > 0) {
       const target = maskTarget(c);
       if (target !== null && this.pendingMasks.has(target)) {
         this.pendingMasks.delete(target);
         c.masked.add(target);
+        relocated = true;
       }
     }
+    const S = b.surface;
+    if (!replaced && !relocated && !b.divergenceReported && item.kind !== 'Compaction' && !isDisplayOnly(item.kind) && !c.masked.has(item.id)
+      && (item.kind !== 'ToolResult' || S.order.length > 0) && hiddenWhy(c, activeCheckpoint(c)?.covered ?? [], item.id) === null) {
+      // The common case: a new visible item at the end of an unchanged view.
+      this.request(b, l, m.kind);
+      this.kindOf.set(m.canon, m.kind);
+      S.append(m.canon);
+      const seq = this.emit({ kind: 'item', item: canonicalItem(item, m.canon), op: { op: 'append' } }, l, b.state.name);
+      if (seq >= 0) this.canonSeq.set(m.canon, seq);
+      return;
+    }
     this.sync(b, l, { item: m, cosh: item, replaced });
+  }
+
+  /** A model output: the call that produced it saw the surface as it is now. */
+  private request(b: Branch, l: JsonLine, kind: ItemKind): void {
+    if (OUTPUT.has(kind) && (b.lastNewKind === null || (!OUTPUT.has(b.lastNewKind) && b.lastNewKind !== 'UserCommand'))) {
+      this.emit({ kind: 'request', id: `req-${++this.requestCount}`, purpose: 'agent' }, l, b.state.name);
+    }
+    b.lastNewKind = kind;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -573,7 +603,7 @@ export class CoshMachine {
     let after: string | null | undefined;
     if (afterCosh === 0) after = null;
     else if (afterCosh !== undefined && afterCosh !== null) {
-      const it = b.state.context?.items.find((x) => x.coshId === afterCosh);
+      const it = b.state.context?.byId.get(afterCosh);
       after = it ? it.canon : String(afterCosh);
     }
     const json = JSON.stringify({ todos, after: after === undefined ? '(unbound)' : after });
@@ -604,7 +634,7 @@ export class CoshMachine {
   }
 
   private canonOf(b: Branch, coshId: number): string {
-    return b.state.context?.items.find((it) => it.coshId === coshId)?.canon ?? String(coshId);
+    return b.state.context?.byId.get(coshId)?.canon ?? String(coshId);
   }
 
   private segments(b: Branch, s: Staging): { ordinal: number; items: string[] }[] {
@@ -666,8 +696,8 @@ export class CoshMachine {
   // The view: cosh's composition vs Palimpsest's surface
   // -------------------------------------------------------------------------------------------
 
-  private dropReason(c: Context | null, view: ReturnType<typeof modelView>, canon: string): { reason: 'hidden' | 'compaction' | 'other'; compactionId?: string } {
-    const it = c?.items.find((x) => x.canon === canon);
+  private dropReason(c: Context | null, view: ReturnType<typeof modelView>, canon: string, byCanon?: ReadonlyMap<string, MItem>): { reason: 'hidden' | 'compaction' | 'other'; compactionId?: string } {
+    const it = (byCanon ?? c?.byCanon)?.get(canon);
     if (!c || !it) return { reason: 'other' };
     const cover = view.checkpoint?.covered ?? [];
     const why = hiddenWhy(c, cover, it.coshId);
@@ -677,7 +707,9 @@ export class CoshMachine {
       return cid !== undefined ? { reason: 'compaction', compactionId: cid } : { reason: 'compaction' };
     }
     if (why === 'legacy-boundary') {
-      const cp = activeCheckpoint(c);
+      // The legacy boundary is set to the checkpoint that folded what lies before it.
+      const atBoundary = c.visibleFrom === null ? undefined : c.byId.get(c.visibleFrom);
+      const cp = (atBoundary?.kind === 'Compaction' ? atBoundary : undefined) ?? activeCheckpoint(c);
       const cid = cp ? this.compactionOf.get(cp.canon) : undefined;
       return cid !== undefined ? { reason: 'compaction', compactionId: cid } : { reason: 'compaction' };
     }
@@ -700,6 +732,7 @@ export class CoshMachine {
     const S = b.surface;
     const branch = b.state.name;
     const newCanon = n?.item.canon ?? null;
+    const byCanon: ReadonlyMap<string, MItem> = c?.byCanon ?? new Map();
 
     // Items a new checkpoint takes off by its `covers`.
     let covers: string[] = [];
@@ -715,7 +748,7 @@ export class CoshMachine {
     let groupReason: ReturnType<CoshMachine['dropReason']> | null = null;
     for (const id of S.order.slice()) {
       if (wantSet.has(id) || coverSet.has(id) || (id === old && !isDisplayOnly(n?.item.kind ?? 'User'))) continue;
-      const r = this.dropReason(c, view, id);
+      const r = this.dropReason(c, view, id, byCanon);
       if (groupReason && (groupReason.reason !== r.reason || groupReason.compactionId !== r.compactionId)) {
         this.drop(b, l, group, groupReason);
         group = [];
@@ -744,7 +777,7 @@ export class CoshMachine {
       const on = view.masked.has(id);
       if (on === S.masked.has(id)) continue;
       S.mask(id, on);
-      const it = c?.items.find((x) => x.canon === id);
+      const it = byCanon.get(id);
       const e: EventOf<'mask'> = { kind: 'mask', items: [id], masked: on, by: 'model' };
       if (on && it) e.reference = maskReference(it.coshId, it.callId ?? '');
       this.emit(e, l, branch);
@@ -765,13 +798,7 @@ export class CoshMachine {
     const item: Item = canonicalItem(n.cosh, canon);
     const c = b.state.context;
 
-    // A model output: the call that produced it saw the surface as it is now.
-    if (!n.replaced) {
-      if (OUTPUT.has(n.item.kind) && (b.lastNewKind === null || (!OUTPUT.has(b.lastNewKind) && b.lastNewKind !== 'UserCommand'))) {
-        this.emit({ kind: 'request', id: `req-${++this.requestCount}`, purpose: 'agent' }, l, branch);
-      }
-      b.lastNewKind = n.item.kind;
-    }
+    if (!n.replaced) this.request(b, l, n.item.kind);
 
     let sources: number[] | undefined;
     let compactionId: string | null = null;
@@ -792,11 +819,15 @@ export class CoshMachine {
       if (sources && sources.length > 0) e.sources = sources;
       const seq = this.emit(e, l, branch);
       if (seq >= 0) this.canonSeq.set(canon, seq);
+      // A checkpoint takes the items it covers off the surface as it enters (fold.ts).
+      if (item.derivation?.kind === 'checkpoint' && S.isLive(canon)) for (const x of item.derivation.covers) if (x !== canon) S.remove(x);
     };
 
+    this.kindOf.set(canon, n.item.kind);
     if (isDisplayOnly(n.item.kind)) {
       emitItem({ op: 'log' });
     } else if (n.replaced) {
+      // A new version takes the old one's place (and so its sort key).
       const oldId = n.replaced.canon;
       if (!S.isLive(oldId) && S.canRestore(oldId)) {
         S.restore(oldId);
@@ -809,25 +840,39 @@ export class CoshMachine {
         S.append(canon);
         emitItem({ op: 'append' });
       }
-    } else if (wantSet.has(canon)) {
-      const at = want.indexOf(canon);
-      const before = want.slice(at + 1).find((x) => S.isLive(x));
-      if (before !== undefined) {
-        S.insertBefore(canon, before);
-        emitItem({ op: 'insert', before });
-      } else {
-        S.append(canon);
-        emitItem({ op: 'append' });
-      }
+    } else if (n.item.kind === 'Compaction') {
+      this.placeCheckpoint(b, canon, want, emitItem);
     } else {
+      // cosh appends new items to its timeline.
       S.append(canon);
       emitItem({ op: 'append' });
     }
-    if (item.derivation?.kind === 'checkpoint' && S.isLive(canon)) for (const x of item.derivation.covers) S.remove(x);
     if (!isDisplayOnly(n.item.kind) && S.isLive(canon) && !wantSet.has(canon)) this.drop(b, l, [canon], this.dropReason(c, view, canon));
     if (compactionId !== null) {
       if (b.open && b.open.id === compactionId) b.open = null;
       this.emit({ kind: 'compaction/end', id: compactionId, outcome: 'committed' }, l, branch);
+    }
+  }
+
+  /**
+   * A new checkpoint goes where cosh composes it: after the checkpoints in view, before the first
+   * raw item of the tail (cosh: "the checkpoint is composed before the raw tail even though its
+   * event was appended afterward"); with no tail, at the end. Raw items are appended, so later
+   * items sort after it; items it covers or that are hidden keep their places before it, which is
+   * where cosh would show them only if they came back while it is in view — something cosh's own
+   * rules do not do (a new checkpoint covers the older one's ranges; hidden items are not shown
+   * again). Should it happen, the comparison after every event reports it.
+   */
+  private placeCheckpoint(b: Branch, canon: string, want: readonly string[], emitItem: (op: EventOf<'item'>['op']) => void): void {
+    const S = b.surface;
+    const at = want.indexOf(canon);
+    const tail = at < 0 ? undefined : want.slice(at + 1).find((x) => S.isLive(x) && this.kindOf.get(x) !== 'Compaction');
+    if (tail !== undefined) {
+      S.insertBefore(canon, tail);
+      emitItem({ op: 'insert', before: tail });
+    } else {
+      S.append(canon);
+      emitItem({ op: 'append' });
     }
   }
 

@@ -20,6 +20,9 @@ export interface MItem {
 
 export interface Context {
   items: MItem[];
+  /** `items` by cosh id and by canonical id (kept in step with `items`). */
+  byId: Map<number, MItem>;
+  byCanon: Map<string, MItem>;
   visibleFrom: number | null;
   hidden: Set<number>;
   masked: Set<number>;
@@ -47,11 +50,11 @@ export function newBranch(name: string, head: number): BranchState {
 }
 
 export function newContext(): Context {
-  return { items: [], visibleFrom: null, hidden: new Set(), masked: new Set(), todo: null, mapReduce: null, split: null, splitAppends: 0, maxTokens: 100_000 };
+  return { items: [], byId: new Map(), byCanon: new Map(), visibleFrom: null, hidden: new Set(), masked: new Set(), todo: null, mapReduce: null, split: null, splitAppends: 0, maxTokens: 100_000 };
 }
 
 export function cloneContext(c: Context): Context {
-  return { ...c, items: c.items.slice(), hidden: new Set(c.hidden), masked: new Set(c.masked) };
+  return { ...c, items: c.items.slice(), byId: new Map(c.byId), byCanon: new Map(c.byCanon), hidden: new Set(c.hidden), masked: new Set(c.masked) };
 }
 
 export function cloneBranch(b: BranchState): BranchState {
@@ -136,9 +139,16 @@ export function modelView(c: Context | null): View {
 // Replay rules (session_history.rs)
 // ---------------------------------------------------------------------------------------------
 
+/** Replace the items (after a filter), keeping the index in step. */
+export function setItems(c: Context, items: MItem[]): void {
+  c.items = items;
+  c.byId = new Map(items.map((it) => [it.coshId, it]));
+  c.byCanon = new Map(items.map((it) => [it.canon, it]));
+}
+
 /** `repair_context_visibility`. */
 export function repair(c: Context): void {
-  if (c.visibleFrom !== null && !c.items.some((it) => it.coshId === c.visibleFrom)) c.visibleFrom = null;
+  if (c.visibleFrom !== null && !c.byId.has(c.visibleFrom)) c.visibleFrom = null;
   const live = new Set(c.items.map((it) => it.coshId));
   if (c.mapReduce && c.mapReduce.sourceIds.some((id) => !live.has(id))) c.mapReduce = null;
   const results = new Set(c.items.filter((it) => it.kind === 'ToolResult').map((it) => it.coshId));
@@ -169,7 +179,7 @@ export function applySelection(b: BranchState, selection: Selection): SelectionE
     if (c) {
       const groups = contextGroups(c.items);
       if (![...groups.values()].includes(groupId)) return { kind: 'missing-boundary', messageId: selection.messageId };
-      c.items = c.items.filter((it) => keep(groups.get(it.coshId) ?? it.coshId));
+      setItems(c, c.items.filter((it) => keep(groups.get(it.coshId) ?? it.coshId)));
       const live = new Set(c.items.map((it) => it.coshId));
       b.todoPoints = b.todoPoints.filter(([id]) => id === 0 || live.has(id));
       c.split = null;
@@ -195,7 +205,7 @@ export function applySelection(b: BranchState, selection: Selection): SelectionE
   for (const id of [...b.ctxIds.keys()]) if (!kept.has(id)) b.ctxIds.delete(id);
   const c = b.context;
   if (c) {
-    c.items = keepThrough ? c.items.filter((it) => keptIds.has(it.coshId)) : c.items.filter((it) => !removedIds.has(it.coshId));
+    setItems(c, keepThrough ? c.items.filter((it) => keptIds.has(it.coshId)) : c.items.filter((it) => !removedIds.has(it.coshId)));
     repair(c);
   }
   return null;

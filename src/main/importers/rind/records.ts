@@ -1,3 +1,4 @@
+import type { Block } from '../../../shared/model/content';
 import type { Usage } from '../../../shared/model/event';
 import { type Obj, isObj, nat } from '../dsh/json';
 
@@ -26,7 +27,8 @@ export function truthy(v: unknown): boolean {
 export function pyStr(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'True' : 'False';
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(v);
+  // Python prints a float id with its ".0"; JSON.parse no longer tells 1.0 from 1 (a known gap).
+  if (typeof v === 'number') return String(v);
   return JSON.stringify(v) ?? String(v);
 }
 
@@ -112,6 +114,33 @@ export function readCompactionRecord(v: Obj): CompactionRecord | null {
     usage: mapUsage(v.usage),
     fallbackError: fe ? { type: s(fe.type), message: s(fe.message), status: fe.status === undefined || fe.status === null ? null : String(fe.status) } : null,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// what the model sees of a joined record (used by the import and by rehydrate alike)
+// ---------------------------------------------------------------------------------------------
+
+/** Where a line of the session lives: the file's index among the session's files, and the line in it. */
+export interface LineLoc {
+  readonly file: number;
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/** The block of a tool item whose record has `model_content`: the text the model sees. */
+export function toolResultBlock(callId: string, modelContent: string): Block {
+  return { type: 'tool_result', callId, content: [{ type: 'text', text: modelContent }] };
+}
+
+/** The text of one half of a valid compaction record's pair, as message_projector.py sends it. */
+export function checkpointText(rec: CompactionRecord, part: 'continuation' | 'handoff'): string {
+  return part === 'continuation' ? (rec.continuation ?? COMPACT_CONTINUATION_USER_CONTENT) : (rec.handoff ?? '');
+}
+
+/** Is `id` the compaction id the import gave this record's pair: the record's id, or `id#n` for its n-th marker? */
+export function isCompactionOf(id: string, recordId: string): boolean {
+  return id === recordId || (id.startsWith(`${recordId}#`) && /^\d+$/.test(id.slice(recordId.length + 1)));
 }
 
 // ---------------------------------------------------------------------------------------------

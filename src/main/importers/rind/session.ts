@@ -8,8 +8,8 @@ import type { JsonLine } from '../../reader/types';
 import { type Obj, isObj, oneLine } from '../dsh/json';
 import type { FileImport, FileInfo, ImportSink, SessionImport } from '../types';
 import {
-  COMPACT_CONTINUATION_USER_CONTENT, type CompactionRecord, type ToolRecord, isCompactBoundary, key, mapUsage,
-  readCompactionRecord, readToolRecord, timeOf, toolCallsMeta, truthy,
+  type CompactionRecord, type LineLoc, type ToolRecord, checkpointText, isCompactBoundary, key, mapUsage,
+  readCompactionRecord, readToolRecord, timeOf, toolCallsMeta, toolResultBlock, truthy,
 } from './records';
 
 /**
@@ -22,6 +22,13 @@ import {
  * requests and the compaction brackets are emitted from the lines of `messages.jsonl`, in the
  * order of that file. Canonical order is therefore not time order for the joined records: they
  * come first, each with its own time in `at`.
+ *
+ * An event is located at the line that holds its text, so that a long text elided in memory can
+ * be re-read (./rehydrate.ts): a tool result whose record has `model_content` at its record in
+ * `tool_calls.jsonl`, the continuation and handoff items and the llm_inline summary at their
+ * record in `compactions.jsonl` (`ImportSink.emit` with that file's index). Everything else — and
+ * results and pairs joined from companions read beside a lone `messages.jsonl`, whose files are
+ * not files of the session — is located at its `messages.jsonl` line.
  *
  * The model view follows message_projector.py exactly:
  * - tool results are the `model_content` of their tool record, placed right after the assistant
@@ -47,9 +54,16 @@ interface LiveItem {
   readonly seq: number;
 }
 
+/** A tool record: its seq (-1 when read beside a lone messages.jsonl) and its line (null then). */
+interface ToolEntry {
+  readonly rec: ToolRecord;
+  readonly seq: number;
+  readonly at: LineLoc | null;
+}
+
 interface PendingCall {
   readonly callId: string;
-  readonly record: { rec: ToolRecord; seq: number } | undefined;
+  readonly record: ToolEntry | undefined;
 }
 
 interface Pending {
@@ -61,6 +75,8 @@ interface CompactionEntry {
   readonly rec: CompactionRecord;
   readonly seq: number;
   readonly line: number;
+  /** Its line in compactions.jsonl as a file of the session; null when read beside a lone messages.jsonl. */
+  readonly at: LineLoc | null;
   markers: number;
 }
 
@@ -72,6 +88,8 @@ interface UnknownCount {
 }
 
 const text = (t: string): Block => ({ type: 'text', text: t });
+const NO_VALUE: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+const locOf = (l: JsonLine, file: number): LineLoc => ({ file, line: l.line, offset: l.offset, length: l.length });
 
 function triggerOf(reason: string | null): CompactionTrigger {
   switch (reason) {
@@ -92,7 +110,7 @@ export class RindSession implements SessionImport {
   private metaNote: string | null = null;
   private dir: string | null = null;
 
-  readonly tools = new Map<string, { rec: ToolRecord; seq: number }>();
+  readonly tools = new Map<string, ToolEntry>();
   toolCallsRead = false;
   readonly compactions = new Map<string, CompactionEntry>();
   compactionsRead = false;
@@ -110,10 +128,11 @@ export class RindSession implements SessionImport {
     if (this.meta === undefined) this.loadMeta(dirname(info.path));
     this.dir ??= dirname(info.path);
     const name = basename(info.path);
-    if (name === 'tool_calls.jsonl') return new ToolCallsFile(this);
+    if (name === 'messages.jsonl' && !this.toolCallsRead && !this.compactionsRead && info.index === 0) this.readCompanions(dirname(info.path));
+    if (name === 'tool_calls.jsonl') return new ToolCallsFile(this, info.index);
     if (name === 'compactions.jsonl') {
       this.compactionsPath = info.path;
-      return new CompactionsFile(this);
+      return new CompactionsFile(this, info.index);
     }
     return new MessagesFile(this);
   }
@@ -136,6 +155,57 @@ export class RindSession implements SessionImport {
     }
   }
 
+  /**
+   * A lone `messages.jsonl` (opened as a file, not as its directory): its companion files are
+   * read here so that results and handoffs are still joined. Their records are not events of
+   * this log (the loader did not read those files), so nothing cites them.
+   */
+  private readCompanions(dir: string): void {
+    const read = (name: string): { rows: { value: Obj; line: number }[]; bad: number } | null => {
+      let text: string;
+      try {
+        text = readFileSync(join(dir, name), 'utf8');
+      } catch {
+        return null;
+      }
+      const rows: { value: Obj; line: number }[] = [];
+      let bad = 0;
+      text.split('\n').forEach((raw, i) => {
+        const t = raw.trim();
+        if (t === '') return;
+        try {
+          const v: unknown = JSON.parse(t);
+          if (isObj(v)) rows.push({ value: v, line: i + 1 });
+          else bad++;
+        } catch {
+          bad++;
+        }
+      });
+      return { rows, bad };
+    };
+    const tools = read('tool_calls.jsonl');
+    const comps = read('compactions.jsonl');
+    if (tools) {
+      this.toolCallsRead = true;
+      for (const r of tools.rows) {
+        const rec = readToolRecord(r.value);
+        if (rec) this.tools.set(rec.id, { rec, seq: -1, at: null });
+      }
+    }
+    if (comps) {
+      this.compactionsRead = true;
+      this.compactionsPath = join(dir, 'compactions.jsonl');
+      for (const r of comps.rows) {
+        const rec = readCompactionRecord(r.value);
+        if (rec && rec.handoff !== null) this.compactions.set(rec.id, { rec, seq: -1, line: r.line, at: null, markers: 0 });
+      }
+    }
+    if (tools || comps) {
+      const bad = (tools?.bad ?? 0) + (comps?.bad ?? 0);
+      this.report('RIND_COMPANIONS', 'info', `messages.jsonl was opened alone; ${[tools ? 'tool_calls.jsonl' : null, comps ? 'compactions.jsonl' : null].filter(Boolean).join(' and ')} beside it ${tools && comps ? 'were' : 'was'} read to join results and handoffs${bad > 0 ? ` (${bad} unreadable line${bad === 1 ? '' : 's'} skipped)` : ''}. Open the directory to see their records as events.`, [], null);
+    }
+  }
+
   get metaObj(): Obj | null {
     return this.meta ?? null;
   }
@@ -149,6 +219,13 @@ export class RindSession implements SessionImport {
   emit(event: EventBody, from: JsonLine): number {
     this.ensureSession(from);
     return this.sink.emit(event, from);
+  }
+
+  /** Emit an event whose text lives on a line of another file of the session (a joined record). */
+  emitAt(event: EventBody, at: LineLoc): number {
+    const from: JsonLine = { value: NO_VALUE, line: at.line, offset: at.offset, length: at.length };
+    this.ensureSession(from);
+    return this.sink.emit(event, from, at.file);
   }
 
   /** The session line and the envelope, before the first event of the session. */
@@ -205,7 +282,7 @@ export class RindSession implements SessionImport {
 class ToolCallsFile implements FileImport {
   private readonly seen = new Map<string, number>();
 
-  constructor(private readonly s: RindSession) {
+  constructor(private readonly s: RindSession, private readonly fileIndex: number) {
     s.toolCallsRead = true;
   }
 
@@ -224,7 +301,7 @@ class ToolCallsFile implements FileImport {
       this.s.report('RIND_DUPLICATE_TOOL_RECORD', 'warning', `Line ${l.line}: a second tool record for call ${rec.id} (the first is at line ${before}); like Rind's projector, the last one is used.`, [seq], l.line);
     }
     this.seen.set(rec.id, l.line);
-    this.s.tools.set(rec.id, { rec, seq });
+    this.s.tools.set(rec.id, { rec, seq, at: locOf(l, this.fileIndex) });
   }
 
   end(): void {
@@ -233,7 +310,7 @@ class ToolCallsFile implements FileImport {
 }
 
 class CompactionsFile implements FileImport {
-  constructor(private readonly s: RindSession) {
+  constructor(private readonly s: RindSession, private readonly fileIndex: number) {
     s.compactionsRead = true;
   }
 
@@ -257,7 +334,7 @@ class CompactionsFile implements FileImport {
     // The projector keys valid records by id; a later one with the same id wins.
     const prev = this.s.compactions.get(rec.id);
     if (prev) this.s.report('RIND_DUPLICATE_COMPACTION', 'warning', `Line ${l.line}: a second record for compaction ${rec.id} (the first is at line ${prev.line}); like Rind, the last one is used.`, [seq], l.line);
-    this.s.compactions.set(rec.id, { rec, seq, line: l.line, markers: 0 });
+    this.s.compactions.set(rec.id, { rec, seq, line: l.line, at: locOf(l, this.fileIndex), markers: 0 });
   }
 
   end(): void {
@@ -347,11 +424,12 @@ class MessagesFile implements FileImport {
     return { type: 'opaque', label: `non-string content (${Array.isArray(c) ? 'array' : typeof c})`, chars: JSON.stringify(c)?.length ?? 0 };
   }
 
-  private emitItem(item: Item, l: JsonLine, v: Obj, op: EventOf<'item'>['op'] = { op: 'append' }, sources?: number[]): number {
+  /** Emit an item from message line `l`; located at `at` instead when its text lives there. */
+  private emitItem(item: Item, l: JsonLine, v: Obj, op: EventOf<'item'>['op'] = { op: 'append' }, sources?: number[], at: LineLoc | null = null): number {
     const e: EventOf<'item'> = { kind: 'item', item, op };
     if (sources && sources.length > 0) e.sources = sources;
     if (typeof v.ts === 'string') e.at = v.ts;
-    const seq = this.s.emit(e, l);
+    const seq = at ? this.s.emitAt(e, at) : this.s.emit(e, l);
     if (op.op !== 'log') this.live.push({ id: item.id, role: item.role, seq });
     return seq;
   }
@@ -427,24 +505,24 @@ class MessagesFile implements FileImport {
     this.report('RIND_EMPTY_ASSISTANT', 'info', `Line ${l.line}: an assistant message whose tool calls all lack arguments and that has no content; Rind never sends it.`, [], l.line);
   }
 
-  /** The result of `call`, from its record (`model_content`), as a tool item. */
-  private resultItem(callId: string, record: { rec: ToolRecord; seq: number } | undefined, l: JsonLine, v: Obj, fallbackId: string): void {
+  /**
+   * The result of `call`, from its record (`model_content`), as a tool item. It is located at the
+   * record's line (its text is there); a result without text stays at message line `l`.
+   */
+  private resultItem(callId: string, record: ToolEntry | undefined, l: JsonLine, v: Obj, fallbackId: string): void {
     const id = this.itemId(v, l, fallbackId);
     this.emitted.add(callId);
-    let content: Block;
-    const sources: number[] = [];
-    if (record && record.rec.modelContent !== null) {
-      content = text(record.rec.modelContent);
-      sources.push(record.seq);
-    } else {
-      const why = !this.s.toolCallsRead ? 'tool_calls.jsonl was not read' : record ? 'its tool record has no model_content' : 'no tool record has this call id';
-      content = { type: 'opaque', label: `tool result not recorded (${why})` };
-      if (record) sources.push(record.seq);
-      this.missingRecord(callId, why, l);
+    const sources: number[] = record && record.seq >= 0 ? [record.seq] : [];
+    const modelContent = record?.rec.modelContent ?? null;
+    if (modelContent !== null) {
+      this.emitItem({ id, role: 'tool', blocks: [toolResultBlock(callId, modelContent)] }, l, v, { op: 'append' }, sources, record?.at ?? null);
+      return;
     }
-    const item: Item = { id, role: 'tool', blocks: [{ type: 'tool_result', callId, content: [content as Extract<Block, { type: 'opaque' | 'text' }>] }] };
+    const why = !this.s.toolCallsRead ? 'tool_calls.jsonl was not read' : record ? 'its tool record has no model_content' : 'no tool record has this call id';
+    this.missingRecord(callId, why, l);
+    const item: Item = { id, role: 'tool', blocks: [{ type: 'tool_result', callId, content: [{ type: 'opaque', label: `tool result not recorded (${why})` }] }] };
     const seq = this.emitItem(item, l, v, { op: 'append' }, sources);
-    if (this.missingRecords && this.missingRecords.seqs.length < MAX_CITED && content.type === 'opaque') this.missingRecords.seqs.push(seq);
+    if (this.missingRecords && this.missingRecords.seqs.length < MAX_CITED) this.missingRecords.seqs.push(seq);
   }
 
   private missingRecord(callId: string, why: string, l: JsonLine): void {
@@ -536,10 +614,16 @@ class MessagesFile implements FileImport {
     const repeat = (this.markerRepeats.get(cid) ?? 0) + 1;
     this.markerRepeats.set(cid, repeat);
     const compactionId = repeat === 1 ? cid : `${cid}#${repeat}`;
-    this.compaction(l, v, rec, entry.seq, compactionId);
+    this.compaction(l, v, entry, compactionId);
   }
 
-  private compaction(l: JsonLine, v: Obj, rec: CompactionRecord, recordSeq: number, id: string): void {
+  /**
+   * The compaction brackets at the marker's line; the summary and the pair, whose text is the
+   * record's, at the record's line in compactions.jsonl.
+   */
+  private compaction(l: JsonLine, v: Obj, entry: CompactionEntry, id: string): void {
+    const { rec, seq: recordSeq } = entry;
+    const emitText = (e: EventBody): number => (entry.at ? this.s.emitAt(e, entry.at) : this.s.emit(e, l));
     const covered = this.live.filter((x) => x.role !== 'system');
     const covers = covered.map((x) => x.id);
     const at = rec.createdAt ?? (typeof v.ts === 'string' ? v.ts : undefined);
@@ -558,7 +642,6 @@ class MessagesFile implements FileImport {
     if (rec.strategy !== null) start.strategy = rec.strategy;
     if (rec.policyVersion !== null) start.policy = { name: rec.policyVersion };
     const startSeq = this.s.emit(start, l);
-    const handoff = rec.handoff ?? '';
     const fe = rec.fallbackError;
     const error = { message: fe?.message ?? 'the summarizer did not produce a usable handoff; the record does not say why' } as { code?: string; message: string };
     if (fe?.type) error.code = fe.type;
@@ -566,9 +649,9 @@ class MessagesFile implements FileImport {
     let end: EventOf<'compaction/end'>;
     switch (rec.strategy) {
       case 'llm_inline': {
-        const summary: EventOf<'compaction/summary'> = { kind: 'compaction/summary', id, summary: [text(handoff)], source: covers };
+        const summary: EventOf<'compaction/summary'> = { kind: 'compaction/summary', id, summary: [text(checkpointText(rec, 'handoff'))], source: covers };
         if (rec.usage) summary.usage = rec.usage;
-        summarySeq = this.s.emit(timed(summary), l);
+        summarySeq = emitText(timed(summary));
         end = { kind: 'compaction/end', id, outcome: 'committed' };
         break;
       }
@@ -586,14 +669,13 @@ class MessagesFile implements FileImport {
         this.report('RIND_UNKNOWN_STRATEGY', 'info', `Line ${l.line}: compaction ${id} has strategy ${JSON.stringify(rec.strategy)}, not one Rind @ dfe87c5 writes (llm_inline, deterministic_fallback, manual_deterministic); its handoff is applied as recorded.`, [startSeq], l.line);
         end = { kind: 'compaction/end', id, outcome: 'committed' };
     }
-    const cont = rec.continuation ?? COMPACT_CONTINUATION_USER_CONTENT;
-    const sources = [startSeq, ...(summarySeq === null ? [] : [summarySeq]), recordSeq, ...covered.map((x) => x.seq)];
+    const sources = [startSeq, ...(summarySeq === null ? [] : [summarySeq]), ...(recordSeq >= 0 ? [recordSeq] : []), ...covered.map((x) => x.seq)];
     const derivation = (part: 'continuation' | 'handoff'): Item['derivation'] => ({ kind: 'checkpoint', compactionId: id, covers, part });
     this.live = this.live.filter((x) => x.role === 'system');
-    const c: EventOf<'item'> = timed({ kind: 'item', item: { id: `${id}:continuation`, role: 'user', blocks: [text(cont)], meta: true, origin: 'continuation_user_message', derivation: derivation('continuation') }, op: { op: 'append' }, sources });
-    this.live.push({ id: c.item.id, role: 'user', seq: this.s.emit(c, l) });
-    const h: EventOf<'item'> = timed({ kind: 'item', item: { id: `${id}:handoff`, role: 'assistant', blocks: [text(handoff)], origin: 'handoff_message', derivation: derivation('handoff') }, op: { op: 'append' }, sources });
-    this.live.push({ id: h.item.id, role: 'assistant', seq: this.s.emit(h, l) });
+    const c: EventOf<'item'> = timed({ kind: 'item', item: { id: `${id}:continuation`, role: 'user', blocks: [text(checkpointText(rec, 'continuation'))], meta: true, origin: 'continuation_user_message', derivation: derivation('continuation') }, op: { op: 'append' }, sources });
+    this.live.push({ id: c.item.id, role: 'user', seq: emitText(c) });
+    const h: EventOf<'item'> = timed({ kind: 'item', item: { id: `${id}:handoff`, role: 'assistant', blocks: [text(checkpointText(rec, 'handoff'))], origin: 'handoff_message', derivation: derivation('handoff') }, op: { op: 'append' }, sources });
+    this.live.push({ id: h.item.id, role: 'assistant', seq: emitText(h) });
     this.s.emit(timed(end), l);
     this.itemIds.add(c.item.id).add(h.item.id);
   }
@@ -612,7 +694,7 @@ class MessagesFile implements FileImport {
     }
     for (const [id, e] of s.compactions) {
       if (e.markers > 0) continue;
-      s.report('RIND_COMPACTION_WITHOUT_MARKER', 'warning', `Compaction ${id} (${e.rec.strategy ?? 'no strategy'}) has no compact_boundary marker in messages.jsonl; Rind ignores it (half-written pair), so it changes no view.`, [e.seq], e.line, s.compactionsPath);
+      s.report('RIND_COMPACTION_WITHOUT_MARKER', 'warning', `Compaction ${id} (${e.rec.strategy ?? 'no strategy'}) has no compact_boundary marker in messages.jsonl; Rind ignores it (half-written pair), so it changes no view.`, e.seq >= 0 ? [e.seq] : [], e.line, s.compactionsPath);
     }
     this.attachUsage();
     s.reportUnknown();

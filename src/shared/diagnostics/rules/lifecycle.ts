@@ -19,9 +19,23 @@ export const ORPHAN_COMPACTION_START: Rule = {
     const out: Diagnostic[] = [];
     const boundaries = ctx.facts.processBoundaries;
     const starts = ctx.facts.compactions.filter((c) => c.start !== null).map((c) => c.start?.seq ?? 0).sort((a, b) => a - b);
+    // Ends on any branch: a branch forked inside a bracket (a summarizer logged as a subagent)
+    // inherits the start; the bracket is closed on the branch that owns it.
+    let endsElsewhere: Map<string, number[]> | null = null;
     for (const c of ctx.facts.compactions) {
       if (!c.start || c.end) continue;
       const s = c.start.seq;
+      endsElsewhere ??= (() => {
+        const m = new Map<string, number[]>();
+        for (const e of ctx.events) {
+          if (e.kind !== 'compaction/end') continue;
+          let l = m.get(e.id);
+          if (!l) m.set(e.id, (l = []));
+          l.push(e.seq);
+        }
+        return m;
+      })();
+      if ((endsElsewhere.get(c.id) ?? []).some((x) => x > s)) continue;
       const boundary = boundaries[upperBound(boundaries, s)];
       if (boundary !== undefined) {
         const e = ctx.facts.event(boundary);

@@ -135,6 +135,18 @@ export const SYSTEM_HEAD_COMPACTED: Rule = {
   },
 };
 
+/** Index of the first value ≥ x in an ascending array. */
+function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((xs[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export const PENDING_USER_SUMMARISED: Rule = {
   id: 'PENDING_USER_SUMMARISED',
   severities: ['warning'],
@@ -142,15 +154,16 @@ export const PENDING_USER_SUMMARISED: Rule = {
   origins: ['001'],
   run(ctx) {
     const out: Diagnostic[] = [];
+    let answers: number[] | null = null;
     for (const c of ctx.facts.compactions) {
       if (c.commitSeq === null || c.shadowed.length === 0) continue;
       const commit = c.commitSeq;
       // The newest assistant item created before the commit: user messages after it are unanswered.
-      let lastAnswer = -1;
-      for (const rec of ctx.state.items) {
-        if (rec.seq >= commit) break;
-        if (rec.item.role === 'assistant' && !rec.item.derivation && ctx.facts.opOf(rec)?.op !== 'log') lastAnswer = rec.seq;
-      }
+      answers ??= ctx.state.items
+        .filter((rec) => rec.item.role === 'assistant' && !rec.item.derivation && ctx.facts.opOf(rec)?.op !== 'log')
+        .map((rec) => rec.seq);
+      const i = lowerBound(answers, commit) - 1;
+      const lastAnswer = i >= 0 ? (answers[i] as number) : -1;
       const pending = c.shadowed.filter((x) => x.seq > lastAnswer && ctx.facts.isUserInstruction(x));
       if (pending.length === 0) continue;
       const responded = c.shadowed.some((x) => x.item.role === 'assistant' && x.seq < (pending[0]?.seq ?? 0));

@@ -1,6 +1,7 @@
 import type { Block } from '../../model/content';
 import type { Diagnostic } from '../../model/diagnostic';
-import type { Finish } from '../../model/event';
+import type { Finish, Usage } from '../../model/event';
+import { reportedContextTokens } from '../../model/event';
 import type { CompactionFacts } from '../facts';
 import { anyElided, charsOf, finding, isEmptyContent, list, measureText, num, plural, textOf } from '../text';
 import type { Measure, Rule, RuleContext } from '../types';
@@ -200,27 +201,48 @@ export const EMPTY_SUMMARY: Rule = {
   },
 };
 
-/** Output tokens the summarizer reported for the committed summary. */
-function summaryOutputTokens(c: CompactionFacts): number | null {
+/** The summarizer call's usage for the committed summary: on the summary, else on its request's response. */
+function summaryUsage(c: CompactionFacts): Usage | null {
   const s = c.committedSummary;
   if (!s) return null;
-  if (s.usage?.output !== undefined) return s.usage.output;
+  if (s.usage) return s.usage;
   const req = s.request !== undefined ? c.requests.find((r) => r.id === s.request) : undefined;
-  return req?.usage?.output ?? null;
+  return req?.usage ?? null;
 }
 
-function installedSize(ctx: RuleContext, c: CompactionFacts): { summary: Measure; source: Measure; how: string } | null {
+/** Output tokens the summarizer reported for the committed summary. */
+function summaryOutputTokens(c: CompactionFacts): number | null {
+  return summaryUsage(c)?.output ?? null;
+}
+
+interface SizeVerdict {
+  readonly summary: Measure;
+  readonly source: Measure;
+  /** What `source` measures, in words. */
+  readonly sourceIs: string;
+}
+
+/**
+ * Summary against source, in the best unit the log allows: the harness's price of the source
+ * against the reported output; else the summarizer's reported input (an upper bound of the
+ * source, so only "not smaller" is conclusive); else characters. null: nothing to compare, or the
+ * reported numbers show no failure.
+ */
+function installedSize(ctx: RuleContext, c: CompactionFacts): SizeVerdict | null {
   const s = c.committedSummary;
-  const out = summaryOutputTokens(c);
-  if (s && s.sourceTokens !== undefined && out !== null && c.record.outcome !== 'fallback') {
-    return {
-      summary: { value: out, unit: 'tokens', source: 'reported' },
-      source: { value: s.sourceTokens, unit: 'tokens', source: 'harness' },
-      how: 'in tokens',
-    };
+  const model = s !== null && c.record.outcome !== 'fallback';
+  const usage = model ? summaryUsage(c) : null;
+  const out = usage?.output ?? null;
+  if (model && s.sourceTokens !== undefined && out !== null) {
+    return { summary: { value: out, unit: 'tokens', source: 'reported' }, source: { value: s.sourceTokens, unit: 'tokens', source: 'harness' }, sourceIs: 'its source' };
+  }
+  const input = reportedContextTokens(usage ?? undefined);
+  if (model && out !== null && input !== null) {
+    if (out < input) return null;
+    return { summary: { value: out, unit: 'tokens', source: 'reported' }, source: { value: input, unit: 'tokens', source: 'reported' }, sourceIs: 'the whole input of its summarizer call (the source is part of it)' };
   }
   let summaryBlocks: readonly Block[];
-  if (s && c.record.outcome !== 'fallback') summaryBlocks = ctx.facts.summaryBlocks(s);
+  if (model) summaryBlocks = ctx.facts.summaryBlocks(s);
   else summaryBlocks = c.checkpoints.flatMap((k) => ctx.facts.blocksOf(k));
   // An encrypted summary's size is ciphertext, not text: it cannot be compared in characters.
   if (summaryBlocks.some((b) => b.type === 'opaque')) return null;
@@ -231,7 +253,7 @@ function installedSize(ctx: RuleContext, c: CompactionFacts): { summary: Measure
   return {
     summary: { value: charsOf(summaryBlocks), unit: 'characters', source: 'counted' },
     source: { value: source, unit: 'characters', source: 'counted' },
-    how: 'in characters',
+    sourceIs: `the ${plural(sourceItems.length, 'item')} it replaced`,
   };
 }
 
@@ -251,8 +273,8 @@ export const SUMMARY_NOT_SMALLER: Rule = {
       const seqs = [c.committedSummary?.seq ?? commit, commit, ...c.shadowed.slice(0, 10).map((x) => x.seq)];
       out.push(finding('SUMMARY_NOT_SMALLER', fallback ? 'warning' : 'error',
         fallback
-          ? `Compaction ${c.id} fell back to a deterministic handoff of ${measureText(m.summary)}, not smaller than the ${plural(c.shadowed.length, 'item')} it replaced (${measureText(m.source)}): the fallback did not reduce the history it stands for.`
-          : `Compaction ${c.id} committed a summary of ${measureText(m.summary)}, not smaller than its source of ${measureText(m.source)}: a summary that does not shrink its source must be rejected (it cannot relieve the pressure that triggered it).`,
+          ? `Compaction ${c.id} fell back to a deterministic handoff of ${measureText(m.summary)}, not smaller than ${m.sourceIs} (${measureText(m.source)}): the fallback did not reduce the history it stands for.`
+          : `Compaction ${c.id} committed a summary of ${measureText(m.summary)}, not smaller than ${m.sourceIs} (${measureText(m.source)}): a summary that does not shrink its source must be rejected (it cannot relieve the pressure that triggered it).`,
         seqs));
     }
     return out;

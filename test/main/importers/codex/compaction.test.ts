@@ -173,6 +173,12 @@ describe('remote compaction', () => {
 });
 
 describe('compaction edge cases', () => {
+  it('an unusable estimate with no model call after it is still explained', () => {
+    const r = importValues([meta(), started(), user('hi'), say('hello'), tokens({ input: 10 }, 10), estimate(900_000, 10), compacted(SUMMARY, [payload(user(SUMMARY))])]);
+    expect(r.of('compaction/end')[0]?.postTokens).toBeUndefined();
+    expect(r.diagnostics.find((d) => d.rule === 'CODEX_TOKEN_ESTIMATE')?.message).toMatch(/900000 tokens.*No model call follows it/);
+  });
+
   it('/compact as a turn of its own is manual', () => {
     const r = importValues([
       meta(), started(), user('hi'), say('hello'), tokens({ input: 10 }, 10), complete(),

@@ -73,8 +73,13 @@ function mutate(v: unknown, path: readonly number[], value: unknown): unknown {
   const keys = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
   if (keys.length === 0 || path.length === 0) return value;
   const k = keys[(path[0] as number) % keys.length] as string | number;
-  const copy: Record<string | number, unknown> = Array.isArray(v) ? [...v] : { ...(v as object) };
-  copy[k] = mutate((v as Record<string | number, unknown>)[k], path.slice(1), value);
+  if (Array.isArray(v)) {
+    const copy: unknown[] = [...(v as unknown[])];
+    copy[k as number] = mutate(copy[k as number], path.slice(1), value);
+    return copy;
+  }
+  const copy: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+  copy[String(k)] = mutate(copy[String(k)], path.slice(1), value);
   return copy;
 }
 

@@ -1,0 +1,32 @@
+// The fidelity suite (`npm run test:fidelity`): runs the real Claude Code and Codex CLIs against the
+// mock provider, compares every model view Palimpsest rebuilds from their logs with the request
+// actually sent, and writes docs/fidelity.md. See docs/fidelity.md and src/main/fidelity/main.ts.
+//
+//   node scripts/fidelity.mjs [--client claude-code|codex] [--scenario NAME] [--copy] [--no-run]
+//                             [--report PATH] [--allow-mismatch]
+//
+// Exit codes: 0 every request the logs record matched; 1 a mismatch (or a run went wrong);
+// 2 bad usage; 3 a client could not be installed or run here (nothing proved for it).
+import { spawnSync } from 'node:child_process';
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { fidelity: 'src/main/fidelity/cli.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+});
+
+const args = process.argv.slice(2);
+if (!args.includes('--report')) args.push('--report', 'docs/fidelity.md');
+const r = spawnSync(process.execPath, ['--enable-source-maps', 'dist/fidelity.js', ...args], { stdio: 'inherit' });
+if (r.error) {
+  console.error(`fidelity: ${r.error.message}`);
+  process.exit(1);
+}
+process.exit(r.status ?? 1);

@@ -1,0 +1,145 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/*
+ * The real agent clients the fidelity suite runs, pinned. Each one says how to install it (an npm
+ * package whose platform package carries the native binary), how to run one turn headless against
+ * the mock provider, how to find the session id it used, and where its logs are.
+ */
+
+export type ClientId = 'claude-code' | 'codex';
+
+export interface TurnSpec {
+  readonly prompt: string;
+  /** The session to continue (null: a new session). */
+  readonly resume: string | null;
+  /** Extra command-line arguments the scenario adds. */
+  readonly args: readonly string[];
+}
+
+export interface RunDirs {
+  /** The temporary HOME (Claude Code) or CODEX_HOME (Codex). */
+  readonly home: string;
+  /** The working directory the client runs in. */
+  readonly work: string;
+  /** The mock provider's base URL (`http://127.0.0.1:<port>`). */
+  readonly baseUrl: string;
+}
+
+export interface ClientDef {
+  readonly id: ClientId;
+  readonly pkg: string;
+  readonly version: string;
+  /** The mock protocol the client speaks. */
+  readonly protocol: string;
+  /** The executable inside an install prefix. */
+  bin(prefix: string): string;
+  argv(turn: TurnSpec, dirs: RunDirs, settings: readonly string[]): string[];
+  env(dirs: RunDirs): Record<string, string>;
+  /** The session id a turn used, from its stdout/stderr (null: not found). */
+  sessionId(stdout: string, stderr: string): string | null;
+  /** The log files the client wrote under `home`, main session files first (absolute paths). */
+  logs(home: string): string[];
+  /** The file to open in Palimpsest for a session (its main log). */
+  mainLog(logs: readonly string[], sessionId: string | null): string | null;
+}
+
+/** Environment every client gets: nothing of the caller's but PATH and locale. */
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1' };
+  return env;
+}
+
+/** Files under `dir` whose name ends with `ext`, sorted (depth-first, bounded). */
+export function filesUnder(dir: string, ext: string, limit = 10_000): string[] {
+  const out: string[] = [];
+  const walk = (d: string, depth: number): void => {
+    if (depth > 12 || out.length >= limit || !existsSync(d)) return;
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p, depth + 1);
+      else if (name.endsWith(ext)) out.push(p);
+    }
+  };
+  walk(dir, 0);
+  return out;
+}
+
+export const claudeCode: ClientDef = {
+  id: 'claude-code',
+  pkg: '@anthropic-ai/claude-code',
+  version: '2.1.332',
+  protocol: 'anthropic-messages',
+  bin: (prefix) => join(prefix, 'node_modules', '.bin', 'claude'),
+  argv(turn, _dirs, settings) {
+    const a = ['-p', turn.prompt, '--output-format', 'json', '--allowedTools', 'Bash', ...settings, ...turn.args];
+    if (turn.resume) a.push('--resume', turn.resume);
+    return a;
+  },
+  env(dirs) {
+    return {
+      ...baseEnv(),
+      HOME: dirs.home,
+      ANTHROPIC_BASE_URL: dirs.baseUrl,
+      ANTHROPIC_API_KEY: 'sk-ant-fidelity-dummy-key',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    };
+  },
+  sessionId(stdout) {
+    // `--output-format json` prints one result object (possibly after other lines).
+    for (const line of stdout.split('\n').reverse()) {
+      const t = line.trim();
+      if (!t.startsWith('{')) continue;
+      try {
+        const v = JSON.parse(t) as { session_id?: unknown };
+        if (typeof v.session_id === 'string') return v.session_id;
+      } catch {
+        // not the result line
+      }
+    }
+    return null;
+  },
+  logs: (home) => filesUnder(join(home, '.claude', 'projects'), '.jsonl').sort((a, b) => Number(a.includes('/subagents/')) - Number(b.includes('/subagents/')) || a.localeCompare(b)),
+  mainLog(logs, sessionId) {
+    const mains = logs.filter((l) => !l.includes('/subagents/'));
+    return (sessionId ? mains.find((l) => l.endsWith(`/${sessionId}.jsonl`)) : undefined) ?? mains[0] ?? null;
+  },
+};
+
+export const codex: ClientDef = {
+  id: 'codex',
+  pkg: '@openai/codex',
+  version: '0.171.0',
+  protocol: 'openai-responses',
+  bin: (prefix) => join(prefix, 'node_modules', '.bin', 'codex'),
+  argv(turn, dirs, settings) {
+    const provider = `model_providers.mock={name="mock",base_url="${dirs.baseUrl}/v1",wire_api="responses",env_key="MOCK_KEY",request_max_retries=2,stream_max_retries=1}`;
+    const a = ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-c', 'model_provider=mock', '-c', provider, ...settings, ...turn.args];
+    if (turn.resume) a.push('resume', turn.resume);
+    a.push(turn.prompt);
+    return a;
+  },
+  env(dirs) {
+    return { ...baseEnv(), HOME: dirs.home, CODEX_HOME: dirs.home, MOCK_KEY: 'sk-fidelity-dummy-key' };
+  },
+  sessionId(stdout, stderr) {
+    const m = /session id:\s*([0-9a-f-]{36})/i.exec(`${stderr}\n${stdout}`);
+    return m?.[1] ?? null;
+  },
+  logs: (home) => filesUnder(join(home, 'sessions'), '.jsonl'),
+  mainLog(logs, sessionId) {
+    return (sessionId ? logs.find((l) => l.includes(sessionId)) : undefined) ?? logs[0] ?? null;
+  },
+};
+
+export const CLIENTS: Readonly<Record<ClientId, ClientDef>> = { 'claude-code': claudeCode, codex };
+
+/** A log path relative to the client's home, for copying into fixtures (`projects/…`, `sessions/…`). */
+export function logRelative(client: ClientDef, home: string, path: string): string {
+  const base = client.id === 'claude-code' ? join(home, '.claude') : home;
+  return relative(base, path);
+}

@@ -1,0 +1,158 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLIENTS, type ClientId } from './clients';
+import { type ScenarioComparison, compareLog } from './compare';
+import { type Installed, installClient } from './install';
+import { NOTES } from './notes';
+import { type ReportInput, renderReport } from './report';
+import { type RunResult, copyRun, defaultRunRoot, fixtureDir, runScenario } from './run';
+import { type Scenario, readScenarios } from './scenario';
+
+/*
+ * The fidelity suite's command line (scripts/fidelity.mjs runs the bundle of this file).
+ *
+ *   fidelity [--client claude-code|codex] [--scenario NAME] [--no-run] [--copy] [--report PATH]
+ *            [--fixtures DIR] [--run-root DIR] [--allow-mismatch]
+ *
+ * Installs the pinned clients, runs every scenario against the mock provider, compares every
+ * captured request with the view Palimpsest rebuilds from the client's log, and writes the
+ * report. `--no-run` compares the logs already in the fixtures instead (no client needed).
+ *
+ * Exit codes: 0 every known request matched; 1 a mismatch (or a scenario's run went wrong);
+ * 3 a client could not be installed or run here (nothing was proved for it); 2 bad usage.
+ */
+
+export const EXIT = { ok: 0, mismatch: 1, usage: 2, unavailable: 3 } as const;
+
+interface Args {
+  client: ClientId | null;
+  scenario: string | null;
+  run: boolean;
+  copy: boolean;
+  report: string | null;
+  fixtures: string;
+  runRoot: string;
+  allowMismatch: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args | string {
+  const a: Args = { client: null, scenario: null, run: true, copy: false, report: null, fixtures: 'fixtures/fidelity', runRoot: defaultRunRoot(), allowMismatch: false };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = (): string | null => argv[++i] ?? null;
+    switch (k) {
+      case '--client': {
+        const c = v();
+        if (c !== 'claude-code' && c !== 'codex') return `--client takes claude-code or codex, not ${c ?? 'nothing'}`;
+        a.client = c;
+        break;
+      }
+      case '--scenario':
+        a.scenario = v();
+        break;
+      case '--no-run':
+        a.run = false;
+        break;
+      case '--copy':
+        a.copy = true;
+        break;
+      case '--report':
+        a.report = v();
+        break;
+      case '--fixtures':
+        a.fixtures = v() ?? a.fixtures;
+        break;
+      case '--run-root':
+        a.runRoot = v() ?? a.runRoot;
+        break;
+      case '--allow-mismatch':
+        a.allowMismatch = true;
+        break;
+      default:
+        return `unknown argument ${k ?? ''}`;
+    }
+  }
+  return a;
+}
+
+const log = (s: string): void => {
+  process.stderr.write(`${s}\n`);
+};
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    log(`fidelity: ${args}`);
+    return EXIT.usage;
+  }
+  const all = readScenarios(join(args.fixtures, 'scenarios'));
+  const scenarios = all.filter((s) => (!args.client || s.client === args.client) && (!args.scenario || s.name === args.scenario));
+  if (scenarios.length === 0) {
+    log('fidelity: no scenario selected');
+    return EXIT.usage;
+  }
+  const comparisons: ScenarioComparison[] = [];
+  const unavailable: { client: ClientId; version: string; reason: string }[] = [];
+  const runs: RunResult[] = [];
+  const installs = new Map<ClientId, Installed>();
+
+  for (const s of scenarios) {
+    const client = CLIENTS[s.client];
+    if (!args.run) {
+      const dir = fixtureDir(args.fixtures, client, s.name);
+      if (!existsSync(join(dir, 'run.json'))) {
+        unavailable.push({ client: s.client, version: client.version, reason: `no saved run of ${s.name} in ${dir}` });
+        continue;
+      }
+      log(`comparing saved run ${dir}`);
+      comparisons.push(await compareSaved(dir, s));
+      continue;
+    }
+    let inst = installs.get(s.client);
+    if (!inst) {
+      inst = installClient(client, { log });
+      installs.set(s.client, inst);
+      if (inst.ok) log(`${client.id}: ${inst.versionLine}${inst.reused ? ' (cached)' : ''} at ${inst.bin}`);
+      else {
+        log(`${client.id}@${client.version}: NOT AVAILABLE: ${inst.error}`);
+        unavailable.push({ client: s.client, version: client.version, reason: inst.error });
+      }
+    }
+    if (!inst.ok) continue;
+    log(`running ${client.id} ${s.name}`);
+    const r = await runScenario(s, inst, { root: args.runRoot, log });
+    runs.push(r);
+    for (const p of r.problems) log(`  problem: ${p}`);
+    if (args.copy) log(`  copied to ${copyRun(r, args.fixtures)}`);
+    comparisons.push(await compareRun(r));
+  }
+
+  for (const c of comparisons) log(`${c.client}@${c.version} ${c.scenario}: ${c.matched}/${c.known} known requests match (${c.unknown} unknown, ${c.notInLog} not in the log)${c.error ? ` — ${c.error}` : ''}`);
+  const input: ReportInput = { comparisons, unavailable, generatedBy: args.run ? 'npm run test:fidelity' : 'npm run test:fidelity -- --no-run', mode: args.run ? 'run' : 'saved', notes: NOTES };
+  if (args.report) {
+    writeFileSync(args.report, renderReport(input));
+    log(`report written to ${args.report}`);
+  }
+  const mismatch = comparisons.some((c) => c.mismatched > 0 || c.error !== null || c.runProblems.length > 0);
+  if (mismatch && !args.allowMismatch) return EXIT.mismatch;
+  if (unavailable.length > 0) return EXIT.unavailable;
+  return EXIT.ok;
+}
+
+async function compareRun(r: RunResult): Promise<ScenarioComparison> {
+  return compareLog({
+    client: r.client.id, version: r.version, scenario: r.scenario.name, covers: r.scenario.covers,
+    captured: r.captured, mainLog: r.mainLog, runProblems: r.problems,
+  });
+}
+
+async function compareSaved(dir: string, s: Scenario): Promise<ScenarioComparison> {
+  const { readFileSync } = await import('node:fs');
+  const { readCaptured } = await import('../mock/record');
+  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string | null; version: string; problems?: string[] };
+  const { requests } = readCaptured(join(dir, 'captured.jsonl'));
+  return compareLog({
+    client: s.client, version: run.version, scenario: s.name, covers: s.covers,
+    captured: requests, mainLog: run.mainLog ? join(dir, run.mainLog) : null, runProblems: run.problems ?? [],
+  });
+}

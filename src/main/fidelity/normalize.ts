@@ -1,0 +1,322 @@
+import type { Block, LeafBlock, ToolSchema } from '../../shared/model/content';
+import type { ModelView } from '../../shared/model/view';
+import { type CapturedRequest, bodyJson } from '../mock/record';
+
+/*
+ * The common shape both sides of a fidelity comparison are brought to: what was sent on the wire
+ * (an Anthropic Messages or OpenAI Responses request body) and what Palimpsest rebuilt (a
+ * ModelView). A request is a system part list, a flat list of message parts in order, and tools.
+ *
+ * Normalisations, each one a representation the API treats as the same thing (docs/fidelity.md):
+ *  - message boundaries are dropped: a part carries its role (consecutive same-role messages are
+ *    one turn to the model; Claude Code itself merges consecutive user records on the wire);
+ *  - a string content is one text block; a run of consecutive text parts of one role is compared
+ *    as its texts joined by a blank line ("\n\n"), which is how Claude Code 2.1.332 itself turns a
+ *    text-only system message into a string on the wire;
+ *  - Anthropic tool_result blocks and Responses function_call_output items are parts of role
+ *    `tool`; Responses `developer` messages are role `system`;
+ *  - `cache_control` and other transport fields (ids of output items, `status`, signatures) are
+ *    not compared; tool-call inputs are compared as canonical JSON (sorted keys) for Anthropic,
+ *    whose wire carries an object, and as the exact argument string for Responses;
+ *  - Claude Code's `x-anthropic-billing-header:` system block (an attribution header the client
+ *    adds to every request and no log records) is left out of the system prompt and counted.
+ */
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export type Part =
+  | { readonly role: Role; readonly type: 'text'; readonly text: string }
+  | { readonly role: Role; readonly type: 'reasoning'; readonly text: string; readonly redacted: boolean }
+  | { readonly role: Role; readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly input: string }
+  | { readonly role: Role; readonly type: 'tool_result'; readonly callId: string; readonly content: string; readonly isError: boolean }
+  | { readonly role: Role; readonly type: 'image' }
+  | { readonly role: Role; readonly type: 'opaque'; readonly label: string }
+  /** Something the log does not say (a masked item without its reference, an unrecorded instruction). */
+  | { readonly role: Role; readonly type: 'unknown'; readonly why: string }
+  | { readonly role: Role; readonly type: 'other'; readonly kind: string; readonly json: string };
+
+export interface NormTool {
+  readonly name: string;
+  readonly description: string | null;
+  readonly schema: string | null;
+}
+
+export interface NormRequest {
+  /** null: not known (the log does not record it). */
+  readonly system: readonly Part[] | null;
+  readonly parts: readonly Part[];
+  readonly tools: readonly NormTool[] | null;
+  readonly model: string | null;
+  /** Notes on what was left out by a documented normalisation. */
+  readonly notes: readonly string[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** JSON with sorted keys and no spaces (the same canonical form Claude Code hashes messages with). */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (isObj(v)) {
+    return `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+function canonicalInput(s: string): string {
+  try {
+    return canonicalJson(JSON.parse(s));
+  } catch {
+    return s;
+  }
+}
+
+/** Merge runs of same-role text parts into one (joined by a blank line). */
+export function joinTextRuns(parts: readonly Part[]): Part[] {
+  const out: Part[] = [];
+  for (const p of parts) {
+    const last = out.at(-1);
+    if (p.type === 'text' && last?.type === 'text' && last.role === p.role) {
+      out[out.length - 1] = { role: p.role, type: 'text', text: `${last.text}\n\n${p.text}` };
+    } else out.push(p);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- wire: Anthropic Messages
+
+const BILLING = 'x-anthropic-billing-header:';
+
+function anthropicToolResultText(c: unknown): string {
+  if (typeof c === 'string') return c;
+  return arr(c).filter(isObj).map((b) => (b.type === 'text' ? str(b.text) : `[${str(b.type)}]`)).join('\n\n');
+}
+
+function anthropicParts(role: Role, content: unknown): Part[] {
+  if (typeof content === 'string') return [{ role, type: 'text', text: content }];
+  const out: Part[] = [];
+  for (const b of arr(content)) {
+    if (!isObj(b)) continue;
+    switch (b.type) {
+      case 'text':
+        out.push({ role, type: 'text', text: str(b.text) });
+        break;
+      case 'thinking':
+        out.push({ role, type: 'reasoning', text: str(b.thinking), redacted: false });
+        break;
+      case 'redacted_thinking':
+        out.push({ role, type: 'reasoning', text: '', redacted: true });
+        break;
+      case 'tool_use':
+        out.push({ role, type: 'tool_call', id: str(b.id), name: str(b.name), input: canonicalJson(b.input ?? {}) });
+        break;
+      case 'tool_result':
+        out.push({ role: 'tool', type: 'tool_result', callId: str(b.tool_use_id), content: anthropicToolResultText(b.content), isError: b.is_error === true });
+        break;
+      case 'image':
+        out.push({ role, type: 'image' });
+        break;
+      default: {
+        const { cache_control: _cc, ...rest } = b;
+        out.push({ role, type: 'other', kind: str(b.type), json: canonicalJson(rest) });
+      }
+    }
+  }
+  return out;
+}
+
+function wireRole(r: unknown): Role {
+  return r === 'assistant' ? 'assistant' : r === 'system' || r === 'developer' ? 'system' : r === 'tool' ? 'tool' : 'user';
+}
+
+/** An Anthropic Messages request body (or a log's rebuilt one) in the common shape. */
+export function anthropicRequest(b: Obj): NormRequest {
+  const notes: string[] = [];
+  const system: Part[] = [];
+  if (typeof b.system === 'string') system.push({ role: 'system', type: 'text', text: b.system });
+  for (const s of arr(b.system).filter(isObj)) {
+    const text = str(s.text);
+    if (text.startsWith(BILLING)) {
+      notes.push('billing-header system block left out');
+      continue;
+    }
+    system.push({ role: 'system', type: 'text', text });
+  }
+  const parts: Part[] = [];
+  for (const m of arr(b.messages).filter(isObj)) parts.push(...anthropicParts(wireRole(m.role), m.content));
+  const tools = arr(b.tools).filter(isObj).map((t) => ({
+    name: str(t.name) || str(t.type),
+    description: typeof t.description === 'string' ? t.description : null,
+    schema: t.input_schema !== undefined ? canonicalJson(t.input_schema) : null,
+  }));
+  return { system: joinTextRuns(system), parts: joinTextRuns(parts), tools, model: typeof b.model === 'string' ? b.model : null, notes };
+}
+
+// ---------------------------------------------------------------- wire: OpenAI Responses
+
+function responsesOutputText(o: unknown): string {
+  if (typeof o === 'string') return o;
+  if (isObj(o) && typeof o.content === 'string') return o.content;
+  return arr(o).filter(isObj).map((p) => str(p.text)).join('\n\n');
+}
+
+function responsesItem(it: Obj): Part[] {
+  const type = it.type ?? (typeof it.role === 'string' ? 'message' : undefined);
+  switch (type) {
+    case 'message': {
+      const role = wireRole(it.role);
+      if (typeof it.content === 'string') return [{ role, type: 'text', text: it.content }];
+      const out: Part[] = [];
+      for (const p of arr(it.content).filter(isObj)) {
+        if (p.type === 'input_text' || p.type === 'output_text' || p.type === 'text') out.push({ role, type: 'text', text: str(p.text) });
+        else if (p.type === 'refusal') out.push({ role, type: 'text', text: str(p.refusal) });
+        else if (p.type === 'input_image') out.push({ role, type: 'image' });
+        else out.push({ role, type: 'other', kind: str(p.type), json: canonicalJson(p) });
+      }
+      return out;
+    }
+    case 'function_call':
+      return [{ role: 'assistant', type: 'tool_call', id: str(it.call_id), name: str(it.name), input: str(it.arguments) }];
+    case 'custom_tool_call':
+      return [{ role: 'assistant', type: 'tool_call', id: str(it.call_id), name: str(it.name), input: str(it.input) }];
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+      return [{ role: 'tool', type: 'tool_result', callId: str(it.call_id), content: responsesOutputText(it.output), isError: false }];
+    case 'reasoning': {
+      const text = arr(it.summary).filter(isObj).map((s) => str(s.text)).join('\n\n');
+      return [{ role: 'assistant', type: 'reasoning', text, redacted: text === '' && typeof it.encrypted_content === 'string' }];
+    }
+    case 'compaction':
+    case 'compaction_summary':
+      return [{ role: 'assistant', type: 'opaque', label: 'compaction' }];
+    default: {
+      const { id: _id, status: _status, ...rest } = it;
+      return [{ role: 'user', type: 'other', kind: str(type), json: canonicalJson(rest) }];
+    }
+  }
+}
+
+/** An OpenAI Responses request body in the common shape. */
+export function responsesRequest(b: Obj): NormRequest {
+  const system: Part[] = typeof b.instructions === 'string' && b.instructions !== '' ? [{ role: 'system', type: 'text', text: b.instructions }] : [];
+  const input = typeof b.input === 'string' ? [{ type: 'message', role: 'user', content: b.input }] : arr(b.input).filter(isObj);
+  const parts: Part[] = [];
+  for (const it of input) parts.push(...responsesItem(it));
+  const tools = arr(b.tools).filter(isObj).map((t) => ({
+    name: str(t.name) || str(t.type),
+    description: typeof t.description === 'string' ? t.description : null,
+    schema: t.parameters !== undefined ? canonicalJson(t.parameters) : t.format !== undefined ? canonicalJson(t.format) : null,
+  }));
+  return { system, parts: joinTextRuns(parts), tools, model: typeof b.model === 'string' ? b.model : null, notes: [] };
+}
+
+/** The wire request in the common shape; null when the body is not a model request this knows. */
+export function normalizeWire(c: CapturedRequest): NormRequest | null {
+  const b = bodyJson(c);
+  if (!isObj(b)) return null;
+  if (c.protocol === 'anthropic-messages') return anthropicRequest(b);
+  if (c.protocol === 'openai-responses') return responsesRequest(b);
+  return null;
+}
+
+// ---------------------------------------------------------------- the view
+
+function leafText(l: LeafBlock): string {
+  switch (l.type) {
+    case 'text':
+      return l.text;
+    case 'reasoning':
+      return l.text;
+    case 'image':
+      return '[image]';
+    case 'opaque':
+      return `[${l.label}]`;
+  }
+}
+
+function viewRole(r: string): Role {
+  return r === 'assistant' ? 'assistant' : r === 'system' ? 'system' : r === 'tool' ? 'tool' : 'user';
+}
+
+export function blockParts(role: Role, blocks: readonly Block[], protocol: string): Part[] {
+  const out: Part[] = [];
+  for (const b of blocks) {
+    switch (b.type) {
+      case 'text':
+        out.push({ role, type: 'text', text: b.text });
+        break;
+      case 'reasoning':
+        out.push({ role, type: 'reasoning', text: b.redacted ? '' : b.text, redacted: b.redacted === true });
+        break;
+      case 'image':
+        out.push({ role, type: 'image' });
+        break;
+      case 'opaque':
+        out.push({ role, type: 'opaque', label: b.label });
+        break;
+      case 'tool_call':
+        out.push({ role: role === 'tool' ? 'assistant' : role, type: 'tool_call', id: b.id, name: b.name, input: protocol === 'anthropic-messages' ? canonicalInput(b.input) : b.input });
+        break;
+      case 'tool_result':
+        out.push({ role: 'tool', type: 'tool_result', callId: b.callId, content: b.content.map(leafText).join('\n\n'), isError: b.isError === true });
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * The view in the common shape. `instruction`: a summarizer request's instruction (undefined: the
+ * request has none; null: it has one the log does not record).
+ */
+export function normalizeView(v: ModelView, protocol: string, instruction?: readonly Block[] | null): NormRequest {
+  const parts: Part[] = [];
+  for (const it of v.items) {
+    const role = viewRole(it.role);
+    if (it.blocks === null) parts.push({ role, type: 'unknown', why: `masked item ${it.id}: its reference is not recorded` });
+    else parts.push(...blockParts(role, it.blocks, protocol));
+  }
+  if (instruction === null) parts.push({ role: 'user', type: 'unknown', why: 'summarizer instruction not recorded' });
+  else if (instruction) parts.push(...blockParts('user', instruction, protocol));
+  const system = v.system === null ? null : joinTextRuns(blockParts('system', v.system, protocol));
+  return {
+    system,
+    parts: joinTextRuns(parts),
+    tools: v.tools === null ? null : v.tools.map(normTool),
+    model: v.request.route.model ?? null,
+    notes: [],
+  };
+}
+
+function normTool(t: ToolSchema): NormTool {
+  return { name: t.name, description: t.description ?? null, schema: t.inputSchema !== undefined ? canonicalJson(t.inputSchema) : null };
+}
+
+/** A short, one-line rendering of a part for reports. */
+export function describePart(p: Part | undefined, max = 160): string {
+  if (!p) return '(nothing)';
+  const cut = (s: string): string => {
+    const one = s.replace(/\s+/g, ' ');
+    return one.length > max ? `${one.slice(0, max)}… (${s.length} chars)` : one;
+  };
+  switch (p.type) {
+    case 'text':
+      return `${p.role} text "${cut(p.text)}"`;
+    case 'reasoning':
+      return `${p.role} reasoning${p.redacted ? ' (redacted)' : ''} "${cut(p.text)}"`;
+    case 'tool_call':
+      return `${p.role} tool_call ${p.name}#${p.id} ${cut(p.input)}`;
+    case 'tool_result':
+      return `tool_result #${p.callId}${p.isError ? ' (error)' : ''} "${cut(p.content)}"`;
+    case 'image':
+      return `${p.role} image`;
+    case 'opaque':
+      return `${p.role} opaque ${p.label}`;
+    case 'unknown':
+      return `${p.role} unknown (${p.why})`;
+    case 'other':
+      return `${p.role} ${p.kind} ${cut(p.json)}`;
+  }
+}

@@ -1,0 +1,202 @@
+/*
+ * The prose of docs/fidelity.md: what the suite established about each client's log by running
+ * the real clients against the mock provider (fixtures/fidelity/logs). Kept here, next to the code
+ * that measured it, so that it is reviewed and updated with it.
+ */
+
+export const NOTES = `
+## Normalisations
+
+Both sides are brought to one shape before comparing (src/main/fidelity/normalize.ts). Each of these
+is a difference of representation only:
+
+- Message boundaries are dropped: every part carries its role. Consecutive messages of one role are
+  one turn to the model, and Claude Code merges consecutive user records on the wire.
+- A string \`content\` is one text block, and a run of text parts of one role is compared as its
+  texts joined by a blank line. Claude Code 2.1.332 sends a message whose content is one text block
+  without a cache breakpoint as a plain string.
+- \`cache_control\` breakpoints, output item ids and statuses, and thinking signatures are left out.
+  So are per-message control fields such as \`output_config\` on a system message.
+- Anthropic tool_result blocks and Responses \`function_call_output\` items are parts of role \`tool\`.
+  Responses \`developer\` messages are role \`system\`.
+- Tool-call inputs are compared as canonical JSON for Anthropic, whose wire carries an object. For
+  Responses they are compared as the exact argument string.
+- Claude Code adds \`x-anthropic-billing-header: cc_version=…; cc_entrypoint=…;\` as the first system
+  block of every request. No log records it, so it is left out, and every report row notes that.
+
+## What each log records, and what only the wire shows
+
+### Claude Code 2.1.332
+
+Files: \`$HOME/.claude/projects/<cwd with / and . as ->/<sessionId>.jsonl\`, one file per session.
+\`--resume\` appends to the same file. None of these scenarios wrote a subagent file: the compaction
+summarizer is **not** logged as \`subagents/agent-acompact-*.jsonl\` (2.1.39 logged it that way).
+
+Record types seen: \`user\`, \`assistant\`, \`attachment\`, \`system\` (subtypes \`compact_boundary\` and
+\`local_command\`), \`api-request-shape\`, \`api-request-blob\`, \`api-request\`, \`queue-operation\`,
+\`last-prompt\`, \`atis-latch\`, \`tools-used\`, \`cost-state\`, \`mode\`. New envelope fields: \`promptId\`,
+\`promptSource\`, \`sentAtMs\`, \`rowSource\`, \`turnOrigin\`, \`turnPosition\`, and \`entrypoint\`
+(\`sdk-cli\`). Assistant lines add \`apiBlockIndex\`, \`requestRef\`, \`requestedModel\`, \`effort\` and
+\`madeBy\`, and \`stop_reason\` is now filled in.
+
+- **\`attachment\`** \`{attachment: {type, …}, rendered: [{content}], renderedRole}\`. Types seen:
+  environment, model, deferred_tools_delta, agent_listing_delta, skill_listing, session_context,
+  date, remote_session_change, prompt_snapshot. \`rendered\` is the text the model gets and
+  \`renderedRole\` is \`system\` or \`user\`. \`prompt_snapshot\` holds the system prompt parts and is not
+  sent as a message. The attachments of a turn reach the wire in two places: as a **mid-conversation
+  \`system\` message** (the Messages API now takes \`role: "system"\` inside \`messages\`), and as a
+  \`<system-reminder>\` text block merged *before* the user's prompt.
+- **\`api-request-shape\`** \`{shapeHash, shape: {system, tools}}\` is the system prompt (text blocks) and
+  the tool schemas, written when they change. It matches the wire except for the billing-header block.
+- **\`api-request\`** is written once per agent model call: \`{id, querySource, shapeHash, params: {model,
+  betas, max_tokens, thinking, context_management, output_config}, base, keep, tail[], cacheControl[],
+  requestDigest, thread, echoWireToolInputs}\`.
+  - **keep/base/tail.** The messages are the first \`keep\` messages of the api-request \`base\`,
+    followed by the messages named by the hashes in \`tail\`. Without \`base\`, \`keep\` is 0 and the
+    whole list is in \`tail\`. A follow-up call in the same turn has \`base\` = the previous call, \`keep\`
+    = all its messages, and \`tail\` = the new assistant message plus the tool results. The first call
+    of a resumed turn, and the first after a compaction, start again from \`base\` null with every
+    hash in \`tail\`.
+  - **Hashes.** A hash is sha256 of the canonical JSON of the message (keys sorted, no spaces, UTF-8),
+    with a string content written as one text block. Extra fields such as \`output_config\` are
+    included.
+  - **Resolving hashes.** A hash resolves to one of:
+    - an \`api-request-blob {hash, message}\`. These are messages no transcript record holds verbatim:
+      the prompt merged with its reminders, attachments rendered as a system message, the compact
+      summary with its reminders, and an empty system message that carries \`output_config\`;
+    - a \`user\` record's message;
+    - the \`assistant\` records that share one \`message.id\`, their content concatenated in file order;
+    - a run of consecutive tool-result \`user\` records (parallel tool calls), merged into one message.
+  - **Other fields.** \`thread\` was \`{type: "none"}\` and \`echoWireToolInputs\` false in every run.
+    \`requestDigest\` is a 64-hex digest. It is not the sha256 of the body sent: we tried the body with
+    and without the billing block and \`metadata\`, and none matched.
+  - **cacheControl.** \`cacheControl\` lists the cache breakpoints by path into the logged request
+    (\`["system", i]\` counts the shape's blocks).
+  - **Verified.** \`src/main/fidelity/claude-requests.ts\` rebuilds every api-request of every
+    fixture, and test/fidelity/fixtures.test.ts checks the result against the captured wire request.
+    **All agent requests rebuild exactly.** The only differences are the billing header and the
+    string/block representation.
+- **Compaction.** \`system/compact_boundary\` now carries \`compactMetadata {trigger, preTokens,
+  durationMs, preservedSegment {headUuid, anchorUuid, tailUuid}, preservedMessages {anchorUuid,
+  uuids}}\`. The last assistant message is preserved and re-sent after the summary. The
+  \`isCompactSummary\` user line follows the boundary, and its wire form (a blob) adds
+  \`<tools-used-before-summary>\` and continuation instructions. After \`/compact\` the log also has the
+  \`<local-command-caveat>\`, \`<command-name>\` and \`<local-command-stdout>\` user lines. These are sent
+  in the next request.
+- **Only the wire shows the summarizer.** Neither a manual \`/compact\` nor an automatic compaction
+  writes an api-request, a blob or a subagent file for the summarizer call. That call is the
+  conversation so far (same system prompt and tools, \`max_tokens\` 128000) plus a user message ending
+  with "REMINDER: Do NOT call any tools. … an <analysis> block followed by a <summary> block".
+  So nothing in the log shows:
+  - **HTTP 500 retries** (compact-http-500): two failed summarizer attempts, then the one that
+    succeeded. The log shows only the boundary and the summary.
+  - **529 overloaded on every attempt** (compact-overloaded): 3 attempts with
+    \`CLAUDE_CODE_MAX_RETRIES=2\`. The compaction failed. The log has a \`system/local_command\` line
+    (\`commandOutcome.kind: "failed"\`, the error text) and no boundary.
+  - **A summary cut at max_tokens** (compact-max-tokens). The summarizer reply stopped at
+    \`max_tokens\`. Claude Code then sent a continuation request, with the cut reply as an assistant
+    turn and "Output token limit hit. Resume directly …". A second summarizer call (with an added
+    "For this reply only …" paragraph) was cut again. The compaction was then **committed** with the
+    continuation's reply as the summary. The log holds that summary and the boundary. The two cut
+    attempts and the continuation request appear only on the wire.
+- **Automatic compaction** (auto-compact): reporting \`cache_read_input_tokens\` near the 1 M window of
+  claude-opus-5-5 made the next turn compact first. \`trigger: "auto"\`; \`preTokens\` 988,032 against a last
+  reported input + cache read + cache write + output of 988,020.
+
+### Codex 0.171.0
+
+Files: \`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl\`. \`exec resume\` appends to
+the same file. Every line has a new \`ordinal\` field next to \`timestamp\`, \`type\` and \`payload\`.
+Codex also keeps SQLite files in \`$CODEX_HOME\` (state, thread_history, memories, goals), which the
+suite does not read.
+
+Record types seen:
+- \`session_meta\`, now with \`session_id\`, \`account_scoped\`, \`runtime_workspace_roots\`,
+  \`thread_source\`, \`history_mode: "paginated"\`, \`context_window {window_id}\`, and \`base_instructions
+  {text, provenance {type: "model", model}}\`.
+- \`response_item\`, now with \`internal_chat_message_metadata_passthrough\` and \`metadata\`.
+- \`turn_context\`.
+- **new**: \`world_state {full, state: {agents_md, collaboration_mode, environments, model, model_catalog,
+  permissions, skills, tools, …}}\`.
+- **new**: \`token_usage_record {response_id, usage, …}\`, one per response, **failed compaction
+  attempts included**.
+- \`event_msg\` of types task_started, task_complete, token_count, **item_completed** and
+  **thread_settings_applied** (the last two are new).
+- \`compacted {message, replacement_history, replacement_history_metadata, retained_context,
+  window_number, first_window_id, previous_window_id, window_id, compaction_response_id,
+  latest_token_usage_record, resume_metadata}\`. \`event_msg/context_compacted\` is no longer written.
+
+- **System prompt.** The wire has no \`instructions\`. The base instructions go as the first
+  \`developer\` message of \`input\`, then the skills developer message, then the environment context.
+  The log has the base instructions only in \`session_meta.base_instructions.text\`, and **that text
+  differs from what is sent**: it has one more line, "- If you create a checklist or task list, you
+  update item statuses incrementally …", which 0.171 drops from the request (seen in every Codex
+  scenario). A view that takes \`base_instructions\` as the system prompt is therefore off by that line.
+- **Tools.** Tool schemas are not in the rollout (\`world_state.state.tools\` does not hold the
+  schemas sent), so they are unknown. The wire sends exec_command, write_stdin, request_user_input,
+  apply_patch (custom), view_image, get_goal, create_goal, update_goal, tool_search and web_search.
+- **Tool calls** (\`exec_command\` with \`{cmd}\`) and their outputs are logged verbatim. \`exec resume\`
+  re-sends the whole history.
+- **Local compaction.** The summarizer call is the history plus a user message "You are performing a
+  CONTEXT CHECKPOINT COMPACTION. …". That message is not logged, and the wire marks the call with
+  \`x-codex-turn-metadata.request_kind: "compaction"\`. The summarizer's reply **is** logged, as an
+  ordinary assistant \`response_item\` just before \`compacted\`. An importer must take that item as the
+  compaction's output, not as an agent reply. The next request is the base instructions followed by
+  \`replacement_history\`: the skills developer message, the environment context, the user messages,
+  and the summary with its prefix. The new user message comes after that.
+- **Failed compactions leave almost nothing.** When the summarizer reply ends \`response.incomplete\`
+  (max_output_tokens), Codex fails the turn ("Failed to run pre-sampling compact") without retrying.
+  The log keeps the turn's user message and a \`token_usage_record\` of the failed call, but no error
+  record and no \`compacted\`. Each later turn tries again and fails the same way. On 503 overloaded,
+  Codex retries (\`request_max_retries=2\`: 3 attempts per turn) and then fails the turn. The log holds
+  no trace of the attempts at all (compact-overloaded). HTTP 500 twice then success (compact-http-500)
+  logs exactly like a clean compaction.
+
+## The mock provider
+
+\`src/main/mock/\` is a node:http server that binds to loopback only (\`startMockProvider({script,
+recordPath})\`, port 0 by default). It is bounded: at most 2,000 requests (then 503) and bodies of at
+most 64 MiB (then 413).
+
+**Protocols.** It speaks the Anthropic Messages API (\`POST /v1/messages\`, streaming SSE or JSON,
+plus \`POST /v1/messages/count_tokens\`) and the OpenAI Responses API (\`POST /v1/responses\`, a
+streaming SSE of \`response.created\` … \`response.completed\`, \`response.incomplete\` or
+\`response.failed\`). A wire protocol is one \`ProtocolAdapter\` (\`src/main/mock/protocols/types.ts\`:
+routes, a digest of the request for matching, replies, faults). Chat Completions and Gemini are
+added by writing one and listing it in \`PROTOCOLS\`.
+
+**Script.** It answers from an ordered list of steps (\`src/main/mock/script.ts\`). Each step is a
+protocol-neutral reply or a fault, and may carry a predicate on the request (\`contains\`,
+\`systemContains\`, \`lastUserContains\`, \`model\`, \`protocol\`, \`hasTools\`, \`not\`, \`any\`). A step is
+used \`times\` times (0 = unlimited). A reply is text, thinking and tool calls, with:
+- a stop reason: \`end\`, \`tool\`, \`length\`, \`refusal\`, \`pause\`, \`stop_sequence\`, or a raw string;
+- usage: input, output, cacheRead, cacheWrite, reasoning.
+
+The faults are:
+- an HTTP status with the protocol's error body and any headers;
+- \`overloaded\` (Anthropic 529, Responses 503);
+- \`rate_limit\` (429 with retry-after);
+- \`cut\` (the stream destroyed after N events);
+- \`stream_error\` (an in-stream \`error\` or \`response.failed\`).
+
+**Recording.** Every request is appended to the recording before it is answered, byte for byte.
+Response ids carry the request's number (\`msg_mock_0003\`, \`resp_mock_0003\`, \`call_mock_0003_1\`),
+so a log says which wire request each logged response answered.
+
+## Reproducing
+
+\`npm run test:fidelity\` installs the pinned clients on demand into
+\`~/.cache/palimpsest-fidelity/<client>@<version>/\` (\`npm install --prefix … --no-save\`; override the
+folder with \`PALIMPSEST_FIDELITY_CACHE\`). It runs every scenario of \`fixtures/fidelity/scenarios/\` in
+\`$TMPDIR/palimpsest-fidelity-run/<client>/<scenario>/\`, which holds a temporary HOME / CODEX_HOME
+and working directory. The fixed paths keep the logs comparable between runs. The suite then
+compares and writes this file. \`--copy\` refreshes \`fixtures/fidelity/logs/<client>-<version>/\` (each
+scenario's log, \`captured.jsonl\` and \`run.json\`), and \`--no-run\` compares those saved logs without
+any client. The saved logs contain the run folder's absolute paths as data; no test depends on them.
+
+Exit codes:
+- 0: every request the logs record matched.
+- 1: a mismatch, or a run went wrong.
+- 2: bad usage.
+- 3: a client could not be installed or run here. Nothing was proved for it, and the report says so.
+`;

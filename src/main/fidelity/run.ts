@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type CapturedRequest, startMockProvider } from '../mock';
+import { CLIENTS, type ClientDef, logRelative } from './clients';
+import type { Installed } from './install';
+import type { Scenario } from './scenario';
+
+/*
+ * Runs one scenario: a fresh HOME / CODEX_HOME and working directory under the run root, the mock
+ * provider on loopback recording into `captured.jsonl`, then each turn of the scenario as a child
+ * process (stdin closed, bounded in time, killed with its process group when over). Collects the
+ * captured requests and the log files the client wrote.
+ *
+ * The run directory is fixed (`<root>/<client>/<scenario>/`, emptied first) so the absolute
+ * paths the clients write into their logs are the same from run to run.
+ */
+
+export interface TurnResult {
+  readonly prompt: string;
+  readonly argv: readonly string[];
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  readonly sessionId: string | null;
+  readonly expect: 'ok' | 'fail' | 'any';
+  /** The last 4,000 characters of each stream. */
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunResult {
+  readonly scenario: Scenario;
+  readonly client: ClientDef;
+  readonly version: string;
+  readonly dir: string;
+  readonly home: string;
+  readonly work: string;
+  readonly turns: readonly TurnResult[];
+  readonly sessionId: string | null;
+  readonly captured: readonly CapturedRequest[];
+  readonly capturedPath: string;
+  /** Absolute paths of the logs written, main files first. */
+  readonly logs: readonly string[];
+  readonly mainLog: string | null;
+  readonly unusedSteps: readonly { step: number; label: string | null; used: number; times: number }[];
+  /** Things that went wrong with the run itself (not with Palimpsest's views). */
+  readonly problems: readonly string[];
+}
+
+export function defaultRunRoot(): string {
+  return join(tmpdir(), 'palimpsest-fidelity-run');
+}
+
+function tail(s: string, n = 4000): string {
+  return s.length > n ? s.slice(s.length - n) : s;
+}
+
+function runTurn(bin: string, argv: string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; timedOut: boolean; ms: number }> {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(bin, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    // Keep at most 1 MB of each stream.
+    child.stdout.on('data', (c: Buffer) => {
+      if (stdout.length < 1_000_000) stdout += c.toString('utf8');
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      if (stderr.length < 1_000_000) stderr += c.toString('utf8');
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      }
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      resolve({ code: null, signal: null, stdout, stderr: `${stderr}\n${err.message}`, timedOut, ms: Date.now() - t0 });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - t0 });
+    });
+  });
+}
+
+export async function runScenario(
+  scenario: Scenario,
+  installed: Pick<Extract<Installed, { ok: true }>, 'bin'>,
+  opts: { root?: string; log?: (s: string) => void; client?: ClientDef } = {},
+): Promise<RunResult> {
+  const client = opts.client ?? CLIENTS[scenario.client];
+  const dir = join(opts.root ?? defaultRunRoot(), client.id, scenario.name);
+  rmSync(dir, { recursive: true, force: true });
+  const home = join(dir, 'home');
+  const work = join(dir, 'work');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(work, { recursive: true });
+  const capturedPath = join(dir, 'captured.jsonl');
+  const mock = await startMockProvider({ script: scenario.script, recordPath: capturedPath });
+  const turns: TurnResult[] = [];
+  const problems: string[] = [];
+  let sessionId: string | null = null;
+  try {
+    for (const [i, t] of scenario.turns.entries()) {
+      const resume = i > 0 && t.resume !== false ? sessionId : null;
+      if (i > 0 && t.resume !== false && !resume) {
+        problems.push(`turn ${i + 1}: no session id to resume`);
+        break;
+      }
+      const dirs = { home, work, baseUrl: mock.url };
+      const argv = client.argv({ prompt: t.prompt, resume, args: t.args }, dirs, scenario.settings);
+      opts.log?.(`  ${client.id} ${scenario.name} turn ${i + 1}: ${JSON.stringify(t.prompt.slice(0, 60))}${resume ? ' (resume)' : ''}`);
+      const r = await runTurn(installed.bin, argv, { ...client.env(dirs), ...scenario.env }, work, scenario.turnTimeoutMs);
+      const sid = client.sessionId(r.stdout, r.stderr);
+      if (sid && !sessionId) sessionId = sid;
+      turns.push({
+        prompt: t.prompt, argv, exitCode: r.code, signal: r.signal, timedOut: r.timedOut, durationMs: r.ms, sessionId: sid, expect: t.expect,
+        stdout: tail(r.stdout), stderr: tail(r.stderr),
+      });
+      if (r.timedOut) problems.push(`turn ${i + 1} timed out after ${scenario.turnTimeoutMs} ms`);
+      else if (t.expect === 'ok' && r.code !== 0) problems.push(`turn ${i + 1} exited ${r.code ?? r.signal}: ${tail(r.stderr || r.stdout, 300).trim()}`);
+      else if (t.expect === 'fail' && r.code === 0) problems.push(`turn ${i + 1} was expected to fail and exited 0`);
+    }
+  } finally {
+    await mock.close();
+  }
+  const logs = client.logs(home);
+  if (logs.length === 0) problems.push('the client wrote no log');
+  return {
+    scenario, client, version: client.version, dir, home, work, turns, sessionId,
+    captured: [...mock.requests], capturedPath, logs, mainLog: client.mainLog(logs, sessionId),
+    unusedSteps: mock.player.unused(), problems,
+  };
+}
+
+/** Where a run's fixtures go: `<fixtures>/logs/<client>-<version>/<scenario>/`. */
+export function fixtureDir(fixturesRoot: string, client: ClientDef, scenario: string): string {
+  return join(fixturesRoot, 'logs', `${client.id}-${client.version}`, scenario);
+}
+
+/**
+ * Copies a run's logs (under their paths relative to the client's home: `projects/…`,
+ * `sessions/…`), its `captured.jsonl` and a `run.json` summary into the fixtures folder.
+ */
+export function copyRun(r: RunResult, fixturesRoot: string): string {
+  const out = fixtureDir(fixturesRoot, r.client, r.scenario.name);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const rel: string[] = [];
+  for (const l of r.logs) {
+    const p = logRelative(r.client, r.home, l);
+    mkdirSync(dirname(join(out, p)), { recursive: true });
+    copyFileSync(l, join(out, p));
+    rel.push(p);
+  }
+  if (existsSync(r.capturedPath)) copyFileSync(r.capturedPath, join(out, 'captured.jsonl'));
+  const summary = {
+    scenario: r.scenario.name,
+    client: r.client.id,
+    version: r.version,
+    description: r.scenario.description,
+    covers: r.scenario.covers,
+    runDir: r.dir,
+    sessionId: r.sessionId,
+    mainLog: r.mainLog ? logRelative(r.client, r.home, r.mainLog) : null,
+    logs: rel,
+    requests: r.captured.length,
+    turns: r.turns.map((t) => ({ prompt: t.prompt, argv: t.argv, exitCode: t.exitCode, timedOut: t.timedOut, durationMs: t.durationMs, sessionId: t.sessionId, stdout: t.stdout, stderr: t.stderr })),
+    unusedSteps: r.unusedSteps,
+    problems: r.problems,
+  };
+  writeFileSync(join(out, 'run.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  return out;
+}

@@ -1,0 +1,49 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { Script } from '../mock/script';
+
+/*
+ * A fidelity scenario (fixtures/fidelity/scenarios/*.json): one client, the mock's script, and the
+ * turns to run. Turns after the first continue the session (`--resume` / `exec resume`) unless
+ * they say `resume: false`.
+ */
+
+export const Turn = z.object({
+  prompt: z.string().min(1),
+  resume: z.boolean().optional(),
+  /** Extra arguments for this turn. */
+  args: z.array(z.string()).default([]),
+  /** What the turn is expected to do; `fail` turns may exit non-zero without failing the run. */
+  expect: z.enum(['ok', 'fail', 'any']).default('ok'),
+});
+export type Turn = z.infer<typeof Turn>;
+
+export const Scenario = z.object({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+  client: z.enum(['claude-code', 'codex']),
+  description: z.string(),
+  /** Arguments on every turn (Codex `-c` settings, a model). */
+  settings: z.array(z.string()).default([]),
+  /** Extra environment for every turn (retry limits, compaction windows). */
+  env: z.record(z.string(), z.string()).default({}),
+  script: Script,
+  turns: z.array(Turn).min(1),
+  /** Per-turn time limit (default 180 s). */
+  turnTimeoutMs: z.number().int().positive().max(600_000).default(180_000),
+  /** What the scenario is about, for the report: which compaction path and which failure. */
+  covers: z.array(z.string()).default([]),
+});
+export type Scenario = z.infer<typeof Scenario>;
+
+export function readScenario(path: string): Scenario {
+  return Scenario.parse(JSON.parse(readFileSync(path, 'utf8')));
+}
+
+/** Every scenario in a folder, sorted by file name. */
+export function readScenarios(dir: string): Scenario[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => readScenario(join(dir, f)));
+}

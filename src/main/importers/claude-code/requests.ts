@@ -1,0 +1,185 @@
+import { type Hash, createHash } from 'node:crypto';
+import type { Block } from '../../../shared/model/content';
+import type { JsonLine } from '../../reader/types';
+import { mapContent } from './blocks';
+import { type Obj, isObj } from './json';
+
+/*
+ * The messages of a Claude Code 2.1.332 `api-request` (one per agent model call): the first `keep`
+ * messages of the api-request named by `base`, followed by the messages named by the hashes in
+ * `tail` (src/main/fidelity/claude-requests.ts is the reference; this is its streaming port).
+ *
+ * A hash is sha256 of the message as canonical JSON (keys sorted, no spaces, UTF-8), a string
+ * content written as one text block. It names an `api-request-blob` message, a `user` record's
+ * message, the `assistant` records sharing one message.id (content joined in file order), or a run
+ * of consecutive tool-result `user` records (parallel tool results, merged).
+ *
+ * Nothing parsed is kept: per message the index keeps its hash and the ids of the items that hold
+ * it; an assistant message and a tool-result run keep a running sha256 (node's Hash, copied to
+ * digest), so their hash is known after every line. Blob messages wait (mapped to blocks) until a
+ * request names them, when the importer makes them items. Per api-request the index keeps its
+ * messages as lists of item ids, for the last MAX_REQUESTS requests (a `base` is the previous call).
+ */
+
+/** Api-requests whose message lists are kept for later `base` references. */
+const MAX_REQUESTS = 64;
+/** Blobs waiting for a request to name them, at most. */
+const MAX_BLOBS = 256;
+
+/** JSON with sorted keys and no spaces: the form Claude Code hashes messages in. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (isObj(v)) {
+    return `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+function contentBlocks(content: unknown): unknown[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content : [];
+}
+
+/** A message hashed a block at a time: `{"content":[…],"role":"<role>"}`. */
+class RunningHash {
+  private readonly h: Hash = createHash('sha256').update('{"content":[', 'utf8');
+  private n = 0;
+  constructor(private readonly role: string) {}
+  add(blocks: readonly unknown[]): void {
+    for (const b of blocks) this.h.update(`${this.n++ > 0 ? ',' : ''}${canonicalJson(b)}`, 'utf8');
+  }
+  digest(): string {
+    return this.h.copy().update(`],"role":${JSON.stringify(this.role)}}`, 'utf8').digest('hex');
+  }
+}
+
+export interface PendingBlob {
+  readonly role: 'user' | 'assistant' | 'system';
+  readonly blocks: Block[];
+  /** The blob line (its item is located there, so its full text is re-read from it). */
+  readonly at: JsonLine;
+}
+
+/** A message of a request: the items holding it, or a blob still to be made an item. */
+export type Resolved = { readonly items: readonly string[] } | { readonly blob: string; readonly message: PendingBlob };
+
+export interface ApiRequestMessages {
+  readonly id: string;
+  /** In order; null where a hash (or the base) does not resolve. */
+  readonly messages: readonly (Resolved | null)[];
+  readonly unresolved: readonly string[];
+}
+
+export class ApiRequestIndex {
+  /** Message hash → the ids of the items that hold it. */
+  private readonly byHash = new Map<string, readonly string[]>();
+  private readonly blobs = new Map<string, PendingBlob>();
+  /** api-request id → its messages as lists of item ids. */
+  private readonly requests = new Map<string, readonly (readonly string[])[]>();
+  private readonly assistants = new Map<string, { hash: RunningHash; last: string | undefined }>();
+  private run: { hash: RunningHash; items: string[]; last: string | undefined } | null = null;
+
+  /** A `user` record that became item `itemId`. */
+  user(itemId: string, content: unknown): void {
+    const blocks = contentBlocks(content);
+    const own = new RunningHash('user');
+    own.add(blocks);
+    this.set(own.digest(), [itemId]);
+    const toolResults = blocks.length > 0 && blocks.every((b) => isObj(b) && b.type === 'tool_result');
+    if (!toolResults) {
+      this.run = null;
+      return;
+    }
+    if (!this.run) this.run = { hash: new RunningHash('user'), items: [], last: undefined };
+    const r = this.run;
+    r.hash.add(blocks);
+    r.items.push(itemId);
+    if (r.items.length > 1) {
+      if (r.last !== undefined) this.byHash.delete(r.last);
+      r.last = r.hash.digest();
+      this.set(r.last, [...r.items]);
+    }
+  }
+
+  /** An `assistant` record whose message is item `itemId`. */
+  assistant(itemId: string, content: unknown): void {
+    this.run = null;
+    let a = this.assistants.get(itemId);
+    if (!a) {
+      a = { hash: new RunningHash('assistant'), last: undefined };
+      this.assistants.set(itemId, a);
+      // Only the latest messages are still growing; older ones keep their last hash.
+      if (this.assistants.size > 8) {
+        const first = this.assistants.keys().next().value;
+        if (first !== undefined) this.assistants.delete(first);
+      }
+    }
+    a.hash.add(Array.isArray(content) ? content : []);
+    if (a.last !== undefined && this.byHash.get(a.last)?.[0] === itemId) this.byHash.delete(a.last);
+    a.last = a.hash.digest();
+    this.set(a.last, [itemId]);
+  }
+
+  blob(hash: string, message: Obj, at: JsonLine): void {
+    if (this.byHash.has(hash)) return;
+    const role = message.role === 'assistant' || message.role === 'system' ? message.role : 'user';
+    if (this.blobs.size >= MAX_BLOBS) {
+      const first = this.blobs.keys().next().value;
+      if (first !== undefined) this.blobs.delete(first);
+    }
+    this.blobs.set(hash, { role, blocks: mapContent(message.content) ?? [], at });
+  }
+
+  /** A blob was made item `itemId`. */
+  itemized(hash: string, itemId: string): void {
+    this.blobs.delete(hash);
+    this.set(hash, [itemId]);
+  }
+
+  private set(hash: string, items: readonly string[]): void {
+    // The first message with a hash stands (a blob repeating a record's message names the record).
+    if (!this.byHash.has(hash)) this.byHash.set(hash, items);
+  }
+
+  /** The messages of an api-request record. */
+  resolve(v: Obj): ApiRequestMessages {
+    const id = typeof v.id === 'string' ? v.id : '';
+    const base = typeof v.base === 'string' ? v.base : null;
+    const keep = typeof v.keep === 'number' && v.keep >= 0 ? v.keep : 0;
+    const tail = Array.isArray(v.tail) ? v.tail.filter((h): h is string => typeof h === 'string') : [];
+    const unresolved: string[] = [];
+    const messages: (Resolved | null)[] = [];
+    if (base !== null) {
+      const prefix = this.requests.get(base);
+      if (!prefix || prefix.length < keep) {
+        unresolved.push(`base:${base}`);
+        for (let i = 0; i < keep; i++) messages.push(prefix?.[i] ? { items: prefix[i] as readonly string[] } : null);
+      } else for (const items of prefix.slice(0, keep)) messages.push({ items });
+    } else if (keep > 0) {
+      unresolved.push(`keep ${keep} without base`);
+      for (let i = 0; i < keep; i++) messages.push(null);
+    }
+    for (const h of tail) {
+      const items = this.byHash.get(h);
+      const blob = items ? undefined : this.blobs.get(h);
+      if (items) messages.push({ items });
+      else if (blob) messages.push({ blob: h, message: blob });
+      else {
+        unresolved.push(h);
+        messages.push(null);
+      }
+    }
+    return { id, messages, unresolved };
+  }
+
+  /** Remember a request's messages (item ids, blobs made items) for later `base` references. */
+  remember(id: string, messages: readonly (readonly string[])[]): void {
+    if (id === '') return;
+    this.requests.delete(id);
+    this.requests.set(id, messages);
+    if (this.requests.size > MAX_REQUESTS) {
+      const first = this.requests.keys().next().value;
+      if (first !== undefined) this.requests.delete(first);
+    }
+  }
+}

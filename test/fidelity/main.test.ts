@@ -1,0 +1,35 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT, main } from '../../src/main/fidelity/main';
+
+const dir = mkdtempSync(join(tmpdir(), 'palimpsest-fidelity-main-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('fidelity command', () => {
+  it('rejects bad usage with exit 2', async () => {
+    expect(await main(['--client', 'nope'])).toBe(EXIT.usage);
+    expect(await main(['--bogus'])).toBe(EXIT.usage);
+  });
+
+  it('says so, with a distinct exit code, when there is nothing to compare for a client', async () => {
+    const fixtures = join(dir, 'empty');
+    mkdirSync(join(fixtures, 'scenarios'), { recursive: true });
+    cpSync('fixtures/fidelity/scenarios/codex.tools-resume.json', join(fixtures, 'scenarios', 'codex.tools-resume.json'));
+    const report = join(dir, 'empty.md');
+    expect(await main(['--no-run', '--fixtures', fixtures, '--report', report])).toBe(EXIT.unavailable);
+    expect(readFileSync(report, 'utf8')).toMatch(/\| codex \| 0\.171\.0 \| \*\*not run\*\*: no saved run of tools-resume/);
+  });
+
+  it('compares the saved real logs without running any client and writes the report', async () => {
+    const report = join(dir, 'saved.md');
+    const code = await main(['--no-run', '--report', report]);
+    expect([EXIT.ok, EXIT.mismatch]).toContain(code);
+    const md = readFileSync(report, 'utf8');
+    expect(md).toContain('| claude-code | 2.1.332 | saved logs compared (fixtures/fidelity/logs), not re-run |');
+    expect(md).toContain('| codex | 0.171.0 | saved logs compared (fixtures/fidelity/logs), not re-run |');
+    expect(md).toContain('### claude-code 2.1.332 — compact-overloaded');
+    expect(md).toContain('## What each log records, and what only the wire shows');
+  });
+});

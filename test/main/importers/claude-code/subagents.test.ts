@@ -1,0 +1,116 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claudeCodeImporter } from '../../../../src/main/importers/claude-code';
+import { BIG, FIXTURES, assistant, importFiles, text, toolResult, toolUse, user } from './helpers';
+
+const side = (v: Record<string, unknown>, agentId = 'a77'): Record<string, unknown> => ({ ...v, isSidechain: true, agentId });
+
+const main = [
+  user('u1', null, 'Explore the code base.'),
+  assistant('a1', 'u1', 'msg_1', [text('Spawning an explorer.')]),
+  assistant('a2', 'a1', 'msg_1', [toolUse('toolu_task', 'Task', { subagent_type: 'Explore', prompt: 'Look around.' })]),
+  {
+    parentUuid: 'a2', isSidechain: false, type: 'progress', uuid: 'p1', timestamp: '2026-02-12T10:00:00.000Z',
+    data: { type: 'agent_progress', agentId: 'a77', prompt: 'Look around.', message: { type: 'user' } }, parentToolUseID: 'toolu_task', toolUseID: 'agent_msg_x',
+  },
+  toolResult('r1', 'a2', 'toolu_task', 'It is a Phoenix app.', { toolUseResult: { status: 'completed', agentId: 'a77', totalTokens: 100 } }),
+  assistant('a3', 'r1', 'msg_2', [text('It is a Phoenix app.')]),
+];
+const sub = [
+  side(user('s1', null, 'Look around.')),
+  side(assistant('s2', 's1', 'msg_s1', [toolUse('toolu_ls')], { input_tokens: 4, cache_read_input_tokens: 13000, output_tokens: 20 })),
+  side(toolResult('s3', 's2', 'toolu_ls', 'mix.exs lib/')),
+  side(assistant('s4', 's3', 'msg_s2', [text('A Phoenix app.')])),
+];
+
+describe('claude-code: subagents/agent-<id>.jsonl', () => {
+  it('is a branch spawned at the Task call: linked to it, inheriting nothing, with an envelope of its own', () => {
+    const r = importFiles([{ path: '/p/s1.jsonl', values: main }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    expect(r.branches()).toEqual(['main', 'agent-a77']);
+    const call = r.of('item').find((e) => e.line === 3);
+    const fork = r.of('fork')[0];
+    expect(fork).toMatchObject({ branch: 'agent-a77', parent: { seq: call?.seq }, inherit: false });
+    expect(fork?.label).toMatch(/subagent a77 \(toolu_task, line 3 of the main file\)/);
+    // Nothing inherited, so nothing to hide.
+    expect(r.of('drop')).toEqual([]);
+    expect(r.of('header').filter((e) => e.branch === 'agent-a77')[0]).toMatchObject({ system: null, tools: null, route: { provider: 'anthropic' } });
+    const st = r.replay('agent-a77');
+    // Only the subagent's own requests: the parent's are not on its branch.
+    expect(st.requests.map((q) => q.id)).toEqual(['msg_s1', 'msg_s2']);
+    const first = r.view(0, 'agent-a77');
+    expect(first.items.map((i) => i.id)).toEqual(['s1']);
+    expect(first.system).toBeNull();
+    expect(first.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them']);
+    expect(first.request.reportedInputTokens).toBe(13004);
+    expect(r.view(1, 'agent-a77').items.map((i) => i.id)).toEqual(['s1', 'msg_s1', 's3']);
+    expect(r.replay('main').requests.map((q) => q.id)).toEqual(['msg_1', 'msg_2']);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it('keeps main the default: the main file\'s last response is written after the subagent file, located in the main file', () => {
+    const r = importFiles([{ path: '/p/s1.jsonl', values: main }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    expect(r.defaultBranch).toBe('main');
+    expect(r.of('record').filter((e) => e.type === 'leaf')).toEqual([]);
+    expect(r.events.at(-1)).toMatchObject({ kind: 'response', request: 'msg_2', file: 0, line: 6 });
+    expect(r.events.at(-1)?.branch).toBeUndefined();
+    // The subagent's own responses are written in its file, before it.
+    expect(r.of('response').filter((e) => e.branch === 'agent-a77').map((e) => [e.request, e.file])).toEqual([['msg_s1', 1], ['msg_s2', 1]]);
+  });
+
+  it('a main file whose newest leaf has no response to hold back (a rewound prompt) keeps it the default with a leaf record in the main file', () => {
+    const values = [...main, user('u2', 'a1', 'Do not spawn anything; just read mix.exs.')];
+    const r = importFiles([{ path: '/p/s1.jsonl', values }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    expect(r.branches()).toEqual(['main', 'rewind-1', 'agent-a77']);
+    expect(r.defaultBranch).toBe('rewind-1');
+    expect(r.events.at(-1)).toMatchObject({ kind: 'record', type: 'leaf', branch: 'rewind-1', file: 0, line: 7 });
+  });
+
+  it('links through toolUseResult.agentId when no agent_progress names it', () => {
+    const noProgress = main.filter((v) => v.type !== 'progress');
+    const r = importFiles([{ path: '/p/s1.jsonl', values: noProgress }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    expect(r.of('fork')[0]).toMatchObject({ branch: 'agent-a77' });
+  });
+
+  it('an unlinkable subagent is a branch of its own with its own (unknown) envelope, reported', () => {
+    const r = importFiles([{ path: '/p/s1.jsonl', values: main.slice(0, 2) }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    expect(r.of('fork')).toEqual([]);
+    expect(r.diag('CC_SUBAGENT_UNLINKED')).toMatchObject({ severity: 'info', file: '/p/s1/subagents/agent-a77.jsonl' });
+    const v = r.view(0, 'agent-a77');
+    expect(v.items.map((i) => i.id)).toEqual(['s1']);
+    expect(v.system).toBeNull();
+  });
+});
+
+describe('claude-code: sessionFiles', () => {
+  it('lists subagent files of a main file, subagents before summarizers', async () => {
+    const files = await claudeCodeImporter.sessionFiles?.(`${FIXTURES}${BIG}.jsonl`, false);
+    expect(files?.map((f) => f.slice(FIXTURES.length))).toEqual([
+      `${BIG}/subagents/agent-a2898e3.jsonl`,
+      `${BIG}/subagents/agent-acompact-e1f845.jsonl`,
+    ]);
+    expect(await claudeCodeImporter.sessionFiles?.(`${FIXTURES}short.jsonl`, false)).toEqual([]);
+    expect(await claudeCodeImporter.sessionFiles?.(`${FIXTURES}${BIG}/subagents/agent-a2898e3.jsonl`, false)).toEqual([]);
+  });
+
+  it('claims a session directory that has its main file next to it, and nothing else', async () => {
+    const files = await claudeCodeImporter.sessionFiles?.(`${FIXTURES}${BIG}`, true);
+    expect(files?.map((f) => f.slice(FIXTURES.length))).toEqual([`${BIG}.jsonl`, `${BIG}/subagents/agent-a2898e3.jsonl`, `${BIG}/subagents/agent-acompact-e1f845.jsonl`]);
+    expect(await claudeCodeImporter.sessionFiles?.(FIXTURES, true)).toBeNull();
+    const dir = mkdtempSync(join(tmpdir(), 'cc-'));
+    mkdirSync(join(dir, 's', 'subagents'), { recursive: true });
+    writeFileSync(join(dir, 's', 'subagents', 'notes.txt'), '');
+    writeFileSync(join(dir, 's.jsonl'), '');
+    expect(await claudeCodeImporter.sessionFiles?.(join(dir, 's'), true)).toEqual([join(dir, 's.jsonl')]);
+  });
+});
+
+describe('claude-code: a subagent file opened on its own', () => {
+  it('is a session whose main branch is the subagent conversation', () => {
+    const r = importFiles([{ path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    expect(r.branches()).toEqual(['main']);
+    expect(r.replay().requests.map((q) => q.id)).toEqual(['msg_s1', 'msg_s2']);
+    expect(r.diagnostics).toEqual([]);
+  });
+});

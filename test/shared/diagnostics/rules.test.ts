@@ -1,0 +1,79 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateSession } from '../../../src/main/cli/validate';
+import { SessionInspector } from '../../../src/main/session/inspector';
+import { loadSession } from '../../../src/main/session/load';
+import { RULES } from '../../../src/shared/diagnostics';
+import type { Diagnostic } from '../../../src/shared/model/diagnostic';
+
+/**
+ * Every rule of the catalog has a failing and a passing fixture (fixtures/diagnostics/<RULE>/,
+ * written by scripts/gen-diagnostic-fixtures.ts), in Palimpsest format v1 and, where the concept
+ * exists there, in DeepSeek Harness's format. The rule reports a warning or an error on `fail` and
+ * nothing above info on `pass`; its findings are located at a line of the file.
+ */
+
+const ROOT = 'fixtures/diagnostics';
+
+/** Rules whose concept DeepSeek Harness's format can express (the others need a policy, MapReduce or fallbacks DSH does not log). */
+const IN_DSH = [
+  'PAIR_SPLIT', 'SYSTEM_HEAD_COMPACTED', 'PROTECTED_TEXT_SHORTENED', 'EMPTY_SUMMARY', 'SUMMARY_NOT_SMALLER', 'COMPACTION_GREW_CONTEXT',
+  'NO_PROVENANCE', 'ORPHAN_COMPACTION_START', 'MID_HISTORY_MUTATION', 'RETRY_LOOP', 'WINDOW_CHANGED', 'HALF_WRITTEN_COMPACTION',
+  'PENDING_USER_SUMMARISED',
+];
+
+async function findings(path: string): Promise<{ format: string; ds: Diagnostic[] }> {
+  const session = await loadSession(path);
+  try {
+    return { format: session.format, ds: await validateSession(new SessionInspector(session)) };
+  } finally {
+    await session.dispose();
+  }
+}
+
+const above = (ds: readonly Diagnostic[], rule: string) => ds.filter((d) => d.rule === rule && d.severity !== 'info');
+
+describe('diagnostics fixtures', () => {
+  it('has one folder per rule of the catalog, no more', () => {
+    const folders = readdirSync(ROOT, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(folders).toEqual(RULES.map((r) => r.id).sort());
+  });
+
+  it('has DSH fixtures exactly for the rules whose concept the format expresses', () => {
+    const withDsh = RULES.map((r) => r.id).filter((id) => existsSync(join(ROOT, id, 'fail.dsh.jsonl'))).sort();
+    expect(withDsh).toEqual([...IN_DSH].sort());
+    for (const id of IN_DSH) expect(existsSync(join(ROOT, id, 'pass.dsh.jsonl'))).toBe(true);
+  });
+
+  for (const rule of RULES) {
+    const variants = [
+      { file: 'fail.jsonl', format: 'palimpsest' },
+      { file: 'pass.jsonl', format: 'palimpsest' },
+      ...(IN_DSH.includes(rule.id) ? [{ file: 'fail.dsh.jsonl', format: 'dsh' }, { file: 'pass.dsh.jsonl', format: 'dsh' }] : []),
+    ];
+    describe(rule.id, () => {
+      for (const v of variants) {
+        const path = join(ROOT, rule.id, v.file);
+        const failing = v.file.startsWith('fail');
+        it(`${failing ? 'fires on' : 'is silent on'} ${v.file}`, async () => {
+          const { format, ds } = await findings(path);
+          expect(format).toBe(v.format);
+          const own = above(ds, rule.id);
+          if (!failing) {
+            expect(own).toEqual([]);
+            return;
+          }
+          expect(own.length).toBeGreaterThan(0);
+          for (const d of own) {
+            expect(rule.severities).toContain(d.severity);
+            expect(d.seqs.length).toBeGreaterThan(0);
+            expect(d.file).toBe(path);
+            expect(d.line).toBeGreaterThan(0);
+            expect(d.message).toMatch(/\.$/);
+          }
+        });
+      }
+    });
+  }
+});
