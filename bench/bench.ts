@@ -5,6 +5,10 @@
 //   npm run bench -- --only e1m       one file (s10mb, s100mb, s1gb, e1m)
 //   npm run bench -- --runs 5         rounds of each timed loop (default 3; the median is reported)
 //   npm run bench -- --cpu-prof       also write a V8 CPU profile of each child to bench/data/prof/
+//   npm run bench -- --only ls        only `palimpsest ls` against ccusage (--no-ccusage: ls alone)
+//
+// Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
+// ~90-session Claude Code tree against `ccusage session --json --offline` (bench/ls.ts).
 //
 // Each data file is measured in its own child process (so peak RSS is per file): the bare loop
 // (1 MiB reads, split on 0x0A with Buffer.indexOf, toString per line, JSON.parse), the reader alone,
@@ -24,6 +28,7 @@ import type { LoadedSession } from '../src/main/session/types';
 import { replay, type ReplayState } from '../src/shared/replay/fold';
 import { modelView } from '../src/shared/replay/view';
 import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
+import { benchLs, type LsBenchResult } from './ls';
 import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
 
 const MB = 1e6;
@@ -335,6 +340,7 @@ async function child(argv: readonly string[]): Promise<void> {
 
 interface Args {
   quick: boolean;
+  noCcusage: boolean;
   only: string[];
   runs: number;
   dataDir: string;
@@ -343,10 +349,11 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { quick: false, only: [], runs: 3, dataDir: 'bench/data', cpuProf: false, out: null };
+  const a: Args = { quick: false, noCcusage: false, only: [], runs: 3, dataDir: 'bench/data', cpuProf: false, out: null };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i];
     if (x === '--quick') a.quick = true;
+    else if (x === '--no-ccusage') a.noCcusage = true;
     else if (x === '--only') a.only.push(...(argv[++i] ?? '').split(',').filter(Boolean));
     else if (x === '--runs') a.runs = Math.max(1, Number(argv[++i] ?? 3) || 3);
     else if (x === '--data') a.dataDir = argv[++i] ?? a.dataDir;
@@ -427,9 +434,10 @@ function report(results: readonly FileResult[]): string {
 
 async function parent(argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv);
+  const onlyLs = args.only.length > 0 && args.only.every((o) => o === 'ls');
   let specs = DATA_SET.filter((d) => (args.quick ? d.name === 's10mb' : true));
   if (args.only.length > 0) specs = DATA_SET.filter((d) => args.only.includes(d.name) || args.only.includes(d.file));
-  if (specs.length === 0) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
+  if (specs.length === 0 && !onlyLs) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
 
   const machine = {
     node: process.version, v8: process.versions.v8, platform: `${os.platform()} ${os.release()}`, arch: os.arch(),
@@ -476,6 +484,12 @@ async function parent(argv: readonly string[]): Promise<void> {
   }
   for (const f of failures) console.log(`\n${f.name}: FAILED — ${f.error.split('\n')[0]}`);
 
+  let ls: LsBenchResult | null = null;
+  if (!args.quick && (args.only.length === 0 || args.only.includes('ls'))) {
+    console.log('\npalimpsest ls vs ccusage session --json --offline (issue #3)');
+    ls = await benchLs({ runs: Math.max(args.runs, 5), dataDir: args.dataDir, noCcusage: args.noCcusage });
+  }
+
   const outPath = args.out ?? join(args.dataDir, 'latest.json');
   const doc = {
     command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
@@ -487,6 +501,7 @@ async function parent(argv: readonly string[]): Promise<void> {
     },
     results,
     tokens,
+    ls,
     failures,
   };
   mkdirSync(resolve(outPath, '..'), { recursive: true });

@@ -1,9 +1,12 @@
-import { IMPORTERS } from '../importers/registry';
-import type { FormatId } from '../importers/types';
-/** A small, strict argument parser: unknown flags are errors, not silently ignored. */
+/**
+ * A small, strict argument parser: unknown flags are errors, not silently ignored. It imports
+ * nothing, so `palimpsest ls` can use it in its own small bundle.
+ */
 export interface ParsedArgs {
   readonly positional: string[];
   readonly flags: Map<string, string | true>;
+  /** Every value of each flag that takes one, in order (`flags` keeps the last). */
+  readonly lists: Map<string, string[]>;
 }
 
 export class UsageError extends Error {}
@@ -15,6 +18,7 @@ export class UsageError extends Error {}
 export function parseArgs(argv: readonly string[], spec: Readonly<Record<string, 'value' | 'boolean'>>): ParsedArgs {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--') {
@@ -36,9 +40,10 @@ export function parseArgs(argv: readonly string[], spec: Readonly<Record<string,
       const value = eq >= 0 ? a.slice(eq + 1) : argv[++i];
       if (value === undefined || value === '') throw new UsageError(`--${name} needs a value`);
       flags.set(name, value);
+      lists.set(name, [...(lists.get(name) ?? []), value]);
     }
   }
-  return { positional, flags };
+  return { positional, flags, lists };
 }
 
 export function intFlag(args: ParsedArgs, name: string): number | undefined {
@@ -51,14 +56,4 @@ export function intFlag(args: ParsedArgs, name: string): number | undefined {
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const v = args.flags.get(name);
   return typeof v === 'string' ? v : undefined;
-}
-
-/** Every format id an importer reads; `--format` takes one of them. */
-export const FORMATS: readonly FormatId[] = IMPORTERS.map((i) => i.id);
-
-export function formatFlag(args: ParsedArgs): FormatId | undefined {
-  const f = stringFlag(args, 'format');
-  if (f === undefined) return undefined;
-  if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got "${f}"`);
-  return f as FormatId;
 }

@@ -4,11 +4,13 @@ import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
 import { claimedDirectory, sessionsUnder } from '../session/targets';
-import { formatFlag, intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
+import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
+import { formatFlag } from './formats';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
 import { SERVE_SPEC, serveCommand } from './serve';
 import { renderEvent, renderInspect, renderView } from './text';
+import { LS_SPEC, lsCommand } from './ls';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
 import { createTokenCounter } from '../tokens/pool';
@@ -26,6 +28,7 @@ Usage:
   palimpsest inspect <file|dir> [--json] [--format F] [--branch B]
   palimpsest view <file> --request N [--json] [--format F] [--branch B]
   palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F]
+  palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]   the local sessions of every harness
   palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]   token account per request
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
   palimpsest validate --list-rules [--json]
@@ -147,6 +150,7 @@ const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run:
   inspect: { spec: { json: 'boolean', format: 'value', branch: 'value' }, run: inspectCommand },
   view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value' }, run: viewCommand },
   events: { spec: { json: 'boolean', format: 'value', from: 'value', to: 'value' }, run: eventsCommand },
+  ls: { spec: LS_SPEC, run: lsCommand },
   tokens: { spec: TOKENS_SPEC, run: tokensCommand },
   validate: { spec: VALIDATE_SPEC, run: validateCommand },
   serve: { spec: SERVE_SPEC, run: serveCommand },

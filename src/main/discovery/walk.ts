@@ -1,0 +1,198 @@
+import { type Dirent, closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Root } from './locations';
+import type { FileStamp, Harness, SessionCandidate } from './types';
+
+/*
+ * The sessions under one root, by the harness's own layout (see ./locations.ts for the sources),
+ * with the size and mtime of every file — what the index is keyed by. Synchronous on purpose: a
+ * listing is a few hundred readdir/stat calls, each far cheaper than a promise round trip through
+ * the thread pool. A root or folder that cannot be read is empty (and said so), never an error.
+ *
+ * - claude-code: `<root>/<project>/<session>.jsonl`, plus `<root>/<project>/<session>/subagents/
+ *   agent-*.jsonl` (2.1.x) and `<root>/<project>/agent-*.jsonl` whose first line names the session
+ *   (2.0.x) as files of that session, never sessions of their own (an agent file whose session is
+ *   not there is listed alone).
+ * - codex: `rollout-*.jsonl` at any depth up to 4 (`YYYY/MM/DD/` under sessions, flat under
+ *   archived_sessions).
+ * - dsh: `<root>/<project>/<session>/session.jsonl` or `session.jsonl.zstd`.
+ * - rind: `<root>/<session>/` holding `messages.jsonl` (with meta.json, compactions.jsonl,
+ *   tool_calls.jsonl as its files).
+ * - cosh: `<root>/<cwd-hash>/session-*.jsonl`.
+ * - palimpsest: `*.jsonl` (and `.jsonl.zst`, `.jsonl.zstd`) up to 4 levels down, or the file given.
+ */
+
+export interface WalkResult {
+  readonly candidates: SessionCandidate[];
+  readonly exists: boolean;
+  readonly problems: string[];
+}
+
+function list(dir: string, problems: string[] | null): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (problems && code !== 'ENOENT' && code !== 'ENOTDIR') problems.push(`${dir}: cannot be listed (${code ?? String(e)})`);
+    return [];
+  }
+}
+
+function stamp(path: string): FileStamp | null {
+  try {
+    const s = statSync(path);
+    return s.isFile() ? { path, size: s.size, mtimeMs: s.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A directory entry that is a file, following symbolic links. */
+function isFileEntry(e: Dirent, dir: string): boolean {
+  if (e.isFile()) return true;
+  if (!e.isSymbolicLink()) return false;
+  return stamp(join(dir, e.name)) !== null;
+}
+
+function isDirEntry(e: Dirent, dir: string): boolean {
+  if (e.isDirectory()) return true;
+  if (!e.isSymbolicLink()) return false;
+  try {
+    return statSync(join(dir, e.name)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+export function walkRoot(root: Root): WalkResult {
+  const problems: string[] = [];
+  const top = statSafe(root.path);
+  if (!top) return { candidates: [], exists: false, problems };
+  const candidates: SessionCandidate[] = [];
+  const add = (harness: Harness, path: string, files: (FileStamp | null)[]): void => {
+    const fs = files.filter((f): f is FileStamp => f !== null);
+    if (fs.length > 0) candidates.push({ harness, path, files: fs });
+  };
+  if (top.isFile()) {
+    // `--root palimpsest=session.jsonl`, or any harness given one file.
+    add(root.harness, root.path, [stamp(root.path)]);
+    return { candidates, exists: true, problems };
+  }
+  switch (root.harness) {
+    case 'claude-code':
+      for (const p of list(root.path, problems).sort(byName)) {
+        if (!isDirEntry(p, root.path)) continue;
+        const dir = join(root.path, p.name);
+        const entries = list(dir, problems);
+        const dirs = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
+        const sessions = new Map<string, (FileStamp | null)[]>();
+        const agents: string[] = [];
+        for (const e of entries.sort(byName)) {
+          if (!e.name.endsWith('.jsonl') || !isFileEntry(e, dir)) continue;
+          if (e.name.startsWith('agent-')) {
+            // Claude Code 2.0 kept subagent transcripts beside the sessions: files of their parent.
+            agents.push(join(dir, e.name));
+            continue;
+          }
+          const id = e.name.slice(0, -'.jsonl'.length);
+          const files = [stamp(join(dir, e.name))];
+          if (dirs.has(id)) {
+            const sub = join(dir, id, 'subagents');
+            for (const a of list(sub, null).sort(byName)) {
+              if (a.name.startsWith('agent-') && a.name.endsWith('.jsonl')) files.push(stamp(join(sub, a.name)));
+            }
+          }
+          sessions.set(id, files);
+        }
+        for (const a of agents) {
+          const parent = sessions.get(sessionIdOf(a) ?? '');
+          if (parent) parent.push(stamp(a));
+          else sessions.set(a.slice(dir.length + 1, -'.jsonl'.length), [stamp(a)]); // no parent here: a session of its own
+        }
+        for (const [id, files] of sessions) add('claude-code', join(dir, `${id}.jsonl`), files);
+      }
+      break;
+    case 'codex':
+      deep(root.path, 4, problems, (dir, e) => {
+        if (/^rollout-.*\.jsonl$/.test(e.name)) add('codex', join(dir, e.name), [stamp(join(dir, e.name))]);
+      });
+      break;
+    case 'dsh':
+      for (const p of list(root.path, problems).sort(byName)) {
+        if (!isDirEntry(p, root.path)) continue;
+        const dir = join(root.path, p.name);
+        for (const s of list(dir, problems).sort(byName)) {
+          if (!isDirEntry(s, dir)) continue;
+          const sdir = join(dir, s.name);
+          for (const name of ['session.jsonl.zstd', 'session.jsonl']) {
+            const f = stamp(join(sdir, name));
+            if (f) {
+              add('dsh', f.path, [f]);
+              break;
+            }
+          }
+        }
+      }
+      break;
+    case 'rind':
+      for (const s of list(root.path, problems).sort(byName)) {
+        if (!isDirEntry(s, root.path)) continue;
+        const dir = join(root.path, s.name);
+        const messages = stamp(join(dir, 'messages.jsonl'));
+        if (!messages) continue;
+        add('rind', dir, [messages, ...['meta.json', 'compactions.jsonl', 'tool_calls.jsonl'].map((n) => stamp(join(dir, n)))]);
+      }
+      break;
+    case 'cosh':
+      for (const h of list(root.path, problems).sort(byName)) {
+        if (!isDirEntry(h, root.path)) continue;
+        const dir = join(root.path, h.name);
+        for (const e of list(dir, problems).sort(byName)) {
+          if (/^session-.*\.jsonl$/.test(e.name) && isFileEntry(e, dir)) add('cosh', join(dir, e.name), [stamp(join(dir, e.name))]);
+        }
+      }
+      break;
+    case 'palimpsest':
+      deep(root.path, 4, problems, (dir, e) => {
+        if (/\.jsonl(\.zstd?)?$/.test(e.name)) add('palimpsest', join(dir, e.name), [stamp(join(dir, e.name))]);
+      });
+      break;
+    default:
+  }
+  return { candidates, exists: true, problems };
+}
+
+/** The `sessionId` on the first line of a Claude Code file (read from its first 4 kB), if any. */
+function sessionIdOf(path: string): string | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.allocUnsafe(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const m = /"sessionId":"([^"\\]+)"/.exec(buf.toString('utf8', 0, n));
+    return m?.[1] ?? null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+function statSafe(path: string): ReturnType<typeof statSync> | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Files up to `depth` folders down, in name order; hidden folders and node_modules skipped. */
+function deep(dir: string, depth: number, problems: string[], onFile: (dir: string, e: Dirent) => void): void {
+  for (const e of list(dir, problems).sort(byName)) {
+    if (isDirEntry(e, dir)) {
+      if (depth > 0 && !e.name.startsWith('.') && e.name !== 'node_modules') deep(join(dir, e.name), depth - 1, problems, onFile);
+    } else if (isFileEntry(e, dir)) onFile(dir, e);
+  }
+}
