@@ -7,7 +7,7 @@ import type { FileImport, ImportSink } from '../types';
 import { type MappedItem, isEstimate, mapResponseItem, mapUsage, mappedItem, readTokenUsage, usageKey } from './blocks';
 import { selectUserMessages, sentInstructions, summaryText } from './compaction';
 import { type Obj, isObj, nat, oneLine, pos, str } from './json';
-import { EVENT_MSG_TYPES, NEWEST_KNOWN_CLI } from './known';
+import { EVENT_MSG_TYPES, NEWEST_KNOWN_CLI, SUMMARY_PREFIX_HEAD } from './known';
 import { type RolloutRecord, classify, payloadType } from './records';
 
 /** Surface ops without fields, shared by every item that uses them (events are never mutated). */
@@ -18,6 +18,35 @@ const LOG: EventOf<'item'>['op'] = Object.freeze({ op: 'log' });
 const MAX_CITED = 20;
 /** Messages held back while deciding whether they are a re-injected initial context, at most. */
 const MAX_BLOCK = 256;
+/** Lines held back while deciding whether a reply or a usage record is a compaction's summarizer call, at most. */
+const MAX_HOLD = 64;
+
+interface HeldLine {
+  readonly l: JsonLine;
+  readonly rec: RolloutRecord;
+}
+
+/**
+ * Lines held back until the log says whose model call they are (Codex 0.171+):
+ * - `reply`: an assistant message that starts a model call, and the usage lines after it. A
+ *   `compacted` next whose summary is its text makes it the local summarizer's reply.
+ * - `failed`: a `token_usage_record` at the very start of a turn (before the turn's user message,
+ *   where only a pre-turn compaction calls the model), and the input and bookkeeping lines after
+ *   it. A `task_complete` with an `error` next makes it a failed compaction's summarizer call.
+ * Anything else releases the lines, which are then read as usual.
+ */
+interface Hold {
+  readonly kind: 'reply' | 'failed';
+  readonly lines: HeldLine[];
+}
+
+/** The summarizer's logged reply, taken from a `reply` hold by the `compacted` line that follows it. */
+interface SummarizerReply {
+  readonly line: JsonLine;
+  readonly payload: Obj;
+  /** Its `token_usage_record` (per response, exact), when one followed it. */
+  readonly usage: { readonly from: JsonLine; readonly usage: Usage | undefined } | undefined;
+}
 
 interface ItemInfo {
   readonly id: string;
@@ -139,6 +168,10 @@ export class CodexFileImport implements FileImport {
   private readonly scratch: string[] = [];
   private contextSummary = { key: '', text: '' };
   private withoutOutput: { count: number; line: number } | null = null;
+  private hold: Hold | null = null;
+  private summarizer: SummarizerReply | null = null;
+  /** Usage reports being read belong to a compaction's summarizer call already accounted for. */
+  private absorbing = false;
 
   constructor(
     private readonly sink: ImportSink,
@@ -195,13 +228,124 @@ export class CodexFileImport implements FileImport {
   line(l: JsonLine): void {
     this.lines++;
     const rec = classify(l.value, this.lines === 1);
+    if (this.hold && this.holdLine(l, rec)) return;
     if (!this.turnOpen && rec.type === 'response_item' && payloadType(rec) === 'message') {
       this.block.push(l);
       if (this.block.length >= MAX_BLOCK) this.flushBlock(null);
       return;
     }
     if (this.block.length > 0) this.flushBlock(rec);
+    if (this.startHold(l, rec)) return;
     this.process(l, rec);
+  }
+
+  /** Start holding lines back (see `Hold`), or not. */
+  private startHold(l: JsonLine, rec: RolloutRecord): boolean {
+    if (!this.turnOpen || this.pending) return false;
+    const p = rec.payload;
+    if (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'assistant' && (!this.call || this.call.sawInput)) {
+      this.hold = { kind: 'reply', lines: [{ l, rec }] };
+      return true;
+    }
+    if (rec.type === 'token_usage_record' && isObj(p) && !this.call && this.turnItems === 0 && this.turnRequests === 0) {
+      this.hold = { kind: 'failed', lines: [{ l, rec }] };
+      return true;
+    }
+    return false;
+  }
+
+  /** The next line while lines are held: held too (true), or it decides what they are (false: read it as usual). */
+  private holdLine(l: JsonLine, rec: RolloutRecord): boolean {
+    const h = this.hold as Hold;
+    const pt = payloadType(rec);
+    const usageLine = rec.type === 'token_usage_record' || (rec.type === 'event_msg' && pt === 'token_count');
+    if (h.kind === 'reply') {
+      if (usageLine && h.lines.length < MAX_HOLD) {
+        h.lines.push({ l, rec });
+        return true;
+      }
+      this.hold = null;
+      const first = h.lines[0] as HeldLine;
+      if (rec.type === 'compacted' && isObj(rec.payload) && isObj(first.rec.payload) && isSummaryReply(first.l, first.rec.payload, rec.payload)) {
+        const usageRec = h.lines.find((x) => x.rec.type === 'token_usage_record');
+        const u = usageRec && isObj(usageRec.rec.payload) ? readTokenUsage(usageRec.rec.payload.usage) : undefined;
+        this.summarizer = { line: first.l, payload: first.rec.payload, usage: usageRec ? { from: usageRec.l, usage: u ? mapUsage(u) : undefined } : undefined };
+        this.closeCall();
+        for (const x of h.lines.slice(1)) this.process(x.l, x.rec);
+        return false;
+      }
+      this.release(h);
+      return false;
+    }
+    if (rec.type === 'event_msg' && (pt === 'task_complete' || pt === 'turn_complete') && isObj(rec.payload) && isObj(rec.payload.error)) {
+      this.hold = null;
+      this.failedCompaction(h, l, rec.payload.error);
+      return false;
+    }
+    const p = rec.payload;
+    const waits = (rec.type === 'event_msg' && (pt === 'token_count' || pt === 'item_completed' || pt === 'user_message' || pt === 'thread_settings_applied'))
+      || rec.type === 'world_state' || rec.type === 'turn_context'
+      || (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'user');
+    if (waits && h.lines.length < MAX_HOLD) {
+      h.lines.push({ l, rec });
+      return true;
+    }
+    this.hold = null;
+    this.release(h);
+    return false;
+  }
+
+  /** Held lines that are not a summarizer's: read them as usual. */
+  private release(h: Hold): void {
+    for (const x of h.lines) {
+      if (!this.turnOpen && x.rec.type === 'response_item' && payloadType(x.rec) === 'message') this.block.push(x.l);
+      else this.process(x.l, x.rec);
+    }
+  }
+
+  /**
+   * A compaction that failed (Codex 0.171+): a summarizer call logged only by its
+   * `token_usage_record`, before the turn's user message, and a turn that ends with an error and
+   * no output. Codex fails the turn when the summary is cut at the output limit, and writes no
+   * `compacted`; the history stays as it was.
+   */
+  private failedCompaction(h: Hold, endLine: JsonLine, err: Obj): void {
+    const first = h.lines[0] as HeldLine;
+    this.cur = first.l;
+    this.at = first.rec.timestamp;
+    this.flushPending();
+    this.endCompaction(null);
+    this.closeCall();
+    const id = `cmp:L${first.l.line}`;
+    // Copies: the live list grows as the turn goes on, and events are never mutated.
+    const source = [...this.live];
+    const start: EventOf<'compaction/start'> = { kind: 'compaction/start', id, trigger: 'unknown', strategy: 'local', source };
+    if (this.lastContext !== undefined) start.preTokens = this.lastContext;
+    if (this.window !== undefined) start.policy = { window: this.window };
+    this.emit(start);
+    const reqId = `req:${++this.requestCount}`;
+    this.emit({ kind: 'request', id: reqId, purpose: 'compaction', compactionId: id, input: { items: [...source], instruction: null } });
+    const u = isObj(first.rec.payload) ? readTokenUsage(first.rec.payload.usage) : undefined;
+    const usage = u ? mapUsage(u) : undefined;
+    const message = str(err.message) ?? 'the turn failed';
+    const code = str(err.codex_error_info);
+    const error: { code?: string; message: string } = { message };
+    if (code !== undefined) error.code = code;
+    const finish: Finish | undefined = /max_output_tokens/.test(message) ? { raw: 'max_output_tokens', reason: 'length' } : undefined;
+    const response: EventOf<'response'> = { kind: 'response', request: reqId, error };
+    if (finish) response.finish = finish;
+    if (usage) response.usage = usage;
+    this.emit(response);
+    const endAt = str(endLine.value.timestamp);
+    const summaryError: EventOf<'compaction/summary-error'> = { kind: 'compaction/summary-error', id, error };
+    if (finish) summaryError.finish = finish;
+    if (usage) summaryError.usage = usage;
+    this.emit(summaryError, endLine, endAt);
+    this.emit({ kind: 'compaction/end', id, outcome: 'failed', error }, endLine, endAt);
+    this.record('token_usage_record', `usage of the failed compaction's summarizer call${str(isObj(first.rec.payload) ? first.rec.payload.response_id : undefined) !== undefined ? ` (${String((first.rec.payload as Obj).response_id)})` : ''}`);
+    this.absorbing = true;
+    for (const x of h.lines.slice(1)) this.process(x.l, x.rec);
+    this.absorbing = false;
   }
 
   private process(l: JsonLine, rec: RolloutRecord): void {
@@ -227,6 +371,11 @@ export class CodexFileImport implements FileImport {
       case 'state':
         this.record('state');
         return;
+      case 'token_usage_record': {
+        const rid = isObj(p) ? str(p.response_id) : undefined;
+        this.record('token_usage_record', rid !== undefined ? `usage of ${rid}` : undefined);
+        return;
+      }
       case '':
         this.report('CODEX_BAD_RECORD', 'error', `Line ${l.line}: a line with no string "type"; it is kept as an unknown record.`);
         this.emit({ kind: 'unknown', type: '(no type)' });
@@ -491,6 +640,11 @@ export class CodexFileImport implements FileImport {
       return;
     }
     this.lastUsageKey = key;
+    if (this.absorbing) {
+      this.record('event_msg/token_count', "usage of the compaction's summarizer call (shown on its request)");
+      this.setWindow(window);
+      return;
+    }
     const before = this.lastContext;
     this.lastContext = last.total ?? (last.input !== undefined ? last.input + (last.output ?? 0) : undefined);
     this.estimate = null;
@@ -672,8 +826,13 @@ export class CodexFileImport implements FileImport {
     // report, in the token_count right before, does not count).
     const usageFrom = this.pending;
     this.pending = null;
+    const reply = this.summarizer;
+    this.summarizer = null;
     const pre = usageFrom ? usageFrom.before : this.lastContext;
-    const start: EventOf<'compaction/start'> = { kind: 'compaction/start', id, trigger: this.trigger(), strategy, source: old };
+    // Codex 0.171 runs its pre-turn compaction before it logs the turn's user message: at the start
+    // of a turn, the place does not tell an automatic compaction from /compact.
+    const trigger = reply && this.turnItems === 0 && this.turnRequests === 0 ? 'unknown' : this.trigger();
+    const start: EventOf<'compaction/start'> = { kind: 'compaction/start', id, trigger, strategy, source: old };
     if (pre !== undefined) start.preTokens = pre;
     if (this.window !== undefined) start.policy = { window: this.window };
     const startSeq = this.emit(start);
@@ -683,14 +842,23 @@ export class CodexFileImport implements FileImport {
     // an instruction that is not logged.
     const reqId = `req:${++this.requestCount}`;
     this.emit({ kind: 'request', id: reqId, purpose: 'compaction', compactionId: id, input: { items: old, instruction: null } });
+    if (reply) {
+      // Codex 0.171+ logs the summarizer's reply as an assistant message: its output, never sent
+      // to the agent (the summary reaches the history as the prefixed user message).
+      const rnotes: string[] = [];
+      const m = mapResponseItem(reply.payload, `L${reply.line.line}`, rnotes);
+      if (m.ok) this.place(`L${reply.line.line}`, { ...m.item, key: undefined }, { op: LOG, origin: 'compaction summarizer reply', from: reply.line, meta: true });
+    }
+    const usage = reply?.usage?.usage ?? usageFrom?.usage;
+    const usageLine = reply?.usage?.from ?? usageFrom?.from;
     const response: EventOf<'response'> = { kind: 'response', request: reqId };
-    if (usageFrom?.usage) response.usage = usageFrom.usage;
-    this.emit(response, usageFrom?.from ?? this.cur, usageFrom?.at ?? this.at);
+    if (usage) response.usage = usage;
+    this.emit(response, usageLine ?? this.cur, usageLine ? str(usageLine.value.timestamp) : this.at);
 
     const ckEntry = remote ? lastOf(entries, (e) => e.mapped.compaction) : undefined;
     const summaryBlocks: Block[] = ckEntry ? ckEntry.mapped.blocks : [{ type: 'text', text: message }];
     const summary: EventOf<'compaction/summary'> = { kind: 'compaction/summary', id, summary: summaryBlocks, source: old, request: reqId };
-    if (usageFrom?.usage) summary.usage = usageFrom.usage;
+    if (usage) summary.usage = usage;
     const summarySeq = this.emit(summary);
 
     if (entries === undefined) entries = this.legacyEntries(line, message);
@@ -824,6 +992,11 @@ export class CodexFileImport implements FileImport {
   // -------------------------------------------------------------------------------------------
 
   end(): void {
+    if (this.hold) {
+      const h = this.hold;
+      this.hold = null;
+      this.release(h);
+    }
     if (this.block.length > 0) this.flushBlock(null);
     this.flushPending();
     this.endCompaction(null);
@@ -841,6 +1014,30 @@ export class CodexFileImport implements FileImport {
         u.seqs, u.line);
     }
   }
+}
+
+/** Text of a message's text parts, joined. */
+function messageText(p: Obj): string {
+  if (typeof p.content === 'string') return p.content;
+  if (!Array.isArray(p.content)) return '';
+  return p.content.map((c) => (isObj(c) && typeof c.text === 'string' ? c.text : '')).join('');
+}
+
+/**
+ * An assistant reply is a local compaction's summarizer output when the `compacted` line right
+ * after it carries its text as the summary (`message`, or the SUMMARY_PREFIX user message of
+ * `replacement_history`), or when Codex marked it (`metadata.compaction_output`, 0.171).
+ */
+export function isSummaryReply(line: JsonLine, reply: Obj, compacted: Obj): boolean {
+  const meta = line.value.metadata;
+  if (isObj(meta) && meta.compaction_output === true) return true;
+  const text = messageText(reply).trim();
+  if (text === '') return false;
+  const ends = (s: string): boolean => s.trim() === text || s.trimEnd().endsWith(`\n${text}`);
+  const message = str(compacted.message);
+  if (message !== undefined && ends(message)) return true;
+  if (!Array.isArray(compacted.replacement_history)) return false;
+  return compacted.replacement_history.some((r) => isObj(r) && r.type === 'message' && r.role === 'user' && messageText(r).startsWith(SUMMARY_PREFIX_HEAD) && ends(messageText(r)));
 }
 
 function lastOf<T>(xs: readonly T[] | undefined, f: (x: T) => boolean): T | undefined {

@@ -78,6 +78,23 @@ import { sniffCodex } from './sniff';
  * when it fits the window; one over the window is not used and is reported as
  * CODEX_TOKEN_ESTIMATE}. event_msg context_compacted → record.
  *
+ * CODEX 0.171 SUMMARIZER. 0.171 logs a local summarizer's reply as an assistant message right
+ * before `compacted` (then its token_usage_record and token_count). An assistant message that
+ * would start a model call is held back with the usage lines after it; when the next line is a
+ * `compacted` whose summary is its text (`message`, or the SUMMARY_PREFIX user message of
+ * `replacement_history`, or `metadata.compaction_output`), it is the summarizer's output: an item
+ * with op "log" inside the bracket, after the summarizer request, whose response takes the
+ * token_usage_record's usage. Otherwise the lines are read as usual. Pre-turn compaction runs
+ * before the turn's user message is logged, so such a compaction at the start of a turn gets
+ * trigger "unknown". A FAILED compaction (summary cut at the output limit) leaves only a
+ * token_usage_record at the very start of a turn (before its user message, where no agent call
+ * can be) and a task_complete with an `error`: that becomes compaction/start, a summarizer request
+ * (input = the live history, instruction null), its response (usage of the record; finish length
+ * when the error says max_output_tokens; the error), compaction/summary-error and compaction/end
+ * {failed}; the history stays. Failures that log nothing (503 overloaded on every attempt) are
+ * not shown: the log has no trace of them.
+ * token_usage_record → record.
+ *
  * HEALTH. Bad input never throws: a record without its payload or required fields is an error
  * diagnostic with its line, kept as a `record`; unknown record and payload types are `unknown`
  * events and one UNKNOWN_RECORDS warning per type and file.

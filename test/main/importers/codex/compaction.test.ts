@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SUMMARY_PREFIX } from '../../../../src/main/importers/codex/known';
 import { fatesAt } from '../../../../src/shared/replay/view';
 import {
-  call, compacted, complete, dev, errors, estimate, ev, importValues, item, meta, out, payload, say, started, tokens, turnContext, user, views,
+  call, compacted, complete, dev, errors, estimate, ev, importValues, item, line, meta, out, payload, say, started, tokens, turnContext, user, views,
 } from './helpers';
 
 const SUMMARY = `${SUMMARY_PREFIX}\nWe renamed the flag; tests pass.`;
@@ -213,5 +213,63 @@ describe('compaction edge cases', () => {
     expect(second?.item.derivation).toEqual({ kind: 'reinjected', of: ['L5.r0'] });
     expect(r.of('item').find((e) => e.item.id === 'L7.r1')?.item.derivation).toMatchObject({ covers: ['L5.r0', 'L5.r1', 'L6'] });
     expect(item).toBeDefined();
+  });
+});
+
+describe('Codex 0.171: the summarizer reply is logged', () => {
+  const usageRecord = (input: number, output: number) => line('token_usage_record', {
+    response_id: 'resp_x', usage: { input_tokens: input, cached_input_tokens: 0, output_tokens: output, reasoning_output_tokens: 0, total_tokens: input + output },
+  });
+  const reply = 'Checkpoint: greeting printed. Next: answer the follow-up.';
+
+  it('takes the assistant message before `compacted` as the summarizer output, not as an agent call', () => {
+    const u1 = user('Print a greeting.');
+    const r = importValues([
+      meta(), started(), u1, say('Done.'), tokens({ input: 1000, output: 20 }, 1020), complete(),
+      started(), tokens({ input: 1000, output: 20 }, 1020),
+      say(reply), usageRecord(400, 40), tokens({ input: 400, output: 40 }, 1460),
+      compacted(`${SUMMARY_PREFIX}\n${reply}`, [payload(u1), payload(user(`${SUMMARY_PREFIX}\n${reply}`))]),
+      user('What did it print?'), say('hello'), tokens({ input: 500, output: 5 }, 1965), complete(),
+    ]);
+    expect(errors(r.diagnostics)).toEqual([]);
+    const reqs = r.of('request');
+    expect(reqs.map((q) => q.purpose)).toEqual(['agent', 'compaction', 'agent']);
+    expect(reqs[1]).toMatchObject({ compactionId: 'cmp:L12', input: { items: ['L3', 'L4'], instruction: null } });
+    const resp = r.of('response').find((x) => x.request === reqs[1]?.id);
+    expect(resp?.usage).toMatchObject({ input: 400, output: 40 });
+    expect(r.of('compaction/summary')[0]?.usage).toMatchObject({ input: 400, output: 40 });
+    const replyItem = r.of('item').find((e) => e.item.id === 'L9');
+    expect(replyItem?.op.op).toBe('log');
+    expect(r.of('compaction/start')[0]).toMatchObject({ trigger: 'unknown', preTokens: 1020 });
+    const { state } = views(r);
+    expect(state.requests).toHaveLength(3);
+  });
+
+  it('a summary cut at the output limit is a failed compaction with its usage, and no agent call', () => {
+    const u1 = user('Print a greeting.');
+    const r = importValues([
+      meta(), started(), u1, say('Done.'), tokens({ input: 1000, output: 20 }, 1020), complete(),
+      started(), tokens({ input: 1000, output: 20 }, 1020),
+      usageRecord(400, 128), tokens({ input: 1000, output: 20 }, 1548),
+      user('Follow-up?'),
+      ev({ type: 'task_complete', turn_id: 't', last_agent_message: null, error: { message: 'Incomplete response returned, reason: max_output_tokens', codex_error_info: 'other' } }),
+    ]);
+    expect(errors(r.diagnostics)).toEqual([]);
+    const reqs = r.of('request');
+    expect(reqs.map((q) => q.purpose)).toEqual(['agent', 'compaction']);
+    expect(reqs[1]).toMatchObject({ compactionId: 'cmp:L9', input: { items: ['L3', 'L4'], instruction: null } });
+    const resp = r.of('response').find((x) => x.request === reqs[1]?.id);
+    expect(resp).toMatchObject({ usage: { input: 400, output: 128 }, finish: { raw: 'max_output_tokens', reason: 'length' } });
+    expect(r.of('compaction/summary-error')[0]).toMatchObject({ id: 'cmp:L9', usage: { output: 128 }, error: { code: 'other' } });
+    expect(r.of('compaction/end')[0]).toMatchObject({ id: 'cmp:L9', outcome: 'failed' });
+    expect(r.of('compaction/summary')).toHaveLength(0);
+    // The history is unchanged; the turn's user message still enters it.
+    expect(r.of('item').find((e) => e.item.id === 'L11')?.op.op).toBe('append');
+  });
+
+  it('an ordinary final reply is still an agent call', () => {
+    const r = importValues([meta(), started(), user('hi'), say('hello'), usageRecord(10, 1), tokens({ input: 10, output: 1 }, 11), complete()]);
+    expect(r.of('request').map((q) => q.purpose)).toEqual(['agent']);
+    expect(r.of('item').find((e) => e.item.id === 'L4')?.op.op).toBe('append');
   });
 });
