@@ -14,6 +14,7 @@ import { LS_SPEC, lsCommand } from './ls';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
 import { createTokenCounter } from '../tokens/pool';
+import { defaultShape, toWire, WIRE_SHAPES, type WireShape } from '../wire';
 
 export { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 
@@ -26,7 +27,7 @@ const USAGE = `palimpsest — the exact model view at every request of an agent 
 
 Usage:
   palimpsest inspect <file|dir> [--json] [--format F] [--branch B]
-  palimpsest view <file> --request N [--json] [--format F] [--branch B]
+  palimpsest view <file> --request N [--json | --wire [anthropic|responses|chat]] [--format F] [--branch B]
   palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F]
   palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]   the local sessions of every harness
   palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]   token account per request
@@ -105,6 +106,11 @@ async function viewCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (!path || args.positional.length > 1) throw new UsageError('view takes one <file>');
   const index = intFlag(args, 'request');
   if (index === undefined) throw new UsageError('view needs --request N (0-based; `palimpsest inspect` lists them)');
+  const wireFlag = stringFlag(args, 'wire');
+  if (wireFlag !== undefined) {
+    if (wireFlag !== 'auto' && !(WIRE_SHAPES as readonly string[]).includes(wireFlag)) throw new UsageError(`--wire takes ${WIRE_SHAPES.join(', ')} (or nothing: from the route), not "${wireFlag}"`);
+    if (args.flags.has('json')) throw new UsageError('--wire and --json exclude each other');
+  }
   const inspector = await open(path, formatFlag(args), stringFlag(args, 'branch'));
   try {
     const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
@@ -112,6 +118,20 @@ async function viewCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (!view) {
       const n = inspector.replay(branch).requests.length;
       throw new UsageError(`no request ${index} in ${path}: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
+    }
+    const wire = stringFlag(args, 'wire');
+    if (wire !== undefined) {
+      const state = inspector.replay(branch);
+      const harness = inspector.session.format;
+      const shape: WireShape = wire === 'auto' ? defaultShape(view.request.route, harness) : (wire as WireShape);
+      const origins = new Map<string, string | undefined>();
+      for (const it of view.items) origins.set(it.id, state.itemById.get(it.id)?.item.origin);
+      const input = state.requests[index]?.input;
+      const instruction = input ? (input.instruction === undefined ? null : input.instruction) : undefined;
+      const w = toWire(shape, view, { harness, origins, instruction });
+      io.out(JSON.stringify(w.body, null, 2));
+      for (const u of w.unknowns) io.err(`unknown: ${u}`);
+      return worstExit(inspector, branch);
     }
     const j = viewJson(path, branch, view, inspector.fates(index, branch));
     io.out(args.flags.has('json') ? JSON.stringify(j, null, 2) : renderView(j));
@@ -148,13 +168,35 @@ async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
 
 const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run: (a: ParsedArgs, io: Io) => Promise<number> }> = {
   inspect: { spec: { json: 'boolean', format: 'value', branch: 'value' }, run: inspectCommand },
-  view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value' }, run: viewCommand },
+  view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value', wire: 'value' }, run: viewCommand },
   events: { spec: { json: 'boolean', format: 'value', from: 'value', to: 'value' }, run: eventsCommand },
   ls: { spec: LS_SPEC, run: lsCommand },
   tokens: { spec: TOKENS_SPEC, run: tokensCommand },
   validate: { spec: VALIDATE_SPEC, run: validateCommand },
   serve: { spec: SERVE_SPEC, run: serveCommand },
 };
+
+/** `--wire` takes an optional shape: `--wire` alone (not followed by a shape) is `--wire=auto`. */
+function wireArgs(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (a !== '--wire') {
+      out.push(a);
+      continue;
+    }
+    const next = argv[i + 1];
+    if (next !== undefined && (WIRE_SHAPES as readonly string[]).includes(next)) {
+      out.push(`--wire=${next}`);
+      i++;
+    } else out.push('--wire=auto');
+  }
+  return out;
+}
 
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
@@ -168,7 +210,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     return EXIT_UNUSABLE;
   }
   try {
-    return await c.run(parseArgs(rest, c.spec), io);
+    return await c.run(parseArgs(command === 'view' ? wireArgs(rest) : rest, c.spec), io);
   } catch (err: unknown) {
     if (err instanceof UsageError) {
       io.err(`palimpsest ${command}: ${err.message}`);

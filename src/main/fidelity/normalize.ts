@@ -278,12 +278,24 @@ export function normalizeView(v: ModelView, protocol: string, instruction?: read
     if (it.blocks === null) parts.push({ role, type: 'unknown', why: `masked item ${it.id}: its reference is not recorded` });
     else parts.push(...blockParts(role, it.blocks, protocol));
   }
-  if (instruction === null) parts.push({ role: 'user', type: 'unknown', why: 'summarizer instruction not recorded' });
-  else if (instruction) parts.push(...blockParts('user', instruction, protocol));
+  let joined: Part[];
+  if (instruction === null) {
+    // The wire joins a trailing user text and the instruction into one text run (joinTextRuns), so
+    // an unrecorded instruction makes that whole run unknown, not a mismatch.
+    joined = joinTextRuns(parts);
+    const last = joined.at(-1);
+    if (last?.role === 'user' && last.type === 'text') {
+      joined.pop();
+      joined.push({ role: 'user', type: 'unknown', why: 'summarizer instruction not recorded (the wire joins it to the last user text, which is not compared)' });
+    } else joined.push({ role: 'user', type: 'unknown', why: 'summarizer instruction not recorded' });
+  } else {
+    if (instruction) parts.push(...blockParts('user', instruction, protocol));
+    joined = joinTextRuns(parts);
+  }
   const system = v.system === null ? null : joinTextRuns(blockParts('system', v.system, protocol));
   return {
     system,
-    parts: joinTextRuns(parts),
+    parts: joined,
     tools: v.tools === null ? null : v.tools.map(normTool),
     model: v.request.route.model ?? null,
     notes: [],
