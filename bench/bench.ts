@@ -6,6 +6,7 @@
 //   npm run bench -- --runs 5         rounds of each timed loop (default 3; the median is reported)
 //   npm run bench -- --cpu-prof       also write a V8 CPU profile of each child to bench/data/prof/
 //   npm run bench -- --only ls        only `palimpsest ls` against ccusage (--no-ccusage: ls alone)
+//   npm run bench -- --only claude200mb   only the Claude Code importer on a ~200 MB session
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
 // ~90-session Claude Code tree against `ccusage session --json --offline` (bench/ls.ts).
@@ -28,6 +29,7 @@ import type { LoadedSession } from '../src/main/session/types';
 import { replay, type ReplayState } from '../src/shared/replay/fold';
 import { modelView } from '../src/shared/replay/view';
 import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
+import { CLAUDE_TARGET_RATIO, ensureClaudeBig } from './claude';
 import { benchLs, type LsBenchResult } from './ls';
 import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
 
@@ -434,10 +436,11 @@ function report(results: readonly FileResult[]): string {
 
 async function parent(argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv);
-  const onlyLs = args.only.length > 0 && args.only.every((o) => o === 'ls');
   let specs = DATA_SET.filter((d) => (args.quick ? d.name === 's10mb' : true));
   if (args.only.length > 0) specs = DATA_SET.filter((d) => args.only.includes(d.name) || args.only.includes(d.file));
-  if (specs.length === 0 && !onlyLs) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
+  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb');
+  if (onlyExtra) specs = [];
+  if (specs.length === 0 && !onlyExtra) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
 
   const machine = {
     node: process.version, v8: process.versions.v8, platform: `${os.platform()} ${os.release()}`, arch: os.arch(),
@@ -461,6 +464,17 @@ async function parent(argv: readonly string[]): Promise<void> {
     }
   }
 
+  // The Claude Code importer on a ~200 MB session (issue 3), measured the same way.
+  let claude: FileResult | null = null;
+  if (!args.quick && (args.only.length === 0 || args.only.includes('claude200mb'))) {
+    const path = ensureClaudeBig(args.dataDir, 200_000_000, (m) => console.log(m));
+    const spec = { name: 'claude200mb', file: 'claude200mb.jsonl', seed: 0, profile: 'standard', note: 'Claude Code, ~200 MB' } as DataSpec;
+    console.log(`\nclaude200mb.jsonl (${(statSync(path).size / MB).toFixed(1)} MB): the Claude Code importer, ${args.runs} rounds`);
+    const m = await runChild(spec, path, args, false);
+    if (m.ok) claude = m.result;
+    else failures.push({ name: 'claude200mb', error: m.error });
+  }
+
   let tokens: TokenBenchResult | null = null;
   const tokenSpec = specs.find((s) => s.name === 's100mb');
   if (tokenSpec) {
@@ -473,6 +487,9 @@ async function parent(argv: readonly string[]): Promise<void> {
   }
 
   console.log('\n' + report(results));
+  if (claude) {
+    console.log(`  Claude Code import ≥ ${CLAUDE_TARGET_RATIO}× bare loop, claude200mb: ${claude.ratio.load.toFixed(2)}× ${mark(claude.ratio.load >= CLAUDE_TARGET_RATIO)} (bare ${claude.baseline.mbps.toFixed(0)} MB/s, load ${claude.load.mbps.toFixed(0)} MB/s)`);
+  }
   if (tokens) {
     console.log(`  token count of s100mb ≤ ${TARGET_FULL_COUNT_S} s: ${(tokens.full.wallMs / 1000).toFixed(1)} s ${mark(tokens.full.pass)}`);
     console.log(`  view after a seek p99 ≤ ${TARGET_SEEK_P99_MS} ms: ${tokens.seek.cached.p99.toFixed(2)} ms ${mark(tokens.seek.pass)}`);
@@ -500,6 +517,7 @@ async function parent(argv: readonly string[]): Promise<void> {
       tokensFullCountS: TARGET_FULL_COUNT_S, tokensSeekP99Ms: TARGET_SEEK_P99_MS,
     },
     results,
+    claude,
     tokens,
     ls,
     failures,
