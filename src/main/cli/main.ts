@@ -4,17 +4,17 @@ import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
 import { claimedDirectory, sessionsUnder } from '../session/targets';
-import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
-import { formatFlag } from './formats';
-import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
-import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
-import { SERVE_SPEC, serveCommand } from './serve';
-import { renderEvent, renderInspect, renderView } from './text';
-import { LS_SPEC, lsCommand } from './ls';
-import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
-import { VALIDATE_SPEC, validateCommand } from './validate';
 import { createTokenCounter } from '../tokens/pool';
 import { defaultShape, toWire, WIRE_SHAPES, type WireShape } from '../wire';
+import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
+import { formatFlag } from './formats';
+import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
+import { LS_SPEC, lsCommand } from './ls';
+import { SERVE_SPEC, serveCommand } from './serve';
+import { renderEvent, renderInspect, renderView } from './text';
+import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
+import { VALIDATE_SPEC, validateCommand } from './validate';
 
 export { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 
