@@ -80,23 +80,9 @@ export interface BpeEncoder {
   encode(text: string, allowedSpecial?: string[] | 'all', disallowedSpecial?: string[] | 'all'): number[];
 }
 
-/** UTF-8 length of `s`. */
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
-}
+import { utf8Length } from '../../shared/utf8';
+
+export { utf8Length };
 
 /** Cuts `piece` into chunks of at most `maxBytes` UTF-8 bytes, never inside a surrogate pair. */
 export function cutPiece(piece: string, maxBytes: number): string[] {
