@@ -1,5 +1,6 @@
 import { CanonicalEvent, EVENT_KINDS, type EventBody } from '../../shared/model/event';
 import type { JsonLine } from '../reader/types';
+import { isObj, type Obj } from './json';
 import type { FileImport, FileInfo, ImportSink, Importer } from './types';
 
 /**
@@ -44,9 +45,6 @@ function unknownOf(value: Record<string, unknown>): EventBody {
 // so the result is always what `CanonicalEvent.parse` would give (tested for equality).
 // ---------------------------------------------------------------------------------------------
 
-type Obj = Record<string, unknown>;
-
-const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isCount = (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 const isPositive = (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x > 0;
 const optString = (x: unknown): boolean => x === undefined || typeof x === 'string';
