@@ -6,7 +6,7 @@ import type { FileImport, FileInfo, ImportSink, SessionImport } from '../types';
 import { answeredCalls, attachmentBlocks, mapContent, mapFinish, mapSystem, mapTools, mapUsage } from './blocks';
 import { type Obj, id, isObj, nat, obj, oneLine, str } from './json';
 import {
-  KNOWN_FIELDS, KNOWN_SYSTEM_SUBTYPES, KNOWN_TYPES, NEWEST_KNOWN_VERSION, SPAWN_TOOLS, compareVersions,
+  KNOWN_FIELDS, KNOWN_SYSTEM_SUBTYPES, KNOWN_TYPES, LAST_VERSION_WITHOUT_API_REQUESTS, NEWEST_KNOWN_VERSION, SPAWN_TOOLS, compareVersions,
 } from './known';
 import { ApiRequestIndex, type PendingBlob } from './requests';
 import { type NodeData, type SurfaceNode, contains, fromArray, insertBefore, push, toArray } from './surface';
@@ -401,6 +401,8 @@ class ClaudeFile implements FileImport {
   private duplicates: { count: number; line: number; first: number } | null = null;
   private unlogged: { count: number; line: number; parents: number[] } | null = null;
   private lastVersion: string | undefined;
+  /** Whether messages are hashed for `api-request` keep/base/tail: not for versions that never write them. */
+  private hashMessages = true;
   private lastUuid: string | undefined;
   private lastEntry: Skel | undefined;
   private versionWarned = false;
@@ -578,6 +580,8 @@ class ClaudeFile implements FileImport {
     const version = v.version;
     if (typeof version === 'string' && version !== this.lastVersion) {
       this.lastVersion = version;
+      const old = compareVersions(version, LAST_VERSION_WITHOUT_API_REQUESTS);
+      this.hashMessages = old === null || old > 0;
       const cmp = compareVersions(version, NEWEST_KNOWN_VERSION);
       if (cmp !== null && cmp > 0 && !this.versionWarned) {
         this.versionWarned = true;
@@ -856,7 +860,7 @@ class ClaudeFile implements FileImport {
       for (const x of blocks) if (x.type === 'tool_call' && SPAWN_TOOLS.has(x.name) && skel) s.taskCalls.set(x.id, skel);
     }
     b.turnMsg = entry.id;
-    this.api.assistant(entry.id, message?.content);
+    if (this.hashMessages) this.api.assistant(entry.id, message?.content);
     this.settle(skel, pl, seq, entry.id, isNew, entry.id);
   }
 
@@ -887,7 +891,7 @@ class ClaudeFile implements FileImport {
       seq = this.emit(b, this.itemEvent(item, pl.before !== undefined ? { op: 'insert', before: pl.before } : { op: 'append' }, at));
       this.enter(b, pl, { id: itemId, seq, calls });
     }
-    if (type === 'user') this.api.user(itemId, content);
+    if (type === 'user' && this.hashMessages) this.api.user(itemId, content);
     const result = obj(v.toolUseResult);
     const agentId = id(result?.agentId);
     const call = calls?.[0];
