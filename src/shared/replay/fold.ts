@@ -3,7 +3,7 @@ import type { EventOf, LogEvent } from '../model/event';
 import type { Fate } from '../model/view';
 import { MAIN_BRANCH, resolveBranch } from './branches';
 import {
-  EMPTY_ENVELOPE, newCompaction, type CompactionRecord, type Envelope, type ItemRecord, type RequestRecord, type TodoState,
+  EMPTY_ENVELOPE, NONE, newCompaction, type CompactionRecord, type Envelope, type ItemRecord, type RequestRecord, type TodoState,
 } from './records';
 import { appendKey, keyBetween } from './keys';
 import { SurfaceHistory, positionOf } from './surface';
@@ -35,6 +35,9 @@ export interface ReplayOptions {
   /** Replay only the events up to this seq, as if the log ended there. */
   readonly untilSeq?: number;
 }
+
+/** Fates are immutable values: the common one is shared. */
+const VERBATIM: Fate = Object.freeze({ fate: 'verbatim' });
 
 const problem = (rule: string, severity: Diagnostic['severity'], message: string, seqs: number[]): Diagnostic => ({
   rule, severity, message, file: null, line: null, seqs,
@@ -161,7 +164,7 @@ class Folder {
     if (op.op === 'extend') {
       const target = this.itemById.get(e.item.id);
       if (target) {
-        target.extensions.push({ seq: e.seq, blocks: e.item.blocks });
+        target.extensions = [...target.extensions, { seq: e.seq, blocks: e.item.blocks }];
         return;
       }
       this.diagnostics.push(problem('REPLAY_UNKNOWN_ITEM', 'warning', `Event ${e.seq} extends item "${e.item.id}", which does not exist; it is added as a new item.`, [e.seq]));
@@ -174,8 +177,8 @@ class Folder {
       this.diagnostics.push(problem('REPLAY_DUPLICATE_ITEM', 'warning', `Event ${e.seq} reuses item id "${e.item.id}"; it is shown as "${id}".`, [e.seq]));
     }
     const rec: ItemRecord = {
-      index: this.items.length, id, seq: e.seq, item: id === e.item.id ? e.item : { ...e.item, id }, extensions: [], sources: e.sources ?? [],
-      key: null, fates: [], maskReferences: [],
+      index: this.items.length, id, seq: e.seq, item: id === e.item.id ? e.item : { ...e.item, id }, extensions: NONE, sources: e.sources ?? NONE,
+      key: null, fates: [], maskReferences: NONE,
     };
     this.items.push(rec);
     this.itemById.set(id, rec);
@@ -184,7 +187,7 @@ class Folder {
       this.setFate(rec, e.seq, { fate: 'dropped', reason: 'never-sent' });
       return;
     }
-    this.setFate(rec, e.seq, { fate: 'verbatim' });
+    this.setFate(rec, e.seq, VERBATIM);
 
     let placed = false;
     if (op.op === 'replace') placed = this.replace(rec, op.from, op.to, e.seq);
@@ -253,7 +256,7 @@ class Folder {
         this.diagnostics.push(problem('REPLAY_UNKNOWN_ITEM', 'warning', `Event ${e.seq} ${e.masked ? 'masks' : 'unmasks'} item "${id}", which is not in the view.`, [e.seq]));
         continue;
       }
-      if (e.masked) rec.maskReferences.push({ seq: e.seq, reference: e.reference ?? null });
+      if (e.masked) rec.maskReferences = [...rec.maskReferences, { seq: e.seq, reference: e.reference ?? null }];
       this.surface.apply({ seq: e.seq, type: 'mask', id: rec.index, masked: e.masked });
       this.setFate(rec, e.seq, e.masked ? { fate: 'masked' } : { fate: 'verbatim' });
     }

@@ -24,6 +24,13 @@ export interface FateChange {
   readonly fate: Fate;
 }
 
+/**
+ * One shared empty list for the lists most items never fill (extensions, masks, sources): a
+ * session has hundreds of thousands of items, and an empty array each is memory for nothing.
+ * Never mutated; replaced by a fresh array on first use.
+ */
+export const NONE: readonly never[] = Object.freeze([]);
+
 export interface ItemRecord {
   /** Position in the replay's item table (creation order); the surface names items by it. */
   readonly index: number;
@@ -33,14 +40,14 @@ export interface ItemRecord {
   readonly seq: number;
   readonly item: Item;
   /** Blocks added later by `extend` events (one response logged as several records). */
-  readonly extensions: { readonly seq: number; readonly blocks: readonly Block[] }[];
+  extensions: readonly { readonly seq: number; readonly blocks: readonly Block[] }[];
   /** Events it was derived from (provenance), beyond its own. */
   readonly sources: readonly number[];
   /** Sort key on the surface (./keys.ts); null while it never entered the surface. */
   key: string | null;
   readonly fates: FateChange[];
   /** Each mask, with what the model sees instead when the log records it (null: not recorded). */
-  readonly maskReferences: { readonly seq: number; readonly reference: readonly Block[] | null }[];
+  maskReferences: readonly { readonly seq: number; readonly reference: readonly Block[] | null }[];
 }
 
 export interface TodoState {
