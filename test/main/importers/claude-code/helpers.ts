@@ -1,10 +1,9 @@
+import { FakeSink, type Emitted } from '../fake-sink';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ClaudeSession } from '../../../../src/main/importers/claude-code/importer';
-import type { ImportSink } from '../../../../src/main/importers/types';
-import type { JsonLine } from '../../../../src/main/reader/types';
 import type { Diagnostic } from '../../../../src/shared/model/diagnostic';
-import type { EventBody, EventKind, EventOf, LogEvent } from '../../../../src/shared/model/event';
+import type { EventKind, EventOf, LogEvent } from '../../../../src/shared/model/event';
 import type { ModelView } from '../../../../src/shared/model/view';
 import { defaultBranch, listBranches } from '../../../../src/shared/replay/branches';
 import { type ReplayState, replay } from '../../../../src/shared/replay/fold';
@@ -13,31 +12,9 @@ import { modelView } from '../../../../src/shared/replay/view';
 export const FIXTURES = fileURLToPath(new URL('../../../../fixtures/claude-code/', import.meta.url));
 export const BIG = '4d5611e5-241a-462a-8d15-5122611a9569';
 
-export type Emitted = EventBody & { readonly seq: number; readonly line: number; readonly file: number };
+export { FakeSink, type Emitted } from '../fake-sink';
+
 type Value = Record<string, unknown>;
-
-/** Collects events (seqs from 0, as the log assigns them) with the file they are located in, and diagnostics. */
-export class FakeSink implements ImportSink {
-  readonly events: Emitted[] = [];
-  readonly diagnostics: Diagnostic[] = [];
-  /** The file being read. */
-  file = 0;
-
-  emit(event: EventBody, from: JsonLine, fileIndex?: number): number {
-    const seq = this.events.length;
-    if (fileIndex !== undefined && (fileIndex < 0 || fileIndex > this.file)) throw new Error(`emit: file ${fileIndex} is not a file read so far`);
-    this.events.push({ ...event, seq, line: from.line, file: fileIndex ?? this.file } as Emitted);
-    return seq;
-  }
-
-  diagnostic(d: Omit<Diagnostic, 'file'> & { file?: string | null }): void {
-    this.diagnostics.push({ ...d, file: d.file ?? null });
-  }
-
-  get nextSeq(): number {
-    return this.events.length;
-  }
-}
 
 export interface Imported {
   readonly events: Emitted[];

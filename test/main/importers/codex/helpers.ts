@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { codexImporter } from '../../../../src/main/importers/codex';
-import type { ImportSink } from '../../../../src/main/importers/types';
-import type { JsonLine } from '../../../../src/main/reader/types';
+import { FakeSink, jsonLine, type Emitted } from '../fake-sink';
 import type { Diagnostic } from '../../../../src/shared/model/diagnostic';
-import type { EventBody, EventKind, EventOf, LogEvent } from '../../../../src/shared/model/event';
+import type { EventKind, EventOf, LogEvent } from '../../../../src/shared/model/event';
 import type { ModelView } from '../../../../src/shared/model/view';
 import { type ReplayState, replay } from '../../../../src/shared/replay/fold';
 import { modelView } from '../../../../src/shared/replay/view';
@@ -18,34 +17,14 @@ export const SAMPLES = {
   tools: 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl',
 } as const;
 
-export type Emitted = EventBody & { readonly seq: number; readonly line: number };
-
-/** Collects events (seqs from 0, as the log assigns them) and diagnostics. */
-export class FakeSink implements ImportSink {
-  readonly events: Emitted[] = [];
-  readonly diagnostics: Diagnostic[] = [];
-
-  emit(event: EventBody, from: JsonLine): number {
-    const seq = this.events.length;
-    this.events.push({ ...event, seq, line: from.line } as Emitted);
-    return seq;
-  }
-
-  diagnostic(d: Omit<Diagnostic, 'file'> & { file?: string | null }): void {
-    this.diagnostics.push({ ...d, file: d.file ?? null });
-  }
-
-  get nextSeq(): number {
-    return this.events.length;
-  }
-}
+export { FakeSink, type Emitted } from '../fake-sink';
 
 export interface Imported {
   readonly events: Emitted[];
   readonly diagnostics: Diagnostic[];
   /** Parsed values of the file's lines, 1-based (index 0 unused). */
   readonly lines: Record<string, unknown>[];
-  of<K extends EventKind>(kind: K): (EventOf<K> & { seq: number; line: number })[];
+  of<K extends EventKind>(kind: K): (EventOf<K> & { seq: number; line: number; file: number })[];
 }
 
 export function importValues(values: readonly Record<string, unknown>[], path = 'rollout-2026-01-01T00-00-00-00000000-0000-0000-0000-000000000001.jsonl'): Imported {
@@ -54,7 +33,7 @@ export function importValues(values: readonly Record<string, unknown>[], path = 
   let offset = 0;
   values.forEach((v, i) => {
     const length = Buffer.byteLength(JSON.stringify(v));
-    file.line({ value: v, line: i + 1, offset, length });
+    file.line(jsonLine(v, i + 1, offset, length));
     offset += length + 1;
   });
   file.end();
@@ -62,7 +41,7 @@ export function importValues(values: readonly Record<string, unknown>[], path = 
     events: sink.events,
     diagnostics: sink.diagnostics,
     lines: [{}, ...values],
-    of: <K extends EventKind>(kind: K) => sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number })[],
+    of: <K extends EventKind>(kind: K) => sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
   };
 }
 

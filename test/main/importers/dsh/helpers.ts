@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dshImporter } from '../../../../src/main/importers/dsh';
-import type { ImportSink } from '../../../../src/main/importers/types';
-import type { JsonLine } from '../../../../src/main/reader/types';
+import { FakeSink, jsonLine, type Emitted } from '../fake-sink';
 import type { Diagnostic } from '../../../../src/shared/model/diagnostic';
-import type { EventBody, EventKind, EventOf } from '../../../../src/shared/model/event';
+import type { EventKind, EventOf } from '../../../../src/shared/model/event';
 
 export const FIXTURES = fileURLToPath(new URL('../../../../fixtures/dsh/', import.meta.url));
 
@@ -25,39 +24,14 @@ export const SAMPLES = {
   ralphStream: 'examples/headless-agent/tests/snapshots/ralph-loop/stream-json.expected.jsonl',
 } as const;
 
-/** A parsed line as the reader would hand it over; offset and length default to a lone line. */
-export function jsonLine(value: Record<string, unknown>, line: number, offset = 0, length = Buffer.byteLength(JSON.stringify(value))): JsonLine {
-  return { value, line, offset, length };
-}
-
-export type Emitted = EventBody & { readonly seq: number; readonly line: number };
-
-/** Collects events (seqs from 0, as the log assigns them) and diagnostics. */
-export class FakeSink implements ImportSink {
-  readonly events: Emitted[] = [];
-  readonly diagnostics: Diagnostic[] = [];
-
-  emit(event: EventBody, from: JsonLine): number {
-    const seq = this.events.length;
-    this.events.push({ ...event, seq, line: from.line } as Emitted);
-    return seq;
-  }
-
-  diagnostic(d: Omit<Diagnostic, 'file'> & { file?: string | null }): void {
-    this.diagnostics.push({ ...d, file: d.file ?? null });
-  }
-
-  get nextSeq(): number {
-    return this.events.length;
-  }
-}
+export { FakeSink, jsonLine, type Emitted } from '../fake-sink';
 
 export interface Imported {
   readonly events: Emitted[];
   readonly diagnostics: Diagnostic[];
   /** Parsed values of the file's lines, 1-based (index 0 unused). */
   readonly lines: Record<string, unknown>[];
-  of<K extends EventKind>(kind: K): (EventOf<K> & { seq: number; line: number })[];
+  of<K extends EventKind>(kind: K): (EventOf<K> & { seq: number; line: number; file: number })[];
 }
 
 export function importValues(values: readonly Record<string, unknown>[], path = 'session.jsonl'): Imported {
@@ -74,7 +48,7 @@ export function importValues(values: readonly Record<string, unknown>[], path = 
     events: sink.events,
     diagnostics: sink.diagnostics,
     lines: [{}, ...values],
-    of: <K extends EventKind>(kind: K) => sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number })[],
+    of: <K extends EventKind>(kind: K) => sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
   };
 }
 

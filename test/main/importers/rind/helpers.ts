@@ -1,36 +1,12 @@
-import type { ImportSink } from '../../../../src/main/importers/types';
+import { FakeSink, type Emitted } from '../fake-sink';
 import { RindSession } from '../../../../src/main/importers/rind/session';
-import type { JsonLine } from '../../../../src/main/reader/types';
 import type { Diagnostic } from '../../../../src/shared/model/diagnostic';
-import type { EventBody, EventKind, EventOf, LogEvent } from '../../../../src/shared/model/event';
+import type { EventKind, EventOf, LogEvent } from '../../../../src/shared/model/event';
 import type { ModelView } from '../../../../src/shared/model/view';
 import { replay, type ReplayState } from '../../../../src/shared/replay/fold';
 import { fatesAt, modelView, type RawItemFate } from '../../../../src/shared/replay/view';
 
-export type Emitted = EventBody & { readonly seq: number; readonly line: number; readonly file: number };
-
-/** Collects events (seqs from 0) with the file index they are located in, and diagnostics. */
-export class FakeSink implements ImportSink {
-  readonly events: Emitted[] = [];
-  readonly diagnostics: Diagnostic[] = [];
-  /** The file being read. */
-  file = 0;
-
-  emit(event: EventBody, from: JsonLine, fileIndex?: number): number {
-    const seq = this.events.length;
-    if (fileIndex !== undefined && (fileIndex < 0 || fileIndex > this.file)) throw new Error(`emit: file ${fileIndex} is not a file read so far`);
-    this.events.push({ ...event, seq, line: from.line, file: fileIndex ?? this.file } as Emitted);
-    return seq;
-  }
-
-  diagnostic(d: Omit<Diagnostic, 'file'> & { file?: string | null }): void {
-    this.diagnostics.push({ ...d, file: d.file ?? null, seqs: d.seqs ?? [] });
-  }
-
-  get nextSeq(): number {
-    return this.events.length;
-  }
-}
+export { FakeSink, type Emitted } from '../fake-sink';
 
 export interface RindInput {
   readonly compactions?: readonly Record<string, unknown>[];
