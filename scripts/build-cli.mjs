@@ -10,6 +10,8 @@ const entries = {
   'token-worker': 'src/main/tokens/worker.ts',
   bench: 'bench/bench.ts',
   'gen-sessions': 'bench/generate.ts',
+  // The fidelity suite's runner (scripts/fidelity.mjs, npm run test:fidelity).
+  fidelity: 'src/main/fidelity/cli.ts',
 };
 const { existsSync } = await import('node:fs');
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));

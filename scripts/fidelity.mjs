@@ -8,19 +8,10 @@
 // Exit codes: 0 every request the logs record matched; 1 a mismatch (or a run went wrong);
 // 2 bad usage; 3 a client could not be installed or run here (nothing proved for it).
 import { spawnSync } from 'node:child_process';
-import { build } from 'esbuild';
 
-await build({
-  entryPoints: { fidelity: 'src/main/fidelity/cli.ts' },
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-});
+// One build of every plain-Node bundle (scripts/build-cli.mjs), the runner among them.
+const built = spawnSync(process.execPath, ['scripts/build-cli.mjs'], { stdio: 'inherit' });
+if (built.status !== 0) process.exit(built.status ?? 1);
 
 const args = process.argv.slice(2);
 if (!args.includes('--report')) args.push('--report', 'docs/fidelity.md');
