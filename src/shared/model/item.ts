@@ -53,14 +53,14 @@ export const Item = z.object({
 export type Item = z.infer<typeof Item>;
 
 /** Tool call ids an item issues. */
-export function itemCalls(item: Pick<Item, 'blocks'>): string[] {
+export function itemCalls(item: { readonly blocks: readonly Block[] }): string[] {
   const ids: string[] = [];
   for (const b of item.blocks) if (b.type === 'tool_call') ids.push(b.id);
   return ids;
 }
 
 /** Tool call ids an item answers. */
-export function itemAnswers(item: Pick<Item, 'blocks'>): string[] {
+export function itemAnswers(item: { readonly blocks: readonly Block[] }): string[] {
   const ids: string[] = [];
   for (const b of item.blocks) if (b.type === 'tool_result') ids.push(b.callId);
   return ids;
