@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { appendFile, mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { RunRecord, type SourceIdentity } from '../../shared/rerun/record';
+
+/*
+ * Where re-run results live, and how they are written: appended, one JSON line per run, never
+ * rewritten. The results file is NOT put next to the session: harness folders are scanned by the
+ * harness itself and by other tools (a `.jsonl` under ~/.claude/projects would be taken for a
+ * session), and may be read-only. Default: `$PALIMPSEST_DATA_DIR`, else `$XDG_DATA_HOME/palimpsest`,
+ * else `~/.local/share/palimpsest`, then `runs/<session file name>.<hash of its real path>.runs.jsonl`.
+ */
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function dataDir(env: Env = process.env, home: string = homedir()): string {
+  if (env.PALIMPSEST_DATA_DIR) return env.PALIMPSEST_DATA_DIR;
+  if (env.XDG_DATA_HOME) return join(env.XDG_DATA_HOME, 'palimpsest');
+  return join(home, '.local', 'share', 'palimpsest');
+}
+
+/** The default results file of a session (by its real path, so two links to one file share runs). */
+export async function defaultRunsFile(sessionPath: string, env: Env = process.env): Promise<string> {
+  const real = await realpath(sessionPath);
+  const hash = createHash('sha256').update(real).digest('hex').slice(0, 12);
+  return join(dataDir(env), 'runs', `${basename(real)}.${hash}.runs.jsonl`);
+}
+
+const EDGE = 64 * 1024;
+
+/** Size + sha256 of size, first and last 64 KiB. Reads at most 128 KiB whatever the file's size. */
+export async function sourceIdentity(sessionPath: string): Promise<SourceIdentity> {
+  const real = await realpath(sessionPath);
+  const st = await stat(real);
+  const h = createHash('sha256').update(String(st.size));
+  const fh = await open(real, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(EDGE, st.size));
+    await fh.read(head, 0, head.length, 0);
+    h.update(head);
+    if (st.size > EDGE) {
+      const tail = Buffer.alloc(Math.min(EDGE, st.size - EDGE));
+      await fh.read(tail, 0, tail.length, st.size - tail.length);
+      h.update(tail);
+    }
+  } finally {
+    await fh.close();
+  }
+  return { path: real, size: st.size, fingerprint: h.digest('hex').slice(0, 32) };
+}
+
+/** Append one run. Refuses to write to the session file itself (the source is read-only). */
+export async function appendRun(file: string, record: RunRecord): Promise<void> {
+  if (file === record.source.path) throw new Error(`Refusing to write re-run results into the session file ${file}.`);
+  await mkdir(dirname(file), { recursive: true });
+  // One appendFile call per record: a single write(2) of one line with O_APPEND, so concurrent
+  // writers interleave whole lines.
+  await appendFile(file, `${JSON.stringify(record)}\n`, { encoding: 'utf8', flag: 'a' });
+}
+
+export interface RunsRead {
+  readonly runs: RunRecord[];
+  /** Lines that are not valid run records: reported with their line number, never fatal. */
+  readonly problems: { readonly line: number; readonly message: string }[];
+}
+
+/** Every run in a results file (missing file: none). `identity` keeps only runs of that exact source. */
+export async function readRuns(file: string, identity?: SourceIdentity): Promise<RunsRead> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { runs: [], problems: [] };
+    throw err;
+  }
+  const runs: RunRecord[] = [];
+  const problems: { line: number; message: string }[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (err) {
+      problems.push({ line: i + 1, message: `not JSON: ${(err as Error).message}` });
+      continue;
+    }
+    const r = RunRecord.safeParse(json);
+    if (!r.success) {
+      problems.push({ line: i + 1, message: `not a run record: ${r.error.issues[0]?.path.join('.') ?? ''} ${r.error.issues[0]?.message ?? ''}` });
+      continue;
+    }
+    if (identity && (r.data.source.path !== identity.path || r.data.source.fingerprint !== identity.fingerprint)) continue;
+    runs.push(r.data);
+  }
+  return { runs, problems };
+}
