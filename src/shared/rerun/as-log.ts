@@ -15,11 +15,16 @@ import { blocksText } from '../strategies/common/render';
  * the candidate (a strategy dropped items without a marker), RERUN_VIEW_MISMATCH says so.
  */
 
-export const RERUN_COMPACTION_ID = 'rerun';
+import { RERUN_COMPACTION_ID } from '../strategies/common/result';
+export { RERUN_COMPACTION_ID };
 const REQUEST_AFTER = 'rerun:after';
 
 interface Ops {
   readonly events: CanonicalEventInput[];
+  /** Seq of each source item's event (events are numbered by position). */
+  readonly seqOf: ReadonlyMap<string, number>;
+  /** Bracket events a checkpoint cites first (compaction/start, the summary), as seed 004's commit does. */
+  readonly bracket: readonly number[];
 }
 
 function sourceIdsOf(item: Item): readonly string[] {
@@ -48,11 +53,16 @@ function surfaceOps(source: SourceView, view: CandidateView, ops: Ops): void {
       const to = order[positions[positions.length - 1] as number] as string;
       // A replace takes the whole positional span: everything between from and to goes.
       for (let p = positions[0] as number; p <= (positions[positions.length - 1] as number); p++) consumed.add(order[p] as string);
-      ops.events.push({ kind: 'item', item, op: { op: 'replace', from, to } });
+      const shadowed: number[] = [];
+      for (let p = positions[0] as number; p <= (positions[positions.length - 1] as number); p++) shadowed.push(ops.seqOf.get(order[p] as string) as number);
+      const cites = item.derivation?.kind === 'checkpoint' ? [...ops.bracket, ...shadowed] : shadowed;
+      ops.events.push({ kind: 'item', item, op: { op: 'replace', from, to }, sources: cites });
     } else {
       // Second part of a handoff pair, or a new item without sources: put it before the next kept item.
       const next = view.items.slice(k + 1).find((x) => kept.has(x.id));
-      ops.events.push({ kind: 'item', item, op: next ? { op: 'insert', before: next.id } : { op: 'append' } });
+      const covers = sourceIdsOf(item).map((id) => ops.seqOf.get(id)).filter((x): x is number => x !== undefined);
+      const cites = item.derivation?.kind === 'checkpoint' ? [...ops.bracket, ...covers] : covers;
+      ops.events.push({ kind: 'item', item, op: next ? { op: 'insert', before: next.id } : { op: 'append' }, ...(cites.length ? { sources: cites } : {}) });
     }
   }
 }
@@ -64,28 +74,43 @@ export interface CandidateLog {
 }
 
 export function candidateLog(source: SourceView, result: StrategyResult, window: number): CandidateLog {
-  const ops: Ops = { events: [] };
-  const ev = ops.events;
+  const ev: CanonicalEventInput[] = [];
   ev.push({ kind: 'session', id: 'rerun', harness: 'palimpsest-rerun' });
   ev.push({ kind: 'header', system: source.system ? [...source.system] : null, tools: source.tools ? [...source.tools] : null, route: { ...(source.route ?? {}), window } });
-  for (const it of source.items) ev.push({ kind: 'item', item: { id: it.id, role: it.role, blocks: [...it.blocks], ...(it.meta ? { meta: true } : {}) } });
+  const seqOf = new Map<string, number>();
+  for (const it of source.items) {
+    seqOf.set(it.id, ev.length);
+    ev.push({ kind: 'item', item: { id: it.id, role: it.role, blocks: [...it.blocks], ...(it.meta ? { meta: true } : {}) } });
+  }
   ev.push({ kind: 'request', id: 'rerun:before', purpose: 'agent' });
-  ev.push({ kind: 'compaction/start', id: RERUN_COMPACTION_ID, trigger: 'manual', strategy: result.strategy, preTokens: result.tokens.before, source: source.items.map((i) => i.id) });
+  // Model-free pruning is no compaction (seed 004: the pruner changes the surface only); a result
+  // without any checkpoint is written as surface operations alone, with no bracket around them.
+  const checkpoints = result.view?.items.some((i) => i.derivation?.kind === 'checkpoint') ?? false;
+  const bracketed = checkpoints || result.calls.length > 0 || result.outcome !== 'committed';
+  const bracket: number[] = [];
+  if (bracketed) {
+    bracket.push(ev.length);
+    ev.push({ kind: 'compaction/start', id: RERUN_COMPACTION_ID, trigger: 'manual', strategy: result.strategy, preTokens: result.tokens.before, source: source.items.map((i) => i.id) });
+  }
   for (const c of result.calls) {
     if (c.error) ev.push({ kind: 'compaction/summary-error', id: RERUN_COMPACTION_ID, error: { code: c.error.kind, message: c.error.message }, ...(c.finish ? { finish: c.finish } : {}), ...(c.usage ? { usage: c.usage } : {}) });
   }
-  if (result.summary !== null) {
+  if (result.summary !== null && bracketed) {
     const last = [...result.calls].reverse().find((c) => c.text !== null);
+    bracket.push(ev.length);
     ev.push({ kind: 'compaction/summary', id: RERUN_COMPACTION_ID, summary: [{ type: 'text', text: result.summary }], ...(last?.finish ? { finish: last.finish } : {}), ...(last?.usage ? { usage: last.usage } : {}) });
   }
+  const ops: Ops = { events: ev, seqOf, bracket };
   if (result.view && result.outcome !== 'failed') surfaceOps(source, result.view, ops);
   const outcome = result.outcome === 'committed' ? 'committed' : result.outcome === 'fallback' ? 'fallback' : 'failed';
-  ev.push({
-    kind: 'compaction/end', id: RERUN_COMPACTION_ID, outcome,
-    ...(result.outcome === 'fallback' ? { fallback: { kind: 'truncation' as const, marker: result.view?.items.some((i) => i.derivation?.kind === 'marker') ?? false } } : {}),
-    ...(result.error ? { error: { message: result.error } } : {}),
-    ...(result.tokens.after !== null ? { postTokens: result.tokens.after } : {}),
-  });
+  if (bracketed) {
+    ev.push({
+      kind: 'compaction/end', id: RERUN_COMPACTION_ID, outcome,
+      ...(result.outcome === 'fallback' ? { fallback: { kind: 'truncation' as const, marker: result.view?.items.some((i) => i.derivation?.kind === 'marker') ?? false } } : {}),
+      ...(result.error ? { error: { message: result.error } } : {}),
+      ...(result.tokens.after !== null ? { postTokens: result.tokens.after } : {}),
+    });
+  }
   ev.push({ kind: 'request', id: REQUEST_AFTER, purpose: 'agent' });
   const events: LogEvent[] = ev.map((e, seq) => ({ ...CanonicalEvent.parse(e), seq, loc: { file: 0, line: seq + 1, offset: 0, length: 0 } }));
   const problems: Diagnostic[] = [];

@@ -80,7 +80,10 @@ export const RunRecord = z.object({
     cacheRead: z.number().int().nonnegative(),
     cacheWrite: z.number().int().nonnegative(),
     costUsd: z.number().nonnegative().nullable(),
+    /** Sum of the calls' latencies (provider time, retries included). */
     latencyMs: z.number().nonnegative(),
+    /** Wall time of the whole run: with concurrent maps it is below latencyMs. */
+    wallMs: z.number().nonnegative(),
   }),
   mapreduce: z.unknown().nullable(),
   diagnostics: z.array(Diagnostic),

@@ -39,6 +39,19 @@ describe('candidateLog', () => {
     const after = modelView(state, state.requests.length - 1);
     expect(after?.items.map((i) => i.id)).toEqual(['test:0', 'u2']);
     expect(state.compactions[0]?.outcome).toBe('committed');
+    // A clean commit: the catalog finds nothing wrong with it (provenance cites the bracket and the shadowed items).
+    const ds = candidateDiagnostics(source, result([cp, keep('u2')], 'Summary: …'), 100_000, charCounter);
+    expect(ds.filter((d) => d.severity !== 'info').map((d) => `${d.rule}: ${d.message}`)).toEqual([]);
+  });
+
+  it('writes model-free pruning without a compaction bracket', () => {
+    const pruned: Item = { id: 'p:0', role: 'tool', blocks: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: '[cleared]' }] }], derivation: { kind: 'pruned', of: 't1', head: 0, tail: 0, omitted: 4000, unit: 'chars' } };
+    const r = { ...result([keep('u1'), keep('a1'), pruned, keep('a2'), keep('u2')], null), calls: [] };
+    const log = candidateLog(source, r, 100_000);
+    expect(log.problems).toEqual([]);
+    expect(log.events.some((e) => e.kind === 'compaction/start')).toBe(false);
+    const ds = candidateDiagnostics(source, r, 100_000, charCounter);
+    expect(ds.filter((d) => d.severity === 'error').map((d) => d.rule)).toEqual([]);
   });
 
   it('places the second part of a handoff pair before the kept tail', () => {
