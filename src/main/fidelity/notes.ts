@@ -161,9 +161,10 @@ most 64 MiB (then 413).
 **Protocols.** It speaks the Anthropic Messages API (\`POST /v1/messages\`, streaming SSE or JSON,
 plus \`POST /v1/messages/count_tokens\`) and the OpenAI Responses API (\`POST /v1/responses\`, a
 streaming SSE of \`response.created\` … \`response.completed\`, \`response.incomplete\` or
-\`response.failed\`). A wire protocol is one \`ProtocolAdapter\` (\`src/main/mock/protocols/types.ts\`:
-routes, a digest of the request for matching, replies, faults). Chat Completions and Gemini are
-added by writing one and listing it in \`PROTOCOLS\`.
+\`response.failed\`), OpenAI Chat Completions (\`POST /v1/chat/completions\`, \`chat.completion.chunk\`
+SSE ending in \`[DONE]\`) and the Gemini API (\`:generateContent\`, \`:streamGenerateContent?alt=sse\`).
+A wire protocol is one \`ProtocolAdapter\` (\`src/main/mock/protocols/types.ts\`: routes, a digest of the
+request for matching, replies, faults), listed in \`PROTOCOLS\`.
 
 **Script.** It answers from an ordered list of steps (\`src/main/mock/script.ts\`). Each step is a
 protocol-neutral reply or a fault, and may carry a predicate on the request (\`contains\`,

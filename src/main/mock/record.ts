@@ -14,16 +14,20 @@ import { z } from 'zod';
  */
 
 /** Headers never written to the recording (their names are listed in `redacted`). */
-export const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'cookie', 'openai-api-key']);
+export const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'cookie', 'openai-api-key', 'x-goog-api-key']);
+
+/** Gemini also accepts its API key as `?key=`; the value is replaced in the recorded path and `?key` listed in `redacted`. */
+const KEY_PARAM = /([?&]key=)[^&#]*/g;
 
 export const CapturedRequest = z.object({
   seq: z.number().int().nonnegative(),
   at: z.string(),
   method: z.string(),
-  /** Path with its query string, as sent. */
+  /** Path with its query string, as sent (the value of a `key` parameter blanked). */
   path: z.string(),
   /** [name, value] pairs as sent (original order and case), without secrets. */
   headers: z.array(z.tuple([z.string(), z.string()])),
+  /** Names of the headers left out (and `?key` when a key query parameter was blanked). */
   redacted: z.array(z.string()),
   body: z.string(),
   bodyEncoding: z.enum(['utf8', 'base64']),
@@ -109,13 +113,15 @@ export function captureOf(input: {
     if (k.toLowerCase() === 'content-encoding') encoding = v;
     headers.push([k, v]);
   }
+  const path = input.path.replace(KEY_PARAM, '$1REDACTED');
+  if (path !== input.path) redacted.push('?key');
   const utf8 = isUtf8(input.body);
   const decoded = decodeBody(input.body, encoding);
   const c: CapturedRequest = {
     seq: input.seq,
     at: (input.at ?? new Date()).toISOString(),
     method: input.method,
-    path: input.path,
+    path,
     headers,
     redacted,
     body: utf8 ? input.body.toString('utf8') : input.body.toString('base64'),

@@ -3,8 +3,8 @@ import { z } from 'zod';
 /*
  * The script a mock provider answers from: an ordered list of steps, each a scripted reply or a
  * fault, with an optional predicate on the request. Protocol-neutral: the same reply is rendered as
- * an Anthropic Messages response or an OpenAI Responses stream by the protocol adapter that
- * received the request (./protocols). JSON-serialisable so scenario files can carry it.
+ * an Anthropic Messages, OpenAI Responses, Chat Completions or Gemini answer by the protocol adapter
+ * that received the request (./protocols). JSON-serialisable so scenario files can carry it.
  *
  * Matching: for each request, the steps are tried in order; a step is skipped once it has been used
  * `times` times; the first remaining step whose `when` holds answers (so a list of steps without
@@ -13,8 +13,13 @@ import { z } from 'zod';
  * matches, `fallback` answers; without a fallback the request gets HTTP 500 `script_exhausted`.
  */
 
-/** Neutral stop reasons; each protocol maps them (anthropic end_turn/tool_use/max_tokens/…, responses completed/incomplete). */
-export const StopReason = z.enum(['end', 'tool', 'length', 'refusal', 'pause', 'stop_sequence']);
+/**
+ * Neutral stop reasons; each protocol maps them (anthropic end_turn/tool_use/max_tokens/…, responses
+ * completed/incomplete, chat stop/length/tool_calls/content_filter, gemini STOP/MAX_TOKENS/SAFETY/OTHER).
+ * `missing`: the answer ends cleanly with no terminal finish signal at all (each adapter documents
+ * what that looks like on its wire); a client must treat it as an incomplete answer.
+ */
+export const StopReason = z.enum(['end', 'tool', 'length', 'refusal', 'pause', 'stop_sequence', 'missing']);
 export type StopReason = z.infer<typeof StopReason>;
 
 export const ScriptUsage = z.object({
@@ -53,6 +58,10 @@ export const Reply = z.object({
   usage: ScriptUsage.optional(),
   /** Model name in the response; default: the model the request asked for. */
   model: z.string().optional(),
+  /** Wait this long before the status line and headers (a slow first byte). Ends early if the client disconnects. */
+  firstByteMs: z.number().int().nonnegative().max(600_000).optional(),
+  /** Pause between SSE events (overrides the server's eventDelayMs for this reply). */
+  eventDelayMs: z.number().int().nonnegative().max(60_000).optional(),
 });
 export type Reply = z.infer<typeof Reply>;
 export type ReplyInput = z.input<typeof Reply>;
@@ -81,12 +90,28 @@ export const Fault = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cut'), after: z.number().int().nonnegative().default(2), reply: Reply.optional() }),
   /** A 200 stream that ends with the protocol's in-stream error event (anthropic `error`, responses `response.failed`). */
   z.object({ kind: z.literal('stream_error'), errorType: z.string().optional(), message: z.string().optional(), after: z.number().int().nonnegative().default(1) }),
+  /**
+   * The request does not fit the model's window: each protocol's real 400 (./overflow-messages.ts).
+   * `promptTokens` defaults to the larger of window + 1 and a quarter of the body bytes. `message`
+   * replaces the protocol's wording. `inStream` (Responses only, streaming requests): deliver it as
+   * the real API does mid-stream, a 200 stream ending in `response.failed` with code
+   * context_length_exceeded; the other APIs reject before streaming, so they always answer 400.
+   */
+  z.object({
+    kind: z.literal('context_overflow'),
+    window: z.number().int().positive(),
+    promptTokens: z.number().int().positive().optional(),
+    message: z.string().optional(),
+    inStream: z.boolean().default(false),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
 ]);
 export type Fault = z.infer<typeof Fault>;
+export type FaultInput = z.input<typeof Fault>;
 
 /** A predicate on a request. Every condition given must hold. Texts match case-sensitively as substrings. */
 export interface Matcher {
-  /** Protocol adapter id: `anthropic-messages`, `openai-responses`. */
+  /** Protocol adapter id: `anthropic-messages`, `openai-responses`, `openai-chat`, `gemini`. */
   readonly protocol?: string | undefined;
   /** Substring of the model asked for. */
   readonly model?: string | undefined;
@@ -147,8 +172,12 @@ export interface RequestDigest {
   readonly system: string;
   /** All text of the conversation, in order, joined with newlines. */
   readonly text: string;
+  /** Text of the first user message (the request that opened the conversation). */
+  readonly firstUser: string;
   readonly lastUser: string;
   readonly hasTools: boolean;
+  /** The output ceiling the request asked for (max_tokens, max_output_tokens, maxOutputTokens…); null: none. */
+  readonly maxOutput: number | null;
   readonly raw: string;
 }
 

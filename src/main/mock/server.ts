@@ -1,15 +1,18 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { type Answerer, decide } from './decide';
 import { PROTOCOLS } from './protocols';
 import type { Answer, ProtocolAdapter, RenderContext, Route } from './protocols/types';
 import { type CapturedRequest, Recorder, captureOf, decodeBody } from './record';
-import { type Choice, type Script, ScriptPlayer, type ScriptInput } from './script';
+import { type Script, ScriptPlayer, type ScriptInput } from './script';
+import { send } from './send';
 
 /*
- * A local mock LLM provider for the fidelity suite and tests. It binds to loopback only, records
- * every request (./record.ts) before answering it from a script (./script.ts), and speaks the wire
- * protocols in ./protocols. Bounded: a maximum number of requests (then 503), a maximum body size
- * (then 413), no request waits on anything but its own body.
+ * A local mock LLM provider for the fidelity suite, tests and re-runs. It binds to loopback only,
+ * records every request (./record.ts) before answering it from an answerer (./decide.ts) or a script
+ * (./script.ts), and speaks the wire protocols in ./protocols. Bounded: a maximum number of requests
+ * (then 503), a maximum body size (then 413); no request waits on anything but its own body and the
+ * delays asked for, and every delay ends when its client disconnects.
  */
 
 export interface MockProviderOptions {
@@ -25,8 +28,15 @@ export interface MockProviderOptions {
   readonly maxRequests?: number;
   /** Largest body accepted (default 64 MiB). */
   readonly maxBodyBytes?: number;
-  /** Pause between SSE events, in ms (default 0; at most 1,000). */
+  /** Pause between SSE events, in ms (default 0; at most 1,000). A reply's own eventDelayMs wins. */
   readonly eventDelayMs?: number;
+  /**
+   * Fixed latency added before answering every request, in ms (default 0; at most 60,000), so a
+   * benchmark can tell orchestration overhead from provider time.
+   */
+  readonly latencyMs?: number;
+  /** Answers requests in code before the script is consulted (null falls through to the script). */
+  readonly answer?: Answerer;
 }
 
 export interface MockProvider {
@@ -36,6 +46,8 @@ export interface MockProvider {
   /** Every request recorded so far, in arrival order. */
   readonly requests: readonly CapturedRequest[];
   readonly player: ScriptPlayer;
+  /** Requests being answered right now (body read, answer not yet finished or abandoned). */
+  readonly active: number;
   close(): Promise<void>;
 }
 
@@ -46,6 +58,10 @@ function findRoute(protocols: readonly ProtocolAdapter[], method: string, path: 
     for (const route of adapter.routes) if (route.method === method && route.path(path)) return { adapter, route };
   }
   return null;
+}
+
+function clamp(v: number | undefined, max: number): number {
+  return Math.min(max, Math.max(0, v ?? 0));
 }
 
 function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
@@ -63,51 +79,6 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-larg
   });
 }
 
-function write(res: ServerResponse, chunk: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (res.destroyed) resolve();
-    else res.write(chunk, () => resolve());
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function send(req: IncomingMessage, res: ServerResponse, a: Answer, delayMs: number): Promise<void> {
-  if (a.kind === 'destroy') {
-    req.socket.destroy();
-    return;
-  }
-  if (a.kind === 'json') {
-    const body = JSON.stringify(a.body);
-    res.writeHead(a.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...a.headers });
-    res.end(body);
-    return;
-  }
-  res.writeHead(a.status, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...a.headers });
-  res.flushHeaders();
-  let sent = 0;
-  for (const e of a.events) {
-    if (a.cutAfter !== undefined && sent >= a.cutAfter) {
-      req.socket.destroy();
-      return;
-    }
-    await write(res, `${e.event !== undefined ? `event: ${e.event}\n` : ''}data: ${JSON.stringify(e.data)}\n\n`);
-    sent++;
-    if (delayMs > 0) await sleep(delayMs);
-  }
-  if (a.cutAfter !== undefined && sent >= a.cutAfter && a.cutAfter < a.events.length) {
-    req.socket.destroy();
-    return;
-  }
-  res.end();
-}
-
-function answerKind(c: Choice): string {
-  return c.fault ? `fault:${c.fault.kind}` : 'reply';
-}
-
 function statusOf(a: Answer): number {
   return a.kind === 'destroy' ? 0 : a.status;
 }
@@ -118,13 +89,15 @@ export async function startMockProvider(opts: MockProviderOptions): Promise<Mock
   const protocols = opts.protocols ?? PROTOCOLS;
   const maxRequests = opts.maxRequests ?? 2000;
   const maxBody = opts.maxBodyBytes ?? 64 * 1024 * 1024;
-  const delay = Math.min(1000, Math.max(0, opts.eventDelayMs ?? 0));
+  const delay = clamp(opts.eventDelayMs, 1000);
+  const latency = clamp(opts.latencyMs, 60_000);
   const player = new ScriptPlayer(opts.script);
   const recorder = new Recorder(opts.recordPath ?? null);
   const requests: CapturedRequest[] = [];
   const sockets = new Set<Socket>();
+  let active = 0;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> => {
     const method = req.method ?? 'GET';
     const fullPath = req.url ?? '/';
     const path = fullPath.split('?')[0] ?? '/';
@@ -148,8 +121,8 @@ export async function startMockProvider(opts: MockProviderOptions): Promise<Mock
     };
     if (!found) {
       record(null, { step: null, label: null, status: 404, kind: 'no_route' });
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { type: 'not_found', message: `The mock provider has no route ${method} ${path}.` } }));
+      const a: Answer = { kind: 'json', status: 404, body: { error: { type: 'not_found', message: `The mock provider has no route ${method} ${path}.` } } };
+      await send(req, res, a, { firstByteMs: latency, eventDelayMs: 0 }, gone);
       return;
     }
     const text = (decodeBody(raw, (req.headers['content-encoding'] as string | undefined) ?? null) ?? raw).toString('utf8');
@@ -159,22 +132,28 @@ export async function startMockProvider(opts: MockProviderOptions): Promise<Mock
     } catch {
       body = null;
     }
-    const digest = found.adapter.digest(body, text);
-    const ctx: RenderContext = { seq, bodyBytes: Buffer.byteLength(text), digest, body };
+    const digest = found.adapter.digest(body, text, fullPath);
+    const ctx: RenderContext = { seq, bodyBytes: Buffer.byteLength(text), digest, body, path: fullPath };
     if (found.route.role === 'aux' && found.adapter.aux) {
       const a = found.adapter.aux(found.route, ctx);
       record(found.adapter.id, { step: null, label: null, status: statusOf(a), kind: 'aux' });
-      await send(req, res, a, 0);
+      await send(req, res, a, { firstByteMs: latency, eventDelayMs: 0 }, gone);
       return;
     }
-    const choice = player.choose(digest);
-    const a = choice.fault ? found.adapter.fault(choice.fault, ctx) : found.adapter.reply(choice.reply, ctx);
-    record(found.adapter.id, { step: choice.step, label: choice.label, status: statusOf(a), kind: answerKind(choice) });
-    await send(req, res, a, delay);
+    const d = decide(player, opts.answer, digest, { protocol: found.adapter.id, body });
+    const a = d.fault ? found.adapter.fault(d.fault, ctx) : found.adapter.reply(d.reply, ctx);
+    record(found.adapter.id, { step: d.step, label: d.label, status: statusOf(a), kind: d.kind });
+    // A cut stream paces like the reply it starts as.
+    const paced = d.reply ?? (d.fault?.kind === 'cut' ? d.fault.reply : undefined);
+    await send(req, res, a, { firstByteMs: latency + (paced?.firstByteMs ?? 0), eventDelayMs: paced?.eventDelayMs ?? delay }, gone);
   };
 
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    // Aborts every wait of this request when its connection closes (or once the answer is done).
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    active++;
+    handle(req, res, gone.signal).finally(() => active--).catch((err: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { type: 'mock_internal', message: err instanceof Error ? err.message : String(err) } }));
@@ -202,6 +181,9 @@ export async function startMockProvider(opts: MockProviderOptions): Promise<Mock
     port,
     requests,
     player,
+    get active() {
+      return active;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -1,15 +1,18 @@
+import { anthropicOverflowMessage } from '../overflow-messages';
 import type { Fault, Reply, RequestDigest, StopReason } from '../script';
-import { type Obj, arr, deltas, isObj, stopOf, str, toolInput, usageOf } from './common';
+import { type Obj, arr, deltas, isObj, overflowTokens, positiveInt, stopOf, str, toolInput, usageOf } from './common';
 import type { Answer, ProtocolAdapter, RenderContext, Route, SseEvent } from './types';
 
 /*
  * The Anthropic Messages API: POST /v1/messages (streaming SSE or JSON) and
  * POST /v1/messages/count_tokens. Claude Code sends `?beta=true`; the query is ignored.
+ * A `missing` finish: the stream ends cleanly after the last content_block_stop, with no
+ * message_delta (so no stop_reason) and no message_stop; a JSON answer has `stop_reason: null`.
  */
 
 export const ANTHROPIC_ID = 'anthropic-messages';
 
-const STOP: Record<StopReason, string> = {
+const STOP: Record<Exclude<StopReason, 'missing'>, string> = {
   end: 'end_turn',
   tool: 'tool_use',
   length: 'max_tokens',
@@ -58,17 +61,26 @@ function contentText(c: unknown): string {
 function digest(body: unknown, raw: string): RequestDigest {
   const b: Obj = isObj(body) ? body : {};
   const messages = arr(b.messages).filter(isObj);
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  const users = messages.filter((m) => m.role === 'user');
   return {
     protocol: ANTHROPIC_ID,
     model: typeof b.model === 'string' ? b.model : null,
     stream: b.stream === true,
     system: contentText(b.system),
     text: messages.map((m) => contentText(m.content)).join('\n'),
-    lastUser: lastUser ? contentText(lastUser.content) : '',
+    firstUser: users[0] ? contentText(users[0].content) : '',
+    lastUser: contentText(users.at(-1)?.content),
     hasTools: arr(b.tools).length > 0,
+    maxOutput: positiveInt(b.max_tokens),
     raw,
   };
+}
+
+/** The wire stop_reason; null for a missing finish. */
+function stopReason(reply: Reply): string | null {
+  const stop = stopOf(reply);
+  if (stop === 'missing') return null;
+  return reply.rawStop ?? STOP[stop];
 }
 
 function modelOf(reply: Reply, ctx: RenderContext): string {
@@ -116,7 +128,7 @@ function messageId(ctx: RenderContext): string {
 
 function streamEvents(reply: Reply, ctx: RenderContext): SseEvent[] {
   const ev: SseEvent[] = [];
-  const stop = reply.rawStop ?? STOP[stopOf(reply)];
+  const stop = stopReason(reply);
   ev.push({
     event: 'message_start',
     data: {
@@ -146,6 +158,7 @@ function streamEvents(reply: Reply, ctx: RenderContext): SseEvent[] {
     }
     ev.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
+  if (stop === null) return ev;
   ev.push({
     event: 'message_delta',
     data: { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: usageBody(reply, ctx, null) },
@@ -167,7 +180,7 @@ function reply(r: Reply, ctx: RenderContext): Answer {
     headers,
     body: {
       id: messageId(ctx), type: 'message', role: 'assistant', model: modelOf(r, ctx), content: contentBlocks(r, ctx),
-      stop_reason: r.rawStop ?? STOP[stopOf(r)], stop_sequence: null, usage: usageBody(r, ctx, null),
+      stop_reason: stopReason(r), stop_sequence: null, usage: usageBody(r, ctx, null),
     },
   };
 }
@@ -190,6 +203,11 @@ function fault(f: Fault, ctx: RenderContext): Answer {
       const head = streamEvents({ content: [{ type: 'text', text: 'partial ' }] }, ctx).slice(0, f.after);
       return { kind: 'sse', status: 200, headers, events: [...head, err] };
     }
+    case 'context_overflow':
+      return {
+        kind: 'json', status: 400, headers: { ...headers, ...f.headers },
+        body: errorBody('invalid_request_error', f.message ?? anthropicOverflowMessage(overflowTokens(f, ctx), f.window)),
+      };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Reply, ReplyBlock, ScriptUsage } from '../script';
+import type { Fault, Reply, ReplyBlock, ScriptUsage } from '../script';
 import type { RenderContext } from './types';
 
 export type Obj = Record<string, unknown>;
@@ -44,4 +44,14 @@ export function usageOf(reply: Reply, ctx: RenderContext): Required<Pick<ScriptU
 
 export function stopOf(reply: Reply): NonNullable<Reply['stop']> {
   return reply.stop ?? (reply.content.some((b) => b.type === 'tool_call') ? 'tool' : 'end');
+}
+
+/** The prompt size an overflow fault reports: as scripted, else the larger of window + 1 and the body estimate. */
+export function overflowTokens(f: Extract<Fault, { kind: 'context_overflow' }>, ctx: RenderContext): number {
+  return f.promptTokens ?? Math.max(f.window + 1, Math.ceil(ctx.bodyBytes / 4));
+}
+
+/** A positive integer field of a request body, or null. */
+export function positiveInt(v: unknown): number | null {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null;
 }

@@ -1,5 +1,6 @@
 import type { Fault, Reply, RequestDigest } from '../script';
-import { type Obj, arr, deltas, isObj, stopOf, str, toolInput, usageOf } from './common';
+import { OPENAI_RESPONSES_OVERFLOW_MESSAGE } from '../overflow-messages';
+import { type Obj, arr, deltas, isObj, positiveInt, stopOf, str, toolInput, usageOf } from './common';
 import type { Answer, ProtocolAdapter, RenderContext, SseEvent } from './types';
 
 /*
@@ -9,6 +10,10 @@ import type { Answer, ProtocolAdapter, RenderContext, SseEvent } from './types';
  * response.function_call_arguments.delta / .done, response.reasoning_summary_text.delta, then
  * response.completed (or response.incomplete for a reply cut at the output limit, or
  * response.failed for an in-stream error). Non-streaming requests get the response object.
+ * `pause` has no Responses equivalent: it ends in response.incomplete with the reason `pause_turn`
+ * (a real status with a reason the client does not know). A `missing` finish: the stream ends
+ * cleanly after the last output_item.done with no terminal event; a JSON answer has status
+ * `in_progress`.
  */
 
 export const RESPONSES_ID = 'openai-responses';
@@ -54,15 +59,17 @@ function itemText(it: Obj): string {
 function digest(body: unknown, raw: string): RequestDigest {
   const b: Obj = isObj(body) ? body : {};
   const input = typeof b.input === 'string' ? [{ type: 'message', role: 'user', content: b.input }] : arr(b.input).filter(isObj);
-  const lastUser = [...input].reverse().find((it) => (it.type === 'message' || it.type === undefined) && it.role === 'user');
+  const users = input.filter((it) => (it.type === 'message' || it.type === undefined) && it.role === 'user');
   return {
     protocol: RESPONSES_ID,
     model: typeof b.model === 'string' ? b.model : null,
     stream: b.stream === true,
     system: str(b.instructions),
     text: input.map(itemText).join('\n'),
-    lastUser: lastUser ? itemText(lastUser) : '',
+    firstUser: users[0] ? itemText(users[0]) : '',
+    lastUser: itemText(users.at(-1) ?? {}),
     hasTools: arr(b.tools).length > 0,
+    maxOutput: positiveInt(b.max_output_tokens),
     raw,
   };
 }
@@ -112,15 +119,16 @@ function responseObject(reply: Reply, ctx: RenderContext, status: string, output
     parallel_tool_calls: b.parallel_tool_calls ?? false, tool_choice: b.tool_choice ?? 'auto', tools: [],
     incomplete_details: null, error: null, usage: null,
   };
-  if (status === 'incomplete') r.incomplete_details = { reason: reply.rawStop ?? 'max_output_tokens' };
+  if (status === 'incomplete') r.incomplete_details = { reason: reply.rawStop ?? (stopOf(reply) === 'pause' ? 'pause_turn' : 'max_output_tokens') };
   if (withUsage) r.usage = usageBody(reply, ctx);
   return r;
 }
 
-/** The terminal status a reply ends with. */
-function terminal(reply: Reply): { status: string; event: string } {
+/** The terminal status a reply ends with; a missing finish has no terminal event. */
+function terminal(reply: Reply): { status: string; event: string | null } {
   const stop = stopOf(reply);
-  if (stop === 'length') return { status: 'incomplete', event: 'response.incomplete' };
+  if (stop === 'missing') return { status: 'in_progress', event: null };
+  if (stop === 'length' || stop === 'pause') return { status: 'incomplete', event: 'response.incomplete' };
   if (reply.rawStop) return { status: reply.rawStop, event: 'response.completed' };
   return { status: 'completed', event: 'response.completed' };
 }
@@ -169,7 +177,7 @@ function streamEvents(reply: Reply, ctx: RenderContext): SseEvent[] {
     push('response.output_item.done', { output_index, item });
   });
   const t = terminal(reply);
-  push(t.event, { response: responseObject(reply, ctx, t.status, items, true) });
+  if (t.event !== null) push(t.event, { response: responseObject(reply, ctx, t.status, items, true) });
   return ev;
 }
 
@@ -203,6 +211,15 @@ function fault(f: Fault, ctx: RenderContext): Answer {
       if (!ctx.digest.stream) return { kind: 'json', status: 500, headers, body: errorBody(500, f.errorType, f.message ?? 'The model failed.') };
       const head = streamEvents({ content: [{ type: 'text', text: 'partial ' }] }, ctx).slice(0, f.after);
       return { kind: 'sse', status: 200, headers, events: [...head, { event: 'response.failed', data: { type: 'response.failed', sequence_number: head.length, response: resp } }] };
+    }
+    case 'context_overflow': {
+      const message = f.message ?? OPENAI_RESPONSES_OVERFLOW_MESSAGE;
+      const error = { message, type: 'invalid_request_error', param: 'input', code: 'context_length_exceeded' };
+      if (!(f.inStream && ctx.digest.stream)) return { kind: 'json', status: 400, headers: { ...headers, ...f.headers }, body: { error } };
+      // Mid-stream, as the real API sends it: created, in_progress, then failed with the code.
+      const head = streamEvents({ content: [] }, ctx).slice(0, 2);
+      const resp = { ...responseObject({ content: [] }, ctx, 'failed', [], false), error: { code: error.code, message } };
+      return { kind: 'sse', status: 200, headers, events: [...head, { event: 'response.failed', data: { type: 'response.failed', sequence_number: 2, response: resp } }] };
     }
   }
 }

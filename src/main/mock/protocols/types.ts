@@ -1,9 +1,10 @@
 import type { Fault, Reply, RequestDigest } from '../script';
 
-/** One server-sent event: `event: <event>` (when given) and `data: <JSON of data>`. */
+/** One server-sent event: `event: <event>` (when given) and `data: <JSON of data>`, or `data: <rawData>` when given (Chat's `[DONE]`). */
 export interface SseEvent {
   readonly event?: string;
   readonly data: unknown;
+  readonly rawData?: string;
 }
 
 /** What the server sends for one request. */
@@ -29,6 +30,8 @@ export interface RenderContext {
   readonly digest: RequestDigest;
   /** The parsed JSON body (null when the body is not JSON). */
   readonly body: unknown;
+  /** The request path with its query string (Gemini reads `alt=sse` from it). */
+  readonly path: string;
 }
 
 /** A route an adapter serves: which requests it takes and what it does with them. */
@@ -41,14 +44,17 @@ export interface Route {
 }
 
 /**
- * A wire protocol the mock speaks. To add Chat Completions or Gemini, write one of these and add
- * it to PROTOCOLS (./index.ts): routing, recording, matching and faults come for free.
+ * A wire protocol the mock speaks. To add one, write one of these and add it to PROTOCOLS
+ * (./index.ts): routing, recording, matching, delays and the answerer come for free.
  */
 export interface ProtocolAdapter {
   readonly id: string;
   readonly routes: readonly Route[];
-  /** Text and facts of a request for matching. `body` is the parsed JSON (null if unparsable). */
-  digest(body: unknown, raw: string): RequestDigest;
+  /**
+   * Text and facts of a request for matching. `body` is the parsed JSON (null if unparsable), `path`
+   * the request path with its query (Gemini names the model and the streaming mode there).
+   */
+  digest(body: unknown, raw: string, path: string): RequestDigest;
   reply(reply: Reply, ctx: RenderContext): Answer;
   fault(fault: Fault, ctx: RenderContext): Answer;
   /** Answer an `aux` route. */
