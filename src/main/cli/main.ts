@@ -12,6 +12,7 @@ import { formatFlag } from './formats';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
 import { LS_SPEC, lsCommand } from './ls';
 import { SERVE_SPEC, serveCommand } from './serve';
+import { COMPARE_SPEC, compareCommand, RERUN_SPEC, rerunCommand, RUNS_SPEC, runsCommand } from './rerun';
 import { renderEvent, renderInspect, renderView } from './text';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
@@ -34,6 +35,11 @@ Usage:
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
   palimpsest validate --list-rules [--json]
   palimpsest serve [file…] [--port N]     the UI and API on 127.0.0.1, for a browser
+  palimpsest rerun <file> (--compaction ID | --request N) --strategy S [--model PROVIDER:MODEL]… [--base-url URL]
+                   [--window N] [--option k=v]… [--repeat K] [--runs FILE] [--json]   re-run a compaction (results to a sidecar)
+  palimpsest rerun --list-strategies
+  palimpsest runs <file> [--runs FILE] [--json]            the re-runs recorded for a session
+  palimpsest compare <file> (--compaction ID | --request N) [--run ID]… [--batch ID] [--json]   original vs re-runs
 
 Formats (--format): palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]), claude-code, codex, rind (a session
 folder), cosh; detected from the first lines.
@@ -174,6 +180,9 @@ const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run:
   tokens: { spec: TOKENS_SPEC, run: tokensCommand },
   validate: { spec: VALIDATE_SPEC, run: validateCommand },
   serve: { spec: SERVE_SPEC, run: serveCommand },
+  rerun: { spec: RERUN_SPEC, run: rerunCommand },
+  runs: { spec: RUNS_SPEC, run: runsCommand },
+  compare: { spec: COMPARE_SPEC, run: compareCommand },
 };
 
 /** `--wire` takes an optional shape: `--wire` alone (not followed by a shape) is `--wire=auto`. */

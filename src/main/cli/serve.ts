@@ -1,6 +1,4 @@
-import { stat } from 'node:fs/promises';
-import { createHandlers } from '../api/handlers';
-import { SessionRegistry } from '../api/sessions';
+import { createHostContext } from '../web/host-context';
 import { startWebHost, type WebHost } from '../web/server';
 import { intFlag, UsageError, type ParsedArgs } from './args';
 import type { Io } from './main';
@@ -39,13 +37,14 @@ function signals(): { stopped: Promise<void>; release(): void } {
 
 /** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
 export async function serve(options: ServeOptions, io: Io): Promise<number> {
-  for (const p of options.paths) {
-    const info = await stat(p).catch(() => null);
-    if (!info) throw new UsageError(`${p}: no such file`);
-    if (!info.isFile()) throw new UsageError(`${p} is not a file (serve takes session files)`);
+  // Session files are opened; folders are listed in the library (src/main/web/host-context.ts).
+  const context = await createHostContext({ paths: options.paths });
+  const registry = context.registry;
+  const handlers = context.handlers;
+  if (context.missing.length > 0) {
+    context.dispose();
+    throw new UsageError(`${context.missing[0] ?? ''}: no such file or folder`);
   }
-  const registry = new SessionRegistry({ allow: options.paths });
-  const handlers = createHandlers({ registry, initialPaths: options.paths });
   let host: WebHost;
   try {
     host = await startWebHost({ port: options.port, handlers });

@@ -1,0 +1,176 @@
+import { compare, type CompareSubject, type Comparison } from '../../shared/compare/compare';
+import { parseModelSpec, type PinnedModel } from '../../shared/rerun/pinned';
+import type { RunRecord, RunTarget } from '../../shared/rerun/record';
+import { STRATEGIES } from '../../shared/strategies';
+import { runJob } from '../rerun/job';
+import { originalSubject, runSubject, sourceText } from '../rerun/original';
+import { readRuns, defaultRunsFile, sourceIdentity } from '../rerun/sidecar';
+import { resolveSource } from '../rerun/source';
+import { SessionInspector } from '../session/inspector';
+import { loadSession } from '../session/load';
+import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
+import { formatFlag } from './formats';
+import { renderComparison, renderRun, renderRunList } from './rerun-text';
+
+/*
+ * `palimpsest rerun | runs | compare`: re-run a compaction (or any request) with a strategy and
+ * pinned models, list a session's runs, compare the original compaction with its re-runs. Results
+ * go to the session's results file (never the session). Exit: 0 when every run committed, 1 when a
+ * run failed, 2 for bad usage or unreadable input.
+ */
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const RERUN_SPEC: Record<string, 'value' | 'boolean'> = {
+  compaction: 'value', request: 'value', strategy: 'value', model: 'value', 'base-url': 'value', 'model-window': 'value',
+  'key-env': 'value', window: 'value', 'max-output': 'value', option: 'value', repeat: 'value', runs: 'value', json: 'boolean',
+  format: 'value', branch: 'value', 'list-strategies': 'boolean',
+};
+export const RUNS_SPEC: Record<string, 'value' | 'boolean'> = { runs: 'value', json: 'boolean' };
+export const COMPARE_SPEC: Record<string, 'value' | 'boolean'> = { compaction: 'value', request: 'value', run: 'value', batch: 'value', runs: 'value', json: 'boolean', format: 'value', branch: 'value' };
+
+function target(args: ParsedArgs): RunTarget {
+  const c = stringFlag(args, 'compaction');
+  const r = intFlag(args, 'request');
+  if ((c === undefined) === (r === undefined)) throw new UsageError('give exactly one of --compaction ID or --request N (`palimpsest inspect` lists both)');
+  return c !== undefined ? { compaction: c } : { request: r as number };
+}
+
+function jsonOrString(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw; // a bare word is a string option
+  }
+}
+
+/** `--option key=value`: the value is JSON when it parses (numbers, booleans), else a string. */
+function options(args: ParsedArgs): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const o of args.lists.get('option') ?? []) {
+    const eq = o.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--option takes key=value, got "${o}"`);
+    const raw = o.slice(eq + 1);
+    out[o.slice(0, eq)] = jsonOrString(raw);
+  }
+  return out;
+}
+
+function models(args: ParsedArgs): PinnedModel[] {
+  const baseUrl = stringFlag(args, 'base-url');
+  const window = intFlag(args, 'model-window');
+  const keyEnv = stringFlag(args, 'key-env');
+  const specs = args.lists.get('model') ?? [];
+  if (specs.length > 1 && baseUrl !== undefined) throw new UsageError('--base-url applies to one --model; give one model, or put each endpoint in an eval spec');
+  return specs.map((spec) => {
+    const isMock = spec.startsWith('mock:');
+    const p = parseModelSpec(spec, {
+      ...(baseUrl !== undefined ? { baseUrl } : {}), ...(window !== undefined ? { window } : {}), ...(keyEnv !== undefined ? { keyEnv } : {}),
+    });
+    // A mock model without an address is served by an in-process mock (rerun/summarizer.ts).
+    if (!p.ok && isMock && baseUrl === undefined) return { provider: 'mock', model: spec.slice(5) || 'mock', params: {}, window: window ?? null } satisfies PinnedModel;
+    if (!p.ok) throw new UsageError(p.error);
+    return p.value;
+  });
+}
+
+async function openInspector(path: string, args: ParsedArgs): Promise<SessionInspector> {
+  const session = await loadSession(path, { format: formatFlag(args) });
+  const inspector = new SessionInspector(session);
+  const branch = stringFlag(args, 'branch');
+  if (branch !== undefined && !inspector.hasBranch(branch)) {
+    await session.dispose();
+    throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
+  }
+  await inspector.loadRuleTexts(branch);
+  return inspector;
+}
+
+export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
+  if (args.flags.has('list-strategies')) {
+    for (const s of STRATEGIES) io.out(`${s.id.padEnd(12)} ${s.seed === 'baseline' ? 'baseline ' : `seed ${s.seed}`} ${s.needsModel ? 'model     ' : 'model-free'} ${s.title}`);
+    return EXIT_CLEAN;
+  }
+  const path = args.positional[0];
+  if (!path || args.positional.length > 1) throw new UsageError('rerun takes one <file>');
+  const strategy = stringFlag(args, 'strategy');
+  if (!strategy) throw new UsageError('rerun needs --strategy S (`palimpsest rerun --list-strategies`)');
+  const t = target(args);
+  const json = args.flags.has('json');
+  const inspector = await openInspector(path, args);
+  const ac = new AbortController();
+  const onSigint = (): void => ac.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const window = intFlag(args, 'window');
+    const maxOutput = intFlag(args, 'max-output');
+    const runsFile = stringFlag(args, 'runs');
+    const branch = stringFlag(args, 'branch');
+    const result = await runJob(inspector, {
+      sessionPath: path, target: t, strategy, options: options(args), models: models(args), repeat: intFlag(args, 'repeat') ?? 1, signal: ac.signal,
+      ...(branch !== undefined ? { branch } : {}), ...(window !== undefined ? { window } : {}), ...(maxOutput !== undefined ? { maxOutput } : {}),
+      ...(runsFile !== undefined ? { runsFile } : {}),
+      onProgress: (p) => io.err(`[${p.repeat + 1}/${p.of}] ${p.stage} ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
+      onRun: (run) => { if (!json) io.out(renderRun(run)); },
+    });
+    if (!result.ok) {
+      io.err(`palimpsest rerun: ${result.error}`);
+      return EXIT_UNUSABLE;
+    }
+    if (json) io.out(JSON.stringify({ palimpsest: 1, file: result.file, windowFrom: result.windowFrom, unknowns: result.source.unknowns, runs: result.runs }, null, 2));
+    else io.err(`${result.runs.length} run(s) appended to ${result.file}`);
+    return result.runs.every((r) => r.outcome === 'committed') ? EXIT_CLEAN : EXIT_FINDINGS;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await inspector.session.dispose();
+  }
+}
+
+export async function runsCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const path = args.positional[0];
+  if (!path || args.positional.length > 1) throw new UsageError('runs takes one <file>');
+  const file = stringFlag(args, 'runs') ?? (await defaultRunsFile(path));
+  const identity = await sourceIdentity(path);
+  const { runs, problems } = await readRuns(file);
+  const mine = runs.filter((r) => r.source.path === identity.path);
+  for (const p of problems) io.err(`${file}:${p.line}: ${p.message} (line skipped)`);
+  if (args.flags.has('json')) io.out(JSON.stringify({ palimpsest: 1, file, identity, runs: mine.map((r) => ({ ...r, stale: r.source.fingerprint !== identity.fingerprint })) }, null, 2));
+  else io.out(renderRunList(file, mine, identity));
+  return EXIT_CLEAN;
+}
+
+export async function compareCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const path = args.positional[0];
+  if (!path || args.positional.length > 1) throw new UsageError('compare takes one <file>');
+  const t = target(args);
+  const inspector = await openInspector(path, args);
+  try {
+    const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
+    const src = await resolveSource(inspector, t, branch);
+    if (!src.ok) throw new UsageError(src.error);
+    const file = stringFlag(args, 'runs') ?? (await defaultRunsFile(path));
+    const identity = await sourceIdentity(path);
+    const { runs } = await readRuns(file);
+    const wantRuns = new Set(args.lists.get('run') ?? []);
+    const batch = stringFlag(args, 'batch');
+    const key = JSON.stringify(t);
+    const chosen: RunRecord[] = runs.filter((r) => r.source.path === identity.path && JSON.stringify(r.target) === key && r.branch === branch
+      && (wantRuns.size === 0 || wantRuns.has(r.runId)) && (batch === undefined || r.batchId === batch));
+    const subjects: CompareSubject[] = [];
+    if ('compaction' in t) {
+      const o = await originalSubject(inspector, t.compaction, branch);
+      if (o) subjects.push(o);
+    }
+    subjects.push(...chosen.map(runSubject));
+    if (subjects.length < 2) io.err(`Nothing to compare yet: ${chosen.length} run(s) of this target in ${file}. Run \`palimpsest rerun\` first.`);
+    const c: Comparison = compare(sourceText(src.source.view), subjects);
+    io.out(args.flags.has('json') ? JSON.stringify({ palimpsest: 1, file, target: t, comparison: c }, null, 2) : renderComparison(c));
+    return subjects.length < 2 ? EXIT_FINDINGS : EXIT_CLEAN;
+  } finally {
+    await inspector.session.dispose();
+  }
+}
