@@ -7,6 +7,7 @@
 //   npm run bench -- --cpu-prof       also write a V8 CPU profile of each child to bench/data/prof/
 //   npm run bench -- --only ls        only `palimpsest ls` against ccusage (--no-ccusage: ls alone)
 //   npm run bench -- --only claude200mb   only the Claude Code importer on a ~200 MB session
+//   npm run bench -- --only rerun     only issue #8's MapReduce scheduling against the mock (bench/rerun.ts)
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
 // ~90-session Claude Code tree against `ccusage session --json --offline` (bench/ls.ts).
@@ -28,6 +29,7 @@ import { loadSession } from '../src/main/session/load';
 import type { LoadedSession } from '../src/main/session/types';
 import { replay, type ReplayState } from '../src/shared/replay/fold';
 import { modelView } from '../src/shared/replay/view';
+import { mockChild, RERUN_TARGET_OVERHEAD_MS, RERUN_TARGET_RATIO, runRerunBench, type RerunBenchResult } from './rerun';
 import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
 import { CLAUDE_TARGET_RATIO, ensureClaudeBig } from './claude';
 import { benchLs, type LsBenchResult } from './ls';
@@ -438,7 +440,7 @@ async function parent(argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv);
   let specs = DATA_SET.filter((d) => (args.quick ? d.name === 's10mb' : true));
   if (args.only.length > 0) specs = DATA_SET.filter((d) => args.only.includes(d.name) || args.only.includes(d.file));
-  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb');
+  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun');
   if (onlyExtra) specs = [];
   if (specs.length === 0 && !onlyExtra) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
 
@@ -501,6 +503,18 @@ async function parent(argv: readonly string[]): Promise<void> {
   }
   for (const f of failures) console.log(`\n${f.name}: FAILED — ${f.error.split('\n')[0]}`);
 
+  let rerun: RerunBenchResult | null = null;
+  if (args.only.length === 0 || args.only.includes('rerun')) {
+    console.log('\nRe-run: seed 001 MapReduce, 4 concurrent maps vs 1, against the mock in a child process (issue #8)');
+    try {
+      rerun = await runRerunBench((m) => console.log(`  ${m}`));
+      console.log(`  wall(4 concurrent) / wall(sequential) ≤ ${RERUN_TARGET_RATIO}: ${rerun.ratio.toFixed(2)} ${mark(rerun.pass.ratio)}`);
+      console.log(`  our overhead per request ≤ ${RERUN_TARGET_OVERHEAD_MS} ms beyond the mock's ${rerun.latencyMs} ms: ${rerun.overheadPerRequestMs.toFixed(1)} ms ${mark(rerun.pass.overhead)}`);
+    } catch (e) {
+      failures.push({ name: 'rerun', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  }
+
   let ls: LsBenchResult | null = null;
   if (!args.quick && (args.only.length === 0 || args.only.includes('ls'))) {
     console.log('\npalimpsest ls vs ccusage session --json --offline (issue #3)');
@@ -520,6 +534,7 @@ async function parent(argv: readonly string[]): Promise<void> {
     claude,
     tokens,
     ls,
+    rerun,
     failures,
   };
   mkdirSync(resolve(outPath, '..'), { recursive: true });
@@ -530,6 +545,7 @@ async function parent(argv: readonly string[]): Promise<void> {
 
 const argv = process.argv.slice(2);
 if (argv[0] === '--child') await child(argv.slice(1));
+else if (argv[0] === '--mock-child') await mockChild(argv.slice(1));
 else {
   try {
     await parent(argv);

@@ -59,7 +59,10 @@ export async function runJob(inspector: SessionInspector, job: RerunJob): Promis
   if (strategy.needsModel) {
     let own: PinnedModel | null = null;
     if (job.models.length === 0) {
-      const p = pinnedFromRoute(source.view.route);
+      // Codex logs its provider as "openai" but speaks the Responses API.
+      const route = source.view.route && inspector.session.format === 'codex' && source.view.route.provider === 'openai'
+        ? { ...source.view.route, provider: 'openai-responses' } : source.view.route;
+      const p = pinnedFromRoute(route);
       if (!p.ok) return { ok: false, error: `${p.error} (--model PROVIDER:MODEL, or mock:NAME to try the flow without a key)` };
       own = p.value;
     }

@@ -39,7 +39,7 @@ const AUDIT_MARK = AUDIT_SYSTEM.slice(0, 60);
  * The in-process mock's answers: scripted steps first (faults an eval injects, in order), then PASS
  * for the layered strategy's audits, then the extractive summary of the request.
  */
-function mockAnswerer(script: ScriptInput | undefined): Answerer {
+export function mockAnswerer(script: ScriptInput | undefined): Answerer {
   const steps = new ScriptPlayer({ steps: script?.steps ?? [] });
   return (digest) => {
     const choice = steps.choose(digest);

@@ -91,3 +91,31 @@ describe('a re-run job', () => {
     expect(r.runs).toEqual([]);
   });
 });
+
+describe('seed 001 regression: streamed summary, length finish, repeat', () => {
+  it('one request per compaction, the connector output ceiling kept as is, the failure recorded, no loop', async () => {
+    // The GLM report: a 2,000-token ceiling on one-shot summaries and a fresh retry budget after every
+    // tool dispatch gave three failed compactions of three requests each. Here: one summarize call,
+    // one HTTP request, max_tokens exactly the connector's 2,000, finish `length` rejected, source kept.
+    const runsFile = join(dir, 'regression.runs.jsonl');
+    const r = await runJob(inspector, {
+      sessionPath: SESSION, target: { compaction: 'cmp_01' }, strategy: 'layered',
+      models: [{ provider: 'mock', model: 'glm', params: { maxOutput: 2_000 }, window: null }], window: 2_000, maxOutput: 100, runsFile,
+      mock: { mockScript: { steps: [{ times: 0, reply: { content: [{ type: 'text', text: '## Objective\n## Objective\n## Objective\ncut mid-sent' }], stop: 'length' } }] } },
+    });
+    if (!r.ok) throw new Error(r.error);
+    const run = r.runs[0] as RunRecord;
+    expect(run.outcome).toBe('failed');
+    expect(run.view).toBeNull();
+    expect(run.calls).toHaveLength(1);
+    expect(run.calls[0]?.attempts).toBe(1);
+    expect(run.calls[0]?.finish?.reason).toBe('length');
+    expect(run.calls[0]?.error?.kind).toBe('incomplete');
+    expect(run.calls[0]?.usage).not.toBeNull();
+    const sent = JSON.parse(run.calls[0]?.sent[0]?.body ?? '{}') as { max_tokens?: number };
+    // Seed 001: a one-shot summary keeps the connector's own output configuration.
+    expect(sent.max_tokens).toBe(2_000);
+    expect(run.calls[0]?.sent).toHaveLength(1);
+    expect(run.totals.requests).toBe(1);
+  });
+});
