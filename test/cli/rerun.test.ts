@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/** The built command, as a user runs it, with its data directory in a temporary folder. */
+const BIN = 'bin/palimpsest.js';
+const SAMPLE = 'fixtures/palimpsest/basic.jsonl';
+
+interface Run { code: number; stdout: string; stderr: string }
+let data = '';
+
+function run(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PALIMPSEST_DATA_DIR: data, ANTHROPIC_API_KEY: '' } }, (err, stdout, stderr) => {
+      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  data = await mkdtemp(join(tmpdir(), 'palimpsest-rerun-cli-'));
+});
+
+describe('palimpsest rerun / runs / compare on the bundled sample, with no key', () => {
+  it('lists the strategies', async () => {
+    const r = await run('rerun', '--list-strategies');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').map((l) => l.split(/\s+/)[0]).filter(Boolean)).toEqual(['one-shot', 'layered', 'dsh-basic', 'preemptive', 'truncate', 'clear-tools', 'extractive']);
+  });
+
+  it('re-runs cmp_01 with a baseline and with the mock, appends to the results file, leaves the session untouched', async () => {
+    const before = createHash('sha256').update(await readFile(SAMPLE)).digest('hex');
+    const a = await run('rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'extractive', '--window', '2000', '--json');
+    expect(a.code).toBe(0);
+    const ja = JSON.parse(a.stdout);
+    expect(ja.runs[0].outcome).toBe('committed');
+    expect(ja.runs[0].mock).toBe(false);
+    expect(ja.file.startsWith(data)).toBe(true);
+    const b = await run('rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'one-shot', '--model', 'mock:summarizer', '--window', '2000');
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stdout).toContain("MOCK: answers are not a model's");
+    expect(b.stdout).toContain('[MOCK SUMMARY — not a model]');
+    const runs = await run('runs', SAMPLE, '--json');
+    const jr = JSON.parse(runs.stdout);
+    expect(jr.runs.map((x: { strategy: string }) => x.strategy)).toEqual(['extractive', 'one-shot']);
+    expect(jr.runs.every((x: { stale: boolean }) => !x.stale)).toBe(true);
+    const c = await run('compare', SAMPLE, '--compaction', 'cmp_01', '--json');
+    expect(c.code).toBe(0);
+    const jc = JSON.parse(c.stdout);
+    expect(jc.comparison.rows.map((x: { subject: { id: string } }) => x.subject.id)[0]).toBe('original');
+    expect(jc.comparison.rows).toHaveLength(3);
+    expect(jc.comparison.anchors.path).toContain('src/paginate.ts');
+    expect(createHash('sha256').update(await readFile(SAMPLE)).digest('hex')).toBe(before);
+  });
+
+  it('says what is wrong: no target, an unknown strategy, a model without a key', async () => {
+    expect((await run('rerun', SAMPLE, '--strategy', 'truncate')).stderr).toContain('give exactly one of --compaction ID or --request N');
+    const u = await run('rerun', SAMPLE, '--request', '5', '--strategy', 'nope');
+    expect(u.code).toBe(2);
+    expect(u.stderr).toContain('Unknown strategy "nope"');
+    const k = await run('rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'one-shot', '--model', 'anthropic:claude-haiku-4-5', '--window', '2000', '--json');
+    expect(k.code).toBe(1);
+    const jk = JSON.parse(k.stdout);
+    expect(jk.runs[0].outcome).toBe('failed');
+    expect(jk.runs[0].calls[0].error.message).toMatch(/ANTHROPIC_API_KEY/);
+  });
+});
