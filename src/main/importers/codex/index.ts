@@ -93,7 +93,9 @@ import { sniffCodex } from './sniff';
  * when the error says max_output_tokens; the error), compaction/summary-error and compaction/end
  * {failed}; the history stays. Failures that log nothing (503 overloaded on every attempt) are
  * not shown: the log has no trace of them.
- * token_usage_record → record.
+ * token_usage_record → record. Its `usage` (one response's, exact) is kept on the open call: a
+ * call that no token_count closes (a turn aborted while a tool ran, a log cut short) gets it,
+ * and a token_count that still reports the same response later is not a new call.
  *
  * HEALTH. Bad input never throws: a record without its payload or required fields is an error
  * diagnostic with its line, kept as a `record`; unknown record and payload types are `unknown`

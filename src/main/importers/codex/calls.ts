@@ -1,0 +1,81 @@
+import type { EventOf, Finish, Usage } from '../../../shared/model/event';
+import type { JsonLine } from '../../reader/types';
+import type { CodexState } from './state';
+
+// Model calls.
+//
+// Codex logs no request: each sampling round's output items (reasoning, messages, calls) are
+// followed by a `token_count` whose `last_token_usage` is that call's usage; tool outputs and
+// the next turn's input come after. A call opens at its first output item (the request is
+// emitted right before it, so the view at the request is the history before the call) and
+// closes at the next token_count that reports new usage; an output item after inputs with no
+// usage report in between starts a new call (the old one gets a response without usage).
+
+export interface Call {
+  readonly id: string;
+  readonly line: number;
+  /** An input (tool output, message) was logged after the call's output items. */
+  sawInput: boolean;
+  /** Its `token_usage_record` (Codex 0.171+), for a call no token_count closes (./token-counts.ts). */
+  recorded: RecordedUsage | null;
+}
+
+/** What a `token_usage_record` says of the response it belongs to. */
+export interface RecordedUsage {
+  readonly usage: Usage | undefined;
+  /** The key of the thread's running total after it: the token_count reporting the same response has it. */
+  readonly totalKey: string | undefined;
+  /** The context size of the call, as a token_count would give it. */
+  readonly context: number | undefined;
+}
+
+export interface PendingUsage {
+  readonly from: JsonLine;
+  readonly usage: Usage | undefined;
+  readonly at: string | undefined;
+  /** The context size before this report (a summarizer's report must not count as the size it compacted). */
+  readonly before: number | undefined;
+}
+
+export function openCall(s: CodexState): void {
+  const id = `req:${++s.requestCount}`;
+  s.emit({ kind: 'request', id, purpose: 'agent' });
+  s.call = { id, line: s.cur.line, sawInput: false, recorded: null };
+  s.turnRequests++;
+}
+
+/**
+ * The response of a call no usage report closed (an output item after inputs, the turn's end, an
+ * abort, a compaction, the end of the file). A call whose `token_usage_record` was logged gets its
+ * usage from it, and the token_count that would have reported it, should it still come, is then
+ * the same report again, not a new call.
+ */
+export function closeCall(s: CodexState, finish?: Finish): void {
+  const c = s.call;
+  if (!c) return;
+  s.call = null;
+  const response: EventOf<'response'> = { kind: 'response', request: c.id };
+  if (finish) response.finish = finish;
+  const r = c.recorded;
+  if (r) {
+    if (r.usage) response.usage = r.usage;
+    if (r.totalKey !== undefined) s.lastUsageKey = r.totalKey;
+    if (r.context !== undefined) s.lastContext = r.context;
+  }
+  s.emit(response);
+}
+
+/** A usage report for a call whose output items are not in the log: request and response both from its line. */
+export function flushPending(s: CodexState): void {
+  const p = s.pending;
+  if (!p) return;
+  s.pending = null;
+  const id = `req:${++s.requestCount}`;
+  s.emit({ kind: 'request', id, purpose: 'agent' }, p.from, p.at);
+  const response: EventOf<'response'> = { kind: 'response', request: id };
+  if (p.usage) response.usage = p.usage;
+  s.emit(response, p.from, p.at);
+  s.turnRequests++;
+  if (s.withoutOutput) s.withoutOutput.count++;
+  else s.withoutOutput = { count: 1, line: p.from.line };
+}

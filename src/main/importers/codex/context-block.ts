@@ -1,0 +1,47 @@
+import { flushPending } from './calls';
+import { readRecord } from './dispatch';
+import { isObj, str } from './json';
+import { type RolloutRecord, classify, payloadType } from './records';
+import { ensureSession } from './session-meta';
+import type { CodexState } from './state';
+import { endCompaction } from './token-counts';
+
+/**
+ * Messages logged outside a turn. Right before `task_started`, Codex records the turn's context:
+ * the full initial context (permissions, developer instructions, AGENTS.md, environment) the
+ * first time and whenever its baseline was lost — after a resume, or after a compaction that
+ * does not re-inject it — or only the settings that changed. A full block (two or more
+ * developer messages, or a developer and a user message) after an ended turn, with no
+ * compaction since, is a resume: a new process took the session up again in the same file.
+ */
+export function flushBlock(s: CodexState, next: RolloutRecord | null): void {
+  const lines = s.block;
+  s.block = [];
+  const beforeTurn = next !== null && next.type === 'event_msg' && (payloadType(next) === 'task_started' || payloadType(next) === 'turn_started');
+  let developer = 0;
+  let user = 0;
+  for (const l of lines) {
+    const p = isObj(l.value.payload) ? l.value.payload : l.value;
+    if (p.role === 'developer') developer++;
+    else if (p.role === 'user') user++;
+  }
+  const first = lines[0];
+  if (first && beforeTurn && s.turnsEnded > 0 && !s.compactedSinceTurnEnd && !s.resumeMarked && (developer >= 2 || (developer >= 1 && user >= 1))) {
+    s.cur = first;
+    s.at = str(first.value.timestamp);
+    ensureSession(s);
+    flushPending(s);
+    endCompaction(s, null);
+    s.emit({ kind: 'lifecycle', boundary: 'resume' });
+    s.resumeMarked = true;
+  }
+  s.contextBlock = beforeTurn;
+  s.contextIds = [];
+  for (const l of lines) readRecord(s, l, classify(l.value, false));
+  if (beforeTurn && s.contextIds.length > 0) {
+    s.initialContext = s.contextIds;
+    s.initialContextLine = first?.line;
+  }
+  s.contextBlock = false;
+  s.contextIds = [];
+}

@@ -1,0 +1,48 @@
+import type { JsonLine } from '../../reader/types';
+import { flushPending } from './calls';
+import { compacted } from './compacted';
+import { isObj } from './json';
+import type { RolloutRecord } from './records';
+import { responseItem } from './response-items';
+import { ensureSession, sessionMeta } from './session-meta';
+import type { CodexState } from './state';
+import { endCompaction, isEstimateCount, usageRecord } from './token-counts';
+import { eventMsg, turnContext } from './turns';
+
+/**
+ * One record, read as usual (no longer held back): what a new record ends first (a pending usage
+ * report becomes its own call, an open compaction bracket closes), then its handler by type.
+ */
+export function readRecord(s: CodexState, l: JsonLine, rec: RolloutRecord): void {
+  s.cur = l;
+  s.at = rec.timestamp;
+  if (rec.type !== 'session_meta') ensureSession(s);
+  if (s.pending && rec.type !== 'compacted') flushPending(s);
+  if (s.closing && !(rec.type === 'event_msg' && isObj(rec.payload) && rec.payload.type === 'token_count' && isEstimateCount(rec.payload))) {
+    endCompaction(s, null);
+  }
+  const p = rec.payload;
+  switch (rec.type) {
+    case 'session_meta':
+      return sessionMeta(s, p);
+    case 'response_item':
+      return responseItem(s, p);
+    case 'turn_context':
+      return turnContext(s, p);
+    case 'event_msg':
+      return eventMsg(s, p);
+    case 'compacted':
+      return compacted(s, p);
+    case 'state':
+      s.record('state');
+      return;
+    case 'token_usage_record':
+      return usageRecord(s, p);
+    case '':
+      s.report('CODEX_BAD_RECORD', 'error', `Line ${l.line}: a line with no string "type"; it is kept as an unknown record.`);
+      s.emit({ kind: 'unknown', type: '(no type)' });
+      return;
+    default:
+      s.unknownEvent(rec.type);
+  }
+}

@@ -1,0 +1,134 @@
+import type { Severity } from '../../../shared/model/diagnostic';
+import type { EventBody, EventOf, Route } from '../../../shared/model/event';
+import type { JsonLine } from '../../reader/types';
+import type { ImportSink } from '../types';
+import type { Call, PendingUsage } from './calls';
+import type { ItemInfo } from './history';
+import type { Hold, SummarizerReply } from './summarizer';
+import type { Estimate } from './token-counts';
+
+/** Seqs cited by one aggregated diagnostic, at most. */
+const MAX_CITED = 20;
+
+interface Closing {
+  readonly id: string;
+  readonly from: JsonLine;
+  readonly estimate: Estimate | null;
+}
+
+interface UnknownCount {
+  count: number;
+  readonly line: number;
+  readonly seqs: number[];
+}
+
+/**
+ * One rollout file's cross-line state, and the plumbing every part of the import writes through
+ * (events, diagnostics, records). See `index.ts` for the mapping rules; the parts are: the live
+ * history (./history.ts), the open model call (./calls.ts) and its usage (./token-counts.ts), the
+ * open turn (./turns.ts), held-back context messages (./context-block.ts) and summarizer lines
+ * (./summarizer.ts), and what compactions need (./compacted.ts: content fingerprints, the last
+ * reported context size, Codex's own estimates).
+ */
+export class CodexState {
+  cur: JsonLine = { value: {}, line: 0, offset: 0, length: 0 };
+  at: string | undefined;
+  lines = 0;
+
+  sessionEmitted = false;
+  sessionId: string | undefined;
+  forkParent: string | undefined;
+
+  /** Live history: item ids in surface order, and the seq of each. */
+  live: string[] = [];
+  liveSeqs: number[] = [];
+  /** Messages (and context items): what rollbacks, matching and legacy rebuilds need to know. */
+  readonly infos = new Map<string, ItemInfo>();
+  /** Content fingerprint → ids of messages with that content, oldest first. */
+  readonly byKey = new Map<string, string[]>();
+
+  call: Call | null = null;
+  pending: PendingUsage | null = null;
+  requestCount = 0;
+  lastUsageKey = '';
+  /** `last_token_usage.total_tokens` of the latest model call: the context size Codex compacts on. */
+  lastContext: number | undefined;
+  estimate: Estimate | null = null;
+  closing: Closing | null = null;
+  /** A post-compaction estimate that was not used; reported with the next provider count. */
+  estimateNote: { compactionLine: number; estimate: Estimate } | null = null;
+  window: number | undefined;
+  route: Route = {};
+
+  turnOpen = false;
+  turnNo = 0;
+  turnItems = 0;
+  turnRequests = 0;
+  turnsEnded = 0;
+  compactedSinceTurnEnd = false;
+  resumeMarked = false;
+
+  /** Messages logged outside a turn, held until the next record says what they are. */
+  block: JsonLine[] = [];
+  /** The messages being placed belong to a context block (recorded right before a turn starts). */
+  contextBlock = false;
+  contextIds: ItemInfo[] = [];
+  /** The latest initial-context block: what a legacy compaction re-injects. */
+  initialContext: ItemInfo[] = [];
+  initialContextLine: number | undefined;
+
+  readonly unknown = new Map<string, UnknownCount>();
+  readonly scratch: string[] = [];
+  contextSummary = { key: '', text: '' };
+  withoutOutput: { count: number; line: number } | null = null;
+  hold: Hold | null = null;
+  summarizer: SummarizerReply | null = null;
+  /** Usage reports being read belong to a compaction's summarizer call already accounted for. */
+  absorbing = false;
+
+  constructor(
+    readonly sink: ImportSink,
+    readonly path: string,
+  ) {}
+
+  emit(event: EventBody, from: JsonLine = this.cur, at: string | undefined = this.at): number {
+    if (at !== undefined && event.at === undefined) event.at = at;
+    return this.sink.emit(event, from);
+  }
+
+  report(rule: string, severity: Severity, message: string, seqs: number[] = [], line: number | null = this.cur.line): void {
+    this.sink.diagnostic({ rule, severity, message, seqs, line });
+  }
+
+  record(type: string, summary?: string): number {
+    const r: EventOf<'record'> = { kind: 'record', type };
+    if (summary !== undefined) r.summary = summary;
+    return this.emit(r);
+  }
+
+  /** A record with fields missing or of the wrong type: reported, and kept as a record. */
+  bad(type: string, problem: string): void {
+    this.report('CODEX_BAD_RECORD', 'error', `Line ${this.cur.line}: ${problem}. It is kept as a record and left out of the model view.`);
+    this.record(type, `malformed: ${problem}`);
+  }
+
+  unknownEvent(type: string): void {
+    const seq = this.emit({ kind: 'unknown', type });
+    this.countUnknown(type, seq);
+  }
+
+  countUnknown(type: string, seq: number | null): void {
+    let u = this.unknown.get(type);
+    if (!u) {
+      u = { count: 0, line: this.cur.line, seqs: [] };
+      this.unknown.set(type, u);
+    }
+    u.count++;
+    if (seq !== null && u.seqs.length < MAX_CITED) u.seqs.push(seq);
+  }
+
+  notes(notes: readonly string[]): void {
+    if (notes.length === 0) return;
+    this.report('CODEX_BAD_CONTENT', 'warning', `Line ${this.cur.line}: ${notes[0] ?? ''}${notes.length > 1 ? ` (and ${notes.length - 1} more)` : ''}.`);
+  }
+}

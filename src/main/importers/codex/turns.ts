@@ -1,0 +1,91 @@
+import type { Route } from '../../../shared/model/event';
+import { closeCall } from './calls';
+import { rollback } from './history';
+import { isObj, oneLine, pos, str } from './json';
+import { EVENT_MSG_TYPES } from './known';
+import type { CodexState } from './state';
+import { setWindow, tokenCount } from './token-counts';
+
+/**
+ * `turn_context` (the route of the next sampling rounds) and `event_msg` (turn starts and ends,
+ * aborts, rollbacks, usage; the rest are records).
+ */
+
+export function turnContext(s: CodexState, p: unknown): void {
+  if (!isObj(p)) {
+    s.bad('turn_context', 'turn_context has no payload object');
+    return;
+  }
+  const model = str(p.model);
+  const effort = str(p.effort);
+  const change: Route = {};
+  if (model !== undefined && model !== s.route.model) change.model = model;
+  if (effort !== undefined && effort !== s.route.reasoning) change.reasoning = effort;
+  if (Object.keys(change).length > 0) {
+    s.route = { ...s.route, ...change };
+    s.emit({ kind: 'header', route: change, reason: 'turn_context' });
+    return;
+  }
+  // Codex writes one per sampling round, nearly always the same: one summary string for all.
+  const key = `${model ?? ''}\u0000${effort ?? ''}`;
+  if (key !== s.contextSummary.key) s.contextSummary = { key, text: [model, effort].filter((x) => x !== undefined).join(', ') };
+  s.record('turn_context', s.contextSummary.text || undefined);
+}
+
+export function eventMsg(s: CodexState, p: unknown): void {
+  const t = isObj(p) ? str(p.type) : undefined;
+  if (!isObj(p) || t === undefined) {
+    s.bad('event_msg', 'event_msg has no payload object with a string "type"');
+    return;
+  }
+  switch (t) {
+    case 'token_count':
+      return tokenCount(s, p);
+    case 'task_started':
+    case 'turn_started':
+      closeCall(s);
+      s.turnOpen = true;
+      s.turnNo++;
+      s.turnItems = 0;
+      s.turnRequests = 0;
+      s.emit({ kind: 'lifecycle', boundary: 'turn-start', turn: s.turnNo });
+      setWindow(s, pos(p.model_context_window));
+      return;
+    case 'task_complete':
+    case 'turn_complete':
+      closeCall(s);
+      endTurn(s);
+      return;
+    case 'turn_aborted': {
+      closeCall(s, { raw: 'turn_aborted', reason: 'cancelled' });
+      const reason = str(p.reason);
+      s.record('event_msg/turn_aborted', reason !== undefined ? `turn aborted: ${reason}` : 'turn aborted');
+      endTurn(s);
+      return;
+    }
+    case 'thread_rolled_back':
+      return rollback(s, p);
+    case 'user_message':
+    case 'agent_message': {
+      const m = str(p.message);
+      s.record(`event_msg/${t}`, m !== undefined ? oneLine(m) : undefined);
+      return;
+    }
+    case 'agent_reasoning': {
+      const m = str(p.text);
+      s.record(`event_msg/${t}`, m !== undefined ? oneLine(m) : undefined);
+      return;
+    }
+    default:
+      if (EVENT_MSG_TYPES.has(t)) s.record(`event_msg/${t}`);
+      else s.unknownEvent(`event_msg/${t}`);
+  }
+}
+
+function endTurn(s: CodexState): void {
+  s.emit({ kind: 'lifecycle', boundary: 'turn-end', turn: s.turnNo });
+  s.turnOpen = false;
+  s.turnsEnded++;
+  s.compactedSinceTurnEnd = false;
+  s.resumeMarked = false;
+}
