@@ -249,6 +249,20 @@ describe('token-based rules', () => {
     expect(r.findings[0]?.message).toMatch(/deferred, because compaction k failed earlier in the same turn/);
   });
 
+  it('TRIGGER_MISSED infers from the documented policy, at info, for clients that log neither policy nor failed compactions', () => {
+    // Claude Code: trigger = window − 33,000 = 167,000 of a 200,000 window (src/shared/tokens/policy.ts).
+    const ask = (id: string, n: number): CanonicalEventInput[] => [{ kind: 'request', id, route: { model: 'claude-x', window: 200_000 } }, assistant(`a-${id}`), { kind: 'response', request: id, usage: { input: n } }];
+    const bodies: CanonicalEventInput[] = [{ kind: 'session', id: 's' }, user('u1'), ...ask('r1', 160_000), ...ask('r2', 170_000), ...ask('r3', 175_000)];
+    const cc = run(bodies, { only: ['TRIGGER_MISSED'], format: 'claude-code' });
+    expect(cc.findings.map((d) => d.severity)).toEqual(['info']);
+    expect(cc.findings[0]?.message).toMatch(/past the 167,000-token automatic compaction trigger of .*documented policy \(the log records no policy\).*an inference from usage, not a recorded fact/);
+    expect(cc.findings[0]?.seqs).toEqual([5]);
+    // A format whose logs record their policy gets no guess.
+    expect(run(bodies, { only: ['TRIGGER_MISSED'], format: 'palimpsest' }).findings).toEqual([]);
+    // Below the trigger: nothing.
+    expect(run([{ kind: 'session', id: 's' }, user('u1'), ...ask('r1', 160_000), ...ask('r2', 166_000)], { only: ['TRIGGER_MISSED'], format: 'claude-code' }).findings).toEqual([]);
+  });
+
   it('MID_HISTORY_MUTATION estimates the suffix when the log reports no cache usage', () => {
     const bodies = [...base(), user('u2'), { kind: 'mask', items: ['t1'], by: 'harness' } as CanonicalEventInput];
     expect(run(bodies, { only: ['MID_HISTORY_MUTATION'] }).findings[0]?.message).toMatch(/not measured here/);

@@ -5,6 +5,15 @@ import type { CompactionFacts } from '../facts';
 import { isAutomatic, isFailedAttempt } from '../facts';
 import { finding, measureText, num, plural } from '../text';
 import type { Measure, Rule, RuleContext } from '../types';
+import { amount, defaultPolicyFor } from '../../tokens/policy';
+
+/**
+ * Harnesses whose logs record neither their compaction policy nor a failed automatic compaction
+ * (docs/fidelity.md: retries of a failing summarizer are visible only on the wire). For them,
+ * TRIGGER_MISSED infers from the harness's documented policy (src/shared/tokens/policy.ts), says
+ * so, and reports at info: an inference, not a recorded fact.
+ */
+const UNRECORDED_POLICY_FORMATS: ReadonlySet<string> = new Set(['claude-code', 'codex']);
 
 /**
  * Sizes and budgets. Token numbers come from the provider's reported usage when the log has it,
@@ -187,11 +196,18 @@ export const TRIGGER_MISSED: Rule = {
       .filter((c) => c.start?.policy)
       .map((c) => ({ seq: c.start?.seq ?? 0, policy: c.start?.policy as BudgetPolicy }))
       .sort((a, b) => a.seq - b.seq);
-    if (policies.length === 0) return [];
+    const inferred = policies.length === 0 && ctx.format !== null && UNRECORDED_POLICY_FORMATS.has(ctx.format);
+    if (policies.length === 0 && !inferred) return [];
+    const preset = inferred ? defaultPolicyFor(ctx.format as string) : null;
     const policyAt = (seq: number): BudgetPolicy => {
       let p = (policies[0] as { policy: BudgetPolicy }).policy;
       for (const x of policies) if (x.seq <= seq) p = x.policy;
       return p;
+    };
+    const limitAt = (r: RequestRecord): number | null => {
+      if (!preset) return threshold(policyAt(r.seq), r.route.window);
+      const t = amount(preset.trigger, r.route.window ?? preset.defaultWindow);
+      return t === null ? null : Math.floor(t);
     };
     const starts = ctx.facts.compactions.map((c) => c.start?.seq ?? c.firstSeq).sort((a, b) => a - b);
     const startBetween = (a: number, b: number) => starts.some((s) => s > a && s < b);
@@ -203,7 +219,7 @@ export const TRIGGER_MISSED: Rule = {
       const r = rs[i] as RequestRecord;
       const m = ctx.facts.requestTokens(r);
       if (!m) continue;
-      const limit = threshold(policyAt(r.seq), r.route.window);
+      const limit = limitAt(r);
       if (limit === null || m.value < limit) continue;
       const prevSeq = i > 0 ? (rs[i - 1] as RequestRecord).seq : -1;
       const nextSeq = (rs[i + 1] as RequestRecord).seq;
@@ -222,7 +238,11 @@ export const TRIGGER_MISSED: Rule = {
       const r1 = rs[last.i] as RequestRecord;
       const which = first === last ? `Request #${r0.index} (seq ${r0.seq}) sent ${measureText(first.value)}` : `Requests #${r0.index}–#${r1.index} (seq ${r0.seq}–${r1.seq}) each sent at least ${num(Math.min(...misses.slice(k, j + 1).map((x) => x.value.value)))} tokens`;
       const seqs = misses.slice(k, j + 1).map((x) => (rs[x.i] as RequestRecord).seq);
-      if (first.deferredBy) {
+      if (preset) {
+        out.push(finding('TRIGGER_MISSED', 'info',
+          `${which}, past the ${num(first.limit)}-token automatic compaction trigger of ${preset.name}'s documented policy (the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. This client does not log a failed automatic compaction, so one may have failed here unseen: an inference from usage, not a recorded fact (docs/fidelity.md).`,
+          seqs));
+      } else if (first.deferredBy) {
         out.push(finding('TRIGGER_MISSED', 'info',
           `${which}, past the compaction trigger of ${num(first.limit)} tokens, and no compaction ran around ${first === last ? 'it' : 'them'}: deferred, because compaction ${first.deferredBy.id} failed earlier in the same turn (a failure defers threshold-triggered attempts until the next turn).`,
           [...seqs, first.deferredBy.firstSeq]));
