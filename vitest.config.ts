@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    exclude: ['test/cli/**', 'test/e2e/**'],
+    // test/electron launches the built app in Electron: vitest.electron.config.ts, after the build.
+    exclude: ['test/cli/**', 'test/e2e/**', 'test/electron/**'],
     environment: 'node',
     testTimeout: 30_000,
   },

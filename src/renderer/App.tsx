@@ -1,56 +1,63 @@
 import { useEffect } from 'react';
+import { ShortcutsHelp } from './app/ShortcutsHelp';
+import { useDropFiles } from './app/useDropFiles';
+import { useShortcuts } from './app/useShortcuts';
 import { Header } from './components/Header';
-import { ModelViewPane } from './components/ModelViewPane';
-import { RawHistory } from './components/RawHistory';
-import { RequestList } from './components/RequestList';
+import { LibraryView } from './library/LibraryView';
+import { useSessionMode } from './rerun/registry';
+import { RerunView } from './rerun/RerunView';
+import { SessionModeTabs } from './rerun/SessionModeTabs';
+import { SearchBar } from './search/SearchBar';
+import { SessionView } from './session/SessionView';
 import { useApp } from './useApp';
 
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName));
+/**
+ * The open session: the search bar when it is open, then the session view (UI-2's) for this tab
+ * or, when chosen above it, re-run & compare (./rerun, issue #8).
+ */
+function SessionArea({ sessionId }: { sessionId: string }): React.JSX.Element {
+  const searching = useApp((s) => s.search.open && s.search.sessionId === sessionId);
+  const mode = useSessionMode(sessionId);
+  return (
+    <>
+      {searching && <SearchBar />}
+      <SessionModeTabs sessionId={sessionId} />
+      {mode === 'rerun' ? <RerunView key={sessionId} sessionId={sessionId} /> : <SessionView key={sessionId} sessionId={sessionId} />}
+    </>
+  );
 }
 
+/** The app shell: the app bar with its tabs, then the library or the active session. */
 export function App(): React.JSX.Element {
   const phase = useApp((s) => s.phase);
   const error = useApp((s) => s.error);
+  const active = useApp((s) => s.active);
+  const help = useApp((s) => s.help);
   const start = useApp((s) => s.start);
-  const step = useApp((s) => s.step);
+  useShortcuts();
+  useDropFiles();
 
   useEffect(() => {
     void start();
   }, [start]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
-      if (e.key === 'ArrowDown' || e.key === 'j') step(1);
-      else if (e.key === 'ArrowUp' || e.key === 'k') step(-1);
-      else return;
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [step]);
-
   return (
     <div className="app">
       <Header />
-      {phase === 'starting' || phase === 'opening' ? (
-        <div className="notice" role="status">{phase === 'starting' ? 'Connecting…' : 'Loading the session…'}</div>
-      ) : phase === 'empty' ? (
-        <div className="notice">
-          No session was given. Start Palimpsest with a session file: <code>palimpsest serve path/to/session.jsonl</code>.
-        </div>
-      ) : phase === 'error' ? (
-        <div className="notice error" role="alert">
-          <strong>{error?.code ?? 'ERROR'}</strong> {error?.message ?? 'Something went wrong.'}
-        </div>
-      ) : (
-        <main className="panes">
-          <RequestList />
-          <ModelViewPane />
-          <RawHistory />
-        </main>
-      )}
+      <div className="tabpanel" id="tabpanel" role="tabpanel" aria-labelledby={active === null ? 'tab-library' : `tab-${active}`}>
+        {phase === 'starting' ? (
+          <div className="notice" role="status">Connecting…</div>
+        ) : phase === 'error' ? (
+          <div className="notice error" role="alert">
+            <strong>{error?.code ?? 'ERROR'}</strong> {error?.message ?? 'Something went wrong.'}
+          </div>
+        ) : active === null ? (
+          <LibraryView />
+        ) : (
+          <SessionArea sessionId={active} />
+        )}
+      </div>
+      {help && <ShortcutsHelp />}
     </div>
   );
 }

@@ -16,7 +16,21 @@ declare global {
   interface Window {
     /** Set by the Electron preload (src/preload/index.ts). */
     readonly palimpsest?: PalimpsestApi;
+    /** Set by the Electron preload: the path on disk of a File the user dropped ('' when it has none). */
+    readonly palimpsestFiles?: { readonly pathOf: (file: File) => string };
   }
+}
+
+/** True in the Electron app (native dialogs, dropped files have paths); false in a browser. */
+export function isDesktop(): boolean {
+  return window.palimpsest !== undefined;
+}
+
+/** The paths of dropped files, where the app can know them (Electron); null in a browser. */
+export function droppedPaths(files: FileList): string[] | null {
+  const bridge = window.palimpsestFiles;
+  if (!bridge) return null;
+  return [...files].map((f) => bridge.pathOf(f)).filter((p) => p !== '');
 }
 
 // zod probes for eval (new Function) unless told not to; the CSP forbids eval, so never probe.

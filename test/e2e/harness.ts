@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
-import { createHandlers } from '../../src/main/api/handlers';
-import { SessionRegistry } from '../../src/main/api/sessions';
+import type { DiscoverOptions } from '../../src/main/discovery/discover';
+import { createHostContext } from '../../src/main/web/host-context';
 import { startWebHost, type WebHost } from '../../src/main/web/server';
 
 export const CHROMIUM = process.env.PALIMPSEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -26,16 +26,19 @@ export function requirePrerequisites(): void {
 
 export interface Served { host: WebHost; close(): Promise<void> }
 
-/** The same wiring as `palimpsest serve` (src/main/cli/serve.ts), on port 0. */
-export async function serveSessions(paths: readonly string[]): Promise<Served> {
-  const registry = new SessionRegistry({ allow: paths });
-  const handlers = createHandlers({ registry, initialPaths: paths });
-  const host = await startWebHost({ port: 0, handlers, rendererDir: RENDERER_DIR });
+/**
+ * The same wiring as `palimpsest serve` (src/main/cli/serve.ts), on port 0. Discovery of this
+ * machine's sessions is off unless `machine` says where to look (a fake home), so that what the
+ * library lists does not depend on the machine the tests run on.
+ */
+export async function serveSessions(paths: readonly string[], machine: DiscoverOptions | false = false): Promise<Served> {
+  const context = await createHostContext({ paths, machine });
+  const host = await startWebHost({ port: 0, handlers: context.handlers, rendererDir: RENDERER_DIR });
   return {
     host,
     async close() {
       await host.close();
-      registry.dispose();
+      context.dispose();
     },
   };
 }

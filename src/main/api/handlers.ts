@@ -10,6 +10,10 @@ import { importerById } from '../importers/registry';
 import type { FormatId } from '../importers/types';
 import { requestInfo } from '../../shared/replay/view';
 import { ApiFailure, type OpenSession, type SessionRegistry } from './sessions';
+import { sessionImplementations } from './handlers-session';
+import { libraryImplementations } from './handlers-library';
+import { rerunImplementations, type RerunHostOptions } from './handlers-rerun';
+import type { Library } from '../library/library';
 
 /**
  * The API handlers: one per contract method, shared by every transport. Each validates its input
@@ -25,6 +29,10 @@ export interface HandlerContext {
   readonly onProgress?: (e: ProgressEvent) => void;
   /** Where internal errors are reported (their stacks never cross the boundary). Default: stderr. */
   readonly logError?: (method: string, err: unknown) => void;
+  /** The host's library (discovery, pickers); without one, discoverSessions and pickPaths answer NOT_AVAILABLE. */
+  readonly library?: Library;
+  /** Re-runs (issue #8): the environment API keys and the data directory are read from, and a key store. Default: process.env, no store. */
+  readonly rerun?: RerunHostOptions;
 }
 
 export type Handlers = { readonly [M in ApiMethod]: (input: unknown) => Promise<ApiResult<ApiOutput<M>>> };
@@ -64,8 +72,17 @@ function implementations(ctx: HandlerContext): Impl {
   const { registry } = ctx;
   const out = <M extends ApiMethod>(m: M, value: DeepReadonly<z.input<(typeof CONTRACT)[M]['output']>>): ApiOutput<M> =>
     conform(CONTRACT[m].output, value, `a ${m} result`) as ApiOutput<M>;
+  // Re-run jobs belong to this handler table; closing a session stops its jobs.
+  const rerun = rerunImplementations(ctx);
 
   return {
+    // The session inspector's methods (issue #7): ./handlers-session.ts.
+    ...sessionImplementations(ctx),
+    // The app shell's methods (issue #7): ./handlers-library.ts.
+    ...libraryImplementations(ctx),
+    // Re-run and compare (issue #8): ./handlers-rerun.ts.
+    ...rerun.impl,
+
     async initialSessions() {
       return out('initialSessions', { paths: [...ctx.initialPaths] });
     },
@@ -87,6 +104,7 @@ function implementations(ctx: HandlerContext): Impl {
     },
 
     async closeSession({ sessionId }) {
+      rerun.sessionClosed(sessionId);
       return out('closeSession', { closed: registry.close(sessionId) });
     },
 

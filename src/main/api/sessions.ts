@@ -20,12 +20,19 @@ export interface OpenSession {
   readonly inspector: SessionInspector;
 }
 
+/** Decides which paths a host may open (src/main/library/library.ts: the library's sessions and folders). */
+export interface PathPolicy {
+  allows(path: string): Promise<boolean>;
+  /** Why `path` may not be opened, in a sentence for the user. */
+  refusal(path: string): string;
+}
+
 export interface SessionRegistryOptions {
   /**
-   * Paths that may be opened: only these files (compared after resolving symlinks), or `'any'`.
-   * A host started on some sessions should not become a reader of every file on the machine.
+   * Paths that may be opened: only these files (compared after resolving symlinks), a policy, or
+   * `'any'`. A host started on some sessions should not become a reader of every file on the machine.
    */
-  readonly allow: readonly string[] | 'any';
+  readonly allow: readonly string[] | 'any' | PathPolicy;
   /** Most sessions open at once. Default 16. */
   readonly maxSessions?: number;
 }
@@ -53,6 +60,7 @@ export class SessionRegistry implements Disposable {
   private async isAllowed(path: string): Promise<boolean> {
     const allow = this.options.allow;
     if (allow === 'any') return true;
+    if (!Array.isArray(allow)) return (allow as PathPolicy).allows(path);
     this.allowed ??= Promise.all(allow.map(canonical)).then((ps) => new Set(ps));
     return (await this.allowed).has(await canonical(path));
   }
@@ -60,14 +68,17 @@ export class SessionRegistry implements Disposable {
   async open(path: string, format?: FormatId, onProgress?: (e: ProgressEvent) => void): Promise<OpenSession> {
     if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry is closed.');
     if (!(await this.isAllowed(path))) {
-      throw new ApiFailure('FORBIDDEN_PATH', `${path} is not one of the sessions this window was opened with.`);
+      const policy = this.options.allow;
+      const why = typeof policy === 'object' && !Array.isArray(policy) ? (policy as PathPolicy).refusal(path) : `${path} is not one of the sessions this window was opened with.`;
+      throw new ApiFailure('FORBIDDEN_PATH', why);
     }
     if (this.sessions.size >= this.maxSessions) {
       throw new ApiFailure('LIMIT', `${this.sessions.size} sessions are open; close one first.`);
     }
     const info = await stat(path).catch(() => null);
     if (!info) throw new ApiFailure('UNREADABLE', `${path}: no such file.`);
-    if (!info.isFile()) throw new ApiFailure('UNREADABLE', `${path} is not a file.`);
+    // A folder may be one session (Rind's); the loader says when it is not.
+    if (!info.isFile() && !info.isDirectory()) throw new ApiFailure('UNREADABLE', `${path} is not a file.`);
     const progress = (phase: ProgressEvent['phase'], done: number | null) =>
       onProgress?.({ operation: 'openSession', path, phase, done, total: info.size });
     progress('reading', 0);

@@ -2,9 +2,11 @@ import { readFile, realpath } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, ipcMain, protocol, session, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { API_METHODS, ipcChannel } from '../../shared/api/contract';
-import { createHandlers, dispatch } from '../api/handlers';
-import { SessionRegistry } from '../api/sessions';
+import { dispatch } from '../api/handlers';
+import type { DiscoverOptions } from '../discovery/discover';
+import { createHostContext } from '../web/host-context';
 import { contentType, resolveStaticFile, SECURITY_HEADERS } from '../web/static';
+import { confirmPath, pickPaths } from './dialogs';
 
 /**
  * The Electron shell: the only main-process module that imports `electron`. Everything it serves
@@ -13,7 +15,9 @@ import { contentType, resolveStaticFile, SECURITY_HEADERS } from '../web/static'
  *   contract's methods;
  * - the UI is served from app://palimpsest/ (out/renderer) with the strict CSP;
  * - navigation, new windows, webviews and every permission request are denied;
- * - IPC answers only frames whose origin is app://palimpsest, and validates every payload.
+ * - IPC answers only frames whose origin is app://palimpsest, and validates every payload;
+ * - the window opens only the library's paths (src/main/library/library.ts): those of the command
+ *   line, discovered, picked in a native dialog, or confirmed by the user in one.
  */
 
 const SCHEME = 'app';
@@ -27,6 +31,8 @@ export interface ShellOptions {
   readonly rendererDir?: string;
   /** The built preload. Default: out/preload/index.cjs. */
   readonly preloadPath?: string;
+  /** Discovery of this machine's sessions; false: none. Default: the harnesses' own folders. */
+  readonly machine?: DiscoverOptions | false;
 }
 
 // Must run before the app is ready: app:// behaves like https (standard, secure origin).
@@ -85,6 +91,8 @@ function createWindow(preloadPath: string): BrowserWindow {
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // No middle-click (auxclick) navigation: links never open windows (Electronegativity AUXCLICK_JS_CHECK).
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   win.once('ready-to-show', () => win.show());
@@ -96,8 +104,7 @@ export function startShell(options: ShellOptions): void {
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const preloadPath = options.preloadPath ?? defaultPreloadPath();
   app.enableSandbox();
-  const registry = new SessionRegistry({ allow: options.paths });
-  const handlers = createHandlers({ registry, initialPaths: options.paths });
+  const context = createHostContext({ paths: options.paths, machine: options.machine, picker: pickPaths, confirm: confirmPath });
 
   app.on('web-contents-created', (_e, contents) => lockDown(contents));
 
@@ -106,12 +113,12 @@ export function startShell(options: ShellOptions): void {
       if (!fromApp(event.senderFrame?.url)) {
         return { ok: false, error: { code: 'TRANSPORT', message: `${method}: refused, the caller is not the Palimpsest UI.` } };
       }
-      return dispatch(handlers, method, input);
+      return dispatch((await context).handlers, method, input);
     });
   }
 
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => registry.dispose());
+  app.on('will-quit', () => void context.then((c) => c.dispose()));
 
   void app.whenReady().then(() => {
     const ses = session.defaultSession;

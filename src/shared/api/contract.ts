@@ -4,6 +4,9 @@ import { Diagnostic } from '../model/diagnostic';
 import { CompactionOutcome, CompactionTrigger, Finish, Ref, Usage } from '../model/event';
 import { Derivation, ItemId, Role, type ItemKind } from '../model/item';
 import { API_METHODS, type ApiMethod } from './methods';
+import { SESSION_CONTRACT } from './session-contract';
+import { LIBRARY_CONTRACT } from './library-contract';
+import { RERUN_CONTRACT, RerunProgressEvent } from './rerun-contract';
 
 /**
  * The one API contract between the core (src/main) and any UI (DESIGN.md: "the API contract lives
@@ -17,6 +20,9 @@ import { API_METHODS, type ApiMethod } from './methods';
  */
 
 export { API_METHODS, isApiMethod, ipcChannel, type ApiMethod } from './methods';
+export * from './session-contract';
+export * from './library-contract';
+export * from './rerun-contract';
 
 const Seq = z.number().int().nonnegative();
 const Count = z.number().int().nonnegative();
@@ -240,6 +246,12 @@ export const CONTRACT = {
     input: WithSession.extend({ from: Seq, count: z.number().int().positive().max(MAX_EVENT_WINDOW) }),
     output: z.object({ total: Count, from: Seq, events: z.array(EventRow) }),
   },
+  // The session inspector's methods (issue #7): windows, alignment, tokens, compaction detail, diffs.
+  ...SESSION_CONTRACT,
+  // The app shell's methods (issue #7): the library, native pickers, search in a session.
+  ...LIBRARY_CONTRACT,
+  // Re-run and compare (issue #8): strategies, jobs, runs, comparison, key status.
+  ...RERUN_CONTRACT,
 } as const satisfies { readonly [M in ApiMethod]: { readonly input: z.ZodType; readonly output: z.ZodType } };
 
 // CONTRACT has exactly the methods of API_METHODS (the `satisfies` rejects extra and missing keys).
@@ -267,6 +279,10 @@ export const ApiErrorCode = z.enum([
   'INTERNAL',
   /** Client side: the host could not be reached, or answered outside the contract (not authorised, gone). */
   'TRANSPORT',
+  /** This host cannot do that (a native dialog in the browser): the message says what to do instead. */
+  'NOT_AVAILABLE',
+  /** No re-run job with that id (it finished long ago, its session was closed, or the host restarted). */
+  'NO_JOB',
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCode>;
 
@@ -281,15 +297,25 @@ export const ApiResultEnvelope = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), error: ApiError }),
 ]);
 
-/** Progress of a long operation (loading a large session). */
-export const ProgressEvent = z.object({
+/**
+ * Phases of long operations. openSession: reading, replaying, done, failed. A re-run job
+ * (RerunProgressEvent, ./rerun-contract.ts): running, done, failed, cancelled. One enum, so that
+ * `ProgressEvent['phase']` stays a single type for code written before the union.
+ */
+export const ProgressPhase = z.enum(['reading', 'replaying', 'running', 'done', 'failed', 'cancelled']);
+
+/** Progress of loading a large session. */
+export const OpenSessionProgress = z.object({
   operation: z.literal('openSession'),
   path: z.string(),
-  phase: z.enum(['reading', 'replaying', 'done', 'failed']),
+  phase: ProgressPhase,
   /** Work done and total, in bytes of the file; null when unknown. */
   done: Count.nullable(),
   total: Count.nullable(),
 });
+
+/** Progress of a long operation: loading a large session, or a re-run job. */
+export const ProgressEvent = z.discriminatedUnion('operation', [OpenSessionProgress, RerunProgressEvent]);
 export type ProgressEvent = z.infer<typeof ProgressEvent>;
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,31 @@ export const API_METHODS = [
   'listDiagnostics',
   'getView',
   'listEvents',
+  // The session inspector (issue #7 views; schemas in ./session-contract.ts).
+  'getSessionInfo',
+  'getViewHead',
+  'getViewWindow',
+  'getItemText',
+  'getEventText',
+  'getAlignment',
+  'getTokenMeter',
+  'getTokenSeries',
+  'getCompaction',
+  'listFates',
+  'diffViews',
+  // The app shell (issue #7; schemas in ./library-contract.ts).
+  'discoverSessions',
+  'pickPaths',
+  'searchSession',
+  // Re-run and compare (issue #8; schemas in ./rerun-contract.ts).
+  'listStrategies',
+  'listRuns',
+  'startRerun',
+  'cancelRerun',
+  'watchRerun',
+  'listRerunJobs',
+  'compareRuns',
+  'providerKeys',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

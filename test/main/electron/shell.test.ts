@@ -16,6 +16,10 @@ const electron = vi.hoisted(() => ({
   permissionRequest: null as Listener | null,
   permissionCheck: null as Listener | null,
   sandboxed: false,
+  /** Paths the shell asked the user to confirm, and the answer the fake dialog gives (1: Cancel). */
+  confirmed: [] as string[],
+  answer: 1,
+  picked: [] as string[],
 }));
 
 vi.mock('electron', () => ({
@@ -27,6 +31,7 @@ vi.mock('electron', () => ({
   },
   BrowserWindow: class {
     static getAllWindows() { return electron.windows; }
+    static getFocusedWindow() { return null; }
     url: string | null = null;
     constructor(readonly options: { webPreferences: Record<string, unknown> }) { electron.windows.push(this); }
     once() { return this; }
@@ -34,6 +39,14 @@ vi.mock('electron', () => ({
     loadURL(url: string) { this.url = url; return Promise.resolve(); }
   },
   ipcMain: { handle: (channel: string, fn: Listener) => electron.ipc.set(channel, fn) },
+  dialog: {
+    showMessageBox: (...args: unknown[]) => {
+      const options = args.at(-1) as { detail: string };
+      electron.confirmed.push(options.detail.split('\n')[0] ?? '');
+      return Promise.resolve({ response: electron.answer });
+    },
+    showOpenDialog: () => Promise.resolve({ canceled: false, filePaths: electron.picked }),
+  },
   protocol: {
     registerSchemesAsPrivileged: (s: typeof electron.schemes) => electron.schemes.push(...s),
     handle: (_scheme: string, fn: (req: Request) => Promise<Response>) => { electron.protocolHandler = fn; },
@@ -60,7 +73,7 @@ describe('Electron shell (electron mocked)', () => {
     writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>Palimpsest</title>');
     writeFileSync(join(dir, 'secret.txt'), 'top secret');
     const { startShell } = await import('../../../src/main/electron/shell');
-    startShell({ paths: [SMALL], rendererDir: join(dir, 'renderer'), preloadPath: '/preload.cjs' });
+    startShell({ paths: [SMALL], rendererDir: join(dir, 'renderer'), preloadPath: '/preload.cjs', machine: false });
     await new Promise((ok) => setTimeout(ok, 10));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,6 +87,7 @@ describe('Electron shell (electron mocked)', () => {
     expect(electron.sandboxed).toBe(true);
     expect(electron.windows[0]?.options.webPreferences).toMatchObject({
       contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, preload: '/preload.cjs',
+      disableBlinkFeatures: 'Auxclick',
     });
   });
 
@@ -106,6 +120,26 @@ describe('Electron shell (electron mocked)', () => {
     expect(opened.ok).toBe(true);
     expect((await invoke('openSession', 'app://palimpsest/', { path: '/etc/passwd' })).error?.code).toBe('FORBIDDEN_PATH');
     expect((await invoke('getView', 'app://palimpsest/', { index: 'x' })).error?.code).toBe('BAD_INPUT');
+  });
+
+  it('opens another path only when the user confirms it in a native dialog, or picked it', async () => {
+    const other = 'fixtures/palimpsest/basic.jsonl';
+    electron.confirmed.length = 0;
+    electron.answer = 1;
+    expect((await invoke('openSession', 'app://palimpsest/', { path: other })).error?.code).toBe('FORBIDDEN_PATH');
+    expect(electron.confirmed).toEqual([other]);
+    // A path that does not exist is refused without asking.
+    expect((await invoke('openSession', 'app://palimpsest/', { path: '/no/such/session.jsonl' })).error?.code).toBe('FORBIDDEN_PATH');
+    expect(electron.confirmed).toEqual([other]);
+    electron.answer = 0;
+    expect((await invoke('openSession', 'app://palimpsest/', { path: other })).ok).toBe(true);
+
+    const picked = 'fixtures/palimpsest/branches.jsonl';
+    electron.picked = [picked];
+    expect(await invoke('pickPaths', 'app://palimpsest/', { kind: 'files' })).toEqual({ ok: true, value: { kind: 'files', paths: [picked] } });
+    electron.answer = 1;
+    expect((await invoke('openSession', 'app://palimpsest/', { path: picked })).ok).toBe(true);
+    expect(electron.confirmed).toHaveLength(2);
   });
 
   it('serves the renderer on app:// with the CSP, and nothing outside it', async () => {

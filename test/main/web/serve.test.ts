@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../../../src/main/cli/args';
 import { serve, serveCommand, SERVE_SPEC } from '../../../src/main/cli/serve';
@@ -31,11 +32,30 @@ describe('palimpsest serve', () => {
     await expect(fetch(`${host.origin}/`)).rejects.toThrow();
   });
 
+  it('lists the sessions of a folder argument in the library and opens them, not the folder itself', async () => {
+    const { io, out } = collect();
+    let stop!: () => void;
+    const until = new Promise<void>((ok) => (stop = ok));
+    let host!: WebHost;
+    await new Promise<void>((ok) => {
+      void serve({ paths: ['fixtures/palimpsest'], port: 0, until, onListening: (h) => { host = h; ok(); } }, io).then((code) => out.push(`exit ${code}`));
+    });
+    const call = async (method: string, body: unknown) => (await fetch(`${host.origin}/api/${method}`, {
+      method: 'POST', headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    })).json() as Promise<{ ok: boolean; value?: { paths?: string[]; sessions?: { path: string; origin: string }[] }; error?: { code: string } }>;
+    expect((await call('initialSessions', {})).value).toEqual({ paths: [] });
+    const listed = (await call('discoverSessions', {})).value?.sessions?.filter((s) => s.origin === 'folder').map((s) => s.path) ?? [];
+    expect(listed).toContain(resolve(SMALL));
+    expect((await call('openSession', { path: SMALL })).ok).toBe(true);
+    expect((await call('openSession', { path: 'fixtures/codex/manifest.json' })).error?.code).toBe('FORBIDDEN_PATH');
+    stop();
+    await expect.poll(() => out.at(-1)).toBe('exit 0');
+  });
+
   it('rejects bad arguments as usage errors', async () => {
     const { io } = collect();
     await expect(serveCommand(parseArgs(['--port', '70000'], SERVE_SPEC), io)).rejects.toBeInstanceOf(UsageError);
     await expect(serveCommand(parseArgs(['nope.jsonl'], SERVE_SPEC), io)).rejects.toThrow(/no such file/);
-    await expect(serveCommand(parseArgs(['fixtures'], SERVE_SPEC), io)).rejects.toThrow(/not a file/);
     expect(() => parseArgs(['--host', '0.0.0.0'], SERVE_SPEC)).toThrow(UsageError);
   });
 });

@@ -5,14 +5,36 @@ describe('API contract', () => {
   it('has this surface (a change here is a change of the API: review it)', () => {
     expect([...API_METHODS].sort()).toMatchInlineSnapshot(`
       [
+        "cancelRerun",
         "closeSession",
+        "compareRuns",
+        "diffViews",
+        "discoverSessions",
+        "getAlignment",
+        "getCompaction",
+        "getEventText",
+        "getItemText",
+        "getSessionInfo",
+        "getTokenMeter",
+        "getTokenSeries",
         "getView",
+        "getViewHead",
+        "getViewWindow",
         "initialSessions",
         "listCompactions",
         "listDiagnostics",
         "listEvents",
+        "listFates",
         "listRequests",
+        "listRerunJobs",
+        "listRuns",
+        "listStrategies",
         "openSession",
+        "pickPaths",
+        "providerKeys",
+        "searchSession",
+        "startRerun",
+        "watchRerun",
       ]
     `);
     expect(Object.keys(CONTRACT).sort()).toEqual([...API_METHODS].sort());
@@ -24,14 +46,36 @@ describe('API contract', () => {
     );
     expect(inputs).toMatchInlineSnapshot(`
       {
+        "cancelRerun": "jobId",
         "closeSession": "sessionId",
+        "compareRuns": "branch, runIds, sessionId, target",
+        "diffViews": "a, b, branch, limit, sessionId",
+        "discoverSessions": "refresh",
+        "getAlignment": "branch, count, from, index, sessionId",
+        "getCompaction": "branch, compactionId, sessionId",
+        "getEventText": "seq, sessionId",
+        "getItemText": "branch, index, itemId, sessionId",
+        "getSessionInfo": "sessionId",
+        "getTokenMeter": "branch, index, policy, sessionId",
+        "getTokenSeries": "branch, policy, sessionId",
         "getView": "branch, full, index, sessionId",
+        "getViewHead": "branch, index, sessionId",
+        "getViewWindow": "branch, count, from, index, sessionId",
         "initialSessions": "",
         "listCompactions": "branch, sessionId",
         "listDiagnostics": "branch, sessionId",
         "listEvents": "count, from, sessionId",
+        "listFates": "branch, count, fate, from, index, sessionId",
         "listRequests": "branch, sessionId",
+        "listRerunJobs": "sessionId",
+        "listRuns": "sessionId",
+        "listStrategies": "",
         "openSession": "format, path",
+        "pickPaths": "kind",
+        "providerKeys": "models",
+        "searchSession": "branch, max, query, sessionId",
+        "startRerun": "branch, maxOutput, mock, models, options, repeat, sessionId, strategy, target, window",
+        "watchRerun": "after, jobId, waitMs",
       }
     `);
   });

@@ -1,16 +1,24 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
-import { num } from '../preview';
-import { useApp } from '../useApp';
+import { useEffect, useMemo, useRef } from 'react';
+import { useSession } from './context';
+import { num } from './format';
 
 const ROW = 44;
 
+/** Every request of the branch (virtualised), with its compaction and diagnostic marks. */
 export function RequestList(): React.JSX.Element {
-  const requests = useApp((s) => s.requests);
-  const selected = useApp((s) => s.selected);
-  const select = useApp((s) => s.select);
+  const requests = useSession((s) => s.requests);
+  const selected = useSession((s) => s.selected);
+  const select = useSession((s) => s.select);
+  const markers = useSession((s) => s.markers);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: requests.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
+  const compactionAt = useMemo(() => new Map(markers.compaction.map((m) => [m.index, m])), [markers]);
+  const diagnosticsAt = useMemo(() => {
+    const m = new Map<number, number>();
+    for (const d of markers.diagnostic) m.set(d.index, (m.get(d.index) ?? 0) + 1);
+    return m;
+  }, [markers]);
 
   useEffect(() => {
     if (selected !== null) virtual.scrollToIndex(selected, { align: 'auto' });
@@ -18,7 +26,7 @@ export function RequestList(): React.JSX.Element {
 
   return (
     <section className="pane requests" aria-label="Requests">
-      <h2>Requests <span className="muted">({requests.length}) · ↑/↓ or j/k</span></h2>
+      <h2>Requests <span className="muted">({requests.length})</span></h2>
       <div className="scroll" ref={scroller} role="listbox" aria-label="Requests" aria-activedescendant={selected !== null ? `request-${selected}` : undefined} tabIndex={0}>
         {requests.length === 0 && <p className="muted pad">This branch has no model requests.</p>}
         <div className="spacer" style={{ height: virtual.getTotalSize() }}>
@@ -26,6 +34,8 @@ export function RequestList(): React.JSX.Element {
             const r = requests[v.index];
             if (!r) return null;
             const finish = r.error ? 'error' : (r.finish?.raw ?? 'no response');
+            const compaction = compactionAt.get(r.index);
+            const diags = diagnosticsAt.get(r.index) ?? 0;
             return (
               <div
                 key={v.key}
@@ -39,6 +49,8 @@ export function RequestList(): React.JSX.Element {
                 <div className="line1">
                   <span className="idx">#{r.index}</span>
                   <span className="purpose">{r.purpose}</span>
+                  {compaction && <span className="sv-mark compaction" title={`first view after ${compaction.label}`}>◆ {compaction.id}</span>}
+                  {diags > 0 && <span className="sv-mark diagnostic" title={`${diags} diagnostic${diags === 1 ? '' : 's'} first visible here`}>! {diags}</span>}
                   <span className="model" title={`${r.provider ?? 'unknown provider'}/${r.model ?? 'unknown model'}`}>{r.model ?? 'unknown model'}</span>
                 </div>
                 <div className="line2 muted">

@@ -1,0 +1,174 @@
+// The session view's figures (issue #7), in Debian's Chromium against the web host:
+//   1. time to first view of a 100 MB session: from navigation to the first model-view item on screen
+//      (the host reads, imports and replays the file, the renderer asks for the requests, the view's
+//      head and its first window);
+//   2. frame times while scrolling a 100,000-item model view (target p95 ≤ 16.7 ms).
+//
+//   npm run build && npx tsx bench/ui-bench.ts [--runs 3] [--only first-view|scroll] [--data bench/data]
+//
+// Frames are timed with vsync and the frame-rate limit off, so a frame's interval is what it cost
+// (script, style, layout, paint), not the display's 16.7 ms. Results are printed and written to
+// bench/data/ui-latest.json.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright';
+import { createHostContext } from '../src/main/web/host-context';
+import { findRendererDir, startWebHost } from '../src/main/web/server';
+import { closeSessionTokens } from '../src/main/api/session/tokens';
+import { DATA_SET, ensureData } from './generate';
+import { ensureViewData } from './ui-data';
+
+const CHROMIUM = process.env.PALIMPSEST_CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-first-run', '--disable-gpu-vsync', '--disable-frame-rate-limit',
+];
+const FIRST_ITEM = '.session-view .pane.view[aria-busy=false] .item[data-position="0"]';
+
+export interface Percentiles { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number }
+
+export function percentiles(xs: readonly number[]): Percentiles {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q: number): number => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
+  return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s[s.length - 1] ?? Number.NaN };
+}
+
+async function served<T>(path: string, rendererDir: string, run: (url: string) => Promise<T>): Promise<T> {
+  const context = await createHostContext({ paths: [path], machine: false });
+  const host = await startWebHost({ port: 0, handlers: context.handlers, rendererDir });
+  try {
+    return await run(host.url);
+  } finally {
+    await host.close();
+    context.dispose();
+  }
+}
+
+/** Navigation → the request list, and → the first item of the first model view. */
+async function firstView(browser: Browser, path: string, rendererDir: string): Promise<{ listMs: number; viewMs: number }> {
+  return served(path, rendererDir, async (url) => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      const t0 = performance.now();
+      await page.goto(url);
+      await page.locator('.session-view .row.request').first().waitFor({ timeout: 600_000 });
+      const listMs = performance.now() - t0;
+      await page.locator(FIRST_ITEM).waitFor({ timeout: 600_000 });
+      return { listMs, viewMs: performance.now() - t0 };
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+/**
+ * In-page script: scrolls the model view `frames` times by `step` px (to random places when step is
+ * 0), one scroll per animation frame, and returns each frame's interval. A string, not a function:
+ * tsx's transform adds helpers to functions that do not exist in the page.
+ */
+const SCROLL_SCRIPT = `async ({ frames, step }) => {
+  const el = document.querySelector('.session-view .pane.view .scroll');
+  if (!el) throw new Error('no model view scroller');
+  let seed = 42;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const out = [];
+  await new Promise((done) => {
+    let last = performance.now();
+    let i = 0;
+    const tick = (t) => {
+      if (i > 0) out.push(t - last);
+      last = t;
+      if (i++ >= frames) return done();
+      el.scrollTop = step === 0 ? random() * (el.scrollHeight - el.clientHeight) : el.scrollTop + step;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  return out;
+}`;
+
+async function scrollFrames(page: Page, frames: number, step: number): Promise<number[]> {
+  const r: unknown = await page.evaluate(`(${SCROLL_SCRIPT})(${JSON.stringify({ frames, step })})`);
+  if (!Array.isArray(r) || !r.every((x) => typeof x === 'number')) throw new Error('the scroll script returned no frame times');
+  return r;
+}
+
+export interface ScrollFigures { readonly items: number; readonly steady: Percentiles; readonly fling: Percentiles; readonly jumps: Percentiles; readonly all: Percentiles }
+
+async function scrolling(browser: Browser, path: string, rendererDir: string): Promise<ScrollFigures> {
+  return served(path, rendererDir, async (url) => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(url);
+      await page.locator(FIRST_ITEM).waitFor({ timeout: 600_000 });
+      const title = (await page.locator('.session-view .pane.view h2').textContent()) ?? '';
+      const items = Number(/([\d,]+) items/.exec(title)?.[1]?.replace(/,/g, '') ?? 'NaN');
+      await scrollFrames(page, 60, 100); // warm-up: JIT, first windows
+      const steady = await scrollFrames(page, 600, 120);
+      const fling = await scrollFrames(page, 300, 4000);
+      const jumps = await scrollFrames(page, 120, 0);
+      return { items, steady: percentiles(steady), fling: percentiles(fling), jumps: percentiles(jumps), all: percentiles([...steady, ...fling, ...jumps]) };
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+const ms = (x: number): string => `${x.toFixed(1)} ms`;
+
+export async function runUiBench(options: { runs?: number; only?: string; dataDir?: string; log?: (s: string) => void } = {}) {
+  const log = options.log ?? ((s: string) => console.log(s));
+  const runs = options.runs ?? 3;
+  const dataDir = options.dataDir ?? 'bench/data';
+  const rendererDir = findRendererDir();
+  if (!rendererDir) throw new Error('The renderer is not built: run `npm run build` first.');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const result: Record<string, unknown> = { chromium: browser.version(), runs };
+  try {
+    if (options.only !== 'scroll') {
+      const spec = DATA_SET.find((d) => d.name === 's100mb');
+      if (!spec) throw new Error('no s100mb in the bench data set');
+      const meta = ensureData(dataDir, spec, { log });
+      const path = join(dataDir, spec.file);
+      const times: { listMs: number; viewMs: number }[] = [];
+      for (let i = 0; i < runs; i++) {
+        // The previous run's session was closed; give its background work (token counting) time to stop.
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 2000));
+        const t = await firstView(browser, path, rendererDir);
+        times.push(t);
+        log(`  first view of ${spec.file} (${(meta.bytes / 1e6).toFixed(0)} MB), run ${i + 1}: requests listed ${ms(t.listMs)}, first view ${ms(t.viewMs)}`);
+      }
+      result.firstView = { file: spec.file, bytes: meta.bytes, events: meta.events, list: percentiles(times.map((t) => t.listMs)), view: percentiles(times.map((t) => t.viewMs)) };
+    }
+    if (options.only !== 'first-view') {
+      const path = ensureViewData(dataDir, 100_000, log);
+      const s = await scrolling(browser, path, rendererDir);
+      for (const phase of ['steady', 'fling', 'jumps', 'all'] as const) {
+        const p = s[phase];
+        log(`  scrolling ${s.items.toLocaleString('en-US')} items, ${phase}: p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}, max ${ms(p.max)} (${p.n} frames)`);
+      }
+      result.scroll = s;
+    }
+  } finally {
+    await browser.close();
+    await closeSessionTokens();
+  }
+  writeFileSync(join(dataDir, 'ui-latest.json'), JSON.stringify(result, null, 2) + '\n');
+  return result;
+}
+
+function flag(argv: readonly string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+
+if (/ui-bench\.(c?m?js|ts)$/.test(process.argv[1] ?? '')) {
+  const argv = process.argv.slice(2);
+  runUiBench({ runs: Number(flag(argv, '--runs') ?? 3), only: flag(argv, '--only'), dataDir: flag(argv, '--data') }).then(
+    () => undefined,
+    (err: unknown) => {
+      console.error(`ui-bench: ${err instanceof Error ? err.message : String(err)}`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import { CONTRACT, type ApiOutput, type LibraryMethod } from '../../shared/api/contract';
+import { searchSession } from '../search/session-search';
+import type { HandlerContext } from './handlers';
+import { ApiFailure } from './sessions';
+
+/**
+ * The app shell's handlers (issue #7): the library listing, native pickers and search within a
+ * session. createHandlers (./handlers.ts) validates their inputs before they run and turns what
+ * they throw into error values; each output is checked against the contract here.
+ */
+
+export type LibraryImpl = { readonly [M in LibraryMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
+
+/** Default and most matches a search lists. */
+const DEFAULT_MATCHES = 200;
+
+function checked<M extends LibraryMethod>(m: M, value: z.input<(typeof CONTRACT)[M]['output']>): ApiOutput<M> {
+  const r = CONTRACT[m].output.safeParse(value);
+  if (!r.success) {
+    const first = r.error.issues[0];
+    throw new ApiFailure('INTERNAL', `The core produced a ${m} result that does not match the API contract: ${first ? `${first.path.join('.')}: ${first.message}` : ''}`);
+  }
+  return r.data as ApiOutput<M>;
+}
+
+export function libraryImplementations(ctx: HandlerContext): LibraryImpl {
+  const library = () => {
+    if (!ctx.library) throw new ApiFailure('NOT_AVAILABLE', 'This host has no library: open a session by its path.');
+    return ctx.library;
+  };
+
+  return {
+    async discoverSessions({ refresh }) {
+      return checked('discoverSessions', await library().discover(refresh === true));
+    },
+
+    async pickPaths({ kind }) {
+      return checked('pickPaths', { kind, paths: [...(await library().pick(kind))] });
+    },
+
+    async searchSession({ sessionId, query, branch, max }) {
+      const s = ctx.registry.get(sessionId);
+      const b = branch ?? s.inspector.defaultBranch;
+      if (!s.inspector.hasBranch(b)) {
+        throw new ApiFailure('NO_BRANCH', `No branch "${b}"; branches: ${s.inspector.branches.map((x) => x.name).join(', ')}.`);
+      }
+      const limit = max ?? DEFAULT_MATCHES;
+      const r = await searchSession(s.inspector, query, b, limit);
+      return checked('searchSession', { query, branch: b, total: r.total, truncated: r.total > r.matches.length, partial: r.partial, matches: r.matches });
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { stat } from 'node:fs/promises';
+import { BrowserWindow, dialog } from 'electron';
+import type { Confirm, PickKind, Picker } from '../library/library';
+
+/**
+ * The native dialogs behind the library (src/main/library/library.ts): what the user picks or
+ * confirms here — in main, where the renderer cannot forge it — is what a window may open beyond
+ * the sessions it was started with or discovered.
+ */
+
+const parent = (): BrowserWindow | undefined => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+
+export const pickPaths: Picker = async (kind: PickKind) => {
+  const options: Electron.OpenDialogOptions = kind === 'folder'
+    ? { title: 'Open a folder of sessions', properties: ['openDirectory'] }
+    : {
+      title: 'Open session files',
+      properties: ['openFile', 'multiSelections'],
+      filters: [{ name: 'Session logs', extensions: ['jsonl', 'zst', 'zstd'] }, { name: 'All files', extensions: ['*'] }],
+    };
+  const win = parent();
+  const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+  return r.canceled ? [] : r.filePaths;
+};
+
+/** A question is on screen: a window cannot queue up more of them (a compromised page spamming dialogs). */
+let asking = false;
+
+/**
+ * A path the window asked for that nothing allowed (typed in the path box, or dropped): the user
+ * says yes or no. A path that does not exist is refused without asking, and so is any path asked
+ * for while a question is already on screen.
+ */
+export const confirmPath: Confirm = async (path: string) => {
+  if (asking || !(await stat(path).catch(() => null))) return false;
+  asking = true;
+  try {
+    return await ask(path);
+  } finally {
+    asking = false;
+  }
+};
+
+async function ask(path: string): Promise<boolean> {
+  const options: Electron.MessageBoxOptions = {
+    type: 'question',
+    buttons: ['Open', 'Cancel'],
+    defaultId: 1,
+    cancelId: 1,
+    title: 'Open this file?',
+    message: 'Open this file in Palimpsest?',
+    detail: `${path}\n\nIt is not one of the sessions this window was started with, discovered or picked. Open it only if you typed or dropped this path yourself.`,
+  };
+  const win = parent();
+  const r = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+  return r.response === 0;
+}

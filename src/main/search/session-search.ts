@@ -1,0 +1,97 @@
+import type { SearchMatch } from '../../shared/api/library-contract';
+import { MAIN_BRANCH } from '../../shared/replay/branches';
+import type { SessionInspector } from '../session/inspector';
+import { eventTexts } from './event-text';
+
+/**
+ * Search within one open session, in main (the renderer never holds a session): a case-insensitive
+ * substring of the query in the text of every event of a branch — what the raw history shows and,
+ * through provenance, what the model views are made of. One match per text that contains the
+ * query; each names the first request that can show it, so the UI can jump to either.
+ *
+ * Long texts are kept in memory as previews (src/main/session/elide.ts): their events are re-read
+ * from the source to be searched whole, one at a time and never kept, until a time budget runs
+ * out; events searched in their preview only after that are counted in `partial`.
+ */
+
+export interface SearchResult {
+  readonly total: number;
+  readonly partial: number;
+  readonly matches: SearchMatch[];
+}
+
+const BEFORE = 60;
+const AFTER = 100;
+
+// Control characters and runs of white space would break a one-line snippet.
+// eslint-disable-next-line no-control-regex
+const flat = (s: string): string => s.replace(/[\u0000-\u001f\u007f\s]+/g, ' ');
+
+/** A literal, case-insensitive pattern: RegExp's own case folding keeps offsets in the original text. */
+export function literalPattern(query: string): RegExp {
+  return new RegExp(query.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'iu');
+}
+
+export function snippetAround(text: string, at: number, length: number): { snippet: string; at: number; length: number } {
+  const start = Math.max(0, at - BEFORE);
+  const end = Math.min(text.length, at + length + AFTER);
+  const head = (start > 0 ? '…' : '') + flat(text.slice(start, at)).trimStart();
+  const hit = flat(text.slice(at, at + length));
+  const tail = flat(text.slice(at + length, end)).trimEnd() + (end < text.length ? '…' : '');
+  return { snippet: head + hit + tail, at: head.length, length: hit.length };
+}
+
+/** Index of the first value in ascending `seqs` that is >= seq, or -1. */
+function firstAtOrAfter(seqs: readonly number[], seq: number): number {
+  let lo = 0;
+  let hi = seqs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((seqs[mid] as number) < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < seqs.length ? lo : -1;
+}
+
+export interface SearchOptions {
+  /** Time allowed for re-reading long texts, in ms. Default 5 s. */
+  readonly budgetMs?: number;
+  readonly now?: () => number;
+}
+
+export async function searchSession(inspector: SessionInspector, query: string, branch: string, max: number, options: SearchOptions = {}): Promise<SearchResult> {
+  const now = options.now ?? Date.now;
+  const deadline = now() + (options.budgetMs ?? 5000);
+  const state = inspector.replay(branch);
+  const events = inspector.session.events;
+  const requestSeqs = state.requests.map((r) => r.seq);
+  const requestById = new Map(state.requests.map((r) => [r.id, r.index]));
+  const pattern = literalPattern(query);
+  const matches: SearchMatch[] = [];
+  let total = 0;
+  let partial = 0;
+  for (const seq of state.seqs) {
+    let e = events[seq];
+    if (!e) continue;
+    let texts = eventTexts(e);
+    if (texts.some((t) => t.elided) && now() < deadline) {
+      e = await inspector.session.hydrate(seq);
+      texts = eventTexts(e);
+    }
+    if (texts.some((t) => t.elided)) partial++;
+    for (const t of texts) {
+      const m = pattern.exec(t.text);
+      if (!m) continue;
+      total++;
+      if (matches.length >= max) continue;
+      const own = e.kind === 'response' ? requestById.get(e.request) : undefined;
+      const next = firstAtOrAfter(requestSeqs, seq);
+      const request = own ?? (next < 0 ? null : (state.requests[next]?.index ?? null));
+      matches.push({
+        seq, kind: e.kind, branch: e.branch ?? MAIN_BRANCH, request, item: e.kind === 'item' ? e.item.id : null, where: t.where,
+        ...snippetAround(t.text, m.index, m[0].length),
+      });
+    }
+  }
+  return { total, partial, matches };
+}

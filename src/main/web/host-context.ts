@@ -1,0 +1,56 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createHandlers, type Handlers } from '../api/handlers';
+import { SessionRegistry } from '../api/sessions';
+import type { DiscoverOptions } from '../discovery/discover';
+import { Library, type Confirm, type Picker } from '../library/library';
+
+/**
+ * What every host (the web host, the Electron shell, the end-to-end harness) builds from its
+ * command line: the library (which is also the path policy), the session registry and the
+ * handlers. The paths are sorted into session files, which the UI opens, and folders, which the
+ * library lists.
+ */
+
+export interface HostOptions {
+  /** Paths from the command line: session files and folders. */
+  readonly paths: readonly string[];
+  /** Discovery of this machine's sessions; false: none. Default: the harnesses' own folders. */
+  readonly machine?: DiscoverOptions | false;
+  readonly picker?: Picker;
+  readonly confirm?: Confirm;
+}
+
+export interface HostContext {
+  readonly handlers: Handlers;
+  readonly registry: SessionRegistry;
+  readonly library: Library;
+  /** Session files (the UI opens them); a Rind session folder counts as a file. */
+  readonly files: readonly string[];
+  readonly folders: readonly string[];
+  /** Paths that do not exist. */
+  readonly missing: readonly string[];
+  dispose(): void;
+}
+
+/** A folder that is one session (Rind's: it holds messages.jsonl), rather than a folder of sessions. */
+async function isSessionFolder(path: string): Promise<boolean> {
+  const messages = await stat(join(path, 'messages.jsonl')).catch(() => null);
+  return messages?.isFile() ?? false;
+}
+
+export async function createHostContext(options: HostOptions): Promise<HostContext> {
+  const files: string[] = [];
+  const folders: string[] = [];
+  const missing: string[] = [];
+  for (const p of options.paths) {
+    const info = await stat(p).catch(() => null);
+    if (!info) missing.push(p);
+    else if (info.isDirectory() && !(await isSessionFolder(p))) folders.push(p);
+    else files.push(p);
+  }
+  const library = new Library({ files, folders, machine: options.machine, picker: options.picker, confirm: options.confirm });
+  const registry = new SessionRegistry({ allow: library });
+  const handlers = createHandlers({ registry, initialPaths: files, library });
+  return { handlers, registry, library, files, folders, missing, dispose: () => registry.dispose() };
+}

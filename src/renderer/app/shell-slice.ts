@@ -1,0 +1,140 @@
+import type { ApiError, PalimpsestApi } from '../../shared/api/contract';
+import type { Focus, GetState, SessionTab, SetState } from '../store';
+
+/**
+ * Tabs of open sessions and navigation between them and the library (null `active`). Sessions are
+ * opened and closed through the API; the session view of the active tab (./session) does the rest.
+ */
+
+export interface ShellSlice {
+  readonly api: PalimpsestApi;
+  /** starting: asking the host what it was started with; error: the host cannot be reached. */
+  phase: 'starting' | 'ready' | 'error';
+  error: ApiError | null;
+  /** Session files the host was started with. */
+  initialPaths: readonly string[];
+  tabs: readonly SessionTab[];
+  /** The active tab's session id; null: the library. */
+  active: string | null;
+  /** Paths being opened. */
+  opening: readonly string[];
+  /** The last open that failed, said where it was asked for (the library). */
+  openError: { readonly path: string; readonly error: ApiError } | null;
+  /** See store.ts. */
+  focus: Focus | null;
+  /** The keyboard shortcuts overlay. */
+  help: boolean;
+
+  start(): Promise<void>;
+  /** Opens a session in a new tab (or shows its tab when it is open already); false when it failed. */
+  openPath(path: string): Promise<boolean>;
+  activate(sessionId: string | null): void;
+  closeTab(sessionId: string): void;
+  /** The next (1) or previous (-1) tab, the library counting as the first. */
+  cycleTab(delta: number): void;
+  /** Sends the active session's view to a raw event and/or a request (sets `focus`). */
+  goTo(target: { readonly seq?: number; readonly request?: number }): void;
+  setHelp(open: boolean): void;
+  dismissOpenError(): void;
+}
+
+export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): ShellSlice {
+  let started = false;
+  // Never reset: a session view applies each nonce once, even across tab switches.
+  let nonce = 0;
+
+  return {
+    api,
+    phase: 'starting',
+    error: null,
+    initialPaths: [],
+    tabs: [],
+    active: null,
+    opening: [],
+    openError: null,
+    focus: null,
+    help: false,
+
+    async start() {
+      if (started) return;
+      started = true;
+      const init = await api.initialSessions({});
+      if (!init.ok) {
+        set({ phase: 'error', error: init.error });
+        return;
+      }
+      set({ phase: 'ready', initialPaths: init.value.paths });
+      void get().discover(false);
+      // The first session given is opened; the others wait in the library ("Started with").
+      const first = init.value.paths[0];
+      if (first !== undefined) await get().openPath(first);
+    },
+
+    async openPath(input) {
+      const path = input.trim();
+      if (path === '') return false;
+      const open = get().tabs.find((t) => t.path === path);
+      if (open) {
+        get().activate(open.sessionId);
+        return true;
+      }
+      if (get().opening.includes(path)) return false;
+      set((s) => ({ opening: [...s.opening, path], openError: null }));
+      const r = await api.openSession({ path });
+      set((s) => ({ opening: s.opening.filter((p) => p !== path) }));
+      if (!r.ok) {
+        set({ openError: { path, error: r.error } });
+        return false;
+      }
+      set((s) => ({ tabs: [...s.tabs, { sessionId: r.value.sessionId, path, summary: r.value }] }));
+      get().rememberOpened(path, r.value);
+      get().activate(r.value.sessionId);
+      return true;
+    },
+
+    activate(sessionId) {
+      const known = sessionId === null || get().tabs.some((t) => t.sessionId === sessionId);
+      if (!known) return;
+      set((s) => ({
+        active: sessionId,
+        focus: s.active === sessionId ? s.focus : null,
+        search: s.search.sessionId === sessionId ? s.search : { ...s.search, open: false },
+      }));
+    },
+
+    closeTab(sessionId) {
+      const { tabs, active } = get();
+      const at = tabs.findIndex((t) => t.sessionId === sessionId);
+      if (at < 0) return;
+      const rest = tabs.filter((t) => t.sessionId !== sessionId);
+      const next = active !== sessionId ? active : (rest[Math.min(at, rest.length - 1)]?.sessionId ?? null);
+      set((s) => ({
+        tabs: rest,
+        search: s.search.sessionId === sessionId ? { ...s.search, open: false, sessionId: null, result: null } : s.search,
+      }));
+      get().activate(next);
+      // Frees the session in the host; nothing waits on it, and a failure leaves only memory in use.
+      void api.closeSession({ sessionId });
+    },
+
+    cycleTab(delta) {
+      const order: (string | null)[] = [null, ...get().tabs.map((t) => t.sessionId)];
+      const at = order.indexOf(get().active);
+      const next = order[(((at + delta) % order.length) + order.length) % order.length];
+      get().activate(next ?? null);
+    },
+
+    goTo({ seq, request }) {
+      nonce++;
+      set({ focus: { ...(seq !== undefined ? { seq } : {}), ...(request !== undefined ? { request } : {}), nonce } });
+    },
+
+    setHelp(open) {
+      set({ help: open });
+    },
+
+    dismissOpenError() {
+      set({ openError: null });
+    },
+  };
+}

@@ -1,0 +1,210 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ApiError, ApiOutput, CompactionRow, PalimpsestApi, RequestRow, RerunJob, RunRow, StrategyRow } from '../../shared/api/contract';
+import { demoWindow, formTarget, MOCK_MODEL, modelSpec, toStartInput, type ChainEntry, type RerunForm } from './form';
+import { followJob } from './watch';
+
+/**
+ * State of the re-run panel and the compare view of one session: what the host offers
+ * (strategies, compactions, key status), the form, this session's jobs and their progress, the
+ * session's runs, which runs are chosen, and the last comparison. One store per session
+ * (./registry.ts), so a job keeps streaming while the user is in the inspector.
+ */
+
+export type KeyStatus = ApiOutput<'providerKeys'>;
+export type CompareResult = ApiOutput<'compareRuns'>;
+export type ModelKey = KeyStatus['models'][number];
+
+export interface RerunState {
+  phase: 'loading' | 'ready' | 'error';
+  error: ApiError | null;
+  strategies: readonly StrategyRow[];
+  compactions: readonly CompactionRow[];
+  requests: readonly RequestRow[];
+  keys: KeyStatus | null;
+  /** Key status of each chain entry, by its key. */
+  modelKeys: Readonly<Record<number, ModelKey>>;
+  /** No provider key is set at all: the form starts from the baselines and the mock. */
+  noKeys: boolean;
+  form: RerunForm;
+  /** A window prefilled for the demo (see form.ts demoWindow); null: none. */
+  demo: { readonly window: number; readonly sessionWindow: number | null; readonly tokens: number } | null;
+  formError: string | null;
+  starting: boolean;
+  jobs: readonly RerunJob[];
+  /** Following a job's progress failed (the host went away). */
+  watchError: ApiError | null;
+  runs: readonly RunRow[];
+  runsFile: string | null;
+  runProblems: readonly { readonly line: number; readonly message: string }[];
+  runsError: ApiError | null;
+  /** Runs chosen for the comparison. */
+  chosen: readonly string[];
+  comparing: boolean;
+  comparison: CompareResult | null;
+  compareError: ApiError | null;
+
+  load(): Promise<void>;
+  setForm(patch: Partial<RerunForm>): void;
+  addModel(entry: Omit<ChainEntry, 'key'>): void;
+  removeModel(key: number): void;
+  moveModel(key: number, delta: -1 | 1): void;
+  applyDemo(): void;
+  start(): Promise<void>;
+  cancel(jobId: string): Promise<void>;
+  refreshRuns(): Promise<void>;
+  toggleRun(runId: string): void;
+  compare(): Promise<void>;
+}
+
+export type RerunStore = StoreApi<RerunState>;
+
+const EMPTY_FORM: RerunForm = {
+  targetKind: 'compaction', compactionId: '', request: '0', strategy: '', chain: [], window: '', maxOutput: '', repeat: '1', mockLatencyMs: '',
+};
+
+export function createRerunStore(api: PalimpsestApi, sessionId: string): RerunStore {
+  let nextKey = 1;
+  const followed = new Set<string>();
+
+  return createStore<RerunState>()((set, get) => {
+    // Key status of each chain entry, by the entry's key (the chain may change while we ask).
+    const refreshKeys = async (): Promise<void> => {
+      const { chain } = get().form;
+      const models = chain.map((e) => {
+        const m = modelSpec(e);
+        return m.ok ? m.value : `${e.provider}:${e.model.trim() || '?'}`;
+      });
+      const r = await api.providerKeys({ models });
+      if (!r.ok) return;
+      const modelKeys: Record<number, ModelKey> = {};
+      chain.forEach((e, i) => {
+        const row = r.value.models[i];
+        if (row) modelKeys[e.key] = row;
+      });
+      set({ keys: r.value, modelKeys });
+    };
+
+    const track = (job: RerunJob): void => {
+      if (followed.has(job.jobId)) return;
+      followed.add(job.jobId);
+      void followJob(api, job.jobId, {
+        update: (j) => set((s) => ({ jobs: s.jobs.some((x) => x.jobId === j.jobId) ? s.jobs.map((x) => (x.jobId === j.jobId ? j : x)) : [...s.jobs, j] })),
+        finished: (j) => {
+          void get().refreshRuns();
+          // The runs a job just made are what the user wants to look at next.
+          const ids = j.runs.map((r) => r.runId);
+          if (ids.length > 0) set((s) => ({ chosen: [...new Set([...s.chosen, ...ids])] }));
+        },
+        failed: (error) => set({ watchError: error }),
+      });
+    };
+
+    return {
+      phase: 'loading', error: null, strategies: [], compactions: [], requests: [], keys: null, modelKeys: {}, watchError: null, noKeys: false, form: EMPTY_FORM, demo: null,
+      formError: null, starting: false, jobs: [], runs: [], runsFile: null, runProblems: [], runsError: null, chosen: [], comparing: false,
+      comparison: null, compareError: null,
+
+      async load() {
+        const [strategies, compactions, requests, keys, jobs] = await Promise.all([
+          api.listStrategies({}), api.listCompactions({ sessionId }), api.listRequests({ sessionId }), api.providerKeys({}), api.listRerunJobs({ sessionId }),
+        ]);
+        const failed = [strategies, compactions, requests, keys, jobs].find((r) => !r.ok);
+        if (failed && !failed.ok) return set({ phase: 'error', error: failed.error });
+        if (!strategies.ok || !compactions.ok || !requests.ok || !keys.ok || !jobs.ok) return;
+        const noKeys = keys.value.providers.every((p) => !p.set);
+        const first = compactions.value.compactions[0];
+        const agent = requests.value.requests.filter((r) => r.compactionId === null);
+        const demo = noKeys ? demoWindow(first, requests.value.requests) : null;
+        const form: RerunForm = {
+          ...EMPTY_FORM,
+          targetKind: first ? 'compaction' : 'request',
+          compactionId: first?.id ?? '',
+          request: String(agent.at(-1)?.index ?? 0),
+          // With no key, the obvious first run is one that needs none; with keys, the seed-000 handoff.
+          strategy: noKeys ? 'extractive' : 'one-shot',
+          chain: noKeys ? [{ key: nextKey++, ...MOCK_MODEL }] : [],
+          window: demo ? String(demo.window) : '',
+        };
+        set({ phase: 'ready', strategies: strategies.value.strategies, compactions: compactions.value.compactions, requests: requests.value.requests, keys: keys.value, noKeys, form, demo, jobs: jobs.value.jobs });
+        for (const j of jobs.value.jobs) if (j.state === 'running') track(j);
+        await Promise.all([get().refreshRuns(), refreshKeys()]);
+      },
+
+      setForm(patch) {
+        set((s) => ({ form: { ...s.form, ...patch }, formError: null }));
+        if (patch.compactionId !== undefined || patch.targetKind !== undefined) set({ comparison: null });
+      },
+
+      addModel(entry) {
+        set((s) => ({ form: { ...s.form, chain: [...s.form.chain, { ...entry, key: nextKey++ }] }, formError: null }));
+        void refreshKeys();
+      },
+
+      removeModel(key) {
+        set((s) => ({ form: { ...s.form, chain: s.form.chain.filter((e) => e.key !== key) } }));
+        void refreshKeys();
+      },
+
+      moveModel(key, delta) {
+        const chain = [...get().form.chain];
+        const at = chain.findIndex((e) => e.key === key);
+        const to = at + delta;
+        if (at < 0 || to < 0 || to >= chain.length) return;
+        [chain[at], chain[to]] = [chain[to] as ChainEntry, chain[at] as ChainEntry];
+        set((s) => ({ form: { ...s.form, chain } }));
+        void refreshKeys();
+      },
+
+      applyDemo() {
+        const { compactions, requests } = get();
+        const first = compactions[0];
+        const demo = demoWindow(first, requests);
+        set((s) => ({
+          demo,
+          form: {
+            ...s.form, targetKind: first ? 'compaction' : 'request', compactionId: first?.id ?? s.form.compactionId, strategy: 'extractive',
+            chain: s.form.chain.some((e) => e.provider === 'mock') ? s.form.chain : [...s.form.chain, { key: nextKey++, ...MOCK_MODEL }],
+            window: demo ? String(demo.window) : s.form.window,
+          },
+        }));
+        void refreshKeys();
+      },
+
+      async start() {
+        const checked = toStartInput(sessionId, get().form, get().strategies);
+        if (!checked.ok) return set({ formError: checked.error });
+        set({ starting: true, formError: null });
+        const r = await api.startRerun(checked.value);
+        set({ starting: false });
+        if (!r.ok) return set({ formError: `${r.error.code}: ${r.error.message}` });
+        set((s) => ({ jobs: [...s.jobs, r.value] }));
+        track(r.value);
+      },
+
+      async cancel(jobId) {
+        const r = await api.cancelRerun({ jobId });
+        if (r.ok) set((s) => ({ jobs: s.jobs.map((j) => (j.jobId === jobId ? r.value.job : j)) }));
+      },
+
+      async refreshRuns() {
+        const r = await api.listRuns({ sessionId });
+        if (!r.ok) return set({ runsError: r.error });
+        set({ runs: r.value.runs, runsFile: r.value.file, runProblems: r.value.problems, runsError: null });
+      },
+
+      toggleRun(runId) {
+        set((s) => ({ chosen: s.chosen.includes(runId) ? s.chosen.filter((x) => x !== runId) : [...s.chosen, runId] }));
+      },
+
+      async compare() {
+        const target = formTarget(get().form);
+        if (target === null) return set({ compareError: { code: 'BAD_INPUT', message: 'Choose a compaction or a request first.' } });
+        const ofTarget = new Set(get().runs.filter((r) => JSON.stringify(r.target) === JSON.stringify(target)).map((r) => r.runId));
+        const runIds = get().chosen.filter((id) => ofTarget.has(id));
+        set({ comparing: true, compareError: null });
+        const r = await api.compareRuns({ sessionId, target, runIds });
+        set(r.ok ? { comparing: false, comparison: r.value } : { comparing: false, compareError: r.error });
+      },
+    };
+  });
+}

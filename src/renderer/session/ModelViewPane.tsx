@@ -1,0 +1,90 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useRef } from 'react';
+import { useSession } from './context';
+import { VIEW_CHUNK } from './store';
+import { ViewHeadBox } from './ViewHeadBox';
+import { ViewItem } from './ViewItem';
+import { rowAt } from './windows';
+
+/** Height of a closed item (CSS `.item.fixed`): closed rows are not measured, open ones are. */
+export const ROW = 52;
+
+/**
+ * The model view at the selected request, virtualised: only the rows on screen exist, and their
+ * items are fetched in windows as they come into view. Picking an item highlights the raw events it
+ * came from; picking a raw event highlights and scrolls here to where it is, or what stands in its place.
+ */
+export function ModelViewPane(): React.JSX.Element {
+  const head = useSession((s) => s.head);
+  const headError = useSession((s) => s.headError);
+  const selected = useSession((s) => s.selected);
+  const chunks = useSession((s) => s.viewChunks);
+  const ensureView = useSession((s) => s.ensureView);
+  const picked = useSession((s) => s.pickedView);
+  const highlight = useSession((s) => s.viewHighlight);
+  const expanded = useSession((s) => s.expanded);
+  const scrollView = useSession((s) => s.scrollView);
+  const pickView = useSession((s) => s.pickView);
+  const toggleExpand = useSession((s) => s.toggleExpand);
+  const scroller = useRef<HTMLDivElement>(null);
+  const loading = head === null || head.request.index !== selected;
+  const total = head?.items ?? 0;
+  const virtual = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 6 });
+  const rows = virtual.getVirtualItems();
+  const first = rows[0]?.index ?? 0;
+  const last = rows[rows.length - 1]?.index ?? -1;
+
+  useEffect(() => {
+    if (last >= first) ensureView(first, last);
+  }, [first, last, ensureView, head]);
+
+  // An item opened or closed changes its height: forget measured sizes (open rows measure again).
+  useEffect(() => {
+    virtual.measure();
+  }, [expanded, virtual]);
+
+  useEffect(() => {
+    if (scrollView && scrollView.position < total) virtual.scrollToIndex(scrollView.position, { align: 'center' });
+  }, [scrollView, total, virtual]);
+
+  const onPick = useCallback((position: number, itemId: string) => {
+    pickView(position);
+    toggleExpand(itemId);
+  }, [pickView, toggleExpand]);
+
+  return (
+    <section className="pane view" aria-label="Model view" aria-busy={loading}>
+      <h2>
+        Model view {selected !== null && <span className="muted">at request #{selected}</span>}
+        {head && <span className="muted"> · {total} items</span>}
+        {loading && !headError && <span className="muted"> · loading…</span>}
+      </h2>
+      {headError && <div className="notice error" role="alert"><strong>{headError.code}</strong> {headError.message}</div>}
+      <ViewHeadBox />
+      <div className="scroll" ref={scroller}>
+        {head && total === 0 && <p className="muted pad">The model saw no conversation items at this request.</p>}
+        <div className="spacer" style={{ height: virtual.getTotalSize() }}>
+          {rows.map((v) => {
+            const row = rowAt(chunks, VIEW_CHUNK, v.index);
+            return (
+              <div key={v.key} data-index={v.index} ref={row && expanded[row.item.id] ? virtual.measureElement : undefined} className="vrow" style={{ transform: `translateY(${v.start}px)` }}>
+                {row ? (
+                  <ViewItem
+                    row={row}
+                    picked={picked === v.index}
+                    highlighted={highlight.has(v.index)}
+                    expanded={expanded[row.item.id]}
+                    onPick={onPick}
+                    onShowSource={pickView}
+                  />
+                ) : (
+                  <div className="item fixed placeholder muted">{v.index} …</div>
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
+}

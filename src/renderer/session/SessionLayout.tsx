@@ -1,0 +1,37 @@
+import { AlignmentBar } from './AlignmentBar';
+import { useSession } from './context';
+import { DetailPanel } from './panels/DetailPanel';
+import { KeyHelp } from './KeyHelp';
+import { ModelViewPane } from './ModelViewPane';
+import { RawHistory } from './RawHistory';
+import { RequestList } from './RequestList';
+import { Timeline } from './Timeline';
+
+/** Timeline on top, the three panes in the middle, the detail panels below. */
+export function SessionLayout(): React.JSX.Element {
+  const phase = useSession((s) => s.phase);
+  const error = useSession((s) => s.error);
+  const showKeys = useSession((s) => s.showKeys);
+
+  if (phase === 'loading') return <div className="notice" role="status">Loading the session…</div>;
+  if (phase === 'error') {
+    return (
+      <div className="notice error" role="alert">
+        <strong>{error?.code ?? 'ERROR'}</strong> {error?.message ?? 'The session could not be shown.'}
+      </div>
+    );
+  }
+  return (
+    <div className="session-view">
+      <Timeline />
+      {showKeys && <KeyHelp />}
+      <AlignmentBar />
+      <main className="sv-panes">
+        <RequestList />
+        <ModelViewPane />
+        <RawHistory />
+      </main>
+      <DetailPanel />
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { useContext, useEffect, useMemo, useRef } from 'react';
+import { SessionApiContext, SessionContext } from './context';
+import { actionFor, isTyping } from './keys';
+import { SessionLayout } from './SessionLayout';
+import { useShellApi, useShellFocus, type ShellFocus } from './shell';
+import { createSessionStore, type SessionStore } from './store';
+import './session.css';
+
+/**
+ * The inspector for one open session (issue #7 views 2–6): a timeline of requests with compaction
+ * and diagnostic markers, the model view at the selected request beside the raw history (aligned
+ * both ways), and panels for tokens, compaction detail, diffs and diagnostics. Mounted by the app
+ * shell for the active session; keys are listed in ./keys.ts (press ? in the view).
+ */
+export interface SessionViewProps {
+  readonly sessionId: string;
+}
+
+function applyKey(store: SessionStore, e: KeyboardEvent): void {
+  if (e.defaultPrevented || isTyping(e.target)) return;
+  const action = actionFor(e);
+  if (!action) return;
+  const s = store.getState();
+  switch (action.type) {
+    case 'request': s.step(action.delta); break;
+    case 'edge': s.edge(action.to); break;
+    case 'marker': s.jumpMarker(action.kind, action.dir); break;
+    case 'clear': s.clearPick(); break;
+    case 'help': s.toggleKeys(); break;
+  }
+  e.preventDefault();
+}
+
+function applyFocus(store: SessionStore, f: ShellFocus): void {
+  const s = store.getState();
+  if (f.seq !== undefined) void s.jumpToSeq(f.seq, f.request);
+  else if (f.request !== undefined) void s.select(f.request);
+}
+
+export function SessionView({ sessionId }: SessionViewProps): React.JSX.Element {
+  const injected = useContext(SessionApiContext);
+  const shellApi = useShellApi();
+  const api = injected ?? shellApi;
+  const store = useMemo(() => createSessionStore(api, sessionId), [api, sessionId]);
+  const focus = useShellFocus();
+  const applied = useRef<number | null>(null);
+
+  useEffect(() => {
+    void store.getState().load();
+  }, [store]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => applyKey(store, e);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+
+  // A focus that arrives while the session is still loading is applied once it is ready.
+  useEffect(() => {
+    const tryApply = (): boolean => {
+      if (!focus || applied.current === focus.nonce || store.getState().phase !== 'ready') return false;
+      applied.current = focus.nonce;
+      applyFocus(store, focus);
+      return true;
+    };
+    if (tryApply() || !focus) return;
+    return store.subscribe(() => {
+      tryApply();
+    });
+  }, [focus, store]);
+
+  return (
+    <SessionContext.Provider value={store}>
+      <SessionLayout />
+    </SessionContext.Provider>
+  );
+}

@@ -1,0 +1,39 @@
+import type { FateRow, ViewItemRow } from '../../shared/api/contract';
+
+/** Words and numbers of the session view. Everything returned is shown as text, never as markup. */
+
+export const num = (n: number | null | undefined): string => (n === null || n === undefined || !Number.isFinite(n) ? 'unknown' : Math.round(n).toLocaleString('en-US'));
+
+/** 12,345 → "12.3k"; for axis labels where space is short. */
+export function short(n: number): string {
+  const a = Math.abs(n);
+  if (a >= 1e6) return `${+(n / 1e6).toFixed(a >= 1e7 ? 0 : 1)}M`;
+  if (a >= 1e3) return `${+(n / 1e3).toFixed(a >= 1e4 ? 0 : 1)}k`;
+  return String(Math.round(n));
+}
+
+export const pct = (x: number | null | undefined): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(x * 100).toFixed(1)} %`);
+
+/** Characters as a size a reader grasps: 48,213 characters → "48.2k chars". */
+export const chars = (n: number): string => `${short(n)} char${n === 1 ? '' : 's'}`;
+
+export function fateTitle(f: FateRow): string {
+  switch (f.fate) {
+    case 'summarised': return `summarised by ${f.by} (compaction ${f.compactionId})`;
+    case 'pruned': return `pruned: ${f.by} stands in its place`;
+    case 'dropped': return `dropped (${f.reason})${f.by ? ` by ${f.by}` : ''}`;
+    case 'reinjected': return `re-injected by ${f.by}`;
+    default: return f.fate;
+  }
+}
+
+export function derivationLabel(it: Pick<ViewItemRow, 'derivation'>): string | null {
+  const d = it.derivation;
+  if (!d) return null;
+  switch (d.kind) {
+    case 'checkpoint': return `checkpoint ${d.compactionId} (${d.part}, covers ${d.covers.length})`;
+    case 'pruned': return `pruned from ${d.of} (${d.omitted} ${d.unit} omitted)`;
+    case 'reinjected': return `re-injected from ${d.of.join(', ')}`;
+    case 'marker': return `marker for ${d.of.length} dropped${d.fallback ? ` (${d.fallback})` : ''}`;
+  }
+}

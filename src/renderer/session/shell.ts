@@ -1,0 +1,61 @@
+import { useContext, useEffect, useState } from 'react';
+import type { PalimpsestApi } from '../../shared/api/contract';
+import { createApi } from '../api';
+import { StoreContext } from '../useApp';
+
+/**
+ * What the session view takes from the app shell (UI-1's store), read defensively: the shell's API
+ * when it has one, and `focus` — a search hit to jump to — when its store has that field. Neither
+ * is required, so the view also runs on its own (tests, or before the shell offers them).
+ */
+
+export interface ShellFocus {
+  readonly seq?: number;
+  readonly request?: number;
+  readonly nonce: number;
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+
+function readFocus(state: unknown): ShellFocus | null {
+  if (!isObject(state) || !isObject(state.focus)) return null;
+  const f = state.focus;
+  if (typeof f.nonce !== 'number') return null;
+  return {
+    nonce: f.nonce,
+    seq: typeof f.seq === 'number' ? f.seq : undefined,
+    request: typeof f.request === 'number' ? f.request : undefined,
+  };
+}
+
+function readApi(state: unknown): PalimpsestApi | null {
+  if (!isObject(state) || !isObject(state.api)) return null;
+  const api = state.api;
+  return typeof api.getViewHead === 'function' && typeof api.listEvents === 'function' ? (api as unknown as PalimpsestApi) : null;
+}
+
+let fallback: PalimpsestApi | null = null;
+
+/** The shell's API, else one of our own over the same transport. */
+export function useShellApi(): PalimpsestApi {
+  const shell = useContext(StoreContext);
+  const api = shell ? readApi(shell.getState()) : null;
+  if (api) return api;
+  fallback ??= createApi();
+  return fallback;
+}
+
+/** The shell's focus (null when it has none, or no shell). */
+export function useShellFocus(): ShellFocus | null {
+  const shell = useContext(StoreContext);
+  const [focus, setFocus] = useState<ShellFocus | null>(() => (shell ? readFocus(shell.getState()) : null));
+  useEffect(() => {
+    if (!shell) return;
+    setFocus(readFocus(shell.getState()));
+    return shell.subscribe((s) => {
+      const next = readFocus(s);
+      setFocus((prev) => (prev?.nonce === next?.nonce ? prev : next));
+    });
+  }, [shell]);
+  return focus;
+}

@@ -1,0 +1,256 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  AlignRow, ApiError, CompactionRow, DiagnosticRow, EventRow, PalimpsestApi, RequestRow, SessionSummary, ViewHead, ViewWindowItem,
+} from '../../shared/api/contract';
+import { blocksFull } from '../preview';
+import { compactionMarkers, diagnosticMarkers, nextMarker, requestAtOrAfter, stepRequest, type Marker } from './stepping';
+import { chunkLoader, type Chunks } from './windows';
+
+/**
+ * The state of one open session in the inspector: the branch, its requests and markers, the
+ * selected request's view (head, and items in windows), the raw history in windows with the
+ * alignment of each row at the selected request, and what the user picked on either side.
+ * Everything comes from the API in windows; stale answers (a request selected since) are dropped.
+ */
+
+export type DetailTab = 'tokens' | 'compaction' | 'diff' | 'diagnostics' | 'event';
+
+export interface ItemText {
+  readonly state: 'loading' | 'ready' | 'error';
+  /** null: masked, and the log does not record what the model saw in its place. */
+  readonly text?: string | null;
+  readonly error?: ApiError;
+}
+
+export interface SessionState {
+  readonly api: PalimpsestApi;
+  readonly sessionId: string;
+  phase: 'loading' | 'ready' | 'error';
+  error: ApiError | null;
+  info: SessionSummary | null;
+  branch: string | null;
+  requests: readonly RequestRow[];
+  compactions: readonly CompactionRow[];
+  diagnostics: readonly DiagnosticRow[];
+  markers: { readonly compaction: readonly Marker[]; readonly diagnostic: readonly Marker[] };
+  selected: number | null;
+  head: ViewHead | null;
+  headError: ApiError | null;
+  /** Windows of the selected view's items, by chunk. */
+  viewChunks: Chunks<ViewWindowItem>;
+  /** Windows of the raw history (every event of the session), by chunk. */
+  eventChunks: Chunks<EventRow>;
+  /** Windows of the raw history's alignment with the selected view, by chunk. */
+  alignChunks: Chunks<AlignRow>;
+  windowError: ApiError | null;
+  /** The view position the user picked, and the raw events it came from (highlighted). */
+  pickedView: number | null;
+  /** The raw event the user picked, and where it went in the view (highlighted). */
+  pickedRaw: number | null;
+  rawHighlight: ReadonlySet<number>;
+  viewHighlight: ReadonlySet<number>;
+  /** Bring a row into view; the nonce makes a repeated request count. */
+  scrollView: { readonly position: number; readonly nonce: number } | null;
+  scrollRaw: { readonly seq: number; readonly nonce: number } | null;
+  /** Whole texts of expanded view items, by item id (for the selected view). */
+  expanded: Readonly<Record<string, ItemText>>;
+  tab: DetailTab;
+  compactionId: string | null;
+  showKeys: boolean;
+
+  load(): Promise<void>;
+  setBranch(branch: string): Promise<void>;
+  select(index: number): Promise<void>;
+  step(delta: number): void;
+  edge(to: 'first' | 'last'): void;
+  jumpMarker(kind: 'compaction' | 'diagnostic', dir: 1 | -1): void;
+  ensureView(from: number, to: number): void;
+  ensureRaw(from: number, to: number): void;
+  pickView(position: number): void;
+  pickRaw(seq: number): Promise<void>;
+  clearPick(): void;
+  toggleExpand(itemId: string): void;
+  /** Select the request that shows event `seq` and bring the event into view (a diagnostic's, a search hit's). */
+  jumpToSeq(seq: number, request?: number): Promise<void>;
+  setTab(tab: DetailTab): void;
+  openCompaction(id: string): void;
+  toggleKeys(): void;
+}
+
+export type SessionStore = StoreApi<SessionState>;
+
+export const VIEW_CHUNK = 200;
+export const RAW_CHUNK = 200;
+
+export function createSessionStore(api: PalimpsestApi, sessionId: string): SessionStore {
+  let branchTicket = 0;
+  let viewTicket = 0;
+  let nonce = 0;
+
+  return createStore<SessionState>()((set, get) => {
+    const views = chunkLoader<ViewWindowItem>(VIEW_CHUNK, (s) => set({ viewChunks: s }), () => get().viewChunks, (e) => set({ windowError: e }));
+    const events = chunkLoader<EventRow>(RAW_CHUNK, (s) => set({ eventChunks: s }), () => get().eventChunks, (e) => set({ windowError: e }));
+    const aligns = chunkLoader<AlignRow>(RAW_CHUNK, (s) => set({ alignChunks: s }), () => get().alignChunks, (e) => set({ windowError: e }));
+    const fail = (error: ApiError) => set({ phase: 'error', error });
+    const at = (): { branch: string; index: number } | null => {
+      const { branch, selected } = get();
+      return branch === null || selected === null ? null : { branch, index: selected };
+    };
+
+    return {
+      api, sessionId, phase: 'loading', error: null, info: null, branch: null,
+      requests: [], compactions: [], diagnostics: [], markers: { compaction: [], diagnostic: [] },
+      selected: null, head: null, headError: null, viewChunks: {}, eventChunks: {}, alignChunks: {}, windowError: null,
+      pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set(), scrollView: null, scrollRaw: null,
+      expanded: {}, tab: 'tokens', compactionId: null, showKeys: false,
+
+      async load() {
+        const info = await api.getSessionInfo({ sessionId });
+        if (!info.ok) return fail(info.error);
+        set({ info: info.value });
+        await get().setBranch(info.value.defaultBranch);
+      },
+
+      async setBranch(branch) {
+        const ticket = ++branchTicket;
+        const [requests, compactions, diagnostics] = await Promise.all([
+          api.listRequests({ sessionId, branch }), api.listCompactions({ sessionId, branch }), api.listDiagnostics({ sessionId, branch }),
+        ]);
+        if (ticket !== branchTicket) return;
+        if (!requests.ok) return fail(requests.error);
+        if (!compactions.ok) return fail(compactions.error);
+        if (!diagnostics.ok) return fail(diagnostics.error);
+        const rs = requests.value.requests;
+        views.reset();
+        aligns.reset();
+        set({
+          phase: 'ready', branch, requests: rs, compactions: compactions.value.compactions, diagnostics: diagnostics.value.diagnostics,
+          markers: { compaction: compactionMarkers(rs, compactions.value.compactions), diagnostic: diagnosticMarkers(rs, diagnostics.value.diagnostics) },
+          selected: null, head: null, compactionId: compactions.value.compactions[0]?.id ?? null,
+        });
+        if (rs.length > 0) await get().select(0);
+      },
+
+      async select(index) {
+        const { branch, requests } = get();
+        if (branch === null || index < 0 || index >= requests.length) return;
+        const ticket = ++viewTicket;
+        views.reset();
+        aligns.reset();
+        set({ selected: index, headError: null, pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set(), expanded: {} });
+        const head = await api.getViewHead({ sessionId, branch, index });
+        if (ticket !== viewTicket) return;
+        if (head.ok) set({ head: head.value });
+        else set({ head: null, headError: head.error });
+        // The raw history follows the selection: the request's own event comes into view.
+        const seq = requests[index]?.seq;
+        if (seq !== undefined && get().pickedRaw === null) set({ scrollRaw: { seq, nonce: ++nonce } });
+      },
+
+      step(delta) {
+        const next = stepRequest(get().requests.length, get().selected, delta);
+        if (next !== null) void get().select(next);
+      },
+
+      edge(to) {
+        const n = get().requests.length;
+        if (n > 0) void get().select(to === 'first' ? 0 : n - 1);
+      },
+
+      jumpMarker(kind, dir) {
+        const next = nextMarker(get().markers[kind], get().selected, dir);
+        if (next !== null) void get().select(next);
+      },
+
+      ensureView(from, to) {
+        const where = at();
+        const total = get().head?.items ?? 0;
+        if (!where || total === 0) return;
+        const key = `${where.branch}:${where.index}`;
+        views.ensure(key, from, Math.min(to, total - 1), (f, count) =>
+          api.getViewWindow({ sessionId, ...where, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.items } : r)));
+      },
+
+      ensureRaw(from, to) {
+        const total = get().info?.counts.events ?? 0;
+        if (total === 0) return;
+        const last = Math.min(to, total - 1);
+        events.ensure('all', from, last, (f, count) =>
+          api.listEvents({ sessionId, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.events } : r)));
+        const where = at();
+        if (!where) return;
+        aligns.ensure(`${where.branch}:${where.index}`, from, last, (f, count) =>
+          api.getAlignment({ sessionId, ...where, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.rows } : r)));
+      },
+
+      pickView(position) {
+        const item = views.row(position);
+        const provenance = item?.item.provenance ?? [];
+        const first = provenance[0];
+        set({
+          pickedView: position, pickedRaw: null, viewHighlight: new Set([position]), rawHighlight: new Set(provenance),
+          scrollRaw: first === undefined ? get().scrollRaw : { seq: first, nonce: ++nonce },
+        });
+      },
+
+      async pickRaw(seq) {
+        const where = at();
+        set({ pickedRaw: seq, pickedView: null, rawHighlight: new Set([seq]), viewHighlight: new Set() });
+        if (!where) return;
+        const ticket = viewTicket;
+        let row = aligns.row(seq);
+        if (!row) {
+          const r = await api.getAlignment({ sessionId, ...where, from: seq, count: 1 });
+          if (ticket !== viewTicket || get().pickedRaw !== seq) return;
+          if (!r.ok) return set({ windowError: r.error });
+          row = r.value.rows[0];
+        }
+        if (!row) return;
+        const highlight = new Set(row.positions);
+        if (row.target !== null) highlight.add(row.target);
+        set({ viewHighlight: highlight, scrollView: row.target === null ? get().scrollView : { position: row.target, nonce: ++nonce } });
+      },
+
+      clearPick() {
+        set({ pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set() });
+      },
+
+      toggleExpand(itemId) {
+        const where = at();
+        const current = get().expanded[itemId];
+        if (current) {
+          const { [itemId]: _gone, ...rest } = get().expanded;
+          return set({ expanded: rest });
+        }
+        if (!where) return;
+        const ticket = viewTicket;
+        set((s) => ({ expanded: { ...s.expanded, [itemId]: { state: 'loading' } } }));
+        void api.getItemText({ sessionId, ...where, itemId }).then((r) => {
+          if (ticket !== viewTicket || !get().expanded[itemId]) return;
+          const value: ItemText = r.ok ? { state: 'ready', text: r.value.blocks === null ? null : blocksFull(r.value.blocks) } : { state: 'error', error: r.error };
+          set((s) => ({ expanded: { ...s.expanded, [itemId]: value } }));
+        });
+      },
+
+      async jumpToSeq(seq, request) {
+        const { requests } = get();
+        const index = request ?? requestAtOrAfter(requests, seq);
+        if (index >= 0 && index !== get().selected) await get().select(index);
+        set({ scrollRaw: { seq, nonce: ++nonce } });
+        await get().pickRaw(seq);
+      },
+
+      setTab(tab) {
+        set({ tab });
+      },
+
+      openCompaction(id) {
+        set({ compactionId: id, tab: 'compaction' });
+      },
+
+      toggleKeys() {
+        set((s) => ({ showKeys: !s.showKeys }));
+      },
+    };
+  });
+}

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
+import { SessionRegistry } from '../../../src/main/api/sessions';
+import { closeSessionTokens } from '../../../src/main/api/session/tokens';
+import type { ApiResult } from '../../../src/shared/api/contract';
+
+const BASIC = 'fixtures/palimpsest/basic.jsonl';
+const MAPREDUCE = 'fixtures/palimpsest/mapreduce.jsonl';
+
+function value<T>(r: ApiResult<T>): T {
+  if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+let registry: SessionRegistry;
+let h: Handlers;
+const logged: string[] = [];
+
+beforeAll(() => {
+  registry = new SessionRegistry({ allow: 'any' });
+  h = createHandlers({ registry, initialPaths: [], logError: (m, e) => logged.push(`${m}: ${String(e)}`) });
+});
+afterAll(async () => {
+  registry.dispose();
+  await closeSessionTokens();
+});
+
+const open = async (path: string) => value(await h.openSession({ path })).sessionId;
+
+describe('session inspector handlers on basic.jsonl', () => {
+  it('gives the session summary by id, and the head and windows of a view', async () => {
+    const id = await open(BASIC);
+    expect(value(await h.getSessionInfo({ sessionId: id })).counts.requests).toBe(10);
+    const head = value(await h.getViewHead({ sessionId: id, index: 8 }));
+    const full = value(await h.getView({ sessionId: id, index: 8 }));
+    expect(head.items).toBe(full.items.length);
+    expect(head.rawItems).toBe(full.fates.length);
+    expect(head.fates.summarised).toBe(full.fates.filter((f) => f.fate === 'summarised').length);
+    const w = value(await h.getViewWindow({ sessionId: id, index: 8, from: 1, count: 2 }));
+    expect(w.total).toBe(full.items.length);
+    expect(w.items.map((x) => x.position)).toEqual([1, 2]);
+    expect(w.items.map((x) => x.item.id)).toEqual(full.items.slice(1, 3).map((x) => x.id));
+  });
+
+  it('aligns raw events with the view: a summarised item points at its checkpoint', async () => {
+    const id = await open(BASIC);
+    const view = value(await h.getView({ sessionId: id, index: 8 }));
+    const summarised = view.fates.find((f) => f.fate === 'summarised');
+    if (!summarised || summarised.fate !== 'summarised') throw new Error('basic.jsonl has a summarised item at #8');
+    const al = value(await h.getAlignment({ sessionId: id, index: 8, from: summarised.seq, count: 1 }));
+    const row = al.rows[0];
+    expect(row?.fate?.fate).toBe('summarised');
+    expect(row?.target).toBe(view.items.findIndex((it) => it.id === summarised.by));
+    // Provenance and alignment agree: the checkpoint cites the summarised event.
+    const k = view.items[row?.target ?? -1];
+    expect(k?.provenance).toContain(summarised.seq);
+    // An event written after the request is marked later and has no fate.
+    const later = value(await h.getAlignment({ sessionId: id, index: 0, from: view.request.seq, count: 1 }));
+    expect(later.rows[0]).toMatchObject({ later: true, fate: null });
+  });
+
+  it('lists fates by kind, and diffs two views', async () => {
+    const id = await open(BASIC);
+    const list = value(await h.listFates({ sessionId: id, index: 8, fate: 'summarised', from: 0, count: 100 }));
+    expect(list.total).toBe(list.counts.summarised);
+    expect(list.rows.every((r) => r.fate.fate === 'summarised')).toBe(true);
+    const d = value(await h.diffViews({ sessionId: id, a: 5, b: 7 }));
+    expect(d.counts.removed).toBeGreaterThan(0);
+    expect(d.rows.some((r) => r.change === 'added' && r.kind === 'checkpoint')).toBe(true);
+    expect(d.rows.find((r) => r.change === 'removed')?.detail).toMatch(/summarised by k1/);
+  });
+
+  it('reads a whole event and a whole item', async () => {
+    const id = await open(BASIC);
+    const e = value(await h.getEventText({ sessionId: id, seq: 0 }));
+    expect(JSON.parse(e.text.text)).toHaveProperty('kind', e.kind);
+    const w = value(await h.getViewWindow({ sessionId: id, index: 9, from: 0, count: 1 }));
+    const first = w.items[0];
+    if (!first) throw new Error('view #9 has items');
+    const t = value(await h.getItemText({ sessionId: id, index: 9, itemId: first.item.id }));
+    expect(t.chars).toBe(first.chars);
+  });
+
+  it('gives a token meter with policy lines, and a series with the compaction', async () => {
+    const id = await open(BASIC);
+    const m = value(await h.getTokenMeter({ sessionId: id, index: 9 }));
+    expect(m.pending).toBe(true);
+    const sum = Object.values(m.byCategory).reduce((a, b) => a + b, 0);
+    expect(Math.abs(sum - m.total)).toBeLessThanOrEqual(12); // categories are rounded one by one
+    expect(m.lines.window).not.toBeNull();
+    expect(m.lines.trigger).not.toBeNull();
+    const bad = value(await h.getTokenMeter({ sessionId: id, index: 9, policy: 'nope' }));
+    expect(bad.policyError).toMatch(/no policy "nope"/);
+    // The session report is built in the background: the first answers do not wait for it.
+    let s = value(await h.getTokenSeries({ sessionId: id }));
+    for (let i = 0; i < 200 && (s.pending || s.counting.state === 'counting'); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      s = value(await h.getTokenSeries({ sessionId: id }));
+    }
+    expect(s.pending).toBe(false);
+    expect(s.counting.state).toBe('done');
+    expect(s.points).toHaveLength(10);
+    expect(s.compactions.map((c) => c.id)).toEqual(['cmp_01']);
+    const done = value(await h.getTokenMeter({ sessionId: id, index: 9 }));
+    expect(done).toMatchObject({ pending: false, uncounted: 0 });
+    expect(done.verdict?.state).toBe('below');
+  });
+});
+
+describe('compaction detail on mapreduce.jsonl', () => {
+  it('has the summarizer calls, the reduction tree, audits and coverage with the repartition', async () => {
+    const id = await open(MAPREDUCE);
+    const d = value(await h.getCompaction({ sessionId: id, compactionId: 'cmp_7' }));
+    expect(d.row.outcome).toBe('committed');
+    expect(d.summarizer.map((c) => c.id)).toEqual(expect.arrayContaining(['map-0', 'map-4']));
+    const mr = d.mapreduce;
+    if (!mr) throw new Error('cmp_7 is a MapReduce compaction');
+    expect(mr.reductions.map((r) => r.level)).toEqual([0, 0, 1]);
+    expect(mr.audits.map((a) => a.verdict)).toEqual(['fail', 'pass']);
+    expect(mr.corrections).toHaveLength(1);
+    expect(mr.rereads[0]?.status).toBe('served');
+    // Segment 2 failed and was repartitioned into 4 and 5: those cover its items at the commit.
+    expect(mr.coverage.segments.map((s) => s.ordinal)).toEqual([0, 1, 3, 4, 5]);
+    expect(mr.coverage.segments.every((s) => s.status === 'accepted')).toBe(true);
+    expect(mr.coverage.axis.map((a) => a.id)).toEqual(d.source.map((s) => s.id));
+    expect(d.checkpoints[0]?.text.text).toContain('## Objective');
+  });
+
+  it('reports an unknown compaction as an error value', async () => {
+    const id = await open(MAPREDUCE);
+    const r = await h.getCompaction({ sessionId: id, compactionId: 'nope' });
+    expect(r.ok).toBe(false);
+    expect(logged).toEqual([]);
+  });
+});

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandlers } from '../../../src/main/api/handlers';
+import { SessionRegistry } from '../../../src/main/api/sessions';
+import { closeSessionTokens } from '../../../src/main/api/session/tokens';
+import type { PalimpsestApi } from '../../../src/shared/api/contract';
+import { createSessionStore, type SessionStore } from '../../../src/renderer/session/store';
+
+// The session store against the real handlers (no transport): what the keys and picks do to the state.
+let registry: SessionRegistry;
+let api: PalimpsestApi;
+
+beforeAll(() => {
+  registry = new SessionRegistry({ allow: 'any' });
+  api = createHandlers({ registry, initialPaths: [] });
+});
+afterAll(async () => {
+  registry.dispose();
+  await closeSessionTokens();
+});
+
+async function storeFor(path: string): Promise<SessionStore> {
+  const opened = await api.openSession({ path });
+  if (!opened.ok) throw new Error(opened.error.message);
+  const store = createSessionStore(api, opened.value.sessionId);
+  await store.getState().load();
+  return store;
+}
+
+const settle = async (store: SessionStore, until: () => boolean): Promise<void> => {
+  for (let i = 0; i < 200 && !until(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(until()).toBe(true);
+};
+
+describe('session store', () => {
+  it('loads the default branch and selects the first request', async () => {
+    const s = await storeFor('fixtures/palimpsest/basic.jsonl');
+    expect(s.getState()).toMatchObject({ phase: 'ready', branch: 'main', selected: 0 });
+    expect(s.getState().requests).toHaveLength(10);
+    expect(s.getState().head?.request.index).toBe(0);
+    expect(s.getState().markers.compaction.map((m) => [m.id, m.index])).toEqual([['cmp_01', 7]]);
+  });
+
+  it('steps requests and jumps to the compaction marker', async () => {
+    const s = await storeFor('fixtures/palimpsest/basic.jsonl');
+    s.getState().step(1);
+    await settle(s, () => s.getState().head?.request.index === 1);
+    s.getState().jumpMarker('compaction', 1);
+    await settle(s, () => s.getState().head?.request.index === 7);
+    s.getState().jumpMarker('compaction', 1);
+    expect(s.getState().selected).toBe(7); // no compaction after it: nothing moves
+    s.getState().edge('last');
+    await settle(s, () => s.getState().head?.request.index === 9);
+  });
+
+  it('loads view and raw windows on demand, and picks align both ways', async () => {
+    const s = await storeFor('fixtures/palimpsest/basic.jsonl');
+    await s.getState().select(8);
+    s.getState().ensureView(0, 3);
+    s.getState().ensureRaw(0, 45);
+    await settle(s, () => s.getState().viewChunks[0] !== undefined && s.getState().alignChunks[0] !== undefined && s.getState().eventChunks[0] !== undefined);
+    s.getState().pickView(0);
+    const k1 = s.getState().viewChunks[0]?.[0];
+    expect(k1?.item.id).toBe('k1');
+    expect([...s.getState().rawHighlight]).toEqual(k1?.item.provenance);
+    expect(s.getState().scrollRaw?.seq).toBe(k1?.item.provenance[0]);
+    const summarised = s.getState().alignChunks[0]?.find((a) => a.fate?.fate === 'summarised');
+    await s.getState().pickRaw(summarised?.seq ?? -1);
+    expect(s.getState().viewHighlight.has(0)).toBe(true);
+    expect(s.getState().scrollView?.position).toBe(0);
+  });
+
+  it('drops the windows of a view when another request is selected', async () => {
+    const s = await storeFor('fixtures/palimpsest/basic.jsonl');
+    await s.getState().select(8);
+    s.getState().ensureView(0, 3);
+    await settle(s, () => s.getState().viewChunks[0] !== undefined);
+    await s.getState().select(2);
+    expect(s.getState().viewChunks).toEqual({});
+    s.getState().ensureView(0, 10);
+    await settle(s, () => s.getState().viewChunks[0] !== undefined);
+    expect(s.getState().viewChunks[0]?.[0]?.item.id).toBe('u1');
+  });
+
+  it('expands an item with its whole text, and jumps to an event from outside (a search hit)', async () => {
+    const s = await storeFor('fixtures/palimpsest/basic.jsonl');
+    await s.getState().select(8);
+    s.getState().toggleExpand('k1');
+    await settle(s, () => s.getState().expanded.k1?.state === 'ready');
+    expect(s.getState().expanded.k1?.text).toMatch(/compacted-summary/);
+    await s.getState().jumpToSeq(34);
+    expect(s.getState().selected).toBe(7);
+    expect(s.getState().pickedRaw).toBe(34);
+    expect(s.getState().scrollRaw?.seq).toBe(34);
+  });
+
+  it('replays another branch when picked (branches.jsonl)', async () => {
+    const s = await storeFor('fixtures/palimpsest/branches.jsonl');
+    const other = s.getState().info?.branches.find((b) => b.name !== s.getState().branch);
+    if (!other) throw new Error('branches.jsonl has more than one branch');
+    await s.getState().setBranch(other.name);
+    expect(s.getState().branch).toBe(other.name);
+    expect(s.getState().head?.branch).toBe(other.name);
+  });
+});

@@ -1,0 +1,161 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ApiResult, PalimpsestApi, SessionSummary } from '../../../src/shared/api/contract';
+import { createAppStore } from '../../../src/renderer/store';
+import { RECENT_KEY } from '../../../src/renderer/library/recent';
+
+/** A fake API: sessions open by path (ids s1, s2…), searches answer two matches; every call is recorded. */
+function fakeApi(options: { initial?: string[] } = {}) {
+  const calls: string[] = [];
+  let n = 0;
+  const ok = <T>(value: T): Promise<ApiResult<T>> => Promise.resolve({ ok: true, value });
+  const summary = (path: string, id: string): SessionSummary => ({
+    sessionId: id, path, format: 'palimpsest', files: [], defaultBranch: 'main', branches: [],
+    counts: { events: 40, items: 20, requests: 10, compactions: 1, diagnostics: { error: 0, warning: 2, info: 1 } },
+  });
+  const api = {
+    initialSessions: () => ok({ paths: options.initial ?? [] }),
+    discoverSessions: () => ok({ sessions: [], roots: [], problems: [], truncated: false, at: '2026-01-01T00:00:00.000Z' }),
+    openSession: ({ path }: { path: string }) => {
+      calls.push(`open ${path}`);
+      if (path.includes('forbidden')) return Promise.resolve({ ok: false, error: { code: 'FORBIDDEN_PATH', message: `${path} is not allowed` } });
+      return ok(summary(path, `s${++n}`));
+    },
+    closeSession: ({ sessionId }: { sessionId: string }) => {
+      calls.push(`close ${sessionId}`);
+      return ok({ closed: true });
+    },
+    pickPaths: () => Promise.resolve({ ok: false, error: { code: 'NOT_AVAILABLE', message: 'type the path instead' } }),
+    searchSession: ({ sessionId, query }: { sessionId: string; query: string }) => {
+      calls.push(`search ${sessionId} ${query}`);
+      return ok({
+        query, branch: 'main', total: 2, truncated: false, partial: 0,
+        matches: [
+          { seq: 6, kind: 'item', branch: 'main', request: 1, item: 't1', where: 'tool result', snippet: 'x', at: 0, length: 1 },
+          { seq: 40, kind: 'item', branch: 'main', request: null, item: 'a9', where: 'assistant text', snippet: 'x', at: 0, length: 1 },
+        ],
+      });
+    },
+  };
+  return { api: api as unknown as PalimpsestApi, calls };
+}
+
+beforeEach(() => localStorage.clear());
+
+describe('the app store', () => {
+  it('opens the first session the host was given, and shows an open session\'s tab instead of opening it twice', async () => {
+    const { api, calls } = fakeApi({ initial: ['a.jsonl', 'b.jsonl'] });
+    const store = createAppStore(api);
+    await store.getState().start();
+    expect(store.getState().tabs.map((t) => t.path)).toEqual(['a.jsonl']);
+    expect(store.getState().active).toBe('s1');
+    await store.getState().openPath('b.jsonl');
+    store.getState().activate(null);
+    expect(await store.getState().openPath(' a.jsonl ')).toBe(true);
+    expect(store.getState().active).toBe('s1');
+    expect(calls.filter((c) => c.startsWith('open'))).toEqual(['open a.jsonl', 'open b.jsonl']);
+  });
+
+  it('keeps a failed open as an error for the library, and opens nothing', async () => {
+    const { api } = fakeApi();
+    const store = createAppStore(api);
+    expect(await store.getState().openPath('/forbidden/x.jsonl')).toBe(false);
+    expect(store.getState().openError).toMatchObject({ path: '/forbidden/x.jsonl', error: { code: 'FORBIDDEN_PATH' } });
+    expect(store.getState().tabs).toEqual([]);
+  });
+
+  it('cycles through the library and the tabs, and closes a tab for its neighbour', async () => {
+    const { api, calls } = fakeApi();
+    const store = createAppStore(api);
+    for (const p of ['a', 'b', 'c']) await store.getState().openPath(`${p}.jsonl`);
+    const s = () => store.getState();
+    expect(s().active).toBe('s3');
+    s().cycleTab(1);
+    expect(s().active).toBeNull();
+    s().cycleTab(1);
+    expect(s().active).toBe('s1');
+    s().cycleTab(-1);
+    s().cycleTab(-1);
+    expect(s().active).toBe('s3');
+    s().activate('s2');
+    s().closeTab('s2');
+    expect(s().active).toBe('s3');
+    expect(s().tabs.map((t) => t.sessionId)).toEqual(['s1', 's3']);
+    s().closeTab('s3');
+    expect(s().active).toBe('s1');
+    s().closeTab('s1');
+    expect(s().active).toBeNull();
+    expect(calls.filter((c) => c.startsWith('close'))).toEqual(['close s2', 'close s3', 'close s1']);
+  });
+
+  it('remembers opened sessions in localStorage with counts only', async () => {
+    const { api } = fakeApi();
+    const store = createAppStore(api);
+    await store.getState().openPath('a.jsonl');
+    await store.getState().openPath('b.jsonl');
+    const stored = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]') as unknown[];
+    expect(stored).toEqual([
+      { path: 'b.jsonl', format: 'palimpsest', openedAt: expect.any(String), requests: 10, compactions: 1, worst: 'warning' },
+      { path: 'a.jsonl', format: 'palimpsest', openedAt: expect.any(String), requests: 10, compactions: 1, worst: 'warning' },
+    ]);
+    store.getState().forgetRecent('b.jsonl');
+    expect(createAppStore(api).getState().recent.map((r) => r.path)).toEqual(['a.jsonl']);
+  });
+
+  it('drops what is not a recent entry when reading the list back', () => {
+    localStorage.setItem(RECENT_KEY, JSON.stringify([{ path: 'ok.jsonl', format: 'dsh', openedAt: 'x', requests: 1, compactions: 0, worst: 'none' }, { path: 3 }, 'junk']));
+    const { api } = fakeApi();
+    expect(createAppStore(api).getState().recent.map((r) => r.path)).toEqual(['ok.jsonl']);
+    localStorage.setItem(RECENT_KEY, '{not json');
+    expect(createAppStore(api).getState().recent).toEqual([]);
+  });
+
+  it('searches the active session and turns a match into a focus with a fresh nonce each time', async () => {
+    const { api, calls } = fakeApi();
+    const store = createAppStore(api);
+    const s = () => store.getState();
+    s().openSearch();
+    expect(s().search.open).toBe(false); // nothing to search in the library
+    await s().openPath('a.jsonl');
+    s().openSearch();
+    s().setQuery('clamps');
+    await s().runSearch();
+    expect(calls).toContain('search s1 clamps');
+    s().showMatch(0, 'seq');
+    expect(s().focus).toEqual({ seq: 6, request: 1, nonce: 1 });
+    s().showMatch(0, 'request');
+    expect(s().focus).toEqual({ request: 1, nonce: 2 });
+    // A match no request follows: its event only.
+    s().showMatch(1, 'seq');
+    expect(s().focus).toEqual({ seq: 40, nonce: 3 });
+    s().moveMatch(1);
+    expect(s().search.selected).toBe(0);
+    // Another tab: the focus and the search bar belong to the session they were made in.
+    await s().openPath('b.jsonl');
+    expect(s().focus).toBeNull();
+    expect(s().search.open).toBe(false);
+    s().activate('s1');
+    s().showMatch(0, 'seq');
+    expect(s().focus?.nonce).toBe(4);
+  });
+
+  it('says what the browser cannot do when a dialog is asked for', async () => {
+    const { api } = fakeApi();
+    const store = createAppStore(api);
+    await store.getState().pick('files');
+    expect(store.getState().notice).toEqual({ kind: 'error', text: 'type the path instead' });
+  });
+
+  it('persists an explicit theme, and follows the system otherwise', () => {
+    const { api } = fakeApi();
+    const store = createAppStore(api);
+    expect(store.getState().themePref).toBe('system');
+    const before = store.getState().theme;
+    store.getState().toggleTheme();
+    expect(store.getState().theme).not.toBe(before);
+    expect(localStorage.getItem('palimpsest.theme')).toBe(store.getState().theme);
+    expect(createAppStore(api).getState().themePref).toBe(store.getState().theme);
+    store.getState().setThemePref('system');
+    expect(localStorage.getItem('palimpsest.theme')).toBeNull();
+  });
+});
