@@ -12,6 +12,7 @@ import { formatFlag } from './formats';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
 import { LS_SPEC, lsCommand } from './ls';
 import { SERVE_SPEC, serveCommand } from './serve';
+import { EVAL_SPEC, evalCommand, FACTS_SPEC, factsCommand } from './eval';
 import { COMPARE_SPEC, compareCommand, RERUN_SPEC, rerunCommand, RUNS_SPEC, runsCommand } from './rerun';
 import { renderEvent, renderInspect, renderView } from './text';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
@@ -40,6 +41,8 @@ Usage:
   palimpsest rerun --list-strategies
   palimpsest runs <file> [--runs FILE] [--json]            the re-runs recorded for a session
   palimpsest compare <file> (--compaction ID | --request N) [--run ID]… [--batch ID] [--json]   original vs re-runs
+  palimpsest eval <spec> [--resume] [--shard k/n] [--baseline FILE] [--report FILE]… [--results FILE] [--json]
+  palimpsest facts draft <trace> (--compaction ID | --request N)   candidate facts to confirm by hand
 
 Formats (--format): palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]), claude-code, codex, rind (a session
 folder), cosh; detected from the first lines.
@@ -183,6 +186,8 @@ const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run:
   rerun: { spec: RERUN_SPEC, run: rerunCommand },
   runs: { spec: RUNS_SPEC, run: runsCommand },
   compare: { spec: COMPARE_SPEC, run: compareCommand },
+  eval: { spec: EVAL_SPEC, run: evalCommand },
+  facts: { spec: FACTS_SPEC, run: factsCommand },
 };
 
 /** `--wire` takes an optional shape: `--wire` alone (not followed by a shape) is `--wire=auto`. */

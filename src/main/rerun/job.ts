@@ -29,18 +29,18 @@ export interface RerunJob {
   readonly window?: number;
   readonly maxOutput?: number;
   readonly repeat?: number;
-  /** Results file; default: the session's file under the data directory (sidecar.ts). */
-  readonly runsFile?: string;
+  /** Results file; default: the session's file under the data directory (sidecar.ts); null: keep runs in memory only (evals write their own file). */
+  readonly runsFile?: string | null;
   readonly signal?: AbortSignal;
   readonly onProgress?: (p: { readonly repeat: number; readonly of: number } & StrategyProgress) => void;
   readonly onRun?: (run: RunRecord) => void;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly keys?: KeyReader | null;
-  readonly mock?: Pick<SummarizerSetup, 'mockScript' | 'mockLatencyMs'>;
+  readonly mock?: Pick<SummarizerSetup, 'mockScript' | 'mockLatencyMs' | 'mockAnswer'>;
 }
 
 export type JobResult =
-  | { readonly ok: true; readonly runs: readonly RunRecord[]; readonly file: string; readonly source: ResolvedSource; readonly windowFrom: string }
+  | { readonly ok: true; readonly runs: readonly RunRecord[]; readonly file: string | null; readonly source: ResolvedSource; readonly windowFrom: string }
   | { readonly ok: false; readonly error: string };
 
 export async function runJob(inspector: SessionInspector, job: RerunJob): Promise<JobResult> {
@@ -73,7 +73,7 @@ export async function runJob(inspector: SessionInspector, job: RerunJob): Promis
   const encoder = await loadEncoder(encoding.encoding);
   const count = (text: string): number => encoder.count(text);
   const identity = await sourceIdentity(job.sessionPath);
-  const file = job.runsFile ?? (await defaultRunsFile(job.sessionPath, job.env));
+  const file = job.runsFile === null ? null : (job.runsFile ?? (await defaultRunsFile(job.sessionPath, job.env)));
   const handle = strategy.needsModel ? await openSummarizer({ models, env: job.env ?? process.env, keys: job.keys ?? null, ...job.mock }) : null;
   try {
     const runs = await runRerun({
@@ -81,7 +81,7 @@ export async function runJob(inspector: SessionInspector, job: RerunJob): Promis
       counterName: `${encoder.implementation} (estimate)`, summarizer: handle, repeat, signal: job.signal ?? new AbortController().signal,
       ...(job.onProgress ? { onProgress: job.onProgress } : {}),
       onRun: async (run) => {
-        await appendRun(file, run);
+        if (file !== null) await appendRun(file, run);
         job.onRun?.(run);
       },
     });

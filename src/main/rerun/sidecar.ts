@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
+import { appendLine } from '../files/append-line';
 import { RunRecord, type SourceIdentity } from '../../shared/rerun/record';
 
 /*
@@ -53,10 +54,7 @@ export async function sourceIdentity(sessionPath: string): Promise<SourceIdentit
 /** Append one run. Refuses to write to the session file itself (the source is read-only). */
 export async function appendRun(file: string, record: RunRecord): Promise<void> {
   if (file === record.source.path) throw new Error(`Refusing to write re-run results into the session file ${file}.`);
-  await mkdir(dirname(file), { recursive: true });
-  // One appendFile call per record: a single write(2) of one line with O_APPEND, so concurrent
-  // writers interleave whole lines.
-  await appendFile(file, `${JSON.stringify(record)}\n`, { encoding: 'utf8', flag: 'a' });
+  await appendLine(file, JSON.stringify(record));
 }
 
 export interface RunsRead {

@@ -23,6 +23,8 @@ export interface SummarizerSetup {
   readonly mockScript?: ScriptInput;
   /** Fixed latency of the in-process mock, in ms (benchmarks). */
   readonly mockLatencyMs?: number;
+  /** Replaces the default mock answers (evals build theirs from the spec's mock config and faults). */
+  readonly mockAnswer?: Answerer;
 }
 
 export interface OpenSummarizer extends SummarizerHandle {
@@ -58,7 +60,7 @@ export async function openSummarizer(setup: SummarizerSetup): Promise<OpenSummar
         models.push(m);
         continue;
       }
-      mockProvider ??= await startMockProvider({ script: { steps: [] }, answer: mockAnswerer(setup.mockScript), ...(setup.mockLatencyMs !== undefined ? { latencyMs: setup.mockLatencyMs } : {}) });
+      mockProvider ??= await startMockProvider({ script: { steps: [] }, answer: setup.mockAnswer ?? mockAnswerer(setup.mockScript), ...(setup.mockLatencyMs !== undefined ? { latencyMs: setup.mockLatencyMs } : {}) });
       models.push({ ...m, baseUrl: mockProvider.url, window: m.window ?? MOCK_WINDOW });
     }
   } catch (err) {
