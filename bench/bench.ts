@@ -8,6 +8,7 @@
 //   npm run bench -- --only ls        only `palimpsest ls` against ccusage (--no-ccusage: ls alone)
 //   npm run bench -- --only claude200mb   only the Claude Code importer on a ~200 MB session
 //   npm run bench -- --only rerun     only issue #8's MapReduce scheduling against the mock (bench/rerun.ts)
+//   npm run bench -- --only ui        only issue #7's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
 // ~90-session Claude Code tree against `ccusage session --json --offline` (bench/ls.ts).
@@ -17,8 +18,8 @@
 // and loadSession (read + import) followed by replay, alternately, `--runs` times each; then, on the
 // last loaded session, the model view at 1,000 seeded random requests and every view in order.
 // Results go to the terminal and to bench/data/latest.json (not committed).
-import { fork } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { fork, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
@@ -440,7 +441,7 @@ async function parent(argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv);
   let specs = DATA_SET.filter((d) => (args.quick ? d.name === 's10mb' : true));
   if (args.only.length > 0) specs = DATA_SET.filter((d) => args.only.includes(d.name) || args.only.includes(d.file));
-  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun');
+  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui');
   if (onlyExtra) specs = [];
   if (specs.length === 0 && !onlyExtra) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
 
@@ -513,6 +514,15 @@ async function parent(argv: readonly string[]): Promise<void> {
     } catch (e) {
       failures.push({ name: 'rerun', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
+  }
+
+  // The session view in Chromium (issue #7): its own script, run as a child with tsx so that
+  // Playwright stays out of this bundle; it needs the built renderer (out/renderer).
+  if (!args.quick && (args.only.length === 0 || args.only.includes('ui'))) {
+    console.log('\nThe session view in Chromium: first view of s100mb, scrolling a 100k-item view (issue #7)');
+    if (!existsSync('out/renderer/index.html')) spawnSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], { stdio: 'inherit' });
+    const ui = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'bench/ui-bench.ts', '--data', args.dataDir], { stdio: 'inherit' });
+    if (ui.status !== 0) failures.push({ name: 'ui', error: `bench/ui-bench.ts exited ${ui.status ?? ui.signal ?? '?'}` });
   }
 
   let ls: LsBenchResult | null = null;
