@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Answer } from './protocols/types';
+import { pause } from '../async/pause';
 
 /*
  * Writing one answer on the wire, at the pace asked for. Every wait ends as soon as the client is
@@ -14,19 +15,7 @@ export interface Timing {
   readonly eventDelayMs: number;
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+export { pause };
 
 function write(res: ServerResponse, chunk: string): Promise<void> {
   return new Promise((resolve) => {

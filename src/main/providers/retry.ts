@@ -1,3 +1,4 @@
+import { pause } from '../async/pause';
 import { ABORT_CANCELLED, ABORT_TIMEOUT } from './errors';
 import type { AttemptError } from './types';
 
@@ -42,17 +43,7 @@ export interface Clock {
 export const systemClock: Clock = {
   now: () => Date.now(),
   random: () => Math.random(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve) => {
-      if (signal.aborted) return resolve();
-      const done = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-    }),
+  sleep: pause,
 };
 
 /** Exponential backoff with "equal jitter": half the step is fixed, half random, so retries spread but never collapse to 0. */
