@@ -56,7 +56,10 @@ export type EvalResult = { readonly ok: true; readonly value: EvalOutcome } | { 
 async function judge(prepared: PreparedEval, cell: Cell, run: RunRecord, facts: readonly Fact[], env: Readonly<Record<string, string | undefined>>, signal: AbortSignal): Promise<JudgeVerdict | null> {
   const j = prepared.spec.judge;
   if (!j || j.model.pinned === null || run.summary === null) return null;
-  const handle = await openSummarizer({ models: [j.model.pinned], env });
+  // A mock judge answers from the trace's mock config (a script step for the judge's request).
+  const traceMock = prepared.traces.get(cell.trace.path)?.mock ?? null;
+  const mock = j.model.pinned.provider === 'mock' && traceMock ? cellMock(traceMock, null) : null;
+  const handle = await openSummarizer({ models: [j.model.pinned], env, ...(mock?.ok ? { mockAnswer: mock.value.answer } : {}) });
   try {
     const call = await handle.summarizer.summarize(judgeRequest(scoredFacts(facts, cell.target), run.summary, j.instructions), signal);
     return parseJudgeVerdict(j.model.label, call.text, call.error?.message ?? null);

@@ -100,3 +100,23 @@ describe('trace globs', () => {
     expect(await expandTracePath(resolve('fixtures'), 'dsh/**/no-such-*.jsonl')).toEqual([]);
   });
 });
+
+describe('the LLM judge', () => {
+  it('is its own column: a verdict per run, and the deterministic scores do not change', async () => {
+    const script = JSON.parse(await readFile('fixtures/eval/mock/dsh-compaction-recovery.script.json', 'utf8')) as { steps: unknown[] };
+    script.steps.unshift({ label: 'judge', when: { systemContains: 'You check a handoff summary' }, times: 0, reply: { content: [{ type: 'text', text: '{"pass": false, "score": 0.25, "rationale": "Most premises are gone."}' }] } });
+    await writeFile(join(dir, 'judge.script.json'), JSON.stringify(script));
+    const spec = join(dir, 'judged.spec.yaml');
+    const text = (await readFile(SPEC, 'utf8')).replace(/path: \.\.\//g, `path: ${resolve('fixtures')}/`)
+      .replace(/facts: facts\//, `facts: ${resolve('fixtures/eval/facts')}/`).replace(/script: mock\/dsh-compaction-recovery\.script\.json/, `script: ${join(dir, 'judge.script.json')}`);
+    await writeFile(spec, `${text}\njudge:\n  model: "mock:judge"\n`);
+    const plain = await runEval({ specFile: SPEC, resultsFile: join(dir, 'plain.jsonl'), env: env() });
+    const judged = await runEval({ specFile: spec, resultsFile: join(dir, 'judged.jsonl'), env: env() });
+    if (!plain.ok || !judged.ok) throw new Error(plain.ok ? (judged.ok ? '' : judged.error) : plain.error);
+    const withSummary = judged.value.lines.filter((l) => l.run.summary !== null);
+    expect(withSummary.length).toBeGreaterThan(0);
+    for (const l of withSummary) expect(l.judge).toEqual({ model: 'mock:judge', pass: false, score: 0.25, rationale: 'Most premises are gone.', error: null });
+    const scores = (r: typeof plain) => (r.ok ? r.value.lines.map((l) => `${l.cell.strategy}×${l.cell.model}=${String(l.score.recall.overall)}`).sort() : []);
+    expect(scores(judged)).toEqual(scores(plain));
+  });
+});
