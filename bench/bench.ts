@@ -79,6 +79,12 @@ export interface FileResult {
   /** load + replay of the same round. */
   readonly loadReplay: Timing;
   readonly ratio: { readonly reader: number; readonly load: number; readonly loadReplay: number };
+  /**
+   * Process CPU time (all threads, GC helpers included) of each round of the bare loop and the load,
+   * and the ratio of their medians. Not a target: a second view of the load ratio that moves less
+   * than wall time when other jobs share the cores.
+   */
+  readonly cpu: { readonly baselineMs: number[]; readonly loadMs: number[]; readonly loadRatio: number };
   readonly memory: {
     /** maxRSS after the first bare loop, before anything was loaded. */
     readonly baselinePeakRss: number;
@@ -118,6 +124,12 @@ const gc = (): void => {
 };
 
 const maxRss = (): number => process.resourceUsage().maxRSS * 1024;
+
+/** CPU time of the whole process since `from`, in ms. */
+const cpuMsSince = (from: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+};
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -205,6 +217,8 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   const ld: number[] = [];
   const rp: number[] = [];
   const lr: number[] = [];
+  const cpuBase: number[] = [];
+  const cpuLoad: number[] = [];
   let lines = 0;
   let baselinePeakRss = 0;
   let logHeap = 0;
@@ -214,9 +228,11 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
 
   for (let round = 0; round < runs; round++) {
     gc();
+    let c0 = process.cpuUsage();
     let t0 = t();
     lines = await bareLoop(path);
     base.push(t() - t0);
+    cpuBase.push(cpuMsSince(c0));
     if (round === 0) baselinePeakRss = maxRss();
 
     gc();
@@ -228,10 +244,12 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     held.session = null;
     held.state = null;
     gc();
+    c0 = process.cpuUsage();
     t0 = t();
     const session = await loadSession(path);
     held.session = session;
     const t1 = t();
+    cpuLoad.push(cpuMsSince(c0));
     // The event log alone (a GC between load and replay, outside both timings).
     gc();
     logHeap = process.memoryUsage().heapUsed;
@@ -243,7 +261,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     lr.push(t1 - t0 + (t2 - t1b));
     if (round === 0) firstPeakRss = maxRss();
     log(name, `round ${round + 1}/${runs}: bare ${(base[round] as number).toFixed(0)} ms, reader ${(rdr[round] as number).toFixed(0)} ms, `
-      + `load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`);
+      + `load ${(t1 - t0).toFixed(0)} ms (CPU: bare ${(cpuBase[round] as number).toFixed(0)}, load ${(cpuLoad[round] as number).toFixed(0)}), replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`);
   }
   const { session, state } = held;
   if (!session || !state) throw new Error('no round ran');
@@ -310,6 +328,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     diagnostics: { load: session.diagnostics.length, replay: state.diagnostics.length, first: diagnosticsFirst },
     baseline, reader, load, replay: rep, loadReplay,
     ratio: { reader: reader.mbps / baseline.mbps, load: load.mbps / baseline.mbps, loadReplay: loadReplay.mbps / baseline.mbps },
+    cpu: { baselineMs: cpuBase, loadMs: cpuLoad, loadRatio: median(cpuBase) / median(cpuLoad) },
     memory: {
       baselinePeakRss, peakRss: firstPeakRss, peakRssRatio: firstPeakRss / bytes, peakRssAllRounds,
       heldRss: mem.rss, heldHeap: mem.heapUsed, heldExternal: mem.external, heldHeapRatio: mem.heapUsed / bytes,
@@ -408,10 +427,10 @@ const mark = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
 function report(results: readonly FileResult[]): string {
   const out: string[] = [];
   out.push(table([
-    ['file', 'MB', 'events', 'bare MB/s', 'reader MB/s', 'load MB/s', 'load ratio', `≥${TARGET_RATIO}`, 'replay ms', 'load+replay ratio', 'peak RSS MB', 'RSS/size', 'all rounds MB', 'heap held/size'],
+    ['file', 'MB', 'events', 'bare MB/s', 'reader MB/s', 'load MB/s', 'load ratio', `≥${TARGET_RATIO}`, 'CPU ratio', 'replay ms', 'load+replay ratio', 'peak RSS MB', 'RSS/size', 'all rounds MB', 'heap held/size'],
     ...results.map((r) => [
       r.name, f1(r.bytes / MB), r.events.toLocaleString('en-US'), f0(r.baseline.mbps), f0(r.reader.mbps), f0(r.load.mbps), f2(r.ratio.load),
-      mark(r.ratio.load >= TARGET_RATIO), f0(r.replay.medianMs), f2(r.ratio.loadReplay), f0(r.memory.peakRss / MB), f2(r.memory.peakRssRatio),
+      mark(r.ratio.load >= TARGET_RATIO), f2(r.cpu.loadRatio), f0(r.replay.medianMs), f2(r.ratio.loadReplay), f0(r.memory.peakRss / MB), f2(r.memory.peakRssRatio),
       f0(r.memory.peakRssAllRounds / MB), f2(r.memory.heldHeapRatio),
     ]),
   ]));

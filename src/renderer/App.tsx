@@ -3,6 +3,7 @@ import { ShortcutsHelp } from './app/ShortcutsHelp';
 import { useDropFiles } from './app/useDropFiles';
 import { useShortcuts } from './app/useShortcuts';
 import { Header } from './components/Header';
+import { HomeArea } from './eval/HomeArea';
 import { LibraryView } from './library/LibraryView';
 import { useSessionMode } from './rerun/registry';
 import { RerunView } from './rerun/RerunView';
@@ -27,7 +28,7 @@ function SessionArea({ sessionId }: { sessionId: string }): React.JSX.Element {
   );
 }
 
-/** The app shell: the app bar with its tabs, then the library or the active session. */
+/** The app shell: the app bar with its tabs, then the library (or, beside it, the evals: ./eval) or the active session. */
 export function App(): React.JSX.Element {
   const phase = useApp((s) => s.phase);
   const error = useApp((s) => s.error);
@@ -52,7 +53,7 @@ export function App(): React.JSX.Element {
             <strong>{error?.code ?? 'ERROR'}</strong> {error?.message ?? 'Something went wrong.'}
           </div>
         ) : active === null ? (
-          <LibraryView />
+          <HomeArea library={<LibraryView />} />
         ) : (
           <SessionArea sessionId={active} />
         )}

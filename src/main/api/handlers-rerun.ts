@@ -3,26 +3,29 @@ import { dirname, relative, resolve, isAbsolute } from 'node:path';
 import type { z } from 'zod';
 import { CONTRACT, Comparison as ComparisonSchema, type ApiOutput, type ModelSpec, type ProgressEvent, type RerunMethod, type RerunTarget } from '../../shared/api/contract';
 import { compare, type Comparison } from '../../shared/compare/compare';
-import { parseModelSpec, PinnedModel, ProviderId, type Parsed } from '../../shared/rerun/pinned';
+import type { PinnedModel } from '../../shared/rerun/pinned';
 import { STRATEGIES, STRATEGY_IDS, strategyById } from '../../shared/strategies';
-import { keyStatus, needsKey, STANDARD_KEY_ENV, type Env, type KeyReader } from '../providers/keys';
-import { RerunJobs, runRow } from '../rerun/jobs';
+import type { Env } from '../providers/keys';
+import { pinnedOf, RerunJobs, runRow } from '../rerun/jobs';
 import { originalSubject, runSubject, sourceText } from '../rerun/original';
 import { defaultRunsFile, readRuns, sourceIdentity, type RunsRead } from '../rerun/sidecar';
 import { resolveSource } from '../rerun/source';
+import { keyImplementations, type KeyVault } from './handlers-rerun-keys';
 import { ApiFailure, type OpenSession, type SessionRegistry } from './sessions';
 
 /**
  * Handlers of the re-run and compare methods (src/shared/api/rerun-contract.ts; issue #8), with the
  * semantics of `palimpsest rerun | runs | compare` (src/main/cli/rerun.ts). createHandlers
  * (./handlers.ts) validates inputs and turns what is thrown here into error values; outputs are
- * checked against the contract here. Keys never leave main: the renderer gets keyStatus() only.
+ * checked against the contract here. Keys never leave main: the renderer gets keyStatus() only
+ * (./handlers-rerun-keys.ts).
  */
 
 /** What a host may give the re-run handlers. Default: process.env and no key store. */
 export interface RerunHostOptions {
   readonly env?: Env;
-  readonly keys?: KeyReader | null;
+  /** Stored keys (the Electron app's, over safeStorage); null: environment variables only (the web host). */
+  readonly keys?: KeyVault | null;
   /** Jobs running at once (default 4). */
   readonly maxJobs?: number;
 }
@@ -74,18 +77,6 @@ function checkTarget(s: OpenSession, target: RerunTarget, branch: string): void 
     const ids = state.compactions.map((c) => c.id);
     throw new ApiFailure('BAD_INPUT', `No compaction "${target.compaction}" on branch ${branch}${ids.length > 0 ? `; compactions: ${ids.slice(0, 20).join(', ')}` : ' (it has none)'}.`);
   }
-}
-
-/** A chain entry as the CLI reads `--model`: "mock:NAME" without an address is the in-process mock. */
-export function pinnedOf(spec: ModelSpec): Parsed<PinnedModel> {
-  if (typeof spec === 'string') {
-    const p = parseModelSpec(spec);
-    if (!p.ok && spec.startsWith('mock:')) return { ok: true, value: { provider: 'mock', model: spec.slice(5).trim() || 'mock', params: {}, window: null } };
-    return p;
-  }
-  const r = PinnedModel.safeParse(spec);
-  if (!r.success) return { ok: false, error: `Invalid settings for ${spec.provider}:${spec.model}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
-  return { ok: true, value: r.data };
 }
 
 function pinnedChain(specs: readonly ModelSpec[]): PinnedModel[] {
@@ -235,25 +226,8 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
       });
     },
 
-    async providerKeys({ models }) {
-      const providers = [];
-      for (const provider of ProviderId.options) {
-        if (provider === 'mock') continue;
-        const status = await keyStatus({ provider, model: 'any', params: {}, window: null }, env, keys);
-        providers.push({ provider, env: [...STANDARD_KEY_ENV[provider]], ...status });
-      }
-      const rows = [];
-      for (const spec of models ?? []) {
-        const p = pinnedOf(spec);
-        if (!p.ok) {
-          rows.push({ label: typeof spec === 'string' ? spec : `${spec.provider}:${spec.model}`, needsKey: false, set: false, source: null, last4: null, error: p.error });
-          continue;
-        }
-        const status = await keyStatus(p.value, env, keys);
-        rows.push({ label: `${p.value.provider}:${p.value.model}`, needsKey: needsKey(p.value), ...status, error: null });
-      }
-      return out('providerKeys', { providers, models: rows });
-    },
+    // Provider keys: ./handlers-rerun-keys.ts.
+    ...keyImplementations(env, keys),
   };
 
   return { impl, sessionClosed: (id) => jobs.sessionClosed(id), dispose: () => jobs.dispose() };

@@ -13,6 +13,8 @@ import { ApiFailure, type OpenSession, type SessionRegistry } from './sessions';
 import { sessionImplementations } from './handlers-session';
 import { libraryImplementations } from './handlers-library';
 import { rerunImplementations, type RerunHostOptions } from './handlers-rerun';
+import { evalImplementations } from './handlers-eval';
+import { isEvalFile } from '../eval/listing';
 import type { Library } from '../library/library';
 
 /**
@@ -74,6 +76,8 @@ function implementations(ctx: HandlerContext): Impl {
     conform(CONTRACT[m].output, value, `a ${m} result`) as ApiOutput<M>;
   // Re-run jobs belong to this handler table; closing a session stops its jobs.
   const rerun = rerunImplementations(ctx);
+  // Eval jobs (issue #9) belong to this handler table too; they are not tied to a session.
+  const evals = evalImplementations(ctx);
 
   return {
     // The session inspector's methods (issue #7): ./handlers-session.ts.
@@ -82,9 +86,12 @@ function implementations(ctx: HandlerContext): Impl {
     ...libraryImplementations(ctx),
     // Re-run and compare (issue #8): ./handlers-rerun.ts.
     ...rerun.impl,
+    // Offline evaluation (issue #9): ./handlers-eval.ts.
+    ...evals.impl,
 
     async initialSessions() {
-      return out('initialSessions', { paths: [...ctx.initialPaths] });
+      // Eval specs and results files the host was started with are shown in the eval view, not opened as sessions.
+      return out('initialSessions', { paths: ctx.initialPaths.filter((p) => !isEvalFile(p)) });
     },
 
     async openSession({ path, format }) {

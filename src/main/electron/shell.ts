@@ -3,10 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, ipcMain, protocol, session, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { API_METHODS, ipcChannel } from '../../shared/api/contract';
 import { dispatch } from '../api/handlers';
+import type { KeyVault } from '../api/handlers-rerun-keys';
 import type { DiscoverOptions } from '../discovery/discover';
 import { createHostContext } from '../web/host-context';
 import { contentType, resolveStaticFile, SECURITY_HEADERS } from '../web/static';
 import { confirmPath, pickPaths } from './dialogs';
+import { appKeyVault } from './keys';
 
 /**
  * The Electron shell: the only main-process module that imports `electron`. Everything it serves
@@ -33,6 +35,8 @@ export interface ShellOptions {
   readonly preloadPath?: string;
   /** Discovery of this machine's sessions; false: none. Default: the harnesses' own folders. */
   readonly machine?: DiscoverOptions | false;
+  /** Stored API keys. Default: the app's vault under userData (./keys.ts). */
+  readonly keys?: KeyVault;
 }
 
 // Must run before the app is ready: app:// behaves like https (standard, secure origin).
@@ -104,7 +108,8 @@ export function startShell(options: ShellOptions): void {
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const preloadPath = options.preloadPath ?? defaultPreloadPath();
   app.enableSandbox();
-  const context = createHostContext({ paths: options.paths, machine: options.machine, picker: pickPaths, confirm: confirmPath });
+  // API keys the user stores in the re-run panel: encrypted with safeStorage under userData (./keys.ts).
+  const context = createHostContext({ paths: options.paths, machine: options.machine, picker: pickPaths, confirm: confirmPath, keys: options.keys ?? appKeyVault() });
 
   app.on('web-contents-created', (_e, contents) => lockDown(contents));
 

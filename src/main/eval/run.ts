@@ -29,6 +29,8 @@ export interface EvalOptions {
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Once the cells are counted, before the first runs: how many this run will try. */
+  readonly onPlan?: (e: { readonly total: number; readonly skipped: number; readonly shardCells: number; readonly totalCells: number }) => void;
   readonly onCell?: (e: { readonly done: number; readonly total: number; readonly cell: Cell; readonly line: EvalLine | null; readonly error: string | null }) => void;
   readonly log?: (line: string) => void;
 }
@@ -102,10 +104,11 @@ export async function runEval(opts: EvalOptions): Promise<EvalResult> {
     const resultsFile = opts.resultsFile ?? (await defaultResultsFile(opts.specFile, prepared.spec, opts.env));
     const before = await readResults(resultsFile, prepared.spec.name);
     if (before.exists && before.lines.length > 0 && !opts.resume) {
-      return { ok: false, error: `${resultsFile} already holds ${before.lines.length} result(s) of "${prepared.spec.name}": pass --resume to continue that run, or --results FILE to start another (results are never overwritten).` };
+      return { ok: false, error: `${resultsFile} already holds ${before.lines.length} result(s) of "${prepared.spec.name}": resume that run (--resume), or choose another results file (--results FILE); results are never overwritten.` };
     }
     const done = new Set(before.lines.map((l) => l.cell.key));
     const queue = prepared.mine.filter((c) => !done.has(c.key));
+    opts.onPlan?.({ total: queue.length, skipped: prepared.mine.length - queue.length, shardCells: prepared.mine.length, totalCells: prepared.cells.length });
     const signal = opts.signal ?? new AbortController().signal;
     const groupKey = (c: { strategy: string; model: string }): string => `${c.strategy}\u0000${c.model}`;
     const finished = new Map<string, Spend[]>();

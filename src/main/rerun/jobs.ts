@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { RerunJob as JobView, RerunJobState, RerunProgressEvent, RerunStage, RerunTarget, RunRow } from '../../shared/api/rerun-contract';
-import type { PinnedModel } from '../../shared/rerun/pinned';
+import type { RerunJob as JobView, ModelSpec, RerunJobState, RerunProgressEvent, RerunStage, RerunTarget, RunRow } from '../../shared/api/rerun-contract';
+import { parseModelSpec, PinnedModel, type Parsed } from '../../shared/rerun/pinned';
 import type { RunRecord } from '../../shared/rerun/record';
 import type { Env, KeyReader } from '../providers/keys';
 import type { SessionInspector } from '../session/inspector';
@@ -68,13 +68,25 @@ interface Entry {
 
 const label = (m: Readonly<Record<string, unknown>>): string => String(m.label ?? `${String(m.provider)}:${String(m.model)}`);
 
+/** A chain entry as the CLI reads `--model`: "mock:NAME" without an address is the in-process mock. */
+export function pinnedOf(spec: ModelSpec): Parsed<PinnedModel> {
+  if (typeof spec === 'string') {
+    const p = parseModelSpec(spec);
+    if (!p.ok && spec.startsWith('mock:')) return { ok: true, value: { provider: 'mock', model: spec.slice(5).trim() || 'mock', params: {}, window: null } };
+    return p;
+  }
+  const r = PinnedModel.safeParse(spec);
+  if (!r.success) return { ok: false, error: `Invalid settings for ${spec.provider}:${spec.model}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  return { ok: true, value: r.data };
+}
+
 /** A results-file record as a row of the contract. `fingerprint`: the session's as it is now. */
 export function runRow(r: RunRecord, fingerprint: string): RunRow {
   const diagnostics = { error: 0, warning: 0, info: 0 };
   for (const d of r.diagnostics) diagnostics[d.severity]++;
   return {
     runId: r.runId, batchId: r.batchId, repeat: { ...r.repeat }, at: r.at, branch: r.branch, target: { ...r.target }, strategy: r.strategy,
-    models: r.models.map(label), mock: r.mock, window: r.budget.window, maxOutput: r.budget.maxOutput, outcome: r.outcome, error: r.error,
+    options: { ...r.options }, models: r.models.map(label), mock: r.mock, window: r.budget.window, maxOutput: r.budget.maxOutput, outcome: r.outcome, error: r.error,
     notes: [...r.notes], tokens: { ...r.tokens }, totals: { ...r.totals }, diagnostics, stale: r.source.fingerprint !== fingerprint,
   };
 }
@@ -97,7 +109,7 @@ export class RerunJobs {
     const jobId = randomUUID();
     const entry: Entry = {
       view: {
-        jobId, sessionId: session.id, state: 'running', strategy: spec.strategy, target: spec.target, branch: spec.branch,
+        jobId, sessionId: session.id, state: 'running', strategy: spec.strategy, options: { ...spec.options }, target: spec.target, branch: spec.branch,
         models: spec.models.map((m) => label(m)), repeat: spec.repeat, startedAt: new Date().toISOString(), finishedAt: null,
         stage: null, runs: [], error: null, file: spec.runsFile, unknowns: [],
       },

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHandlers, type Handlers } from '../api/handlers';
+import type { KeyVault } from '../api/handlers-rerun-keys';
 import { SessionRegistry } from '../api/sessions';
 import type { DiscoverOptions } from '../discovery/discover';
 import { Library, type Confirm, type Picker } from '../library/library';
@@ -19,6 +20,12 @@ export interface HostOptions {
   readonly machine?: DiscoverOptions | false;
   readonly picker?: Picker;
   readonly confirm?: Confirm;
+  /**
+   * Stored API keys for re-runs: the Electron shell's, encrypted with safeStorage. The web host
+   * has none (keys come from environment variables only, and setProviderKey says so): a key typed
+   * into a browser tab would otherwise be written on whatever machine serves it.
+   */
+  readonly keys?: KeyVault | null;
 }
 
 export interface HostContext {
@@ -51,6 +58,6 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
   }
   const library = new Library({ files, folders, machine: options.machine, picker: options.picker, confirm: options.confirm });
   const registry = new SessionRegistry({ allow: library });
-  const handlers = createHandlers({ registry, initialPaths: files, library });
+  const handlers = createHandlers({ registry, initialPaths: files, library, rerun: { keys: options.keys ?? null } });
   return { handlers, registry, library, files, folders, missing, dispose: () => registry.dispose() };
 }

@@ -1,6 +1,7 @@
 import type { RerunJob, RunRow } from '../../shared/api/contract';
 import { num, targetLabel } from '../compare/format';
 import { useRerun } from './context';
+import { optionsText } from './options';
 
 /**
  * This session's re-run jobs, newest first, with their streamed progress: the strategy's stage,
@@ -35,7 +36,9 @@ function Job({ job }: { job: RerunJob }): React.JSX.Element {
   return (
     <li className={`rr-job state-${job.state}`} data-job={job.jobId}>
       <div className="rr-job-head">
-        <strong>{job.strategy}{models}</strong> <span className="muted">on {targetLabel(job.target)}</span>
+        <strong>{job.strategy}{models}</strong>
+        {Object.keys(job.options).length > 0 && <code className="rr-job-options">{optionsText(job.options)}</code>}
+        <span className="muted">on {targetLabel(job.target)}</span>
         <span className={`rr-state state-${job.state}`}>{STATE_TEXT[job.state]}</span>
         {running && <button type="button" onClick={() => void cancel(job.jobId)}>Cancel</button>}
       </div>

@@ -2,12 +2,15 @@ import { useId } from 'react';
 import type { CompactionRow, StrategyRow } from '../../shared/api/contract';
 import { num } from '../compare/format';
 import { useRerun } from './context';
-import { isMock } from './form';
+import { formTarget, isMock } from './form';
+import { KeysEditor } from './KeysEditor';
 import { ModelChain } from './ModelChain';
+import { OptionsEditor } from './OptionsEditor';
 
 /**
- * The re-run panel's form: what to re-run (a compaction or a request), with which strategy and
- * models, under which window, how many times. Every control is a native one, labelled, in tab order.
+ * The re-run panel's form: what to re-run (a compaction or a request), with which strategy, its
+ * options and models, under which window, how many times; and the provider keys. Every control is
+ * a native one, labelled, in tab order.
  */
 
 function strategyText(s: StrategyRow): string {
@@ -24,16 +27,27 @@ function Target(): React.JSX.Element {
   const compactions = useRerun((s) => s.compactions);
   const requests = useRerun((s) => s.requests.length);
   const setForm = useRerun((s) => s.setForm);
+  const branch = useRerun((s) => s.branch);
+  const defaultBranch = useRerun((s) => s.defaultBranch);
+  const aim = useRerun((s) => s.aim);
   const id = useId();
   return (
     <fieldset className="rr-target">
       <legend>Re-run</legend>
+      {branch !== null && branch !== defaultBranch && (
+        <p className="small rr-branch">
+          on branch <code>{branch}</code> (the inspector&apos;s){' '}
+          <button type="button" className="link" onClick={() => void aim({ target: formTarget(form) ?? { request: 0 }, ...(defaultBranch !== null ? { branch: defaultBranch } : {}) })}>
+            use {defaultBranch ?? 'the default branch'}
+          </button>
+        </p>
+      )}
       <div className="rr-target-row">
         <label className="rr-radio">
           <input type="radio" name={`${id}-kind`} checked={form.targetKind === 'compaction'} disabled={compactions.length === 0} onChange={() => setForm({ targetKind: 'compaction' })} />
           a compaction
         </label>
-        <select aria-label="Compaction" value={form.compactionId} disabled={form.targetKind !== 'compaction'} onChange={(e) => setForm({ compactionId: e.target.value })}>
+        <select aria-label="Compaction" data-rr-target="compaction" value={form.compactionId} disabled={form.targetKind !== 'compaction'} onChange={(e) => setForm({ compactionId: e.target.value })}>
           {compactions.length === 0 && <option value="">this session has no compaction</option>}
           {compactions.map((c) => <option key={c.id} value={c.id}>{compactionText(c)}</option>)}
         </select>
@@ -44,7 +58,7 @@ function Target(): React.JSX.Element {
           the view at request
         </label>
         <input
-          type="number" aria-label="Request" min={0} max={Math.max(0, requests - 1)} value={form.request} disabled={form.targetKind !== 'request'}
+          type="number" aria-label="Request" data-rr-target="request" min={0} max={Math.max(0, requests - 1)} value={form.request} disabled={form.targetKind !== 'request'}
           onChange={(e) => setForm({ request: e.target.value })}
         />
         <span className="muted small">of {num(requests)}</span>
@@ -69,6 +83,7 @@ function Settings(): React.JSX.Element {
         </select>
       </label>
       {strategy && <p className="muted small rr-help">{strategy.title}{strategy.needsModel ? '' : ' — runs without a model or a key.'}</p>}
+      <OptionsEditor />
       {strategy?.needsModel ? <ModelChain /> : null}
       <div className="rr-row">
         <label className="rr-field">
@@ -132,6 +147,7 @@ export function RerunForm(): React.JSX.Element {
       <NoKeyBanner />
       <Target />
       <Settings />
+      <KeysEditor />
       <div className="rr-actions">
         <button type="submit" className="rr-primary" disabled={starting}>{starting ? 'Starting…' : 'Run'}</button>
         {formError && <span className="rr-error" role="alert">{formError}</span>}

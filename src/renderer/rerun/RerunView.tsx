@@ -1,9 +1,9 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { CompareView } from '../compare/CompareView';
 import { useApp } from '../useApp';
 import { RerunContext, useRerun } from './context';
 import { JobList } from './JobList';
-import { rerunStoreFor } from './registry';
+import { rerunStoreFor, takeFocus } from './registry';
 import { RerunForm } from './RerunForm';
 import { RunsList } from './RunsList';
 import './rerun.css';
@@ -14,11 +14,18 @@ import './rerun.css';
  * comparison with the original on the right. Mounted by the app shell beside the inspector.
  */
 
-function Body(): React.JSX.Element {
+function Body({ sessionId }: { sessionId: string }): React.JSX.Element {
   const phase = useRerun((s) => s.phase);
   const error = useRerun((s) => s.error);
   const comparison = useRerun((s) => s.comparison);
   const compareError = useRerun((s) => s.compareError);
+  const kind = useRerun((s) => s.form.targetKind);
+  const left = useRef<HTMLElement>(null);
+  // Opened by the inspector's "Re-run this…" button, which is gone now: the focus goes to the
+  // target it was opened on, so the keyboard user is where the work continues.
+  useEffect(() => {
+    if (phase === 'ready' && takeFocus(sessionId)) left.current?.querySelector<HTMLElement>(`[data-rr-target="${kind}"]`)?.focus();
+  }, [phase, sessionId, kind]);
   if (phase === 'loading') return <div className="notice" role="status">Loading strategies and runs…</div>;
   if (phase === 'error') {
     return (
@@ -29,7 +36,7 @@ function Body(): React.JSX.Element {
   }
   return (
     <div className="rr-view">
-      <section className="rr-left" aria-label="Re-run">
+      <section className="rr-left" aria-label="Re-run" ref={left}>
         <RerunForm />
         <JobList />
       </section>
@@ -47,7 +54,7 @@ export function RerunView({ sessionId }: { sessionId: string }): React.JSX.Eleme
   const store = useMemo(() => rerunStoreFor(api, sessionId), [api, sessionId]);
   return (
     <RerunContext.Provider value={store}>
-      <Body />
+      <Body sessionId={sessionId} />
     </RerunContext.Provider>
   );
 }

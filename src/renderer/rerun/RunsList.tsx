@@ -3,6 +3,7 @@ import type { RunRow } from '../../shared/api/contract';
 import { num, targetLabel, usd, when } from '../compare/format';
 import { useRerun } from './context';
 import { formTarget, sameTarget } from './form';
+import { optionsText } from './options';
 
 /**
  * The session's runs from its results file: those of the chosen target first, each with a
@@ -14,7 +15,8 @@ import { formTarget, sameTarget } from './form';
 function Row({ r, selectable }: { r: RunRow; selectable: boolean }): React.JSX.Element {
   const chosen = useRerun((s) => s.chosen.includes(r.runId));
   const toggle = useRerun((s) => s.toggleRun);
-  const setForm = useRerun((s) => s.setForm);
+  const aim = useRerun((s) => s.aim);
+  const branch = useRerun((s) => s.branch);
   const models = r.models.length > 0 ? r.models.join(' → ') : 'no model';
   return (
     <tr className={`outcome-${r.outcome}${r.stale ? ' stale' : ''}`} data-run={r.runId}>
@@ -22,13 +24,16 @@ function Row({ r, selectable }: { r: RunRow; selectable: boolean }): React.JSX.E
         {selectable ? (
           <input type="checkbox" checked={chosen} aria-label={`Compare ${r.strategy} run of ${when(r.at)} (#${r.repeat.index + 1})`} onChange={() => toggle(r.runId)} />
         ) : (
-          <button type="button" className="link" onClick={() => setForm('compaction' in r.target ? { targetKind: 'compaction', compactionId: r.target.compaction } : { targetKind: 'request', request: String(r.target.request) })}>
-            {targetLabel(r.target)}
+          <button type="button" className="link" onClick={() => void aim({ target: r.target, branch: r.branch })}>
+            {targetLabel(r.target)}{r.branch !== branch ? ` on ${r.branch}` : ''}
           </button>
         )}
       </td>
       <td className="nowrap">{when(r.at)}</td>
-      <td>{r.strategy} <span className="muted">#{r.repeat.index + 1}/{r.repeat.of}</span></td>
+      <td>
+        {r.strategy} <span className="muted">#{r.repeat.index + 1}/{r.repeat.of}</span>
+        {Object.keys(r.options).length > 0 && <div className="small rr-run-options"><code>{optionsText(r.options)}</code></div>}
+      </td>
       <td>
         <code>{models}</code>
         {r.mock && <span className="tag rr-mock" title="Answers came from the mock provider: scripted, not a model">mock</span>}
@@ -53,9 +58,12 @@ export function RunsList(): React.JSX.Element {
   const comparing = useRerun((s) => s.comparing);
   const refresh = useRerun((s) => s.refreshRuns);
   const [others, setOthers] = useState(false);
+  const branch = useRerun((s) => s.branch);
   const target = formTarget(form);
-  const mine = runs.filter((r) => sameTarget(r.target, target)).reverse();
-  const rest = runs.filter((r) => !sameTarget(r.target, target)).reverse();
+  // Runs of the target on the branch the panel is on; the rest (other targets or branches) on request.
+  const ofTarget = (r: RunRow): boolean => sameTarget(r.target, target) && r.branch === branch;
+  const mine = runs.filter(ofTarget).reverse();
+  const rest = runs.filter((r) => !ofTarget(r)).reverse();
   const picked = mine.filter((r) => chosen.includes(r.runId)).length;
   const isCompaction = target !== null && 'compaction' in target;
   return (

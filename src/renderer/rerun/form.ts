@@ -1,4 +1,5 @@
 import type { ApiInput, CompactionRow, ModelSpec, RequestRow, StrategyRow } from '../../shared/api/contract';
+import { strategyOptions } from './options';
 
 /**
  * The re-run panel's form as the user edits it (strings, as typed) and its translation into a
@@ -25,6 +26,10 @@ export interface RerunForm {
   readonly repeat: string;
   /** The in-process mock's latency per request, ms (only sent when the chain has a mock). */
   readonly mockLatencyMs: string;
+  /** Typed option fields, as typed, by strategy then option (./options.ts): switching strategy keeps each one's. */
+  readonly options: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** "key=value" lines sent as they are, by strategy: the strategy itself accepts or rejects them. */
+  readonly extraOptions: Readonly<Record<string, string>>;
 }
 
 export const PROVIDERS: readonly { readonly id: string; readonly label: string }[] = [
@@ -98,6 +103,8 @@ export function toStartInput(sessionId: string, form: RerunForm, strategies: rea
       models.push(m.value);
     }
   }
+  const options = strategyOptions(strategy.id, form.options[strategy.id] ?? {}, form.extraOptions[strategy.id] ?? '');
+  if (!options.ok) return { ok: false, error: `Options of ${strategy.id}: ${options.error}` };
   const latency = form.mockLatencyMs.trim();
   const withMock = strategy.needsModel && form.chain.some(isMock) && latency !== '' && latency !== '0';
   if (withMock && (!INT.test(latency) || Number(latency) > 60_000)) return { ok: false, error: 'The mock latency must be 0–60,000 ms.' };
@@ -105,6 +112,7 @@ export function toStartInput(sessionId: string, form: RerunForm, strategies: rea
     ok: true,
     value: {
       sessionId, target, strategy: strategy.id, models,
+      ...(Object.keys(options.value).length > 0 ? { options: options.value } : {}),
       ...(window.value !== undefined ? { window: window.value } : {}),
       ...(maxOutput.value !== undefined ? { maxOutput: maxOutput.value } : {}),
       ...(repeat.value !== undefined ? { repeat: repeat.value } : {}),

@@ -1,26 +1,41 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiError, ApiOutput, CompactionRow, PalimpsestApi, RequestRow, RerunJob, RunRow, StrategyRow } from '../../shared/api/contract';
+import type { ApiError, ApiOutput, CompactionRow, PalimpsestApi, RequestRow, RerunJob, RerunTarget, RunRow, StrategyRow } from '../../shared/api/contract';
 import { demoWindow, formTarget, MOCK_MODEL, modelSpec, toStartInput, type ChainEntry, type RerunForm } from './form';
+import { keyActions, type KeyActions } from './key-actions';
 import { followJob } from './watch';
 
 /**
  * State of the re-run panel and the compare view of one session: what the host offers
  * (strategies, compactions, key status), the form, this session's jobs and their progress, the
  * session's runs, which runs are chosen, and the last comparison. One store per session
- * (./registry.ts), so a job keeps streaming while the user is in the inspector.
+ * (./registry.ts), so a job keeps streaming while the user is in the inspector. The inspector
+ * aims the panel at a compaction or a request with `aim` (./registry.ts rerunTarget).
  */
+
+/** What the inspector asks the panel to re-run: a compaction or a request, on the branch it shows. */
+export interface TargetRequest {
+  readonly target: RerunTarget;
+  /** The inspector's branch; absent: the session's default. */
+  readonly branch?: string;
+}
 
 export type KeyStatus = ApiOutput<'providerKeys'>;
 export type CompareResult = ApiOutput<'compareRuns'>;
 export type ModelKey = KeyStatus['models'][number];
 
-export interface RerunState {
+export interface RerunState extends KeyActions {
   phase: 'loading' | 'ready' | 'error';
   error: ApiError | null;
   strategies: readonly StrategyRow[];
+  /** The branch the compactions and requests are of (runs, comparisons and jobs use it too); null until loaded. */
+  branch: string | null;
+  defaultBranch: string | null;
   compactions: readonly CompactionRow[];
   requests: readonly RequestRow[];
   keys: KeyStatus | null;
+  /** The answer to the last key stored or removed, in a sentence (never the key). */
+  keyMessage: { readonly provider: string; readonly ok: boolean; readonly text: string } | null;
+  keyBusy: boolean;
   /** Key status of each chain entry, by its key. */
   modelKeys: Readonly<Record<number, ModelKey>>;
   /** No provider key is set at all: the form starts from the baselines and the mock. */
@@ -44,6 +59,8 @@ export interface RerunState {
   compareError: ApiError | null;
 
   load(): Promise<void>;
+  /** Points the form at this compaction or request (from the inspector); waits for load when loading. */
+  aim(request: TargetRequest): Promise<void>;
   setForm(patch: Partial<RerunForm>): void;
   addModel(entry: Omit<ChainEntry, 'key'>): void;
   removeModel(key: number): void;
@@ -60,11 +77,18 @@ export type RerunStore = StoreApi<RerunState>;
 
 const EMPTY_FORM: RerunForm = {
   targetKind: 'compaction', compactionId: '', request: '0', strategy: '', chain: [], window: '', maxOutput: '', repeat: '1', mockLatencyMs: '',
+  options: {}, extraOptions: {},
 };
 
-export function createRerunStore(api: PalimpsestApi, sessionId: string): RerunStore {
+const formTargetOf = (t: RerunTarget): Partial<RerunForm> =>
+  'compaction' in t ? { targetKind: 'compaction', compactionId: t.compaction } : { targetKind: 'request', request: String(t.request) };
+
+/** `initial`: a target asked for before the store existed (the inspector's button opened the panel). */
+export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?: TargetRequest): RerunStore {
   let nextKey = 1;
   const followed = new Set<string>();
+  // Asked for while loading: applied once the lists are in, so load's defaults do not overwrite it.
+  let pending: TargetRequest | null = initial ?? null;
 
   return createStore<RerunState>()((set, get) => {
     // Key status of each chain entry, by the entry's key (the chain may change while we ask).
@@ -84,6 +108,18 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string): RerunSt
       set({ keys: r.value, modelKeys });
     };
 
+    /** The compactions and requests of another branch (the inspector's), before targeting one of them. */
+    const useBranch = async (branch: string): Promise<boolean> => {
+      const [c, r] = await Promise.all([api.listCompactions({ sessionId, branch }), api.listRequests({ sessionId, branch })]);
+      if (!c.ok || !r.ok) {
+        const e = !c.ok ? c.error : !r.ok ? r.error : null;
+        set({ formError: e ? `${e.code}: ${e.message}` : null });
+        return false;
+      }
+      set({ branch: c.value.branch, compactions: c.value.compactions, requests: r.value.requests, comparison: null });
+      return true;
+    };
+
     const track = (job: RerunJob): void => {
       if (followed.has(job.jobId)) return;
       followed.add(job.jobId);
@@ -100,7 +136,8 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string): RerunSt
     };
 
     return {
-      phase: 'loading', error: null, strategies: [], compactions: [], requests: [], keys: null, modelKeys: {}, watchError: null, noKeys: false, form: EMPTY_FORM, demo: null,
+      phase: 'loading', error: null, strategies: [], branch: null, defaultBranch: null, compactions: [], requests: [], keys: null, keyMessage: null, keyBusy: false,
+      modelKeys: {}, watchError: null, noKeys: false, form: EMPTY_FORM, demo: null,
       formError: null, starting: false, jobs: [], runs: [], runsFile: null, runProblems: [], runsError: null, chosen: [], comparing: false,
       comparison: null, compareError: null,
 
@@ -125,9 +162,24 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string): RerunSt
           chain: noKeys ? [{ key: nextKey++, ...MOCK_MODEL }] : [],
           window: demo ? String(demo.window) : '',
         };
-        set({ phase: 'ready', strategies: strategies.value.strategies, compactions: compactions.value.compactions, requests: requests.value.requests, keys: keys.value, noKeys, form, demo, jobs: jobs.value.jobs });
+        set({
+          phase: 'ready', strategies: strategies.value.strategies, branch: compactions.value.branch, defaultBranch: compactions.value.branch,
+          compactions: compactions.value.compactions, requests: requests.value.requests, keys: keys.value, noKeys, form, demo, jobs: jobs.value.jobs,
+        });
         for (const j of jobs.value.jobs) if (j.state === 'running') track(j);
+        if (pending) await get().aim(pending);
         await Promise.all([get().refreshRuns(), refreshKeys()]);
+      },
+
+      async aim(request) {
+        if (get().phase !== 'ready') {
+          pending = request;
+          return;
+        }
+        pending = null;
+        const branch = request.branch ?? get().defaultBranch;
+        if (branch !== null && branch !== get().branch && !(await useBranch(branch))) return;
+        get().setForm(formTargetOf(request.target));
       },
 
       setForm(patch) {
@@ -174,7 +226,8 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string): RerunSt
         const checked = toStartInput(sessionId, get().form, get().strategies);
         if (!checked.ok) return set({ formError: checked.error });
         set({ starting: true, formError: null });
-        const r = await api.startRerun(checked.value);
+        const branch = get().branch;
+        const r = await api.startRerun({ ...checked.value, ...(branch !== null ? { branch } : {}) });
         set({ starting: false });
         if (!r.ok) return set({ formError: `${r.error.code}: ${r.error.message}` });
         set((s) => ({ jobs: [...s.jobs, r.value] }));
@@ -199,12 +252,16 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string): RerunSt
       async compare() {
         const target = formTarget(get().form);
         if (target === null) return set({ compareError: { code: 'BAD_INPUT', message: 'Choose a compaction or a request first.' } });
-        const ofTarget = new Set(get().runs.filter((r) => JSON.stringify(r.target) === JSON.stringify(target)).map((r) => r.runId));
+        const ofTarget = new Set(get().runs.filter((r) => JSON.stringify(r.target) === JSON.stringify(target) && r.branch === get().branch).map((r) => r.runId));
         const runIds = get().chosen.filter((id) => ofTarget.has(id));
         set({ comparing: true, compareError: null });
-        const r = await api.compareRuns({ sessionId, target, runIds });
+        const branch = get().branch;
+        const r = await api.compareRuns({ sessionId, target, runIds, ...(branch !== null ? { branch } : {}) });
         set(r.ok ? { comparing: false, comparison: r.value } : { comparing: false, compareError: r.error });
       },
+
+      // Storing and removing provider keys: ./key-actions.ts.
+      ...keyActions(api, set, get, refreshKeys),
     };
   });
 }

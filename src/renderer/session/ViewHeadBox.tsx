@@ -1,4 +1,5 @@
 import { blocksPreview } from '../preview';
+import { RerunRequestButton } from '../rerun/RerunButtons';
 import { useSession } from './context';
 import { chars, num } from './format';
 
@@ -7,6 +8,8 @@ export function ViewHeadBox(): React.JSX.Element | null {
   const head = useSession((s) => s.head);
   const pickRaw = useSession((s) => s.pickRaw);
   const setTab = useSession((s) => s.setTab);
+  const sessionId = useSession((s) => s.sessionId);
+  const branch = useSession((s) => s.branch);
   if (!head) return null;
   const r = head.request;
   const system = head.system === null ? null : blocksPreview(head.system, 300);
@@ -15,7 +18,8 @@ export function ViewHeadBox(): React.JSX.Element | null {
     <div className="view-head">
       <div>
         <strong>#{r.index} {r.id}</strong> at seq {r.seq} · {r.purpose}{r.compactionId ? ` for ${r.compactionId}` : ''} ·{' '}
-        {r.provider ?? 'unknown provider'}/{r.model ?? 'unknown model'} · window {num(r.window)}
+        {r.provider ?? 'unknown provider'}/{r.model ?? 'unknown model'} · window {num(r.window)}{' '}
+        <RerunRequestButton sessionId={sessionId} branch={branch} index={r.index} />
       </div>
       <div>
         reported input {num(r.reportedInputTokens)} tokens · output {num(r.outputTokens)} · finish{' '}

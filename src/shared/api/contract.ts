@@ -7,6 +7,7 @@ import { API_METHODS, type ApiMethod } from './methods';
 import { SESSION_CONTRACT } from './session-contract';
 import { LIBRARY_CONTRACT } from './library-contract';
 import { RERUN_CONTRACT, RerunProgressEvent } from './rerun-contract';
+import { EVAL_CONTRACT, EvalProgressEvent } from './eval-contract';
 
 /**
  * The one API contract between the core (src/main) and any UI (DESIGN.md: "the API contract lives
@@ -23,6 +24,7 @@ export { API_METHODS, isApiMethod, ipcChannel, type ApiMethod } from './methods'
 export * from './session-contract';
 export * from './library-contract';
 export * from './rerun-contract';
+export * from './eval-contract';
 
 const Seq = z.number().int().nonnegative();
 const Count = z.number().int().nonnegative();
@@ -250,8 +252,10 @@ export const CONTRACT = {
   ...SESSION_CONTRACT,
   // The app shell's methods (issue #7): the library, native pickers, search in a session.
   ...LIBRARY_CONTRACT,
-  // Re-run and compare (issue #8): strategies, jobs, runs, comparison, key status.
+  // Re-run and compare (issue #8): strategies, jobs, runs, comparison, provider keys.
   ...RERUN_CONTRACT,
+  // Offline evaluation (issue #9): eval files, jobs, the matrix, a run's comparison.
+  ...EVAL_CONTRACT,
 } as const satisfies { readonly [M in ApiMethod]: { readonly input: z.ZodType; readonly output: z.ZodType } };
 
 // CONTRACT has exactly the methods of API_METHODS (the `satisfies` rejects extra and missing keys).
@@ -279,7 +283,7 @@ export const ApiErrorCode = z.enum([
   'INTERNAL',
   /** Client side: the host could not be reached, or answered outside the contract (not authorised, gone). */
   'TRANSPORT',
-  /** This host cannot do that (a native dialog in the browser): the message says what to do instead. */
+  /** This host cannot do that (a native dialog in the browser, storing an API key without encryption): the message says what to do instead. */
   'NOT_AVAILABLE',
   /** No re-run job with that id (it finished long ago, its session was closed, or the host restarted). */
   'NO_JOB',
@@ -314,8 +318,8 @@ export const OpenSessionProgress = z.object({
   total: Count.nullable(),
 });
 
-/** Progress of a long operation: loading a large session, or a re-run job. */
-export const ProgressEvent = z.discriminatedUnion('operation', [OpenSessionProgress, RerunProgressEvent]);
+/** Progress of a long operation: loading a large session, a re-run job, or an eval job (EvalProgressEvent, ./eval-contract.ts). */
+export const ProgressEvent = z.discriminatedUnion('operation', [OpenSessionProgress, RerunProgressEvent, EvalProgressEvent]);
 export type ProgressEvent = z.infer<typeof ProgressEvent>;
 
 // ---------------------------------------------------------------------------------------------

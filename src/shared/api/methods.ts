@@ -37,6 +37,16 @@ export const API_METHODS = [
   'listRerunJobs',
   'compareRuns',
   'providerKeys',
+  'setProviderKey',
+  'removeProviderKey',
+  // Offline evaluation (issue #9; schemas in ./eval-contract.ts).
+  'listEvalFiles',
+  'openEvalResults',
+  'startEval',
+  'watchEval',
+  'cancelEval',
+  'listEvalJobs',
+  'evalRunDetail',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { Diagnostic } from '../model/diagnostic';
 import { ModelParams, ModelPrices, ProviderId } from '../rerun/pinned';
 import { RunTarget } from '../rerun/record';
+import { Comparison } from './compare-contract';
+import { ApiKeyInput, KeyProvider, KeyStatusRow, KeyStoreStatus, ProviderKeyRow } from './rerun-keys-contract';
 
 /**
  * The re-run and compare part of the API contract (issue #8): strategies, jobs that re-run a
@@ -11,8 +12,12 @@ import { RunTarget } from '../rerun/record';
  * | compare` (src/main/cli/rerun.ts).
  *
  * Like ./library-contract.ts this module is evaluated while ./contract.ts is, so it defines its own
- * small schemas and imports nothing from ./contract.
+ * small schemas and imports nothing from ./contract. The comparison's shapes are in
+ * ./compare-contract.ts, the provider keys' in ./rerun-keys-contract.ts.
  */
+
+export * from './compare-contract';
+export * from './rerun-keys-contract';
 
 const Count = z.number().int().nonnegative();
 const Tokens = Count;
@@ -67,6 +72,9 @@ export type StrategyRow = z.infer<typeof StrategyRow>;
 
 const SeverityCounts = z.object({ error: Count, warning: Count, info: Count });
 
+/** A strategy's options as a run recorded them (JSON values; the strategy validated them). */
+const StrategyOptions = z.record(z.string(), z.unknown());
+
 /** One run of the results file, without its candidate view and request bodies (compare reads those). */
 export const RunRow = z.object({
   runId: z.string(),
@@ -77,6 +85,7 @@ export const RunRow = z.object({
   branch: z.string(),
   target: RerunTarget,
   strategy: z.string(),
+  options: StrategyOptions,
   /** "provider:model" of each pinned model, in chain order; empty for the model-free baselines. */
   models: z.array(z.string()),
   /** Answers came from the mock provider: the text is not a model's. */
@@ -113,6 +122,8 @@ export const RerunJob = z.object({
   sessionId: SessionId,
   state: RerunJobState,
   strategy: z.string(),
+  /** The options the job was started with, as sent. */
+  options: StrategyOptions,
   target: RerunTarget,
   branch: z.string(),
   models: z.array(z.string()),
@@ -147,56 +158,6 @@ export const RerunProgressEvent = z.object({
   error: z.string().nullable(),
 });
 export type RerunProgressEvent = z.infer<typeof RerunProgressEvent>;
-
-// --- the comparison (src/shared/compare/compare.ts, checked against it in the handler) ----------
-
-const AnchorList = z.array(z.string());
-export const CompareAnchors = z.object({ path: AnchorList, identifier: AnchorList, number: AnchorList, error: AnchorList });
-
-export const CompareSubjectRow = z.object({
-  /** "original" or the run id. */
-  id: z.string(),
-  label: z.string(),
-  outcome: z.string(),
-  /** Session content or a model's (or the mock's) text: render as text. */
-  summary: z.string().nullable(),
-  /** Characters of what the agent would see after (the text itself stays in main: it can be a whole session). */
-  viewChars: Count.nullable(),
-  tokensBefore: Tokens.nullable(),
-  tokensAfter: Tokens.nullable(),
-  diagnostics: z.array(Diagnostic),
-  costUsd: z.number().nonnegative().nullable(),
-  requests: Count.nullable(),
-  latencyMs: Millis.nullable(),
-});
-
-export const CompareRow = z.object({
-  subject: CompareSubjectRow,
-  sections: z.array(z.object({ name: z.string(), present: z.boolean(), empty: z.boolean() })),
-  survival: z.array(z.object({
-    kind: z.enum(['path', 'identifier', 'number', 'error']),
-    total: Count,
-    kept: Count,
-    recall: z.number().min(0).max(1).nullable(),
-    /** Up to 50 anchors that did not survive. */
-    lost: z.array(z.string()),
-  })),
-  recall: z.number().min(0).max(1).nullable(),
-  severities: SeverityCounts,
-  /** Line diff of this summary against the first subject's; null for the first, or when either has none. */
-  diff: z.array(z.object({ op: z.enum(['same', 'added', 'removed']), text: z.string() })).nullable(),
-});
-export type CompareRow = z.infer<typeof CompareRow>;
-
-export const Comparison = z.object({ anchors: CompareAnchors, rows: z.array(CompareRow) });
-export type Comparison = z.infer<typeof Comparison>;
-
-export const KeyStatusRow = z.object({
-  set: z.boolean(),
-  source: z.enum(['env', 'stored']).nullable(),
-  /** Last 4 characters, for keys long enough to show that much safely. Never more. */
-  last4: z.string().length(4).nullable(),
-});
 
 // --- methods --------------------------------------------------------------------------------
 
@@ -282,9 +243,29 @@ export const RERUN_CONTRACT = {
   providerKeys: {
     input: z.object({ models: z.array(ModelSpec).max(MAX_CHAIN).optional() }),
     output: z.object({
-      providers: z.array(KeyStatusRow.extend({ provider: ProviderId, env: z.array(z.string()) })),
+      providers: z.array(ProviderKeyRow),
       models: z.array(KeyStatusRow.extend({ label: z.string(), needsKey: z.boolean(), error: z.string().nullable() })),
+      store: KeyStoreStatus,
     }),
+  },
+  /**
+   * Stores a provider's key, encrypted (the desktop app: Electron safeStorage, in a file under its
+   * data folder). The key is sent once and no method ever returns it: the answer is the provider's
+   * status (set, source, last 4). NOT_AVAILABLE, with a sentence, when the host has no store (the
+   * web host: use environment variables) or cannot encrypt (no keychain, or only plain text).
+   */
+  setProviderKey: {
+    input: z.object({ provider: KeyProvider, key: ApiKeyInput }),
+    output: z.object({
+      status: ProviderKeyRow,
+      /** Something to know, in a sentence (an environment variable that is used before the stored key). */
+      note: z.string().nullable(),
+    }),
+  },
+  /** Forgets a provider's stored key. removed: false when none was stored. Environment variables are untouched. */
+  removeProviderKey: {
+    input: z.object({ provider: KeyProvider }),
+    output: z.object({ removed: z.boolean(), status: ProviderKeyRow, note: z.string().nullable() }),
   },
 } as const;
 

@@ -118,6 +118,23 @@ describe('re-run handlers', () => {
     expect(value(await handlers.cancelRerun({ jobId: job.jobId })).cancelled).toBe(false);
   });
 
+  it('passes strategy options through: the job, its run and listRuns carry them; a strategy rejects a key it does not know', async () => {
+    const sessionId = await open();
+    const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'clear-tools', options: { keepLast: 1 }, window: 2000 }));
+    expect(job.options).toEqual({ keepLast: 1 });
+    const { job: done } = await finish(job.jobId);
+    expect(done.runs.map((r) => [r.outcome, r.options])).toEqual([['committed', { keepLast: 1 }]]);
+    expect(value(await handlers.listRuns({ sessionId })).runs.map((r) => r.options)).toEqual([{ keepLast: 1 }]);
+    // A different keepLast changes what survives: the option reached the strategy.
+    const three = (await finish(value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'clear-tools', window: 2000 })).jobId)).job;
+    expect(three.runs[0]?.options).toEqual({});
+    expect(three.runs[0]?.tokens.after).toBeGreaterThan(done.runs[0]?.tokens.after ?? Infinity);
+
+    const bad = (await finish(value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'clear-tools', options: { keepLast: 1, keepFirst: 2 }, window: 2000 })).jobId)).job;
+    expect(bad.runs[0]?.outcome).toBe('failed');
+    expect(bad.runs[0]?.error).toMatch(/invalid options: .*Unrecognized key: "keepFirst"/);
+  });
+
   it('compareRuns puts the original compaction first, then the runs, with recall, sections and the summary diff', async () => {
     const sessionId = await open();
     const ex = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'extractive', window: 2000 }));

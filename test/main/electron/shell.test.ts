@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -20,7 +20,13 @@ const electron = vi.hoisted(() => ({
   confirmed: [] as string[],
   answer: 1,
   picked: [] as string[],
+  /** app.getPath('userData'), and the backend safeStorage reports (Linux). */
+  userData: '',
+  backend: 'gnome_libsecret',
 }));
+
+// A fake safeStorage that really transforms the text, so a key written in clear would show.
+const xor = (b: Buffer): Buffer => Buffer.from([...b].map((x) => x ^ 0x5a));
 
 vi.mock('electron', () => ({
   app: {
@@ -28,6 +34,13 @@ vi.mock('electron', () => ({
     on: (event: string, fn: Listener) => electron.appEvents.set(event, fn),
     whenReady: () => Promise.resolve(),
     quit: () => undefined,
+    getPath: (name: string) => (name === 'userData' ? electron.userData : '/nonexistent'),
+  },
+  safeStorage: {
+    isEncryptionAvailable: () => true,
+    encryptString: (s: string) => xor(Buffer.from(s)),
+    decryptString: (b: Buffer) => xor(b).toString(),
+    getSelectedStorageBackend: () => electron.backend,
   },
   BrowserWindow: class {
     static getAllWindows() { return electron.windows; }
@@ -72,6 +85,7 @@ describe('Electron shell (electron mocked)', () => {
     mkdirSync(join(dir, 'renderer'));
     writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html><title>Palimpsest</title>');
     writeFileSync(join(dir, 'secret.txt'), 'top secret');
+    electron.userData = join(dir, 'userData');
     const { startShell } = await import('../../../src/main/electron/shell');
     startShell({ paths: [SMALL], rendererDir: join(dir, 'renderer'), preloadPath: '/preload.cjs', machine: false });
     await new Promise((ok) => setTimeout(ok, 10));
@@ -155,5 +169,27 @@ describe('Electron shell (electron mocked)', () => {
       expect(r.status, url).toBe(404);
       expect(await r.text()).not.toContain('top secret');
     }
+  });
+
+  it('stores API keys encrypted with safeStorage under userData, and refuses Electron\'s plain-text backend', async () => {
+    const key = 'Pal1mpsest-shell-key-0123456789-LAST';
+    const file = join(dir, 'userData', 'provider-keys.json');
+    const status = await invoke('providerKeys', 'app://palimpsest/', {}) as { ok: boolean; value: { store: unknown } };
+    expect(status.value.store).toEqual({ available: true, location: file, message: null });
+    const set = await invoke('setProviderKey', 'app://palimpsest/', { provider: 'gemini', key }) as { ok: boolean; value: unknown };
+    expect(set).toEqual({ ok: true, value: { status: { provider: 'gemini', env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], set: true, source: 'stored', last4: 'LAST' }, note: null } });
+    expect(readFileSync(file, 'utf8')).not.toContain(key.slice(0, 12));
+    // Another origin cannot store (or probe) keys.
+    expect((await invoke('setProviderKey', 'https://evil.example/', { provider: 'gemini', key })).error?.code).toBe('TRANSPORT');
+
+    electron.backend = 'basic_text';
+    const refused = await invoke('setProviderKey', 'app://palimpsest/', { provider: 'anthropic', key }) as { ok: boolean; error: { code: string; message: string } };
+    expect(refused.error.code).toBe('NOT_AVAILABLE');
+    expect(refused.error.message).toMatch(/plain text/);
+    expect(readFileSync(file, 'utf8')).not.toContain('anthropic');
+    // Forgetting a key needs no encryption.
+    expect(await invoke('removeProviderKey', 'app://palimpsest/', { provider: 'gemini' })).toMatchObject({ ok: true, value: { removed: true } });
+    electron.backend = 'gnome_libsecret';
+    expect(existsSync(file)).toBe(true);
   });
 });

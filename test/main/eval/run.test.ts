@@ -37,7 +37,7 @@ describe('runEval', () => {
   it('refuses to add to a results file without --resume, and --resume redoes nothing', async () => {
     const resultsFile = join(dir, 'a.jsonl');
     const again = await runEval({ specFile: SPEC, resultsFile, env: env() });
-    expect(again).toEqual({ ok: false, error: expect.stringContaining('pass --resume') });
+    expect(again).toEqual({ ok: false, error: expect.stringContaining('resume that run (--resume)') });
     const resumed = await runEval({ specFile: SPEC, resultsFile, resume: true, env: env() });
     if (!resumed.ok) throw new Error(resumed.error);
     expect(resumed.value.ran).toBe(0);

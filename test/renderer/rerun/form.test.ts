@@ -10,6 +10,7 @@ const STRATEGIES: StrategyRow[] = [
 const mock: ChainEntry = { key: 1, provider: 'mock', model: 'summarizer', baseUrl: '', window: '' };
 const FORM: RerunForm = {
   targetKind: 'compaction', compactionId: 'cmp_01', request: '0', strategy: 'one-shot', chain: [mock], window: '2,000', maxOutput: '', repeat: '2', mockLatencyMs: '',
+  options: {}, extraOptions: {},
 };
 
 describe('re-run form', () => {
@@ -25,6 +26,20 @@ describe('re-run form', () => {
     expect(slow.ok && slow.value.mock).toEqual({ latencyMs: 30000 });
     const noMock = toStartInput('s1', { ...FORM, chain: [{ ...mock, provider: 'openai', model: 'gpt-4.1' }], mockLatencyMs: '30000' }, STRATEGIES);
     expect(noMock.ok && noMock.value.mock).toBeUndefined();
+  });
+
+  it('sends the chosen strategy\'s options, typed, and only that strategy\'s', () => {
+    const form: RerunForm = {
+      ...FORM, strategy: 'extractive',
+      options: { extractive: { tailRatio: '0.3', maxTokens: '1,500' }, 'one-shot': { tailRatio: '0.9' } },
+      extraOptions: { extractive: 'compactionId=c9\nflag=true' },
+    };
+    const r = toStartInput('s1', form, STRATEGIES);
+    expect(r).toMatchObject({ ok: true, value: { strategy: 'extractive', options: { tailRatio: 0.3, maxTokens: 1500, compactionId: 'c9', flag: true } } });
+    if (r.ok) expect(CONTRACT.startRerun.input.safeParse(r.value).success).toBe(true);
+    // Nothing typed: no options at all (the strategy's defaults).
+    expect(toStartInput('s1', { ...form, options: {}, extraOptions: {} }, STRATEGIES)).toMatchObject({ ok: true, value: expect.not.objectContaining({ options: expect.anything() }) });
+    expect(toStartInput('s1', { ...form, options: { extractive: { maxTokens: '0' } } }, STRATEGIES)).toEqual({ ok: false, error: 'Options of extractive: maxTokens must be a whole number of at least 1.' });
   });
 
   it('says what is wrong, in a sentence', () => {

@@ -5,7 +5,7 @@ import { createRerunStore } from '../../../src/renderer/rerun/store';
 const ok = <T>(value: T): Promise<ApiResult<T>> => Promise.resolve({ ok: true, value });
 
 const run = (runId: string, target: RunRow['target'] = { compaction: 'cmp_01' }): RunRow => ({
-  runId, batchId: 'b', repeat: { index: 0, of: 1 }, at: '2026-01-01T00:00:00Z', branch: 'main', target, strategy: 'extractive', models: [], mock: false,
+  runId, batchId: 'b', repeat: { index: 0, of: 1 }, at: '2026-01-01T00:00:00Z', branch: 'main', target, strategy: 'extractive', options: {}, models: [], mock: false,
   window: 2000, maxOutput: null, outcome: 'committed', error: null, notes: [], tokens: { before: 892, after: 714, counter: 'est' },
   totals: { requests: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0, latencyMs: 0, wallMs: 1 }, diagnostics: { error: 0, warning: 0, info: 0 }, stale: false,
 });
@@ -14,7 +14,7 @@ function fakeApi(keySet: boolean) {
   const calls: { method: string; input: unknown }[] = [];
   let runs: RunRow[] = [run('old', { request: 3 })];
   const job = (state: RerunJob['state'], rs: RunRow[]): RerunJob => ({
-    jobId: 'j1', sessionId: 's1', state, strategy: 'extractive', target: { compaction: 'cmp_01' }, branch: 'main', models: [], repeat: 1,
+    jobId: 'j1', sessionId: 's1', state, strategy: 'extractive', options: {}, target: { compaction: 'cmp_01' }, branch: 'main', models: [], repeat: 1,
     startedAt: 'now', finishedAt: state === 'running' ? null : 'now', stage: null, runs: rs, error: null, file: '/tmp/f', unknowns: [],
   });
   let watched = 0;
@@ -74,14 +74,14 @@ describe('re-run store', () => {
     await store.getState().start();
     await settle();
     const s = store.getState();
-    expect(calls.find((c) => c.method === 'startRerun')?.input).toEqual({ sessionId: 's1', target: { compaction: 'cmp_01' }, strategy: 'extractive', models: [], window: 2000, repeat: 1 });
+    expect(calls.find((c) => c.method === 'startRerun')?.input).toEqual({ sessionId: 's1', target: { compaction: 'cmp_01' }, strategy: 'extractive', models: [], window: 2000, repeat: 1, branch: 'main' });
     expect(calls.filter((c) => c.method === 'watchRerun').map((c) => (c.input as { after: number }).after)).toEqual([0, 1]);
     expect(s.jobs.map((j) => j.state)).toEqual(['done']);
     expect(s.runs.map((r) => r.runId)).toEqual(['old', 'new']);
     expect(s.chosen).toEqual(['new']);
     store.getState().toggleRun('old');
     await store.getState().compare();
-    expect(calls.find((c) => c.method === 'compareRuns')?.input).toEqual({ sessionId: 's1', target: { compaction: 'cmp_01' }, runIds: ['new'] });
+    expect(calls.find((c) => c.method === 'compareRuns')?.input).toEqual({ sessionId: 's1', target: { compaction: 'cmp_01' }, runIds: ['new'], branch: 'main' });
   });
 
   it('keeps the chain in order: add, move, remove', async () => {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { CompactionDetail } from '../../../shared/api/contract';
+import { RerunCompactionButton } from '../../rerun/RerunButtons';
 import { useSession } from '../context';
 import { chars, num } from '../format';
 import { BracketTimeline } from './BracketTimeline';
@@ -60,6 +61,7 @@ export function CompactionPanel(): React.JSX.Element {
             {compactions.map((c) => <option key={c.id} value={c.id}>{c.id} · {c.trigger} · {c.outcome ?? 'open'}{c.strategy ? ` · ${c.strategy}` : ''}</option>)}
           </select>
         </label>
+        {id !== null && <RerunCompactionButton sessionId={sessionId} branch={branch} compactionId={id} />}
       </div>
       {q.state === 'error' && <div className="notice error" role="alert"><strong>{q.error.code}</strong> {q.error.message}</div>}
       {!d ? <p className="muted pad">Loading the compaction…</p> : (
