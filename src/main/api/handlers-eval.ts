@@ -14,6 +14,7 @@ import { defaultResultsFile } from '../eval/prepare';
 import { readResults } from '../eval/results-file';
 import { readSpec, readSpecInfo, type SpecInfo } from '../eval/spec-info';
 import { ApiFailure } from './sessions';
+import { contractOutput } from './conform';
 
 /**
  * Handlers of the offline-evaluation methods (src/shared/api/eval-contract.ts; issue #9, "App").
@@ -38,15 +39,6 @@ export interface EvalHandlers {
 }
 
 const DEFAULT_WATCH_MS = 15_000;
-
-function out<M extends EvalMethod>(m: M, value: unknown): ApiOutput<M> {
-  const r = CONTRACT[m].output.safeParse(value);
-  if (!r.success) {
-    const issues = r.error.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(value)'}: ${i.message}`).join('; ');
-    throw new ApiFailure('INTERNAL', `The core produced a ${m} result that does not match the API contract: ${issues}`);
-  }
-  return r.data as ApiOutput<M>;
-}
 
 async function allowed(check: Promise<{ ok: true; path: string } | { ok: false; message: string }>): Promise<string> {
   const r = await check;
@@ -103,7 +95,7 @@ export function evalImplementations(ctx: EvalContext): EvalHandlers {
   const impl: EvalImpl = {
     async listEvalFiles() {
       const listing = await listEvalFiles(ctx.initialPaths, await folders(), paths.resultsFolder);
-      return out('listEvalFiles', { ...listing, resultsFolder: paths.resultsFolder });
+      return contractOutput('listEvalFiles', { ...listing, resultsFolder: paths.resultsFolder });
     },
 
     async openEvalResults({ file, baseline, spec, name }) {
@@ -113,7 +105,7 @@ export function evalImplementations(ctx: EvalContext): EvalHandlers {
       const given = spec === undefined ? null : await specInfo(spec);
       const r = await openResults(abs, { spec: given, specOf: (n) => specFor(undefined, n), ...(name !== undefined ? { name } : {}), baseline: base });
       const s = r.spec;
-      return out('openEvalResults', {
+      return contractOutput('openEvalResults', {
         ...r,
         spec: s ? { file: s.file, name: s.spec.name, description: s.spec.description ?? null, thresholds: Object.keys(s.spec.thresholds).length > 0 } : null,
         facts: s?.facts ?? [],
@@ -136,19 +128,19 @@ export function evalImplementations(ctx: EvalContext): EvalHandlers {
       const runEnv = await envWithStoredKeys(parsed.value, env, ctx.rerun?.keys ?? null);
       const started = jobs.start({ specFile, specName: name, resultsFile, resume: resume ?? false, shard: (shard as Shard | undefined) ?? null, env: runEnv });
       if (!started.ok) throw new ApiFailure('LIMIT', started.message);
-      return out('startEval', started.job);
+      return contractOutput('startEval', started.job);
     },
 
     async watchEval({ jobId, after, waitMs }) {
-      return out('watchEval', job(await jobs.watch(jobId, after, waitMs ?? DEFAULT_WATCH_MS), jobId));
+      return contractOutput('watchEval', job(await jobs.watch(jobId, after, waitMs ?? DEFAULT_WATCH_MS), jobId));
     },
 
     async cancelEval({ jobId }) {
-      return out('cancelEval', job(jobs.cancel(jobId), jobId));
+      return contractOutput('cancelEval', job(jobs.cancel(jobId), jobId));
     },
 
     async listEvalJobs() {
-      return out('listEvalJobs', { jobs: jobs.list() });
+      return contractOutput('listEvalJobs', { jobs: jobs.list() });
     },
 
     async evalRunDetail({ file, runId, key, spec }) {
@@ -158,7 +150,7 @@ export function evalImplementations(ctx: EvalContext): EvalHandlers {
       // The spec names each trace's importer; without one given, the spec this host knows by the results' name.
       const r = await runDetail(abs, runId !== undefined ? { runId } : { key: key as string }, (name) => (given ? Promise.resolve(given) : specFor(undefined, name)), traces);
       if (!r.ok) throw new ApiFailure(r.code, r.message);
-      return out('evalRunDetail', r.value);
+      return contractOutput('evalRunDetail', r.value);
     },
   };
 

@@ -5,6 +5,7 @@ import type { StoreResult } from '../providers/key-store';
 import { keySlot, keyStatus, needsKey, STANDARD_KEY_ENV, type Env, type KeyReader } from '../providers/keys';
 import { pinnedOf } from '../rerun/jobs';
 import { ApiFailure } from './sessions';
+import { contractOutput } from './conform';
 
 /*
  * The provider-key methods of the re-run contract: providerKeys (status), setProviderKey and
@@ -31,13 +32,6 @@ export const NO_STORE_MESSAGE = 'This host does not store API keys; only the des
 type KeyMethod = 'providerKeys' | 'setProviderKey' | 'removeProviderKey';
 type KeyImpl = { readonly [M in KeyMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
 type Provider = z.output<(typeof CONTRACT)['setProviderKey']['input']>['provider'];
-
-function out<M extends KeyMethod>(m: M, value: unknown): ApiOutput<M> {
-  const r = CONTRACT[m].output.safeParse(value);
-  // The issues are left out of the message: it is logged, and this is the one answer about keys.
-  if (!r.success) throw new ApiFailure('INTERNAL', `The core produced a ${m} result that does not match the API contract.`);
-  return r.data as ApiOutput<M>;
-}
 
 export function keyImplementations(env: Env, vault: KeyVault | null): KeyImpl {
   const status = async (provider: ProviderId) => ({
@@ -75,14 +69,14 @@ export function keyImplementations(env: Env, vault: KeyVault | null): KeyImpl {
         }
         rows.push({ label: `${p.value.provider}:${p.value.model}`, needsKey: needsKey(p.value), ...(await keyStatus(p.value, env, vault)), error: null });
       }
-      return out('providerKeys', { providers, models: rows, store: store() });
+      return contractOutput('providerKeys', { providers, models: rows, store: store() }, true);
     },
 
     async setProviderKey({ provider, key }) {
       const saved = await writable().set(slotOf(provider), key);
       // The store's sentences never contain the key (key-store.ts); NOT_AVAILABLE covers a refusal that raced the check.
       if (!saved.ok) throw new ApiFailure('NOT_AVAILABLE', saved.error);
-      return out('setProviderKey', { status: await status(provider), note: envNote(provider) });
+      return contractOutput('setProviderKey', { status: await status(provider), note: envNote(provider) }, true);
     },
 
     async removeProviderKey({ provider }) {
@@ -90,7 +84,7 @@ export function keyImplementations(env: Env, vault: KeyVault | null): KeyImpl {
       // Removing needs no encryption: a key stored before the keychain went away can still be forgotten.
       const removed = await vault.remove(slotOf(provider));
       if (!removed.ok) throw new ApiFailure('UNREADABLE', removed.error);
-      return out('removeProviderKey', { removed: removed.value, status: await status(provider), note: envNote(provider) });
+      return contractOutput('removeProviderKey', { removed: removed.value, status: await status(provider), note: envNote(provider) }, true);
     },
   };
 }

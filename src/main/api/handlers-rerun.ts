@@ -12,6 +12,7 @@ import { defaultRunsFile, readRuns, sourceIdentity, type RunsRead } from '../rer
 import { resolveSource } from '../rerun/source';
 import { keyImplementations, type KeyVault } from './handlers-rerun-keys';
 import { ApiFailure, type OpenSession, type SessionRegistry } from './sessions';
+import { branchOf, contractOutput } from './conform';
 
 /**
  * Handlers of the re-run and compare methods (src/shared/api/rerun-contract.ts; issue #8), with the
@@ -49,21 +50,6 @@ export interface RerunHandlers {
 /** Runs a comparison may hold when the caller names none (the latest ones). */
 const DEFAULT_COMPARE_RUNS = 10;
 const DEFAULT_WATCH_MS = 15_000;
-
-function out<M extends RerunMethod>(m: M, value: unknown): ApiOutput<M> {
-  const r = CONTRACT[m].output.safeParse(value);
-  if (!r.success) {
-    const issues = r.error.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(value)'}: ${i.message}`).join('; ');
-    throw new ApiFailure('INTERNAL', `The core produced a ${m} result that does not match the API contract: ${issues}`);
-  }
-  return r.data as ApiOutput<M>;
-}
-
-function branchOf(s: OpenSession, branch: string | undefined): string {
-  if (branch === undefined) return s.inspector.defaultBranch;
-  if (!s.inspector.hasBranch(branch)) throw new ApiFailure('NO_BRANCH', `No branch "${branch}"; branches: ${s.inspector.branches.map((b) => b.name).join(', ')}.`);
-  return branch;
-}
 
 /** The target exists on the branch (checked before a job starts, so a typo is an error value, not a failed job). */
 function checkTarget(s: OpenSession, target: RerunTarget, branch: string): void {
@@ -155,7 +141,7 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
 
   const impl: RerunImpl = {
     async listStrategies() {
-      return out('listStrategies', { strategies: STRATEGIES.map((s) => ({ id: s.id, title: s.title, seed: s.seed, needsModel: s.needsModel })) });
+      return contractOutput('listStrategies', { strategies: STRATEGIES.map((s) => ({ id: s.id, title: s.title, seed: s.seed, needsModel: s.needsModel })) });
     },
 
     async listRuns({ sessionId }) {
@@ -165,7 +151,7 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
       const { runs, problems } = await readRunsOrFail(file);
       // As `palimpsest runs`: every run of this file path; `stale` when the file changed since.
       const mine = runs.filter((r) => r.source.path === identity.path);
-      return out('listRuns', { file, runs: mine.map((r) => runRow(r, identity.fingerprint)), problems });
+      return contractOutput('listRuns', { file, runs: mine.map((r) => runRow(r, identity.fingerprint)), problems });
     },
 
     async startRerun(input) {
@@ -181,20 +167,20 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
         ...(input.mock?.latencyMs !== undefined ? { mockLatencyMs: input.mock.latencyMs } : {}),
       });
       if (!started.ok) throw new ApiFailure('LIMIT', started.message);
-      return out('startRerun', started.job);
+      return contractOutput('startRerun', started.job);
     },
 
     async cancelRerun({ jobId }) {
-      return out('cancelRerun', job(jobs.cancel(jobId), jobId));
+      return contractOutput('cancelRerun', job(jobs.cancel(jobId), jobId));
     },
 
     async watchRerun({ jobId, after, waitMs }) {
-      return out('watchRerun', job(await jobs.watch(jobId, after, waitMs ?? DEFAULT_WATCH_MS), jobId));
+      return contractOutput('watchRerun', job(await jobs.watch(jobId, after, waitMs ?? DEFAULT_WATCH_MS), jobId));
     },
 
     async listRerunJobs({ sessionId }) {
       registry.get(sessionId);
-      return out('listRerunJobs', { jobs: jobs.list(sessionId) });
+      return contractOutput('listRerunJobs', { jobs: jobs.list(sessionId) });
     },
 
     async compareRuns({ sessionId, branch: b, target, runIds }) {
@@ -219,7 +205,7 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
       subjects.push(...chosen.map(runSubject));
       const note = subjects.length >= 2 ? null
         : `Nothing to compare yet: ${ofTarget.length} run${ofTarget.length === 1 ? '' : 's'} of this target${chosen.length < ofTarget.length ? ` (${chosen.length} chosen)` : ''}. Re-run it first.`;
-      return out('compareRuns', {
+      return contractOutput('compareRuns', {
         file, branch, comparison: comparisonValue(compare(sourceText(src.source.view), subjects)),
         stale: chosen.filter((r) => r.source.fingerprint !== identity.fingerprint).map((r) => r.runId),
         missing: (runIds ?? []).filter((id) => !found.has(id)), note,

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import { CONTRACT, MAX_DIFF_ROWS, type ApiOutput, type SessionMethod } from '../../shared/api/contract';
 import { inspectJson } from '../cli/json';
-import { ApiFailure, type OpenSession, type SessionRegistry } from './sessions';
+import { ApiFailure, type SessionRegistry } from './sessions';
 import { compactionDetail } from './session/compaction';
 import { diffViews } from './session/diff';
 import { tokenMeter, tokenSeries } from './session/tokens';
 import { alignment, eventText, fateList, indexOrFail, itemText, viewHead, viewWindow } from './session/views';
+import { branchOf, contractOutput } from './conform';
 
 /**
  * Handlers of the session inspector's methods (src/shared/api/session-contract.ts; issue #7 views).
@@ -14,23 +15,6 @@ import { alignment, eventText, fateList, indexOrFail, itemText, viewHead, viewWi
  */
 
 type SessionImpl = { readonly [M in SessionMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
-
-function out<M extends SessionMethod>(m: M, value: unknown): ApiOutput<M> {
-  const r = CONTRACT[m].output.safeParse(value);
-  if (!r.success) {
-    const issues = r.error.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(value)'}: ${i.message}`).join('; ');
-    throw new ApiFailure('INTERNAL', `The core produced a ${m} result that does not match the API contract: ${issues}`);
-  }
-  return r.data as ApiOutput<M>;
-}
-
-function branchOf(s: OpenSession, branch: string | undefined): string {
-  if (branch === undefined) return s.inspector.defaultBranch;
-  if (!s.inspector.hasBranch(branch)) {
-    throw new ApiFailure('NO_BRANCH', `No branch "${branch}"; branches: ${s.inspector.branches.map((b) => b.name).join(', ')}.`);
-  }
-  return branch;
-}
 
 export function sessionImplementations(ctx: { readonly registry: SessionRegistry }): SessionImpl {
   const { registry } = ctx;
@@ -43,61 +27,61 @@ export function sessionImplementations(ctx: { readonly registry: SessionRegistry
     async getSessionInfo({ sessionId }) {
       const s = registry.get(sessionId);
       const j = inspectJson(s.path, s.inspector);
-      return out('getSessionInfo', {
+      return contractOutput('getSessionInfo', {
         sessionId: s.id, path: s.path, format: j.format, files: j.files, counts: j.counts, branches: j.branches, defaultBranch: j.branch,
       });
     },
 
     async getViewHead({ sessionId, branch, index }) {
       const { s, b } = open(sessionId, branch);
-      return out('getViewHead', viewHead(indexOrFail(s.inspector, b, index)));
+      return contractOutput('getViewHead', viewHead(indexOrFail(s.inspector, b, index)));
     },
 
     async getViewWindow({ sessionId, branch, index, from, count }) {
       const { s, b } = open(sessionId, branch);
-      return out('getViewWindow', viewWindow(indexOrFail(s.inspector, b, index), from, count));
+      return contractOutput('getViewWindow', viewWindow(indexOrFail(s.inspector, b, index), from, count));
     },
 
     async getItemText({ sessionId, branch, index, itemId }) {
       const { s, b } = open(sessionId, branch);
-      return out('getItemText', await itemText(s.inspector, indexOrFail(s.inspector, b, index), itemId));
+      return contractOutput('getItemText', await itemText(s.inspector, indexOrFail(s.inspector, b, index), itemId));
     },
 
     async getEventText({ sessionId, seq }) {
       const s = registry.get(sessionId);
-      return out('getEventText', await eventText(s.inspector, seq));
+      return contractOutput('getEventText', await eventText(s.inspector, seq));
     },
 
     async getAlignment({ sessionId, branch, index, from, count }) {
       const { s, b } = open(sessionId, branch);
-      return out('getAlignment', alignment(s.inspector, indexOrFail(s.inspector, b, index), from, count));
+      return contractOutput('getAlignment', alignment(s.inspector, indexOrFail(s.inspector, b, index), from, count));
     },
 
     async getTokenMeter({ sessionId, branch, index, policy }) {
       const { s, b, alive } = open(sessionId, branch);
-      return out('getTokenMeter', tokenMeter(s.inspector, b, index, policy, alive));
+      return contractOutput('getTokenMeter', tokenMeter(s.inspector, b, index, policy, alive));
     },
 
     async getTokenSeries({ sessionId, branch, policy }) {
       const { s, b, alive } = open(sessionId, branch);
-      return out('getTokenSeries', tokenSeries(s.inspector, b, policy, alive));
+      return contractOutput('getTokenSeries', tokenSeries(s.inspector, b, policy, alive));
     },
 
     async getCompaction({ sessionId, branch, compactionId }) {
       const { s, b } = open(sessionId, branch);
-      return out('getCompaction', await compactionDetail(s.inspector, b, compactionId));
+      return contractOutput('getCompaction', await compactionDetail(s.inspector, b, compactionId));
     },
 
     async listFates({ sessionId, branch, index, fate, from, count }) {
       const { s, b } = open(sessionId, branch);
-      return out('listFates', fateList(indexOrFail(s.inspector, b, index), fate, from, count));
+      return contractOutput('listFates', fateList(indexOrFail(s.inspector, b, index), fate, from, count));
     },
 
     async diffViews({ sessionId, branch, a, b: bIndex, limit }) {
       const { s, b } = open(sessionId, branch);
       const va = indexOrFail(s.inspector, b, a);
       const vb = indexOrFail(s.inspector, b, bIndex);
-      return out('diffViews', diffViews(va, vb, limit ?? MAX_DIFF_ROWS));
+      return contractOutput('diffViews', diffViews(va, vb, limit ?? MAX_DIFF_ROWS));
     },
   };
 }

@@ -9,13 +9,14 @@ import { eventSummary } from '../cli/text';
 import { importerById } from '../importers/registry';
 import type { FormatId } from '../importers/types';
 import { requestInfo } from '../../shared/replay/view';
-import { ApiFailure, type OpenSession, type SessionRegistry } from './sessions';
+import { ApiFailure, type SessionRegistry } from './sessions';
 import { sessionImplementations } from './handlers-session';
 import { libraryImplementations } from './handlers-library';
 import { rerunImplementations, type RerunHostOptions } from './handlers-rerun';
 import { evalImplementations } from './handlers-eval';
 import { isEvalFile } from '../eval/listing';
 import type { Library } from '../library/library';
+import { branchOf } from './conform';
 
 /**
  * The API handlers: one per contract method, shared by every transport. Each validates its input
@@ -58,14 +59,6 @@ function conform<S extends z.ZodType>(schema: S, value: DeepReadonly<z.input<S>>
 
 function summarizeIssues(error: z.ZodError): string {
   return error.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ');
-}
-
-function branchOf(s: OpenSession, branch: string | undefined): string {
-  if (branch === undefined) return s.inspector.defaultBranch;
-  if (!s.inspector.hasBranch(branch)) {
-    throw new ApiFailure('NO_BRANCH', `No branch "${branch}"; branches: ${s.inspector.branches.map((b) => b.name).join(', ')}.`);
-  }
-  return branch;
 }
 
 type Impl = { readonly [M in ApiMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
