@@ -5,8 +5,8 @@ import { MAIN_BRANCH, resolveBranch } from './branches';
 import {
   EMPTY_ENVELOPE, NONE, newCompaction, type CompactionRecord, type Envelope, type ItemRecord, type RequestRecord, type TodoState,
 } from './records';
-import { appendKey, keyBetween } from './keys';
-import { SurfaceHistory, positionOf } from './surface';
+import { appendKey, keyAfter, keyBetween } from './keys';
+import { SurfaceHistory, lowerBound, positionOf } from './surface';
 
 /**
  * The deterministic fold of canonical events into session state: items with their fates over time,
@@ -55,6 +55,11 @@ class Folder {
   envelope: Envelope = EMPTY_ENVELOPE;
   todo: TodoState | null = null;
   private nextKey = 0;
+  /**
+   * Keys of items that left the surface and may come back (a restore puts an item back at its own
+   * key). A new insert must not take one of them, or the restored item would find its place taken.
+   */
+  private readonly vacated = new Set<string>();
 
   fold(e: LogEvent): void {
     switch (e.kind) {
@@ -146,6 +151,7 @@ class Folder {
 
   private leave(rec: ItemRecord, seq: number, fate: Fate): void {
     if (rec.key === null) return;
+    this.vacated.add(rec.key);
     this.surface.apply({ seq, type: 'remove', id: rec.index, key: rec.key });
     this.setFate(rec, seq, fate);
   }
@@ -230,6 +236,7 @@ class Folder {
     const key = live.keys[pa] as string;
     const removed = live.ids.slice(pa, pb + 1);
     const fate = this.fateFor(rec);
+    for (let p = pa; p <= pb; p++) this.vacated.add(live.keys[p] as string);
     this.surface.apply({ seq, type: 'removeRange', id: live.ids[pa] as number, key, count: removed.length });
     for (const index of removed) (this.items[index] as ItemRecord).fates.push({ seq, fate });
     this.enter(rec, seq, key);
@@ -245,8 +252,25 @@ class Folder {
     const live = this.surface.live;
     const pos = positionOf(live, b.key, b.index);
     const prevKey = pos > 0 ? (live.keys[pos - 1] as string) : null;
-    this.enter(rec, seq, keyBetween(prevKey, b.key));
+    // Between the neighbours, past any key a dropped item may return to.
+    let key = keyBetween(prevKey, b.key);
+    while (this.vacated.has(key)) key = keyBetween(key, b.key);
+    this.enter(rec, seq, key);
     return true;
+  }
+
+  /** A free key for an item restored to `key` when a live item holds it now (a replacement took its place). */
+  private restoreKey(key: string): string {
+    const live = this.surface.live;
+    let i = lowerBound(live.keys, key);
+    if (live.keys[i] !== key) return key;
+    let k = key;
+    do {
+      const next = live.keys[i + 1];
+      k = next === undefined ? keyAfter(k) : keyBetween(k, next);
+      i = lowerBound(live.keys, k);
+    } while (live.keys[i] === k || this.vacated.has(k));
+    return k;
   }
 
   private mask(e: EventOf<'mask'> & LogEvent): void {
@@ -280,7 +304,7 @@ class Folder {
         this.diagnostics.push(problem('REPLAY_UNKNOWN_ITEM', 'warning', `Event ${e.seq} restores item "${id}", which ${rec ? 'is already in the view' : 'does not exist'}.`, [e.seq]));
         continue;
       }
-      this.enter(rec, e.seq, rec.key);
+      this.enter(rec, e.seq, this.restoreKey(rec.key));
       this.setFate(rec, e.seq, { fate: 'reinjected', by: rec.id });
     }
   }

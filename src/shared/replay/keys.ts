@@ -35,3 +35,8 @@ function midpoint(a: string, b: string | null): string {
 export function keyBetween(before: string | null, after: string): string {
   return midpoint(before ?? '', after);
 }
+
+/** A key that sorts strictly after `before`, with no upper bound. */
+export function keyAfter(before: string): string {
+  return midpoint(before, null);
+}

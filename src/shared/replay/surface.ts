@@ -29,7 +29,7 @@ export function cloneSurface(s: SurfaceState): SurfaceState {
 }
 
 /** Index of the first key ≥ `key`. */
-function lowerBound(keys: readonly string[], key: string): number {
+export function lowerBound(keys: readonly string[], key: string): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {

@@ -148,6 +148,26 @@ describe('replay properties', () => {
     }), { numRuns: 150 });
   });
 
+  it('an insert does not take the key of a dropped item, so restoring it brings it back (found by the property above)', () => {
+    // append i0; insert n1 before i0; drop n1; insert n2 before i0; restore n1 — n2 used to get n1's key, and n1 stayed out.
+    const { bodies, expected } = build([{ t: 'append' }, { t: 'insert', at: 0 }, { t: 'drop', at: 0 }, { t: 'insert', at: 0 }, { t: 'restore', at: 0 }, { t: 'request' }]);
+    const state = replay(log(bodies));
+    expect([...(modelView(state, 0)?.items.map((x) => x.id) ?? [])].sort()).toEqual([...(expected[0]?.ids ?? [])].sort());
+    expect(expected[0]?.ids.sort()).toEqual(['i0', 'n1', 'n2']);
+  });
+
+  it('a restored item whose key a replacement took comes back next to it', () => {
+    const bodies: CanonicalEventInput[] = [
+      { kind: 'item', item: { id: 'a', role: 'user', blocks: text('a') } },
+      { kind: 'item', item: { id: 'b', role: 'assistant', blocks: text('b') } },
+      { kind: 'item', op: { op: 'replace', from: 'a', to: 'a' }, item: { id: 'r', role: 'user', blocks: text('r') } },
+      { kind: 'restore', items: ['a'] },
+      { kind: 'request', id: 'q' },
+    ];
+    const state = replay(log(bodies));
+    expect(modelView(state, 0)?.items.map((x) => x.id)).toEqual(['r', 'a', 'b']);
+  });
+
   it('replay is deterministic', () => {
     fc.assert(fc.property(fc.array(choice, { maxLength: 200 }), (choices) => {
       const events = log(build(choices).bodies);
