@@ -37,6 +37,11 @@ export interface MockProviderOptions {
   readonly latencyMs?: number;
   /** Answers requests in code before the script is consulted (null falls through to the script). */
   readonly answer?: Answerer;
+  /**
+   * Called with the mock's own work on each request (reading, recording and deciding, in ms, before
+   * the fixed latency and the stream), so a benchmark can tell provider time from the client's.
+   */
+  readonly onServed?: (workMs: number) => void;
 }
 
 export interface MockProvider {
@@ -98,6 +103,7 @@ export async function startMockProvider(opts: MockProviderOptions): Promise<Mock
   let active = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse, gone: AbortSignal): Promise<void> => {
+    const t0 = performance.now();
     const method = req.method ?? 'GET';
     const fullPath = req.url ?? '/';
     const path = fullPath.split('?')[0] ?? '/';
@@ -145,6 +151,7 @@ export async function startMockProvider(opts: MockProviderOptions): Promise<Mock
     record(found.adapter.id, { step: d.step, label: d.label, status: statusOf(a), kind: d.kind });
     // A cut stream paces like the reply it starts as.
     const paced = d.reply ?? (d.fault?.kind === 'cut' ? d.fault.reply : undefined);
+    opts.onServed?.(performance.now() - t0);
     await send(req, res, a, { firstByteMs: latency + (paced?.firstByteMs ?? 0), eventDelayMs: paced?.eventDelayMs ?? delay }, gone);
   };
 
