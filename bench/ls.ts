@@ -16,7 +16,14 @@
 // $PALIMPSEST_BENCH_TOOLS) with `npm install --prefix`, and its native build is run directly with
 // CLAUDE_CONFIG_DIR pointing at the tree. If it cannot be installed, the comparison is skipped and
 // says so. `ls` is run as a user runs it (bin/palimpsest.js), each run a new process; rounds
-// alternate cold ls, warm ls and ccusage, and medians and minimums are reported.
+// alternate `node -e 0` (Node's own start-up: the floor of any `ls`), cold ls, warm ls and
+// ccusage, and medians and minimums are reported.
+//
+// NODE_EXTRA_CA_CERTS, when set (some sandboxes and corporate machines set it for a proxy), makes
+// every Node process read and parse that CA bundle before running any JavaScript: about 30 ms on
+// the machine of docs/performance.md, for `ls` as for `node -e 0`, none for ccusage (a Bun
+// binary). Then each round also runs node -e 0 and both ls runs without it, and both sets of
+// figures are reported.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -173,8 +180,20 @@ export interface Timings {
   readonly minMs: number;
 }
 
+/** One environment's figures for `ls` (and Node's bare start-up in it), with ratios to ccusage. */
+export interface LsEnvResult {
+  /** `node -e 0` in that environment. */
+  readonly node: Timings | null;
+  readonly cold: Timings | null;
+  readonly warm: Timings | null;
+  readonly ratios: { readonly coldMedian: number; readonly warmMedian: number; readonly coldMin: number; readonly warmMin: number } | null;
+  readonly pass: { readonly cold: boolean; readonly warm: boolean } | null;
+}
+
 export interface LsBenchResult {
   readonly tree: { readonly root: string; readonly sessions: number; readonly files: number; readonly bytes: number };
+  /** `node -e 0` in the environment `ls` ran in. */
+  readonly node: Timings | null;
   /** How `ls` was run. */
   readonly command: string | null;
   /** Why `ls` or ccusage could not be measured. */
@@ -187,6 +206,8 @@ export interface LsBenchResult {
   /** What ls found on the tree: sessions, requests, compactions (a check that it read it all). */
   readonly listed: { readonly sessions: number; readonly requests: number; readonly compactions: number } | null;
   readonly pass: { readonly cold: boolean; readonly warm: boolean } | null;
+  /** The same without NODE_EXTRA_CA_CERTS, when it is set (see the top of this file); else null. */
+  readonly withoutCaCerts: LsEnvResult | null;
 }
 
 const TARGET_COLD = 1;
@@ -285,27 +306,34 @@ export async function benchLs(options: LsBenchOptions = {}): Promise<LsBenchResu
     else cc = found;
   }
 
-  const cold: number[] = [];
-  const warm: number[] = [];
+  const caCerts = (process.env.NODE_EXTRA_CA_CERTS ?? '') !== '';
+  const envs = caCerts ? [process.env, withoutCaCerts(process.env)] : [process.env];
+  const nodeMs: number[][] = envs.map(() => []);
+  const cold: number[][] = envs.map(() => []);
+  const warm: number[][] = envs.map(() => []);
   const ccMs: number[] = [];
   let listed: LsBenchResult['listed'] = null;
+  let lsFailed = false;
   const lsArgs = ['--root', `claude-code=${info.configDir}`, '--json'];
   const ccEnv = { ...process.env, CLAUDE_CONFIG_DIR: info.configDir };
   for (let round = 0; round < runs; round++) {
     const parts: string[] = [];
-    if (typeof ls !== 'string') {
+    for (let e = 0; e < envs.length && typeof ls !== 'string' && !lsFailed; e++) {
       const cache = join(dataDir, 'ls-index');
       rmSync(cache, { recursive: true, force: true });
-      const env = { ...process.env, PALIMPSEST_CACHE_DIR: cache };
+      const env = { ...envs[e], PALIMPSEST_CACHE_DIR: cache };
+      const n = run(process.execPath, ['-e', '0'], env);
       const a = run(ls.cmd, [...ls.args, ...lsArgs], env);
       const b = run(ls.cmd, [...ls.args, ...lsArgs], env);
       if (a.code !== 0 || b.code !== 0) {
         skipped.push(`ls failed (exit ${a.code ?? '?'}/${b.code ?? '?'}): ${(a.stderr || b.stderr).split('\n')[0] ?? ''}`);
+        lsFailed = true;
         break;
       }
-      cold.push(a.ms);
-      warm.push(b.ms);
-      parts.push(`ls cold ${a.ms.toFixed(0)} ms, warm ${b.ms.toFixed(0)} ms`);
+      (nodeMs[e] as number[]).push(n.ms);
+      (cold[e] as number[]).push(a.ms);
+      (warm[e] as number[]).push(b.ms);
+      parts.push(`${e === 1 ? 'without NODE_EXTRA_CA_CERTS: ' : ''}node -e 0 ${n.ms.toFixed(0)} ms, ls cold ${a.ms.toFixed(0)} ms, warm ${b.ms.toFixed(0)} ms`);
       if (listed === null) {
         const j = JSON.parse(b.stdout) as { sessions: { requests: number | null; compactions: number | null }[]; index: { hits: number } };
         listed = {
@@ -316,6 +344,7 @@ export async function benchLs(options: LsBenchOptions = {}): Promise<LsBenchResu
         if (j.index.hits !== j.sessions.length) skipped.push(`the repeat run took ${j.index.hits} of ${j.sessions.length} sessions from the index`);
       }
     }
+    if (lsFailed) break;
     if (cc) {
       const c = run(cc.binary, ['session', '--json', '--offline'], ccEnv);
       if (c.code !== 0) {
@@ -329,18 +358,33 @@ export async function benchLs(options: LsBenchOptions = {}): Promise<LsBenchResu
     log(`  round ${round + 1}/${runs}: ${parts.join(', ')}`);
   }
 
-  const coldT = cold.length > 0 ? timings(cold) : null;
-  const warmT = warm.length > 0 ? timings(warm) : null;
   const ccT = cc && ccMs.length > 0 ? { ...timings(ccMs), version: cc.version, binary: cc.binary } : null;
-  const ratios = coldT && warmT && ccT
-    ? { coldMedian: coldT.medianMs / ccT.medianMs, warmMedian: warmT.medianMs / ccT.medianMs, coldMin: coldT.minMs / ccT.minMs, warmMin: warmT.minMs / ccT.minMs }
-    : null;
-  const pass = ratios ? { cold: ratios.coldMedian <= TARGET_COLD, warm: ratios.warmMedian <= TARGET_WARM } : null;
+  const byEnv = envs.map((_, e) => envResult(nodeMs[e] as number[], cold[e] as number[], warm[e] as number[], ccT));
+  const main = byEnv[0] as LsEnvResult;
   const result: LsBenchResult = {
-    tree, command: typeof ls === 'string' ? null : [ls.cmd, ...ls.args, ...lsArgs].join(' '), skipped, cold: coldT, warm: warmT, ccusage: ccT, ratios, listed, pass,
+    tree, command: typeof ls === 'string' ? null : [ls.cmd, ...ls.args, ...lsArgs].join(' '), skipped, node: main.node, cold: main.cold, warm: main.warm,
+    ccusage: ccT, ratios: main.ratios, listed, pass: main.pass, withoutCaCerts: byEnv[1] ?? null,
   };
   log(renderLsBench(result));
   return result;
+}
+
+/** The environment without NODE_EXTRA_CA_CERTS. */
+function withoutCaCerts(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  delete out.NODE_EXTRA_CA_CERTS;
+  return out;
+}
+
+function envResult(node: number[], cold: number[], warm: number[], cc: Timings | null): LsEnvResult {
+  const nodeT = node.length > 0 ? timings(node) : null;
+  const coldT = cold.length > 0 ? timings(cold) : null;
+  const warmT = warm.length > 0 ? timings(warm) : null;
+  const ratios = coldT && warmT && cc
+    ? { coldMedian: coldT.medianMs / cc.medianMs, warmMedian: warmT.medianMs / cc.medianMs, coldMin: coldT.minMs / cc.minMs, warmMin: warmT.minMs / cc.minMs }
+    : null;
+  const pass = ratios ? { cold: ratios.coldMedian <= TARGET_COLD, warm: ratios.warmMedian <= TARGET_WARM } : null;
+  return { node: nodeT, cold: coldT, warm: warmT, ratios, pass };
 }
 
 const f0 = (x: number | undefined): string => (x !== undefined && Number.isFinite(x) ? x.toFixed(0) : '—');
@@ -348,14 +392,25 @@ const f2 = (x: number | undefined): string => (x !== undefined && Number.isFinit
 
 export function renderLsBench(r: LsBenchResult): string {
   const out: string[] = [];
-  const row = (name: string, t: Timings | null): string => `  ${name.padEnd(34)} ${f0(t?.medianMs).padStart(7)} ${f0(t?.minMs).padStart(7)}`;
-  out.push(`  ${''.padEnd(34)} ${'median'.padStart(7)} ${'min'.padStart(7)}   (ms, ${r.cold?.runsMs.length ?? 0} rounds)`);
+  const row = (name: string, t: Timings | null): string => `  ${name.padEnd(42)} ${f0(t?.medianMs).padStart(7)} ${f0(t?.minMs).padStart(7)}`;
+  const verdicts = (e: LsEnvResult, indent: string): void => {
+    if (!e.ratios) return;
+    out.push(`${indent}first run / ccusage: ${f2(e.ratios.coldMedian)} (median), ${f2(e.ratios.coldMin)} (min)   target ≤ ${TARGET_COLD}: ${e.pass?.cold ? 'PASS' : 'MISS'}`);
+    out.push(`${indent}repeat run / ccusage: ${f2(e.ratios.warmMedian)} (median), ${f2(e.ratios.warmMin)} (min)   target ≤ ${TARGET_WARM}: ${e.pass?.warm ? 'PASS' : 'MISS'}`);
+  };
+  out.push(`  ${''.padEnd(42)} ${'median'.padStart(7)} ${'min'.padStart(7)}   (ms, ${r.cold?.runsMs.length ?? 0} rounds)`);
+  out.push(row('node -e 0 (Node\'s own start-up)', r.node));
   out.push(row('palimpsest ls, first run (no index)', r.cold));
   out.push(row('palimpsest ls, repeat run (index)', r.warm));
   out.push(row(`ccusage ${r.ccusage?.version ?? ''} session --json --offline`, r.ccusage));
-  if (r.ratios) {
-    out.push(`  first run / ccusage: ${f2(r.ratios.coldMedian)} (median), ${f2(r.ratios.coldMin)} (min)   target ≤ ${TARGET_COLD}: ${r.pass?.cold ? 'PASS' : 'MISS'}`);
-    out.push(`  repeat run / ccusage: ${f2(r.ratios.warmMedian)} (median), ${f2(r.ratios.warmMin)} (min)   target ≤ ${TARGET_WARM}: ${r.pass?.warm ? 'PASS' : 'MISS'}`);
+  verdicts(r, '  ');
+  const w = r.withoutCaCerts;
+  if (w) {
+    out.push('  without NODE_EXTRA_CA_CERTS (set here; every Node process loads that CA bundle at start-up):');
+    out.push(row('  node -e 0', w.node));
+    out.push(row('  palimpsest ls, first run (no index)', w.cold));
+    out.push(row('  palimpsest ls, repeat run (index)', w.warm));
+    verdicts(w, '    ');
   }
   if (r.listed) out.push(`  ls listed ${r.listed.sessions} sessions, ${r.listed.requests.toLocaleString('en-US')} requests, ${r.listed.compactions} compactions`);
   for (const s of r.skipped) out.push(`  note: ${s}`);

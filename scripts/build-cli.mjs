@@ -28,3 +28,24 @@ await build({
   // A CommonJS dependency bundled into ESM may call require() for Node built-ins.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
+
+// The ls bundle once more, as minified CommonJS (dist/ls.cjs): bin/palimpsest.js runs `ls` from it
+// as a vm.Script, which spares a listing the ES module loader (see there). dist/ls.js stays, for
+// running the bundle directly.
+if (entryPoints.ls) {
+  await build({
+    entryPoints: { ls: entryPoints.ls },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    sourcemap: true,
+    logLevel: 'warning',
+    // import.meta.url (the worker bundle's own address, src/main/discovery/parallel.ts) from __filename.
+    define: { 'import.meta.url': '__ls_url' },
+    banner: { js: 'var __ls_url = require("node:url").pathToFileURL(__filename).href;' },
+  });
+}

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { SessionIndex, harnessFolders, indexDir } from './index-cache';
 import { type LocateOptions, type Root, resolveRoots } from './locations';
@@ -59,6 +59,11 @@ export async function discoverSessions(options: DiscoverOptions = {}): Promise<D
   const seen = new Set<string>();
   const walked = new Set<string>();
   for (const root of roots) {
+    // Most default roots do not exist (harnesses not installed): no realpath, no walk, no exception.
+    if (!exists(root.path)) {
+      reports.push({ ...root, exists: false, sessions: 0 });
+      continue;
+    }
     // The same folder twice (a symbolic link between two default roots): walked once.
     const real = realOrSame(root.path);
     if (walked.has(`${root.harness}\u0000${real}`)) {
@@ -117,9 +122,17 @@ export async function discoverSessions(options: DiscoverOptions = {}): Promise<D
   };
 }
 
+function exists(p: string): boolean {
+  try {
+    return statSync(p, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true; // there, but not ours to stat (EACCES…): the walk says so
+  }
+}
+
 function realOrSame(p: string): string {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return p;
   }

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { EXIT_CLEAN, EXIT_UNUSABLE } from '../cli/exit';
 import { LS_SPEC, LsUsageError, parseLsArgs, runLs } from './ls-command';
 import { serveAsWorker } from './parallel';
@@ -9,20 +10,52 @@ import { serveAsWorker } from './parallel';
  * (its argument parser alone loads every importer): this bundle must stay small.
  */
 
+/** Set when some output went through a stream, which may still be writing it. */
+let streamed = false;
+
+/**
+ * The listing goes to fd 1 (problems to fd 2) directly: synchronous, so everything is out when
+ * the command ends and it can exit at once, and no stream is set up for it (for a pipe, a
+ * net.Socket and its modules: about a millisecond). An fd that would block (a non-blocking pipe
+ * that is full) gets the rest through its stream; a closed stdout (`palimpsest ls | head`) ends
+ * the command quietly, with exit 0.
+ */
+function writeTo(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') {
+      if (fd === 1) process.exit(0);
+      return; // nobody reads the problems any more
+    }
+    if (code !== 'EAGAIN') throw e;
+    const stream = fd === 1 ? process.stdout : process.stderr;
+    if (!streamed && fd === 1) {
+      stream.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'EPIPE') process.exit(0);
+        throw err;
+      });
+    }
+    streamed = true;
+    stream.write(bytes.subarray(done));
+  }
+}
+
 if (!serveAsWorker()) {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
-  });
   const argv = process.argv.slice(2);
   if (argv[0] === 'ls') argv.shift();
   const io = {
-    out: (text: string) => process.stdout.write(`${text}\n`),
-    err: (text: string) => process.stderr.write(`${text}\n`),
+    out: (text: string) => writeTo(1, `${text}\n`),
+    err: (text: string) => writeTo(2, `${text}\n`),
   };
   (async () => runLs(parseLsArgs(argv, LS_SPEC), io, EXIT_CLEAN))().then(
     (code) => {
       process.exitCode = code;
+      // All written (unless a stream took over): exit now rather than tear the heap down first.
+      if (!streamed) process.exit();
     },
     (err: unknown) => {
       if (err instanceof LsUsageError) {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import { scanSession } from './scan';
 import type { ScanResult, SessionCandidate } from './types';
 
@@ -17,12 +18,23 @@ import type { ScanResult, SessionCandidate } from './types';
 export const PARALLEL_MIN_BYTES = 24 * 1024 * 1024;
 
 const FLAG = 'palimpsestDiscoveryWorker';
+/** In a worker's argv, so that a bundle can tell it is one without loading node:worker_threads. */
+const WORKER_ARG = '--palimpsest-discovery-worker';
 
-/** The bundle the workers run: this one when it is dist/ls.js, else dist/ls.js beside it. */
+let threads: typeof WorkerThreads | null = null;
+/**
+ * node:worker_threads, loaded when a worker is started or served: loading it (with the stream
+ * modules it needs) costs about 1.5 ms, and most listings start no worker.
+ */
+function workerThreads(): typeof WorkerThreads {
+  return (threads ??= createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads);
+}
+
+/** The bundle the workers run: this one when it is dist/ls.js (or dist/ls.cjs), else dist/ls.js beside it. */
 export function workerScript(selfUrl: string = import.meta.url): URL | null {
-  if (!selfUrl.startsWith('file:') || !selfUrl.endsWith('.js')) return null;
+  if (!selfUrl.startsWith('file:') || !/\.c?js$/.test(selfUrl)) return null;
   const here = new URL(selfUrl);
-  if (here.pathname.endsWith('/ls.js')) return here;
+  if (here.pathname.endsWith('/ls.js') || here.pathname.endsWith('/ls.cjs')) return here;
   const sibling = new URL('./ls.js', here);
   return existsSync(fileURLToPath(sibling)) ? sibling : null;
 }
@@ -100,7 +112,7 @@ export async function scanInParallel(candidates: readonly SessionCandidate[], op
 
 function runWorker(script: URL, share: SessionCandidate[]): Promise<ScanResult[]> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(script, { workerData: { [FLAG]: true, candidates: share }, stdout: false, stderr: false });
+    const w = new (workerThreads().Worker)(script, { workerData: { [FLAG]: true, candidates: share }, argv: [WORKER_ARG], stdout: false, stderr: false });
     let got: ScanResult[] | null = null;
     w.once('message', (m: unknown) => {
       got = Array.isArray(m) ? (m as ScanResult[]) : null;
@@ -112,6 +124,8 @@ function runWorker(script: URL, share: SessionCandidate[]): Promise<ScanResult[]
 
 /** In a worker started by scanInParallel: scans its share, posts the results. Returns false elsewhere. */
 export function serveAsWorker(): boolean {
+  if (!process.argv.includes(WORKER_ARG)) return false;
+  const { isMainThread, parentPort, workerData } = workerThreads();
   if (isMainThread || !parentPort) return false;
   const data = workerData as Record<string, unknown> | null;
   if (!data || data[FLAG] !== true || !Array.isArray(data.candidates)) return false;

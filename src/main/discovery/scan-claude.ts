@@ -1,8 +1,8 @@
 import {
-  BAD, COLON, IdTable, KeyCursor, LBRACE, LBRACKET, QUOTE, RBRACE, ascii, bytesAt, bytesEqual, isTrue, objectBounds, parseObject, readString,
+  BAD, COLON, IdTable, KeyCursor, LBRACE, LBRACKET, QUOTE, RBRACE, ascii, bytesAt, isTrue, objectBounds, parseObject, readString,
   realQuote, skipNested, skipString, stringIs, walkBackward,
 } from './json-bytes';
-import type { LineScanner } from './scan-file';
+import type { BlockScanner } from './scan-file';
 import type { ScanResult } from './types';
 
 /*
@@ -57,6 +57,8 @@ const P = {
 };
 /** Lines walked key by key at the start of a file, for its session id, cwd and version. */
 const HEAD_LINES = 64;
+/** Lines the fast path does not take are JSON.parse-d below this many bytes, walked above. */
+const PARSE_BELOW = 32 * 1024;
 
 const V = {
   user: ascii('user'), assistant: ascii('assistant'), attachment: ascii('attachment'), system: ascii('system'),
@@ -71,6 +73,8 @@ const ASSISTANT = 2;
 const BOUNDARY = 3;
 
 const NONE = -1;
+const LF = 0x0a;
+const NONE_KEPT: ReadonlySet<number> = new Set<number>();
 
 /** The fields of one line the walk needs (reused between lines). */
 class LineFields {
@@ -192,7 +196,7 @@ function typeCode(buf: Buffer, vs: number, ve: number): number {
  * be fed and finished before the next one is made on the same thread (scans are synchronous, so
  * they never interleave unless a caller interleaves them by hand — which throws).
  */
-export class ClaudeScanner implements LineScanner {
+export class ClaudeScanner implements BlockScanner {
   private readonly f = new LineFields();
   private readonly cur = new KeyCursor();
   private readonly inner = new KeyCursor();
@@ -225,11 +229,30 @@ export class ClaudeScanner implements LineScanner {
   private lines = 0;
   private readonly lastTime = new Uint8Array(64);
   private lastTimeLen = 0;
+  /**
+   * The fast path's last timestamp, not copied yet: `pendBuf[pendS, pendE)`. Copied into
+   * `lastTime` by flush(), when the reader is about to reuse its buffer, rather than on every
+   * line (a Buffer#copy per line made V8 optimise Node's own copy code, a large compile job).
+   */
+  private pendBuf: Buffer | null = null;
+  private pendS = 0;
+  private pendE = 0;
   private readonly versionBytes = new Uint8Array(64);
-  /** The last model's bytes: decoded only when it changes. */
+  /** The last model's bytes, as the fast path last decoded it (-1: none, or set by another path): decoded only when it changes. */
   private readonly modelBytes = Buffer.alloc(128);
-  private modelLen = 0;
+  private modelLen = -1;
   private versionLen = 0;
+
+  /** Every line of `buf[start, end)` (see BlockScanner). */
+  block(buf: Buffer, start: number, end: number): void {
+    let p = start;
+    while (p < end) {
+      let e = buf.indexOf(LF, p);
+      if (e < 0 || e > end) e = end;
+      this.line(buf, p, e);
+      p = e + 1;
+    }
+  }
 
   line(buf: Buffer, start: number, end: number): void {
     if (this.ids.owner !== this) throw new Error('ClaudeScanner: another Claude Code scan started on this thread before this one ended');
@@ -249,7 +272,17 @@ export class ClaudeScanner implements LineScanner {
     f.reset();
     this.buf = buf;
     let v: Record<string, unknown> | null = null;
-    if (!this.readFields(buf, o, c + 1)) {
+    if (c - o < PARSE_BELOW) {
+      // A line of another shape, and short: JSON.parse, native, is as quick as a walk that has
+      // warmed up, and keeps the walkers cold (a listing spends less on compiling them).
+      this.lines++;
+      v = parseObject(buf, o, c + 1);
+      if (!v) {
+        this.bad++;
+        return;
+      }
+      fieldsOf(v, f);
+    } else if (!this.readFields(buf, o, c + 1)) {
       v = parseObject(buf, o, c + 1);
       if (!v) {
         this.bad++;
@@ -271,8 +304,11 @@ export class ClaudeScanner implements LineScanner {
    *   `{"parentUuid":<uuid|null>,"isSidechain":<bool>,…,"message":{"model":"…","id":"…",…},…,"type":"assistant",<tail>}`
    *   `{"parentUuid":<uuid|null>,"isSidechain":<bool>,…,"type":"user","message":{…},"uuid":"<uuid>","timestamp":"<time>",…}`
    * with a tail of `"uuid":"<uuid>"` and `"timestamp":"<time>"` in either order. The first `{` of
-   * the line (after the opening one) must be that of `data` or `message` with no `[` before it, so
-   * every key before it is a top-level scalar. False for any other shape (and for `<synthetic>`
+   * the line (after the opening one) must be that of `data` or `message`: the bytes just before it
+   * (`,"type":"progress","data":`…) hold unescaped quotes, so they are not inside a string, and a
+   * key cannot sit in an array, so they are the top-level keys they read as, whatever comes
+   * between `isSidechain` and them (no key from there is needed; looking for a `[` there, as this
+   * once did, searched three times the file's bytes). False for any other shape (and for `<synthetic>`
    * assistant messages, whose isApiErrorMessage may sit anywhere): the general reading takes it.
    */
   private fastRecord(buf: Buffer, o: number, c: number): boolean {
@@ -292,8 +328,6 @@ export class ClaudeScanner implements LineScanner {
     const progress = bytesAt(buf, n - P.progress.length + 1, P.progress);
     const user = !progress && bytesAt(buf, n - P.userMessage.length + 1, P.userMessage);
     if (!progress && !user && !bytesAt(buf, n - P.messageOpen.length + 1, P.messageOpen)) return false;
-    const b = buf.indexOf(LBRACKET, i);
-    if (b >= 0 && b < n) return false;
 
     let us: number;
     let ts = -1;
@@ -350,18 +384,20 @@ export class ClaudeScanner implements LineScanner {
         const d = decoded(buf, is, ie);
         if (d) msgKey = this.msgIds.intern(d, 0, d.length);
       }
-      if (!bytesEqual(buf, ms, me, this.modelBytes.subarray(0, this.modelLen))) {
+      if (!this.sameModel(buf, ms, me)) {
         this.model = readString(buf, ms, me) ?? this.model;
-        if (me - ms <= this.modelBytes.length) this.modelLen = buf.copy(this.modelBytes, 0, ms, me);
+        this.modelLen = me - ms <= this.modelBytes.length ? buf.copy(this.modelBytes, 0, ms, me) : -1;
       }
     }
 
     this.lines++;
     if (ts >= 0 && te - ts <= this.lastTime.length) {
-      this.lastTimeLen = buf.copy(this.lastTime, 0, ts, te);
+      this.pendBuf = buf;
+      this.pendS = ts;
+      this.pendE = te;
       if (this.startedAt === null) this.startedAt = buf.toString('latin1', ts, te);
     }
-    const parentIdx = ps < 0 ? NONE : this.ids.find(buf, ps, ps + 36);
+    const parentIdx = ps < 0 ? NONE : this.ids.findRecent(buf, ps, ps + 36);
     const idx = this.ids.addNew(buf, us, us + 36);
     if (idx < 0) return true; // a duplicate uuid: the first record stands
     this.rawParent.push(parentIdx);
@@ -560,6 +596,7 @@ export class ClaudeScanner implements LineScanner {
           // Only the first and the last are kept: copy the bytes, decode at the end.
           const n3 = ve - vs - 2;
           if (buf[vs] === QUOTE && n3 <= this.lastTime.length) {
+            this.pendBuf = null;
             const t = this.lastTime;
             for (let i = 0; i < n3; i++) t[i] = buf[vs + 1 + i] as number;
             this.lastTimeLen = n3;
@@ -583,12 +620,17 @@ export class ClaudeScanner implements LineScanner {
       // A line read by JSON.parse.
       if (this.startedAt === null) this.startedAt = f.timestamp;
       const b = Buffer.from(f.timestamp.slice(0, 64), 'utf8');
+      this.pendBuf = null;
       this.lastTimeLen = Math.min(b.length, 64);
       this.lastTime.set(b.subarray(0, this.lastTimeLen));
     }
     if (this.id === null && f.sessionId !== undefined) this.id = f.sessionId;
     if (this.project === null && f.cwd !== undefined) this.project = f.cwd;
-    if (f.version !== undefined) this.version = f.version;
+    if (f.version !== undefined) {
+      this.version = f.version;
+      // Set from a parsed line: the walk's cache of the version's bytes no longer says which it is.
+      if (v !== null) this.versionLen = -1;
+    }
     if (f.type === TYPE_TITLE && f.title !== undefined) this.title = f.title;
     else if (f.type === TYPE_SUMMARY && f.title !== undefined && this.summaryTitle === null) this.summaryTitle = f.title;
 
@@ -627,10 +669,33 @@ export class ClaudeScanner implements LineScanner {
     if (t === TYPE_ASSISTANT) {
       this.msg.push(f.msgBuf !== null ? this.msgIds.intern(f.msgBuf, f.msgS, f.msgE) : this.msgIds.intern(ub, f.uuidS, f.uuidE));
       if (f.synthetic && !f.apiError) this.noRequest.add(i);
-      if (f.msgModel !== undefined && !f.synthetic) this.model = f.msgModel;
+      if (f.msgModel !== undefined && !f.synthetic) {
+        this.model = f.msgModel;
+        this.modelLen = -1;
+      }
     } else this.msg.push(-1);
     this.lastConv = i;
     if (!f.sidechain) this.leaf = i;
+  }
+
+  /** `buf[ms, me)` are the bytes of the model the fast path decoded last. */
+  private sameModel(buf: Buffer, ms: number, me: number): boolean {
+    const n = this.modelLen;
+    if (n !== me - ms) return false;
+    const m = this.modelBytes;
+    for (let i = 0; i < n; i++) if (m[i] !== buf[ms + i]) return false;
+    return true;
+  }
+
+  /** The buffers given to line() so far are about to be reused: keep what is still needed of them. */
+  flush(): void {
+    const b = this.pendBuf;
+    if (b === null) return;
+    const n = this.pendE - this.pendS;
+    const t = this.lastTime;
+    for (let i = 0; i < n; i++) t[i] = b[this.pendS + i] as number;
+    this.lastTimeLen = n;
+    this.pendBuf = null;
   }
 
   private anchorOf(i: number): number {
@@ -672,38 +737,63 @@ export class ClaudeScanner implements LineScanner {
 
   result(): ScanResult {
     if (this.ids.owner !== this) throw new Error('ClaudeScanner: another Claude Code scan started on this thread before this one ended');
-    // The default branch's ancestry, root first.
+    this.flush();
+    const [requests, compactions] = this.countChain();
+    return {
+      id: this.id, project: this.project, title: this.title ?? this.summaryTitle, startedAt: this.startedAt,
+      endedAt: this.lastTimeLen > 0 ? Buffer.from(this.lastTime.buffer, 0, this.lastTimeLen).toString('utf8') : null,
+      requests, compactions, harnessVersion: this.version, model: this.model, badLines: this.bad, problems: [],
+    };
+  }
+
+  /** The preserved messages of each boundary, by record number (their uuids are all known by now). */
+  private preservedRecords(): Map<number, Set<number>> {
+    const keepOf = new Map<number, Set<number>>();
+    for (const [b, uuids] of this.preserved) {
+      const idx = new Set<number>();
+      for (const u of uuids) {
+        const i = this.ids.find(Buffer.from(u, 'latin1'), 0, u.length);
+        if (i >= 0) idx.add(i);
+      }
+      keepOf.set(b, idx);
+    }
+    return keepOf;
+  }
+
+  /**
+   * Requests and compactions on the default branch's ancestry, root first. Every test in the loop
+   * runs on every record of its kind (an empty set stands for "none preserved"), so that the
+   * optimised loop never meets a path it has no type feedback for.
+   */
+  private countChain(): [number, number] {
+    const n = this.kind.length;
+    const onChain = new Uint8Array(n);
     const chain: number[] = [];
-    const seen = new Set<number>();
-    for (let i = this.leaf; i >= 0 && !seen.has(i); i = this.link[i] as number) {
-      seen.add(i);
+    for (let i = this.leaf; i >= 0 && onChain[i] === 0; i = this.link[i] as number) {
+      onChain[i] = 1;
       chain.push(i);
     }
+    const keepOf = this.preservedRecords();
     let requests = 0;
     let compactions = 0;
-    let keep: Set<string> | null = null;
+    let keep = NONE_KEPT;
     const counted = new Uint8Array(this.msgIds.count);
     for (let k = chain.length - 1; k >= 0; k--) {
       const i = chain[k] as number;
       const kind = this.kind[i];
       if (kind === BOUNDARY) {
         compactions++;
-        keep = this.preserved.get(i) ?? null;
+        keep = keepOf.get(i) ?? NONE_KEPT;
         continue;
       }
       if (kind !== ASSISTANT) continue;
       const m = this.msg[i] as number;
       if (counted[m] === 1) continue;
       counted[m] = 1;
-      if (this.noRequest.has(i)) continue;
-      if (keep?.has(this.ids.text(i))) continue;
+      if (this.noRequest.has(i) || keep.has(i)) continue;
       requests++;
     }
-    return {
-      id: this.id, project: this.project, title: this.title ?? this.summaryTitle, startedAt: this.startedAt,
-      endedAt: this.lastTimeLen > 0 ? Buffer.from(this.lastTime.buffer, 0, this.lastTimeLen).toString('utf8') : null,
-      requests, compactions, harnessVersion: this.version, model: this.model, badLines: this.bad, problems: [],
-    };
+    return [requests, compactions];
   }
 }
 

@@ -1,6 +1,7 @@
 import { ClaudeScanner } from './scan-claude';
 import { CodexScanner } from './scan-codex';
-import { scanFileSync } from './scan-file';
+import { isZstdPath } from '../reader/zstd';
+import { type BlockScanner, scanFileSync, scanLinesSync } from './scan-file';
 import { CoshScanner, DshScanner, PalimpsestScanner, scanRind } from './scan-small';
 import type { Harness, ScanResult, SessionCandidate } from './types';
 
@@ -9,7 +10,9 @@ import type { Harness, ScanResult, SessionCandidate } from './types';
  * the index re-scans that harness's sessions (and only those).
  */
 export const SCANNER_VERSIONS: Readonly<Record<Harness, number>> = {
-  'claude-code': 1, codex: 1, dsh: 1, rind: 1, cosh: 1, palimpsest: 1,
+  // claude-code 2: the last model and version when lines read by different paths interleave, and
+  // short lines of other shapes read by JSON.parse (message id and model wherever they sit).
+  'claude-code': 2, codex: 1, dsh: 1, rind: 1, cosh: 1, palimpsest: 1,
 };
 
 /**
@@ -23,7 +26,7 @@ export function scanSession(c: SessionCandidate): ScanResult {
       case 'rind':
         return scanRind(c.path);
       case 'claude-code':
-        return run(main, new ClaudeScanner());
+        return isZstdPath(main) ? run(main, new ClaudeScanner()) : runLines(main, new ClaudeScanner());
       case 'codex':
         return run(main, new CodexScanner());
       case 'dsh':
@@ -42,6 +45,13 @@ export function scanSession(c: SessionCandidate): ScanResult {
 
 function run(path: string, s: { line(buf: Buffer, start: number, end: number): void; result(): ScanResult }): ScanResult {
   const r = scanFileSync(path, s);
+  const out = s.result();
+  return r.error === null ? out : { ...out, problems: [...out.problems, `${path}: ${r.error}`] };
+}
+
+/** A plain file, its lines taken a read at a time (./scan-file.ts scanLinesSync). */
+function runLines(path: string, s: BlockScanner & { result(): ScanResult }): ScanResult {
+  const r = scanLinesSync(path, s);
   const out = s.result();
   return r.error === null ? out : { ...out, problems: [...out.problems, `${path}: ${r.error}`] };
 }

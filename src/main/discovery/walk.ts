@@ -1,5 +1,5 @@
 import { type Dirent, closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { normalize, sep } from 'node:path';
 import type { Root } from './locations';
 import type { FileStamp, Harness, SessionCandidate } from './types';
 
@@ -8,6 +8,9 @@ import type { FileStamp, Harness, SessionCandidate } from './types';
  * with the size and mtime of every file — what the index is keyed by. Synchronous on purpose: a
  * listing is a few hundred readdir/stat calls, each far cheaper than a promise round trip through
  * the thread pool. A root or folder that cannot be read is empty (and said so), never an error.
+ * Paths are built by concatenation below a root normalised once (path.join normalises its whole
+ * result at every call, which cost a cold `ls` more than the stat calls), and a missing file is a
+ * stat without an exception.
  *
  * - claude-code: `<root>/<project>/<session>.jsonl`, plus `<root>/<project>/<session>/subagents/
  *   agent-*.jsonl` (2.1.x) and `<root>/<project>/agent-*.jsonl` whose first line names the session
@@ -38,13 +41,37 @@ function list(dir: string, problems: string[] | null): Dirent[] {
   }
 }
 
+/**
+ * The names in a folder, or null when it is not one or cannot be listed (said in `problems`).
+ * Names only, no Dirent per entry: the Claude Code walk stats every file it keeps anyway.
+ */
+function names(dir: string, problems: string[] | null): string[] | null {
+  try {
+    return readdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (problems && code !== 'ENOENT' && code !== 'ENOTDIR') problems.push(`${dir}: cannot be listed (${code ?? String(e)})`);
+    return null;
+  }
+}
+
 function stamp(path: string): FileStamp | null {
   try {
-    const s = statSync(path);
-    return s.isFile() ? { path, size: s.size, mtimeMs: s.mtimeMs } : null;
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s?.isFile() ? { path, size: s.size, mtimeMs: s.mtimeMs } : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * `dir` + separator + `name`: what path.join gives for a folder `dir` that is already normal
+ * (normalize(), or made by this function) and a name read from it (never empty, `.`, `..`, nor
+ * holding a separator).
+ */
+function join(dir: string, name: string): string {
+  if (dir === '.') return name;
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 /** A directory entry that is a file, following symbolic links. */
@@ -58,7 +85,7 @@ function isDirEntry(e: Dirent, dir: string): boolean {
   if (e.isDirectory()) return true;
   if (!e.isSymbolicLink()) return false;
   try {
-    return statSync(join(dir, e.name)).isDirectory();
+    return statSync(join(dir, e.name), { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }
@@ -66,10 +93,11 @@ function isDirEntry(e: Dirent, dir: string): boolean {
 
 const byName = (a: Dirent, b: Dirent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-export function walkRoot(root: Root): WalkResult {
+export function walkRoot(given: Root): WalkResult {
   const problems: string[] = [];
-  const top = statSafe(root.path);
+  const top = statSafe(given.path);
   if (!top) return { candidates: [], exists: false, problems };
+  const root: Root = { ...given, path: normalize(given.path) };
   const candidates: SessionCandidate[] = [];
   const add = (harness: Harness, path: string, files: (FileStamp | null)[]): void => {
     const fs = files.filter((f): f is FileStamp => f !== null);
@@ -77,39 +105,45 @@ export function walkRoot(root: Root): WalkResult {
   };
   if (top.isFile()) {
     // `--root palimpsest=session.jsonl`, or any harness given one file.
-    add(root.harness, root.path, [stamp(root.path)]);
+    add(root.harness, given.path, [stamp(given.path)]);
     return { candidates, exists: true, problems };
   }
   switch (root.harness) {
     case 'claude-code':
-      for (const p of list(root.path, problems).sort(byName)) {
-        if (!isDirEntry(p, root.path)) continue;
-        const dir = join(root.path, p.name);
-        const entries = list(dir, problems);
-        const dirs = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
-        const sessions = new Map<string, (FileStamp | null)[]>();
-        const agents: string[] = [];
-        for (const e of entries.sort(byName)) {
-          if (!e.name.endsWith('.jsonl') || !isFileEntry(e, dir)) continue;
-          if (e.name.startsWith('agent-')) {
+      // Names, sorted by code unit (what byName does); a project entry that is not a folder is
+      // not listable (ENOTDIR) and skipped, a session file is one that stats as a file.
+      for (const p of names(root.path, problems)?.sort() ?? []) {
+        const dir = join(root.path, p);
+        const entries = names(dir, problems)?.sort();
+        if (!entries) continue;
+        const here = new Set(entries);
+        const sessions = new Map<string, FileStamp[]>();
+        const agents: FileStamp[] = [];
+        for (const name of entries) {
+          if (!name.endsWith('.jsonl')) continue;
+          const f = stamp(join(dir, name));
+          if (!f) continue;
+          if (name.startsWith('agent-')) {
             // Claude Code 2.0 kept subagent transcripts beside the sessions: files of their parent.
-            agents.push(join(dir, e.name));
+            agents.push(f);
             continue;
           }
-          const id = e.name.slice(0, -'.jsonl'.length);
-          const files = [stamp(join(dir, e.name))];
-          if (dirs.has(id)) {
-            const sub = join(dir, id, 'subagents');
-            for (const a of list(sub, null).sort(byName)) {
-              if (a.name.startsWith('agent-') && a.name.endsWith('.jsonl')) files.push(stamp(join(sub, a.name)));
+          const id = name.slice(0, -'.jsonl'.length);
+          const files = [f];
+          if (here.has(id)) {
+            const sub = join(join(dir, id), 'subagents');
+            for (const a of names(sub, null)?.sort() ?? []) {
+              if (!a.startsWith('agent-') || !a.endsWith('.jsonl')) continue;
+              const s = stamp(join(sub, a));
+              if (s) files.push(s);
             }
           }
           sessions.set(id, files);
         }
         for (const a of agents) {
-          const parent = sessions.get(sessionIdOf(a) ?? '');
-          if (parent) parent.push(stamp(a));
-          else sessions.set(a.slice(dir.length + 1, -'.jsonl'.length), [stamp(a)]); // no parent here: a session of its own
+          const parent = sessions.get(sessionIdOf(a.path) ?? '');
+          if (parent) parent.push(a);
+          else sessions.set(a.path.slice(dir.length + 1, -'.jsonl'.length), [a]); // no parent here: a session of its own
         }
         for (const [id, files] of sessions) add('claude-code', join(dir, `${id}.jsonl`), files);
       }
@@ -182,7 +216,7 @@ function sessionIdOf(path: string): string | null {
 
 function statSafe(path: string): ReturnType<typeof statSync> | null {
   try {
-    return statSync(path);
+    return statSync(path, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }

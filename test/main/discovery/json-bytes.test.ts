@@ -93,4 +93,16 @@ describe('IdTable', () => {
     expect(t.find(again, 0, again.length)).toBe(-1);
     expect(t.addNew(short, 0, 2)).toBe(0);
   });
+
+  it('finds an id the same by findRecent, whether it was added last or earlier, and ids of every length', () => {
+    const t = new IdTable();
+    const ids = ['', 'a', 'u1', 'abcdefg', 'abcdefgh', 'abcdefghi', '0123456789abcdef', '0123456789abcdef0', 'é-ü', '5e551011-0000-4000-8000-000000000001'];
+    ids.forEach((id, i) => expect(t.addNew(b(id), 0, b(id).length)).toBe(i));
+    ids.forEach((id, i) => {
+      expect(t.find(b(id), 0, b(id).length)).toBe(i);
+      expect(t.findRecent(b(id), 0, b(id).length)).toBe(i);
+    });
+    expect(t.findRecent(b('abcdefgj'), 0, 8)).toBe(-1);
+    expect(t.addNew(b('abcdefgh'), 0, 8)).toBe(-1);
+  });
 });

@@ -108,6 +108,7 @@ describe('parallel scanning', () => {
   it('finds the worker bundle beside a built bundle only', () => {
     expect(workerScript('file:///x/src/main/discovery/parallel.ts')).toBeNull();
     expect(workerScript('file:///x/dist/ls.js')?.pathname).toBe('/x/dist/ls.js');
+    expect(workerScript('file:///x/dist/ls.cjs')?.pathname).toBe('/x/dist/ls.cjs');
     expect(workerScript('file:///nowhere/dist/cli.js')).toBeNull();
   });
 });

@@ -145,6 +145,16 @@ describe('Claude Code fast scan', () => {
       user('u1', null), asst('a1', 'u1', 'm1'), user('s1', 'a1', 'side', { isSidechain: true }), asst('s2', 's1', 'ms', { isSidechain: true }),
       user('u2', 'a1'), asst('a2', 'u2', 'm2'), user('n1', null, 'new'), asst('n2', 'n1', 'mn'),
     ],
+    // An array-valued key before `type` / `message`: the fast path reads such lines too (it needs
+    // no key between isSidechain and the first nested value), and must count them the same.
+    'array values before the type and the message': [
+      env({ parentUuid: null, tags: ['a', 'b'], type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u1' }),
+      env({ parentUuid: 'u1', tags: [], message: { model: 'claude-opus-4-6', id: 'm1', type: 'message', role: 'assistant', content: [] }, type: 'assistant', uuid: 'a1' }),
+      env({ parentUuid: 'a1', labels: [['x'], 'y'], type: 'progress', data: { type: 'hook_progress' }, toolUseID: 't', parentToolUseID: 't', uuid: 'p1' }),
+      env({ parentUuid: 'p1', tags: ['{'], type: 'user', message: { role: 'user', content: 'again' }, uuid: 'u2' }),
+      env({ parentUuid: 'u2', tags: ['"type":"user","message":{'], message: { model: 'claude-opus-4-6', id: 'm2', type: 'message', role: 'assistant', content: [] }, type: 'assistant', uuid: 'a2' }),
+      env({ parentUuid: 'a2', tags: [[]], message: { model: 'claude-opus-4-6', id: 'm3', type: 'message', role: 'assistant', content: [] }, type: 'assistant', uuid: 'a3' }),
+    ],
     'a compaction with its summary, after a rewind': [
       user('u1', null), asst('a1', 'u1', 'm1'), user('u2', 'a1'), asst('a2', 'u2', 'm2'), user('u3', 'a1', 'again'), asst('a3', 'u3', 'm3'),
       env({ type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', logicalParentUuid: 'a2', compactMetadata: { trigger: 'manual', preTokens: 10 }, uuid: 'cb' }),
