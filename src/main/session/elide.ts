@@ -1,5 +1,6 @@
 import type { Block, LeafBlock } from '../../shared/model/content';
 import type { EventBody } from '../../shared/model/event';
+import { copyWith } from './copy';
 
 /**
  * Long texts are not kept in memory: a block keeps a preview and the number of characters left
@@ -23,7 +24,7 @@ function cut(text: string): { text: string; elided: number } | null {
 function elideLeaf(b: LeafBlock): LeafBlock {
   if (b.type === 'text' || b.type === 'reasoning') {
     const c = cut(b.text);
-    return c ? { ...b, text: c.text, elided: c.elided } : b;
+    return c ? copyWith(b, { text: c.text, elided: c.elided }) : b;
   }
   return b;
 }
@@ -35,7 +36,7 @@ function elideBlock(b: Block): Block {
       return elideLeaf(b);
     case 'tool_call': {
       const c = cut(b.input);
-      return c ? { ...b, input: c.text, elided: c.elided } : b;
+      return c ? copyWith(b, { input: c.text, elided: c.elided }) : b;
     }
     case 'tool_result': {
       let content: LeafBlock[] | null = null;
@@ -45,7 +46,7 @@ function elideBlock(b: Block): Block {
         if (y !== x && content === null) content = b.content.slice(0, i);
         if (content !== null) content.push(y);
       }
-      return content ? { ...b, content } : b;
+      return content ? copyWith(b, { content }) : b;
     }
     default:
       return b;
@@ -70,21 +71,21 @@ export function elideEvent(e: EventBody): EventBody {
   switch (e.kind) {
     case 'item': {
       const blocks = elideBlocks(e.item.blocks);
-      return blocks === e.item.blocks ? e : { ...e, item: { ...e.item, blocks } };
+      return blocks === e.item.blocks ? e : copyWith(e, { item: copyWith(e.item, { blocks }) });
     }
     case 'header':
       if (!e.system) return e;
-      return { ...e, system: elideBlocks(e.system) };
+      return copyWith(e, { system: elideBlocks(e.system) });
     case 'compaction/summary':
-      return { ...e, summary: elideBlocks(e.summary) };
+      return copyWith(e, { summary: elideBlocks(e.summary) });
     case 'mapreduce/map':
-      return e.summary ? { ...e, summary: elideBlocks(e.summary) } : e;
+      return e.summary ? copyWith(e, { summary: elideBlocks(e.summary) }) : e;
     case 'mapreduce/reduce':
-      return e.output ? { ...e, output: elideBlocks(e.output) } : e;
+      return e.output ? copyWith(e, { output: elideBlocks(e.output) }) : e;
     case 'mapreduce/correction':
-      return e.output ? { ...e, output: elideBlocks(e.output) } : e;
+      return e.output ? copyWith(e, { output: elideBlocks(e.output) }) : e;
     case 'mask':
-      return e.reference ? { ...e, reference: elideBlocks(e.reference) } : e;
+      return e.reference ? copyWith(e, { reference: elideBlocks(e.reference) }) : e;
     default:
       return e;
   }

@@ -358,8 +358,10 @@ describe('fast structural check', () => {
     return out;
   }
 
+  /** The kinds fastEvent checks itself (the others always go to zod). */
+  const FAST_KINDS = ['item', 'request', 'response', 'record', 'mask', 'todo', 'compaction/start', 'compaction/summary', 'compaction/summary-error', 'compaction/end'];
   const samples = FIXTURES.flatMap((n) => jsonLines(read(n)).map((l) => l.value))
-    .filter((v) => ['item', 'request', 'response', 'record'].includes(String(v.kind)));
+    .filter((v) => FAST_KINDS.includes(String(v.kind)));
 
   it('takes the common kinds of the fixtures', () => {
     const taken = samples.filter((v) => fastEvent(v) !== null).length;
@@ -385,5 +387,16 @@ describe('fast structural check', () => {
   it('applies the schema defaults (op append, purpose agent)', () => {
     expect(fastEvent({ kind: 'item', item: { id: 'a', role: 'user', blocks: [] } })).toStrictEqual({ kind: 'item', item: { id: 'a', role: 'user', blocks: [] }, op: { op: 'append' } });
     expect(fastEvent({ kind: 'request', id: 'r', at: 1 })).toStrictEqual({ kind: 'request', id: 'r', purpose: 'agent', at: 1 });
+  });
+
+  it('takes every surface op as zod does, and shares one object per op without fields', () => {
+    const item = (op?: unknown): Record<string, unknown> => ({ kind: 'item', item: { id: 'a', role: 'assistant', blocks: [] }, ...(op === undefined ? {} : { op }) });
+    const valid = [undefined, { op: 'append' }, { op: 'extend' }, { op: 'log' }, { op: 'replace', from: 'a', to: 'b' }, { op: 'insert', before: 'b' }];
+    for (const op of valid) expect(fastEvent(item(op))).toStrictEqual(CanonicalEvent.parse(item(op)));
+    const opOf = (v: Record<string, unknown>): unknown => (fastEvent(v) as { op?: unknown } | null)?.op;
+    expect(opOf(item())).toBe(opOf(item({ op: 'append' })));
+    expect(opOf(item({ op: 'extend' }))).toBe(opOf(item({ op: 'extend' })));
+    const invalid = [{ op: 'extend', x: 1 }, { op: 'replace', from: 'a' }, { op: 'replace', from: '', to: 'b' }, { op: 'insert', before: 1 }, { op: 'nope' }, 'extend', null];
+    for (const op of invalid) expect(fastEvent(item(op))).toBeNull();
   });
 });

@@ -1,0 +1,344 @@
+import type { EventBody, EventOf } from '../../shared/model/event';
+import { isObj, type Obj } from './json';
+
+// ---------------------------------------------------------------------------------------------
+// Fast path. zod copies every object it parses; for the four kinds that make up nearly all of a
+// long session (item, request, response, record) a hand-written check accepts the common shapes
+// and hands the parsed line on as it is (with the schema's defaults added). The rarer kinds a
+// session repeats (masks, todos, the compaction bracket, checkpoint items, summarizer requests)
+// have a declarative check of the same kind below: they carry long id lists and blocks, and cost
+// zod 5–40 µs each, about a twentieth of a load (npm run bench -- --cpu-prof). Anything a check
+// does not recognise exactly (an extra key, a value of the wrong type, a kind without a check)
+// goes to zod, so the result is always what `CanonicalEvent.parse` would give (tested for
+// equality).
+// ---------------------------------------------------------------------------------------------
+
+const isCount = (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+const isPositive = (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x > 0;
+const optString = (x: unknown): boolean => x === undefined || typeof x === 'string';
+const optCount = (x: unknown): boolean => x === undefined || isCount(x);
+const optBool = (x: unknown): boolean => x === undefined || typeof x === 'boolean';
+
+/** The common fields: seq, branch, at. */
+function baseOk(v: Obj): boolean {
+  return optCount(v.seq) && optString(v.branch) && (v.at === undefined || typeof v.at === 'string' || (typeof v.at === 'number' && Number.isFinite(v.at)));
+}
+
+function leafOk(b: unknown): boolean {
+  if (!isObj(b)) return false;
+  switch (b.type) {
+    case 'text':
+      for (const k in b) if (k !== 'type' && k !== 'text' && k !== 'elided') return false;
+      return typeof b.text === 'string' && optCount(b.elided);
+    case 'reasoning':
+      for (const k in b) if (k !== 'type' && k !== 'text' && k !== 'elided' && k !== 'redacted') return false;
+      return typeof b.text === 'string' && optCount(b.elided) && optBool(b.redacted);
+    case 'image':
+      for (const k in b) if (k !== 'type' && k !== 'mediaType' && k !== 'bytes') return false;
+      return optString(b.mediaType) && optCount(b.bytes);
+    case 'opaque':
+      for (const k in b) if (k !== 'type' && k !== 'label' && k !== 'chars') return false;
+      return typeof b.label === 'string' && optCount(b.chars);
+    default:
+      return false;
+  }
+}
+
+function blockOk(b: unknown): boolean {
+  if (!isObj(b)) return false;
+  if (b.type === 'tool_call') {
+    for (const k in b) if (k !== 'type' && k !== 'id' && k !== 'name' && k !== 'input' && k !== 'elided') return false;
+    return typeof b.id === 'string' && typeof b.name === 'string' && typeof b.input === 'string' && optCount(b.elided);
+  }
+  if (b.type === 'tool_result') {
+    for (const k in b) if (k !== 'type' && k !== 'callId' && k !== 'content' && k !== 'isError') return false;
+    if (typeof b.callId !== 'string' || !optBool(b.isError) || !Array.isArray(b.content)) return false;
+    for (const c of b.content) if (!leafOk(c)) return false;
+    return true;
+  }
+  return leafOk(b);
+}
+
+function blocksOk(x: unknown): boolean {
+  if (!Array.isArray(x)) return false;
+  for (const b of x) if (!blockOk(b)) return false;
+  return true;
+}
+
+const isItemId = (x: unknown): boolean => typeof x === 'string' && x !== '';
+
+function itemIdsOk(x: unknown): boolean {
+  if (!Array.isArray(x)) return false;
+  for (const id of x) if (!isItemId(id)) return false;
+  return true;
+}
+
+function onlyKeys(o: Obj, keys: ReadonlySet<string>): boolean {
+  for (const k in o) if (!keys.has(k)) return false;
+  return true;
+}
+
+const OP_KEYS: ReadonlySet<string> = new Set(['op']);
+const REPLACE_KEYS: ReadonlySet<string> = new Set(['op', 'from', 'to']);
+const INSERT_KEYS: ReadonlySet<string> = new Set(['op', 'before']);
+
+const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
+const FINISH_REASONS: ReadonlySet<unknown> = new Set(['stop', 'tool_calls', 'length', 'refusal', 'pause', 'error', 'cancelled', 'unknown']);
+const PURPOSES: ReadonlySet<unknown> = new Set(['agent', 'compaction', 'map', 'reduce', 'audit', 'correction', 'reread', 'other']);
+
+/**
+ * The surface ops without fields, shared: one object fewer per kept item event (the codex importer
+ * shares its `append` the same way). Frozen, because every item of a session holds one.
+ */
+const APPEND: EventOf<'item'>['op'] = Object.freeze({ op: 'append' });
+const EXTEND: EventOf<'item'>['op'] = Object.freeze({ op: 'extend' });
+const LOG: EventOf<'item'>['op'] = Object.freeze({ op: 'log' });
+
+/** The op as zod gives it (absent: the schema's default), or null when it is not a valid op. */
+function surfaceOp(op: unknown): EventOf<'item'>['op'] | null {
+  if (op === undefined) return APPEND;
+  if (!isObj(op)) return null;
+  switch (op.op) {
+    case 'append':
+      return onlyKeys(op, OP_KEYS) ? APPEND : null;
+    case 'extend':
+      return onlyKeys(op, OP_KEYS) ? EXTEND : null;
+    case 'log':
+      return onlyKeys(op, OP_KEYS) ? LOG : null;
+    case 'replace':
+      return onlyKeys(op, REPLACE_KEYS) && isItemId(op.from) && isItemId(op.to) ? (op as EventOf<'item'>['op']) : null;
+    case 'insert':
+      return onlyKeys(op, INSERT_KEYS) && isItemId(op.before) ? (op as EventOf<'item'>['op']) : null;
+    default:
+      return null;
+  }
+}
+
+function itemOk(v: Obj): boolean {
+  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'item' && k !== 'op' && k !== 'sources') return false;
+  if (!baseOk(v) || surfaceOp(v.op) === null) return false;
+  if (v.sources !== undefined) {
+    if (!Array.isArray(v.sources)) return false;
+    for (const s of v.sources) if (!isCount(s)) return false;
+  }
+  const it = v.item;
+  if (!isObj(it)) return false;
+  for (const k in it) if (k !== 'id' && k !== 'role' && k !== 'blocks' && k !== 'meta' && k !== 'origin' && k !== 'derivation') return false;
+  if (typeof it.id !== 'string' || it.id === '' || !ROLES.has(it.role) || !optBool(it.meta) || !optString(it.origin)) return false;
+  if (it.derivation !== undefined && derivation(it.derivation) === null) return false;
+  return blocksOk(it.blocks);
+}
+
+/** The item as zod gives it: the same object, or a copy when its derivation takes a default. */
+function itemOf(it: Obj): unknown {
+  if (it.derivation === undefined) return it;
+  const d = derivation(it.derivation);
+  if (d === it.derivation) return it;
+  const out: Obj = {};
+  for (const k in it) out[k] = k === 'derivation' ? d : it[k];
+  return out;
+}
+
+function routeOk(r: unknown): boolean {
+  if (r === undefined) return true;
+  if (!isObj(r)) return false;
+  for (const k in r) if (k !== 'provider' && k !== 'model' && k !== 'window' && k !== 'maxOutput') return false;
+  return optString(r.provider) && optString(r.model) && (r.window === undefined || isPositive(r.window)) && (r.maxOutput === undefined || isPositive(r.maxOutput));
+}
+
+function requestOk(v: Obj): boolean {
+  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'id' && k !== 'purpose' && k !== 'compactionId' && k !== 'route' && k !== 'input') return false;
+  return baseOk(v) && typeof v.id === 'string' && (v.purpose === undefined || PURPOSES.has(v.purpose)) && optString(v.compactionId) && routeOk(v.route) && (v.input === undefined || summarizerInputOk(v.input));
+}
+
+/** A summarizer call's `input`: the items sent and the instruction (null: not recorded). */
+function summarizerInputOk(x: unknown): boolean {
+  if (!isObj(x)) return false;
+  for (const k in x) if (k !== 'items' && k !== 'instruction') return false;
+  return itemIdsOk(x.items) && (x.instruction === undefined || x.instruction === null || blocksOk(x.instruction));
+}
+
+function responseOk(v: Obj): boolean {
+  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'request' && k !== 'finish' && k !== 'usage' && k !== 'error') return false;
+  return baseOk(v) && typeof v.request === 'string' && (v.finish === undefined || finishOk(v.finish)) && (v.usage === undefined || usageOk(v.usage))
+    && (v.error === undefined || errorOk(v.error));
+}
+
+function finishOk(f: unknown): boolean {
+  if (!isObj(f)) return false;
+  for (const k in f) if (k !== 'raw' && k !== 'reason') return false;
+  return typeof f.raw === 'string' && FINISH_REASONS.has(f.reason);
+}
+
+function usageOk(u: unknown): boolean {
+  if (!isObj(u)) return false;
+  for (const k in u) {
+    if (k !== 'input' && k !== 'output' && k !== 'cacheRead' && k !== 'cacheWrite' && k !== 'reasoning' && k !== 'context') return false;
+    if (!optCount(u[k])) return false;
+  }
+  return true;
+}
+
+function errorOk(e: unknown): boolean {
+  if (!isObj(e)) return false;
+  for (const k in e) if (k !== 'code' && k !== 'message') return false;
+  return optString(e.code) && typeof e.message === 'string';
+}
+
+function recordOk(v: Obj): boolean {
+  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'type' && k !== 'summary') return false;
+  return baseOk(v) && typeof v.type === 'string' && optString(v.summary);
+}
+
+// The rarer kinds, declared as shapes: each field's check, and the fields that must be there.
+
+type Check = (x: unknown) => boolean;
+
+interface Shape {
+  readonly fields: ReadonlyMap<string, Check>;
+  readonly required: readonly string[];
+}
+
+/** A Map, not an object: a key such as `constructor` must not find a check on Object.prototype. */
+function shape(fields: Record<string, Check>, required: readonly string[] = []): Shape {
+  return { fields: new Map(Object.entries(fields)), required };
+}
+
+function fits(o: unknown, s: Shape): o is Obj {
+  if (!isObj(o)) return false;
+  for (const k in o) {
+    const check = s.fields.get(k);
+    if (check === undefined || !check(o[k])) return false;
+  }
+  for (const k of s.required) if (o[k] === undefined) return false;
+  return true;
+}
+
+/** `o` with `key` set to `value` when absent (a schema default), copied only then. */
+function withDefault(o: Obj, key: string, value: unknown): Obj {
+  if (o[key] !== undefined) return o;
+  const out: Obj = {};
+  for (const k in o) out[k] = o[k];
+  out[key] = value;
+  return out;
+}
+
+const isString: Check = (x) => typeof x === 'string';
+const isBool: Check = (x) => typeof x === 'boolean';
+const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const oneOf = (...values: string[]): Check => {
+  const set: ReadonlySet<unknown> = new Set(values);
+  return (x) => set.has(x);
+};
+const literal = (value: string): Check => (x) => x === value;
+const listOf = (check: Check): Check => (x) => Array.isArray(x) && x.every(check);
+const nonEmpty = (check: Check): Check => (x) => Array.isArray(x) && x.length > 0 && check(x);
+const BASE = {
+  seq: isCount,
+  branch: isString,
+  at: (x: unknown): boolean => typeof x === 'string' || isNumber(x),
+};
+
+const DERIVATIONS: ReadonlyMap<unknown, Shape> = new Map([
+  ['pruned', shape({
+    kind: isString, of: isItemId, head: isCount, tail: isCount, omitted: isCount, unit: oneOf('chars', 'codepoints', 'tokens', 'lines'), shadowedTokens: isCount,
+  }, ['of', 'head', 'tail', 'omitted'])],
+  ['checkpoint', shape({ kind: isString, compactionId: isString, covers: itemIdsOk, part: oneOf('summary', 'continuation', 'handoff') }, ['compactionId', 'covers'])],
+  ['reinjected', shape({ kind: isString, of: itemIdsOk }, ['of'])],
+  ['marker', shape({ kind: isString, of: itemIdsOk, fallback: isString }, ['of'])],
+]);
+
+/** A derivation as zod gives it (its default filled in), or null when it is not a valid one. */
+function derivation(d: unknown): Obj | null {
+  if (!isObj(d)) return null;
+  const s = DERIVATIONS.get(d.kind);
+  if (s === undefined || !fits(d, s)) return null;
+  if (d.kind === 'pruned') return withDefault(d, 'unit', 'chars');
+  if (d.kind === 'checkpoint') return withDefault(d, 'part', 'summary');
+  return d;
+}
+
+const POLICY = shape({
+  name: isString,
+  window: isPositive,
+  triggerRatio: (x) => isNumber(x) && x > 0,
+  triggerTokens: isPositive,
+  reactiveRatio: (x) => isNumber(x) && x > 0,
+  rawTailRatio: (x) => isNumber(x) && x >= 0,
+  rawTailTokens: isCount,
+  rawTailMessages: isCount,
+  outputReserve: isCount,
+  headroom: isCount,
+  breaker: (x) => fits(x, BREAKER),
+});
+const BREAKER = shape({ failures: isPositive, cooldownTurns: isCount }, ['failures', 'cooldownTurns']);
+const TODO = shape({ content: isString, status: isString }, ['content', 'status']);
+const FALLBACK = shape({ kind: oneOf('truncation', 'deterministic', 'other'), marker: isBool }, ['kind', 'marker']);
+
+const RARE: ReadonlyMap<unknown, Shape> = new Map([
+  ['mask', shape({
+    ...BASE, kind: literal('mask'), items: nonEmpty(itemIdsOk), masked: isBool, by: oneOf('model', 'harness'), reference: blocksOk,
+  }, ['items'])],
+  ['todo', shape({ ...BASE, kind: literal('todo'), todos: listOf((t) => fits(t, TODO)), after: (x) => x === null || isItemId(x) }, ['todos'])],
+  ['compaction/start', shape({
+    ...BASE, kind: literal('compaction/start'), id: isString, trigger: oneOf('auto', 'manual', 'overflow', 'preemptive', 'reactive', 'unknown'),
+    strategy: isString, policy: (x) => fits(x, POLICY), preTokens: isCount, projectedTokens: isCount, source: itemIdsOk,
+  }, ['id'])],
+  ['compaction/summary', shape({
+    ...BASE, kind: literal('compaction/summary'), id: isString, summary: blocksOk, source: itemIdsOk, sourceTokens: isCount, route: routeOk,
+    finish: finishOk, usage: usageOk, request: isString,
+  }, ['id', 'summary'])],
+  ['compaction/summary-error', shape({
+    ...BASE, kind: literal('compaction/summary-error'), id: isString, error: errorOk, finish: finishOk, usage: usageOk, route: routeOk,
+  }, ['id', 'error'])],
+  ['compaction/end', shape({
+    ...BASE, kind: literal('compaction/end'), id: isString, outcome: oneOf('committed', 'rejected', 'failed', 'fallback', 'cancelled'),
+    fallback: (x) => fits(x, FALLBACK), error: errorOk, postTokens: isCount,
+  }, ['id', 'outcome'])],
+]);
+
+/** The rarer kinds with a shape above, their defaults filled in; null sends the line to zod. */
+function rareEvent(v: Obj): EventBody | null {
+  const s = RARE.get(v.kind);
+  if (s === undefined || !fits(v, s)) return null;
+  if (v.kind === 'mask') return withDefault(v, 'masked', true) as EventBody;
+  if (v.kind === 'compaction/start') return withDefault(v, 'trigger', 'unknown') as EventBody;
+  return v as EventBody;
+}
+
+/**
+ * The event a line is, when it has one of the common shapes the fast check knows; null sends the
+ * line to zod. Exported for the equivalence test.
+ */
+export function fastEvent(v: Obj): EventBody | null {
+  switch (v.kind) {
+    case 'item': {
+      if (!itemOk(v)) return null;
+      // Built field by field: an object spread costs more than the whole check.
+      const out: Obj = { kind: 'item', item: itemOf(v.item as Obj), op: surfaceOp(v.op) };
+      if (v.seq !== undefined) out.seq = v.seq;
+      if (v.branch !== undefined) out.branch = v.branch;
+      if (v.at !== undefined) out.at = v.at;
+      if (v.sources !== undefined) out.sources = v.sources;
+      return out as EventBody;
+    }
+    case 'request': {
+      if (!requestOk(v)) return null;
+      if (v.purpose !== undefined) return v as EventBody;
+      const out: Obj = { kind: 'request', id: v.id, purpose: 'agent' };
+      if (v.seq !== undefined) out.seq = v.seq;
+      if (v.branch !== undefined) out.branch = v.branch;
+      if (v.at !== undefined) out.at = v.at;
+      if (v.compactionId !== undefined) out.compactionId = v.compactionId;
+      if (v.route !== undefined) out.route = v.route;
+      if (v.input !== undefined) out.input = v.input;
+      return out as EventBody;
+    }
+    case 'response':
+      return responseOk(v) ? (v as EventBody) : null;
+    case 'record':
+      return recordOk(v) ? (v as EventBody) : null;
+    default:
+      return rareEvent(v);
+  }
+}
