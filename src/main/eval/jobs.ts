@@ -4,12 +4,13 @@ import type { Cell, Shard } from '../../shared/eval/cells';
 import type { EvalLine } from '../../shared/eval/results';
 import type { Env } from '../providers/keys';
 import { runEval, type EvalOptions, type EvalResult } from './run';
+import { JobEventLog } from '../jobs/event-log';
 
 /*
  * The eval jobs of one host (the app's eval view): start, cancel, progress. The design mirrors the
  * re-run jobs (src/main/rerun/jobs.ts): each job has its own AbortController and runs the CLI's
  * runner (`runEval`, ./run.ts), so a run from the app and `palimpsest eval` write the same lines
- * to the same results file; progress is kept per job as numbered events (the last KEEP_EVENTS),
+ * to the same results file; progress is kept per job as numbered events (the last 1,000; ../jobs/event-log.ts),
  * handed to `onEvent` as it happens and to watchers that ask for what came after the last event
  * they saw; a watcher with nothing new waits, bounded.
  *
@@ -39,19 +40,14 @@ export interface EvalJobsOptions {
 
 export type StartResult = { readonly ok: true; readonly job: EvalJob } | { readonly ok: false; readonly message: string };
 
-const KEEP_EVENTS = 1000;
 const KEEP_FINISHED = 20;
-const MAX_WAITERS = 16;
 /** Cell errors kept per job (the count of cells done still counts them all). */
 const KEEP_ERRORS = 50;
 
 interface Entry {
   view: EvalJob;
   readonly controller: AbortController;
-  readonly events: EvalProgressEvent[];
-  base: number;
-  next: number;
-  readonly waiters: Set<() => void>;
+  readonly log: JobEventLog<EvalProgressEvent>;
 }
 
 export function cellOutcome(cell: Cell, line: EvalLine | null, error: string | null): EvalCellOutcome {
@@ -83,7 +79,7 @@ export class EvalJobs {
         jobId, state: 'running', spec: spec.specFile, specName: spec.specName, resultsFile: spec.resultsFile, resume: spec.resume, shard: spec.shard,
         startedAt: new Date().toISOString(), finishedAt: null, done: 0, total: null, last: null, stopped: null, errors: [], error: null, summary: null,
       },
-      controller: new AbortController(), events: [], base: 0, next: 0, waiters: new Set(),
+      controller: new AbortController(), log: new JobEventLog(),
     };
     this.jobs.set(jobId, entry);
     this.emit(entry, 'running', null, null);
@@ -131,14 +127,7 @@ export class EvalJobs {
   }
 
   private emit(entry: Entry, phase: EvalJobState, cell: EvalCellOutcome | null, error: string | null): void {
-    const event: EvalProgressEvent = { operation: 'eval', jobId: entry.view.jobId, index: entry.next++, phase, done: entry.view.done, total: entry.view.total, cell, error };
-    entry.events.push(event);
-    if (entry.events.length > KEEP_EVENTS) {
-      entry.events.shift();
-      entry.base++;
-    }
-    for (const wake of entry.waiters) wake();
-    entry.waiters.clear();
+    const event = entry.log.push((index): EvalProgressEvent => ({ operation: 'eval', jobId: entry.view.jobId, index, phase, done: entry.view.done, total: entry.view.total, cell, error }));
     try {
       this.options.onEvent?.(event);
     } catch (err: unknown) {
@@ -173,27 +162,15 @@ export class EvalJobs {
   async watch(jobId: string, after: number, waitMs: number): Promise<{ events: EvalProgressEvent[]; next: number; job: EvalJob } | null> {
     const j = this.jobs.get(jobId);
     if (!j) return null;
-    if (j.next <= after && j.view.state === 'running' && waitMs > 0 && j.waiters.size < MAX_WAITERS) {
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          j.waiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, waitMs);
-        j.waiters.add(wake);
-      });
-    }
-    const from = Math.max(after, j.base);
-    return { events: j.events.slice(from - j.base), next: j.next, job: j.view };
+    const { events, next } = await j.log.after(after, waitMs, () => j.view.state === 'running');
+    return { events, next, job: j.view };
   }
 
   /** Aborts every job (the host is closing). */
   dispose(): void {
     for (const j of this.jobs.values()) {
       j.controller.abort();
-      for (const wake of j.waiters) wake();
-      j.waiters.clear();
+      j.log.wakeAll();
     }
   }
 }

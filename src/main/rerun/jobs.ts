@@ -5,12 +5,13 @@ import type { RunRecord } from '../../shared/rerun/record';
 import type { Env, KeyReader } from '../providers/keys';
 import type { SessionInspector } from '../session/inspector';
 import { runJob } from './job';
+import { JobEventLog } from '../jobs/event-log';
 
 /*
  * The re-run jobs of one host (the app's re-run panel): start, cancel, progress. Each job has its
  * own AbortController and runs `runJob` (./job.ts, the CLI's path), so a run from the app and one
  * from `palimpsest rerun` write the same records to the same results file. Progress is kept per job
- * as numbered events (the last KEEP_EVENTS), handed to `onEvent` as it happens and to watchers that
+ * as numbered events (the last 1,000; ../jobs/event-log.ts), handed to `onEvent` as it happens and to watchers that
  * ask for what came after the last event they saw; a watcher with nothing new waits, bounded.
  * Closing a session aborts and forgets its jobs; so does noticing that the registry dropped it.
  */
@@ -50,20 +51,14 @@ export interface JobsOptions {
 export type StartResult = { readonly ok: true; readonly job: JobView } | { readonly ok: false; readonly message: string };
 
 /** Events kept per job, finished jobs kept per host, watchers waiting per job. */
-const KEEP_EVENTS = 1000;
 const KEEP_FINISHED = 20;
-const MAX_WAITERS = 16;
 /** How often running jobs check that their session is still open. */
 const SWEEP_MS = 1000;
 
 interface Entry {
   view: JobView;
   readonly controller: AbortController;
-  readonly events: RerunProgressEvent[];
-  /** Index of events[0]; the next event gets `next`. */
-  base: number;
-  next: number;
-  readonly waiters: Set<() => void>;
+  readonly log: JobEventLog<RerunProgressEvent>;
 }
 
 const label = (m: Readonly<Record<string, unknown>>): string => String(m.label ?? `${String(m.provider)}:${String(m.model)}`);
@@ -113,7 +108,7 @@ export class RerunJobs {
         models: spec.models.map((m) => label(m)), repeat: spec.repeat, startedAt: new Date().toISOString(), finishedAt: null,
         stage: null, runs: [], error: null, file: spec.runsFile, unknowns: [],
       },
-      controller: new AbortController(), events: [], base: 0, next: 0, waiters: new Set(),
+      controller: new AbortController(), log: new JobEventLog(),
     };
     this.jobs.set(jobId, entry);
     this.emit(entry, { phase: 'running' });
@@ -160,17 +155,10 @@ export class RerunJobs {
   }
 
   private emit(entry: Entry, e: { phase: RerunProgressEvent['phase']; stage?: RerunStage; run?: RunRow; error?: string | null }): void {
-    const event: RerunProgressEvent = {
-      operation: 'rerun', jobId: entry.view.jobId, sessionId: entry.view.sessionId, index: entry.next++, phase: e.phase,
+    const event = entry.log.push((index): RerunProgressEvent => ({
+      operation: 'rerun', jobId: entry.view.jobId, sessionId: entry.view.sessionId, index, phase: e.phase,
       stage: e.stage ?? null, run: e.run ?? null, error: e.error ?? null,
-    };
-    entry.events.push(event);
-    if (entry.events.length > KEEP_EVENTS) {
-      entry.events.shift();
-      entry.base++;
-    }
-    for (const wake of entry.waiters) wake();
-    entry.waiters.clear();
+    }));
     try {
       this.options.onEvent?.(event);
     } catch (err: unknown) {
@@ -224,26 +212,14 @@ export class RerunJobs {
   async watch(jobId: string, after: number, waitMs: number): Promise<{ events: RerunProgressEvent[]; next: number; job: JobView } | null> {
     const j = this.jobs.get(jobId);
     if (!j) return null;
-    if (j.next <= after && j.view.state === 'running' && waitMs > 0 && j.waiters.size < MAX_WAITERS) {
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          j.waiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, waitMs);
-        j.waiters.add(wake);
-      });
-    }
-    const from = Math.max(after, j.base);
-    return { events: j.events.slice(from - j.base), next: j.next, job: this.snapshot(j) };
+    const { events, next } = await j.log.after(after, waitMs, () => j.view.state === 'running');
+    return { events, next, job: this.snapshot(j) };
   }
 
   private forget(j: Entry): void {
     j.controller.abort();
     this.jobs.delete(j.view.jobId);
-    for (const wake of j.waiters) wake();
-    j.waiters.clear();
+    j.log.wakeAll();
   }
 
   /** The session was closed: its jobs stop and are forgotten. */
