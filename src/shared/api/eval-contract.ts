@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Diagnostic } from '../model/diagnostic';
-import { RunTarget } from '../rerun/record';
+import { CellRef } from '../eval/results';
+import { RunRecord, RunTarget } from '../rerun/record';
 import { EvalAggregate, EvalComparison, EvalMiss } from './eval-shapes';
 import { Comparison } from './rerun-contract';
 
@@ -116,17 +117,10 @@ export type EvalProgressEvent = z.infer<typeof EvalProgressEvent>;
 /** One run of a results file, without its view and request bodies (evalRunDetail compares it). */
 export const EvalRunRow = z.object({
   runId: z.string(),
-  key: z.string(),
-  trace: z.string(),
-  target: RunTarget,
-  strategy: z.string(),
-  strategyId: z.string(),
-  model: z.string(),
-  fault: z.string().nullable(),
-  repeat: Count,
-  of: z.number().int().positive(),
+  // The cell as the results line records it (src/shared/eval/results.ts).
+  ...CellRef.shape,
   at: z.string(),
-  outcome: z.string(),
+  outcome: RunRecord.shape.outcome,
   error: z.string().nullable(),
   mock: z.boolean(),
   failed: z.boolean(),
