@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,12 @@ describe('palimpsest rerun / runs / compare on the bundled sample, with no key',
     expect(jc.comparison.rows).toHaveLength(3);
     expect(jc.comparison.anchors.path).toContain('src/paginate.ts');
     expect(createHash('sha256').update(await readFile(SAMPLE)).digest('hex')).toBe(before);
+    // A damaged line in the results file is reported with its line number, and the rest still compares.
+    await appendFile(jr.file, '{"not a run"\n');
+    const d = await run('compare', SAMPLE, '--compaction', 'cmp_01', '--json');
+    expect(d.code).toBe(0);
+    expect(d.stderr).toMatch(/runs\.jsonl:3: not JSON.*\(line skipped\)/);
+    expect(JSON.parse(d.stdout).comparison.rows).toHaveLength(3);
   });
 
   it('says what is wrong: no target, an unknown strategy, a model without a key', async () => {

@@ -154,7 +154,8 @@ export async function compareCommand(args: ParsedArgs, io: Io): Promise<number> 
     if (!src.ok) throw new UsageError(src.error);
     const file = stringFlag(args, 'runs') ?? (await defaultRunsFile(path));
     const identity = await sourceIdentity(path);
-    const { runs } = await readRuns(file);
+    const { runs, problems } = await readRuns(file);
+    for (const p of problems) io.err(`${file}:${p.line}: ${p.message} (line skipped)`);
     const wantRuns = new Set(args.lists.get('run') ?? []);
     const batch = stringFlag(args, 'batch');
     const key = JSON.stringify(t);

@@ -63,8 +63,8 @@ export interface RunsRead {
   readonly problems: { readonly line: number; readonly message: string }[];
 }
 
-/** Every run in a results file (missing file: none). `identity` keeps only runs of that exact source. */
-export async function readRuns(file: string, identity?: SourceIdentity): Promise<RunsRead> {
+/** Every run in a results file (missing file: none); callers flag runs whose source changed since. */
+export async function readRuns(file: string): Promise<RunsRead> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -90,7 +90,6 @@ export async function readRuns(file: string, identity?: SourceIdentity): Promise
       problems.push({ line: i + 1, message: `not a run record: ${r.error.issues[0]?.path.join('.') ?? ''} ${r.error.issues[0]?.message ?? ''}` });
       continue;
     }
-    if (identity && (r.data.source.path !== identity.path || r.data.source.fingerprint !== identity.fingerprint)) continue;
     runs.push(r.data);
   }
   return { runs, problems };
