@@ -527,9 +527,13 @@ async function parent(argv: readonly string[]): Promise<void> {
   if (args.only.length === 0 || args.only.includes('rerun')) {
     console.log('\nRe-run: seed 001 MapReduce, 4 concurrent maps vs 1, against the mock in a child process (issue #8)');
     try {
-      rerun = await runRerunBench((m) => console.log(`  ${m}`));
-      console.log(`  wall(4 concurrent) / wall(sequential) ≤ ${RERUN_TARGET_RATIO}: ${rerun.ratio.toFixed(2)} ${mark(rerun.pass.ratio)}`);
-      console.log(`  our overhead per request ≤ ${RERUN_TARGET_OVERHEAD_MS} ms beyond the mock's ${rerun.latencyMs} ms: ${rerun.overheadPerRequestMs.toFixed(1)} ms ${mark(rerun.pass.overhead)}`);
+      rerun = await runRerunBench((m) => console.log(`  ${m}`), args.runs);
+      const r = rerun;
+      const range = (x: { median: number; min: number; max: number }, d: number) => `${x.median.toFixed(d)} (${x.min.toFixed(d)}–${x.max.toFixed(d)})`;
+      console.log(`  median of ${r.rounds} round(s), range in brackets:`);
+      console.log(`  wall(4 concurrent) / wall(sequential) ≤ ${RERUN_TARGET_RATIO}: ${range(r.ratio, 3)} ${mark(r.pass.ratio)}`);
+      console.log(`  our overhead per request ≤ ${RERUN_TARGET_OVERHEAD_MS} ms beyond the mock's ${r.latencyMs} ms and its own work: ${range(r.overheadPerRequestMs, 1)} ms ${mark(r.pass.overhead)}`);
+      console.log(`  (of which a bare node:http client pays ${range(r.bareClientMs, 1)} ms per request on this machine; beyond it: ${range(r.overheadBeyondBareClientMs, 1)} ms)`);
     } catch (e) {
       failures.push({ name: 'rerun', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }

@@ -71,4 +71,18 @@ describe('mock provider: slow streams and latency', () => {
     ac.abort();
     expect(await eventually(() => m.active === 0, GENEROUS)).toBe(true);
   });
+
+  it('an unpaced stream (sent in one write) carries the same bytes as a paced one (one write per event)', async () => {
+    const reply = { content: [{ type: 'text' as const, text: 'the same words either way' }] };
+    const read = async (eventDelayMs: number): Promise<string> => {
+      const m = await startMock({ steps: [{ reply: { ...reply, eventDelayMs } }] });
+      const res = await fetch(`${m.url}/v1/chat/completions`, { method: 'POST', body: chatBody(true) });
+      expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      return res.text();
+    };
+    const unpaced = await read(0);
+    // The mock derives ids and timestamps from the request seq, 0 for both: the bytes must match exactly.
+    expect(unpaced).toBe(await read(1));
+    expect(unpaced.match(/^data: /gm)?.length).toBeGreaterThan(3);
+  });
 });

@@ -49,10 +49,14 @@ function toolsText(view: Pick<SourceView, 'tools'>): string {
   return view.tools ? view.tools.map((t) => `${t.name} ${t.description ?? ''} ${JSON.stringify(t.inputSchema ?? null)}`).join('\n') : '';
 }
 
+/** Estimated tokens of a view's head: system + tool schemas. Unknown system/tools count 0. */
+export function headTokens(view: Pick<SourceView, 'system' | 'tools'>, count: TokenCounter): number {
+  return (view.system ? count(blocksText(view.system)) : 0) + (view.tools ? count(toolsText(view)) : 0);
+}
+
 /** Estimated tokens of a whole view: system + tool schemas + items. Unknown system/tools count 0. */
 export function viewTokens(view: SourceView | CandidateView, count: TokenCounter): number {
-  let n = view.system ? count(blocksText(view.system)) : 0;
-  n += view.tools ? count(toolsText(view)) : 0;
+  let n = headTokens(view, count);
   const items = view.items as readonly (SourceItem | Item)[];
   for (let i = 0; i < items.length; i++) n += count(renderItem(items[i] as SourceItem, i));
   return n;

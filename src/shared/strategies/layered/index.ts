@@ -1,4 +1,4 @@
-import { itemTokens, viewTokens } from '../common/render';
+import { headTokens, itemTokens, viewTokens } from '../common/render';
 import type { StrategyDef, StrategyInput, StrategyResult } from '../types';
 import { runAudit } from './audit';
 import { RunContext, type Step } from './context';
@@ -31,14 +31,16 @@ async function mapReduce(ctx: RunContext, trace: TraceRecorder, opts: LayeredOpt
 }
 
 export async function runLayered(input: StrategyInput): Promise<StrategyResult> {
-  const before = viewTokens(input.source, input.count);
+  const items = input.source.items;
+  // The source is tokenised once: the view's total is its head plus the items' own counts (the same
+  // strings viewTokens would count), and every later size — cut, packing, map fits — uses them.
+  const tokens = itemTokens(items, input.count);
+  const before = headTokens(input.source, input.count) + tokens.reduce((a, b) => a + b, 0);
   const parsed = parseOptions(input.options);
   if (!parsed.ok) return failed(parsed.error, { calls: [], notes: [], mapreduce: null, before });
   const opts = parsed.options;
   if (!input.summarizer) return failed('layered needs a summarizer: seed 001 checkpoints are written by a model', { calls: [], notes: [], mapreduce: null, before });
 
-  const items = input.source.items;
-  const tokens = itemTokens(items, input.count);
   const plan = planCut(items, tokens, input.budget.window);
   const ctx = new RunContext(items, tokens, input.count, input.summarizer, input.signal, input.budget.window, input.onProgress, { from: plan.from, to: plan.to });
   ctx.notes.push(...plan.notes);
@@ -54,10 +56,10 @@ export async function runLayered(input: StrategyInput): Promise<StrategyResult> 
   // its own known window, with prompt overhead and the output ceiling its adapter actually sends."
   let summary: string | null = null;
   const oneShot = oneShotRequest(items, plan.from, plan.to);
-  const oneShotTokens = ctx.inputTokens(oneShot) + ctx.connectorOutput;
+  const oneShotTokens = opts.forceMapReduce ? 0 : ctx.inputTokens(oneShot) + ctx.connectorOutput;
   if (opts.forceMapReduce) {
     ctx.notes.push('MapReduce forced (option forceMapReduce)');
-  } else if (!ctx.fits(oneShot)) {
+  } else if (oneShotTokens > ctx.window) {
     ctx.notes.push(`one-shot request (${oneShotTokens} tokens with its output ceiling) exceeds the ${ctx.window}-token summarizer window: MapReduce`);
   } else {
     ctx.progress({ stage: 'one-shot', done: 0, total: 1 });

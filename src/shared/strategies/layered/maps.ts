@@ -29,12 +29,33 @@ class MapStage {
     this.sep = ctx.count('\n\n');
   }
 
-  /** Room for items in one map request: window − instructions − the map output reservation. */
+  /** room() for the window it was last computed for (the window only changes on a provider's report). */
+  private roomFor: { window: number; room: number } | null = null;
+
+  /**
+   * Room for items in one map request: window − instructions − the map output reservation. The
+   * instructions are sized with numbers longer than any real ordinal or index, so the room is a
+   * lower bound for every map.
+   */
   private room(): number {
     const { ctx } = this;
+    if (this.roomFor?.window === ctx.window) return this.roomFor.room;
     const big = ctx.items.length + 1_000_000;
     const envelope = mapEnvelope({ ordinal: big, from: big, to: big + 1 }, { from: big, to: big + 1 }, '', ctx.mapOutput);
-    return ctx.window - ctx.inputTokens(envelope) - ctx.mapOutput;
+    const room = ctx.window - ctx.inputTokens(envelope) - ctx.mapOutput;
+    this.roomFor = { window: ctx.window, room };
+    return room;
+  }
+
+  /**
+   * Whether a map request fits the window. The packer's own sum (items + joining allowance) within
+   * the room settles it without tokenising the request again; only a segment past that sum (an
+   * item larger than the target, or a window that shrank) has its actual request counted, so an
+   * indivisible item fails on the request it would really send (seed 001).
+   */
+  private fits(seg: Segment): boolean {
+    if (seg.tokens + this.sep * (seg.to - seg.from + 1) <= this.room()) return true;
+    return this.ctx.fits(this.request(seg));
   }
 
   private request(seg: Segment) {
@@ -71,7 +92,7 @@ class MapStage {
       // Seed 001: "An indivisible item that cannot fit that request fails explicitly with source and
       // accepted progress intact. It does not trigger textual slicing or unchanged singleton retries."
       for (const seg of pending) {
-        if (seg.from === seg.to && !ctx.fits(this.request(seg))) {
+        if (seg.from === seg.to && !this.fits(seg)) {
           seg.status = 'failed';
           seg.error = `item #${seg.from} (${seg.tokens} tokens) cannot fit one map request`;
           return this.fail(`item #${seg.from} (${seg.tokens} tokens) cannot fit a complete map request (instructions + item + ${ctx.mapOutput} output tokens) in the ${ctx.window}-token summarizer window; it is never cut`);
@@ -94,13 +115,12 @@ class MapStage {
     const overflowed: Segment[] = [];
     let failure: string | null = null;
     const runOne = async (seg: Segment): Promise<'continue' | 'stop'> => {
-      const req = this.request(seg);
       // Checked before sending: a request that no longer fits (the window shrank) is repartitioned, not sent.
-      if (!ctx.fits(req)) {
+      if (!this.fits(seg)) {
         overflowed.push(seg);
         return 'continue';
       }
-      const sent = await ctx.send(req);
+      const sent = await ctx.send(this.request(seg));
       if (sent.ok) {
         seg.status = 'accepted';
         seg.summary = sent.text;
