@@ -69,7 +69,8 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     // Main is the default because its last response is written last, located in the main file
     // (no synthetic record needed).
     const last = ins.session.events.at(-1);
-    expect(last).toMatchObject({ kind: 'response', request: 'msg_01Lv5C7epsaQVKELSUSB7aBF', loc: { file: 0 } });
+    expect(last).toMatchObject({ kind: 'response', request: 'msg_01Lv5C7epsaQVKELSUSB7aBF' });
+    expect(ins.session.loc(last?.seq ?? -1)).toMatchObject({ file: 0 });
     expect(last?.branch).toBeUndefined();
     expect(ins.session.events.filter((e) => e.kind === 'record' && e.type === 'leaf')).toEqual([]);
   });
@@ -162,14 +163,14 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     const ins = await open(MAIN);
     const b = ins.branches.find((x) => x.name === SUBAGENT);
     const call = ins.session.events[b?.forkedFrom?.seq ?? -1];
-    expect(call?.loc).toMatchObject({ file: 0, line: 44 });
+    expect(ins.session.loc(call?.seq ?? -1)).toMatchObject({ file: 0, line: 44 });
     expect(call?.kind === 'item' ? call.item.blocks.map((x) => x.type === 'tool_call' && x.name) : []).toEqual(['Task']);
     expect(ins.session.events.find((e) => e.kind === 'fork' && e.branch === SUBAGENT)).toMatchObject({ inherit: false });
     const st = ins.replay(SUBAGENT);
     const ids = [...new Set(read(`${DIR}/${SID}/subagents/${SUBAGENT}.jsonl`).filter((l) => l.type === 'assistant').map((l) => l.message?.id))];
     // Every request of the branch is the subagent's: none of the parent's.
     expect(st.requests.map((r) => r.id)).toEqual(ids);
-    expect(st.requests.every((r) => ins.session.events[r.seq]?.loc.file === 1)).toBe(true);
+    expect(st.requests.every((r) => ins.session.loc(r.seq)?.file === 1)).toBe(true);
     const first = ins.view(0, SUBAGENT);
     expect(first?.items.map((i) => i.kind)).toEqual(['user']);
     expect(first?.system).toBeNull();

@@ -67,7 +67,7 @@ describe('golden: Codex 0.104 rollout with one remote compaction', () => {
       const v = ins.view(r.index);
       const response = ins.session.events[r.responseSeq ?? -1];
       expect(response?.kind).toBe('response');
-      const tc = file[response?.loc.line ?? 0] as { payload: { type: string; info: { last_token_usage: { input_tokens: number } } } };
+      const tc = file[ins.session.loc(response?.seq ?? -1)?.line ?? 0] as { payload: { type: string; info: { last_token_usage: { input_tokens: number } } } };
       expect(tc.payload.type).toBe('token_count');
       expect(v?.request.reportedInputTokens).toBe(tc.payload.info.last_token_usage.input_tokens);
     }
@@ -87,7 +87,7 @@ describe('golden: Codex 0.104 rollout with one remote compaction', () => {
   it('marks the three resumes, with the system prompt and route in every view', async () => {
     const ins = await open(REMOTE);
     const resumes = ins.session.events.filter((e) => e.kind === 'lifecycle' && e.boundary === 'resume');
-    expect(resumes.map((e) => e.loc.line)).toEqual([128, 216, 447]);
+    expect(resumes.map((e) => ins.session.loc(e.seq)?.line)).toEqual([128, 216, 447]);
     const v = await ins.fullView(0);
     expect(v?.system).toEqual([{ type: 'text', text: '[REDACTED_TEXT len=13131 sha=036b7e47]' }]);
     expect(v?.request.route).toMatchObject({ provider: 'openai', model: 'gpt-5.3-codex', window: 258_400, reasoning: 'high' });

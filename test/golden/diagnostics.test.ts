@@ -109,7 +109,7 @@ describe('golden: the catalog on the example sessions', () => {
       expect(ds.length).toBeGreaterThan(0);
       for (const d of ds) {
         expect(d.file).toBe('fixtures/palimpsest/compaction-lifecycle.jsonl');
-        expect(d.line).toBe(session.events[d.seqs[0] as number]?.loc.line);
+        expect(d.line).toBe(session.loc(d.seqs[0] as number)?.line);
       }
     } finally {
       await session.dispose();

@@ -131,7 +131,8 @@ describe('golden: Rind session directory', () => {
     // … located at the lines that hold their text, in the other files of the session …
     const at = (pred: (e: LogEvent) => boolean): { file: string | undefined; line: number } | null => {
       const e = ins.session.events.find(pred);
-      return e ? { file: ins.session.files[e.loc.file]?.path.split('/').pop(), line: e.loc.line } : null;
+      const loc = e ? ins.session.loc(e.seq) : null;
+      return loc ? { file: ins.session.files[loc.file]?.path.split('/').pop(), line: loc.line } : null;
     };
     const item = (id: string) => (e: LogEvent): boolean => e.kind === 'item' && e.item.id === id;
     expect(at(item('m18'))).toEqual({ file: 'tool_calls.jsonl', line: 6 });

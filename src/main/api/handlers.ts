@@ -142,14 +142,18 @@ function implementations(ctx: HandlerContext): Impl {
       const s = registry.get(sessionId);
       const session = s.inspector.session;
       const total = session.events.length;
-      const events = from >= total ? [] : s.inspector.events(from, Math.min(total, from + count) - 1).map((e) => ({
-        seq: e.seq,
-        kind: e.kind,
-        branch: e.branch ?? MAIN_BRANCH,
-        file: session.files[e.loc.file]?.path ?? '?',
-        line: e.loc.line,
-        summary: eventSummary(e),
-      }));
+      const events = from >= total ? [] : s.inspector.events(from, Math.min(total, from + count) - 1).map((e) => {
+        const loc = session.loc(e.seq);
+        if (!loc) throw new Error(`event ${e.seq} has no source location`);
+        return {
+          seq: e.seq,
+          kind: e.kind,
+          branch: e.branch ?? MAIN_BRANCH,
+          file: session.files[loc.file]?.path ?? '?',
+          line: loc.line,
+          summary: eventSummary(e),
+        };
+      });
       return out('listEvents', { total, from, events });
     },
   };

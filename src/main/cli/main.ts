@@ -161,12 +161,13 @@ async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const files = inspector.session.files;
   try {
     for (const e of inspector.events(from, to)) {
+      const loc = inspector.session.loc(e.seq);
+      if (!loc) throw new Error(`event ${e.seq} has no source location`);
       if (json) {
         const full = await inspector.session.hydrate(e.seq);
-        const { loc, ...body } = full;
-        io.out(JSON.stringify({ ...body, file: files[loc.file]?.path ?? null, line: loc.line, offset: loc.offset }));
+        io.out(JSON.stringify({ ...full, file: files[loc.file]?.path ?? null, line: loc.line, offset: loc.offset }));
       } else {
-        io.out(renderEvent(e, files[e.loc.file]?.path ?? '?'));
+        io.out(renderEvent(e, files[loc.file]?.path ?? '?', loc.line));
       }
     }
     return worstExit(inspector);

@@ -104,6 +104,6 @@ export function eventSummary(e: LogEvent): string {
   }
 }
 
-export function renderEvent(e: LogEvent, file: string): string {
-  return `${String(e.seq).padStart(7)}  ${file}:${e.loc.line}  ${e.kind.padEnd(26)} ${eventSummary(e)}`;
+export function renderEvent(e: LogEvent, file: string, line: number): string {
+  return `${String(e.seq).padStart(7)}  ${file}:${line}  ${e.kind.padEnd(26)} ${eventSummary(e)}`;
 }

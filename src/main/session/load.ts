@@ -6,6 +6,7 @@ import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '
 import { LineSource, readJsonl } from '../reader';
 import type { JsonLine, ReaderOptions } from '../reader/types';
 import { elideEvent } from './elide';
+import { EventLocations } from './locations';
 import type { LoadedSession, SessionFile } from './types';
 
 /** Lines looked at before choosing an importer. */
@@ -25,6 +26,7 @@ export class UnreadableSessionError extends Error {
 /** The event log being built; importers write into it as their sink. */
 class LogBuilder implements ImportSink {
   readonly events: LogEvent[] = [];
+  readonly locations = new EventLocations();
   readonly diagnostics: Diagnostic[] = [];
   /** The file being read, for events' locations and for diagnostics that do not name a file. */
   currentPath = '';
@@ -33,11 +35,11 @@ class LogBuilder implements ImportSink {
   emit(event: EventBody, from: JsonLine, fileIndex?: number): number {
     const seq = this.events.length;
     // The importer hands the event over: it is completed in place rather than copied (hot path).
-    const e = elideEvent(event) as EventBody & { seq: number; loc: LogEvent['loc'] };
+    const e = elideEvent(event) as EventBody & { seq: number };
     e.seq = seq;
     const file = fileIndex !== undefined && fileIndex >= 0 && fileIndex <= this.currentIndex ? fileIndex : this.currentIndex;
-    e.loc = { file, line: from.line, offset: from.offset, length: from.length };
-    this.events.push(e as LogEvent);
+    this.locations.push(file, from.line, from.offset, from.length);
+    this.events.push(e);
     return seq;
   }
 
@@ -168,21 +170,25 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   }
   const chosen: Importer = importer;
   const events = b.events;
+  const locations = b.locations;
+  locations.trim();
   const sources = files.map((f) => new LineSource(f.path));
   return {
     format: chosen.id,
     files,
     events,
     diagnostics: b.diagnostics,
+    loc: (seq) => locations.of(seq),
     async hydrate(seq: number): Promise<LogEvent> {
       const e = events[seq];
-      if (!e) throw new RangeError(`No event at seq ${seq}.`);
-      const source = sources[e.loc.file];
+      const loc = locations.of(seq);
+      if (!e || !loc) throw new RangeError(`No event at seq ${seq}.`);
+      const source = sources[loc.file];
       if (!source) return e;
-      const value = await source.read(e.loc.offset, e.loc.length);
+      const value = await source.read(loc.offset, loc.length);
       if (!value) return e;
       const full = chosen.rehydrate(e, value);
-      return full ? ({ ...full, seq: e.seq, loc: e.loc } as LogEvent) : e;
+      return full ? ({ ...full, seq: e.seq } as LogEvent) : e;
     },
     async dispose(): Promise<void> {
       await Promise.all(sources.map((s) => s.dispose()));
@@ -194,8 +200,8 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
 export function locateDiagnostics(session: LoadedSession, ds: readonly Diagnostic[]): Diagnostic[] {
   return ds.map((d) => {
     if (d.file !== null || d.seqs.length === 0) return d;
-    const e = session.events[d.seqs[0] as number];
-    const file = e ? session.files[e.loc.file] : undefined;
-    return e && file ? { ...d, file: file.path, line: e.loc.line } : d;
+    const loc = session.loc(d.seqs[0] as number);
+    const file = loc ? session.files[loc.file] : undefined;
+    return loc && file ? { ...d, file: file.path, line: loc.line } : d;
   });
 }

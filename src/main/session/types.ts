@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../shared/model/diagnostic';
-import type { LogEvent } from '../../shared/model/event';
+import type { LogEvent, SourceLoc } from '../../shared/model/event';
 import type { FormatId } from '../importers/types';
 import type { ReadStats } from '../reader/types';
 
@@ -20,6 +20,8 @@ export interface LoadedSession {
   readonly files: readonly SessionFile[];
   readonly events: readonly LogEvent[];
   readonly diagnostics: readonly Diagnostic[];
+  /** Where the event `seq` came from (null: no such event). */
+  loc(seq: number): SourceLoc | null;
   /** The event with its full text, re-read from the source line. */
   hydrate(seq: number): Promise<LogEvent>;
   /** Close the files kept open for re-reading (and remove a decompressed temporary copy). */

@@ -390,8 +390,11 @@ export interface SourceLoc {
   readonly length: number;
 }
 
-/** An event in the log: its body, its stable seq and its source location. */
-export type LogEvent = EventBody & { readonly seq: number; readonly loc: SourceLoc };
+/**
+ * An event in the log: its body and its stable seq. Its source location is kept beside the log,
+ * not on the event (LoadedSession.loc): an object per event costs the load more than it is worth.
+ */
+export type LogEvent = EventBody & { readonly seq: number };
 
 /** The context size a provider counted for a request: the whole prompt, cache reads and writes included. */
 export function reportedContextTokens(u: Usage | undefined): number | null {

@@ -112,7 +112,7 @@ export function candidateLog(source: SourceView, result: StrategyResult, window:
     });
   }
   ev.push({ kind: 'request', id: REQUEST_AFTER, purpose: 'agent' });
-  const events: LogEvent[] = ev.map((e, seq) => ({ ...CanonicalEvent.parse(e), seq, loc: { file: 0, line: seq + 1, offset: 0, length: 0 } }));
+  const events: LogEvent[] = ev.map((e, seq) => ({ ...CanonicalEvent.parse(e), seq }));
   const problems: Diagnostic[] = [];
   if (result.view && result.outcome !== 'failed') {
     const state = replay(events);

@@ -8,7 +8,7 @@ import { diagnose, type RunOptions, type TokenEstimator } from '../../../src/sha
 export function log(bodies: readonly CanonicalEventInput[]): LogEvent[] {
   return bodies.map((b, seq) => {
     const parsed = CanonicalEvent.parse(b);
-    return { ...parsed, seq, loc: { file: 0, line: seq + 1, offset: seq * 100, length: 99 } } as LogEvent;
+    return { ...parsed, seq } as LogEvent;
   });
 }
 

@@ -81,10 +81,11 @@ export async function eventText(inspector: SessionInspector, seq: number) {
   const session = inspector.session;
   if (seq >= session.events.length) throw new ApiFailure('BAD_INPUT', `No event ${seq}: the session has ${session.events.length}.`);
   const e = await hydrated(session, seq);
-  const { loc, ...body } = e;
+  const loc = session.loc(seq);
+  if (!loc) throw new Error(`event ${seq} has no source location`);
   return {
     seq, kind: e.kind, file: session.files[loc.file]?.path ?? '?', line: loc.line,
-    text: longText(JSON.stringify(body, null, 2)),
+    text: longText(JSON.stringify(e, null, 2)),
   };
 }
 

@@ -45,7 +45,7 @@ export function importFiles(files: readonly { path: string; values: readonly Val
     fi.end();
   });
   session.end();
-  const log: LogEvent[] = sink.events.map((e) => ({ ...e, loc: { file: e.file, line: e.line, offset: 0, length: 0 } }) as unknown as LogEvent);
+  const log = sink.events as unknown as LogEvent[];
   const cache = new Map<string, ReplayState>();
   const def = defaultBranch(log);
   const rep = (branch = def): ReplayState => {

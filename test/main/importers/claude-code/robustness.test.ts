@@ -191,7 +191,7 @@ describe('claude-code: property', () => {
           const parsed = CanonicalEvent.safeParse(body);
           if (!parsed.success) throw new Error(`${JSON.stringify(body).slice(0, 300)}: ${parsed.error.message}`);
         }
-        const log = r.events.map((e) => ({ ...e, loc: { file: e.file, line: e.line, offset: 0, length: 0 } }) as unknown as LogEvent);
+        const log = r.events as unknown as LogEvent[];
         for (const b of listBranches(log)) {
           const st = replay(log, { branch: b.name });
           for (let i = 0; i < st.requests.length; i++) expect(modelView(st, i)).not.toBeNull();

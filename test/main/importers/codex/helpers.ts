@@ -130,8 +130,8 @@ export const payload = (l: Record<string, unknown>): Record<string, unknown> => 
 /** The events as a log the replay can fold (what the loader would hold, without elision). */
 export function asLog(events: readonly Emitted[]): LogEvent[] {
   return events.map((e) => {
-    const { line: l, ...body } = e;
-    return { ...body, loc: { file: 0, line: l, offset: 0, length: 0 } } as LogEvent;
+    const { line: _line, ...body } = e;
+    return body as LogEvent;
   });
 }
 
