@@ -17,6 +17,7 @@ import { evalImplementations } from './handlers-eval';
 import { isEvalFile } from '../eval/listing';
 import type { Library } from '../library/library';
 import { branchOf } from './conform';
+import { closeSessionTokens } from './session/tokens';
 
 /**
  * The API handlers: one per contract method, shared by every transport. Each validates its input
@@ -63,7 +64,8 @@ function summarizeIssues(error: z.ZodError): string {
 
 type Impl = { readonly [M in ApiMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
 
-function implementations(ctx: HandlerContext): Impl {
+/** The methods, and what disposes the resources they hold (running jobs, cached traces). */
+function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
   const { registry } = ctx;
   const out = <M extends ApiMethod>(m: M, value: DeepReadonly<z.input<(typeof CONTRACT)[M]['output']>>): ApiOutput<M> =>
     conform(CONTRACT[m].output, value, `a ${m} result`) as ApiOutput<M>;
@@ -72,7 +74,7 @@ function implementations(ctx: HandlerContext): Impl {
   // Eval jobs (issue #9) belong to this handler table too; they are not tied to a session.
   const evals = evalImplementations(ctx);
 
-  return {
+  const impl: Impl = {
     // The session inspector's methods (issue #7): ./handlers-session.ts.
     ...sessionImplementations(ctx),
     // The app shell's methods (issue #7): ./handlers-library.ts.
@@ -157,6 +159,15 @@ function implementations(ctx: HandlerContext): Impl {
       return out('listEvents', { total, from, events });
     },
   };
+  return {
+    impl,
+    dispose() {
+      rerun.dispose();
+      evals.dispose();
+      // The token counter's workers are shared by the process's sessions; a later question starts new ones.
+      closeSessionTokens().catch((err: unknown) => (ctx.logError ?? defaultLog)('dispose', err));
+    },
+  };
 }
 
 function toError(method: string, err: unknown, ctx: HandlerContext): ApiError {
@@ -172,8 +183,15 @@ function defaultLog(method: string, err: unknown): void {
   process.stderr.write(`palimpsest: ${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
 }
 
-export function createHandlers(ctx: HandlerContext): Handlers {
-  const impl = implementations(ctx);
+/**
+ * The handler table of one host. It owns the re-run and eval jobs its methods start: disposing it
+ * aborts them (their records say cancelled) and closes what the eval methods hold open. The
+ * session registry is the host's and is disposed by the host.
+ */
+export type HandlerTable = Handlers & Disposable;
+
+export function createHandlers(ctx: HandlerContext): HandlerTable {
+  const { impl, dispose } = implementations(ctx);
   const handler = <M extends ApiMethod>(m: M) => async (input: unknown): Promise<ApiResult<ApiOutput<M>>> => {
     const parsed = CONTRACT[m].input.safeParse(input ?? {});
     if (!parsed.success) return { ok: false, error: { code: 'BAD_INPUT', message: `${m}: ${summarizeIssues(parsed.error)}` } };
@@ -184,7 +202,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return { ok: false, error: toError(m, err, ctx) };
     }
   };
-  return Object.fromEntries(API_METHODS.map((m) => [m, handler(m)])) as unknown as Handlers;
+  const table = Object.fromEntries(API_METHODS.map((m) => [m, handler(m)])) as unknown as Handlers;
+  return Object.assign(table, { [Symbol.dispose]: dispose });
 }
 
 /** Call a method by name, as transports do: an unknown name is an error value too. */

@@ -39,7 +39,6 @@ function signals(): { stopped: Promise<void>; release(): void } {
 export async function serve(options: ServeOptions, io: Io): Promise<number> {
   // Session files are opened; folders are listed in the library (src/main/web/host-context.ts).
   const context = await createHostContext({ paths: options.paths });
-  const registry = context.registry;
   const handlers = context.handlers;
   if (context.missing.length > 0) {
     context.dispose();
@@ -49,7 +48,7 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
   try {
     host = await startWebHost({ port: options.port, handlers });
   } catch (err: unknown) {
-    registry.dispose();
+    context.dispose();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is in use; pick another with --port, or --port 0 for any free one`);
     if (code === 'EACCES') throw new UsageError(`not allowed to listen on port ${options.port}`);
@@ -65,7 +64,8 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
   try {
     await (options.until ?? watch?.stopped);
     await host.close();
-    registry.dispose();
+    // Running re-runs and evals stop (recorded as cancelled), then the sessions close.
+    context.dispose();
     io.out('Palimpsest stopped serving.');
   } finally {
     watch?.release();

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHandlers, type Handlers } from '../api/handlers';
+import { createHandlers, type HandlerTable } from '../api/handlers';
 import type { KeyVault } from '../api/handlers-rerun-keys';
 import { SessionRegistry } from '../api/sessions';
 import type { DiscoverOptions } from '../discovery/discover';
@@ -29,7 +29,7 @@ export interface HostOptions {
 }
 
 export interface HostContext {
-  readonly handlers: Handlers;
+  readonly handlers: HandlerTable;
   readonly registry: SessionRegistry;
   readonly library: Library;
   /** Session files (the UI opens them); a Rind session folder counts as a file. */
@@ -37,6 +37,7 @@ export interface HostContext {
   readonly folders: readonly string[];
   /** Paths that do not exist. */
   readonly missing: readonly string[];
+  /** Stops the jobs the handlers started, then closes every open session. */
   dispose(): void;
 }
 
@@ -59,5 +60,11 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
   const library = new Library({ files, folders, machine: options.machine, picker: options.picker, confirm: options.confirm });
   const registry = new SessionRegistry({ allow: library });
   const handlers = createHandlers({ registry, initialPaths: files, library, rerun: { keys: options.keys ?? null } });
-  return { handlers, registry, library, files, folders, missing, dispose: () => registry.dispose() };
+  return {
+    handlers, registry, library, files, folders, missing,
+    dispose: () => {
+      handlers[Symbol.dispose]();
+      registry.dispose();
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
+import { createHandlers, type Handlers, type HandlerTable } from '../../../src/main/api/handlers';
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { defaultRunsFile } from '../../../src/main/rerun/sidecar';
 import { CONTRACT, type ApiResult, type ProgressEvent, type RerunJob, type RerunProgressEvent } from '../../../src/shared/api/contract';
@@ -24,7 +24,7 @@ describe('re-run handlers', () => {
   let dataDir: string;
   let env: Record<string, string>;
   let registry: SessionRegistry;
-  let handlers: Handlers;
+  let handlers: HandlerTable;
   let progress: ProgressEvent[];
 
   beforeEach(() => {
@@ -116,6 +116,27 @@ describe('re-run handlers', () => {
     expect(done.state).toBe('cancelled');
     expect(done.runs.map((r) => r.outcome)).toEqual(['cancelled']);
     expect(value(await handlers.cancelRerun({ jobId: job.jobId })).cancelled).toBe(false);
+  });
+
+  it('disposing the handler table stops its running jobs: the run in flight is recorded as cancelled, the job is gone', async () => {
+    const sessionId = await open();
+    const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: ['mock:slow'], window: 2000, mock: { latencyMs: 30_000 } }));
+    let after = 0;
+    for (let seen = false; !seen;) {
+      const w = value(await handlers.watchRerun({ jobId: job.jobId, after, waitMs: 5000 }));
+      after = w.next;
+      seen = w.events.some((e) => e.stage?.stage === 'summarize');
+    }
+    handlers[Symbol.dispose]();
+    expect(errorOf(await handlers.watchRerun({ jobId: job.jobId, after: 0, waitMs: 0 })).code).toBe('NO_JOB');
+    // The 30-second request was abandoned at once, and its record written.
+    const t0 = Date.now();
+    let outcomes: string[] = [];
+    while (outcomes.length === 0 && Date.now() - t0 < 5000) {
+      outcomes = value(await handlers.listRuns({ sessionId })).runs.map((r) => r.outcome);
+      if (outcomes.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(outcomes).toEqual(['cancelled']);
   });
 
   it('passes strategy options through: the job, its run and listRuns carry them; a strategy rejects a key it does not know', async () => {
