@@ -33,7 +33,7 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const window = input.budget.window;
   const tailBudget = opts.tailTokens ?? Math.floor(watermark(opts.tailRatio, window));
   const budget = opts.maxTokens ?? Math.min(8_192, Math.floor(window / 10));
-  const split = splitByTokens(items, input.count, tailBudget, openTail(items));
+  const split = splitByTokens(items, input.count, tailBudget, openTail(items), r.itemTokens);
   if (split.tail <= split.head) return r.failed(`nothing to summarise: the history fits the recent tail budget (${fmt(tailBudget)} tokens)`);
 
   const lines = extractLines(items, split.head, split.tail);

@@ -41,7 +41,7 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const opts = parsed.value;
   const items = input.source.items;
   const tailBudget = opts.tailTokens ?? Math.floor(watermark(opts.tailRatio, input.budget.window));
-  const split = splitByTokens(items, input.count, tailBudget, openTail(items));
+  const split = splitByTokens(items, input.count, tailBudget, openTail(items), r.itemTokens);
   const keepAt = opts.keepFirstUser ? firstUser(items, split.head, split.tail) : -1;
   // One marker per contiguous dropped run, so each stands exactly where its items were.
   const before = keepAt >= 0 ? items.slice(split.head, keepAt) : [];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Block } from '../../model/content';
 import type { Derivation, Item, Role } from '../../model/item';
 import { tailStart, units } from './units';
-import { itemTokens, viewTokens } from './render';
+import { headTokens, itemTokens, viewTokens } from './render';
 import type { CandidateView, SourceItem, StrategyInput, StrategyOutcome, StrategyResult, SummaryCall } from '../types';
 
 /*
@@ -61,8 +61,9 @@ export interface Split {
  * boundaries. With `keepLastUnit` the last unit stays in the tail whatever its size (an open tool
  * call must not be summarised away from the result that will answer it).
  */
-export function splitByTokens(items: readonly SourceItem[], count: StrategyInput['count'], tailBudget: number, keepLastUnit = false): Split {
-  const tokens = itemTokens(items, count);
+export function splitByTokens(items: readonly SourceItem[], count: StrategyInput['count'], tailBudget: number, keepLastUnit = false, counted?: readonly number[]): Split {
+  // `counted`: these items' tokens, already counted (Run.itemTokens for the source's own items).
+  const tokens = counted ?? itemTokens(items, count);
   const head = headLength(items);
   const rest = items.slice(head);
   return { head, tail: head + tailStart(rest, tokens.slice(head), tailBudget, keepLastUnit), tokens };
@@ -88,10 +89,14 @@ export class Run {
   readonly notes: string[] = [];
   /** Estimated tokens of the source view. */
   readonly before: number;
+  /** Tokens of each source item as rendered for a prompt: the source is tokenised once per run. */
+  readonly itemTokens: readonly number[];
   private n = 0;
 
   constructor(readonly strategy: string, private readonly input: StrategyInput) {
-    this.before = viewTokens(input.source, input.count);
+    this.itemTokens = itemTokens(input.source.items, input.count);
+    // The same strings viewTokens counts: the head, then each item.
+    this.before = headTokens(input.source, input.count) + this.itemTokens.reduce((a, b) => a + b, 0);
   }
 
   /** `<strategy>:<n>`, unique within the run. */

@@ -41,7 +41,7 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const items = input.source.items;
   const tailBudget = opts.tailTokens ?? Math.floor(watermark(opts.tailRatio, input.budget.window));
   // Cut by conversation unit; an unanswered call at the end stays with the tail whatever its size.
-  const split = splitByTokens(items, input.count, tailBudget, openTail(items));
+  const split = splitByTokens(items, input.count, tailBudget, openTail(items), r.itemTokens);
   if (split.tail <= split.head) return r.failed(`nothing to summarise: the whole history fits the recent tail budget (${fmt(tailBudget)} tokens)`);
   const tailTokens = split.tokens.slice(split.tail).reduce((a, b) => a + b, 0);
   r.note(`history: ${split.tail - split.head} items to summarise; recent tail: ${items.length - split.tail} items (${fmt(tailTokens)} of ${fmt(tailBudget)} tokens) kept verbatim`);
