@@ -4,14 +4,15 @@ import type { SourceLoc } from '../../shared/model/event';
  * Where each event of a log came from — file index, 1-based line, byte offset and length — in
  * typed arrays indexed by seq, grown by doubling. An object per event would survive two
  * scavenges and be copied each time: on e1m (1 M small events) that alone cost 8 % of the load
- * (bench/retention.mjs, docs/performance.md). Offsets, lines and lengths are doubles, exact up to
- * 2^53, so no file is too large; file indices are 32-bit.
+ * (bench/retention.mjs, docs/performance.md). Offsets and lines are doubles, exact up to 2^53, so
+ * no file is too large; file indices and lengths are 32-bit (the reader skips, and never emits, a
+ * line longer than a string can be, far below 4 GiB).
  */
 export class EventLocations {
   private files = new Uint32Array(1024);
   private lines = new Float64Array(1024);
   private offsets = new Float64Array(1024);
-  private lengths = new Float64Array(1024);
+  private lengths = new Uint32Array(1024);
   private n = 0;
 
   get size(): number {
@@ -45,10 +46,12 @@ export class EventLocations {
 
   private grow(): void {
     const size = this.lines.length * 2;
-    const files = new Uint32Array(size);
-    files.set(this.files);
-    this.files = files;
-    for (const key of ['lines', 'offsets', 'lengths'] as const) {
+    for (const key of ['files', 'lengths'] as const) {
+      const next = new Uint32Array(size);
+      next.set(this[key]);
+      this[key] = next;
+    }
+    for (const key of ['lines', 'offsets'] as const) {
       const next = new Float64Array(size);
       next.set(this[key]);
       this[key] = next;
