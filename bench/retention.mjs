@@ -1,6 +1,6 @@
 // What keeping a parsed log costs, without any of Palimpsest's code: the bare loop (split + parse,
 // keep nothing) against the same loop keeping every parsed object, against keeping them with a
-// `seq` and a `loc` object added as the event log does. Garbage-collection time is read from
+// `seq` and a `loc` object added, as the event log did before src/main/session/locations.ts. Garbage-collection time is read from
 // PerformanceObserver 'gc' entries (minor = scavenges). One process, modes alternated per round.
 //
 //   node bench/retention.mjs bench/data/e1m.jsonl [ROUNDS]
