@@ -7,7 +7,7 @@
 //   npm run bench -- --cpu-prof       also write a V8 CPU profile of each child to bench/data/prof/
 //   npm run bench -- --only ls        only `palimpsest ls` against ccusage (--no-ccusage: ls alone)
 //   npm run bench -- --only claude200mb   only the Claude Code importer on a ~200 MB session
-//   npm run bench -- --only rerun     only issue #8's MapReduce scheduling against the mock (bench/rerun.ts)
+//   npm run bench -- --only rerun     only issue #8's MapReduce scheduling against the mock (bench/rerun.ts; --runs rounds)
 //   npm run bench -- --only ui        only issue #7's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
