@@ -53,6 +53,16 @@ describe('re-run handlers', () => {
     }
   }
 
+  /** Waits until the job's summary request is in flight. */
+  async function summarizing(jobId: string): Promise<void> {
+    let after = 0;
+    for (let seen = false; !seen;) {
+      const w = value(await handlers.watchRerun({ jobId, after, waitMs: 5000 }));
+      after = w.next;
+      seen = w.events.some((e) => e.stage?.stage === 'summarize');
+    }
+  }
+
   it('lists the strategies with their seed and whether they need a model', async () => {
     const { strategies } = value(await handlers.listStrategies({}));
     expect(strategies.map((s) => s.id)).toEqual(['one-shot', 'layered', 'dsh-basic', 'preemptive', 'truncate', 'clear-tools', 'extractive']);
@@ -101,13 +111,7 @@ describe('re-run handlers', () => {
   it('cancels a slow mock run: the job ends cancelled and the run in flight is recorded as cancelled', async () => {
     const sessionId = await open();
     const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: ['mock:slow'], window: 2000, mock: { latencyMs: 30_000 } }));
-    // Wait until the summary request is in flight.
-    let after = 0;
-    for (let seen = false; !seen;) {
-      const w = value(await handlers.watchRerun({ jobId: job.jobId, after, waitMs: 5000 }));
-      after = w.next;
-      seen = w.events.some((e) => e.stage?.stage === 'summarize');
-    }
+    await summarizing(job.jobId);
     const t0 = Date.now();
     const c = value(await handlers.cancelRerun({ jobId: job.jobId }));
     expect(c.cancelled).toBe(true);
@@ -121,12 +125,7 @@ describe('re-run handlers', () => {
   it('disposing the handler table stops its running jobs: the run in flight is recorded as cancelled, the job is gone', async () => {
     const sessionId = await open();
     const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: ['mock:slow'], window: 2000, mock: { latencyMs: 30_000 } }));
-    let after = 0;
-    for (let seen = false; !seen;) {
-      const w = value(await handlers.watchRerun({ jobId: job.jobId, after, waitMs: 5000 }));
-      after = w.next;
-      seen = w.events.some((e) => e.stage?.stage === 'summarize');
-    }
+    await summarizing(job.jobId);
     handlers[Symbol.dispose]();
     expect(errorOf(await handlers.watchRerun({ jobId: job.jobId, after: 0, waitMs: 0 })).code).toBe('NO_JOB');
     // The 30-second request was abandoned at once, and its record written.
