@@ -11,6 +11,7 @@ import { originalSubject, runSubject, sourceText } from '../rerun/original';
 import { defaultRunsFile, readRuns, sourceIdentity, type RunsRead } from '../rerun/sidecar';
 import { resolveSource } from '../rerun/source';
 import { keyImplementations, type KeyVault } from './handlers-rerun-keys';
+import { settingsImplementations } from './handlers-rerun-settings';
 import { ApiFailure, type OpenSession, type SessionRegistry } from './sessions';
 import { branchOf, contractOutput } from './conform';
 
@@ -214,6 +215,8 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
 
     // Provider keys: ./handlers-rerun-keys.ts.
     ...keyImplementations(env, keys),
+    // The summarization chain kept in settings: ./handlers-rerun-settings.ts.
+    ...settingsImplementations(env),
   };
 
   return { impl, sessionClosed: (id) => jobs.sessionClosed(id), dispose: () => jobs.dispose() };

@@ -36,8 +36,12 @@ Usage:
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
   palimpsest validate --list-rules [--json]
   palimpsest serve [file…] [--port N]     the UI and API on 127.0.0.1, for a browser
-  palimpsest rerun <file> (--compaction ID | --request N) --strategy S [--model PROVIDER:MODEL]… [--base-url URL]
-                   [--window N] [--option k=v]… [--repeat K] [--runs FILE] [--json]   re-run a compaction (results to a sidecar)
+  palimpsest rerun <file> (--compaction ID | --request N) --strategy S [--model PROVIDER:MODEL]… [--session-model]
+                   [--base-url URL] [--model-window N] [--key-env VAR] [--temperature T] [--reasoning E]
+                   [--model-max-output N] [--price IN,OUT[,CR[,CW]]]   (these pin the one --model)
+                   [--window N] [--max-output N] [--option k=v]… [--repeat K] [--runs FILE] [--json]
+                                                          re-run a compaction (results to a sidecar); without
+                                                          --model: the chain in settings, else the session's model
   palimpsest rerun --list-strategies
   palimpsest runs <file> [--runs FILE] [--json]            the re-runs recorded for a session
   palimpsest compare <file> (--compaction ID | --request N) [--run ID]… [--batch ID] [--json]   original vs re-runs

@@ -1,5 +1,5 @@
 import { compare, type CompareSubject, type Comparison } from '../../shared/compare/compare';
-import { parseModelSpec, type PinnedModel } from '../../shared/rerun/pinned';
+import { modelLabel } from '../../shared/rerun/pinned';
 import type { RunRecord, RunTarget } from '../../shared/rerun/record';
 import { STRATEGIES } from '../../shared/strategies';
 import { runJob } from '../rerun/job';
@@ -12,6 +12,7 @@ import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 import { formatFlag } from './formats';
 import { renderComparison, renderRun, renderRunList } from './rerun-text';
+import { chainOf, MODEL_SPEC } from './rerun-models';
 
 /*
  * `palimpsest rerun | runs | compare`: re-run a compaction (or any request) with a strategy and
@@ -26,8 +27,8 @@ interface Io {
 }
 
 export const RERUN_SPEC: Record<string, 'value' | 'boolean'> = {
-  compaction: 'value', request: 'value', strategy: 'value', model: 'value', 'base-url': 'value', 'model-window': 'value',
-  'key-env': 'value', window: 'value', 'max-output': 'value', option: 'value', repeat: 'value', runs: 'value', json: 'boolean',
+  compaction: 'value', request: 'value', strategy: 'value', ...MODEL_SPEC,
+  window: 'value', 'max-output': 'value', option: 'value', repeat: 'value', runs: 'value', json: 'boolean',
   format: 'value', branch: 'value', 'list-strategies': 'boolean',
 };
 export const RUNS_SPEC: Record<string, 'value' | 'boolean'> = { runs: 'value', json: 'boolean' };
@@ -60,24 +61,6 @@ function options(args: ParsedArgs): Record<string, unknown> {
   return out;
 }
 
-function models(args: ParsedArgs): PinnedModel[] {
-  const baseUrl = stringFlag(args, 'base-url');
-  const window = intFlag(args, 'model-window');
-  const keyEnv = stringFlag(args, 'key-env');
-  const specs = args.lists.get('model') ?? [];
-  if (specs.length > 1 && baseUrl !== undefined) throw new UsageError('--base-url applies to one --model; give one model, or put each endpoint in an eval spec');
-  return specs.map((spec) => {
-    const isMock = spec.startsWith('mock:');
-    const p = parseModelSpec(spec, {
-      ...(baseUrl !== undefined ? { baseUrl } : {}), ...(window !== undefined ? { window } : {}), ...(keyEnv !== undefined ? { keyEnv } : {}),
-    });
-    // A mock model without an address is served by an in-process mock (rerun/summarizer.ts).
-    if (!p.ok && isMock && baseUrl === undefined) return { provider: 'mock', model: spec.slice(5) || 'mock', params: {}, window: window ?? null } satisfies PinnedModel;
-    if (!p.ok) throw new UsageError(p.error);
-    return p.value;
-  });
-}
-
 async function openInspector(path: string, args: ParsedArgs): Promise<SessionInspector> {
   const session = await loadSession(path, { format: formatFlag(args) });
   const inspector = new SessionInspector(session);
@@ -101,6 +84,10 @@ export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (!strategy) throw new UsageError('rerun needs --strategy S (`palimpsest rerun --list-strategies`)');
   const t = target(args);
   const json = args.flags.has('json');
+  // A model-free strategy asks no model: the settings are not even read (a damaged file cannot stop it).
+  const needsModel = STRATEGIES.find((s) => s.id === strategy)?.needsModel ?? true;
+  const chain = needsModel || args.lists.has('model') ? await chainOf(args) : { models: [], from: 'session' as const, settingsFile: null };
+  if (chain.from === 'settings' && !json) io.err(`Summarization models from ${chain.settingsFile ?? 'settings'}: ${chain.models.map(modelLabel).join(' → ')} (--model or --session-model to choose otherwise)`);
   const inspector = await openInspector(path, args);
   const ac = new AbortController();
   const onSigint = (): void => ac.abort();
@@ -111,7 +98,7 @@ export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
     const runsFile = stringFlag(args, 'runs');
     const branch = stringFlag(args, 'branch');
     const result = await runJob(inspector, {
-      sessionPath: path, target: t, strategy, options: options(args), models: models(args), repeat: intFlag(args, 'repeat') ?? 1, signal: ac.signal,
+      sessionPath: path, target: t, strategy, options: options(args), models: chain.models, repeat: intFlag(args, 'repeat') ?? 1, signal: ac.signal,
       ...(branch !== undefined ? { branch } : {}), ...(window !== undefined ? { window } : {}), ...(maxOutput !== undefined ? { maxOutput } : {}),
       ...(runsFile !== undefined ? { runsFile } : {}),
       onProgress: (p) => io.err(`[${p.repeat + 1}/${p.of}] ${p.stage} ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),

@@ -39,6 +39,8 @@ export const API_METHODS = [
   'providerKeys',
   'setProviderKey',
   'removeProviderKey',
+  'rerunSettings',
+  'setSummarizationChain',
   // Offline evaluation (issue #9; schemas in ./eval-contract.ts).
   'listEvalFiles',
   'openEvalResults',

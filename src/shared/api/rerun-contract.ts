@@ -61,6 +61,19 @@ export const ModelSpec = z.union([
 ]);
 export type ModelSpec = z.infer<typeof ModelSpec>;
 
+/** A model of the chain kept in settings: the object form of ModelSpec, always. */
+export type PinnedModelRow = Extract<ModelSpec, object>;
+
+/** The re-run settings: the summarization chain every re-run starts from (settings.json in the data folder). */
+export const RerunSettings = z.object({
+  /** Where they are kept. */
+  file: z.string(),
+  /** Seed 001: empty, the session's own model; else only these, in order. */
+  chain: z.array(ModelSpec.options[1]).max(MAX_CHAIN),
+  /** Why the file could not be used (the chain is then empty), in a sentence; null: fine or absent. */
+  problem: z.string().nullable(),
+});
+
 export const StrategyRow = z.object({
   id: z.string(),
   title: z.string(),
@@ -261,6 +274,16 @@ export const RERUN_CONTRACT = {
       /** Something to know, in a sentence (an environment variable that is used before the stored key). */
       note: z.string().nullable(),
     }),
+  },
+  /** The summarization chain kept in settings (shared with `palimpsest rerun`). */
+  rerunSettings: {
+    input: z.object({}),
+    output: RerunSettings,
+  },
+  /** Replaces the chain kept in settings; an empty list clears it (re-runs then use the session's own model). */
+  setSummarizationChain: {
+    input: z.object({ models: z.array(ModelSpec.options[1]).max(MAX_CHAIN) }),
+    output: RerunSettings,
   },
   /** Forgets a provider's stored key. removed: false when none was stored. Environment variables are untouched. */
   removeProviderKey: {

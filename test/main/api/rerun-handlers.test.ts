@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -136,6 +136,27 @@ describe('re-run handlers', () => {
       if (outcomes.length === 0) await new Promise((r) => setTimeout(r, 50));
     }
     expect(outcomes).toEqual(['cancelled']);
+  });
+
+  it('keeps the summarization chain in settings: read, replaced whole, cleared; a bad model or a hand-edited file is said, not trimmed', async () => {
+    const empty = value(await handlers.rerunSettings({}));
+    expect(empty).toEqual({ file: join(dataDir, 'settings.json'), chain: [], problem: null });
+    const chain = [
+      { provider: 'anthropic' as const, model: 'claude-haiku-4-5', params: { maxOutput: 3000, reasoning: 'low' as const }, prices: { input: 1, output: 5 } },
+      { provider: 'openai' as const, model: 'llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1', window: 131072, params: { temperature: 0.2 } },
+    ];
+    expect(value(await handlers.setSummarizationChain({ models: chain })).chain).toEqual(chain);
+    expect(value(await handlers.rerunSettings({})).chain).toEqual(chain);
+    expect(errorOf(await handlers.setSummarizationChain({ models: [{ provider: 'openai', model: 'm', params: { temperature: 5 } }] })).code).toBe('BAD_INPUT');
+    expect(value(await handlers.rerunSettings({})).chain).toEqual(chain);
+    // A hand edit the API could not carry back (a key variable not named *_API_KEY) is a problem, not a shorter chain.
+    const doc = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'));
+    doc.summarizationChain[1].keyEnv = 'HOME';
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(doc));
+    const odd = value(await handlers.rerunSettings({}));
+    expect(odd.chain).toEqual([]);
+    expect(odd.problem).toContain('model 2 (openai:llama3.1:8b)');
+    expect(value(await handlers.setSummarizationChain({ models: [] }))).toMatchObject({ chain: [], problem: null });
   });
 
   it('passes strategy options through: the job, its run and listRuns carry them; a strategy rejects a key it does not know', async () => {
