@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,6 +171,45 @@ describe('re-run & compare', () => {
     expect(await job(page).locator('.rr-run-line').textContent()).toMatch(/#1 cancelled/);
     expect(await job(page).getByRole('button', { name: 'Cancel' }).count()).toBe(0);
     await screenshot(page, 'rerun-cancelled');
+    expect(o.errors).toEqual([]);
+  });
+
+  it('keeps the chain in settings: a model pinned with parameters and prices is saved, and the next panel starts from it', async () => {
+    const page = o.page;
+    await openRerun(page);
+    await page.getByLabel('Strategy').selectOption('one-shot');
+    const add = page.getByRole('group', { name: 'Add a model' });
+    await add.getByLabel('Provider').selectOption('openai');
+    await add.getByLabel('Model', { exact: true }).fill('llama3.1:8b');
+    await add.getByLabel('Base URL').fill('http://127.0.0.1:11434/v1');
+    await add.getByText('Parameters and prices').click();
+    await add.getByLabel('Temperature').fill('0.2');
+    await add.getByLabel('Reasoning').selectOption('low');
+    await add.getByLabel('Prices').fill('0.5,1.5');
+    await add.getByRole('button', { name: 'Add model' }).click();
+    const status = page.getByRole('status', { name: 'Chain settings' });
+    await expect.poll(() => status.textContent()).toMatch(/^Saved in settings \(.*settings\.json\): re-runs of every session start from this chain\.$/);
+    const chain = page.getByRole('list', { name: 'Model chain' });
+    expect(await chain.textContent()).toMatch(/openai:llama3\.1:8b @ http:\/\/127\.0\.0\.1:11434\/v1.*temperature 0\.2.*reasoning low.*\$0\.5 in \/ \$1\.5 out per M/);
+    const file = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { summarizationChain: unknown[] };
+    expect(file.summarizationChain).toEqual([
+      { provider: 'mock', model: 'summarizer', params: {}, window: null },
+      { provider: 'openai', model: 'llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1', params: { temperature: 0.2, reasoning: 'low' }, window: null, prices: { input: 0.5, output: 1.5 } },
+    ]);
+    // Another window on the same host: its panel starts from the saved chain.
+    const other = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await other.goto(o.served.host.url);
+      await other.locator('.session-view .row.request').first().waitFor();
+      await openRerun(other);
+      await other.getByLabel('Strategy').selectOption('one-shot');
+      const again = other.getByRole('list', { name: 'Model chain' });
+      await expect.poll(() => again.textContent({ timeout: 1000 })).toMatch(/mock:summarizer.*openai:llama3\.1:8b.*temperature 0\.2/);
+      await screenshot(other, 'rerun-chain-from-settings');
+      expect(await other.getByRole('status', { name: 'Chain settings' }).textContent()).toMatch(/^From settings \(/);
+    } finally {
+      await other.close();
+    }
     expect(o.errors).toEqual([]);
   });
 });

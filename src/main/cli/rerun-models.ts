@@ -1,4 +1,4 @@
-import { type ModelParams, type ModelPrices, type PinnedModel, parseModelSpec, ReasoningEffort } from '../../shared/rerun/pinned';
+import { type ModelParams, type ModelPrices, type PinnedModel, parseModelSpec, parsePrices, ReasoningEffort } from '../../shared/rerun/pinned';
 import { readSettings } from '../rerun/settings';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
 
@@ -32,13 +32,9 @@ function temperature(args: ParsedArgs): number | undefined {
 
 /** "IN,OUT[,CACHE_READ[,CACHE_WRITE]]" in USD per million tokens. */
 export function parsePrice(v: string): ModelPrices {
-  const parts = v.split(',').map((p) => p.trim());
-  const nums = parts.map(Number);
-  if (parts.length < 2 || parts.length > 4 || parts.some((p) => p === '') || nums.some((n) => !Number.isFinite(n) || n < 0)) {
-    throw new UsageError(`--price takes INPUT,OUTPUT[,CACHE_READ[,CACHE_WRITE]] in USD per million tokens, got "${v}"`);
-  }
-  const [input, output, cacheRead, cacheWrite] = nums as [number, number, number | undefined, number | undefined];
-  return { input, output, ...(cacheRead !== undefined ? { cacheRead } : {}), ...(cacheWrite !== undefined ? { cacheWrite } : {}) };
+  const p = parsePrices(v);
+  if (!p.ok) throw new UsageError(`--price: ${p.error}`);
+  return p.value;
 }
 
 function params(args: ParsedArgs): ModelParams {

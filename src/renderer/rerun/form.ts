@@ -1,19 +1,13 @@
 import type { ApiInput, CompactionRow, ModelSpec, RequestRow, StrategyRow } from '../../shared/api/contract';
+import { isMock, modelSpec, type ChainEntry } from './chain';
 import { strategyOptions } from './options';
+
+export { entryLabel, isMock, modelSpec, type ChainEntry } from './chain';
 
 /**
  * The re-run panel's form as the user edits it (strings, as typed) and its translation into a
  * `startRerun` input. Pure: the store keeps the form, this module decides what it means.
  */
-
-export interface ChainEntry {
-  /** Stable key for the list while entries move. */
-  readonly key: number;
-  readonly provider: string;
-  readonly model: string;
-  readonly baseUrl: string;
-  readonly window: string;
-}
 
 export interface RerunForm {
   readonly targetKind: 'compaction' | 'request';
@@ -55,25 +49,6 @@ function positiveInt(text: string, what: string, max: number): Checked<number | 
   if (t === '') return { ok: true, value: undefined };
   if (!INT.test(t) || Number(t) < 1 || Number(t) > max) return { ok: false, error: `${what} must be a whole number from 1 to ${max.toLocaleString('en-US')}.` };
   return { ok: true, value: Number(t) };
-}
-
-export const isMock = (e: Pick<ChainEntry, 'provider' | 'baseUrl'>): boolean => e.provider === 'mock' && e.baseUrl.trim() === '';
-
-/** "provider:model", or the object form when the entry has an endpoint or a window. */
-export function modelSpec(e: ChainEntry): Checked<ModelSpec> {
-  const model = e.model.trim();
-  if (model === '') return { ok: false, error: `The ${e.provider} entry names no model.` };
-  const window = positiveInt(e.window, `The window of ${e.provider}:${model}`, 100_000_000);
-  if (!window.ok) return window;
-  const baseUrl = e.baseUrl.trim();
-  if (baseUrl === '' && window.value === undefined) return { ok: true, value: `${e.provider}:${model}` };
-  if (baseUrl !== '' && !/^https?:\/\/\S+$/.test(baseUrl)) return { ok: false, error: `The base URL of ${e.provider}:${model} must start with http:// or https://.` };
-  const provider = e.provider as Exclude<ModelSpec, string>['provider'];
-  return { ok: true, value: { provider, model, ...(baseUrl !== '' ? { baseUrl } : {}), ...(window.value !== undefined ? { window: window.value } : {}) } };
-}
-
-export function entryLabel(e: ChainEntry): string {
-  return `${e.provider}:${e.model.trim() || '?'}${e.baseUrl.trim() ? ` @ ${e.baseUrl.trim()}` : ''}`;
 }
 
 /** The startRerun input of a form, or the first thing wrong with it, in a sentence. */

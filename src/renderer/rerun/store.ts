@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiError, ApiOutput, CompactionRow, PalimpsestApi, RequestRow, RerunJob, RerunTarget, RunRow, StrategyRow } from '../../shared/api/contract';
+import { entryOf, modelRow } from './chain';
 import { demoWindow, formTarget, MOCK_MODEL, modelSpec, toStartInput, type ChainEntry, type RerunForm } from './form';
 import { keyActions, type KeyActions } from './key-actions';
 import { followJob } from './watch';
@@ -40,6 +41,11 @@ export interface RerunState extends KeyActions {
   modelKeys: Readonly<Record<number, ModelKey>>;
   /** No provider key is set at all: the form starts from the baselines and the mock. */
   noKeys: boolean;
+  /**
+   * The chain kept in settings (seed 001's setting, shared by every session and by `palimpsest
+   * rerun`): where, and what happened to it last — loaded, saved, or why not — in a sentence.
+   */
+  chainSettings: { readonly file: string | null; readonly ok: boolean; readonly note: string | null; readonly saving: boolean };
   form: RerunForm;
   /** A window prefilled for the demo (see form.ts demoWindow); null: none. */
   demo: { readonly window: number; readonly sessionWindow: number | null; readonly tokens: number } | null;
@@ -108,6 +114,30 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
       set({ keys: r.value, modelKeys });
     };
 
+    /**
+     * The user edited the chain: it becomes the chain kept in settings (every session's re-runs and
+     * `palimpsest rerun` start from it). An entry that is not valid yet is not saved, and says why.
+     */
+    let saves = 0;
+    const saveChain = async (): Promise<void> => {
+      const models = [];
+      for (const e of get().form.chain) {
+        const m = modelRow(e);
+        if (!m.ok) return set((s) => ({ chainSettings: { ...s.chainSettings, ok: false, note: `Not saved in settings: ${m.error}` } }));
+        models.push(m.value);
+      }
+      const mine = ++saves;
+      set((s) => ({ chainSettings: { ...s.chainSettings, saving: true } }));
+      const r = await api.setSummarizationChain({ models });
+      // Only the last of several quick edits reports (each one replaces the whole chain anyway).
+      if (mine !== saves) return;
+      set({
+        chainSettings: r.ok
+          ? { file: r.value.file, ok: true, saving: false, note: models.length > 0 ? `Saved in settings (${r.value.file}): re-runs of every session start from this chain.` : `Cleared in settings (${r.value.file}): re-runs use each session's own model.` }
+          : { file: get().chainSettings.file, ok: false, saving: false, note: `Not saved in settings: ${r.error.message}` },
+      });
+    };
+
     /** The compactions and requests of another branch (the inspector's), before targeting one of them. */
     const useBranch = async (branch: string): Promise<boolean> => {
       const [c, r] = await Promise.all([api.listCompactions({ sessionId, branch }), api.listRequests({ sessionId, branch })]);
@@ -137,13 +167,14 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
 
     return {
       phase: 'loading', error: null, strategies: [], branch: null, defaultBranch: null, compactions: [], requests: [], keys: null, keyMessage: null, keyBusy: false,
-      modelKeys: {}, watchError: null, noKeys: false, form: EMPTY_FORM, demo: null,
+      modelKeys: {}, watchError: null, noKeys: false, form: EMPTY_FORM, demo: null, chainSettings: { file: null, ok: true, note: null, saving: false },
       formError: null, starting: false, jobs: [], runs: [], runsFile: null, runProblems: [], runsError: null, chosen: [], comparing: false,
       comparison: null, compareError: null,
 
       async load() {
-        const [strategies, compactions, requests, keys, jobs] = await Promise.all([
+        const [strategies, compactions, requests, keys, jobs, settings] = await Promise.all([
           api.listStrategies({}), api.listCompactions({ sessionId }), api.listRequests({ sessionId }), api.providerKeys({}), api.listRerunJobs({ sessionId }),
+          api.rerunSettings({}),
         ]);
         const failed = [strategies, compactions, requests, keys, jobs].find((r) => !r.ok);
         if (failed && !failed.ok) return set({ phase: 'error', error: failed.error });
@@ -152,6 +183,11 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
         const first = compactions.value.compactions[0];
         const agent = requests.value.requests.filter((r) => r.compactionId === null);
         const demo = noKeys ? demoWindow(first, requests.value.requests) : null;
+        // The chain kept in settings, when there is one; else, with no key, the mock.
+        const saved = settings.ok ? settings.value.chain.map((m) => entryOf(m, nextKey++)) : [];
+        const chainSettings = settings.ok
+          ? { file: settings.value.file, ok: settings.value.problem === null, saving: false, note: settings.value.problem ?? (saved.length > 0 ? `From settings (${settings.value.file}).` : null) }
+          : { file: null, ok: false, saving: false, note: `The chain in settings could not be read: ${settings.error.message}` };
         const form: RerunForm = {
           ...EMPTY_FORM,
           targetKind: first ? 'compaction' : 'request',
@@ -159,10 +195,11 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
           request: String(agent.at(-1)?.index ?? 0),
           // With no key, the obvious first run is one that needs none; with keys, the seed-000 handoff.
           strategy: noKeys ? 'extractive' : 'one-shot',
-          chain: noKeys ? [{ key: nextKey++, ...MOCK_MODEL }] : [],
+          chain: saved.length > 0 ? saved : noKeys ? [{ key: nextKey++, ...MOCK_MODEL }] : [],
           window: demo ? String(demo.window) : '',
         };
         set({
+          chainSettings,
           phase: 'ready', strategies: strategies.value.strategies, branch: compactions.value.branch, defaultBranch: compactions.value.branch,
           compactions: compactions.value.compactions, requests: requests.value.requests, keys: keys.value, noKeys, form, demo, jobs: jobs.value.jobs,
         });
@@ -190,11 +227,13 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
       addModel(entry) {
         set((s) => ({ form: { ...s.form, chain: [...s.form.chain, { ...entry, key: nextKey++ }] }, formError: null }));
         void refreshKeys();
+        void saveChain();
       },
 
       removeModel(key) {
         set((s) => ({ form: { ...s.form, chain: s.form.chain.filter((e) => e.key !== key) } }));
         void refreshKeys();
+        void saveChain();
       },
 
       moveModel(key, delta) {
@@ -205,6 +244,7 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
         [chain[at], chain[to]] = [chain[to] as ChainEntry, chain[at] as ChainEntry];
         set((s) => ({ form: { ...s.form, chain } }));
         void refreshKeys();
+        void saveChain();
       },
 
       applyDemo() {

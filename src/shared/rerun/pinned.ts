@@ -50,6 +50,30 @@ export const ModelPrices = z.object({
 }).strict();
 export type ModelPrices = z.infer<typeof ModelPrices>;
 
+/**
+ * Prices as typed: "INPUT,OUTPUT[,CACHE_READ[,CACHE_WRITE]]", USD per million tokens (the CLI's
+ * --price, the app's field). A cache price may be left empty ("3,15,,3.75"): unpriced, which is not
+ * free — a run that reads the cache then has no cost (src/shared/rerun/cost.ts), never a low one.
+ */
+export function parsePrices(text: string): { readonly ok: true; readonly value: ModelPrices } | { readonly ok: false; readonly error: string } {
+  const parts = text.split(',').map((p) => p.trim());
+  const num = (p: string | undefined): number | undefined => (p === undefined || p === '' ? undefined : Number(p));
+  const [input, output, cacheRead, cacheWrite] = [num(parts[0]), num(parts[1]), num(parts[2]), num(parts[3])];
+  const given = [input, output, cacheRead, cacheWrite].filter((n): n is number => n !== undefined);
+  if (parts.length < 2 || parts.length > 4 || input === undefined || output === undefined || given.some((n) => !Number.isFinite(n) || n < 0)) {
+    return { ok: false, error: `prices are INPUT,OUTPUT[,CACHE_READ[,CACHE_WRITE]] in USD per million tokens, got "${text}"` };
+  }
+  return { ok: true, value: { input, output, ...(cacheRead !== undefined ? { cacheRead } : {}), ...(cacheWrite !== undefined ? { cacheWrite } : {}) } };
+}
+
+/** The same prices as they are typed (parsePrices' input); an unpriced cache stays empty. */
+export function pricesText(p: ModelPrices): string {
+  const parts: string[] = [String(p.input), String(p.output)];
+  if (p.cacheRead !== undefined || p.cacheWrite !== undefined) parts.push(p.cacheRead !== undefined ? String(p.cacheRead) : '');
+  if (p.cacheWrite !== undefined) parts.push(String(p.cacheWrite));
+  return parts.join(',');
+}
+
 export const PinnedModel = z.object({
   provider: ProviderId,
   model: z.string().min(1),

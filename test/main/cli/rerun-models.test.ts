@@ -54,6 +54,7 @@ describe('palimpsest rerun: the summarization chain', () => {
   it('reads prices as USD per million tokens: input and output, then cache read and write', () => {
     expect(parsePrice('3,15')).toEqual({ input: 3, output: 15 });
     expect(parsePrice('3, 15, 0.3, 3.75')).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
-    for (const bad of ['3', '3,', '3,-1', '1,2,3,4,5', 'a,b']) expect(() => parsePrice(bad)).toThrow('USD per million');
+    expect(parsePrice('3,15,,3.75')).toEqual({ input: 3, output: 15, cacheWrite: 3.75 });
+    for (const bad of ['3', '3,', ',3', '3,-1', '1,2,3,4,5', 'a,b', '1,2,x']) expect(() => parsePrice(bad)).toThrow('USD per million');
   });
 });

@@ -50,6 +50,7 @@ function fakeApi(opts: { store?: 'available' | 'web' } = {}): Fake {
     listRequests: (input: unknown) => ok({ branch: branchOf(input), requests: [{ index: 0, seq: 5, window: 200_000, compactionId: null }] }),
     providerKeys: () => ok({ providers: providers(), models: [], store }),
     listRerunJobs: () => ok({ jobs: [] }),
+    rerunSettings: () => ok({ file: '/data/settings.json', chain: [], problem: null }),
     listRuns: () => ok({ file: '/tmp/f', runs: [], problems: [] }),
     setProviderKey: (input: unknown) => {
       calls.push({ method: 'setProviderKey', input });

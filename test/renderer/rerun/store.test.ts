@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiResult, PalimpsestApi, RerunJob, RunRow } from '../../../src/shared/api/contract';
+import type { ApiResult, PalimpsestApi, PinnedModelRow, RerunJob, RunRow } from '../../../src/shared/api/contract';
 import { createRerunStore } from '../../../src/renderer/rerun/store';
 
 const ok = <T>(value: T): Promise<ApiResult<T>> => Promise.resolve({ ok: true, value });
@@ -10,8 +10,9 @@ const run = (runId: string, target: RunRow['target'] = { compaction: 'cmp_01' })
   totals: { requests: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0, latencyMs: 0, wallMs: 1 }, diagnostics: { error: 0, warning: 0, info: 0 }, stale: false,
 });
 
-function fakeApi(keySet: boolean) {
+function fakeApi(keySet: boolean, saved: PinnedModelRow[] = []) {
   const calls: { method: string; input: unknown }[] = [];
+  let chain = saved;
   let runs: RunRow[] = [run('old', { request: 3 })];
   const job = (state: RerunJob['state'], rs: RunRow[]): RerunJob => ({
     jobId: 'j1', sessionId: 's1', state, strategy: 'extractive', options: {}, target: { compaction: 'cmp_01' }, branch: 'main', models: [], repeat: 1,
@@ -27,6 +28,12 @@ function fakeApi(keySet: boolean) {
       return ok({ providers: [{ provider: 'openai', env: ['OPENAI_API_KEY'], set: keySet, source: keySet ? 'env' : null, last4: keySet ? 'WXYZ' : null }], models: [] });
     },
     listRerunJobs: () => ok({ jobs: [] }),
+    rerunSettings: () => ok({ file: '/data/settings.json', chain, problem: null }),
+    setSummarizationChain: (input: { models: PinnedModelRow[] }) => {
+      calls.push({ method: 'setSummarizationChain', input });
+      chain = input.models;
+      return ok({ file: '/data/settings.json', chain, problem: null });
+    },
     listRuns: () => ok({ file: '/tmp/f', runs, problems: [] }),
     startRerun: (input: unknown) => {
       calls.push({ method: 'startRerun', input });
@@ -65,6 +72,45 @@ describe('re-run store', () => {
     const store = createRerunStore(api, 's1');
     await store.getState().load();
     expect(store.getState().form).toMatchObject({ strategy: 'one-shot', chain: [], window: '' });
+  });
+
+  it('starts from the chain kept in settings, pinned whole, and saves every edit of it there', async () => {
+    const kept: PinnedModelRow[] = [{ provider: 'anthropic', model: 'claude-haiku-4-5', params: { temperature: 0.3, maxOutput: 3000 }, prices: { input: 1, output: 5, cacheRead: 0.1 } }];
+    const { api, calls } = fakeApi(false, kept);
+    const store = createRerunStore(api, 's1');
+    await store.getState().load();
+    const s = store.getState();
+    // Settings win over the no-key default (the mock).
+    expect(s.form.chain).toMatchObject([{ provider: 'anthropic', model: 'claude-haiku-4-5', temperature: '0.3', maxOutput: '3000', prices: '1,5,0.1' }]);
+    expect(s.chainSettings).toMatchObject({ ok: true, note: 'From settings (/data/settings.json).' });
+    expect(calls.some((c) => c.method === 'setSummarizationChain')).toBe(false);
+    store.getState().addModel({ provider: 'openai', model: 'llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1', window: '131072', reasoning: 'low', prices: '0,0' });
+    await settle();
+    const saved = calls.filter((c) => c.method === 'setSummarizationChain').at(-1)?.input as { models: PinnedModelRow[] };
+    expect(saved.models).toEqual([
+      kept[0],
+      { provider: 'openai', model: 'llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1', window: 131072, params: { reasoning: 'low' }, prices: { input: 0, output: 0 } },
+    ]);
+    expect(store.getState().chainSettings.note).toContain('Saved in settings (/data/settings.json)');
+    // A start sends the same pinned models.
+    store.getState().setForm({ strategy: 'one-shot' });
+    await store.getState().start();
+    const started = calls.find((c) => c.method === 'startRerun')?.input as { models: unknown[] };
+    expect(started.models).toEqual(saved.models);
+  });
+
+  it('does not save a chain with an entry that is not valid yet, and says why', async () => {
+    const { api, calls } = fakeApi(true);
+    const store = createRerunStore(api, 's1');
+    await store.getState().load();
+    store.getState().addModel({ provider: 'openai', model: 'gpt-4.1', baseUrl: '', window: '', temperature: '9' });
+    await settle();
+    expect(calls.some((c) => c.method === 'setSummarizationChain')).toBe(false);
+    expect(store.getState().chainSettings).toMatchObject({ ok: false, note: 'Not saved in settings: The temperature of openai:gpt-4.1 must be a number from 0 to 2.' });
+    store.getState().removeModel(store.getState().form.chain[0]?.key ?? -1);
+    await settle();
+    expect(calls.filter((c) => c.method === 'setSummarizationChain').at(-1)?.input).toEqual({ models: [] });
+    expect(store.getState().chainSettings.note).toContain('Cleared in settings');
   });
 
   it('runs a job, follows it to the end, chooses its runs and compares only runs of the target', async () => {
