@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFile, mkdtemp, readFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -73,5 +73,28 @@ describe('palimpsest rerun / runs / compare on the bundled sample, with no key',
     const jk = JSON.parse(k.stdout);
     expect(jk.runs[0].outcome).toBe('failed');
     expect(jk.runs[0].calls[0].error.message).toMatch(/ANTHROPIC_API_KEY/);
+  });
+
+  it('takes the chain kept in settings when no --model is given, says so, and records each model as pinned there', async () => {
+    const settings = { format: 'palimpsest-settings', version: 1, summarizationChain: [{ provider: 'mock', model: 'kept', params: { maxOutput: 1500 }, window: 8000, prices: { input: 1, output: 2 } }] };
+    await writeFile(join(data, 'settings.json'), JSON.stringify(settings));
+    try {
+      const r = await run('rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'one-shot', '--window', '2000', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      const run0 = JSON.parse(r.stdout).runs[0];
+      expect(run0.models).toEqual([expect.objectContaining({ provider: 'mock', model: 'kept', params: { maxOutput: 1500 }, window: 8000, prices: { input: 1, output: 2 } })]);
+      const text = await run('rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'one-shot', '--window', '2000');
+      expect(text.stderr).toContain(`Summarization models from ${join(data, 'settings.json')}: mock:kept`);
+      // --model wins; a model-free strategy never reads the settings, even when they are damaged.
+      await writeFile(join(data, 'settings.json'), '{');
+      const bad = await run('rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'one-shot', '--window', '2000');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/settings\.json is not JSON.*--session-model/);
+      // truncate on the sample falls back (exit 1, a finding), which is not a usage error.
+      expect((await run('rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'truncate', '--window', '2000')).code).toBe(1);
+      expect((await run('rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'one-shot', '--model', 'mock:flag', '--model-max-output', '1500', '--window', '2000')).code).toBe(0);
+    } finally {
+      await rm(join(data, 'settings.json'), { force: true });
+    }
   });
 });
