@@ -62,13 +62,24 @@ export async function readSettings(env: Env = process.env): Promise<RerunSetting
   return { file, chain: r.data.summarizationChain, problem: null };
 }
 
+/** Writes of this process, one after another in the order asked, so the last chain asked for is the one kept. */
+let writes: Promise<unknown> = Promise.resolve();
+let tmpSerial = 0;
+
 /** Replaces the chain (validated first; a bad chain throws before anything is written). */
-export async function writeChain(chain: SummarizationChain, env: Env = process.env): Promise<RerunSettings> {
+export function writeChain(chain: SummarizationChain, env: Env = process.env): Promise<RerunSettings> {
   const file = settingsFile(env);
-  const doc = SettingsFile.parse({ format: 'palimpsest-settings', version: 1, summarizationChain: chain });
-  await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, file);
-  return { file, chain: doc.summarizationChain, problem: null };
+  const parsed = SettingsFile.safeParse({ format: 'palimpsest-settings', version: 1, summarizationChain: chain });
+  if (!parsed.success) return Promise.reject(new Error(`not a valid summarization chain: ${issues(parsed.error)}`));
+  const doc = parsed.data;
+  const write = async (): Promise<RerunSettings> => {
+    await mkdir(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${++tmpSerial}.tmp`;
+    await writeFile(tmp, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
+    await rename(tmp, file);
+    return { file, chain: doc.summarizationChain, problem: null };
+  };
+  const done = writes.then(write, write);
+  writes = done.catch(() => undefined);
+  return done;
 }

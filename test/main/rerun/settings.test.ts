@@ -36,6 +36,13 @@ describe('re-run settings (settings.json under the data folder)', () => {
     expect((await readSettings(env)).chain).toEqual([]);
   });
 
+  it('keeps the last of several writes asked for at once', async () => {
+    const one = (model: string): PinnedModel[] => [{ provider: 'mock', model, params: {}, window: null }];
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((m) => writeChain(one(m), env)));
+    expect((await readSettings(env)).chain).toEqual(one('e'));
+    expect(await readdir(join(dir, 'data'))).toEqual(['settings.json']);
+  });
+
   it('a damaged file is reported with its path and read as an empty chain, never half used', async () => {
     await writeChain(chain, env);
     await writeFile(settingsFile(env), '{"format":"palimpsest-settings",');
@@ -51,7 +58,7 @@ describe('re-run settings (settings.json under the data folder)', () => {
 
   it('refuses an invalid chain before writing anything', async () => {
     const bad = [{ provider: 'openai', model: 'm', params: { temperature: 7 }, window: null }] as unknown as PinnedModel[];
-    await expect(writeChain(bad, env)).rejects.toThrow();
+    await expect(writeChain(bad, env)).rejects.toThrow('not a valid summarization chain: summarizationChain.0.params.temperature');
     expect((await readSettings(env)).problem).toBeNull();
     // Not even the data folder was made.
     await expect(readdir(join(dir, 'data'))).rejects.toThrow(/ENOENT/);
