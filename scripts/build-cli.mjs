@@ -10,6 +10,8 @@ const entries = {
   'token-worker': 'src/main/tokens/worker.ts',
   bench: 'bench/bench.ts',
   'gen-sessions': 'bench/generate.ts',
+  // The log-representation experiment of docs/performance.md (node --expose-gc dist/sinks.js FILE [ROUNDS]).
+  sinks: 'bench/sinks.ts',
   // The fidelity suite's runner (scripts/fidelity.mjs, npm run test:fidelity).
   fidelity: 'src/main/fidelity/cli.ts',
 };
