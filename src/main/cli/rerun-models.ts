@@ -64,10 +64,9 @@ function fromFlags(args: ParsedArgs, specs: readonly string[]): PinnedModel[] {
     ...(baseUrl !== undefined ? { baseUrl } : {}), ...(window !== undefined ? { window } : {}), ...(keyEnv !== undefined ? { keyEnv } : {}),
     params: params(args), ...(price !== undefined ? { prices: parsePrice(price) } : {}),
   };
+  // A mock model without an address is served by an in-process mock (rerun/summarizer.ts).
   return specs.map((spec) => {
     const p = parseModelSpec(spec, options);
-    // A mock model without an address is served by an in-process mock (rerun/summarizer.ts).
-    if (!p.ok && spec.startsWith('mock:') && baseUrl === undefined) return { provider: 'mock', model: spec.slice(5) || 'mock', params: options.params, window: window ?? null } satisfies PinnedModel;
     if (!p.ok) throw new UsageError(p.error);
     return p.value;
   });

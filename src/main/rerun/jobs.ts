@@ -65,11 +65,7 @@ const label = (m: Readonly<Record<string, unknown>>): string => String(m.label ?
 
 /** A chain entry as the CLI reads `--model`: "mock:NAME" without an address is the in-process mock. */
 export function pinnedOf(spec: ModelSpec): Parsed<PinnedModel> {
-  if (typeof spec === 'string') {
-    const p = parseModelSpec(spec);
-    if (!p.ok && spec.startsWith('mock:')) return { ok: true, value: { provider: 'mock', model: spec.slice(5).trim() || 'mock', params: {}, window: null } };
-    return p;
-  }
+  if (typeof spec === 'string') return parseModelSpec(spec);
   const r = PinnedModel.safeParse(spec);
   if (!r.success) return { ok: false, error: `Invalid settings for ${spec.provider}:${spec.model}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
   return { ok: true, value: r.data };

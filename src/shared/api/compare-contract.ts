@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Count, Millis, Tokens } from './scalars';
 import { Diagnostic } from '../model/diagnostic';
 
 /**
@@ -6,9 +7,6 @@ import { Diagnostic } from '../model/diagnostic';
  * it (src/shared/compare/compare.ts builds it; the handler checks it against these shapes).
  */
 
-const Count = z.number().int().nonnegative();
-const Tokens = Count;
-const Millis = z.number().nonnegative();
 const SeverityCounts = z.object({ error: Count, warning: Count, info: Count });
 
 const AnchorList = z.array(z.string());

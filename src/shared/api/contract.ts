@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BranchName, Count, Seq, SessionId, Tokens } from './scalars';
 import { Block, ToolSchema } from '../model/content';
 import { Diagnostic } from '../model/diagnostic';
 import { CompactionOutcome, CompactionTrigger, Finish, Ref, Usage } from '../model/event';
@@ -26,11 +27,6 @@ export * from './library-contract';
 export * from './rerun-contract';
 export * from './eval-contract';
 
-const Seq = z.number().int().nonnegative();
-const Count = z.number().int().nonnegative();
-const Tokens = z.number().int().nonnegative();
-const SessionId = z.string().min(1).max(100);
-const BranchName = z.string().min(1).max(1000);
 /** Error as a log records it (a provider error, a summarizer failure). */
 const LoggedError = z.object({ code: z.string().optional(), message: z.string() });
 

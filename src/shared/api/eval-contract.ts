@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Count, JobId, JobState, Millis, Path, Rate } from './scalars';
 import { Diagnostic } from '../model/diagnostic';
 import { CellRef } from '../eval/results';
 import { RunRecord, RunTarget } from '../rerun/record';
@@ -19,11 +20,6 @@ import { Comparison } from './rerun-contract';
 
 export { EvalAggregate, EvalComparison, EvalDelta, EvalMatrixCell, EvalMiss, EvalStat, DELTA_METRICS } from './eval-shapes';
 
-const Count = z.number().int().nonnegative();
-const JobId = z.string().min(1).max(100);
-const Path = z.string().min(1).max(4096);
-const Millis = z.number().nonnegative();
-const Rate = z.number().min(0).max(1);
 
 /** Longest a `watchEval` call waits for news, in ms (below every transport's request timeout). */
 export const MAX_EVAL_WATCH_MS = 25_000;
@@ -52,8 +48,8 @@ export const EvalResultsFile = z.object({
 export type EvalResultsFile = z.infer<typeof EvalResultsFile>;
 
 /** running: preparing (total still null) or running cells. */
-export const EvalJobState = z.enum(['running', 'done', 'failed', 'cancelled']);
-export type EvalJobState = z.infer<typeof EvalJobState>;
+export const EvalJobState = JobState;
+export type EvalJobState = JobState;
 
 /** One cell as it finished (or could not run). Trace text is a path; labels are the spec's. */
 export const EvalCellOutcome = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Count, Rate } from './scalars';
 import { QUALITY_METRICS, type Aggregate, type QualityMetric } from '../eval/aggregate';
 import type { BaselineComparison } from '../eval/baseline';
 import type { Miss } from '../eval/thresholds';
@@ -9,8 +10,6 @@ import type { Miss } from '../eval/thresholds';
  * cannot drift apart silently. Definitions of every figure: docs/eval.md, "Aggregation".
  */
 
-const Count = z.number().int().nonnegative();
-const Rate = z.number().min(0).max(1);
 
 /** Mean, min, max and sample stddev over repeats (n: how many repeats were measured). */
 export const EvalStat = z.object({ mean: z.number(), min: z.number(), max: z.number(), stddev: z.number().nonnegative(), n: z.number().int().positive() });

@@ -1,18 +1,14 @@
 import { z } from 'zod';
+import { BranchName, Count, Seq, SessionId } from './scalars';
 
 /**
  * The app shell's part of the API contract (issue #7): the library (sessions found on this machine
  * and in folders the host was given, native pickers) and search within an open session. Spread
  * into CONTRACT by ./contract.ts; the method names are in ./methods.ts.
  *
- * Like ./session-contract.ts, this module is evaluated while ./contract.ts is, so it defines its
- * own small schemas instead of reading ./contract's at evaluation time.
+ * Like ./session-contract.ts, this module is evaluated while ./contract.ts is, so it takes its small
+ * schemas from ./scalars.ts instead of reading ./contract's at evaluation time.
  */
-
-const Seq = z.number().int().nonnegative();
-const Count = z.number().int().nonnegative();
-const SessionId = z.string().min(1).max(100);
-const BranchName = z.string().min(1).max(1000);
 
 /** The harnesses discovery knows; the same names as the session formats. */
 export const LibraryHarness = z.enum(['palimpsest', 'dsh', 'claude-code', 'codex', 'rind', 'cosh']);

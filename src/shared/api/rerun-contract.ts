@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BranchName, Count, JobId, JobState, Millis, SessionId, Tokens } from './scalars';
 import { ModelParams, ModelPrices, ProviderId } from '../rerun/pinned';
 import { RunTarget } from '../rerun/record';
 import { Comparison } from './compare-contract';
@@ -11,20 +12,14 @@ import { ApiKeyInput, KeyProvider, KeyStatusRow, KeyStoreStatus, ProviderKeyRow 
  * by ./contract.ts; the method names are in ./methods.ts. Semantics mirror `palimpsest rerun | runs
  * | compare` (src/main/cli/rerun.ts).
  *
- * Like ./library-contract.ts this module is evaluated while ./contract.ts is, so it defines its own
- * small schemas and imports nothing from ./contract. The comparison's shapes are in
+ * Like ./library-contract.ts this module is evaluated while ./contract.ts is, so it imports nothing
+ * from ./contract (its small schemas come from ./scalars.ts). The comparison's shapes are in
  * ./compare-contract.ts, the provider keys' in ./rerun-keys-contract.ts.
  */
 
 export * from './compare-contract';
 export * from './rerun-keys-contract';
 
-const Count = z.number().int().nonnegative();
-const Tokens = Count;
-const SessionId = z.string().min(1).max(100);
-const BranchName = z.string().min(1).max(1000);
-const JobId = z.string().min(1).max(100);
-const Millis = z.number().nonnegative();
 
 /** Most models in one summarization chain, runs in one comparison, repeats of one job. */
 export const MAX_CHAIN = 8;
@@ -116,8 +111,8 @@ export const RunRow = z.object({
 });
 export type RunRow = z.infer<typeof RunRow>;
 
-export const RerunJobState = z.enum(['running', 'done', 'failed', 'cancelled']);
-export type RerunJobState = z.infer<typeof RerunJobState>;
+export const RerunJobState = JobState;
+export type RerunJobState = JobState;
 
 /** Where a job is: the strategy's stage, maps done/total, which repeat. */
 export const RerunStage = z.object({

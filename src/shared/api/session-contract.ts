@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BranchName, Count, Seq, SessionId } from './scalars';
 import { Block, ToolSchema } from '../model/content';
 import { ItemId, Role } from '../model/item';
 import { CompactionDetail, LongText, TokenMeter, TokenSeries } from './session-shapes';
@@ -15,10 +16,6 @@ import { FATE_NAMES, FateRow, ItemKindSchema, RequestRow, SessionSummary, ViewIt
 
 export * from './session-shapes';
 
-const Seq = z.number().int().nonnegative();
-const Count = z.number().int().nonnegative();
-const SessionId = z.string().min(1).max(100);
-const BranchName = z.string().min(1).max(1000);
 
 /** Most view items one `getViewWindow` call returns. */
 export const MAX_VIEW_WINDOW = 500;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Count, Seq, Tokens } from './scalars';
 import { Diagnostic } from '../model/diagnostic';
 import { BudgetPolicy, CompactionOutcome, CompactionTrigger, Finish, Usage } from '../model/event';
 import { ItemId } from '../model/item';
@@ -8,9 +9,6 @@ import { CompactionRow } from './contract';
 
 /** Shapes of the token meter and of compaction detail (issue #7), used by ./session-contract.ts. */
 
-const Seq = z.number().int().nonnegative();
-const Count = z.number().int().nonnegative();
-const Tokens = z.number().int().nonnegative();
 const LoggedError = z.object({ code: z.string().optional(), message: z.string() });
 
 /** A long text, whole up to a cap (`truncated` says the cap was hit). Session content: render as text. */
