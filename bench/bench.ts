@@ -35,6 +35,7 @@ import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
 import { CLAUDE_TARGET_RATIO, ensureClaudeBig } from './claude';
 import { benchLs, type LsBenchResult } from './ls';
 import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
+import { median } from './stats';
 
 const MB = 1e6;
 const TARGET_RATIO = 0.6;
@@ -131,12 +132,6 @@ const cpuMsSince = (from: NodeJS.CpuUsage): number => {
   return (d.user + d.system) / 1000;
 };
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  if (n === 0) return NaN;
-  return n % 2 === 1 ? (s[(n - 1) / 2] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2;
-}
 
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: readonly number[], p: number): number {

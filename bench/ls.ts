@@ -28,6 +28,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { spread } from './stats';
 
 /** Bump when the tree a given version makes changes: an older tree is rebuilt. */
 export const TREE_VERSION = 3;
@@ -214,10 +215,8 @@ const TARGET_COLD = 1;
 const TARGET_WARM = 0.3;
 
 function timings(xs: number[]): Timings {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  const median = n === 0 ? NaN : n % 2 === 1 ? (s[(n - 1) / 2] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2;
-  return { runsMs: xs, medianMs: median, minMs: s[0] ?? NaN };
+  const { median: medianMs, min } = spread(xs);
+  return { runsMs: xs, medianMs, minMs: min };
 }
 
 interface Run {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { ScriptInput } from '../src/main/mock';
 import { startMockProvider } from '../src/main/mock';
 import { mockAnswerer, openSummarizer } from '../src/main/rerun/summarizer';
+import { spread, type Spread } from './stats';
 
 /**
  * Issue #8's figures: seed 001's MapReduce with 4 concurrent maps against the in-process mock at a
@@ -68,12 +69,6 @@ async function startMockChild(latencyMs: number): Promise<MockChild> {
 
 export const RERUN_TARGET_RATIO = 0.3;
 export const RERUN_TARGET_OVERHEAD_MS = 5;
-
-interface Spread {
-  readonly median: number;
-  readonly min: number;
-  readonly max: number;
-}
 
 export interface RerunBenchResult {
   readonly latencyMs: number;
@@ -143,13 +138,6 @@ async function bareClient(sent: Once['sent']): Promise<number> {
   } finally {
     agent.destroy();
   }
-}
-
-function spread(xs: readonly number[]): Spread {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  const median = s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-  return { median, min: s[0] ?? NaN, max: s[s.length - 1] ?? NaN };
 }
 
 export async function runRerunBench(log: (s: string) => void, rounds = 3, latencyMs = 50, items = 512): Promise<RerunBenchResult> {

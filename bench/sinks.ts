@@ -7,6 +7,7 @@ import { readJsonl } from '../src/main/reader';
 import type { JsonLine } from '../src/main/reader/types';
 import { loadSession } from '../src/main/session/load';
 import { EVENT_KINDS, type EventBody } from '../src/shared/model/event';
+import { median } from './stats';
 
 type Mode = 'reader' | 'none' | 'compact' | 'compact+previews' | 'current';
 const MODES: Mode[] = ['reader', 'none', 'compact', 'compact+previews', 'current'];
@@ -97,7 +98,6 @@ for (let r = 0; r < Number(roundsText ?? 5); r++) {
     gc(); heap.set(m, (process.memoryUsage().heapUsed - base) / 1e6);
   }
 }
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1] ?? NaN;
 const bare = ms.get('bare') ?? [];
 for (const [m, xs] of ms) {
   const ratios = xs.map((x, i) => (bare[i] ?? NaN) / x);

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot, serveSessions, type Served } from './harness';
+import { isolateHost, launch, screenshot, serveSessions, type IsolatedHost, type Served } from './harness';
+import { DSH_SPEC as SPEC, slowSpec } from '../main/eval/slow-spec';
 
 /*
  * The eval view in Chromium against the web host started with fixtures/eval/dsh.spec.yaml (and a
@@ -12,37 +13,19 @@ import { launch, screenshot, serveSessions, type Served } from './harness';
  * run into the compare view beside the original compaction — by keyboard too; a slow run cancels.
  */
 
-const SPEC = resolve('fixtures/eval/dsh.spec.yaml');
-const TRACE = resolve('fixtures/dsh/examples/headless-agent/tests/snapshots/compaction-recovery/session.jsonl');
-const FACTS = resolve('fixtures/eval/facts/dsh-compaction-recovery.facts.yaml');
-
 let browser: Browser;
 let dataDir: string;
 let specDir: string;
 let served: Served;
 let page: Page;
 const errors: string[] = [];
-let savedDataDir: string | undefined;
-
-/** The same trace and facts, with the mock's replay answering only after 30 s: a run to cancel. */
-function slowSpec(dir: string): string {
-  const file = join(dir, 'slow.spec.yaml');
-  const reply = { content: [{ type: 'text', text: 'The request established a durable compaction premise.' }], firstByteMs: 30_000 };
-  writeFileSync(file, JSON.stringify({
-    name: 'dsh-slow', concurrency: 1,
-    traces: [{ path: TRACE, format: 'dsh', targets: 'compactions', facts: FACTS, budget: { window: 6000 }, mock: { script: { steps: [{ when: { model: 'replay-original' }, times: 0, reply }] } } }],
-    strategies: [{ id: 'truncate', options: { tailTokens: 60, keepFirstUser: false } }, { id: 'one-shot', options: { tailTokens: 60 } }],
-    models: [{ provider: 'mock', model: 'replay-original' }],
-  }));
-  return file;
-}
+let host: IsolatedHost;
 
 beforeAll(async () => {
   // The host runs in this process: results go to a temporary data folder.
-  dataDir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-eval-'));
+  host = isolateHost('palimpsest-e2e-eval-');
+  dataDir = host.dataDir;
   specDir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-evalspec-'));
-  savedDataDir = process.env.PALIMPSEST_DATA_DIR;
-  process.env.PALIMPSEST_DATA_DIR = dataDir;
   browser = await launch();
   served = await serveSessions([SPEC, slowSpec(specDir)]);
   page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
@@ -54,9 +37,7 @@ afterAll(async () => {
   await page?.close();
   await served?.close();
   await browser?.close();
-  if (savedDataDir === undefined) delete process.env.PALIMPSEST_DATA_DIR;
-  else process.env.PALIMPSEST_DATA_DIR = savedDataDir;
-  rmSync(dataDir, { recursive: true, force: true });
+  host?.restore();
   rmSync(specDir, { recursive: true, force: true });
 });
 

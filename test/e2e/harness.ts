@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import type { DiscoverOptions } from '../../src/main/discovery/discover';
@@ -53,4 +54,36 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(RESULTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** The provider-key variables a keyless host must not see. */
+export const KEY_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
+
+export interface IsolatedHost {
+  /** The temporary data folder the in-process host writes results and settings to. */
+  readonly dataDir: string;
+  /** Puts the environment back and removes the folder. */
+  restore(): void;
+}
+
+/**
+ * The hosts these tests start run in this process: point them at a fresh data folder and, with
+ * `noKeys`, hide the provider keys, so nothing depends on (or writes to) the machine's own.
+ */
+export function isolateHost(prefix: string, opts: { readonly noKeys?: boolean } = {}): IsolatedHost {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const names = ['PALIMPSEST_DATA_DIR', ...(opts.noKeys ? KEY_VARS : [])];
+  const saved = new Map(names.map((k) => [k, process.env[k]]));
+  process.env.PALIMPSEST_DATA_DIR = dataDir;
+  if (opts.noKeys) for (const k of KEY_VARS) delete process.env[k];
+  return {
+    dataDir,
+    restore() {
+      for (const [k, v] of saved) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot } from './harness';
+import { isolateHost, launch, screenshot, type IsolatedHost } from './harness';
 import { openFixture, type Opened } from './session-helpers';
 
 /*
@@ -14,26 +11,18 @@ import { openFixture, type Opened } from './session-helpers';
  * and the web host stores no key, says so, and answers the key methods NOT_AVAILABLE.
  */
 
-const KEY_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
 let browser: Browser;
-let dataDir: string;
-const saved = new Map<string, string | undefined>();
+let host: IsolatedHost;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-rerun-entry-'));
-  for (const k of ['PALIMPSEST_DATA_DIR', ...KEY_VARS]) saved.set(k, process.env[k]);
-  process.env.PALIMPSEST_DATA_DIR = dataDir;
-  for (const k of KEY_VARS) delete process.env[k];
+  // The host runs in this process: results and settings go to a temporary data folder, and no key is set.
+  host = isolateHost('palimpsest-e2e-rerun-entry-', { noKeys: true });
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
-  for (const [k, v] of saved) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  host?.restore();
 });
 
 const job = (page: Page, i = 0) => page.locator('.rr-job').nth(i);

@@ -1,10 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, screenshot } from './harness';
+import { isolateHost, launch, screenshot, type IsolatedHost } from './harness';
 import { openFixture, type Opened } from './session-helpers';
 
 /*
@@ -14,27 +13,20 @@ import { openFixture, type Opened } from './session-helpers';
  */
 
 const SAMPLE = 'fixtures/palimpsest/basic.jsonl';
-const KEY_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
 let browser: Browser;
+let host: IsolatedHost;
 let dataDir: string;
-const saved = new Map<string, string | undefined>();
 
 beforeAll(async () => {
-  // The host runs in this process: results go to a temporary data directory, and no key is set.
-  dataDir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-rerun-'));
-  for (const k of ['PALIMPSEST_DATA_DIR', ...KEY_VARS]) saved.set(k, process.env[k]);
-  process.env.PALIMPSEST_DATA_DIR = dataDir;
-  for (const k of KEY_VARS) delete process.env[k];
+  // The host runs in this process: results and settings go to a temporary data folder, and no key is set.
+  host = isolateHost('palimpsest-e2e-rerun-', { noKeys: true });
+  dataDir = host.dataDir;
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
-  for (const [k, v] of saved) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  host?.restore();
 });
 
 async function openRerun(page: Page): Promise<void> {

@@ -26,12 +26,14 @@ export interface ChainEntry {
   readonly keyEnv?: string;
 }
 
-type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+/** A field as typed, checked: its value, or what is wrong with it in a sentence. */
+export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 const INT = /^\d+$/;
 const KEY_ENV = /^[A-Z][A-Z0-9_]*_API_KEY$/;
 
-function positiveInt(text: string, what: string, max: number): Checked<number | undefined> {
+/** A whole number from 1 to `max` as typed (thousands separators allowed); empty: undefined. */
+export function positiveInt(text: string, what: string, max: number): Checked<number | undefined> {
   const t = text.trim().replace(/[,_\s]/g, '');
   if (t === '') return { ok: true, value: undefined };
   if (!INT.test(t) || Number(t) < 1 || Number(t) > max) return { ok: false, error: `${what} must be a whole number from 1 to ${max.toLocaleString('en-US')}.` };

@@ -1,8 +1,8 @@
 import type { ApiInput, CompactionRow, ModelSpec, RequestRow, StrategyRow } from '../../shared/api/contract';
-import { isMock, modelSpec, type ChainEntry } from './chain';
+import { isMock, modelSpec, positiveInt, type ChainEntry, type Checked } from './chain';
 import { strategyOptions } from './options';
 
-export { entryLabel, isMock, modelSpec, type ChainEntry } from './chain';
+export { entryLabel, isMock, modelSpec, type ChainEntry, type Checked } from './chain';
 
 /**
  * The re-run panel's form as the user edits it (strings, as typed) and its translation into a
@@ -40,16 +40,9 @@ export const MOCK_MODEL = { provider: 'mock', model: 'summarizer', baseUrl: '', 
 export const MAX_APP_REPEAT = 100;
 
 export type StartInput = ApiInput<'startRerun'>;
-export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 const INT = /^\d+$/;
 
-function positiveInt(text: string, what: string, max: number): Checked<number | undefined> {
-  const t = text.trim().replace(/[,_\s]/g, '');
-  if (t === '') return { ok: true, value: undefined };
-  if (!INT.test(t) || Number(t) < 1 || Number(t) > max) return { ok: false, error: `${what} must be a whole number from 1 to ${max.toLocaleString('en-US')}.` };
-  return { ok: true, value: Number(t) };
-}
 
 /** The startRerun input of a form, or the first thing wrong with it, in a sentence. */
 export function toStartInput(sessionId: string, form: RerunForm, strategies: readonly StrategyRow[]): Checked<StartInput> {

@@ -5,39 +5,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { Library } from '../../../src/main/library/library';
-import { CONTRACT, type ApiResult, type EvalJob, type EvalProgressEvent, type ProgressEvent } from '../../../src/shared/api/contract';
+import { CONTRACT, type EvalJob, type EvalProgressEvent, type ProgressEvent } from '../../../src/shared/api/contract';
+import { value, errorOf } from './results';
+import { DSH_SPEC as SPEC, DSH_TRACE as TRACE, slowSpec } from '../eval/slow-spec';
 
 /*
  * The eval methods on the example spec fixtures/eval/dsh.spec.yaml (4 cells: truncate and
  * extractive without a model, one-shot with two mock models), with results under a temporary data
  * folder and the host's real path policy (a Library started with fixtures/eval and a temp folder).
  */
-
-const SPEC = resolve('fixtures/eval/dsh.spec.yaml');
-const TRACE = resolve('fixtures/dsh/examples/headless-agent/tests/snapshots/compaction-recovery/session.jsonl');
-const FACTS = resolve('fixtures/eval/facts/dsh-compaction-recovery.facts.yaml');
-
-function value<T>(r: ApiResult<T>): T {
-  if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-function errorOf(r: ApiResult<unknown>) {
-  if (r.ok) throw new Error('expected an error value');
-  return r.error;
-}
-
-/** A copy of the spec whose replay-original answers only after 30 s, one cell at a time: a run to cancel. */
-function slowSpec(dir: string): string {
-  const file = join(dir, 'slow.spec.yaml');
-  const reply = { content: [{ type: 'text', text: 'The request established a durable compaction premise.' }], firstByteMs: 30_000 };
-  writeFileSync(file, JSON.stringify({
-    name: 'dsh-slow', concurrency: 1,
-    traces: [{ path: TRACE, format: 'dsh', targets: 'compactions', facts: FACTS, budget: { window: 6000 }, mock: { script: { steps: [{ when: { model: 'replay-original' }, times: 0, reply }] } } }],
-    strategies: [{ id: 'truncate', options: { tailTokens: 60, keepFirstUser: false } }, { id: 'one-shot', options: { tailTokens: 60 } }],
-    models: [{ provider: 'mock', model: 'replay-original' }],
-  }));
-  return file;
-}
 
 describe('eval handlers', () => {
   let dataDir: string;

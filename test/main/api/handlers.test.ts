@@ -7,19 +7,10 @@ import { SessionRegistry } from '../../../src/main/api/sessions';
 import { viewJson } from '../../../src/main/cli/json';
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';
-import { CONTRACT, type ApiResult, type ProgressEvent } from '../../../src/shared/api/contract';
+import { CONTRACT, type ProgressEvent } from '../../../src/shared/api/contract';
+import { value, errorOf } from './results';
 
 const SMALL = 'fixtures/palimpsest/api-small.jsonl';
-
-function value<T>(r: ApiResult<T>): T {
-  if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-
-function errorOf(r: ApiResult<unknown>) {
-  if (r.ok) throw new Error('expected an error value');
-  return r.error;
-}
 
 describe('API handlers', () => {
   let registry: SessionRegistry;

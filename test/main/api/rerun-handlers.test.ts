@@ -6,19 +6,10 @@ import { createHandlers, type Handlers, type HandlerTable } from '../../../src/m
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { defaultRunsFile } from '../../../src/main/rerun/sidecar';
 import { CONTRACT, type ApiResult, type ProgressEvent, type RerunJob, type RerunProgressEvent } from '../../../src/shared/api/contract';
+import { value, errorOf } from './results';
 
 const SAMPLE = 'fixtures/palimpsest/basic.jsonl';
 const KEY = 'sk-test-0123456789abcdefWXYZ';
-
-function value<T>(r: ApiResult<T>): T {
-  if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-
-function errorOf(r: ApiResult<unknown>) {
-  if (r.ok) throw new Error('expected an error value');
-  return r.error;
-}
 
 describe('re-run handlers', () => {
   let dataDir: string;

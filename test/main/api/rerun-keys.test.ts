@@ -9,6 +9,7 @@ import { NO_STORE_MESSAGE, type KeyVault } from '../../../src/main/api/handlers-
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { extractiveAnswerer, header, startMockProvider, type MockProvider } from '../../../src/main/mock';
 import type { ApiResult, ProgressEvent, RerunJob } from '../../../src/shared/api/contract';
+import { value, errorOf } from './results';
 
 /*
  * Stored provider keys through the API handlers, as the desktop app wires them: a KeyStore over
@@ -36,16 +37,6 @@ function expectNoKey(text: string): void {
   expect(text).not.toContain(KEY);
   expect(text).not.toContain(KEY.slice(0, 12));
   expect(text).not.toContain(Buffer.from(KEY).toString('base64').slice(0, 16));
-}
-
-function value<T>(r: ApiResult<T>): T {
-  if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
-
-function errorOf(r: ApiResult<unknown>) {
-  if (r.ok) throw new Error('expected an error value');
-  return r.error;
 }
 
 describe('provider keys through the handlers', () => {

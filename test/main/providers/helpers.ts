@@ -1,5 +1,4 @@
-import { afterEach } from 'vitest';
-import { type MockProvider, type MockProviderOptions, type ScriptInput, bodyJson, startMockProvider } from '../../../src/main/mock';
+import { type MockProvider, bodyJson } from '../../../src/main/mock';
 import type { KeyLookup } from '../../../src/main/providers/call';
 import type { Clock } from '../../../src/main/providers/retry';
 import { type PinnedModel, type PinnedModelInput, type ProviderId, PinnedModel as PinnedSchema } from '../../../src/shared/rerun/pinned';
@@ -11,17 +10,8 @@ import type { SummaryRequest } from '../../../src/shared/strategies/types';
  * so a test asserts the exact backoff our policy chose without waiting for it.
  */
 
-const open: MockProvider[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((m) => m.close()));
-});
-
-export async function startMock(script: ScriptInput, opts: Omit<MockProviderOptions, 'script'> = {}): Promise<MockProvider> {
-  const m = await startMockProvider({ script, ...opts });
-  open.push(m);
-  return m;
-}
+// A mock per test, closed after it: the mock provider tests' own helper.
+export { startMock } from '../mock/helpers';
 
 /** A key shaped like a real one, so pattern redaction would catch it too. */
 export const KEY = 'sk-ant-api03-TESTKEY0123456789abcdefghijklmnop';

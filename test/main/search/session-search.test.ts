@@ -2,15 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { literalPattern, searchSession, snippetAround } from '../../../src/main/search/session-search';
-import type { ApiResult } from '../../../src/shared/api/contract';
+import { value } from '../api/results';
 
 const BASIC = 'fixtures/palimpsest/basic.jsonl';
 const BRANCHES = 'fixtures/palimpsest/branches.jsonl';
-
-function value<T>(r: ApiResult<T>): T {
-  if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
 
 let registry: SessionRegistry;
 let handlers: Handlers;
