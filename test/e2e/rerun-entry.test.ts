@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright';
+import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolateHost, launch, screenshot, type IsolatedHost } from './harness';
 import { openFixture, type Opened } from './session-helpers';
+import { job, runAndWait } from './rerun-helpers';
 
 /*
  * Ways into re-run & compare and what the panel sends, in Chromium against the web host: the
@@ -10,7 +11,6 @@ import { openFixture, type Opened } from './session-helpers';
  * run show them; an option the strategy does not know comes back as the strategy's own sentence;
  * and the web host stores no key, says so, and answers the key methods NOT_AVAILABLE.
  */
-
 
 let browser: Browser;
 let host: IsolatedHost;
@@ -24,15 +24,6 @@ afterAll(async () => {
   await browser?.close();
   host?.restore();
 });
-
-const job = (page: Page, i = 0) => page.locator('.rr-job').nth(i);
-
-async function runAndWait(page: Page, state: string): Promise<void> {
-  const before = await page.locator('.rr-job').count();
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect.poll(() => page.locator('.rr-job').count()).toBe(before + 1);
-  await expect.poll(() => job(page).locator('.rr-state').textContent(), { timeout: 30_000 }).toBe(state);
-}
 
 describe('re-run entry points', () => {
   let o: Opened;

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolateHost, launch, screenshot, type IsolatedHost } from './harness';
 import { openFixture, type Opened } from './session-helpers';
+import { job, runAndWait } from './rerun-helpers';
 
 /*
  * Re-run & compare in Chromium against the web host, on the bundled sample with no API key: the
@@ -32,15 +33,6 @@ afterAll(async () => {
 async function openRerun(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'Re-run & compare' }).click();
   await page.getByRole('form', { name: 'Re-run settings' }).waitFor();
-}
-
-const job = (page: Page, i = 0) => page.locator('.rr-job').nth(i);
-
-async function runAndWait(page: Page, state: string): Promise<void> {
-  const before = await page.locator('.rr-job').count();
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect.poll(() => page.locator('.rr-job').count()).toBe(before + 1);
-  await expect.poll(() => job(page).locator('.rr-state').textContent(), { timeout: 30_000 }).toBe(state);
 }
 
 describe('re-run & compare', () => {
