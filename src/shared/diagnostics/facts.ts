@@ -196,8 +196,41 @@ export class Facts {
     return this.memo('agentRequests', () => this.state.requests.filter((r) => r.purpose === 'agent' && r.input === null));
   }
 
+  /**
+   * The agent requests `keep` accepts, in order, computed once per `key`. Rules look for "the last
+   * such request before seq s" once per compaction or mutation; over this list that is a binary
+   * search (lastBefore / firstAfter) instead of a scan of every request, which on a session of
+   * 180,000 requests and 500 compactions was most of the diagnostics' 12 s (docs/performance.md).
+   */
+  agentRequestsWhere(key: string, keep: (r: RequestRecord) => boolean): readonly RequestRecord[] {
+    return this.memo(`agentRequestsWhere:${key}`, () => this.agentRequests.filter(keep));
+  }
+
+  /** Agent requests whose size is known (reported, or estimated when an estimator is plugged in), with that size. */
+  get measuredAgentRequests(): readonly { readonly seq: number; readonly req: RequestRecord; readonly m: Measure }[] {
+    return this.memo('measuredAgentRequests', () => {
+      const out: { seq: number; req: RequestRecord; m: Measure }[] = [];
+      for (const req of this.agentRequests) {
+        const m = this.requestTokens(req);
+        if (m) out.push({ seq: req.seq, req, m });
+      }
+      return out;
+    });
+  }
+
+  private readonly measures = new Map<RequestRecord, Measure | null>();
+
   /** The size of the context a request sent: reported usage, else a local estimate of its view, else null. */
   requestTokens(r: RequestRecord): Measure | null {
+    let m = this.measures.get(r);
+    if (m === undefined) {
+      m = this.measureRequest(r);
+      this.measures.set(r, m);
+    }
+    return m;
+  }
+
+  private measureRequest(r: RequestRecord): Measure | null {
     const reported = reportedContextTokens(r.usage ?? undefined);
     if (reported !== null) return { value: reported, unit: 'tokens', source: 'reported' };
     if (!this.estimate || r.input !== null) return null;
@@ -291,8 +324,18 @@ export class Facts {
   }
 }
 
+/** The last entry whose seq is < `seq` (entries ascending by seq), or null. */
+export function lastBefore<T extends { readonly seq: number }>(xs: readonly T[], seq: number): T | null {
+  return xs[lowerBoundBy(xs, seq) - 1] ?? null;
+}
+
+/** The first entry whose seq is > `seq` (entries ascending by integer seqs), or null. */
+export function firstAfter<T extends { readonly seq: number }>(xs: readonly T[], seq: number): T | null {
+  return xs[lowerBoundBy(xs, seq + 1)] ?? null;
+}
+
 /** Index of the first entry whose seq is ≥ `seq` (entries ascending by seq). */
-function lowerBoundBy(xs: readonly { seq: number }[], seq: number): number {
+export function lowerBoundBy(xs: readonly { seq: number }[], seq: number): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {

@@ -3,6 +3,7 @@ import {
   INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, RULES, buildContext, diagnose, ruleById, ruleTextSeqs, runRules, type Rule,
 } from '../../../src/shared/diagnostics';
 import type { CanonicalEventInput } from '../../../src/shared/model/event';
+import { firstAfter, lastBefore } from '../../../src/shared/diagnostics/facts';
 import { replay } from '../../../src/shared/replay/fold';
 import { assistant, call, checkpoint, log, quarterChars, result, run, text, user } from './helpers';
 
@@ -269,6 +270,68 @@ describe('token-based rules', () => {
     // Only the assistant turn that asked for it comes after the result: a tail change.
     expect(run([...base(), { kind: 'mask', items: ['t1'], by: 'model' }], { only: ['MID_HISTORY_MUTATION'] }).findings).toEqual([]);
     expect(run(bodies, { only: ['MID_HISTORY_MUTATION'], estimate: quarterChars }).findings[0]?.message).toMatch(/About \d+ tokens after it/);
+  });
+
+  // Rules find "the request before / after" by binary search over indexed lists (facts.ts); these
+  // pin the bounds the linear scans had.
+  const ask = (id: string, n: number, extra: Partial<Extract<CanonicalEventInput, { kind: 'request' }>> = {}): CanonicalEventInput[] => [
+    { kind: 'request', id, ...extra }, assistant(`a-${id}`), { kind: 'response', request: id, usage: { input: n } },
+  ];
+
+  it('TRIGGER_MISSED judges each request by the policy of the latest compaction started before it', () => {
+    const bodies = (second: number): CanonicalEventInput[] => [
+      { kind: 'session', id: 's' }, user('u1'),
+      { kind: 'compaction/start', id: 'k1', trigger: 'manual', policy: { triggerTokens: 1_000 } }, { kind: 'compaction/end', id: 'k1', outcome: 'committed' },
+      ...ask('r1', 500),
+      { kind: 'compaction/start', id: 'k2', trigger: 'manual', policy: { triggerTokens: second } }, { kind: 'compaction/end', id: 'k2', outcome: 'committed' },
+      ...ask('r2', 2_000), ...ask('r3', 2_100), ...ask('r4', 2_200),
+    ];
+    expect(run(bodies(5_000), { only: ['TRIGGER_MISSED'] }).findings).toEqual([]);
+    const r = run(bodies(1_500), { only: ['TRIGGER_MISSED'] });
+    // r2 is left out (a compaction started since the request before it); r4 is the last request.
+    expect(r.findings.map((d) => d.message)).toEqual([expect.stringMatching(/^Request #2 .* past the compaction trigger of 1,500 tokens \(from the recorded policy\)/)]);
+  });
+
+  it('COMPACTION_GREW_CONTEXT compares with the last request after the previous compaction settled, never one before it', () => {
+    const bodies = (between: CanonicalEventInput[]): CanonicalEventInput[] => [
+      { kind: 'session', id: 's' }, user('u1'), ...ask('r1', 100),
+      { kind: 'compaction/start', id: 'A' }, checkpoint('kA', 'A', ['u1'], { op: 'replace', from: 'u1', to: 'u1' }), { kind: 'compaction/end', id: 'A', outcome: 'committed' },
+      ...between,
+      { kind: 'compaction/start', id: 'B' }, checkpoint('kB', 'B', ['kA'], { op: 'replace', from: 'kA', to: 'kA' }), { kind: 'compaction/end', id: 'B', outcome: 'committed' },
+      ...ask('r3', 150),
+    ];
+    // No request between A and B: B has nothing to be compared with (r1 came before A).
+    expect(run(bodies([]), { only: ['COMPACTION_GREW_CONTEXT'] }).findings).toEqual([]);
+    const r = run(bodies(ask('r2', 120)), { only: ['COMPACTION_GREW_CONTEXT'] });
+    expect(r.findings.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^The first request after compaction A, request #1 .* not fewer than the 100 tokens of the last request before it, request #0/),
+      expect.stringMatching(/^The first request after compaction B, request #2 .* not fewer than the 120 tokens of the last request before it, request #1/),
+    ]);
+  });
+
+  it('WINDOW_CHANGED compares the nearest requests with a window on either side of a compaction', () => {
+    const route = (window: number) => ({ route: { model: 'm', window } });
+    const bodies = (after: number): CanonicalEventInput[] => [
+      { kind: 'session', id: 's' }, user('u1'), ...ask('r1', 100, route(100_000)), ...ask('r2', 100, route(200_000)), ...ask('r3', 100),
+      { kind: 'compaction/start', id: 'A' }, checkpoint('kA', 'A', ['u1'], { op: 'replace', from: 'u1', to: 'u1' }), { kind: 'compaction/end', id: 'A', outcome: 'committed' },
+      ...ask('r4', 100), ...ask('r5', 100, route(after)), ...ask('r6', 100, route(50_000)),
+    ];
+    expect(run(bodies(200_000), { only: ['WINDOW_CHANGED'] }).findings).toEqual([]);
+    expect(run(bodies(100_000), { only: ['WINDOW_CHANGED'] }).findings.map((d) => d.message)).toEqual([
+      expect.stringMatching(/changed from 200,000 to 100,000 tokens across compaction A \(request #1 → #4\)/),
+    ]);
+  });
+});
+
+describe('seq lookups (facts.ts)', () => {
+  const xs = [{ seq: 2 }, { seq: 5 }, { seq: 9 }];
+  it('lastBefore is the last entry strictly before a seq', () => {
+    expect([0, 2, 3, 5, 9, 10].map((s) => lastBefore(xs, s)?.seq ?? null)).toEqual([null, null, 2, 2, 5, 9]);
+    expect(lastBefore([], 4)).toBeNull();
+  });
+  it('firstAfter is the first entry strictly after a seq', () => {
+    expect([0, 2, 3, 5, 9, 10].map((s) => firstAfter(xs, s)?.seq ?? null)).toEqual([2, 5, 5, 9, null, null]);
+    expect(firstAfter([], 4)).toBeNull();
   });
 });
 

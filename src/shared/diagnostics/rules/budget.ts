@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../model/diagnostic';
 import type { BudgetPolicy } from '../../model/event';
 import type { ItemRecord, RequestRecord } from '../../replay/records';
 import type { CompactionFacts } from '../facts';
-import { isAutomatic, isFailedAttempt } from '../facts';
+import { firstAfter, isAutomatic, isFailedAttempt, lastBefore, lowerBoundBy, upperBound } from '../facts';
 import { finding, measureText, num, plural } from '../text';
 import type { Measure, Rule, RuleContext } from '../types';
 import { amount, defaultPolicyFor } from '../../tokens/policy';
@@ -26,26 +26,16 @@ interface Sized {
   readonly m: Measure;
 }
 
+/** The last agent request of known size before `seq`, if it came after `after`. */
 function lastAgentBefore(ctx: RuleContext, seq: number, after = -1): Sized | null {
-  const rs = ctx.facts.agentRequests;
-  for (let i = rs.length - 1; i >= 0; i--) {
-    const r = rs[i] as RequestRecord;
-    if (r.seq >= seq) continue;
-    if (r.seq <= after) return null;
-    const m = ctx.facts.requestTokens(r);
-    if (m) return { req: r, m };
-  }
-  return null;
+  const s = lastBefore(ctx.facts.measuredAgentRequests, seq);
+  return s && s.seq > after ? s : null;
 }
 
+/** The first agent request of known size after `seq`, if it came before `before`. */
 function firstAgentAfter(ctx: RuleContext, seq: number, before = Number.POSITIVE_INFINITY): Sized | null {
-  for (const r of ctx.facts.agentRequests) {
-    if (r.seq <= seq) continue;
-    if (r.seq >= before) return null;
-    const m = ctx.facts.requestTokens(r);
-    if (m) return { req: r, m };
-  }
-  return null;
+  const s = firstAfter(ctx.facts.measuredAgentRequests, seq);
+  return s && s.seq < before ? s : null;
 }
 
 /** The next compaction's first event after `c`, to bound "the first request after". */
@@ -199,18 +189,19 @@ export const TRIGGER_MISSED: Rule = {
     const inferred = policies.length === 0 && ctx.format !== null && UNRECORDED_POLICY_FORMATS.has(ctx.format);
     if (policies.length === 0 && !inferred) return [];
     const preset = inferred ? defaultPolicyFor(ctx.format as string) : null;
-    const policyAt = (seq: number): BudgetPolicy => {
-      let p = (policies[0] as { policy: BudgetPolicy }).policy;
-      for (const x of policies) if (x.seq <= seq) p = x.policy;
-      return p;
-    };
+    // The policy of the latest start at or before `seq` (the first one before any start).
+    const policyAt = (seq: number): BudgetPolicy =>
+      (policies[Math.max(0, lowerBoundBy(policies, seq + 1) - 1)] as { policy: BudgetPolicy }).policy;
     const limitAt = (r: RequestRecord): number | null => {
       if (!preset) return threshold(policyAt(r.seq), r.route.window);
       const t = amount(preset.trigger, r.route.window ?? preset.defaultWindow);
       return t === null ? null : Math.floor(t);
     };
     const starts = ctx.facts.compactions.map((c) => c.start?.seq ?? c.firstSeq).sort((a, b) => a - b);
-    const startBetween = (a: number, b: number) => starts.some((s) => s > a && s < b);
+    const startBetween = (a: number, b: number): boolean => {
+      const next = starts[upperBound(starts, a)];
+      return next !== undefined && next < b;
+    };
     const failures = ctx.facts.compactions.filter((c) => isAutomatic(c) && isFailedAttempt(c));
     const rs = ctx.facts.agentRequests;
     interface Miss { i: number; value: Measure; limit: number; deferredBy: CompactionFacts | null }
@@ -267,8 +258,9 @@ export const WINDOW_CHANGED: Rule = {
     const done = new Set<string>();
     for (const c of ctx.facts.compactions) {
       if (c.end === null && c.commitSeq === null) continue;
-      const beforeReq = [...ctx.facts.agentRequests].reverse().find((r) => r.seq < startOf(c) && r.route.window !== undefined);
-      const afterReq = ctx.facts.agentRequests.find((r) => r.seq > Math.max(c.settledSeq, c.end?.seq ?? -1) && r.route.window !== undefined);
+      const windowed = ctx.facts.agentRequestsWhere('window', (r) => r.route.window !== undefined);
+      const beforeReq = lastBefore(windowed, startOf(c));
+      const afterReq = firstAfter(windowed, Math.max(c.settledSeq, c.end?.seq ?? -1));
       if (!beforeReq || !afterReq) continue;
       const a = beforeReq.route;
       const b = afterReq.route;

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../model/diagnostic';
 import type { LogEvent } from '../../model/event';
 import type { ItemRecord, RequestRecord } from '../../replay/records';
+import { firstAfter, lastBefore } from '../facts';
 import { finding, num } from '../text';
 import type { Rule, RuleContext } from '../types';
 
@@ -35,16 +36,8 @@ const cached = (r: RequestRecord): number | null =>
 
 /** The cache the mutation cost: what the provider reported, else an estimate of the suffix, else nothing. */
 function cacheCost(ctx: RuleContext, e: LogEvent, after: readonly ItemRecord[]): string {
-  const rs = ctx.facts.agentRequests;
-  let prev: RequestRecord | null = null;
-  let next: RequestRecord | null = null;
-  for (const r of rs) {
-    if (r.seq < e.seq && cached(r) !== null) prev = r;
-    if (r.seq > e.seq && r.usage?.cacheRead !== undefined) {
-      next = r;
-      break;
-    }
-  }
+  const prev = lastBefore(ctx.facts.agentRequestsWhere('cached', (r) => cached(r) !== null), e.seq);
+  const next = firstAfter(ctx.facts.agentRequestsWhere('cacheRead', (r) => r.usage?.cacheRead !== undefined), e.seq);
   if (prev && next) {
     const lost = (cached(prev) as number) - (next.usage?.cacheRead ?? 0);
     if (lost > 0) return ` The next request (#${next.index}) read ${num(lost)} fewer cached tokens than request #${prev.index} had cached (reported by the provider).`;
