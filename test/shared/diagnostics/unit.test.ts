@@ -309,6 +309,18 @@ describe('token-based rules', () => {
     ]);
   });
 
+  it('MID_HISTORY_MUTATION compares the last cache report before the change with the first after it', () => {
+    const usage = (id: string, u: { cacheRead: number; cacheWrite?: number }): CanonicalEventInput[] => [
+      { kind: 'request', id }, assistant(`a-${id}`), { kind: 'response', request: id, usage: { input: 10, ...u } },
+    ];
+    const bodies: CanonicalEventInput[] = [
+      ...base(), ...usage('r1', { cacheRead: 1_000, cacheWrite: 200 }), user('u2'), ...usage('r2', { cacheRead: 1_500, cacheWrite: 0 }),
+      { kind: 'mask', items: ['t1'], by: 'harness' }, ...usage('r3', { cacheRead: 300 }), ...usage('r4', { cacheRead: 2_000 }),
+    ];
+    expect(run(bodies, { only: ['MID_HISTORY_MUTATION'] }).findings[0]?.message)
+      .toMatch(/The next request \(#2\) read 1,200 fewer cached tokens than request #1 had cached/);
+  });
+
   it('WINDOW_CHANGED compares the nearest requests with a window on either side of a compaction', () => {
     const route = (window: number) => ({ route: { model: 'm', window } });
     const bodies = (after: number): CanonicalEventInput[] => [
