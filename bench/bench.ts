@@ -109,6 +109,8 @@ export interface FileResult {
   readonly views: (Latency & { readonly avgItems: number; readonly maxItems: number }) | null;
   readonly fullViews: (Latency & { readonly hydrated: number }) | null;
   readonly stepping: { readonly views: number; readonly totalMs: number; readonly msPerView: number; readonly ratioToReplay: number; readonly items: number } | null;
+  /** The diagnostics rules over the replayed default branch, once (what `palimpsest inspect` and the app's panel wait for). */
+  readonly rules: { readonly ms: number; readonly findings: number } | null;
 }
 
 type ChildMessage = { readonly ok: true; readonly result: FileResult } | { readonly ok: false; readonly error: string };
@@ -276,6 +278,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   let views: FileResult['views'] = null;
   let fullViews: FileResult['fullViews'] = null;
   let stepping: FileResult['stepping'] = null;
+  let rules: FileResult['rules'] = null;
   if (n > 0) {
     const rng = new Rng(VIEW_SEED);
     const ms: number[] = [];
@@ -305,6 +308,10 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     // The same views with every elided text re-read from the file (what a reader of the full text waits for).
     const inspector = new SessionInspector(session);
     inspector.replay();
+    const tr = t();
+    const findings = inspector.diagnostics().length;
+    rules = { ms: t() - tr, findings };
+    log(name, `diagnostics rules: ${rules.ms.toFixed(0)} ms, ${findings} findings`);
     const fms: number[] = [];
     let hydrated = 0;
     for (let k = 0; k < FULL_VIEWS; k++) {
@@ -331,7 +338,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
       logHeap, logHeapPerEvent: logHeap / Math.max(1, session.events.length),
       finalPeakRss: maxRss(),
     },
-    views, fullViews, stepping,
+    views, fullViews, stepping, rules,
   };
 }
 
@@ -433,11 +440,11 @@ function report(results: readonly FileResult[]): string {
   if (withViews.length > 0) {
     out.push('');
     out.push(table([
-      ['file', 'requests', 'avg view items', 'view p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'every view s', 'ms/view', '× replay', 'full-text p50 ms', 'full-text p99 ms'],
+      ['file', 'requests', 'avg view items', 'view p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'every view s', 'ms/view', '× replay', 'full-text p50 ms', 'full-text p99 ms', 'rules ms'],
       ...withViews.map((r) => [
         r.name, r.requests.toLocaleString('en-US'), f0(r.views?.avgItems ?? NaN), f2(r.views?.p50 ?? NaN), f2(r.views?.p95 ?? NaN), f2(r.views?.p99 ?? NaN),
         f2(r.views?.max ?? NaN), r.stepping ? f1(r.stepping.totalMs / 1000) : '—', r.stepping ? f2(r.stepping.msPerView) : '—',
-        r.stepping ? f1(r.stepping.ratioToReplay) : '—', f1(r.fullViews?.p50 ?? NaN), f1(r.fullViews?.p99 ?? NaN),
+        r.stepping ? f1(r.stepping.ratioToReplay) : '—', f1(r.fullViews?.p50 ?? NaN), f1(r.fullViews?.p99 ?? NaN), f0(r.rules?.ms ?? NaN),
       ]),
     ]));
   }
