@@ -47,7 +47,7 @@ export async function estimateRequestTokens(inspector: SessionInspector, options
   try {
     const tokens = new SessionTokens(inspector, { counter, branch: options.branch });
     await tokens.countAll({ signal: options.signal });
-    return tokens.report().requests.map((r) => r.estimatedTokens);
+    return tokens.requestTotals();
   } finally {
     if (!options.counter) await counter.close();
   }

@@ -232,6 +232,21 @@ export class SessionTokens implements CountSource {
     return null;
   }
 
+  /**
+   * Every request's local count (the report's `estimatedTokens`) without the rest of the report:
+   * `inspect --json` needs only these, and the prompt-cache analysis, envelope fit and policy
+   * cost more than the counts on long sessions.
+   */
+  requestTotals(): number[] {
+    const out: number[] = [];
+    const surfaceAt = this.state.surface.cursor();
+    for (let i = 0; i < this.state.requests.length; i++) {
+      const total = this.accountant.totalOf(i, surfaceAt);
+      if (total !== null) out.push(Math.round(total));
+    }
+    return out;
+  }
+
   /** Every request with its figures, prompt-cache analysis, the envelope fit and the policy's verdicts. */
   report(policy: TokenPolicy = this.defaultPolicy()): SessionTokenReport {
     const cached = this.report_;

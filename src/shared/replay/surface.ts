@@ -120,7 +120,33 @@ export class SurfaceHistory {
 
   /** The surface after every operation with seq < `beforeSeq`. */
   at(beforeSeq: number): SurfaceState {
-    // Ops are in seq order: find how many precede beforeSeq.
+    return this.atOpIndex(this.opsBefore(beforeSeq));
+  }
+
+  /**
+   * A reader of surfaces for seqs that mostly increase (a pass over every request): it applies the
+   * operations since the previous call to its own state instead of copying a snapshot per call. The
+   * state it returns is shared: valid until the next call, never to be changed by the caller.
+   * A seq lower than the previous one starts again from a snapshot.
+   */
+  cursor(): (beforeSeq: number) => SurfaceState {
+    let state: SurfaceState | null = null;
+    let opIndex = 0;
+    let last = Number.NEGATIVE_INFINITY;
+    return (beforeSeq) => {
+      if (state === null || beforeSeq < last) {
+        state = this.at(beforeSeq);
+        opIndex = this.opsBefore(beforeSeq);
+      } else {
+        for (; opIndex < this.ops.length && (this.ops[opIndex] as SurfaceOp).seq < beforeSeq; opIndex++) applyOp(state, this.ops[opIndex] as SurfaceOp);
+      }
+      last = beforeSeq;
+      return state;
+    };
+  }
+
+  /** The number of operations with seq < `beforeSeq` (ops are in seq order). */
+  private opsBefore(beforeSeq: number): number {
     let lo = 0;
     let hi = this.ops.length;
     while (lo < hi) {
@@ -128,7 +154,7 @@ export class SurfaceHistory {
       if ((this.ops[mid] as SurfaceOp).seq < beforeSeq) lo = mid + 1;
       else hi = mid;
     }
-    return this.atOpIndex(lo);
+    return lo;
   }
 
   private atOpIndex(opIndex: number): SurfaceState {

@@ -61,6 +61,29 @@ function median(xs: number[]): number {
 
 /** At most this many points per stretch enter the pairwise slopes (evenly spaced): the fit stays cheap on long sessions. */
 const MAX_POINTS = 200;
+/**
+ * At most this many pairs over all stretches. A session with hundreds of compactions has hundreds
+ * of stretches: 200 points each made 10 million slopes on the 1M-event bench session (10 s and
+ * gigabytes to sort them); past this budget every stretch gets the same smaller sample instead.
+ */
+export const MAX_PAIRS = 200_000;
+
+/** Points sampled per stretch: MAX_POINTS, or fewer (at least 2) so that all pairs fit MAX_PAIRS. */
+export function pointsPerStretch(sizes: readonly number[]): number {
+  const pairs = (cap: number): number => sizes.reduce((n, size) => {
+    const k = Math.min(size, cap);
+    return n + (k * (k - 1)) / 2;
+  }, 0);
+  if (pairs(MAX_POINTS) <= MAX_PAIRS) return MAX_POINTS;
+  let lo = 2;
+  let hi = MAX_POINTS;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pairs(mid) <= MAX_PAIRS) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
 
 export function fitEnvelope(points: readonly FitPoint[]): EnvelopeFit | null {
   const ps = points.filter((p) => Number.isFinite(p.counted) && Number.isFinite(p.reported) && p.counted > 0 && p.reported > 0);
@@ -72,10 +95,11 @@ export function fitEnvelope(points: readonly FitPoint[]): EnvelopeFit | null {
     byStretch.set(p.stretch, list);
   }
   const slopes: { value: number; weight: number }[] = [];
+  const cap = pointsPerStretch([...byStretch.values()].map((l) => l.length));
   for (const list of byStretch.values()) {
-    const step = list.length / Math.min(list.length, MAX_POINTS);
+    const step = list.length / Math.min(list.length, cap);
     const sample: FitPoint[] = [];
-    for (let i = 0; i < list.length && sample.length < MAX_POINTS; i++) sample.push(list[Math.floor(i * step)] as FitPoint);
+    for (let i = 0; i < list.length && sample.length < cap; i++) sample.push(list[Math.floor(i * step)] as FitPoint);
     for (let i = 0; i < sample.length; i++) {
       for (let j = i + 1; j < sample.length; j++) {
         const a = sample[i] as FitPoint;

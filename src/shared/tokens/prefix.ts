@@ -65,8 +65,32 @@ export interface PrefixAnalysis {
   readonly cacheReadRatio: number | null;
 }
 
+/** New units after the shared prefix up to which the previous request's units are scanned, not indexed. */
+const SCAN_TAIL = 8;
+
+/** The previous request's unit keys and item ids, as sets made when first asked for. */
+class PrevUnits {
+  private keySet: Set<number> | null = null;
+  private idSet: Set<string> | null = null;
+
+  constructor(private readonly units: readonly UnitInfo[]) {}
+
+  keys(): ReadonlySet<number> {
+    this.keySet ??= new Set(this.units.map((u) => u.key));
+    return this.keySet;
+  }
+
+  ids(): ReadonlySet<string> {
+    if (!this.idSet) {
+      this.idSet = new Set<string>();
+      for (const u of this.units) if (u.rec) this.idSet.add(u.rec.id);
+    }
+    return this.idSet;
+  }
+}
+
 /** Whether a unit replaces content the previous request showed (ids in `shown`). */
-function standsIn(u: UnitInfo, shown: ReadonlySet<string>): boolean {
+function standsIn(u: UnitInfo, shown: { has(id: string): boolean }): boolean {
   if (!u.rec) return false;
   if (u.masked) return shown.has(u.rec.id);
   const d = u.rec.item.derivation;
@@ -139,12 +163,13 @@ export function comparePrefix(prev: RequestTokens | null, cur: RequestTokens): P
   // After the shared prefix, a position is recomputed work when the previous request had its content
   // (shifted by the change) or when it stands in for content the previous request had (a mask, a
   // pruned result, a checkpoint over shown items); anything else is new conversation, appended.
-  const before = new Set<number>();
-  const shown = new Set<string>();
-  for (const u of prev.units) {
-    before.add(u.key);
-    if (u.rec) shown.add(u.rec.id);
-  }
+  // Most requests append a few units to the previous one: for those, a scan of the previous units
+  // per new unit is cheaper than sets over every unit of both (which were a third of the token
+  // report on long sessions). The item-id set is needed only for masks and derived items.
+  const earlier = new PrevUnits(prev.units);
+  const scan = cur.units.length - k <= SCAN_TAIL;
+  const before = { has: (key: number) => (scan ? prev.units.some((u) => u.key === key) : earlier.keys().has(key)) };
+  const shown = { has: (id: string) => earlier.ids().has(id) };
   let appendedTokens = 0;
   let appendedUnits = 0;
   let recomputedTokens = 0;

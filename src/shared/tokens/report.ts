@@ -64,6 +64,19 @@ function compactionStarts(compactions: readonly CompactionRecord[]): { seq: numb
     .sort((a, b) => a.seq - b.seq);
 }
 
+/** The first compaction that starts after `seq` and before `upTo` (starts ascending), by binary search. */
+function firstCompactionAfter(starts: readonly { seq: number; id: string }[], seq: number, upTo: number): { seq: number; id: string } | undefined {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((starts[mid] as { seq: number }).seq <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  const c = starts[lo];
+  return c && c.seq < upTo ? c : undefined;
+}
+
 /**
  * The whole account of a branch: every request's figures, prompt-cache analysis against the previous
  * request on the same model, the unlogged-envelope fit, and a policy evaluated on the agent requests.
@@ -75,8 +88,9 @@ export function buildReport(acc: TokenAccountant, encoding: EncodingChoice, poli
   const lastByModel = new Map<string, RequestTokens>();
   let partial = 0;
   let stretch = 0;
+  const surfaceAt = state.surface.cursor();
   for (let i = 0; i < state.requests.length; i++) {
-    const t = acc.tokensOf(i);
+    const t = acc.tokensOf(i, surfaceAt);
     if (!t) continue;
     const r = t.request;
     while (stretch < starts.length && (starts[stretch] as { seq: number }).seq < r.seq) stretch++;
@@ -131,7 +145,7 @@ export function buildReport(acc: TokenAccountant, encoding: EncodingChoice, poli
       if (rec.item.role === 'assistant') reply += tokens;
       else added += tokens;
     }
-    const c = starts.find((s) => s.seq > row.seq && s.seq < upTo);
+    const c = firstCompactionAfter(starts, row.seq, upTo);
     let size: number;
     let sizeSource: SizeSource;
     let scale = 1;

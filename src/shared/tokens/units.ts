@@ -1,6 +1,7 @@
 import type { Block, ToolSchema } from '../model/content';
 import type { ReplayState } from '../replay/fold';
 import type { ItemRecord, RequestRecord, TodoState } from '../replay/records';
+import type { SurfaceState } from '../replay/surface';
 import {
   addUncountable, CATEGORY_COUNT, CATEGORY_INDEX, FRAMING_PER_MESSAGE, FRAMING_PER_REQUEST, itemBlockParts, maskParts, noUncountable,
   systemParts, todoParts, toolsParts, TOKEN_CATEGORIES, type ItemContext, type TextPart, type TokenCategory, type Uncountable,
@@ -154,6 +155,9 @@ export interface RequestTokens {
   readonly maskedUnknown: number;
 }
 
+/** Where the surface before a seq comes from: the history (random access) or a cursor (a pass in order). */
+export type SurfaceAt = (beforeSeq: number) => SurfaceState;
+
 const ITEM_KEY_SPAN = 65536;
 /** Shared by every unit without images, opaque or redacted blocks (most of them). */
 const NONE: Readonly<Uncountable> = Object.freeze(noUncountable());
@@ -298,29 +302,50 @@ export class TokenAccountant {
     return u;
   }
 
-  /** The positions of request `index`, in prefix order: tools, system, items, todo block. */
-  unitsOf(index: number): UnitInfo[] | null {
-    const r = this.state.requests[index];
-    if (!r) return null;
+  /**
+   * The positions of request `index`, in prefix order: tools, system, items, todo block. A pass
+   * over many requests in order passes `surfaceAt` from `state.surface.cursor()`.
+   */
+  unitsOf(index: number, surfaceAt: SurfaceAt = this.surfaceAt): UnitInfo[] | null {
     const units: UnitInfo[] = [];
+    return this.visitUnits(index, (u) => units.push(u), surfaceAt) ? units : null;
+  }
+
+  private readonly surfaceAt: SurfaceAt = (seq) => this.state.surface.at(seq);
+
+  /** Calls `visit` with each position of request `index` in prefix order; false when there is no such request. */
+  private visitUnits(index: number, visit: (u: UnitInfo) => void, surfaceAt: SurfaceAt): boolean {
+    const r = this.state.requests[index];
+    if (!r) return false;
     const env = r.envelope;
-    if (env.tools !== undefined) units.push(this.envelopeUnit('tools', env.toolsSeq, env.tools));
-    if (env.system !== undefined) units.push(this.envelopeUnit('system', env.systemSeq, env.system));
+    if (env.tools !== undefined) visit(this.envelopeUnit('tools', env.toolsSeq, env.tools));
+    if (env.system !== undefined) visit(this.envelopeUnit('system', env.systemSeq, env.system));
     if (r.input) {
       for (const id of r.input.items) {
         const rec = this.state.itemById.get(id);
-        if (rec) units.push(this.itemUnit(rec, false, r.seq));
+        if (rec) visit(this.itemUnit(rec, false, r.seq));
       }
     } else {
       // The surface as item indexes (surfaceBefore would also build an array of records).
-      const s = this.state.surface.at(r.seq);
+      const s = surfaceAt(r.seq);
       for (const id of s.ids) {
         const rec = this.state.items[id];
-        if (rec) units.push(this.itemUnit(rec, s.masked.has(id), r.seq));
+        if (rec) visit(this.itemUnit(rec, s.masked.has(id), r.seq));
       }
-      if (r.todo && r.todo.todos.length > 0) units.push(this.todoUnit(r.todo));
+      if (r.todo && r.todo.todos.length > 0) visit(this.todoUnit(r.todo));
     }
-    return units;
+    return true;
+  }
+
+  /**
+   * `tokensOf(index).total` without the per-unit arrays: a pass over every request of a long
+   * session (inspect --json) would otherwise allocate a view's worth of arrays per request.
+   */
+  totalOf(index: number, surfaceAt: SurfaceAt = this.surfaceAt): number | null {
+    let total = FRAMING_PER_REQUEST;
+    return this.visitUnits(index, (u) => {
+      total += this.unitTokens(u).total;
+    }, surfaceAt) ? total : null;
   }
 
   /** Tokens of one unit: cached once every ref is counted, estimated from characters otherwise. */
@@ -358,9 +383,9 @@ export class TokenAccountant {
     return tokens;
   }
 
-  /** The token figures of request `index`. */
-  tokensOf(index: number): RequestTokens | null {
-    const units = this.unitsOf(index);
+  /** The token figures of request `index` (`surfaceAt`: as for unitsOf). */
+  tokensOf(index: number, surfaceAt: SurfaceAt = this.surfaceAt): RequestTokens | null {
+    const units = this.unitsOf(index, surfaceAt);
     const r = this.state.requests[index];
     if (!units || !r) return null;
     const unitTokens = new Float64Array(units.length);

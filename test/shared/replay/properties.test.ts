@@ -168,6 +168,23 @@ describe('replay properties', () => {
     expect(modelView(state, 0)?.items.map((x) => x.id)).toEqual(['r', 'a', 'b']);
   });
 
+  it('a surface cursor gives the surface random access gives, for seqs in any order (restores and inserts included)', () => {
+    fc.assert(fc.property(fc.array(choice, { maxLength: 200 }), fc.array(frac, { maxLength: 40 }), (choices, jumps) => {
+      const { bodies } = build(choices);
+      const state = replay(log(bodies));
+      const cursor = state.surface.cursor();
+      // Every request in order (the pass the cursor is for), then seqs anywhere, backwards too.
+      const seqs = [...state.requests.map((r) => r.seq), ...jumps.map((f) => Math.floor(f * (bodies.length + 1)))];
+      for (const seq of seqs) {
+        const want = state.surface.at(seq);
+        const got = cursor(seq);
+        expect(got.ids).toEqual(want.ids);
+        expect(got.keys).toEqual(want.keys);
+        expect([...got.masked].sort()).toEqual([...want.masked].sort());
+      }
+    }), { numRuns: 150 });
+  });
+
   it('replay is deterministic', () => {
     fc.assert(fc.property(fc.array(choice, { maxLength: 200 }), (choices) => {
       const events = log(build(choices).bodies);

@@ -111,10 +111,13 @@ describe('accounting', () => {
       const source = new FakeSource();
       const acc = new TokenAccountant(state, source);
       if (countSome) source.count(acc.allRefs().filter((_, i) => i % 2 === 0));
+      const cursor = state.surface.cursor();
       for (let i = 0; i < state.requests.length; i++) {
         const t = acc.tokensOf(i);
         if (!t) return false;
         if (Math.abs(sum(t.byCategory) - t.total) > 1e-9) return false;
+        // The array-free total of a pass in order is the same number, to the last bit.
+        if (acc.totalOf(i, cursor) !== t.total || acc.tokensOf(i, cursor)?.total !== t.total) return false;
         if (t.unloggedSystem !== true || t.unloggedTools !== true) return false;
       }
       return true;

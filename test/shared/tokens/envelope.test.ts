@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitEnvelope, unloggedPart } from '../../../src/shared/tokens/envelope';
+import { MAX_PAIRS, fitEnvelope, pointsPerStretch, unloggedPart } from '../../../src/shared/tokens/envelope';
 
 describe('unlogged envelope fit', () => {
   it('measures E and k from reported vs counted, robust to outliers', () => {
@@ -27,6 +27,25 @@ describe('unlogged envelope fit', () => {
     expect(fit?.ratio).toBeCloseTo(1, 5);
     expect(fit?.stretches).toEqual([{ stretch: 0, requests: 5, envelope: 20_000 }, { stretch: 1, requests: 5, envelope: 30_000 }]);
     expect(fit?.envelope).toBe(20_000);
+  });
+
+  it('samples fewer points per stretch when a session has many stretches, so the pairs stay within budget', () => {
+    const pairs = (sizes: number[], k: number) => sizes.reduce((n, size) => n + (Math.min(size, k) * (Math.min(size, k) - 1)) / 2, 0);
+    expect(pointsPerStretch([60, 5])).toBe(200);
+    const many = Array.from({ length: 600 }, () => 300);
+    const k = pointsPerStretch(many);
+    expect(pairs(many, k)).toBeLessThanOrEqual(MAX_PAIRS);
+    expect(pairs(many, k + 1)).toBeGreaterThan(MAX_PAIRS);
+    expect(pointsPerStretch(Array.from({ length: 1e6 }, () => 300))).toBe(2);
+    // The sample still measures k and every stretch's E.
+    const pts = many.flatMap((size, stretch) => Array.from({ length: size }, (_, i) => {
+      const counted = 1_000 + i * 500;
+      return { counted, reported: 20_000 + stretch * 10 + Math.round(1.2 * counted), stretch };
+    }));
+    const fit = fitEnvelope(pts);
+    expect(fit?.ratio).toBeCloseTo(1.2, 3);
+    expect(fit?.stretches.length).toBe(600);
+    expect(fit?.stretches[599]?.envelope).toBeCloseTo(25_990, -1);
   });
 
   it('falls back to the plain difference with one request, and never fails (property)', () => {

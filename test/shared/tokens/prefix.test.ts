@@ -7,13 +7,13 @@ import { assistant, call, log, request, result, text, user } from '../replay/bui
 import { FakeSource } from './helpers';
 
 /** A log of four tool rounds; `then` is appended before a last request. */
-function session(then: CanonicalEventInput[]) {
+function session(then: CanonicalEventInput[], rounds = 4) {
   const bodies: CanonicalEventInput[] = [
     { kind: 'session', id: 's' },
     { kind: 'header', system: text('system prompt here'), tools: [{ name: 'bash' }], route: { model: 'm' } },
     user('u1', 'do the thing please'),
   ];
-  for (let i = 1; i <= 4; i++) bodies.push(request(`r${i}`), call(`a${i}`, `c${i}`), result(`t${i}`, `c${i}`, `output number ${i} with several words in it`));
+  for (let i = 1; i <= rounds; i++) bodies.push(request(`r${i}`), call(`a${i}`, `c${i}`), result(`t${i}`, `c${i}`, `output number ${i} with several words in it`));
   bodies.push(request('before'), ...then, request('after'));
   const state = replay(log(bodies));
   const source = new FakeSource();
@@ -51,6 +51,19 @@ describe('prompt-cache prefix analysis', () => {
     expect(c.appendedTokens).toBe(0);
     expect(c.recomputedTokens).toBeGreaterThan(0);
     expect(c.recomputedTokens).toBeLessThan(after);
+  });
+
+  it('a mask far back recomputes every later unit, however many (past the scan of short tails)', () => {
+    for (const rounds of [4, 12]) {
+      const { prev, cur } = session([{ kind: 'mask', items: ['t1'], by: 'harness', reference: text('[masked]') }], rounds);
+      const c = comparePrefix(prev, cur);
+      let after = 0;
+      for (let i = c.sharedUnits; i < cur.units.length; i++) after += cur.unitTokens[i] as number;
+      expect(cur.units.length - c.sharedUnits).toBe(2 * rounds - 1); // t1 (masked now), then a2, t2 … a_n, t_n
+      expect(c.appendedTokens).toBe(0);
+      expect(c.appendedUnits).toBe(0);
+      expect(c.recomputedTokens).toBe(after);
+    }
   });
 
   it('a mask of the newest tool result changes only the tail', () => {
