@@ -23,7 +23,7 @@ async function catalog(path: string, branches: 'default' | 'all' = 'default'): P
     for (const branch of branches === 'all' ? ins.branches.map((b) => b.name) : [ins.defaultBranch]) {
       const state = ins.replay(branch);
       const base = [...session.diagnostics, ...locateDiagnostics(session, state.diagnostics)];
-      const fullBlocks = await loadRuleTexts(session.events, state, (seq) => session.hydrate(seq));
+      const fullBlocks = await loadRuleTexts(session.events, state, (seqs) => session.hydrateMany(seqs));
       out.push(...diagnose({ events: session.events, state, format: session.format, reported: base, fullBlocks }));
     }
     return out;

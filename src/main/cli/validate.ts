@@ -52,7 +52,7 @@ export async function validateSession(inspector: SessionInspector, options: Vali
   const branch = options.branch ?? inspector.defaultBranch;
   const state = inspector.replay(branch);
   const base = [...session.diagnostics, ...locateDiagnostics(session, state.diagnostics)];
-  const fullBlocks = await loadRuleTexts(session.events, state, (seq) => session.hydrate(seq));
+  const fullBlocks = await loadRuleTexts(session.events, state, (seqs) => session.hydrateMany(seqs));
   const found = diagnose(
     { events: session.events, state, format: session.format, reported: base, fullBlocks },
     options.rules ? { only: options.rules } : {},

@@ -7,6 +7,11 @@ import { closeQuietly, IoFailure, openForReading, readInto } from './io';
 import { DEFAULT_CHUNK_BYTES } from './jsonl';
 import { isZstdPath, ZstdStream } from './zstd';
 
+/** Lines at most this far apart are read together by readMany. */
+const READ_GAP = 64 * 1024;
+/** The most bytes readMany reads in one call. */
+const READ_SPAN = 8 * 1024 * 1024;
+
 /**
  * Re-reads lines of one session file by the offsets the reader reported, keeping one file handle
  * open for the life of the session instead of opening the file per line. A zstd file is
@@ -25,6 +30,50 @@ export class LineSource {
     if (this.disposed) return null;
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) return null;
     if (length > bufferConstants.MAX_STRING_LENGTH) return null;
+    const buf = await this.bytes(offset, length);
+    return buf ? parseLineBytes(buf, 0, length) : null;
+  }
+
+  /**
+   * Many lines at once, in the order asked, each null when it cannot be read. Lines close together
+   * in the file are read with one call (gaps up to READ_GAP bytes, spans up to READ_SPAN): a search
+   * or a view re-reading thousands of long texts pays a handful of reads, not one per line.
+   */
+  async readMany(ranges: readonly { readonly offset: number; readonly length: number }[]): Promise<(Record<string, unknown> | null)[]> {
+    const out: (Record<string, unknown> | null)[] = new Array<Record<string, unknown> | null>(ranges.length).fill(null);
+    const order = ranges.map((_, i) => i).filter((i) => {
+      const r = ranges[i] as { offset: number; length: number };
+      return Number.isSafeInteger(r.offset) && Number.isSafeInteger(r.length) && r.offset >= 0 && r.length >= 0;
+    });
+    order.sort((a, b) => (ranges[a] as { offset: number }).offset - (ranges[b] as { offset: number }).offset);
+    for (let g = 0; g < order.length;) {
+      const first = ranges[order[g] as number] as { offset: number; length: number };
+      let end = first.offset + first.length;
+      let h = g + 1;
+      for (; h < order.length; h++) {
+        const r = ranges[order[h] as number] as { offset: number; length: number };
+        const next = Math.max(end, r.offset + r.length);
+        if (r.offset - end > READ_GAP || next - first.offset > READ_SPAN) break;
+        end = next;
+      }
+      if (h === g + 1) {
+        out[order[g] as number] = await this.read(first.offset, first.length);
+      } else {
+        const buf = await this.bytes(first.offset, end - first.offset);
+        for (let k = g; k < h; k++) {
+          const r = ranges[order[k] as number] as { offset: number; length: number };
+          // A span the file no longer has whole (it shrank): each line on its own, as read() would.
+          out[order[k] as number] = buf ? parseLineBytes(buf, r.offset - first.offset, r.offset - first.offset + r.length) : await this.read(r.offset, r.length);
+        }
+      }
+      g = h;
+    }
+    return out;
+  }
+
+  /** The bytes [offset, offset + length) of the file, or null when they cannot be read. */
+  private async bytes(offset: number, length: number): Promise<Buffer | null> {
+    if (this.disposed || length > bufferConstants.MAX_LENGTH) return null;
     this.handle ??= isZstdPath(this.path) ? this.decompressToTemp() : openForReading(this.path);
     const fh = await this.handle;
     if (fh instanceof IoFailure) return null;
@@ -35,7 +84,7 @@ export class LineSource {
       if (n instanceof IoFailure || n === 0) return null;
       got += n;
     }
-    return parseLineBytes(buf, 0, length);
+    return buf;
   }
 
   private async decompressToTemp(): Promise<FileHandle | IoFailure> {

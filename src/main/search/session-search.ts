@@ -1,7 +1,8 @@
 import type { SearchMatch } from '../../shared/api/library-contract';
+import type { LogEvent } from '../../shared/model/event';
 import { MAIN_BRANCH } from '../../shared/replay/branches';
 import type { SessionInspector } from '../session/inspector';
-import { eventTexts } from './event-text';
+import { eventTexts, type EventText } from './event-text';
 
 /**
  * Search within one open session, in main (the renderer never holds a session): a case-insensitive
@@ -21,6 +22,8 @@ export interface SearchResult {
 }
 
 const BEFORE = 60;
+/** Events whose long texts are re-read together, between two looks at the time budget. */
+const SEARCH_BLOCK = 2_000;
 const AFTER = 100;
 
 // Control characters and runs of white space would break a one-line snippet.
@@ -70,15 +73,28 @@ export async function searchSession(inspector: SessionInspector, query: string, 
   const matches: SearchMatch[] = [];
   let total = 0;
   let partial = 0;
-  for (const seq of state.seqs) {
-    let e = events[seq];
-    if (!e) continue;
-    let texts = eventTexts(e);
-    if (texts.some((t) => t.elided) && now() < deadline) {
-      e = await inspector.session.hydrate(seq);
-      texts = eventTexts(e);
-    }
-    if (texts.some((t) => t.elided)) partial++;
+  // Blocks of events: the long texts of a block are re-read together (LoadedSession.hydrateMany).
+  for (let b = 0; b < state.seqs.length; b += SEARCH_BLOCK) {
+    const block = state.seqs.slice(b, b + SEARCH_BLOCK);
+    const inMemory = block.map((seq) => {
+      const e = events[seq];
+      return e ? eventTexts(e) : null;
+    });
+    const elided = now() < deadline ? block.filter((_, i) => inMemory[i]?.some((t) => t.elided)) : [];
+    const full = new Map<number, LogEvent>();
+    if (elided.length > 0) (await inspector.session.hydrateMany(elided)).forEach((e, i) => full.set(elided[i] as number, e));
+    block.forEach((seq, i) => {
+      const whole = full.get(seq);
+      const e = whole ?? events[seq];
+      const texts = whole ? eventTexts(whole) : inMemory[i];
+      if (!e || !texts) return;
+      if (texts.some((t) => t.elided)) partial++;
+      scan(seq, e, texts);
+    });
+  }
+  return { total, partial, matches };
+
+  function scan(seq: number, e: LogEvent, texts: readonly EventText[]): void {
     for (const t of texts) {
       const m = pattern.exec(t.text);
       if (!m) continue;
@@ -93,5 +109,4 @@ export async function searchSession(inspector: SessionInspector, query: string, 
       });
     }
   }
-  return { total, partial, matches };
 }

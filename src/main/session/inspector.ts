@@ -58,7 +58,7 @@ export class SessionInspector {
 
   /** Re-read the full text of the summaries and checkpoints the diagnostics rules read whole; diagnostics() uses them from then on. */
   async loadRuleTexts(branch = this.defaultBranch): Promise<void> {
-    const texts = await loadRuleTexts(this.session.events, this.replay(branch), (seq) => this.session.hydrate(seq));
+    const texts = await loadRuleTexts(this.session.events, this.replay(branch), (seqs) => this.session.hydrateMany(seqs));
     for (const [seq, blocks] of texts) this.ruleTexts.set(seq, blocks);
     this.findings.clear();
   }
@@ -89,24 +89,25 @@ export class SessionInspector {
     const view = this.view(index, branch);
     if (!view) return null;
     const state = this.replay(branch);
-    const items: ViewItem[] = [];
-    for (const it of view.items) {
-      if (!it.blocks || !it.blocks.some(blockIsElided)) {
-        items.push(it);
-        continue;
-      }
+    // The events each elided item is made of (its own, then its extensions), all re-read at once.
+    const sources = view.items.map((it): number[] => {
+      if (!it.blocks || !it.blocks.some(blockIsElided) || it.rendition === 'masked') return [];
       const rec = state.itemById.get(it.id);
-      if (!rec || it.rendition === 'masked') {
-        items.push(it);
-        continue;
-      }
+      return rec ? [rec.seq, ...extensionsBefore(rec, view.request.seq).map((x) => x.seq)] : [];
+    });
+    const wanted = sources.flat();
+    const whole = new Map<number, LogEvent>();
+    if (wanted.length > 0) (await this.session.hydrateMany(wanted)).forEach((e, i) => whole.set(wanted[i] as number, e));
+    const items = view.items.map((it, i): ViewItem => {
+      const seqs = sources[i] as number[];
+      if (seqs.length === 0) return it;
       const blocks: Block[] = [];
-      for (const seq of [rec.seq, ...extensionsBefore(rec, view.request.seq).map((x) => x.seq)]) {
-        const e = await this.session.hydrate(seq);
-        if (e.kind === 'item') blocks.push(...e.item.blocks);
+      for (const seq of seqs) {
+        const e = whole.get(seq);
+        if (e?.kind === 'item') blocks.push(...e.item.blocks);
       }
-      items.push({ ...it, blocks });
-    }
+      return { ...it, blocks };
+    });
     let system = view.system;
     const systemSeq = state.requests[index]?.envelope.systemSeq ?? null;
     if (system && system.some(blockIsElided) && systemSeq !== null) {

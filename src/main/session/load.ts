@@ -173,6 +173,12 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   const locations = b.locations;
   locations.trim();
   const sources = files.map((f) => new LineSource(f.path));
+  // The event as its importer reads the re-read line (long texts whole), or as kept when the line is gone.
+  const whole = (e: LogEvent, value: Record<string, unknown> | null): LogEvent => {
+    if (!value) return e;
+    const full = chosen.rehydrate(e, value);
+    return full ? ({ ...full, seq: e.seq } as LogEvent) : e;
+  };
   return {
     format: chosen.id,
     files,
@@ -185,10 +191,28 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
       if (!e || !loc) throw new RangeError(`No event at seq ${seq}.`);
       const source = sources[loc.file];
       if (!source) return e;
-      const value = await source.read(loc.offset, loc.length);
-      if (!value) return e;
-      const full = chosen.rehydrate(e, value);
-      return full ? ({ ...full, seq: e.seq } as LogEvent) : e;
+      return whole(e, await source.read(loc.offset, loc.length));
+    },
+    async hydrateMany(seqs: readonly number[]): Promise<LogEvent[]> {
+      const out: LogEvent[] = [];
+      const byFile = new Map<number, { at: number; offset: number; length: number }[]>();
+      for (const seq of seqs) {
+        const e = events[seq];
+        const loc = locations.of(seq);
+        if (!e || !loc) throw new RangeError(`No event at seq ${seq}.`);
+        out.push(e);
+        if (!sources[loc.file]) continue;
+        let wanted = byFile.get(loc.file);
+        if (!wanted) byFile.set(loc.file, (wanted = []));
+        wanted.push({ at: out.length - 1, offset: loc.offset, length: loc.length });
+      }
+      for (const [file, wanted] of byFile) {
+        const values = await (sources[file] as LineSource).readMany(wanted);
+        wanted.forEach((w, i) => {
+          out[w.at] = whole(out[w.at] as LogEvent, values[i] ?? null);
+        });
+      }
+      return out;
     },
     async dispose(): Promise<void> {
       await Promise.all(sources.map((s) => s.dispose()));

@@ -24,6 +24,8 @@ export interface LoadedSession {
   loc(seq: number): SourceLoc | null;
   /** The event with its full text, re-read from the source line. */
   hydrate(seq: number): Promise<LogEvent>;
+  /** `hydrate` of each seq, in the order given, with lines close together in a file read at once. */
+  hydrateMany(seqs: readonly number[]): Promise<LogEvent[]>;
   /** Close the files kept open for re-reading (and remove a decompressed temporary copy). */
   dispose(): Promise<void>;
 }

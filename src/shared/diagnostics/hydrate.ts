@@ -23,25 +23,29 @@ export function ruleTextSeqs(events: readonly LogEvent[], state: ReplayState): n
 }
 
 /**
- * Re-read those events whole through `hydrate` (the session's re-reader) and return their blocks
- * by seq, for `RuleInput.fullBlocks`. An event that cannot be re-read is left out: rules then judge
- * only what they can see, never guess.
+ * Re-read those events whole through `hydrateMany` (the session's re-reader, which reads lines close
+ * together at once) and return their blocks by seq, for `RuleInput.fullBlocks`. Events that cannot be
+ * re-read are left out: rules then judge only what they can see, never guess.
  */
 export async function loadRuleTexts(
   events: readonly LogEvent[],
   state: ReplayState,
-  hydrate: (seq: number) => Promise<LogEvent>,
+  hydrateMany: (seqs: readonly number[]) => Promise<readonly LogEvent[]>,
 ): Promise<Map<number, readonly Block[]>> {
   const out = new Map<number, readonly Block[]>();
-  for (const seq of ruleTextSeqs(events, state)) {
-    try {
-      const e = await hydrate(seq);
-      if (e.kind === 'compaction/summary') out.set(seq, e.summary);
-      else if (e.kind === 'item') out.set(seq, e.item.blocks);
-    } catch {
-      // The file changed or cannot be read: keep the preview.
-      continue;
-    }
+  const seqs = ruleTextSeqs(events, state);
+  if (seqs.length === 0) return out;
+  let whole: readonly LogEvent[];
+  try {
+    whole = await hydrateMany(seqs);
+  } catch {
+    // The file changed or cannot be read: keep the previews.
+    return out;
   }
+  seqs.forEach((seq, i) => {
+    const e = whole[i];
+    if (e?.kind === 'compaction/summary') out.set(seq, e.summary);
+    else if (e?.kind === 'item') out.set(seq, e.item.blocks);
+  });
   return out;
 }
