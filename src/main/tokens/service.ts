@@ -8,7 +8,7 @@ import { chooseEncoding, type EncodingChoice, type EncodingName } from '../../sh
 import type { EnvelopeFit } from '../../shared/tokens/envelope';
 import { defaultPolicyFor, policyFromLog, policyLines, type PolicyLines, type TokenPolicy } from '../../shared/tokens/policy';
 import { comparePrefix, type PrefixAnalysis } from '../../shared/tokens/prefix';
-import { buildReport, type SessionTokenReport } from '../../shared/tokens/report';
+import { reportSteps, type SessionTokenReport } from '../../shared/tokens/report';
 import {
   addAt, refParts, TokenAccountant, type CountSource, type RefCount, type RefSpec, type RequestTokens,
 } from '../../shared/tokens/units';
@@ -154,8 +154,26 @@ export class SessionTokens implements CountSource {
     return this.counts.get(ref);
   }
 
+  /** See CountSource.epoch: moves with every count and every calibration. */
+  get epoch(): number {
+    return this.epoch_;
+  }
+
+  private epoch_ = 0;
+  /** charsPerToken by category index at the current epoch (0: not worked out yet). */
+  private perToken = new Float64Array(CATEGORY_COUNT);
+
   charsPerToken(category: TokenCategory): number {
     const i = CATEGORY_INDEX[category];
+    let v = this.perToken[i] as number;
+    if (v === 0) {
+      v = this.workOutCharsPerToken(i);
+      this.perToken[i] = v;
+    }
+    return v;
+  }
+
+  private workOutCharsPerToken(i: number): number {
     const c = this.calibration.chars[i] as number;
     if (c >= CALIBRATION_CHARS) return c / Math.max(1, this.calibration.tokens[i] as number);
     let chars = 0;
@@ -249,10 +267,20 @@ export class SessionTokens implements CountSource {
 
   /** Every request with its figures, prompt-cache analysis, the envelope fit and the policy's verdicts. */
   report(policy: TokenPolicy = this.defaultPolicy()): SessionTokenReport {
+    const steps = this.reportSteps(policy);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /** report() in steps (see reportSteps in src/shared/tokens/report.ts), for a caller that must stay responsive. */
+  *reportSteps(policy: TokenPolicy = this.defaultPolicy()): Generator<void, SessionTokenReport, void> {
     const cached = this.report_;
     if (cached && cached.policy === policy && cached.version === this.version) return cached.report;
-    const report = buildReport(this.accountant, this.choice, policy);
-    this.report_ = { policy, version: this.version, report };
+    const version = this.version;
+    const report = yield* reportSteps(this.accountant, this.choice, policy);
+    this.report_ = { policy, version, report };
     return report;
   }
 
@@ -307,6 +335,13 @@ export class SessionTokens implements CountSource {
       this.fingerprints.set(w.spec.ref, h.digest('base64'));
     }
     this.version++;
+    this.moved();
+  }
+
+  /** Counts or calibration changed: estimates worked out before are stale. */
+  private moved(): void {
+    this.epoch_++;
+    this.perToken.fill(0);
   }
 
   private calibrate(category: TokenCategory, chars: number, tokens: number, estimated: number): void {
@@ -314,6 +349,7 @@ export class SessionTokens implements CountSource {
     const i = CATEGORY_INDEX[category];
     addAt(this.calibration.chars, i, chars);
     addAt(this.calibration.tokens, i, tokens);
+    this.moved();
   }
 
   /**

@@ -59,7 +59,7 @@ export interface PrefixAnalysis {
   /** Cache reads the provider reported for this request, when it did. */
   readonly reportedCacheRead: number | null;
   /**
-   * reportedCacheRead / the expected cached prefix (sharedTokens; buildReport adds the measured
+   * reportedCacheRead / the expected cached prefix (sharedTokens; the report (./report.ts) adds the measured
    * unlogged envelope): near 1 when the provider reused exactly the shared prefix.
    */
   readonly cacheReadRatio: number | null;

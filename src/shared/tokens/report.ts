@@ -77,11 +77,17 @@ function firstCompactionAfter(starts: readonly { seq: number; id: string }[], se
   return c && c.seq < upTo ? c : undefined;
 }
 
+/** Requests accounted between two pauses of reportSteps. */
+export const REPORT_STEP = 500;
+
 /**
  * The whole account of a branch: every request's figures, prompt-cache analysis against the previous
  * request on the same model, the unlogged-envelope fit, and a policy evaluated on the agent requests.
+ * In steps: it pauses (yields) after every REPORT_STEP requests, so that a caller on a
+ * busy thread (the app's main process) can answer other questions between them — the report of a
+ * session of 180,000 requests is seconds of work. Run to the end, it returns the report.
  */
-export function buildReport(acc: TokenAccountant, encoding: EncodingChoice, policy: TokenPolicy): SessionTokenReport {
+export function* reportSteps(acc: TokenAccountant, encoding: EncodingChoice, policy: TokenPolicy): Generator<void, SessionTokenReport, void> {
   const state = acc.state;
   const starts = compactionStarts(state.compactions);
   const rows: RequestRow[] = [];
@@ -90,6 +96,7 @@ export function buildReport(acc: TokenAccountant, encoding: EncodingChoice, poli
   let stretch = 0;
   const surfaceAt = state.surface.cursor();
   for (let i = 0; i < state.requests.length; i++) {
+    if (i > 0 && i % REPORT_STEP === 0) yield;
     const t = acc.tokensOf(i, surfaceAt);
     if (!t) continue;
     const r = t.request;
@@ -115,22 +122,28 @@ export function buildReport(acc: TokenAccountant, encoding: EncodingChoice, poli
   const envelopeUnlogged = rows.some((r) => r.unloggedSystem || r.unloggedTools);
   const stretchE = new Map<number, number>();
   for (const s of fit?.stretches ?? []) stretchE.set(s.stretch, s.envelope);
-  const finished = fit ? rows.map((row): RequestRow => {
-    const unlogged = row.reportedTokens !== null ? unloggedPart(fit, row.estimatedTokens, row.reportedTokens) : null;
-    let cache = row.cache;
-    // The provider caches what the log leaves out too: add it to the expected cached prefix.
-    if ((row.unloggedSystem || row.unloggedTools) && cache.reportedCacheRead !== null && cache.previous !== null) {
-      const expected = cache.sharedTokens * fit.ratio + (stretchE.get(row.stretch) ?? fit.envelope);
-      cache = { ...cache, cacheReadRatio: expected > 0 ? cache.reportedCacheRead / expected : null };
+  let finished = rows;
+  if (fit) {
+    finished = [];
+    for (const row of rows) {
+      if (finished.length > 0 && finished.length % REPORT_STEP === 0) yield;
+      const unlogged = row.reportedTokens !== null ? unloggedPart(fit, row.estimatedTokens, row.reportedTokens) : null;
+      let cache = row.cache;
+      // The provider caches what the log leaves out too: add it to the expected cached prefix.
+      if ((row.unloggedSystem || row.unloggedTools) && cache.reportedCacheRead !== null && cache.previous !== null) {
+        const expected = cache.sharedTokens * fit.ratio + (stretchE.get(row.stretch) ?? fit.envelope);
+        cache = { ...cache, cacheReadRatio: expected > 0 ? cache.reportedCacheRead / expected : null };
+      }
+      finished.push({ ...row, unlogged, cache });
     }
-    return { ...row, unlogged, cache };
-  }) : rows;
+  }
 
   // What each agent request leaves for the next one: its reply and the results that came back.
   const inputs: PolicyInput[] = [];
   const finishedAgent = finished.filter((r) => r.purpose === 'agent');
   let itemAt = 0;
   for (let a = 0; a < finishedAgent.length; a++) {
+    if (a > 0 && a % REPORT_STEP === 0) yield;
     const row = finishedAgent[a] as RequestRow;
     const next = finishedAgent[a + 1];
     const upTo = next ? next.seq : Number.POSITIVE_INFINITY;

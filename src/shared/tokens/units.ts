@@ -104,6 +104,11 @@ export interface CountSource {
   get(ref: number): RefCount | undefined;
   /** Characters per token, to estimate what is not counted yet. */
   charsPerToken(category: TokenCategory): number;
+  /**
+   * Changes whenever a count or the characters-per-token calibration changes. With it, estimates
+   * are kept until it moves (without it, every estimate is worked out again at every question).
+   */
+  readonly epoch?: number;
   /** A fingerprint of the full text of an envelope ref (system, tools), when the counter has read it. */
   fingerprint?(ref: number): string | undefined;
 }
@@ -126,6 +131,9 @@ export interface UnitInfo {
   readonly framing: number;
   /** Tokens, kept once every ref is counted (they cannot change after that). */
   counted: UnitTokens | null;
+  /** The last estimate, valid while the count source's epoch is `estimateEpoch`. */
+  estimate: UnitTokens | null;
+  estimateEpoch: number;
 }
 
 export interface UnitTokens {
@@ -245,7 +253,7 @@ export class TokenAccountant {
     if (!u) {
       u = {
         key, kind, label: kind, rec: null, masked: false, refs: spec ? [spec] : [], uncountable: spec?.uncountable ?? NONE,
-        unknown: spec === null, framing: kind === 'system' && spec ? FRAMING_PER_MESSAGE : 0, counted: null,
+        unknown: spec === null, framing: kind === 'system' && spec ? FRAMING_PER_MESSAGE : 0, counted: null, estimate: null, estimateEpoch: -1,
       };
       this.units.set(key, u);
     }
@@ -282,7 +290,9 @@ export class TokenAccountant {
       if (unc === NONE) unc = noUncountable();
       addUncountable(unc as Uncountable, r.uncountable);
     }
-    const u: UnitInfo = { key, kind: 'item', label: rec.id, rec, masked, refs, uncountable: unc, unknown, framing: FRAMING_PER_MESSAGE, counted: null };
+    const u: UnitInfo = {
+      key, kind: 'item', label: rec.id, rec, masked, refs, uncountable: unc, unknown, framing: FRAMING_PER_MESSAGE, counted: null, estimate: null, estimateEpoch: -1,
+    };
     if (!variants) {
       variants = [];
       this.itemUnits[rec.index] = variants;
@@ -296,7 +306,10 @@ export class TokenAccountant {
     const key = -(1e12 + todo.seq);
     let u = this.units.get(key);
     if (!u) {
-      u = { key, kind: 'todo', label: 'todo', rec: null, masked: false, refs: [spec], uncountable: NONE, unknown: false, framing: FRAMING_PER_MESSAGE, counted: null };
+      u = {
+        key, kind: 'todo', label: 'todo', rec: null, masked: false, refs: [spec], uncountable: NONE, unknown: false, framing: FRAMING_PER_MESSAGE,
+        counted: null, estimate: null, estimateEpoch: -1,
+      };
       this.units.set(key, u);
     }
     return u;
@@ -328,9 +341,10 @@ export class TokenAccountant {
     } else {
       // The surface as item indexes (surfaceBefore would also build an array of records).
       const s = surfaceAt(r.seq);
+      const anyMasked = s.masked.size > 0;
       for (const id of s.ids) {
         const rec = this.state.items[id];
-        if (rec) visit(this.itemUnit(rec, s.masked.has(id), r.seq));
+        if (rec) visit(this.itemUnit(rec, anyMasked && s.masked.has(id), r.seq));
       }
       if (r.todo && r.todo.todos.length > 0) visit(this.todoUnit(r.todo));
     }
@@ -351,6 +365,8 @@ export class TokenAccountant {
   /** Tokens of one unit: cached once every ref is counted, estimated from characters otherwise. */
   unitTokens(u: UnitInfo): UnitTokens {
     if (u.counted) return u.counted;
+    const epoch = this.source.epoch;
+    if (u.estimate && epoch !== undefined && u.estimateEpoch === epoch) return u.estimate;
     const byCat = new Float64Array(CATEGORY_COUNT);
     let estimated = 0;
     for (const spec of u.refs) {
@@ -378,8 +394,13 @@ export class TokenAccountant {
       }
     }
     const tokens: UnitTokens = { total, estimated, cats };
-    // Only figures that can no longer change are kept (an encoder estimate is final too).
+    // Figures that can no longer change are kept for good (an encoder estimate is final too);
+    // estimates from characters until the count source moves on.
     if (u.refs.every((s) => this.source.get(s.ref) !== undefined)) u.counted = tokens;
+    else if (epoch !== undefined) {
+      u.estimate = tokens;
+      u.estimateEpoch = epoch;
+    }
     return tokens;
   }
 
@@ -449,8 +470,12 @@ export class TokenAccountant {
 
   /** Drop cached unit figures (after the count source changed what it knows, e.g. a new encoding). */
   forget(): void {
-    for (const u of this.units.values()) u.counted = null;
-    for (const vs of this.itemUnits) if (vs) for (const u of vs) u.counted = null;
+    const clear = (u: UnitInfo): void => {
+      u.counted = null;
+      u.estimate = null;
+    };
+    for (const u of this.units.values()) clear(u);
+    for (const vs of this.itemUnits) if (vs) for (const u of vs) clear(u);
     this.fingerprints.clear();
   }
 }

@@ -6,6 +6,8 @@ import {
   CATEGORY_INDEX, FRAMING_PER_MESSAGE, FRAMING_PER_REQUEST, itemBlockParts, noUncountable, TOKEN_CATEGORIES, type TextPart,
 } from '../../../src/shared/tokens/categories';
 import { chooseEncoding } from '../../../src/shared/tokens/encoding';
+import { defaultPolicyFor } from '../../../src/shared/tokens/policy';
+import { REPORT_STEP, reportSteps } from '../../../src/shared/tokens/report';
 import { TokenAccountant } from '../../../src/shared/tokens/units';
 import { assistant, call, log, request, result, text, user } from '../replay/build';
 import { FakeSource, words } from './helpers';
@@ -77,6 +79,25 @@ describe('accounting', () => {
     expect(cat('framing')).toBe(FRAMING_PER_REQUEST + 5 * FRAMING_PER_MESSAGE);
   });
 
+  it('keeps an estimate while the count source stays where it was, and works it out again once it moves', () => {
+    const state = replay(events);
+    let perToken = 4;
+    const source = Object.assign(new FakeSource(), { epoch: 0, charsPerToken: () => perToken });
+    const acc = new TokenAccountant(state, source);
+    const first = acc.tokensOf(1)?.total;
+    perToken = 2; // a calibration that did not move the epoch: the kept estimates stand
+    expect(acc.tokensOf(1)?.total).toBe(first);
+    source.epoch = 1;
+    const second = acc.tokensOf(1)?.total ?? 0;
+    expect(second).toBeGreaterThan(first ?? Infinity);
+    // Without an epoch nothing is kept: every question works the estimate out again.
+    const plain = new FakeSource();
+    const acc2 = new TokenAccountant(state, Object.assign(plain, { charsPerToken: () => perToken }));
+    const a = acc2.tokensOf(1)?.total;
+    perToken = 4;
+    expect(acc2.tokensOf(1)?.total).toBeLessThan(a ?? 0);
+  });
+
   it('estimates what is not counted yet, labels it, and is exact once counted', () => {
     const state = replay(events);
     const source = new FakeSource();
@@ -136,6 +157,32 @@ describe('accounting', () => {
     source.count(acc.allRefs());
     expect(acc.unitsOf(0)?.map((u) => u.label)).toEqual(['a1']);
     expect(acc.tokensOf(0)?.byCategory[CATEGORY_INDEX.assistant]).toBe(2);
+  });
+});
+
+describe('the report in steps', () => {
+  it('pauses every REPORT_STEP requests and gives the same report whatever runs in between', () => {
+    const bodies: CanonicalEventInput[] = [{ kind: 'session', id: 's' }, { kind: 'header', system: text('sys'), route: { model: 'gpt-4o', window: 100_000 } }];
+    for (let i = 0; i < 1_050; i++) bodies.push(user(`u${i}`, `question ${i}`), request(`q${i}`), assistant(`a${i}`, `answer ${i}`));
+    const state = replay(log(bodies));
+    const choice = chooseEncoding({ model: 'gpt-4o' });
+    const policy = defaultPolicyFor('palimpsest');
+    const straight = new TokenAccountant(state, new FakeSource());
+    const expected = reportSteps(straight, choice, policy);
+    let r = expected.next();
+    while (!r.done) r = expected.next();
+    const acc = new TokenAccountant(state, new FakeSource());
+    const steps = reportSteps(acc, choice, policy);
+    let pauses = 0;
+    let s = steps.next();
+    while (!s.done) {
+      pauses++;
+      acc.tokensOf((pauses * 97) % 1_050); // someone else's question between two steps
+      s = steps.next();
+    }
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(1_050 / REPORT_STEP));
+    expect(s.value.requests).toHaveLength(1_050);
+    expect(s.value).toEqual(r.value);
   });
 });
 

@@ -6,11 +6,10 @@ import type { SessionTokens } from '../../tokens/service';
  * Builds SessionTokens reports off the request path. A report of a long session takes seconds of
  * main-thread work (every request's figures, then prompt-cache analysis): built inside a request it
  * would hold back every other answer — the first view of a 100 MB session waited 6.7 s behind the
- * first token meter. So answers use the last report built, and a new one is built in the background:
- * the per-request figures in slices, yielding to I/O between them, then the report itself.
+ * first token meter. So answers use the last report built, and a new one is built in the background,
+ * in steps of a few hundred requests (SessionTokens.reportSteps) with I/O served between them.
  */
 
-const SLICE = 400;
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface Built {
@@ -45,14 +44,16 @@ export class ReportBuilder {
     const run = async (): Promise<void> => {
       // Let the answers of this round go out first.
       await new Promise((resolve) => setTimeout(resolve, 0));
-      const n = this.tokens.state.requests.length;
-      for (let i = 0; i < n; i += SLICE) {
+      const steps = this.tokens.reportSteps(policy);
+      for (;;) {
         if (!this.alive()) return;
-        for (let j = i; j < Math.min(n, i + SLICE); j++) this.tokens.accountant.tokensOf(j);
+        const r = steps.next();
+        if (r.done) {
+          this.built.set(key, { report: r.value, version });
+          return;
+        }
         await yieldToIo();
       }
-      if (!this.alive()) return;
-      this.built.set(key, { report: this.tokens.report(policy), version });
     };
     const p = run().catch(this.onError).finally(() => {
       this.building.delete(key);
