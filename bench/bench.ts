@@ -16,7 +16,9 @@
 // Each data file is measured in its own child process (so peak RSS is per file): the bare loop
 // (1 MiB reads, split on 0x0A with Buffer.indexOf, toString per line, JSON.parse), the reader alone,
 // and loadSession (read + import) followed by replay, alternately, `--runs` times each; then, on the
-// last loaded session, the model view at 1,000 seeded random requests and every view in order.
+// last loaded session, the model view at 1,000 seeded random requests and every view in order, the
+// diagnostics rules, and (with every view in order) a search, the token report before counting and
+// `palimpsest inspect --json` in a child process.
 // Results go to the terminal and to bench/data/latest.json (not committed).
 import { fork, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { readJsonl } from '../src/main/reader';
 import { SessionInspector } from '../src/main/session/inspector';
 import { loadSession } from '../src/main/session/load';
+import { askQuestions, SEARCH_QUERY, type Questions } from './questions';
 import type { LoadedSession } from '../src/main/session/types';
 import { replay, type ReplayState } from '../src/shared/replay/fold';
 import { modelView } from '../src/shared/replay/view';
@@ -111,6 +114,8 @@ export interface FileResult {
   readonly stepping: { readonly views: number; readonly totalMs: number; readonly msPerView: number; readonly ratioToReplay: number; readonly items: number } | null;
   /** The diagnostics rules over the replayed default branch, once (what `palimpsest inspect` and the app's panel wait for). */
   readonly rules: { readonly ms: number; readonly findings: number } | null;
+  /** Questions a user asks of a long session beyond views (with every view in order only: e1m, or --only). */
+  readonly questions: Questions | null;
 }
 
 type ChildMessage = { readonly ok: true; readonly result: FileResult } | { readonly ok: false; readonly error: string };
@@ -279,6 +284,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   let fullViews: FileResult['fullViews'] = null;
   let stepping: FileResult['stepping'] = null;
   let rules: FileResult['rules'] = null;
+  let questions: FileResult['questions'] = null;
   if (n > 0) {
     const rng = new Rng(VIEW_SEED);
     const ms: number[] = [];
@@ -312,6 +318,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     const findings = inspector.diagnostics().length;
     rules = { ms: t() - tr, findings };
     log(name, `diagnostics rules: ${rules.ms.toFixed(0)} ms, ${findings} findings`);
+    if (stepAll) questions = await askQuestions(path, inspector, (msg) => log(name, msg));
     const fms: number[] = [];
     let hydrated = 0;
     for (let k = 0; k < FULL_VIEWS; k++) {
@@ -338,7 +345,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
       logHeap, logHeapPerEvent: logHeap / Math.max(1, session.events.length),
       finalPeakRss: maxRss(),
     },
-    views, fullViews, stepping, rules,
+    views, fullViews, stepping, rules, questions,
   };
 }
 
@@ -446,6 +453,18 @@ function report(results: readonly FileResult[]): string {
         f2(r.views?.max ?? NaN), r.stepping ? f1(r.stepping.totalMs / 1000) : '—', r.stepping ? f2(r.stepping.msPerView) : '—',
         r.stepping ? f1(r.stepping.ratioToReplay) : '—', f1(r.fullViews?.p50 ?? NaN), f1(r.fullViews?.p99 ?? NaN), f0(r.rules?.ms ?? NaN),
       ]),
+    ]));
+  }
+  const asked = results.filter((r) => r.questions);
+  if (asked.length > 0) {
+    out.push('');
+    out.push(table([
+      ['file', `search "${SEARCH_QUERY}" ms`, 'texts found', 'in preview only', 'token report s (before counting)', 'steps', 'longest step ms', 'inspect --json s'],
+      ...asked.map((r) => {
+        const q = r.questions as Questions;
+        return [r.name, f0(q.search.ms), q.search.total.toLocaleString('en-US'), String(q.search.partial), f1(q.report.ms / 1000), String(q.report.steps ?? '—'),
+          q.report.longestStepMs === null ? '—' : f0(q.report.longestStepMs), q.inspectJsonMs === null ? '—' : f1(q.inspectJsonMs / 1000)];
+      }),
     ]));
   }
   out.push('');

@@ -12,6 +12,8 @@ const entries = {
   'gen-sessions': 'bench/generate.ts',
   // The log-representation experiment of docs/performance.md (node --expose-gc dist/sinks.js FILE [ROUNDS]).
   sinks: 'bench/sinks.ts',
+  // Long-session questions beyond views (node dist/questions.js FILE; bench.ts asks them too).
+  questions: 'bench/questions.ts',
   // The fidelity suite's runner (scripts/fidelity.mjs, npm run test:fidelity).
   fidelity: 'src/main/fidelity/cli.ts',
 };

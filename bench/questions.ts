@@ -1,0 +1,104 @@
+// Questions a user asks of a long session beyond its views: the diagnostics rules, a search, the
+// token report before any count, and `palimpsest inspect --json`. bench.ts asks them of e1m (and of
+// any file named with --only); run alone, on any tree that has these APIs, to compare two trees:
+//
+//   node scripts/build-cli.mjs && node dist/questions.js bench/data/e1m.jsonl
+//
+// (the before/after procedure is in docs/performance.md, "Reproducing a figure").
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { searchSession } from '../src/main/search/session-search';
+import { SessionInspector } from '../src/main/session/inspector';
+import { loadSession } from '../src/main/session/load';
+import { InlineCounter, SessionTokens } from '../src/main/tokens';
+
+export interface Questions {
+  /** searchSession for SEARCH_QUERY: wall time, texts that hold it, events searched in their preview only. */
+  readonly search: { readonly ms: number; readonly total: number; readonly partial: number };
+  /**
+   * The token report before any count (estimates from characters): wall time, and when the tree
+   * builds it in steps (SessionTokens.reportSteps) how many and the longest — what the app's main
+   * process is blocked for at most.
+   */
+  readonly report: { readonly ms: number; readonly steps: number | null; readonly longestStepMs: number | null };
+  /** `palimpsest inspect FILE --json` in a child process (counts every text), wall time. */
+  readonly inspectJsonMs: number | null;
+}
+
+/** A word the generator's vocabulary uses often (bench/generate.ts), so that the search has work. */
+export const SEARCH_QUERY = 'replay';
+
+type Steps = Generator<void, unknown, void>;
+
+export async function askQuestions(path: string, inspector: SessionInspector, log: (msg: string) => void): Promise<Questions> {
+  let t0 = performance.now();
+  const found = await searchSession(inspector, SEARCH_QUERY, inspector.defaultBranch, 100);
+  const search = { ms: performance.now() - t0, total: found.total, partial: found.partial };
+  log(`search "${SEARCH_QUERY}": ${search.ms.toFixed(0)} ms, ${search.total.toLocaleString('en-US')} texts, ${search.partial} in preview only`);
+
+  const tokens = new SessionTokens(inspector, { counter: new InlineCounter() });
+  // An earlier tree has no reportSteps: its report is one block.
+  const stepped = (tokens as unknown as { reportSteps?: () => Steps }).reportSteps?.bind(tokens);
+  let steps: number | null = null;
+  let longest: number | null = null;
+  t0 = performance.now();
+  if (stepped) {
+    const g = stepped();
+    steps = 0;
+    longest = 0;
+    for (;;) {
+      const s0 = performance.now();
+      const r = g.next();
+      longest = Math.max(longest, performance.now() - s0);
+      steps++;
+      if (r.done) break;
+    }
+  } else {
+    tokens.report();
+  }
+  const report = { ms: performance.now() - t0, steps, longestStepMs: longest };
+  log(`token report before counting: ${(report.ms / 1000).toFixed(1)} s${steps === null ? ' in one block' : ` in ${steps} steps, longest ${(longest ?? 0).toFixed(0)} ms`}`);
+
+  const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
+  let inspectJsonMs: number | null = null;
+  if (existsSync(cli)) {
+    t0 = performance.now();
+    const run = spawnSync(process.execPath, [cli, 'inspect', path, '--json'], { stdio: 'ignore' });
+    inspectJsonMs = run.status === 0 || run.status === 1 ? performance.now() - t0 : null;
+    log(`palimpsest inspect --json: ${inspectJsonMs === null ? `failed (exit ${String(run.status)})` : `${(inspectJsonMs / 1000).toFixed(1)} s`}`);
+  }
+  return { search, report, inspectJsonMs };
+}
+
+async function main(path: string): Promise<void> {
+  let t0 = performance.now();
+  const session = await loadSession(path);
+  const loadMs = performance.now() - t0;
+  try {
+    const inspector = new SessionInspector(session);
+    t0 = performance.now();
+    inspector.replay();
+    const replayMs = performance.now() - t0;
+    t0 = performance.now();
+    await inspector.loadRuleTexts();
+    const ruleTextsMs = performance.now() - t0;
+    t0 = performance.now();
+    const findings = inspector.diagnostics().length;
+    const rulesMs = performance.now() - t0;
+    console.log(`${path}: load ${loadMs.toFixed(0)} ms, replay ${replayMs.toFixed(0)} ms, rule texts ${ruleTextsMs.toFixed(0)} ms, rules ${rulesMs.toFixed(0)} ms (${findings} findings)`);
+    const q = await askQuestions(path, inspector, (msg) => console.log(`  ${msg}`));
+    console.log(JSON.stringify({ loadMs, replayMs, ruleTextsMs, rulesMs, findings, ...q }));
+  } finally {
+    await session.dispose();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const path = process.argv[2];
+  if (!path) {
+    console.error('usage: node dist/questions.js FILE');
+    process.exit(2);
+  }
+  await main(path);
+}
