@@ -11,8 +11,9 @@ import { eventTexts, type EventText } from './event-text';
  * query; each names the first request that can show it, so the UI can jump to either.
  *
  * Long texts are kept in memory as previews (src/main/session/elide.ts): their events are re-read
- * from the source to be searched whole, one at a time and never kept, until a time budget runs
- * out; events searched in their preview only after that are counted in `partial`.
+ * from the source to be searched whole, a block of events at a time (lines close together read at
+ * once) and never kept, until a time budget runs out; events searched in their preview only after
+ * that are counted in `partial`.
  */
 
 export interface SearchResult {
@@ -22,9 +23,9 @@ export interface SearchResult {
 }
 
 const BEFORE = 60;
+const AFTER = 100;
 /** Events whose long texts are re-read together, between two looks at the time budget. */
 const SEARCH_BLOCK = 2_000;
-const AFTER = 100;
 
 // Control characters and runs of white space would break a one-line snippet.
 // eslint-disable-next-line no-control-regex

@@ -118,6 +118,10 @@ export class SessionTokens implements CountSource {
   private readonly calibration = { chars: new Float64Array(CATEGORY_COUNT), tokens: new Float64Array(CATEGORY_COUNT) };
   private report_: { policy: TokenPolicy; version: number; report: SessionTokenReport } | null = null;
   private version = 0;
+  /** See `epoch`. */
+  private epoch_ = 0;
+  /** charsPerToken by category index at the current epoch (0: not worked out yet). */
+  private readonly perToken = new Float64Array(CATEGORY_COUNT);
 
   constructor(readonly inspector: SessionInspector, private readonly options: SessionTokensOptions) {
     this.branch = options.branch ?? inspector.defaultBranch;
@@ -158,10 +162,6 @@ export class SessionTokens implements CountSource {
   get epoch(): number {
     return this.epoch_;
   }
-
-  private epoch_ = 0;
-  /** charsPerToken by category index at the current epoch (0: not worked out yet). */
-  private perToken = new Float64Array(CATEGORY_COUNT);
 
   charsPerToken(category: TokenCategory): number {
     const i = CATEGORY_INDEX[category];

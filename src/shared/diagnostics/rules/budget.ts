@@ -256,9 +256,9 @@ export const WINDOW_CHANGED: Rule = {
   run(ctx) {
     const out: Diagnostic[] = [];
     const done = new Set<string>();
+    const windowed = ctx.facts.agentRequestsWhere('window', (r) => r.route.window !== undefined);
     for (const c of ctx.facts.compactions) {
       if (c.end === null && c.commitSeq === null) continue;
-      const windowed = ctx.facts.agentRequestsWhere('window', (r) => r.route.window !== undefined);
       const beforeReq = lastBefore(windowed, startOf(c));
       const afterReq = firstAfter(windowed, Math.max(c.settledSeq, c.end?.seq ?? -1));
       if (!beforeReq || !afterReq) continue;
