@@ -105,6 +105,10 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
       }
     },
 
+    async openingSessions() {
+      return out('openingSessions', { opening: registry.opening() });
+    },
+
     async closeSession({ sessionId }) {
       rerun.sessionClosed(sessionId);
       return out('closeSession', { closed: registry.close(sessionId) });

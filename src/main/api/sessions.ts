@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ApiErrorCode, ProgressEvent } from '../../shared/api/contract';
+import type { ApiErrorCode, OpenSessionProgress, ProgressEvent } from '../../shared/api/contract';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
@@ -48,6 +48,9 @@ export class SessionRegistry implements Disposable {
   private readonly maxSessions: number;
   private allowed: Promise<Set<string>> | null = null;
   private disposed = false;
+  /** Opens under way, with their progress (a 500 MB session takes seconds), by a number of their own. */
+  private readonly inProgress = new Map<number, OpenSessionProgress>();
+  private nextOpen = 0;
 
   constructor(private readonly options: SessionRegistryOptions) {
     this.maxSessions = options.maxSessions ?? 16;
@@ -65,7 +68,24 @@ export class SessionRegistry implements Disposable {
     return (await this.allowed).has(await canonical(path));
   }
 
+  /** The opens under way and how far each has got, oldest first. */
+  opening(): OpenSessionProgress[] {
+    return [...this.inProgress.values()];
+  }
+
   async open(path: string, format?: FormatId, onProgress?: (e: ProgressEvent) => void): Promise<OpenSession> {
+    const id = this.nextOpen++;
+    try {
+      return await this.load(path, format, (e) => {
+        if (e.operation === 'openSession') this.inProgress.set(id, e);
+        onProgress?.(e);
+      });
+    } finally {
+      this.inProgress.delete(id);
+    }
+  }
+
+  private async load(path: string, format: FormatId | undefined, onProgress: (e: ProgressEvent) => void): Promise<OpenSession> {
     if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry is closed.');
     if (!(await this.isAllowed(path))) {
       const policy = this.options.allow;
@@ -79,23 +99,27 @@ export class SessionRegistry implements Disposable {
     if (!info) throw new ApiFailure('UNREADABLE', `${path}: no such file.`);
     // A folder may be one session (Rind's); the loader says when it is not.
     if (!info.isFile() && !info.isDirectory()) throw new ApiFailure('UNREADABLE', `${path} is not a file.`);
+    // A folder's size says nothing about its files: then only the bytes read are known.
+    const total = info.isFile() ? info.size : null;
     const progress = (phase: ProgressEvent['phase'], done: number | null) =>
-      onProgress?.({ operation: 'openSession', path, phase, done, total: info.size });
+      onProgress({ operation: 'openSession', path, phase, done: done === null || total === null ? done : Math.min(done, total), total });
     progress('reading', 0);
     let inspector: SessionInspector;
     try {
-      const session = await loadSession(path, { format });
-      progress('replaying', info.size);
+      const session = await loadSession(path, { format, onBytes: (read) => progress('reading', read) });
+      progress('replaying', total);
       inspector = new SessionInspector(session);
       inspector.replay();
       // The diagnostics catalog reads whole summaries: re-read them once, so every count agrees.
       await inspector.loadRuleTexts();
+      // The summary counts the findings: worked out here, inside the progress, not after it.
+      inspector.diagnostics();
     } catch (err: unknown) {
       progress('failed', null);
       if (err instanceof UnreadableSessionError) throw new ApiFailure('UNREADABLE', err.message);
       throw err;
     }
-    progress('done', info.size);
+    progress('done', total);
     if (this.disposed) {
       await inspector.session.dispose();
       throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');

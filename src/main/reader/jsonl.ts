@@ -36,6 +36,7 @@ export async function readJsonl(
     // A plain read may reuse its buffer (the splitter copies what it keeps); fzstd keeps
     // references to unconsumed input, so compressed reads get a fresh buffer each time.
     let buf = Buffer.allocUnsafeSlow(size);
+    let read = 0;
     for (;;) {
       const n = await readInto(fh, path, buf, size, null);
       if (n instanceof IoFailure) {
@@ -43,6 +44,8 @@ export async function readJsonl(
         break;
       }
       if (n === 0 || !pipeline.push(buf.subarray(0, n))) break;
+      read += n;
+      opts.onBytes?.(read);
       if (compressed) buf = Buffer.allocUnsafeSlow(size);
     }
   } finally {

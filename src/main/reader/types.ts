@@ -25,6 +25,8 @@ export interface ReaderOptions {
   maxLineBytes?: number;
   /** Chunk size of reads; tests vary it to prove the result does not depend on it. */
   chunkBytes?: number;
+  /** Called after each read with the bytes read from the file so far (compressed bytes for zstd). */
+  onBytes?: (read: number) => void;
 }
 
 export type DiagnosticSink = (d: Diagnostic) => void;

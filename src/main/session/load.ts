@@ -12,9 +12,11 @@ import type { LoadedSession, SessionFile } from './types';
 /** Lines looked at before choosing an importer. */
 const SNIFF_LINES = 16;
 
-export interface LoadOptions extends ReaderOptions {
+export interface LoadOptions extends Omit<ReaderOptions, 'onBytes'> {
   /** Use this importer instead of detecting the format. */
   readonly format?: FormatId;
+  /** Called as the session's files are read, with the bytes read so far over all of them. */
+  readonly onBytes?: (read: number) => void;
 }
 
 export class UnreadableSessionError extends Error {
@@ -142,12 +144,18 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     return session;
   };
 
+  let readSoFar = 0;
   for (let i = 0; i < paths.length; i++) {
     const p = paths[i] as string;
     b.currentPath = p;
     b.currentIndex = i;
     const reader = new FileReader(p, i, choose);
-    const stats = await readJsonl(p, reader.line, (d) => b.diagnostics.push(d), options);
+    const before = readSoFar;
+    const onBytes = options.onBytes;
+    const stats = await readJsonl(p, reader.line, (d) => b.diagnostics.push(d), {
+      ...options,
+      onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined,
+    });
     const unknownAt = reader.finish();
     if (unknownAt !== null) {
       b.diagnostics.push({

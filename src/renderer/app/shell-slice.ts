@@ -1,4 +1,5 @@
-import type { ApiError, PalimpsestApi } from '../../shared/api/contract';
+import type { ApiError, OpenSessionProgress, PalimpsestApi } from '../../shared/api/contract';
+import { OPEN_POLL_MS } from '../library/opening';
 import type { Focus, GetState, SessionTab, SetState } from '../store';
 
 /**
@@ -18,6 +19,8 @@ export interface ShellSlice {
   active: string | null;
   /** Paths being opened. */
   opening: readonly string[];
+  /** How far the opens under way have got, as the host last said (asked every OPEN_POLL_MS while opening). */
+  openProgress: readonly OpenSessionProgress[];
   /** The last open that failed, said where it was asked for (the library). */
   openError: { readonly path: string; readonly error: ApiError } | null;
   /** See store.ts. */
@@ -42,6 +45,21 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
   let started = false;
   // Never reset: a session view applies each nonce once, even across tab switches.
   let nonce = 0;
+  // Asks the host how far the opens have got while any is under way; stops (and forgets) after.
+  let poll: ReturnType<typeof setInterval> | null = null;
+  const watchOpening = (): void => {
+    if (get().opening.length === 0) {
+      if (poll !== null) clearInterval(poll);
+      poll = null;
+      set({ openProgress: [] });
+      return;
+    }
+    poll ??= setInterval(() => {
+      void api.openingSessions({}).then((r) => {
+        if (r.ok && get().opening.length > 0) set({ openProgress: r.value.opening });
+      });
+    }, OPEN_POLL_MS);
+  };
 
   return {
     api,
@@ -51,6 +69,7 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
     tabs: [],
     active: null,
     opening: [],
+    openProgress: [],
     openError: null,
     focus: null,
     help: false,
@@ -80,8 +99,10 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
       }
       if (get().opening.includes(path)) return false;
       set((s) => ({ opening: [...s.opening, path], openError: null }));
+      watchOpening();
       const r = await api.openSession({ path });
       set((s) => ({ opening: s.opening.filter((p) => p !== path) }));
+      watchOpening();
       if (!r.ok) {
         set({ openError: { path, error: r.error } });
         return false;

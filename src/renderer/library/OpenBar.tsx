@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { isDesktop } from '../api';
 import { FOCUS_IDS } from '../app/useShortcuts';
 import { useApp } from '../useApp';
+import { openedFraction, openingText } from './opening';
 
 /**
  * Opening sessions: the native dialogs (desktop app; the web host answers that it cannot show one)
@@ -11,6 +12,7 @@ export function OpenBar(): React.JSX.Element {
   const pick = useApp((s) => s.pick);
   const openPath = useApp((s) => s.openPath);
   const opening = useApp((s) => s.opening);
+  const openProgress = useApp((s) => s.openProgress);
   const [path, setPath] = useState('');
   const desktop = isDesktop();
 
@@ -47,7 +49,20 @@ export function OpenBar(): React.JSX.Element {
           ? 'Or drop session files anywhere on the window.'
           : 'Dropping files needs the desktop app: a browser does not tell a page where a file is on disk.'}
       </p>
-      {opening.length > 0 && <p className="muted" role="status">Opening {opening.join(', ')}…</p>}
+      {opening.length > 0 && (
+        <div className="opening" role="status">
+          {opening.map((p) => {
+            const progress = openProgress.find((x) => x.path === p);
+            const fraction = openedFraction(progress);
+            return (
+              <p key={p} className="muted">
+                {fraction !== null && <progress max={1} value={fraction} aria-hidden="true" />}
+                <span>{openingText(p, progress)}</span>
+              </p>
+            );
+          })}
+        </div>
+      )}
     </section>
   );
 }

@@ -220,6 +220,11 @@ export const CONTRACT = {
     input: WithSession,
     output: z.object({ closed: z.boolean() }),
   },
+  /** Opens under way in this host and how far each has got (reading: bytes of the file; then replaying and checking). */
+  openingSessions: {
+    input: z.object({}),
+    output: z.object({ opening: z.array(z.lazy(() => OpenSessionProgress)) }),
+  },
   listRequests: {
     input: WithBranch,
     output: z.object({ branch: z.string(), requests: z.array(RequestRow) }),
@@ -298,7 +303,7 @@ export const ApiResultEnvelope = z.discriminatedUnion('ok', [
 ]);
 
 /**
- * Phases of long operations. openSession: reading, replaying, done, failed. A re-run job
+ * Phases of long operations. openSession: reading, replaying (replay and diagnostics), done, failed. A re-run job
  * (RerunProgressEvent, ./rerun-contract.ts): running, done, failed, cancelled. One enum, so that
  * `ProgressEvent['phase']` stays a single type for code written before the union.
  */
@@ -313,6 +318,8 @@ export const OpenSessionProgress = z.object({
   done: Count.nullable(),
   total: Count.nullable(),
 });
+
+export type OpenSessionProgress = z.infer<typeof OpenSessionProgress>;
 
 /** Progress of a long operation: loading a large session, a re-run job, or an eval job (EvalProgressEvent, ./eval-contract.ts). */
 export const ProgressEvent = z.discriminatedUnion('operation', [OpenSessionProgress, RerunProgressEvent, EvalProgressEvent]);

@@ -7,6 +7,7 @@ export const API_METHODS = [
   'initialSessions',
   'openSession',
   'closeSession',
+  'openingSessions',
   'listRequests',
   'listCompactions',
   'listDiagnostics',

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiResult, PalimpsestApi, SessionSummary } from '../../../src/shared/api/contract';
 import { createAppStore } from '../../../src/renderer/store';
 import { RECENT_KEY } from '../../../src/renderer/library/recent';
+import { OPEN_POLL_MS, openedFraction, openingText } from '../../../src/renderer/library/opening';
 
 /** A fake API: sessions open by path (ids s1, s2…), searches answer two matches; every call is recorded. */
 function fakeApi(options: { initial?: string[] } = {}) {
@@ -157,5 +158,48 @@ describe('the app store', () => {
     expect(createAppStore(api).getState().themePref).toBe(store.getState().theme);
     store.getState().setThemePref('system');
     expect(localStorage.getItem('palimpsest.theme')).toBeNull();
+  });
+});
+
+describe('opening a long session', () => {
+  it('asks the host how far the open has got while it is under way, and forgets it after', async () => {
+    vi.useFakeTimers();
+    try {
+      let finish: (v: ApiResult<SessionSummary>) => void = () => undefined;
+      let asked = 0;
+      const progress = { operation: 'openSession' as const, path: 'big.jsonl', phase: 'reading' as const, done: 100 * 1024 * 1024, total: 400 * 1024 * 1024 };
+      const api = {
+        openSession: () => new Promise<ApiResult<SessionSummary>>((resolve) => { finish = resolve; }),
+        openingSessions: () => {
+          asked++;
+          return Promise.resolve({ ok: true, value: { opening: [progress] } });
+        },
+      } as unknown as PalimpsestApi;
+      const store = createAppStore(api);
+      const opened = store.getState().openPath('big.jsonl');
+      expect(store.getState().opening).toEqual(['big.jsonl']);
+      await vi.advanceTimersByTimeAsync(OPEN_POLL_MS * 3 + 10);
+      expect(asked).toBe(3);
+      expect(store.getState().openProgress).toEqual([progress]);
+      expect(openingText('big.jsonl', store.getState().openProgress[0])).toBe('Opening big.jsonl: reading 25 % (100 MB of 400 MB)…');
+      finish({ ok: false, error: { code: 'UNREADABLE', message: 'gone' } });
+      await opened;
+      expect(store.getState().openProgress).toEqual([]);
+      await vi.advanceTimersByTimeAsync(OPEN_POLL_MS * 4);
+      expect(asked).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says how far an open has got in words', () => {
+    const p = { operation: 'openSession' as const, path: 'a', phase: 'reading' as const, done: 512 * 1024, total: 2 * 1024 * 1024 };
+    expect(openingText('a', undefined)).toBe('Opening a…');
+    expect(openingText('a', p)).toBe('Opening a: reading 25 % (0.5 MB of 2.0 MB)…');
+    expect(openedFraction(p)).toBe(0.25);
+    expect(openingText('dir', { ...p, total: null })).toBe('Opening dir: reading, 0.5 MB so far…');
+    expect(openedFraction({ ...p, total: null })).toBeNull();
+    expect(openingText('a', { ...p, phase: 'replaying', done: p.total })).toBe('Opening a: read; replaying and checking…');
+    expect(openedFraction({ ...p, phase: 'replaying' })).toBe(1);
   });
 });

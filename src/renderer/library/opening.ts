@@ -1,0 +1,34 @@
+import type { OpenSessionProgress } from '../../shared/api/contract';
+
+/** How often the app asks the host how far the opens under way have got. */
+export const OPEN_POLL_MS = 250;
+
+const MB = 1024 * 1024;
+
+function megabytes(bytes: number): string {
+  return bytes >= 10 * MB ? `${Math.round(bytes / MB).toLocaleString('en-US')} MB` : `${(bytes / MB).toFixed(1)} MB`;
+}
+
+/** The fraction read, 0–1, when the host knows the size; null otherwise (a folder, or no report yet). */
+export function openedFraction(p: OpenSessionProgress | undefined): number | null {
+  if (!p || p.total === null || p.total === 0 || p.done === null) return null;
+  if (p.phase !== 'reading') return 1;
+  return Math.min(1, p.done / p.total);
+}
+
+/** One line of the status under the open bar: the path and how far its open has got. */
+export function openingText(path: string, p: OpenSessionProgress | undefined): string {
+  if (!p) return `Opening ${path}…`;
+  switch (p.phase) {
+    case 'reading': {
+      const read = p.done ?? 0;
+      if (p.total === null) return `Opening ${path}: reading, ${megabytes(read)} so far…`;
+      const pct = p.total > 0 ? Math.floor((100 * read) / p.total) : 100;
+      return `Opening ${path}: reading ${pct} % (${megabytes(read)} of ${megabytes(p.total)})…`;
+    }
+    case 'replaying':
+      return `Opening ${path}: read; replaying and checking…`;
+    default:
+      return `Opening ${path}…`;
+  }
+}
