@@ -3,7 +3,8 @@ import type { OpenSessionProgress } from '../../shared/api/contract';
 /** How often the app asks the host how far the opens under way have got. */
 export const OPEN_POLL_MS = 250;
 
-const MB = 1024 * 1024;
+/** Megabytes as the bench and the docs count them (10^6 bytes). */
+const MB = 1_000_000;
 
 function megabytes(bytes: number): string {
   return bytes >= 10 * MB ? `${Math.round(bytes / MB).toLocaleString('en-US')} MB` : `${(bytes / MB).toFixed(1)} MB`;

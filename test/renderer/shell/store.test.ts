@@ -167,7 +167,7 @@ describe('opening a long session', () => {
     try {
       let finish: (v: ApiResult<SessionSummary>) => void = () => undefined;
       let asked = 0;
-      const progress = { operation: 'openSession' as const, path: 'big.jsonl', phase: 'reading' as const, done: 100 * 1024 * 1024, total: 400 * 1024 * 1024 };
+      const progress = { operation: 'openSession' as const, path: 'big.jsonl', phase: 'reading' as const, done: 100_000_000, total: 400_000_000 };
       const api = {
         openSession: () => new Promise<ApiResult<SessionSummary>>((resolve) => { finish = resolve; }),
         openingSessions: () => {
@@ -193,7 +193,7 @@ describe('opening a long session', () => {
   });
 
   it('says how far an open has got in words', () => {
-    const p = { operation: 'openSession' as const, path: 'a', phase: 'reading' as const, done: 512 * 1024, total: 2 * 1024 * 1024 };
+    const p = { operation: 'openSession' as const, path: 'a', phase: 'reading' as const, done: 500_000, total: 2_000_000 };
     expect(openingText('a', undefined)).toBe('Opening a…');
     expect(openingText('a', p)).toBe('Opening a: reading 25 % (0.5 MB of 2.0 MB)…');
     expect(openedFraction(p)).toBe(0.25);
