@@ -72,6 +72,9 @@ export function addAt(xs: { [i: number]: number }, i: number, v: number): void {
   xs[i] = (xs[i] ?? 0) + v;
 }
 
+/** Shared by every spec and unit without images, opaque or redacted blocks (most of them). */
+const NONE: Readonly<Uncountable> = Object.freeze(noUncountable());
+
 function makeSpec(ref: number, seq: number, kind: RefKind, item: ItemContext | null, blocks: readonly Block[] | null,
   tools: readonly ToolSchema[] | null = null, todos: TodoState['todos'] | null = null): RefSpec {
   const unc = noUncountable();
@@ -86,7 +89,19 @@ function makeSpec(ref: number, seq: number, kind: RefKind, item: ItemContext | n
   byCat.forEach((c, i) => {
     if (c > 0) chars.push(i, c);
   });
-  return { ref, seq, kind, item, blocks, tools, todos, chars, elided, uncountable: unc };
+  // A session has a spec per item: most have nothing uncountable and share one empty record.
+  const uncountable = unc.images + unc.opaque + unc.redacted === 0 ? NONE : unc;
+  return { ref, seq, kind, item, blocks, tools, todos, chars, elided, uncountable };
+}
+
+/** The item context of items without a derivation, one per role (a spec per item holds one). */
+const PLAIN_CONTEXTS = new Map<string, ItemContext>();
+function itemContext(rec: ItemRecord): ItemContext {
+  const derivation = rec.item.derivation ?? null;
+  if (derivation !== null) return { role: rec.item.role, derivation };
+  let c = PLAIN_CONTEXTS.get(rec.item.role);
+  if (!c) PLAIN_CONTEXTS.set(rec.item.role, (c = Object.freeze({ role: rec.item.role, derivation: null })));
+  return c;
 }
 
 /** A count of one ref: tokens per category, and how many of them the encoder estimated. */
@@ -167,8 +182,6 @@ export interface RequestTokens {
 export type SurfaceAt = (beforeSeq: number) => SurfaceState;
 
 const ITEM_KEY_SPAN = 65536;
-/** Shared by every unit without images, opaque or redacted blocks (most of them). */
-const NONE: Readonly<Uncountable> = Object.freeze(noUncountable());
 
 /**
  * Turns the replay of one branch into per-request token figures from a count source: exact where
@@ -204,7 +217,7 @@ export class TokenAccountant {
   itemRef(rec: ItemRecord, seq: number): RefSpec {
     return this.spec(refKey(seq, REF_BLOCKS), () => {
       const blocks = seq === rec.seq ? rec.item.blocks : (rec.extensions.find((x) => x.seq === seq)?.blocks ?? []);
-      return makeSpec(refKey(seq, REF_BLOCKS), seq, 'blocks', { role: rec.item.role, derivation: rec.item.derivation ?? null }, blocks);
+      return makeSpec(refKey(seq, REF_BLOCKS), seq, 'blocks', itemContext(rec), blocks);
     });
   }
 
