@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { closeSessionTokens } from '../../../src/main/api/session/tokens';
+import { loadSession } from '../../../src/main/session/load';
+import { replay } from '../../../src/shared/replay/fold';
+import { fatesAt } from '../../../src/shared/replay/view';
 import { value } from './results';
 
 const BASIC = 'fixtures/palimpsest/basic.jsonl';
@@ -63,6 +66,34 @@ describe('session inspector handlers on basic.jsonl', () => {
     expect(d.counts.removed).toBeGreaterThan(0);
     expect(d.rows.some((r) => r.change === 'added' && r.kind === 'checkpoint')).toBe(true);
     expect(d.rows.find((r) => r.change === 'removed')?.detail).toMatch(/summarised by k1/);
+  });
+
+  it('pages through the raw items by fate exactly as the whole list, with or without a fate, at every request', async () => {
+    for (const path of [BASIC, 'fixtures/palimpsest/pruning-masking.jsonl', MAPREDUCE]) {
+      const id = await open(path);
+      const session = await loadSession(path);
+      try {
+        const state = replay(session.events);
+        for (let index = 0; index < state.requests.length; index++) {
+          const all = fatesAt(state, index);
+          const head = value(await h.getViewHead({ sessionId: id, index }));
+          expect(head.rawItems).toBe(all.length);
+          for (const fate of [undefined, 'verbatim', 'masked', 'pruned', 'summarised', 'dropped', 'reinjected'] as const) {
+            const want = all.filter((f) => fate === undefined || f.fate.fate === fate).map((f) => f.id);
+            const got: string[] = [];
+            for (let from = 0; ; from += 2) {
+              const page = value(await h.listFates({ sessionId: id, index, fate, from, count: 2 }));
+              expect(page.total).toBe(want.length);
+              got.push(...page.rows.map((r) => r.fate.id));
+              if (page.rows.length < 2) break;
+            }
+            expect(got).toEqual(want);
+          }
+        }
+      } finally {
+        await session.dispose();
+      }
+    }
   });
 
   it('reads a whole event and a whole item', async () => {

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CanonicalEventInput } from '../../../src/shared/model/event';
 import { replay } from '../../../src/shared/replay/fold';
-import { modelView } from '../../../src/shared/replay/view';
+import { fateCountsAt } from '../../../src/shared/replay/fate-counts';
+import { fatesAt, modelView } from '../../../src/shared/replay/view';
 import { log, text } from './build';
 
 /**
@@ -182,6 +183,18 @@ describe('replay properties', () => {
         expect(got.keys).toEqual(want.keys);
         expect([...got.masked].sort()).toEqual([...want.masked].sort());
       }
+    }), { numRuns: 150 });
+  });
+
+  it('the fate count table agrees with the fates listed at every request', () => {
+    fc.assert(fc.property(fc.array(choice, { maxLength: 200 }), (choices) => {
+      const { bodies } = build(choices);
+      const state = replay(log(bodies));
+      state.requests.forEach((_, i) => {
+        const counted: Record<string, number> = { verbatim: 0, masked: 0, pruned: 0, summarised: 0, dropped: 0, reinjected: 0 };
+        for (const f of fatesAt(state, i)) counted[f.fate.fate] = (counted[f.fate.fate] ?? 0) + 1;
+        expect(fateCountsAt(state, i)).toEqual(counted);
+      });
     }), { numRuns: 150 });
   });
 

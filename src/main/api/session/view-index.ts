@@ -2,13 +2,15 @@ import type { FateCounts } from '../../../shared/api/contract';
 import type { Fate, ModelView } from '../../../shared/model/view';
 import type { ReplayState } from '../../../shared/replay/fold';
 import type { ItemRecord } from '../../../shared/replay/records';
-import { fateAt, fatesAt, type RawItemFate } from '../../../shared/replay/view';
+import { fateCountsAt } from '../../../shared/replay/fate-counts';
+import { fateAt } from '../../../shared/replay/view';
 import type { SessionInspector } from '../../session/inspector';
 
 /**
  * A model view with the indexes the session inspector's windows need: where each item sits, which
  * view positions cite each raw event, and the fates of raw items. Building one costs a pass over the
  * view (tens of ms for 100k items), so the last few are kept: a user scrolls one view at a time.
+ * Fate counts come from the replay's fate count table (src/shared/replay/fate-counts.ts).
  */
 export interface ViewIndex {
   readonly branch: string;
@@ -19,8 +21,7 @@ export interface ViewIndex {
   readonly positionById: ReadonlyMap<string, number>;
   /** View positions whose provenance cites a seq. */
   readonly positionsBySeq: ReadonlyMap<number, readonly number[]>;
-  /** Fates of raw items written before the request (built on first use). */
-  fates(): readonly RawItemFate[];
+  /** Raw items written before the request, by their fate at it. */
   fateCounts(): FateCounts;
 }
 
@@ -42,18 +43,11 @@ function build(inspector: SessionInspector, branch: string, index: number): View
       else positionsBySeq.set(s, [p]);
     }
   });
-  let fates: RawItemFate[] | null = null;
   let counts: FateCounts | null = null;
-  const all = (): RawItemFate[] => (fates ??= fatesAt(state, index));
   return {
     branch, index, view, state, positionById, positionsBySeq,
-    fates: all,
     fateCounts() {
-      if (!counts) {
-        const c: FateCounts = { verbatim: 0, masked: 0, pruned: 0, summarised: 0, dropped: 0, reinjected: 0 };
-        for (const f of all()) c[f.fate.fate]++;
-        counts = c;
-      }
+      counts ??= fateCountsAt(state, index);
       return counts;
     },
   };

@@ -1,7 +1,7 @@
 import type { AlignRow, FateListRow, FateName } from '../../../shared/api/contract';
 import type { Block } from '../../../shared/model/content';
 import { itemKind } from '../../../shared/model/item';
-import { extensionsBefore, fateAt } from '../../../shared/replay/view';
+import { extensionsBefore, fateAt, fatesAt, type RawItemFate } from '../../../shared/replay/view';
 import { fateJson, requestJson, viewJson } from '../../cli/json';
 import type { SessionInspector } from '../../session/inspector';
 import { ApiFailure } from '../sessions';
@@ -21,6 +21,7 @@ export function indexOrFail(inspector: SessionInspector, branch: string, index: 
 
 export function viewHead(ix: ViewIndex) {
   const v = ix.view;
+  const fates = ix.fateCounts();
   return {
     branch: ix.branch,
     request: requestJson(v.request),
@@ -31,8 +32,9 @@ export function viewHead(ix: ViewIndex) {
     todo: v.todo,
     unknowns: v.unknowns,
     items: v.items.length,
-    rawItems: ix.fates().length,
-    fates: ix.fateCounts(),
+    // Every raw item written before the request has exactly one fate at it.
+    rawItems: Object.values(fates).reduce((n, c) => n + c, 0),
+    fates,
   };
 }
 
@@ -109,10 +111,32 @@ export function alignment(inspector: SessionInspector, ix: ViewIndex, from: numb
   return { index: ix.index, requestSeq: reqSeq, total, from, rows };
 }
 
+/**
+ * A window of the raw items with a fate (or one fate) at the request. Totals come from the fate
+ * count table; only the window's items are looked at, not every raw item of a long session.
+ */
+function fateWindow(ix: ViewIndex, fate: FateName | undefined, from: number, count: number): { total: number; rows: RawItemFate[] } {
+  const counts = ix.fateCounts();
+  if (fate === undefined) {
+    // Every raw item written before the request has a fate at it: positions are creation order.
+    return { total: Object.values(counts).reduce((n, c) => n + c, 0), rows: fatesAt(ix.state, ix.index, from, count) };
+  }
+  const rows: RawItemFate[] = [];
+  const reqSeq = ix.view.request.seq;
+  let skipped = 0;
+  for (const rec of ix.state.items) {
+    if (rec.seq >= reqSeq || rows.length >= count) break;
+    const f = fateAt(rec, reqSeq);
+    if (f?.fate !== fate) continue;
+    if (skipped < from) skipped++;
+    else rows.push({ id: rec.id, seq: rec.seq, fate: f });
+  }
+  return { total: counts[fate], rows };
+}
+
 export function fateList(ix: ViewIndex, fate: FateName | undefined, from: number, count: number) {
-  const all = ix.fates();
-  const matching = fate === undefined ? all : all.filter((f) => f.fate.fate === fate);
-  const rows: FateListRow[] = matching.slice(from, from + count).map((f) => {
+  const { total, rows: window } = fateWindow(ix, fate, from, count);
+  const rows: FateListRow[] = window.map((f) => {
     const rec = ix.state.itemById.get(f.id);
     const blocks = rec?.item.blocks ?? null;
     return {
@@ -123,5 +147,5 @@ export function fateList(ix: ViewIndex, fate: FateName | undefined, from: number
       chars: charsOf(blocks),
     };
   });
-  return { total: matching.length, counts: ix.fateCounts(), from, rows };
+  return { total, counts: ix.fateCounts(), from, rows };
 }
