@@ -459,10 +459,10 @@ function report(results: readonly FileResult[]): string {
   if (asked.length > 0) {
     out.push('');
     out.push(table([
-      ['file', `search "${SEARCH_QUERY}" ms`, 'texts found', 'in preview only', 'token report s (before counting)', 'steps', 'longest step ms', 'inspect --json s'],
+      ['file', 'inspector step ms (median)', 'max', `search "${SEARCH_QUERY}" ms`, 'texts found', 'in preview only', 'token report s (before counting)', 'steps', 'longest step ms', 'inspect --json s'],
       ...asked.map((r) => {
         const q = r.questions as Questions;
-        return [r.name, f0(q.search.ms), q.search.total.toLocaleString('en-US'), String(q.search.partial), f1(q.report.ms / 1000), String(q.report.steps ?? '—'),
+        return [r.name, f1(q.step.medianMs), f0(q.step.maxMs), f0(q.search.ms), q.search.total.toLocaleString('en-US'), String(q.search.partial), f1(q.report.ms / 1000), String(q.report.steps ?? '—'),
           q.report.longestStepMs === null ? '—' : f0(q.report.longestStepMs), q.inspectJsonMs === null ? '—' : f1(q.inspectJsonMs / 1000)];
       }),
     ]));

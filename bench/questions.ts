@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { indexOrFail, viewHead } from '../src/main/api/session/views';
 import { searchSession } from '../src/main/search/session-search';
 import { SessionInspector } from '../src/main/session/inspector';
 import { loadSession } from '../src/main/session/load';
@@ -24,7 +25,16 @@ export interface Questions {
   readonly report: { readonly ms: number; readonly steps: number | null; readonly longestStepMs: number | null };
   /** `palimpsest inspect FILE --json` in a child process (counts every text), wall time. */
   readonly inspectJsonMs: number | null;
+  /**
+   * A step of the inspector (getViewHead's answer: the view, its raw items by fate) over STEPS
+   * requests stepping back from the last, a view not built before each time: the first, the median
+   * and the slowest, ms.
+   */
+  readonly step: { readonly firstMs: number; readonly medianMs: number; readonly maxMs: number };
 }
+
+/** Requests stepped through for `step`, 37 apart (so that no view is cached from the one before). */
+const STEPS = 30;
 
 /** A word the generator's vocabulary uses often (bench/generate.ts), so that the search has work. */
 export const SEARCH_QUERY = 'replay';
@@ -32,6 +42,17 @@ export const SEARCH_QUERY = 'replay';
 type Steps = Generator<void, unknown, void>;
 
 export async function askQuestions(path: string, inspector: SessionInspector, log: (msg: string) => void): Promise<Questions> {
+  const n = inspector.replay().requests.length;
+  const ms: number[] = [];
+  for (let k = 0; k < STEPS && n - 1 - k * 37 >= 0; k++) {
+    const s0 = performance.now();
+    viewHead(indexOrFail(inspector, inspector.defaultBranch, n - 1 - k * 37));
+    ms.push(performance.now() - s0);
+  }
+  const sorted = [...ms].sort((a, b) => a - b);
+  const step = { firstMs: ms[0] ?? NaN, medianMs: sorted[sorted.length >> 1] ?? NaN, maxMs: sorted[sorted.length - 1] ?? NaN };
+  log(`inspector step (view head) over ${ms.length} requests: first ${step.firstMs.toFixed(0)} ms, median ${step.medianMs.toFixed(1)} ms, max ${step.maxMs.toFixed(0)} ms`);
+
   let t0 = performance.now();
   const found = await searchSession(inspector, SEARCH_QUERY, inspector.defaultBranch, 100);
   const search = { ms: performance.now() - t0, total: found.total, partial: found.partial };
@@ -68,7 +89,7 @@ export async function askQuestions(path: string, inspector: SessionInspector, lo
     inspectJsonMs = run.status === 0 || run.status === 1 ? performance.now() - t0 : null;
     log(`palimpsest inspect --json: ${inspectJsonMs === null ? `failed (exit ${String(run.status)})` : `${(inspectJsonMs / 1000).toFixed(1)} s`}`);
   }
-  return { search, report, inspectJsonMs };
+  return { search, report, inspectJsonMs, step };
 }
 
 async function main(path: string): Promise<void> {
