@@ -1,17 +1,13 @@
-// Questions a user asks of a long session beyond its views: the diagnostics rules, a search, the
-// token report before any count, and `palimpsest inspect --json`. bench.ts asks them of e1m (and of
-// any file named with --only); run alone, on any tree that has these APIs, to compare two trees:
-//
-//   node scripts/build-cli.mjs && node dist/questions.js bench/data/e1m.jsonl
-//
-// (the before/after procedure is in docs/performance.md, "Reproducing a figure").
+// Questions a user asks of a long session beyond its views: an inspector step, a search, the token
+// report before any count, and `palimpsest inspect --json`. bench.ts asks them of e1m (and of any
+// file named with --only); bench/questions-cli.ts asks them alone, on any tree that has these APIs,
+// to compare two trees (docs/performance.md, "Long sessions beyond loading").
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { indexOrFail, viewHead } from '../src/main/api/session/views';
 import { searchSession } from '../src/main/search/session-search';
-import { SessionInspector } from '../src/main/session/inspector';
-import { loadSession } from '../src/main/session/load';
+import type { SessionInspector } from '../src/main/session/inspector';
 import { InlineCounter, SessionTokens } from '../src/main/tokens';
 
 export interface Questions {
@@ -90,36 +86,4 @@ export async function askQuestions(path: string, inspector: SessionInspector, lo
     log(`palimpsest inspect --json: ${inspectJsonMs === null ? `failed (exit ${String(run.status)})` : `${(inspectJsonMs / 1000).toFixed(1)} s`}`);
   }
   return { search, report, inspectJsonMs, step };
-}
-
-async function main(path: string): Promise<void> {
-  let t0 = performance.now();
-  const session = await loadSession(path);
-  const loadMs = performance.now() - t0;
-  try {
-    const inspector = new SessionInspector(session);
-    t0 = performance.now();
-    inspector.replay();
-    const replayMs = performance.now() - t0;
-    t0 = performance.now();
-    await inspector.loadRuleTexts();
-    const ruleTextsMs = performance.now() - t0;
-    t0 = performance.now();
-    const findings = inspector.diagnostics().length;
-    const rulesMs = performance.now() - t0;
-    console.log(`${path}: load ${loadMs.toFixed(0)} ms, replay ${replayMs.toFixed(0)} ms, rule texts ${ruleTextsMs.toFixed(0)} ms, rules ${rulesMs.toFixed(0)} ms (${findings} findings)`);
-    const q = await askQuestions(path, inspector, (msg) => console.log(`  ${msg}`));
-    console.log(JSON.stringify({ loadMs, replayMs, ruleTextsMs, rulesMs, findings, ...q }));
-  } finally {
-    await session.dispose();
-  }
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const path = process.argv[2];
-  if (!path) {
-    console.error('usage: node dist/questions.js FILE');
-    process.exit(2);
-  }
-  await main(path);
 }

@@ -13,7 +13,7 @@ const entries = {
   // The log-representation experiment of docs/performance.md (node --expose-gc dist/sinks.js FILE [ROUNDS]).
   sinks: 'bench/sinks.ts',
   // Long-session questions beyond views (node dist/questions.js FILE; bench.ts asks them too).
-  questions: 'bench/questions.ts',
+  questions: 'bench/questions-cli.ts',
   // The fidelity suite's runner (scripts/fidelity.mjs, npm run test:fidelity).
   fidelity: 'src/main/fidelity/cli.ts',
 };
