@@ -4,6 +4,7 @@ import { CATEGORY_INDEX, TOKEN_CATEGORIES, type TokenCategory, type Uncountable 
 import type { EncodingChoice } from './encoding';
 import { fitEnvelope, unloggedPart, type EnvelopeFit } from './envelope';
 import { evaluatePolicy, type PolicyEvaluation, type PolicyInput, type SizeSource, type TokenPolicy } from './policy';
+import { firstAfter } from '../seq-search';
 import { comparePrefix, type PrefixAnalysis } from './prefix';
 import type { RequestTokens, TokenAccountant } from './units';
 
@@ -62,19 +63,6 @@ function compactionStarts(compactions: readonly CompactionRecord[]): { seq: numb
     .map((c) => ({ seq: c.startSeq ?? c.seqs[0] ?? Number.POSITIVE_INFINITY, id: c.id }))
     .filter((c) => Number.isFinite(c.seq))
     .sort((a, b) => a.seq - b.seq);
-}
-
-/** The first compaction that starts after `seq` and before `upTo` (starts ascending), by binary search. */
-function firstCompactionAfter(starts: readonly { seq: number; id: string }[], seq: number, upTo: number): { seq: number; id: string } | undefined {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((starts[mid] as { seq: number }).seq <= seq) lo = mid + 1;
-    else hi = mid;
-  }
-  const c = starts[lo];
-  return c && c.seq < upTo ? c : undefined;
 }
 
 /** Requests accounted between two pauses of reportSteps. */
@@ -158,7 +146,8 @@ export function* reportSteps(acc: TokenAccountant, encoding: EncodingChoice, pol
       if (rec.item.role === 'assistant') reply += tokens;
       else added += tokens;
     }
-    const c = firstCompactionAfter(starts, row.seq, upTo);
+    const after = firstAfter(starts, row.seq);
+    const c = after && after.seq < upTo ? after : undefined;
     let size: number;
     let sizeSource: SizeSource;
     let scale = 1;

@@ -3,7 +3,7 @@ import {
   INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, RULES, buildContext, diagnose, ruleById, ruleTextSeqs, runRules, type Rule,
 } from '../../../src/shared/diagnostics';
 import type { CanonicalEventInput } from '../../../src/shared/model/event';
-import { firstAfter, lastBefore } from '../../../src/shared/diagnostics/facts';
+import { firstAfter, lastBefore } from '../../../src/shared/seq-search';
 import { replay } from '../../../src/shared/replay/fold';
 import { assistant, call, checkpoint, log, quarterChars, result, run, text, user } from './helpers';
 
@@ -335,7 +335,7 @@ describe('token-based rules', () => {
   });
 });
 
-describe('seq lookups (facts.ts)', () => {
+describe('seq lookups (seq-search.ts)', () => {
   const xs = [{ seq: 2 }, { seq: 5 }, { seq: 9 }];
   it('lastBefore is the last entry strictly before a seq', () => {
     expect([0, 2, 3, 5, 9, 10].map((s) => lastBefore(xs, s)?.seq ?? null)).toEqual([null, null, 2, 2, 5, 9]);

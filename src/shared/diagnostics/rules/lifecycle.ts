@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../model/diagnostic';
 import type { CompactionFacts } from '../facts';
-import { isAutomatic, isFailedAttempt, upperBound } from '../facts';
+import { isAutomatic, isFailedAttempt } from '../facts';
+import { upperBound } from '../../seq-search';
 import { finding, list, num, plural } from '../text';
 import type { Rule, RuleContext } from '../types';
 

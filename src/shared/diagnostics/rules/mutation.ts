@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../model/diagnostic';
 import type { LogEvent } from '../../model/event';
 import type { ItemRecord, RequestRecord } from '../../replay/records';
-import { firstAfter, lastBefore } from '../facts';
+import { firstAfter, lastBefore } from '../../seq-search';
 import { finding, num } from '../text';
 import type { Rule, RuleContext } from '../types';
 
