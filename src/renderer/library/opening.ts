@@ -20,7 +20,10 @@ export function openedFraction(p: OpenSessionProgress | undefined): number | nul
 /** One line of the status under the open bar: the path and how far its open has got. */
 export function openingText(path: string, p: OpenSessionProgress | undefined): string {
   if (!p) return `Opening ${path}…`;
-  switch (p.phase) {
+  // The host replays synchronously after the last read, so it may not answer until it is done:
+  // a file read whole is being replayed.
+  const phase = p.phase === 'reading' && p.total !== null && p.done !== null && p.done >= p.total ? 'replaying' : p.phase;
+  switch (phase) {
     case 'reading': {
       const read = p.done ?? 0;
       if (p.total === null) return `Opening ${path}: reading, ${megabytes(read)} so far…`;

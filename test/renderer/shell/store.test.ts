@@ -200,6 +200,8 @@ describe('opening a long session', () => {
     expect(openingText('dir', { ...p, total: null })).toBe('Opening dir: reading, 0.5 MB so far…');
     expect(openedFraction({ ...p, total: null })).toBeNull();
     expect(openingText('a', { ...p, phase: 'replaying', done: p.total })).toBe('Opening a: read; replaying and checking…');
+    // Read whole: the host is replaying even if its last answer still said "reading".
+    expect(openingText('a', { ...p, done: p.total })).toBe('Opening a: read; replaying and checking…');
     expect(openedFraction({ ...p, phase: 'replaying' })).toBe(1);
   });
 });
