@@ -256,13 +256,7 @@ export class SessionTokens implements CountSource {
    * cost more than the counts on long sessions.
    */
   requestTotals(): number[] {
-    const out: number[] = [];
-    const surfaceAt = this.state.surface.cursor();
-    for (let i = 0; i < this.state.requests.length; i++) {
-      const total = this.accountant.totalOf(i, surfaceAt);
-      if (total !== null) out.push(Math.round(total));
-    }
-    return out;
+    return this.accountant.totalsInOrder().map((t) => Math.round(t));
   }
 
   /** Every request with its figures, prompt-cache analysis, the envelope fit and the policy's verdicts. */

@@ -86,6 +86,12 @@ export function applyOp(s: SurfaceState, op: SurfaceOp): void {
   }
 }
 
+/** Told by a cursor what it does: a state built afresh, and each operation just before it applies it. */
+export interface SurfaceWatch {
+  reset(state: SurfaceState): void;
+  before(op: SurfaceOp, state: SurfaceState): void;
+}
+
 interface Snapshot {
   /** Ops before this index are included. */
   readonly opIndex: number;
@@ -129,7 +135,7 @@ export class SurfaceHistory {
    * state it returns is shared: valid until the next call, never to be changed by the caller.
    * A seq lower than the previous one starts again from a snapshot.
    */
-  cursor(): (beforeSeq: number) => SurfaceState {
+  cursor(watch?: SurfaceWatch): (beforeSeq: number) => SurfaceState {
     let state: SurfaceState | null = null;
     let opIndex = 0;
     let last = Number.NEGATIVE_INFINITY;
@@ -137,8 +143,13 @@ export class SurfaceHistory {
       if (state === null || beforeSeq < last) {
         state = this.at(beforeSeq);
         opIndex = this.opsBefore(beforeSeq);
+        watch?.reset(state);
       } else {
-        for (; opIndex < this.ops.length && (this.ops[opIndex] as SurfaceOp).seq < beforeSeq; opIndex++) applyOp(state, this.ops[opIndex] as SurfaceOp);
+        for (; opIndex < this.ops.length && (this.ops[opIndex] as SurfaceOp).seq < beforeSeq; opIndex++) {
+          const op = this.ops[opIndex] as SurfaceOp;
+          watch?.before(op, state);
+          applyOp(state, op);
+        }
       }
       last = beforeSeq;
       return state;

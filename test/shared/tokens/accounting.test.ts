@@ -197,3 +197,68 @@ describe('encoding per model family', () => {
     expect(chooseEncoding({})).toMatchObject({ encoding: 'o200k_base', exact: false, family: 'unknown' });
   });
 });
+
+describe('totals of every request in order', () => {
+  type Step = { t: 'item' } | { t: 'extend'; at: number } | { t: 'mask'; at: number; masked: boolean } | { t: 'replace'; a: number; b: number }
+    | { t: 'drop'; at: number } | { t: 'restore'; at: number } | { t: 'request' } | { t: 'summarizer'; at: number };
+  const frac = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    { weight: 5, arbitrary: fc.constant({ t: 'item' as const }) },
+    { weight: 2, arbitrary: fc.record({ t: fc.constant('extend' as const), at: frac }) },
+    { weight: 2, arbitrary: fc.record({ t: fc.constant('mask' as const), at: frac, masked: fc.boolean() }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('replace' as const), a: frac, b: frac }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('drop' as const), at: frac }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('restore' as const), at: frac }) },
+    { weight: 3, arbitrary: fc.constant({ t: 'request' as const }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('summarizer' as const), at: frac }) },
+  );
+
+  it('are the totals of each request, to the last bit, through extensions, masks, replacements, drops and restores (property)', () => {
+    fc.assert(fc.property(fc.array(step, { maxLength: 120 }), fc.boolean(), (steps, countSome) => {
+      const bodies: CanonicalEventInput[] = [{ kind: 'session', id: 's' }, { kind: 'header', system: text('system prompt'), tools: [{ name: 'bash' }] }];
+      const ids: string[] = [];
+      const dropped: string[] = [];
+      const pick = (xs: readonly string[], f: number): string | undefined => xs[Math.floor(f * xs.length)];
+      let n = 0;
+      for (const x of steps) {
+        n++;
+        if (x.t === 'item') {
+          ids.push(`i${n}`);
+          bodies.push(n % 3 ? user(`i${n}`, `words ${'w '.repeat(n % 7)}`) : assistant(`i${n}`, `reply ${n}`));
+        } else if (x.t === 'extend') {
+          const id = pick(ids, x.at);
+          if (id) bodies.push({ kind: 'item', op: { op: 'extend' }, item: { id, role: 'assistant', blocks: text(`more ${'m '.repeat(n % 5)}`) } });
+        } else if (x.t === 'mask') {
+          const id = pick(ids, x.at);
+          if (id) bodies.push({ kind: 'mask', items: [id], masked: x.masked, ...(n % 2 ? { reference: text(`[ref ${n}]`) } : {}) });
+        } else if (x.t === 'replace') {
+          const a = pick(ids, x.a);
+          const b = pick(ids, x.b);
+          if (a && b) {
+            bodies.push({ kind: 'item', op: { op: 'replace', from: a, to: b }, item: { id: `k${n}`, role: 'user', blocks: text(`summary ${n}`) } });
+            ids.push(`k${n}`);
+          }
+        } else if (x.t === 'drop') {
+          const id = pick(ids, x.at);
+          if (id) {
+            bodies.push({ kind: 'drop', items: [id], reason: 'truncation' });
+            dropped.push(id);
+          }
+        } else if (x.t === 'restore') {
+          const id = pick(dropped, x.at);
+          if (id) bodies.push({ kind: 'restore', items: [id] });
+        } else if (x.t === 'summarizer') {
+          const id = pick(ids, x.at);
+          bodies.push({ kind: 'request', id: `s${n}`, purpose: 'compaction', input: { items: id ? [id] : [] } });
+        } else bodies.push(request(`q${n}`));
+      }
+      bodies.push(request('last'));
+      const state = replay(log(bodies));
+      const source = new FakeSource();
+      const acc = new TokenAccountant(state, source);
+      if (countSome) source.count(acc.allRefs().filter((_, i) => i % 2 === 0));
+      const want = state.requests.map((_, i) => acc.totalOf(i));
+      expect(acc.totalsInOrder()).toEqual(want);
+    }), { numRuns: 300 });
+  });
+});
