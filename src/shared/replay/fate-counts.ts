@@ -24,7 +24,7 @@ export function fateCountTable(state: ReplayState): Int32Array {
     changes += rec.fates.length;
   }
   const starts = new Int32Array(maxSeq + 2);
-  for (const rec of state.items) for (const f of rec.fates) (starts[f.seq + 1] as number)++;
+  for (const rec of state.items) for (const f of rec.fates) starts[f.seq + 1] = (starts[f.seq + 1] as number) + 1;
   for (let s = 1; s < starts.length; s++) starts[s] = (starts[s] as number) + (starts[s - 1] as number);
   const item = new Int32Array(changes);
   const fate = new Int8Array(changes);
