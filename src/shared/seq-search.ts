@@ -26,6 +26,18 @@ export function lowerBoundBy(xs: readonly { seq: number }[], seq: number): numbe
   return lo;
 }
 
+/** Index of the first value ≥ x in an ascending array. */
+export function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((xs[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Number of values ≤ x in an ascending array. */
 export function upperBound(xs: readonly number[], x: number): number {
   let lo = 0;

@@ -1,6 +1,7 @@
 import type { SearchMatch } from '../../shared/api/library-contract';
 import type { LogEvent } from '../../shared/model/event';
 import { MAIN_BRANCH } from '../../shared/replay/branches';
+import { lowerBoundBy } from '../../shared/seq-search';
 import type { SessionInspector } from '../session/inspector';
 import { eventTexts, type EventText } from './event-text';
 
@@ -45,18 +46,6 @@ export function snippetAround(text: string, at: number, length: number): { snipp
   return { snippet: head + hit + tail, at: head.length, length: hit.length };
 }
 
-/** Index of the first value in ascending `seqs` that is >= seq, or -1. */
-function firstAtOrAfter(seqs: readonly number[], seq: number): number {
-  let lo = 0;
-  let hi = seqs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((seqs[mid] as number) < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < seqs.length ? lo : -1;
-}
-
 export interface SearchOptions {
   /** Time allowed for re-reading long texts, in ms. Default 5 s. */
   readonly budgetMs?: number;
@@ -68,7 +57,6 @@ export async function searchSession(inspector: SessionInspector, query: string, 
   const deadline = now() + (options.budgetMs ?? 5000);
   const state = inspector.replay(branch);
   const events = inspector.session.events;
-  const requestSeqs = state.requests.map((r) => r.seq);
   const requestById = new Map(state.requests.map((r) => [r.id, r.index]));
   const pattern = literalPattern(query);
   const matches: SearchMatch[] = [];
@@ -102,8 +90,8 @@ export async function searchSession(inspector: SessionInspector, query: string, 
       total++;
       if (matches.length >= max) continue;
       const own = e.kind === 'response' ? requestById.get(e.request) : undefined;
-      const next = firstAtOrAfter(requestSeqs, seq);
-      const request = own ?? (next < 0 ? null : (state.requests[next]?.index ?? null));
+      // Else the first request at or after the event: the first that can show it.
+      const request = own ?? state.requests[lowerBoundBy(state.requests, seq)]?.index ?? null;
       matches.push({
         seq, kind: e.kind, branch: e.branch ?? MAIN_BRANCH, request, item: e.kind === 'item' ? e.item.id : null, where: t.where,
         ...snippetAround(t.text, m.index, m[0].length),

@@ -4,6 +4,7 @@ import type { ReplayState } from '../../../shared/replay/fold';
 import type { ItemRecord } from '../../../shared/replay/records';
 import { fateCountsAt } from '../../../shared/replay/fate-counts';
 import { fateAt } from '../../../shared/replay/view';
+import { lowerBound } from '../../../shared/seq-search';
 import type { SessionInspector } from '../../session/inspector';
 
 /**
@@ -85,15 +86,7 @@ export function itemAtSeq(state: ReplayState, seq: number): ItemRecord | undefin
 
 /** Whether `seq` is one of the branch's events (binary search: seqs ascend). */
 export function onBranch(state: ReplayState, seq: number): boolean {
-  const s = state.seqs;
-  let lo = 0;
-  let hi = s.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((s[mid] as number) < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return s[lo] === seq;
+  return state.seqs[lowerBound(state.seqs, seq)] === seq;
 }
 
 /**

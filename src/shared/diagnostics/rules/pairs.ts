@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../model/diagnostic';
 import type { ItemRecord } from '../../replay/records';
+import { lowerBound } from '../../seq-search';
 import { finding, list, plural } from '../text';
 import type { Rule, RuleContext } from '../types';
 import { describeCut, itemRef } from './common';
@@ -134,18 +135,6 @@ export const SYSTEM_HEAD_COMPACTED: Rule = {
     return out;
   },
 };
-
-/** Index of the first value ≥ x in an ascending array. */
-function lowerBound(xs: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((xs[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 export const PENDING_USER_SUMMARISED: Rule = {
   id: 'PENDING_USER_SUMMARISED',
