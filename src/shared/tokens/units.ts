@@ -333,23 +333,16 @@ export class TokenAccountant {
    * over many requests in order passes `surfaceAt` from `state.surface.cursor()`.
    */
   unitsOf(index: number, surfaceAt: SurfaceAt = this.surfaceAt): UnitInfo[] | null {
-    const units: UnitInfo[] = [];
-    return this.visitUnits(index, (u) => units.push(u), surfaceAt) ? units : null;
-  }
-
-  private readonly surfaceAt: SurfaceAt = (seq) => this.state.surface.at(seq);
-
-  /** Calls `visit` with each position of request `index` in prefix order; false when there is no such request. */
-  private visitUnits(index: number, visit: (u: UnitInfo) => void, surfaceAt: SurfaceAt): boolean {
     const r = this.state.requests[index];
-    if (!r) return false;
+    if (!r) return null;
+    const units: UnitInfo[] = [];
     const env = r.envelope;
-    if (env.tools !== undefined) visit(this.envelopeUnit('tools', env.toolsSeq, env.tools));
-    if (env.system !== undefined) visit(this.envelopeUnit('system', env.systemSeq, env.system));
+    if (env.tools !== undefined) units.push(this.envelopeUnit('tools', env.toolsSeq, env.tools));
+    if (env.system !== undefined) units.push(this.envelopeUnit('system', env.systemSeq, env.system));
     if (r.input) {
       for (const id of r.input.items) {
         const rec = this.state.itemById.get(id);
-        if (rec) visit(this.itemUnit(rec, false, r.seq));
+        if (rec) units.push(this.itemUnit(rec, false, r.seq));
       }
     } else {
       // The surface as item indexes (surfaceBefore would also build an array of records).
@@ -357,23 +350,14 @@ export class TokenAccountant {
       const anyMasked = s.masked.size > 0;
       for (const id of s.ids) {
         const rec = this.state.items[id];
-        if (rec) visit(this.itemUnit(rec, anyMasked && s.masked.has(id), r.seq));
+        if (rec) units.push(this.itemUnit(rec, anyMasked && s.masked.has(id), r.seq));
       }
-      if (r.todo && r.todo.todos.length > 0) visit(this.todoUnit(r.todo));
+      if (r.todo && r.todo.todos.length > 0) units.push(this.todoUnit(r.todo));
     }
-    return true;
+    return units;
   }
 
-  /**
-   * `tokensOf(index).total` without the per-unit arrays: a pass over every request of a long
-   * session (inspect --json) would otherwise allocate a view's worth of arrays per request.
-   */
-  totalOf(index: number, surfaceAt: SurfaceAt = this.surfaceAt): number | null {
-    let total = FRAMING_PER_REQUEST;
-    return this.visitUnits(index, (u) => {
-      total += this.unitTokens(u).total;
-    }, surfaceAt) ? total : null;
-  }
+  private readonly surfaceAt: SurfaceAt = (seq) => this.state.surface.at(seq);
 
   /** Tokens of one unit: cached once every ref is counted, estimated from characters otherwise. */
   unitTokens(u: UnitInfo): UnitTokens {
@@ -445,10 +429,10 @@ export class TokenAccountant {
   }
 
   /**
-   * `totalOf` of every request, in order, worked out incrementally: a running sum over the live
+   * `tokensOf(i).total` of every request, in order, worked out incrementally: a running sum over the live
    * items, changed only by the surface operations, extensions and masks between two requests — not
    * a visit of every item of every view (136 million visits on the 1M-event bench session). Equal to
-   * `totalOf` to the last bit: every unit's figure is a whole number of tokens, so the order of the
+   * `tokensOf(i).total` to the last bit: every unit's figure is a whole number of tokens, so the order of the
    * additions does not matter (tested). The count source must not move during the pass.
    */
   totalsInOrder(): number[] {
@@ -514,7 +498,8 @@ export class TokenAccountant {
     state.requests.forEach((r, index) => {
       beforeSeq = r.seq;
       if (r.input) {
-        out.push(this.totalOf(index) as number);
+        // A summarizer call's own input, not the surface: counted as it is (they are few).
+        out.push((this.tokensOf(index) as RequestTokens).total);
         return;
       }
       const s = surfaceAt(r.seq);
