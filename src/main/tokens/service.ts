@@ -32,8 +32,8 @@ export interface SessionTokensOptions {
   readonly branch?: string;
   /** Characters of text per batch sent to a counting thread (default 256k). */
   readonly batchChars?: number;
-  /** Events re-read from the source at a time (default 32). */
-  readonly hydrateConcurrency?: number;
+  /** Events with elided texts re-read from the source in one batch (default 1,024). */
+  readonly hydrateBatch?: number;
 }
 
 export interface CountProgress {
@@ -91,10 +91,39 @@ interface RefWork {
   remaining: number;
   estimated: number;
   texts: string[] | null;
-  /** Settles when the ref is recorded, or when its run ends without recording it. */
-  readonly settled: Promise<void>;
-  readonly settle: () => void;
+  /**
+   * Other runs waiting for this ref (they found it in flight), told when it is recorded or its run
+   * ends without recording it. Nearly always none: a promise per ref would be made for nothing.
+   */
+  waiters: (() => void)[] | null;
+  /** The refs its run started and has not finished; the ref leaves it when settled. */
+  readonly open: Set<RefWork>;
 }
+
+/** Resolves when `w` is recorded, or when its run ends without recording it. */
+function settledOf(w: RefWork): Promise<void> {
+  return new Promise<void>((resolve) => (w.waiters ??= []).push(resolve));
+}
+
+function settle(w: RefWork): void {
+  w.open.delete(w);
+  const waiters = w.waiters;
+  w.waiters = null;
+  if (waiters) for (const tell of waiters) tell();
+}
+
+/** The blocks of a ref in its event re-read whole, or null when the event is not what the ref expects. */
+function refBlocks(spec: RefSpec, e: LogEvent): readonly Block[] | null {
+  switch (spec.kind) {
+    case 'blocks': return e.kind === 'item' ? e.item.blocks : null;
+    case 'mask': return e.kind === 'mask' ? (e.reference ?? null) : null;
+    case 'system': return e.kind === 'header' ? (e.system ?? null) : null;
+    default: return spec.blocks;
+  }
+}
+
+/** Refs a counting run goes through between two turns of the event loop. */
+const REFS_PER_TURN = 5_000;
 
 const categoryOf = (i: number): TokenCategory => TOKEN_CATEGORIES[i] as TokenCategory;
 
@@ -295,19 +324,16 @@ export class SessionTokens implements CountSource {
     return this.countRefs(this.accountant.refsOf(index), opts);
   }
 
-  private async fullBlocks(spec: RefSpec): Promise<readonly Block[] | null> {
-    let e: LogEvent;
-    try {
-      e = await this.inspector.session.hydrate(spec.seq);
-    } catch {
-      return null;
-    }
-    switch (spec.kind) {
-      case 'blocks': return e.kind === 'item' ? e.item.blocks : null;
-      case 'mask': return e.kind === 'mask' ? (e.reference ?? null) : null;
-      case 'system': return e.kind === 'header' ? (e.system ?? null) : null;
-      default: return spec.blocks;
-    }
+  /**
+   * The whole blocks of refs whose texts are elided, re-read together (lines close in the file in
+   * one read); null for a ref whose event cannot be re-read, which is then estimated.
+   */
+  private async fullBlocks(specs: readonly RefSpec[]): Promise<(readonly Block[] | null)[]> {
+    const session = this.inspector.session;
+    const events = await session.hydrateMany(specs.map((s) => s.seq)).catch(() => null);
+    if (events) return specs.map((s, i) => refBlocks(s, events[i] as LogEvent));
+    // The batch failed as a whole (a seq the log does not have): each ref on its own.
+    return Promise.all(specs.map((s) => session.hydrate(s.seq).then((e) => refBlocks(s, e), () => null)));
   }
 
   private finish(w: RefWork): void {
@@ -322,7 +348,7 @@ export class SessionTokens implements CountSource {
     }
     this.counts.set(w.spec.ref, { cats, total, estimated: w.estimated });
     this.inFlight.delete(w.spec.ref);
-    w.settle();
+    settle(w);
     if (w.texts) {
       const h = createHash('sha1');
       for (const t of w.texts) h.update(t).update('\u0000');
@@ -366,11 +392,11 @@ export class SessionTokens implements CountSource {
       return { refs: refs.length, known, fromCache: 0, texts: 0, chars: 0, hydrated: 0, batches: 0, wallMs: performance.now() - t0, countMs: 0, encoder: run.encoder };
     }
     const batchChars = Math.max(1024, this.options.batchChars ?? 256 * 1024);
-    const concurrency = Math.max(1, this.options.hydrateConcurrency ?? 32);
+    const hydrateBatch = Math.max(1, this.options.hydrateBatch ?? 1024);
     const inFlightLimit = Math.max(2, counter.threads * 2);
     const inFlight = new Set<Promise<void>>();
-    /** Refs this run started, and the ones it found another run counting. */
-    const mine: RefWork[] = [];
+    /** Refs this run started and has not recorded yet, and the ones it found another run counting. */
+    const open = new Set<RefWork>();
     const elsewhere: Promise<void>[] = [];
     let failure: unknown = null;
     // Texts waiting for a count, by content key: the same text is counted once per run.
@@ -417,14 +443,15 @@ export class SessionTokens implements CountSource {
       while (inFlight.size >= inFlightLimit) await Promise.race(inFlight);
     };
 
-    const enqueue = async (w: RefWork, parts: readonly TextPart[]): Promise<void> => {
+    /** Looks a ref's texts up and queues the rest; true when the queue is due to be sent. */
+    const enqueue = (w: RefWork, parts: readonly TextPart[]): boolean => {
       const own: { part: TextPart; key: string }[] = [];
       for (const part of parts) own.push({ part, key: ContentCountCache.key(this.encoding, part.text) });
       w.remaining = own.length;
       if (own.length === 0) {
         this.finish(w);
         run.refs++;
-        return;
+        return false;
       }
       let cachedAll = true;
       for (const { part, key } of own) {
@@ -451,45 +478,58 @@ export class SessionTokens implements CountSource {
         }
       }
       if (cachedAll) run.fromCache++;
-      if (waitingChars >= batchChars || waiting.size >= 4096) await flush();
+      return waitingChars >= batchChars || waiting.size >= 4096;
+    };
+
+    /** Starts counting one ref, with its whole blocks when its texts are elided; true as for enqueue. */
+    const begin = (spec: RefSpec, whole: readonly Block[] | null): boolean => {
+      if (this.counts.has(spec.ref)) return false;
+      const other = this.inFlight.get(spec.ref);
+      if (other) {
+        elsewhere.push(settledOf(other));
+        return false;
+      }
+      if (spec.elided) run.hydrated++;
+      const parts = refParts(spec, spec.elided && whole === null ? spec.blocks : whole);
+      const w: RefWork = {
+        spec, cats: new Float64Array(CATEGORY_COUNT), remaining: 0, estimated: 0,
+        texts: spec.kind === 'system' || spec.kind === 'tools' ? parts.map((p) => p.text) : null, waiters: null, open,
+      };
+      this.inFlight.set(spec.ref, w);
+      open.add(w);
+      return enqueue(w, parts);
+    };
+
+    // Refs with elided texts wait in a batch for one re-read; the others start at once.
+    let elided: RefSpec[] = [];
+    const beginElided = async (): Promise<void> => {
+      const batch = elided;
+      elided = [];
+      const whole = await this.fullBlocks(batch);
+      for (let i = 0; i < batch.length && failure === null; i++) {
+        if (begin(batch[i] as RefSpec, whole[i] ?? null)) await flush();
+      }
     };
 
     try {
-      for (let i = 0; i < todo.length && failure === null; i += concurrency) {
+      for (let i = 0; i < todo.length && failure === null; i++) {
         if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('counting was cancelled');
-        const group = todo.slice(i, i + concurrency);
-        const full = await Promise.all(group.map((spec) => (spec.elided ? this.fullBlocks(spec) : Promise.resolve(spec.blocks))));
-        for (let g = 0; g < group.length; g++) {
-          const spec = group[g] as RefSpec;
-          if (this.counts.has(spec.ref)) continue;
-          const other = this.inFlight.get(spec.ref);
-          if (other) {
-            elsewhere.push(other.settled);
-            continue;
-          }
-          if (spec.elided) run.hydrated++;
-          const blocks = full[g] ?? null;
-          const parts = refParts(spec, spec.elided && blocks === null ? spec.blocks : blocks);
-          let settle: () => void = () => undefined;
-          const settled = new Promise<void>((resolve) => {
-            settle = resolve;
-          });
-          const w: RefWork = {
-            spec, cats: new Float64Array(CATEGORY_COUNT), remaining: 0, estimated: 0,
-            texts: spec.kind === 'system' || spec.kind === 'tools' ? parts.map((p) => p.text) : null, settled, settle,
-          };
-          this.inFlight.set(spec.ref, w);
-          mine.push(w);
-          await enqueue(w, parts);
-        }
+        // Everything found in the cache sends nothing and awaits nothing: let the thread's other work in now and then.
+        if (i > 0 && i % REFS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        const spec = todo[i] as RefSpec;
+        if (spec.elided) {
+          elided.push(spec);
+          if (elided.length >= hydrateBatch) await beginElided();
+        } else if (begin(spec, spec.blocks)) await flush();
       }
+      if (failure === null && elided.length > 0) await beginElided();
       if (failure === null) await flush();
     } finally {
       await Promise.allSettled([...inFlight]);
       // What this run could not finish is released: waiting runs go on, the refs stay estimated.
-      for (const w of mine) {
+      for (const w of [...open]) {
         if (this.inFlight.get(w.spec.ref) === w) this.inFlight.delete(w.spec.ref);
-        w.settle();
+        settle(w);
       }
     }
     await Promise.all(elsewhere);

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionInspector } from '../../../src/main/session/inspector';
@@ -180,4 +182,81 @@ describe('a real Claude Code session', () => {
       await s.dispose();
     }
   }, 60_000);
+});
+
+describe('session token service, re-reading elided texts', () => {
+  // Twelve items with long texts (elided in memory) between short ones, and a request after each third.
+  const dir = mkdtempSync(join(tmpdir(), 'palimpsest-tokens-'));
+  let session: LoadedSession;
+  const LONG = 12;
+  beforeAll(async () => {
+    const lines = [JSON.stringify({ kind: 'session', format: 'palimpsest', version: 1, id: 'long-texts' })];
+    for (let i = 0; i < LONG; i++) {
+      lines.push(JSON.stringify({ kind: 'item', item: { id: `u${i}`, role: 'user', blocks: [{ type: 'text', text: `question ${i}` }] } }));
+      const text = Array.from({ length: 300 }, (_, w) => `word${(w * 31 + i) % 97}`).join(' ');
+      lines.push(JSON.stringify({ kind: 'item', item: { id: `a${i}`, role: 'assistant', blocks: [{ type: 'text', text }] } }));
+      if (i % 3 === 2) lines.push(JSON.stringify({ kind: 'request', id: `r${i}` }));
+    }
+    const path = join(dir, 'long-texts.jsonl');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    session = await loadSession(path);
+  });
+  afterAll(async () => {
+    await session.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The session with its re-reads recorded (and made to fail with `fail`). */
+  function watched(fail = false): { session: LoadedSession; batches: number[][]; single: number[] } {
+    const batches: number[][] = [];
+    const single: number[] = [];
+    const gone = (): Promise<never> => Promise.reject(new Error('the file is gone'));
+    return {
+      batches,
+      single,
+      session: {
+        ...session,
+        hydrateMany: (seqs) => {
+          batches.push([...seqs]);
+          return fail ? gone() : session.hydrateMany(seqs);
+        },
+        hydrate: (seq) => {
+          single.push(seq);
+          return fail ? gone() : session.hydrate(seq);
+        },
+      },
+    };
+  }
+
+  it('re-reads the elided texts of many refs in one batch, not one event at a time', async () => {
+    const w = watched();
+    const whole = new SessionTokens(new SessionInspector(w.session), { counter: new InlineCounter() });
+    const run = await whole.countAll();
+    expect(run.hydrated).toBe(LONG);
+    expect(w.batches).toEqual([expect.any(Array)]);
+    expect(w.batches[0]).toHaveLength(LONG);
+    expect(w.single).toEqual([]);
+    for (let i = 0; i < whole.state.requests.length; i++) expect(whole.request(i)?.estimated).toBe(0);
+
+    const small = watched();
+    const inFives = new SessionTokens(new SessionInspector(small.session), { counter: new InlineCounter(), hydrateBatch: 5 });
+    await inFives.countAll();
+    expect(small.batches.map((b) => b.length)).toEqual([5, 5, 2]);
+    for (let i = 0; i < whole.state.requests.length; i++) expect(inFives.request(i)?.total).toBe(whole.request(i)?.total);
+  });
+
+  it('estimates the elided texts it cannot re-read, and counts the rest', async () => {
+    const w = watched(true);
+    const tokens = new SessionTokens(new SessionInspector(w.session), { counter: new InlineCounter() });
+    const run = await tokens.countAll();
+    expect(run.hydrated).toBe(LONG);
+    // The batch failed, then each event on its own.
+    expect(w.single).toHaveLength(LONG);
+    const last = tokens.request(tokens.state.requests.length - 1);
+    const assistantTokens = last?.byCategory[CATEGORY_INDEX.assistant] ?? 0;
+    expect(last?.estimated).toBe(assistantTokens); // every long text, from its length
+    expect(last?.estimated).toBeGreaterThan(0);
+    expect(last?.estimated).toBeLessThan(last?.total ?? 0); // the questions are counted
+    expect(tokens.report().partial).toBe(tokens.state.requests.length);
+  });
 });
