@@ -7,6 +7,7 @@ import { CATEGORY_COUNT, CATEGORY_INDEX, TOKEN_CATEGORIES, type TextPart, type T
 import { chooseEncoding, type EncodingChoice, type EncodingName } from '../../shared/tokens/encoding';
 import type { EnvelopeFit } from '../../shared/tokens/envelope';
 import { defaultPolicyFor, policyFromLog, policyLines, type PolicyLines, type TokenPolicy } from '../../shared/tokens/policy';
+import { totalsInOrder } from '../../shared/tokens/pass';
 import { comparePrefix, type PrefixAnalysis } from '../../shared/tokens/prefix';
 import { reportSteps, type SessionTokenReport } from '../../shared/tokens/report';
 import {
@@ -285,7 +286,7 @@ export class SessionTokens implements CountSource {
    * cost more than the counts on long sessions.
    */
   requestTotals(): number[] {
-    return this.accountant.totalsInOrder().map((t) => Math.round(t));
+    return totalsInOrder(this.accountant).map((t) => Math.round(t));
   }
 
   /** Every request with its figures, prompt-cache analysis, the envelope fit and the policy's verdicts. */

@@ -89,6 +89,11 @@ class PrevUnits {
   }
 }
 
+function hasKey(units: readonly UnitInfo[], from: number, key: number): boolean {
+  for (let i = from; i < units.length; i++) if ((units[i] as UnitInfo).key === key) return true;
+  return false;
+}
+
 /** Whether a unit replaces content the previous request showed (ids in `shown`). */
 function standsIn(u: UnitInfo, shown: { has(id: string): boolean }): boolean {
   if (!u.rec) return false;
@@ -168,7 +173,10 @@ export function comparePrefix(prev: RequestTokens | null, cur: RequestTokens): P
   // report on long sessions). The item-id set is needed only for masks and derived items.
   const earlier = new PrevUnits(prev.units);
   const scan = cur.units.length - k <= SCAN_TAIL;
-  const before = { has: (key: number) => (scan ? prev.units.some((u) => u.key === key) : earlier.keys().has(key)) };
+  // In a list without repeats, a unit after the shared prefix is none of the previous request's first
+  // k (those are this request's own first k): the scan starts at k, not at the head of the view.
+  const from = cur.distinct ? k : 0;
+  const before = { has: (key: number) => (scan ? hasKey(prev.units, from, key) : earlier.keys().has(key)) };
   const shown = { has: (id: string) => earlier.ids().has(id) };
   let appendedTokens = 0;
   let appendedUnits = 0;

@@ -5,6 +5,7 @@ import type { EncodingChoice } from './encoding';
 import { fitEnvelope, unloggedPart, type EnvelopeFit } from './envelope';
 import { evaluatePolicy, type PolicyEvaluation, type PolicyInput, type SizeSource, type TokenPolicy } from './policy';
 import { firstAfter } from '../seq-search';
+import { RequestPass } from './pass';
 import { comparePrefix, type PrefixAnalysis } from './prefix';
 import type { RequestTokens, TokenAccountant } from './units';
 
@@ -80,17 +81,21 @@ export function* reportSteps(acc: TokenAccountant, encoding: EncodingChoice, pol
   const starts = compactionStarts(state.compactions);
   const rows: RequestRow[] = [];
   const lastByModel = new Map<string, RequestTokens>();
+  // The figures of the request before the last one on each model, no longer needed: the pass fills its lists again.
+  const spareByModel = new Map<string, RequestTokens>();
   let partial = 0;
   let stretch = 0;
-  const surfaceAt = state.surface.cursor();
+  const pass = new RequestPass(acc);
   for (let i = 0; i < state.requests.length; i++) {
     if (i > 0 && i % REPORT_STEP === 0) yield;
-    const t = acc.tokensOf(i, surfaceAt);
+    const model = state.requests[i]?.route.model ?? '';
+    const t = pass.next(i, spareByModel.get(model) ?? null);
     if (!t) continue;
     const r = t.request;
     while (stretch < starts.length && (starts[stretch] as { seq: number }).seq < r.seq) stretch++;
-    const model = r.route.model ?? '';
-    const cache = comparePrefix(lastByModel.get(model) ?? null, t);
+    const previous = lastByModel.get(model) ?? null;
+    const cache = comparePrefix(previous, t);
+    if (previous) spareByModel.set(model, previous);
     lastByModel.set(model, t);
     const reported = reportedContextTokens(r.usage ?? undefined);
     const estimatedTokens = Math.round(t.total);

@@ -1,7 +1,7 @@
 import type { Block, ToolSchema } from '../model/content';
 import type { ReplayState } from '../replay/fold';
 import type { ItemRecord, RequestRecord, TodoState } from '../replay/records';
-import { lowerBound, positionOf, type SurfaceState, type SurfaceWatch } from '../replay/surface';
+import type { SurfaceState } from '../replay/surface';
 import {
   addUncountable, CATEGORY_COUNT, CATEGORY_INDEX, FRAMING_PER_MESSAGE, FRAMING_PER_REQUEST, itemBlockParts, maskParts, noUncountable,
   systemParts, todoParts, toolsParts, TOKEN_CATEGORIES, type ItemContext, type TextPart, type TokenCategory, type Uncountable,
@@ -176,6 +176,8 @@ export interface RequestTokens {
   readonly unloggedTools: boolean;
   /** Masked items whose reference text is not recorded. */
   readonly maskedUnknown: number;
+  /** No unit appears twice: true for a view of the surface; a summarizer call's input may list an item twice. */
+  readonly distinct: boolean;
 }
 
 /** Where the surface before a seq comes from: the history (random access) or a cursor (a pass in order). */
@@ -248,7 +250,8 @@ export class TokenAccountant {
     return n;
   }
 
-  private envelopeUnit(kind: 'system' | 'tools', seq: number | null, value: readonly Block[] | readonly ToolSchema[] | null): UnitInfo {
+  /** The unit of a header's system prompt or tools (shared by every request with the same content). */
+  envelopeUnit(kind: 'system' | 'tools', seq: number | null, value: readonly Block[] | readonly ToolSchema[] | null): UnitInfo {
     let identity: string;
     let spec: RefSpec | null = null;
     if (value === null || seq === null) identity = 'unlogged';
@@ -273,7 +276,8 @@ export class TokenAccountant {
     return u;
   }
 
-  private itemUnit(rec: ItemRecord, masked: boolean, beforeSeq: number): UnitInfo {
+  /** The unit an item shows just before `beforeSeq`: as masked, or with the extensions logged by then. */
+  itemUnit(rec: ItemRecord, masked: boolean, beforeSeq: number): UnitInfo {
     let variant: number;
     let maskAt = -1;
     if (masked) {
@@ -314,7 +318,8 @@ export class TokenAccountant {
     return u;
   }
 
-  private todoUnit(todo: TodoState): UnitInfo {
+  /** The unit of a todo block. */
+  todoUnit(todo: TodoState): UnitInfo {
     const spec = this.todoRef(todo);
     const key = -(1e12 + todo.seq);
     let u = this.units.get(key);
@@ -424,99 +429,8 @@ export class TokenAccountant {
     });
     return {
       index, request: r, units, unitTokens, total, estimated, byCategory, uncountable,
-      unloggedSystem: r.envelope.system === null, unloggedTools: r.envelope.tools === null, maskedUnknown,
+      unloggedSystem: r.envelope.system === null, unloggedTools: r.envelope.tools === null, maskedUnknown, distinct: !r.input,
     };
-  }
-
-  /**
-   * `tokensOf(i).total` of every request, in order, worked out incrementally: a running sum over the live
-   * items, changed only by the surface operations, extensions and masks between two requests — not
-   * a visit of every item of every view (136 million visits on the 1M-event bench session). Equal to
-   * `tokensOf(i).total` to the last bit: every unit's figure is a whole number of tokens, so the order of the
-   * additions does not matter (tested). The count source must not move during the pass.
-   */
-  totalsInOrder(): number[] {
-    const { state } = this;
-    const live = new Float64Array(state.items.length).fill(Number.NaN);
-    let sum = 0;
-    let beforeSeq = 0;
-    const figure = (id: number, masked: boolean): number => {
-      const rec = state.items[id] as ItemRecord;
-      return this.unitTokens(this.itemUnit(rec, masked, beforeSeq)).total;
-    };
-    const enter = (id: number, masked: boolean): void => {
-      const t = figure(id, masked);
-      live[id] = t;
-      sum += t;
-    };
-    const leave = (id: number): void => {
-      const t = live[id] as number;
-      if (Number.isNaN(t)) return;
-      sum -= t;
-      live[id] = Number.NaN;
-    };
-    const watch: SurfaceWatch = {
-      reset(s) {
-        live.fill(Number.NaN);
-        sum = 0;
-        for (const id of s.ids) enter(id, s.masked.has(id));
-      },
-      // As applyOp will do it (./replay/surface.ts), seen from the running sum.
-      before(op, s) {
-        switch (op.type) {
-          case 'add': {
-            const i = lowerBound(s.keys, op.key);
-            if (s.keys[i] !== op.key) enter(op.id, s.masked.has(op.id));
-            return;
-          }
-          case 'remove': {
-            if (positionOf(s, op.key, op.id) >= 0) leave(op.id);
-            return;
-          }
-          case 'removeRange': {
-            const i = positionOf(s, op.key, op.id);
-            if (i >= 0) for (const id of s.ids.slice(i, i + op.count)) leave(id);
-            return;
-          }
-          case 'mask': {
-            if (Number.isNaN(live[op.id] as number)) return;
-            leave(op.id);
-            enter(op.id, op.masked);
-            return;
-          }
-        }
-      },
-    };
-    // Extensions change the figure of an unmasked live item without a surface operation.
-    const extensions: { seq: number; id: number }[] = [];
-    for (const rec of state.items) for (const x of rec.extensions) extensions.push({ seq: x.seq, id: rec.index });
-    extensions.sort((a, b) => a.seq - b.seq);
-    let nextExtension = 0;
-
-    const surfaceAt = state.surface.cursor(watch);
-    const out: number[] = [];
-    state.requests.forEach((r, index) => {
-      beforeSeq = r.seq;
-      if (r.input) {
-        // A summarizer call's own input, not the surface: counted as it is (they are few).
-        out.push((this.tokensOf(index) as RequestTokens).total);
-        return;
-      }
-      const s = surfaceAt(r.seq);
-      for (; nextExtension < extensions.length && (extensions[nextExtension] as { seq: number }).seq < r.seq; nextExtension++) {
-        const id = (extensions[nextExtension] as { id: number }).id;
-        if (Number.isNaN(live[id] as number) || s.masked.has(id)) continue;
-        leave(id);
-        enter(id, false);
-      }
-      let total = FRAMING_PER_REQUEST + sum;
-      const env = r.envelope;
-      if (env.tools !== undefined) total += this.unitTokens(this.envelopeUnit('tools', env.toolsSeq, env.tools)).total;
-      if (env.system !== undefined) total += this.unitTokens(this.envelopeUnit('system', env.systemSeq, env.system)).total;
-      if (r.todo && r.todo.todos.length > 0) total += this.unitTokens(this.todoUnit(r.todo)).total;
-      out.push(total);
-    });
-    return out;
   }
 
   /** Tokens of an item with all its extensions, as it was once complete (framing included). */

@@ -1,16 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CanonicalEventInput } from '../../../src/shared/model/event';
-import { replay } from '../../../src/shared/replay/fold';
+import { replay, type ReplayState } from '../../../src/shared/replay/fold';
 import {
   CATEGORY_INDEX, FRAMING_PER_MESSAGE, FRAMING_PER_REQUEST, itemBlockParts, noUncountable, TOKEN_CATEGORIES, type TextPart,
 } from '../../../src/shared/tokens/categories';
 import { chooseEncoding } from '../../../src/shared/tokens/encoding';
 import { defaultPolicyFor } from '../../../src/shared/tokens/policy';
+import { RequestPass, totalsInOrder } from '../../../src/shared/tokens/pass';
+import { comparePrefix } from '../../../src/shared/tokens/prefix';
 import { REPORT_STEP, reportSteps } from '../../../src/shared/tokens/report';
-import { TokenAccountant } from '../../../src/shared/tokens/units';
+import { TokenAccountant, type RequestTokens } from '../../../src/shared/tokens/units';
 import { assistant, call, log, request, result, text, user } from '../replay/build';
-import { FakeSource, words } from './helpers';
+import { FakeSource, MovingSource, words } from './helpers';
 
 const sum = (xs: Float64Array): number => xs.reduce((a, b) => a + b, 0);
 
@@ -198,6 +200,191 @@ describe('encoding per model family', () => {
   });
 });
 
+describe('requests in order (RequestPass)', () => {
+  type Step = { t: 'item' } | { t: 'extend'; at: number } | { t: 'mask'; at: number; masked: boolean } | { t: 'replace'; a: number; b: number }
+    | { t: 'drop'; at: number } | { t: 'restore'; at: number } | { t: 'request'; model: number } | { t: 'summarizer'; at: number }
+    | { t: 'todo' } | { t: 'header' };
+  const frac = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    { weight: 5, arbitrary: fc.constant({ t: 'item' as const }) },
+    { weight: 2, arbitrary: fc.record({ t: fc.constant('extend' as const), at: frac }) },
+    { weight: 2, arbitrary: fc.record({ t: fc.constant('mask' as const), at: frac, masked: fc.boolean() }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('replace' as const), a: frac, b: frac }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('drop' as const), at: frac }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('restore' as const), at: frac }) },
+    { weight: 3, arbitrary: fc.record({ t: fc.constant('request' as const), model: fc.integer({ min: 0, max: 2 }) }) },
+    { weight: 1, arbitrary: fc.record({ t: fc.constant('summarizer' as const), at: frac }) },
+    { weight: 1, arbitrary: fc.constant({ t: 'todo' as const }) },
+    { weight: 1, arbitrary: fc.constant({ t: 'header' as const }) },
+  );
+
+  /** A log of items, extensions, masks (with and without references), replacements, drops, restores, todos, headers and requests to three models. */
+  function session(steps: readonly Step[]): ReplayState {
+    const bodies: CanonicalEventInput[] = [{ kind: 'session', id: 's' }, { kind: 'header', system: text('system prompt'), tools: [{ name: 'bash' }] }];
+    const ids: string[] = [];
+    const dropped: string[] = [];
+    const pick = (xs: readonly string[], f: number): string | undefined => xs[Math.floor(f * xs.length)];
+    let n = 0;
+    for (const x of steps) {
+      n++;
+      if (x.t === 'item') {
+        ids.push(`i${n}`);
+        bodies.push(n % 3 ? user(`i${n}`, `words ${'w '.repeat(n % 7)}`) : assistant(`i${n}`, `reply ${n}`));
+      } else if (x.t === 'extend') {
+        const id = pick(ids, x.at);
+        if (id) bodies.push({ kind: 'item', op: { op: 'extend' }, item: { id, role: 'assistant', blocks: text(`more ${'m '.repeat(n % 5)}`) } });
+      } else if (x.t === 'mask') {
+        const id = pick(ids, x.at);
+        if (id) bodies.push({ kind: 'mask', items: [id], masked: x.masked, ...(n % 2 ? { reference: text(`[ref ${n}]`) } : {}) });
+      } else if (x.t === 'replace') {
+        const a = pick(ids, x.a);
+        const b = pick(ids, x.b);
+        if (a && b) {
+          bodies.push({ kind: 'item', op: { op: 'replace', from: a, to: b }, item: { id: `k${n}`, role: 'user', blocks: text(`summary ${n}`) } });
+          ids.push(`k${n}`);
+        }
+      } else if (x.t === 'drop') {
+        const id = pick(ids, x.at);
+        if (id) {
+          bodies.push({ kind: 'drop', items: [id], reason: 'truncation' });
+          dropped.push(id);
+        }
+      } else if (x.t === 'restore') {
+        const id = pick(dropped, x.at);
+        if (id) bodies.push({ kind: 'restore', items: [id] });
+      } else if (x.t === 'summarizer') {
+        const id = pick(ids, x.at);
+        bodies.push({ kind: 'request', id: `s${n}`, purpose: 'compaction', input: { items: id ? [id] : [] } });
+      } else if (x.t === 'todo') {
+        bodies.push({ kind: 'todo', todos: [{ content: `step ${n}`, status: n % 2 ? 'pending' : 'completed' }] });
+      } else if (x.t === 'header') {
+        bodies.push({ kind: 'header', system: text(`system prompt ${n % 2}`), ...(n % 3 ? {} : { tools: [{ name: `tool${n}` }] }) });
+      } else bodies.push({ kind: 'request', id: `q${n}`, route: { model: `m${x.model}` } });
+    }
+    bodies.push(request('last'));
+    return replay(log(bodies));
+  }
+
+  it('gives each request\'s totals to the last bit, through extensions, masks, replacements, drops and restores (property)', () => {
+    fc.assert(fc.property(fc.array(step, { maxLength: 120 }), fc.boolean(), (steps, countSome) => {
+      const state = session(steps);
+      const source = new MovingSource();
+      const acc = new TokenAccountant(state, source);
+      if (countSome) source.count(acc.allRefs().filter((_, i) => i % 2 === 0));
+      const want = state.requests.map((_, i) => acc.tokensOf(i)?.total);
+      expect(totalsInOrder(acc)).toEqual(want);
+      // A source without an epoch takes the plain way, with the same result.
+      const still = new FakeSource();
+      const plain = new TokenAccountant(state, still);
+      if (countSome) still.count(plain.allRefs().filter((_, i) => i % 2 === 0));
+      expect(totalsInOrder(plain)).toEqual(want);
+    }), { numRuns: 300 });
+  });
+
+  it('gives what tokensOf gives, field for field, while counts arrive between requests and results are handed back (property)', () => {
+    fc.assert(fc.property(fc.array(step, { maxLength: 120 }), frac, frac, (steps, countAt, share) => {
+      const state = session(steps);
+      const source = new MovingSource();
+      const acc = new TokenAccountant(state, source);
+      const refs = acc.allRefs();
+      const pass = new RequestPass(acc);
+      const last = new Map<string, RequestTokens>();
+      const moveAt = Math.floor(countAt * state.requests.length);
+      for (let i = 0; i < state.requests.length; i++) {
+        if (i === moveAt) source.count(refs.filter((_, k) => k / refs.length < share));
+        const model = state.requests[i]?.route.model ?? '';
+        const spare = last.get(`${model}/spare`) ?? null;
+        const got = pass.next(i, spare);
+        const want = acc.tokensOf(i);
+        if (!got || !want) return got === want;
+        expect(got.units.length).toBe(want.units.length);
+        expect(got.units.every((u, k) => u === want.units[k])).toBe(true);
+        expect([...got.unitTokens]).toEqual([...want.unitTokens]);
+        expect([...got.byCategory]).toEqual([...want.byCategory]);
+        const { units: _u, unitTokens: _t, byCategory: _c, ...rest } = got;
+        const { units: _wu, unitTokens: _wt, byCategory: _wc, ...wantRest } = want;
+        expect(rest).toEqual(wantRest);
+        // The previous result of this model is handed back two requests later, as the report does.
+        const prev = last.get(model);
+        if (prev) last.set(`${model}/spare`, prev);
+        last.set(model, got);
+      }
+      return true;
+    }), { numRuns: 300 });
+  });
+
+  it('makes the report\'s rows: each request\'s figures and its prefix against the previous one on the same model (property)', () => {
+    const choice = chooseEncoding({ model: 'gpt-4o' });
+    const policy = defaultPolicyFor('palimpsest');
+    fc.assert(fc.property(fc.array(step, { maxLength: 120 }), fc.boolean(), (steps, countSome) => {
+      const state = session(steps);
+      const source = new MovingSource();
+      const acc = new TokenAccountant(state, source);
+      if (countSome) source.count(acc.allRefs().filter((_, i) => i % 3 === 0));
+      const run = reportSteps(acc, choice, policy);
+      let r = run.next();
+      while (!r.done) r = run.next();
+      const last = new Map<string, RequestTokens>();
+      expect(r.value.requests).toHaveLength(state.requests.length);
+      state.requests.forEach((req, i) => {
+        const t = acc.tokensOf(i) as RequestTokens;
+        const row = r.value.requests[i];
+        const model = req.route.model ?? '';
+        expect(row?.estimatedTokens).toBe(Math.round(t.total));
+        expect(row?.uncounted).toBe(Math.round(t.estimated));
+        expect(row?.maskedUnknown).toBe(t.maskedUnknown);
+        expect(row?.cache).toEqual(comparePrefix(last.get(model) ?? null, t));
+        last.set(model, t);
+      });
+    }), { numRuns: 150 });
+  });
+
+  it('goes through the requests in order only', () => {
+    const state = session([{ t: 'item' }, { t: 'request', model: 0 }, { t: 'item' }, { t: 'request', model: 0 }]);
+    const pass = new RequestPass(new TokenAccountant(state, new MovingSource()));
+    expect(pass.next(1)).not.toBeNull();
+    expect(() => pass.next(0)).toThrow(RangeError);
+  });
+});
+
+describe('the report in steps', () => {
+  it('pauses every REPORT_STEP requests and gives the same report whatever runs in between', () => {
+    const bodies: CanonicalEventInput[] = [{ kind: 'session', id: 's' }, { kind: 'header', system: text('sys'), route: { model: 'gpt-4o', window: 100_000 } }];
+    for (let i = 0; i < 1_050; i++) bodies.push(user(`u${i}`, `question ${i}`), request(`q${i}`), assistant(`a${i}`, `answer ${i}`));
+    const state = replay(log(bodies));
+    const choice = chooseEncoding({ model: 'gpt-4o' });
+    const policy = defaultPolicyFor('palimpsest');
+    const straight = new TokenAccountant(state, new FakeSource());
+    const expected = reportSteps(straight, choice, policy);
+    let r = expected.next();
+    while (!r.done) r = expected.next();
+    const acc = new TokenAccountant(state, new FakeSource());
+    const steps = reportSteps(acc, choice, policy);
+    let pauses = 0;
+    let s = steps.next();
+    while (!s.done) {
+      pauses++;
+      acc.tokensOf((pauses * 97) % 1_050); // someone else's question between two steps
+      s = steps.next();
+    }
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(1_050 / REPORT_STEP));
+    expect(s.value.requests).toHaveLength(1_050);
+    expect(s.value).toEqual(r.value);
+  });
+});
+
+describe('encoding per model family', () => {
+  it('names the encoding and whether it is the model\'s own', () => {
+    expect(chooseEncoding({ provider: 'openai', model: 'gpt-4o-mini' })).toMatchObject({ encoding: 'o200k_base', exact: true });
+    expect(chooseEncoding({ provider: 'openai', model: 'gpt-5.3-codex' })).toMatchObject({ encoding: 'o200k_base', exact: true });
+    expect(chooseEncoding({ model: 'gpt-4-turbo' })).toMatchObject({ encoding: 'cl100k_base', exact: true });
+    expect(chooseEncoding({ model: 'gpt-3.5-turbo' })).toMatchObject({ encoding: 'cl100k_base', exact: true });
+    expect(chooseEncoding({ provider: 'anthropic', model: 'claude-opus-4-6' })).toMatchObject({ exact: false, family: 'anthropic' });
+    expect(chooseEncoding({ provider: 'deepseek-official', model: 'deepseek-v4-flash' })).toMatchObject({ exact: false, family: 'deepseek' });
+    expect(chooseEncoding({})).toMatchObject({ encoding: 'o200k_base', exact: false, family: 'unknown' });
+  });
+});
+
 describe('totals of every request in order', () => {
   type Step = { t: 'item' } | { t: 'extend'; at: number } | { t: 'mask'; at: number; masked: boolean } | { t: 'replace'; a: number; b: number }
     | { t: 'drop'; at: number } | { t: 'restore'; at: number } | { t: 'request' } | { t: 'summarizer'; at: number };
@@ -258,7 +445,7 @@ describe('totals of every request in order', () => {
       const acc = new TokenAccountant(state, source);
       if (countSome) source.count(acc.allRefs().filter((_, i) => i % 2 === 0));
       const want = state.requests.map((_, i) => acc.tokensOf(i)?.total);
-      expect(acc.totalsInOrder()).toEqual(want);
+      expect(totalsInOrder(acc)).toEqual(want);
     }), { numRuns: 300 });
   });
 });

@@ -34,3 +34,13 @@ export class FakeSource implements CountSource {
     return 4;
   }
 }
+
+/** A FakeSource that says when it moves, as the token service does: its epoch changes with every count. */
+export class MovingSource extends FakeSource {
+  epoch = 0;
+
+  override count(specs: readonly RefSpec[]): void {
+    super.count(specs);
+    this.epoch++;
+  }
+}

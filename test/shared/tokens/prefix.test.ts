@@ -24,6 +24,26 @@ function session(then: CanonicalEventInput[], rounds = 4) {
 }
 
 describe('prompt-cache prefix analysis', () => {
+  it('a summarizer input that lists an item twice: the second listing is content the previous call had', () => {
+    const state = replay(log([
+      { kind: 'session', id: 's' },
+      user('u1', 'one two three'),
+      assistant('a1', 'four five six seven'),
+      { kind: 'request', id: 's1', purpose: 'compaction', input: { items: ['u1', 'a1'] }, route: { model: 'm' } },
+      { kind: 'request', id: 's2', purpose: 'compaction', input: { items: ['u1', 'a1', 'u1'] }, route: { model: 'm' } },
+    ]));
+    const source = new FakeSource();
+    const acc = new TokenAccountant(state, source);
+    source.count(acc.allRefs());
+    const prev = acc.tokensOf(0) as RequestTokens;
+    const cur = acc.tokensOf(1) as RequestTokens;
+    expect(cur.distinct).toBe(false);
+    const c = comparePrefix(prev, cur);
+    expect(c.sharedUnits).toBe(2);
+    expect(c.recomputedTokens).toBe(cur.unitTokens[2]);
+    expect(c.appendedTokens).toBe(0);
+  });
+
   it('a tail append keeps the whole previous request as the shared prefix', () => {
     const { prev, cur } = session([assistant('a5', 'done now'), user('u2', 'thanks')]);
     const c = comparePrefix(prev, cur);
