@@ -14,6 +14,8 @@ const entries = {
   sinks: 'bench/sinks.ts',
   // Long-session questions beyond views (node dist/questions.js FILE; bench.ts asks them too).
   questions: 'bench/questions-cli.ts',
+  // How long the app's host answers nothing while it opens a session (node dist/open-block.js FILE [RUNS]).
+  'open-block': 'bench/open-block.ts',
   // The fidelity suite's runner (scripts/fidelity.mjs, npm run test:fidelity).
   fidelity: 'src/main/fidelity/cli.ts',
 };

@@ -5,6 +5,8 @@ import type { ApiErrorCode, OpenSessionProgress, ProgressEvent } from '../../sha
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
+import { RULES } from '../../shared/diagnostics';
+import { stepThrough } from './steps';
 
 /** An error a handler returns as a value: `{ ok: false, error: { code, message } }`. */
 export class ApiFailure extends Error {
@@ -101,19 +103,22 @@ export class SessionRegistry implements Disposable {
     if (!info.isFile() && !info.isDirectory()) throw new ApiFailure('UNREADABLE', `${path} is not a file.`);
     // A folder's size says nothing about its files: then only the bytes read are known.
     const total = info.isFile() ? info.size : null;
-    const progress = (phase: ProgressEvent['phase'], done: number | null) =>
-      onProgress({ operation: 'openSession', path, phase, done: done === null || total === null ? done : Math.min(done, total), total });
+    const progress = (phase: ProgressEvent['phase'], done: number | null, of: number | null = total) =>
+      onProgress({ operation: 'openSession', path, phase, done: done === null || of === null ? done : Math.min(done, of), total: of });
     progress('reading', 0);
     let inspector: SessionInspector;
     try {
       const session = await loadSession(path, { format, onBytes: (read) => progress('reading', read) });
-      progress('replaying', total);
       inspector = new SessionInspector(session);
-      inspector.replay();
+      // Replay and the diagnostics are seconds of work on a session of a million events: done in
+      // steps, with the host answering other questions (and this open's progress) between them.
+      progress('replaying', 0, session.events.length);
+      await stepThrough(inspector.replaySteps(), (p) => progress('replaying', p.done, p.total));
       // The diagnostics catalog reads whole summaries: re-read them once, so every count agrees.
       await inspector.loadRuleTexts();
       // The summary counts the findings: worked out here, inside the progress, not after it.
-      inspector.diagnostics();
+      progress('checking', 0, RULES.length);
+      await stepThrough(inspector.diagnosticsSteps(), (p) => progress('checking', p.done, p.total));
     } catch (err: unknown) {
       progress('failed', null);
       if (err instanceof UnreadableSessionError) throw new ApiFailure('UNREADABLE', err.message);

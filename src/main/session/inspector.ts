@@ -4,11 +4,24 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { LogEvent } from '../../shared/model/event';
 import type { ModelView, ViewItem } from '../../shared/model/view';
 import { defaultBranch, listBranches, type BranchInfo } from '../../shared/replay/branches';
-import { replay, type ReplayState } from '../../shared/replay/fold';
+import { replaySteps, type ReplayState } from '../../shared/replay/fold';
 import { extensionsBefore, fatesAt, modelView, type RawItemFate } from '../../shared/replay/view';
-import { diagnose, loadRuleTexts } from '../../shared/diagnostics';
+import { diagnoseSteps, loadRuleTexts } from '../../shared/diagnostics';
 import { locateDiagnostics } from './load';
 import type { LoadedSession } from './types';
+
+/** How far a long piece of work in steps has got: replay in events, diagnostics in rules. */
+export interface Steps {
+  readonly done: number;
+  readonly total: number;
+}
+
+function runToEnd<T>(steps: Generator<Steps, T, void>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
 
 /**
  * Answers questions about one loaded session: its branches, requests, compactions, the model view
@@ -25,9 +38,14 @@ export class SessionInspector {
   }
 
   replay(branch = this.defaultBranch): ReplayState {
+    return runToEnd(this.replaySteps(branch));
+  }
+
+  /** replay() in steps (replaySteps in src/shared/replay/fold.ts), for a caller that must stay responsive. */
+  *replaySteps(branch = this.defaultBranch): Generator<Steps, ReplayState, void> {
     let r = this.replays.get(branch);
     if (!r) {
-      r = replay(this.session.events, { branch });
+      r = yield* replaySteps(this.session.events, { branch });
       this.replays.set(branch, r);
     }
     return r;
@@ -65,11 +83,16 @@ export class SessionInspector {
 
   /** Reader, importer and replay findings, then the diagnostics catalog's (docs/diagnostics.md), each with file and line. */
   diagnostics(branch = this.defaultBranch): Diagnostic[] {
+    return runToEnd(this.diagnosticsSteps(branch));
+  }
+
+  /** diagnostics() in steps: the replay's, then one rule at a time (diagnoseSteps). */
+  *diagnosticsSteps(branch = this.defaultBranch): Generator<Steps, Diagnostic[], void> {
     let ds = this.findings.get(branch);
     if (!ds) {
-      const state = this.replay(branch);
+      const state = yield* this.replaySteps(branch);
       const base = [...this.session.diagnostics, ...locateDiagnostics(this.session, state.diagnostics)];
-      const found = diagnose({ events: this.session.events, state, format: this.session.format, reported: base, fullBlocks: this.ruleTexts });
+      const found = yield* diagnoseSteps({ events: this.session.events, state, format: this.session.format, reported: base, fullBlocks: this.ruleTexts });
       ds = [...base, ...locateDiagnostics(this.session, found)];
       this.findings.set(branch, ds);
     }

@@ -20,9 +20,10 @@ export function openedFraction(p: OpenSessionProgress | undefined): number | nul
 /** One line of the status under the open bar: the path and how far its open has got. */
 export function openingText(path: string, p: OpenSessionProgress | undefined): string {
   if (!p) return `Opening ${path}…`;
-  // The host replays synchronously after the last read, so it may not answer until it is done:
-  // a file read whole is being replayed.
+  // Between the last read and the first step of the replay the host does not answer: a file read
+  // whole is being replayed.
   const phase = p.phase === 'reading' && p.total !== null && p.done !== null && p.done >= p.total ? 'replaying' : p.phase;
+  const counted = p.phase === phase && p.done !== null && p.total !== null && p.total > 0;
   switch (phase) {
     case 'reading': {
       const read = p.done ?? 0;
@@ -31,7 +32,11 @@ export function openingText(path: string, p: OpenSessionProgress | undefined): s
       return `Opening ${path}: reading ${pct} % (${megabytes(read)} of ${megabytes(p.total)})…`;
     }
     case 'replaying':
-      return `Opening ${path}: read; replaying and checking…`;
+      return counted
+        ? `Opening ${path}: read; replaying ${Math.floor((100 * (p.done as number)) / (p.total as number))} % of ${(p.total as number).toLocaleString('en-US')} events…`
+        : `Opening ${path}: read; replaying…`;
+    case 'checking':
+      return counted ? `Opening ${path}: replayed; checking, ${p.done as number} of ${p.total as number} rules run…` : `Opening ${path}: replayed; checking…`;
     default:
       return `Opening ${path}…`;
   }

@@ -303,18 +303,22 @@ export const ApiResultEnvelope = z.discriminatedUnion('ok', [
 ]);
 
 /**
- * Phases of long operations. openSession: reading, replaying (replay and diagnostics), done, failed. A re-run job
+ * Phases of long operations. openSession: reading, replaying, checking (the diagnostics), done, failed. A re-run job
  * (RerunProgressEvent, ./rerun-contract.ts): running, done, failed, cancelled. One enum, so that
  * `ProgressEvent['phase']` stays a single type for code written before the union.
  */
-export const ProgressPhase = z.enum(['reading', 'replaying', 'running', 'done', 'failed', 'cancelled']);
+export const ProgressPhase = z.enum(['reading', 'replaying', 'checking', 'running', 'done', 'failed', 'cancelled']);
 
 /** Progress of loading a large session. */
 export const OpenSessionProgress = z.object({
   operation: z.literal('openSession'),
   path: z.string(),
   phase: ProgressPhase,
-  /** Work done and total, in bytes of the file; null when unknown. */
+  /**
+   * Work done and total, null when unknown: while reading, bytes of the file (no total for a
+   * folder); while replaying, events of the session; while checking, rules of the diagnostics
+   * catalog; done and failed, bytes of the file again.
+   */
   done: Count.nullable(),
   total: Count.nullable(),
 });

@@ -8,6 +8,6 @@ export type { Measure, Rule, RuleContext, RuleInput, RuleOrigin, TokenEstimator 
 export { Facts } from './facts';
 export type { CompactionFacts } from './facts';
 export { RULES, RULE_IDS, ruleById } from './registry';
-export { INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, buildContext, diagnose, runRules } from './runner';
+export { INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, buildContext, diagnose, diagnoseSteps, runRules, runRulesSteps } from './runner';
 export type { RunOptions } from './runner';
 export { MAX_RULE_TEXTS, loadRuleTexts, ruleTextSeqs } from './hydrate';

@@ -56,12 +56,27 @@ function sanitize(rule: Rule, d: Diagnostic, maxSeq: number): Diagnostic {
  * Findings come back in log order (first cited seq), then by rule id.
  */
 export function runRules(ctx: RuleContext, options: RunOptions = {}): Diagnostic[] {
+  const steps = runRulesSteps(ctx, options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * runRules() in steps: it pauses after each rule, yielding how many of the rules have run, so that
+ * a caller on a busy thread can answer other questions between rules (some take a second on a
+ * session of a million events).
+ */
+export function* runRulesSteps(ctx: RuleContext, options: RunOptions = {}): Generator<{ readonly done: number; readonly total: number }, Diagnostic[], void> {
   const only = options.only ? new Set(options.only) : null;
   const rules = (options.rules ?? RULES).filter((r) => !only || only.has(r.id));
   const min = options.minSeverity ? SEVERITY_RANK[options.minSeverity] : 0;
   const maxSeq = ctx.events.length - 1;
   const out: Diagnostic[] = [];
-  for (const rule of rules) {
+  for (let i = 0; i < rules.length; i++) {
+    if (i > 0) yield { done: i, total: rules.length };
+    const rule = rules[i] as Rule;
     let found: Diagnostic[];
     try {
       const r = rule.run(ctx);
@@ -94,11 +109,29 @@ function byLogOrder(a: Diagnostic, b: Diagnostic): number {
 
 /** Build the context and run the catalog: the findings of every rule for one replayed branch. */
 export function diagnose(input: RuleInput, options: RunOptions = {}): Diagnostic[] {
+  const steps = diagnoseSteps(input, options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * diagnose() in steps, pausing after each rule as runRulesSteps does. When the whole catalog runs,
+ * the facts most of its rules read (the compactions, the removals: most of a second on a session of
+ * a million events) are built first, in a step of their own, rather than inside the first rule's.
+ */
+export function* diagnoseSteps(input: RuleInput, options: RunOptions = {}): Generator<{ readonly done: number; readonly total: number }, Diagnostic[], void> {
   let ctx: RuleContext;
   try {
     ctx = buildContext(input);
+    if (!options.rules && !options.only) {
+      void ctx.facts.compactions;
+      void ctx.facts.removals;
+    }
   } catch (err: unknown) {
     return [finding(INTERNAL_RULE_ERROR, 'warning', `The diagnostics could not start on this session (${describe(err)}); no rule ran. This is a bug in Palimpsest: please report it.`, [])];
   }
-  return runRules(ctx, options);
+  if (!options.rules && !options.only) yield { done: 0, total: RULES.length };
+  return yield* runRulesSteps(ctx, options);
 }

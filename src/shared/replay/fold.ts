@@ -354,8 +354,24 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return out;
 }
 
+/** Events folded between two pauses of replaySteps. */
+export const REPLAY_STEP = 50_000;
+
 /** Fold the events of one branch (optionally only a prefix) into replay state. */
 export function replay(events: readonly LogEvent[], options: ReplayOptions = {}): ReplayState {
+  const steps = replaySteps(events, options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * replay() in steps: it pauses after every REPLAY_STEP events, yielding how many of the branch's
+ * events it has folded and how many there are, so that a caller on a busy thread (the app's main
+ * process, opening a session of a million events) can answer other questions between steps.
+ */
+export function* replaySteps(events: readonly LogEvent[], options: ReplayOptions = {}): Generator<{ readonly done: number; readonly total: number }, ReplayState, void> {
   const branch = options.branch ?? MAIN_BRANCH;
   // A prefix is replayed as if the log ended there: later reverts and rollbacks do not reach back.
   const visible = options.untilSeq === undefined ? events : events.slice(0, options.untilSeq + 1);
@@ -363,7 +379,11 @@ export function replay(events: readonly LogEvent[], options: ReplayOptions = {})
   const f = new Folder();
   for (const p of resolved.problems) f.diagnostics.push(problem('REPLAY_BRANCH', 'warning', p.message, [p.seq]));
   const seqs: number[] = [];
+  const total = resolved.seqs.length;
+  let done = 0;
   for (const seq of resolved.seqs) {
+    if (done > 0 && done % REPLAY_STEP === 0) yield { done, total };
+    done++;
     const e = events[seq];
     if (!e || e.seq !== seq) {
       f.diagnostics.push(problem('REPLAY_BAD_SEQ', 'error', `The event log has no event at seq ${seq}; seqs must be contiguous from 0.`, []));

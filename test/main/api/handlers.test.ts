@@ -8,6 +8,8 @@ import { viewJson } from '../../../src/main/cli/json';
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';
 import { CONTRACT, type ProgressEvent } from '../../../src/shared/api/contract';
+import { RULES } from '../../../src/shared/diagnostics';
+import { REPLAY_STEP } from '../../../src/shared/replay/fold';
 import { value, errorOf } from './results';
 
 const SMALL = 'fixtures/palimpsest/api-small.jsonl';
@@ -43,7 +45,7 @@ describe('API handlers', () => {
     });
     expect(s.files).toEqual([{ path: SMALL, format: 'palimpsest', bytes: expect.any(Number), lines: 19, records: 19, skipped: 0 }]);
     expect(s.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect([...new Set(progress.map((p) => p.phase))]).toEqual(['reading', 'replaying', 'done']);
+    expect([...new Set(progress.map((p) => p.phase))]).toEqual(['reading', 'replaying', 'checking', 'done']);
     expect(CONTRACT.openSession.output.parse(s)).toEqual(s);
   });
 
@@ -67,10 +69,46 @@ describe('API handlers', () => {
       expect(reading.length).toBeGreaterThan(2); // 0, then once per 1 MiB read
       expect(reading).toEqual([...reading].sort((a, b) => (a ?? 0) - (b ?? 0)));
       expect(reading[reading.length - 1]).toBe(size);
-      expect(progress.every((p) => p.operation !== 'openSession' || p.total === size)).toBe(true);
+      // Bytes while reading and at the end; events while replaying; rules while checking.
+      const totals = (phase: string) => new Set(progress.flatMap((p) => (p.operation === 'openSession' && p.phase === phase ? [p.total] : [])));
+      expect(totals('reading')).toEqual(new Set([size]));
+      expect(totals('done')).toEqual(new Set([size]));
+      expect(totals('replaying')).toEqual(new Set([lines.length]));
+      expect(totals('checking')).toEqual(new Set([RULES.length]));
+      const checked = progress.filter((p) => p.operation === 'openSession' && p.phase === 'checking').map((p) => (p.operation === 'openSession' ? p.done : null));
+      // 0 as checking starts and again once the shared facts are built, then after each rule but the last.
+      expect(checked).toEqual([0, ...Array.from({ length: RULES.length }, (_, i) => i)]);
       // While under way, the host lists the open with the phase it reported; once done, nothing.
       expect(seen.filter((x) => x.phase !== 'done').every((x) => x.listed === 1)).toBe(true);
       expect(value(await handlers.openingSessions({}))).toEqual({ opening: [] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers other questions while it replays and checks a long session (in steps)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'palimpsest-steps-'));
+    try {
+      const path = join(dir, 'long.jsonl');
+      const lines = [JSON.stringify({ kind: 'session', format: 'palimpsest', version: 1, id: 'long' })];
+      for (let i = 0; i < REPLAY_STEP + 5_000; i++) lines.push(JSON.stringify({ kind: 'item', item: { id: `i${i}`, role: 'user', blocks: [{ type: 'text', text: 'x' }] } }));
+      writeFileSync(path, `${lines.join('\n')}\n`);
+      handlers = createHandlers({ registry, initialPaths: [], onProgress: (e) => progress.push(e) });
+      // A turn of the event loop now and then, as an answer to the app would need: what phase is the open in?
+      const between = new Set<string>();
+      let opened = false;
+      const look = (): void => {
+        const phase = registry.opening().find((o) => o.path === path)?.phase;
+        if (phase) between.add(phase);
+        if (!opened) setImmediate(look);
+      };
+      setImmediate(look);
+      value(await handlers.openSession({ path }));
+      opened = true;
+      expect(between.has('replaying')).toBe(true);
+      expect(between.has('checking')).toBe(true);
+      const replayed = progress.filter((p) => p.operation === 'openSession' && p.phase === 'replaying').map((p) => (p.operation === 'openSession' ? p.done : null));
+      expect(replayed).toEqual([0, REPLAY_STEP]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

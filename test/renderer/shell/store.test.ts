@@ -199,9 +199,13 @@ describe('opening a long session', () => {
     expect(openedFraction(p)).toBe(0.25);
     expect(openingText('dir', { ...p, total: null })).toBe('Opening dir: reading, 0.5 MB so far…');
     expect(openedFraction({ ...p, total: null })).toBeNull();
-    expect(openingText('a', { ...p, phase: 'replaying', done: p.total })).toBe('Opening a: read; replaying and checking…');
-    // Read whole: the host is replaying even if its last answer still said "reading".
-    expect(openingText('a', { ...p, done: p.total })).toBe('Opening a: read; replaying and checking…');
+    // Replaying and checking count events and rules, not bytes.
+    expect(openingText('a', { ...p, phase: 'replaying', done: 350_000, total: 1_000_000 })).toBe('Opening a: read; replaying 35 % of 1,000,000 events…');
+    expect(openingText('a', { ...p, phase: 'checking', done: 12, total: 30 })).toBe('Opening a: replayed; checking, 12 of 30 rules run…');
+    expect(openingText('a', { ...p, phase: 'checking', done: null, total: null })).toBe('Opening a: replayed; checking…');
+    // Read whole: the host is replaying even if its last answer still said "reading" (in bytes).
+    expect(openingText('a', { ...p, done: p.total })).toBe('Opening a: read; replaying…');
     expect(openedFraction({ ...p, phase: 'replaying' })).toBe(1);
+    expect(openedFraction({ ...p, phase: 'checking', done: 3, total: 30 })).toBe(1);
   });
 });

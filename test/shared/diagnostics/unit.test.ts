@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, RULES, buildContext, diagnose, ruleById, ruleTextSeqs, runRules, type Rule,
+  INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, RULES, buildContext, diagnose, diagnoseSteps, ruleById, ruleTextSeqs, runRules, type Rule,
 } from '../../../src/shared/diagnostics';
 import type { CanonicalEventInput } from '../../../src/shared/model/event';
 import { firstAfter, lastBefore } from '../../../src/shared/seq-search';
@@ -67,6 +67,28 @@ describe('the runner', () => {
     expect(run(bodies).findings.map((d) => d.rule).sort()).toEqual(['ORPHAN_COMPACTION_START', 'UNKNOWN_RECORDS']);
     expect(run(bodies, { only: ['UNKNOWN_RECORDS'] }).findings.map((d) => d.rule)).toEqual(['UNKNOWN_RECORDS']);
     expect(run(bodies, { minSeverity: 'warning' }).findings.map((d) => d.rule)).toEqual(['UNKNOWN_RECORDS']);
+  });
+
+  it('runs in steps: the shared facts, then one rule a step, with the findings diagnose gives', () => {
+    const bodies = [...base(), { kind: 'compaction/start', id: 'x', trigger: 'auto' } as CanonicalEventInput, { kind: 'unknown', type: 'y' } as CanonicalEventInput];
+    const events = log(bodies);
+    const input = { events, state: replay(events), format: 'palimpsest' };
+    const steps = diagnoseSteps(input);
+    const seen: number[] = [];
+    let r = steps.next();
+    while (!r.done) {
+      expect(r.value.total).toBe(RULES.length);
+      seen.push(r.value.done);
+      r = steps.next();
+    }
+    expect(seen).toEqual([0, ...Array.from({ length: RULES.length - 1 }, (_, i) => i + 1)]);
+    expect(r.value).toEqual(diagnose(input));
+    expect(r.value.map((d) => d.rule).sort()).toEqual(['ORPHAN_COMPACTION_START', 'UNKNOWN_RECORDS']);
+    // Some rules only: no step for the shared facts.
+    const some = diagnoseSteps(input, { only: ['UNKNOWN_RECORDS', 'ORPHAN_COMPACTION_START'] });
+    const counts: number[] = [];
+    for (let s = some.next(); !s.done; s = some.next()) counts.push(s.value.done);
+    expect(counts).toEqual([1]);
   });
 
   it('asks for the full text of elided summaries and checkpoints only', () => {

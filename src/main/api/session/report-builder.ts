@@ -1,6 +1,7 @@
 import type { TokenPolicy } from '../../../shared/tokens/policy';
 import type { SessionTokenReport } from '../../../shared/tokens/report';
 import type { SessionTokens } from '../../tokens/service';
+import { yieldToIo } from '../steps';
 
 /**
  * Builds SessionTokens reports off the request path. A report of a long session takes seconds of
@@ -9,8 +10,6 @@ import type { SessionTokens } from '../../tokens/service';
  * first token meter. So answers use the last report built, and a new one is built in the background,
  * in steps of a few hundred requests (SessionTokens.reportSteps) with I/O served between them.
  */
-
-const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface Built {
   readonly report: SessionTokenReport;
