@@ -1,3 +1,4 @@
+import type { ReplayState } from '../replay/fold';
 import type { ItemRecord } from '../replay/records';
 import { lowerBound, positionOf, type SurfaceState, type SurfaceWatch } from '../replay/surface';
 import { addUncountable, CATEGORY_COUNT, CATEGORY_INDEX, FRAMING_PER_REQUEST, noUncountable, type Uncountable } from './categories';
@@ -21,7 +22,7 @@ interface Lists {
  * steps): the figures of the live items are then worked out again, once per move.
  */
 export class RequestPass {
-  private readonly state;
+  private readonly state: ReplayState;
   /** Per item index: the unit it shows while live, and that unit's figures when it entered. */
   private readonly liveUnit: (UnitInfo | undefined)[];
   private readonly liveTokens: (UnitTokens | undefined)[];
