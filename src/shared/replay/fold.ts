@@ -5,7 +5,7 @@ import { MAIN_BRANCH, resolveBranch } from './branches';
 import {
   EMPTY_ENVELOPE, NONE, newCompaction, type CompactionRecord, type Envelope, type ItemRecord, type RequestRecord, type TodoState,
 } from './records';
-import { appendKey, keyAfter, keyBetween } from './keys';
+import { appendKey, keyAfter, keyBetween, VacatedKeys } from './keys';
 import { SurfaceHistory, lowerBound, positionOf } from './surface';
 
 /**
@@ -59,7 +59,7 @@ class Folder {
    * Keys of items that left the surface and may come back (a restore puts an item back at its own
    * key). A new insert must not take one of them, or the restored item would find its place taken.
    */
-  private readonly vacated = new Set<string>();
+  private readonly vacated = new VacatedKeys();
 
   fold(e: LogEvent): void {
     switch (e.kind) {

@@ -53,6 +53,19 @@ describe('replay: surface operations', () => {
     expect(fatesAt(state, 2).find((f) => f.id === 'r1')?.fate).toEqual({ fate: 'verbatim' });
   });
 
+  it('an insert does not take the place of a dropped item: restored, the item is back where it was', () => {
+    const events = log([
+      user('a'), user('c'),
+      { kind: 'item', op: { op: 'insert', before: 'c' }, item: { id: 'x', role: 'user', blocks: text('x') } },
+      { kind: 'drop', items: ['x'], reason: 'hidden' },
+      // The same gap again: the first key it offers is x's, which must stay free for x.
+      { kind: 'item', op: { op: 'insert', before: 'c' }, item: { id: 'y', role: 'user', blocks: text('y') } },
+      { kind: 'restore', items: ['x'] },
+      request('q'),
+    ]);
+    expect(ids(events, 0)).toEqual(['a', 'x', 'y', 'c']);
+  });
+
   it('pruning replaces one result in place; drop and restore give dropped and re-injected', () => {
     const events = log([
       user('u1'), call('c1', 'k1'), result('r1', 'k1'), user('u2'),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { appendKey, keyBetween } from '../../../src/shared/replay/keys';
+import { appendKey, keyBetween, VacatedKeys } from '../../../src/shared/replay/keys';
 
 describe('surface sort keys', () => {
   it('append keys sort in numeric order across lengths', () => {
@@ -31,5 +31,19 @@ describe('surface sort keys', () => {
       }
       expect([...keys].sort()).toEqual(keys);
     }), { numRuns: 200 });
+  });
+});
+
+describe('vacated keys', () => {
+  it('answers for every key added, before and after the first question', () => {
+    const v = new VacatedKeys();
+    v.add(appendKey(1));
+    v.add(appendKey(2));
+    expect(v.has(appendKey(1))).toBe(true);
+    expect(v.has(appendKey(3))).toBe(false);
+    v.add(appendKey(3));
+    expect(v.has(appendKey(3))).toBe(true);
+    expect(v.has(appendKey(2))).toBe(true);
+    expect(v.has(keyBetween(appendKey(1), appendKey(2)))).toBe(false);
   });
 });
