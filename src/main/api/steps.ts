@@ -1,4 +1,4 @@
-import type { Steps } from '../session/inspector';
+import type { Steps } from '../../shared/steps';
 
 /** A turn of the event loop: the answers and reads waiting get their turn. */
 export const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -7,21 +7,9 @@ import { defaultBranch, listBranches, type BranchInfo } from '../../shared/repla
 import { replaySteps, type ReplayState } from '../../shared/replay/fold';
 import { extensionsBefore, fatesAt, modelView, type RawItemFate } from '../../shared/replay/view';
 import { diagnoseSteps, loadRuleTexts } from '../../shared/diagnostics';
+import { runToEnd, type Steps } from '../../shared/steps';
 import { locateDiagnostics } from './load';
 import type { LoadedSession } from './types';
-
-/** How far a long piece of work in steps has got: replay in events, diagnostics in rules. */
-export interface Steps {
-  readonly done: number;
-  readonly total: number;
-}
-
-function runToEnd<T>(steps: Generator<Steps, T, void>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
 
 /**
  * Answers questions about one loaded session: its branches, requests, compactions, the model view

@@ -7,6 +7,7 @@ import { CATEGORY_COUNT, CATEGORY_INDEX, TOKEN_CATEGORIES, type TextPart, type T
 import { chooseEncoding, type EncodingChoice, type EncodingName } from '../../shared/tokens/encoding';
 import type { EnvelopeFit } from '../../shared/tokens/envelope';
 import { defaultPolicyFor, policyFromLog, policyLines, type PolicyLines, type TokenPolicy } from '../../shared/tokens/policy';
+import { runToEnd } from '../../shared/steps';
 import { totalsInOrder } from '../../shared/tokens/pass';
 import { comparePrefix, type PrefixAnalysis } from '../../shared/tokens/prefix';
 import { reportSteps, type SessionTokenReport } from '../../shared/tokens/report';
@@ -291,11 +292,7 @@ export class SessionTokens implements CountSource {
 
   /** Every request with its figures, prompt-cache analysis, the envelope fit and the policy's verdicts. */
   report(policy: TokenPolicy = this.defaultPolicy()): SessionTokenReport {
-    const steps = this.reportSteps(policy);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
+    return runToEnd(this.reportSteps(policy));
   }
 
   /** report() in steps (see reportSteps in src/shared/tokens/report.ts), for a caller that must stay responsive. */

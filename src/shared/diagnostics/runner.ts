@@ -4,6 +4,7 @@ import { Facts } from './facts';
 import { RULES } from './registry';
 import { finding, num } from './text';
 import type { Rule, RuleContext, RuleInput } from './types';
+import { runToEnd, type Steps } from '../steps';
 
 /** The finding that stands for a rule that threw: the session is fine, the rule is not. */
 export const INTERNAL_RULE_ERROR = 'INTERNAL_RULE_ERROR';
@@ -56,11 +57,7 @@ function sanitize(rule: Rule, d: Diagnostic, maxSeq: number): Diagnostic {
  * Findings come back in log order (first cited seq), then by rule id.
  */
 export function runRules(ctx: RuleContext, options: RunOptions = {}): Diagnostic[] {
-  const steps = runRulesSteps(ctx, options);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runToEnd(runRulesSteps(ctx, options));
 }
 
 /**
@@ -68,7 +65,7 @@ export function runRules(ctx: RuleContext, options: RunOptions = {}): Diagnostic
  * a caller on a busy thread can answer other questions between rules (some take a second on a
  * session of a million events).
  */
-export function* runRulesSteps(ctx: RuleContext, options: RunOptions = {}): Generator<{ readonly done: number; readonly total: number }, Diagnostic[], void> {
+export function* runRulesSteps(ctx: RuleContext, options: RunOptions = {}): Generator<Steps, Diagnostic[], void> {
   const only = options.only ? new Set(options.only) : null;
   const rules = (options.rules ?? RULES).filter((r) => !only || only.has(r.id));
   const min = options.minSeverity ? SEVERITY_RANK[options.minSeverity] : 0;
@@ -109,11 +106,7 @@ function byLogOrder(a: Diagnostic, b: Diagnostic): number {
 
 /** Build the context and run the catalog: the findings of every rule for one replayed branch. */
 export function diagnose(input: RuleInput, options: RunOptions = {}): Diagnostic[] {
-  const steps = diagnoseSteps(input, options);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runToEnd(diagnoseSteps(input, options));
 }
 
 /**
@@ -121,17 +114,18 @@ export function diagnose(input: RuleInput, options: RunOptions = {}): Diagnostic
  * the facts most of its rules read (the compactions, the removals: most of a second on a session of
  * a million events) are built first, in a step of their own, rather than inside the first rule's.
  */
-export function* diagnoseSteps(input: RuleInput, options: RunOptions = {}): Generator<{ readonly done: number; readonly total: number }, Diagnostic[], void> {
+export function* diagnoseSteps(input: RuleInput, options: RunOptions = {}): Generator<Steps, Diagnostic[], void> {
+  const wholeCatalog = !options.rules && !options.only;
   let ctx: RuleContext;
   try {
     ctx = buildContext(input);
-    if (!options.rules && !options.only) {
+    if (wholeCatalog) {
       void ctx.facts.compactions;
       void ctx.facts.removals;
     }
   } catch (err: unknown) {
     return [finding(INTERNAL_RULE_ERROR, 'warning', `The diagnostics could not start on this session (${describe(err)}); no rule ran. This is a bug in Palimpsest: please report it.`, [])];
   }
-  if (!options.rules && !options.only) yield { done: 0, total: RULES.length };
+  if (wholeCatalog) yield { done: 0, total: RULES.length };
   return yield* runRulesSteps(ctx, options);
 }

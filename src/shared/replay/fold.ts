@@ -7,6 +7,7 @@ import {
 } from './records';
 import { appendKey, keyAfter, keyBetween, VacatedKeys } from './keys';
 import { SurfaceHistory, lowerBound, positionOf } from './surface';
+import { runToEnd, type Steps } from '../steps';
 
 /**
  * The deterministic fold of canonical events into session state: items with their fates over time,
@@ -359,11 +360,7 @@ export const REPLAY_STEP = 50_000;
 
 /** Fold the events of one branch (optionally only a prefix) into replay state. */
 export function replay(events: readonly LogEvent[], options: ReplayOptions = {}): ReplayState {
-  const steps = replaySteps(events, options);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runToEnd(replaySteps(events, options));
 }
 
 /**
@@ -371,7 +368,7 @@ export function replay(events: readonly LogEvent[], options: ReplayOptions = {})
  * events it has folded and how many there are, so that a caller on a busy thread (the app's main
  * process, opening a session of a million events) can answer other questions between steps.
  */
-export function* replaySteps(events: readonly LogEvent[], options: ReplayOptions = {}): Generator<{ readonly done: number; readonly total: number }, ReplayState, void> {
+export function* replaySteps(events: readonly LogEvent[], options: ReplayOptions = {}): Generator<Steps, ReplayState, void> {
   const branch = options.branch ?? MAIN_BRANCH;
   // A prefix is replayed as if the log ended there: later reverts and rollbacks do not reach back.
   const visible = options.untilSeq === undefined ? events : events.slice(0, options.untilSeq + 1);
