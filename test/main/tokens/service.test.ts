@@ -245,6 +245,34 @@ describe('session token service, re-reading elided texts', () => {
     for (let i = 0; i < whole.state.requests.length; i++) expect(inFives.request(i)?.total).toBe(whole.request(i)?.total);
   });
 
+  it('lets the thread\'s other work in while it goes through thousands of refs it finds in the cache', async () => {
+    const path = join(dir, 'many.jsonl');
+    const lines = [JSON.stringify({ kind: 'session', format: 'palimpsest', version: 1, id: 'many' })];
+    for (let i = 0; i < 12_000; i++) lines.push(JSON.stringify({ kind: 'item', item: { id: `m${i}`, role: 'user', blocks: [{ type: 'text', text: `note ${i % 50}` }] } }));
+    lines.push(JSON.stringify({ kind: 'request', id: 'q' }));
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const many = await loadSession(path);
+    try {
+      const cache = new ContentCountCache();
+      await new SessionTokens(new SessionInspector(many), { counter: new InlineCounter(), cache }).countAll();
+      // Everything is in the cache now: the second run sends nothing and waits for nothing.
+      let turns = 0;
+      let counting = true;
+      const turn = (): void => {
+        turns++;
+        if (counting) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const run = await new SessionTokens(new SessionInspector(many), { counter: new InlineCounter(), cache }).countAll();
+      counting = false;
+      expect(run.fromCache).toBe(run.refs);
+      expect(run.refs).toBe(12_000);
+      expect(turns).toBeGreaterThanOrEqual(2);
+    } finally {
+      await many.dispose();
+    }
+  });
+
   it('estimates the elided texts it cannot re-read, and counts the rest', async () => {
     const w = watched(true);
     const tokens = new SessionTokens(new SessionInspector(w.session), { counter: new InlineCounter() });
