@@ -33,15 +33,13 @@ export class RequestPass {
   private maskedUnknown = 0;
   /** The seq of the request being worked out: units are chosen as of just before it. */
   private beforeSeq = 0;
-  private epoch: number | undefined = Number.NaN;
+  private epoch = Number.NaN;
   private last = -1;
   private readonly surfaceAt: (beforeSeq: number) => SurfaceState;
   /** Extensions in seq order: they change a live item's unit without a surface operation. */
   private readonly extensions: { seq: number; id: number }[] = [];
   private nextExtension = 0;
   private readonly lists = new WeakMap<RequestTokens, Lists>();
-  /** For a source without an epoch: surfaces in order, no running account. */
-  private plain: ((beforeSeq: number) => SurfaceState) | null = null;
 
   constructor(private readonly acc: TokenAccountant) {
     this.state = acc.state;
@@ -157,10 +155,8 @@ export class RequestPass {
   next(index: number, reuse: RequestTokens | null = null): RequestTokens | null {
     const r = this.state.requests[index];
     if (!r) return null;
-    // A summarizer call shows its own input, not the surface. A source without an epoch may move at
-    // any time, so no figure worked out before can be kept: every view is summed the plain way.
+    // A summarizer call shows its own input, not the surface.
     if (r.input) return this.acc.tokensOf(index);
-    if (this.acc.source.epoch === undefined) return this.acc.tokensOf(index, (this.plain ??= this.state.surface.cursor()));
     const s = this.advance(index, r.seq);
 
     const lists = (reuse && this.lists.get(reuse)) || { units: [], unitTokens: new Float64Array(0) };
@@ -206,7 +202,7 @@ export class RequestPass {
   totalOf(index: number): number | null {
     const r = this.state.requests[index];
     if (!r) return null;
-    if (r.input || this.acc.source.epoch === undefined) return this.next(index)?.total ?? null;
+    if (r.input) return this.acc.tokensOf(index)?.total ?? null;
     this.advance(index, r.seq);
     let total = FRAMING_PER_REQUEST + this.total;
     const env = r.envelope;

@@ -1,7 +1,6 @@
 import type { Block, ToolSchema } from '../model/content';
 import type { ReplayState } from '../replay/fold';
 import type { ItemRecord, RequestRecord, TodoState } from '../replay/records';
-import type { SurfaceState } from '../replay/surface';
 import {
   addUncountable, CATEGORY_COUNT, CATEGORY_INDEX, FRAMING_PER_MESSAGE, FRAMING_PER_REQUEST, itemBlockParts, maskParts, noUncountable,
   systemParts, todoParts, toolsParts, TOKEN_CATEGORIES, type ItemContext, type TextPart, type TokenCategory, type Uncountable,
@@ -120,10 +119,10 @@ export interface CountSource {
   /** Characters per token, to estimate what is not counted yet. */
   charsPerToken(category: TokenCategory): number;
   /**
-   * Changes whenever a count or the characters-per-token calibration changes. With it, estimates
-   * are kept until it moves (without it, every estimate is worked out again at every question).
+   * Changes whenever a count or the characters-per-token calibration changes: estimates are kept
+   * until it moves.
    */
-  readonly epoch?: number;
+  readonly epoch: number;
   /** A fingerprint of the full text of an envelope ref (system, tools), when the counter has read it. */
   fingerprint?(ref: number): string | undefined;
 }
@@ -179,9 +178,6 @@ export interface RequestTokens {
   /** No unit appears twice: true for a view of the surface; a summarizer call's input may list an item twice. */
   readonly distinct: boolean;
 }
-
-/** Where the surface before a seq comes from: the history (random access) or a cursor (a pass in order). */
-export type SurfaceAt = (beforeSeq: number) => SurfaceState;
 
 const ITEM_KEY_SPAN = 65536;
 
@@ -333,11 +329,8 @@ export class TokenAccountant {
     return u;
   }
 
-  /**
-   * The positions of request `index`, in prefix order: tools, system, items, todo block. A pass
-   * over many requests in order passes `surfaceAt` from `state.surface.cursor()`.
-   */
-  unitsOf(index: number, surfaceAt: SurfaceAt = this.surfaceAt): UnitInfo[] | null {
+  /** The positions of request `index`, in prefix order: tools, system, items, todo block (a pass over every request: RequestPass). */
+  unitsOf(index: number): UnitInfo[] | null {
     const r = this.state.requests[index];
     if (!r) return null;
     const units: UnitInfo[] = [];
@@ -351,7 +344,7 @@ export class TokenAccountant {
       }
     } else {
       // The surface as item indexes (surfaceBefore would also build an array of records).
-      const s = surfaceAt(r.seq);
+      const s = this.state.surface.at(r.seq);
       const anyMasked = s.masked.size > 0;
       for (const id of s.ids) {
         const rec = this.state.items[id];
@@ -362,13 +355,11 @@ export class TokenAccountant {
     return units;
   }
 
-  private readonly surfaceAt: SurfaceAt = (seq) => this.state.surface.at(seq);
-
   /** Tokens of one unit: cached once every ref is counted, estimated from characters otherwise. */
   unitTokens(u: UnitInfo): UnitTokens {
     if (u.counted) return u.counted;
     const epoch = this.source.epoch;
-    if (u.estimate && epoch !== undefined && u.estimateEpoch === epoch) return u.estimate;
+    if (u.estimate && u.estimateEpoch === epoch) return u.estimate;
     const byCat = new Float64Array(CATEGORY_COUNT);
     let estimated = 0;
     for (const spec of u.refs) {
@@ -399,16 +390,16 @@ export class TokenAccountant {
     // Figures that can no longer change are kept for good (an encoder estimate is final too);
     // estimates from characters until the count source moves on.
     if (u.refs.every((s) => this.source.get(s.ref) !== undefined)) u.counted = tokens;
-    else if (epoch !== undefined) {
+    else {
       u.estimate = tokens;
       u.estimateEpoch = epoch;
     }
     return tokens;
   }
 
-  /** The token figures of request `index` (`surfaceAt`: as for unitsOf). */
-  tokensOf(index: number, surfaceAt: SurfaceAt = this.surfaceAt): RequestTokens | null {
-    const units = this.unitsOf(index, surfaceAt);
+  /** The token figures of request `index`. */
+  tokensOf(index: number): RequestTokens | null {
+    const units = this.unitsOf(index);
     const r = this.state.requests[index];
     if (!units || !r) return null;
     const unitTokens = new Float64Array(units.length);

@@ -5,9 +5,10 @@ import { refParts } from '../../../src/shared/tokens/units';
 /** A deterministic stand-in tokenizer for pure tests: one token per whitespace-separated word. */
 export const words = (text: string): number => text.split(/\s+/).filter((w) => w.length > 0).length;
 
-/** A count source that has counted exactly the refs given to `count`, with `words`. */
+/** A count source that has counted exactly the refs given to `count`, with `words`; it moves (its epoch changes) with every count, as the token service does. */
 export class FakeSource implements CountSource {
   readonly encoding = 'o200k_base' as const;
+  epoch = 0;
   private readonly counts = new Map<number, RefCount>();
 
   count(specs: readonly RefSpec[]): void {
@@ -24,6 +25,7 @@ export class FakeSource implements CountSource {
       });
       this.counts.set(spec.ref, { cats: pairs, total, estimated: 0 });
     }
+    this.epoch++;
   }
 
   get(ref: number): RefCount | undefined {
@@ -32,15 +34,5 @@ export class FakeSource implements CountSource {
 
   charsPerToken(_category: TokenCategory): number {
     return 4;
-  }
-}
-
-/** A FakeSource that says when it moves, as the token service does: its epoch changes with every count. */
-export class MovingSource extends FakeSource {
-  epoch = 0;
-
-  override count(specs: readonly RefSpec[]): void {
-    super.count(specs);
-    this.epoch++;
   }
 }
