@@ -35,7 +35,7 @@ const STEPS = 30;
 /** A word the generator's vocabulary uses often (bench/generate.ts), so that the search has work. */
 export const SEARCH_QUERY = 'replay';
 
-type Steps = Generator<void, unknown, void>;
+type ReportSteps = Generator<void, unknown, void>;
 
 export async function askQuestions(path: string, inspector: SessionInspector, log: (msg: string) => void): Promise<Questions> {
   const n = inspector.replay().requests.length;
@@ -56,7 +56,7 @@ export async function askQuestions(path: string, inspector: SessionInspector, lo
 
   const tokens = new SessionTokens(inspector, { counter: new InlineCounter() });
   // An earlier tree has no reportSteps: its report is one block.
-  const stepped = (tokens as unknown as { reportSteps?: () => Steps }).reportSteps?.bind(tokens);
+  const stepped = (tokens as unknown as { reportSteps?: () => ReportSteps }).reportSteps?.bind(tokens);
   let steps: number | null = null;
   let longest: number | null = null;
   t0 = performance.now();

@@ -32,7 +32,7 @@ export async function readJsonl(
     return pipeline.end();
   }
   // Two buffers: the next chunk is read while this one is split and parsed, so the thread does not
-  // sit idle for every read (5–7 % of a load of s10mb / s100mb; docs/performance.md). A plain read
+  // sit idle for every read (docs/performance.md, "Reading ahead"). A plain read
   // may reuse its buffer (the splitter copies what it keeps); fzstd keeps references to unconsumed
   // input, so compressed reads get a fresh buffer each time.
   const size = chunkSize(opts);

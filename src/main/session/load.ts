@@ -187,41 +187,36 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     const full = chosen.rehydrate(e, value);
     return full ? ({ ...full, seq: e.seq } as LogEvent) : e;
   };
+  // `hydrate` of each seq, in order; lines close together in a file are read at once.
+  const hydrateMany = async (seqs: readonly number[]): Promise<LogEvent[]> => {
+    const out: LogEvent[] = [];
+    const byFile = new Map<number, { at: number; offset: number; length: number }[]>();
+    for (const seq of seqs) {
+      const e = events[seq];
+      const loc = locations.of(seq);
+      if (!e || !loc) throw new RangeError(`No event at seq ${seq}.`);
+      out.push(e);
+      if (!sources[loc.file]) continue;
+      let wanted = byFile.get(loc.file);
+      if (!wanted) byFile.set(loc.file, (wanted = []));
+      wanted.push({ at: out.length - 1, offset: loc.offset, length: loc.length });
+    }
+    for (const [file, wanted] of byFile) {
+      const values = await (sources[file] as LineSource).readMany(wanted);
+      wanted.forEach((w, i) => {
+        out[w.at] = whole(out[w.at] as LogEvent, values[i] ?? null);
+      });
+    }
+    return out;
+  };
   return {
     format: chosen.id,
     files,
     events,
     diagnostics: b.diagnostics,
     loc: (seq) => locations.of(seq),
-    async hydrate(seq: number): Promise<LogEvent> {
-      const e = events[seq];
-      const loc = locations.of(seq);
-      if (!e || !loc) throw new RangeError(`No event at seq ${seq}.`);
-      const source = sources[loc.file];
-      if (!source) return e;
-      return whole(e, await source.read(loc.offset, loc.length));
-    },
-    async hydrateMany(seqs: readonly number[]): Promise<LogEvent[]> {
-      const out: LogEvent[] = [];
-      const byFile = new Map<number, { at: number; offset: number; length: number }[]>();
-      for (const seq of seqs) {
-        const e = events[seq];
-        const loc = locations.of(seq);
-        if (!e || !loc) throw new RangeError(`No event at seq ${seq}.`);
-        out.push(e);
-        if (!sources[loc.file]) continue;
-        let wanted = byFile.get(loc.file);
-        if (!wanted) byFile.set(loc.file, (wanted = []));
-        wanted.push({ at: out.length - 1, offset: loc.offset, length: loc.length });
-      }
-      for (const [file, wanted] of byFile) {
-        const values = await (sources[file] as LineSource).readMany(wanted);
-        wanted.forEach((w, i) => {
-          out[w.at] = whole(out[w.at] as LogEvent, values[i] ?? null);
-        });
-      }
-      return out;
-    },
+    hydrate: async (seq) => (await hydrateMany([seq]))[0] as LogEvent,
+    hydrateMany,
     async dispose(): Promise<void> {
       await Promise.all(sources.map((s) => s.dispose()));
     },

@@ -62,8 +62,8 @@ const tables = new WeakMap<ReplayState, Int32Array>();
 
 /** The fate counts at request `index` (each fate once), from the replay's table built on first use. */
 export function fateCountsAt(state: ReplayState, index: number): Record<FateName, number> {
-  const t = tables.get(state) ?? fateCountTable(state);
-  tables.set(state, t);
+  let t = tables.get(state);
+  if (!t) tables.set(state, (t = fateCountTable(state)));
   const out = {} as Record<FateName, number>;
   FATE_NAMES.forEach((f, k) => {
     out[f] = t[index * WIDTH + k] ?? 0;

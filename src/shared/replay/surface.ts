@@ -1,3 +1,5 @@
+import { lowerBoundBy } from '../seq-search';
+
 /**
  * The surface: the ordered items the model would see next. Each item gets a sort key the first
  * time it enters the surface and keeps it for life, so a replacement can take the position of the
@@ -158,14 +160,7 @@ export class SurfaceHistory {
 
   /** The number of operations with seq < `beforeSeq` (ops are in seq order). */
   private opsBefore(beforeSeq: number): number {
-    let lo = 0;
-    let hi = this.ops.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.ops[mid] as SurfaceOp).seq < beforeSeq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBoundBy(this.ops, beforeSeq);
   }
 
   private atOpIndex(opIndex: number): SurfaceState {

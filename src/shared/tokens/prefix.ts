@@ -169,8 +169,8 @@ export function comparePrefix(prev: RequestTokens | null, cur: RequestTokens): P
   // (shifted by the change) or when it stands in for content the previous request had (a mask, a
   // pruned result, a checkpoint over shown items); anything else is new conversation, appended.
   // Most requests append a few units to the previous one: for those, a scan of the previous units
-  // per new unit is cheaper than sets over every unit of both (which were a third of the token
-  // report on long sessions). The item-id set is needed only for masks and derived items.
+  // per new unit is cheaper than sets over every unit of both, built for every request. The item-id
+  // set is needed only for masks and derived items.
   const earlier = new PrevUnits(prev.units);
   const scan = cur.units.length - k <= SCAN_TAIL;
   // In a list without repeats, a unit after the shared prefix is none of the previous request's first

@@ -1,4 +1,4 @@
-import type { AlignRow, FateListRow, FateName } from '../../../shared/api/contract';
+import type { AlignRow, FateCounts, FateListRow, FateName } from '../../../shared/api/contract';
 import type { Block } from '../../../shared/model/content';
 import { itemKind } from '../../../shared/model/item';
 import { extensionsBefore, fateAt, fatesAt, type RawItemFate } from '../../../shared/replay/view';
@@ -19,6 +19,11 @@ export function indexOrFail(inspector: SessionInspector, branch: string, index: 
   return ix;
 }
 
+/** Raw items written before the request: each has exactly one fate at it. */
+function rawItems(counts: FateCounts): number {
+  return Object.values(counts).reduce((n, c) => n + c, 0);
+}
+
 export function viewHead(ix: ViewIndex) {
   const v = ix.view;
   const fates = ix.fateCounts();
@@ -32,8 +37,7 @@ export function viewHead(ix: ViewIndex) {
     todo: v.todo,
     unknowns: v.unknowns,
     items: v.items.length,
-    // Every raw item written before the request has exactly one fate at it.
-    rawItems: Object.values(fates).reduce((n, c) => n + c, 0),
+    rawItems: rawItems(fates),
     fates,
   };
 }
@@ -119,7 +123,7 @@ function fateWindow(ix: ViewIndex, fate: FateName | undefined, from: number, cou
   const counts = ix.fateCounts();
   if (fate === undefined) {
     // Every raw item written before the request has a fate at it: positions are creation order.
-    return { total: Object.values(counts).reduce((n, c) => n + c, 0), rows: fatesAt(ix.state, ix.index, from, count) };
+    return { total: rawItems(counts), rows: fatesAt(ix.state, ix.index, from, count) };
   }
   const rows: RawItemFate[] = [];
   const reqSeq = ix.view.request.seq;

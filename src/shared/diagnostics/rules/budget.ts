@@ -3,7 +3,7 @@ import type { BudgetPolicy } from '../../model/event';
 import type { ItemRecord, RequestRecord } from '../../replay/records';
 import type { CompactionFacts } from '../facts';
 import { isAutomatic, isFailedAttempt } from '../facts';
-import { firstAfter, lastBefore, lowerBoundBy, upperBound } from '../../seq-search';
+import { firstAfter, lastBefore, upperBound } from '../../seq-search';
 import { finding, measureText, num, plural } from '../text';
 import type { Measure, Rule, RuleContext } from '../types';
 import { amount, defaultPolicyFor } from '../../tokens/policy';
@@ -191,8 +191,7 @@ export const TRIGGER_MISSED: Rule = {
     if (policies.length === 0 && !inferred) return [];
     const preset = inferred ? defaultPolicyFor(ctx.format as string) : null;
     // The policy of the latest start at or before `seq` (the first one before any start).
-    const policyAt = (seq: number): BudgetPolicy =>
-      (policies[Math.max(0, lowerBoundBy(policies, seq + 1) - 1)] as { policy: BudgetPolicy }).policy;
+    const policyAt = (seq: number): BudgetPolicy => (lastBefore(policies, seq + 1) ?? (policies[0] as { policy: BudgetPolicy })).policy;
     const limitAt = (r: RequestRecord): number | null => {
       if (!preset) return threshold(policyAt(r.seq), r.route.window);
       const t = amount(preset.trigger, r.route.window ?? preset.defaultWindow);
