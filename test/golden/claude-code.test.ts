@@ -72,7 +72,7 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     expect(last).toMatchObject({ kind: 'response', request: 'msg_01Lv5C7epsaQVKELSUSB7aBF' });
     expect(ins.session.loc(last?.seq ?? -1)).toMatchObject({ file: 0 });
     expect(last?.branch).toBeUndefined();
-    expect(ins.session.events.filter((e) => e.kind === 'record' && e.type === 'leaf')).toEqual([]);
+    expect([...ins.session.events].filter((e) => e.kind === 'record' && e.type === 'leaf')).toEqual([]);
   });
 
   it('has exactly one compaction: auto, preTokens 170251, committed', async () => {
@@ -162,10 +162,10 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
   it('the Explore subagent is a branch linked to its Task call that inherits nothing: its requests are its own, its views start from its prompt', async () => {
     const ins = await open(MAIN);
     const b = ins.branches.find((x) => x.name === SUBAGENT);
-    const call = ins.session.events[b?.forkedFrom?.seq ?? -1];
+    const call = ins.session.events.at(b?.forkedFrom?.seq ?? -1);
     expect(ins.session.loc(call?.seq ?? -1)).toMatchObject({ file: 0, line: 44 });
     expect(call?.kind === 'item' ? call.item.blocks.map((x) => x.type === 'tool_call' && x.name) : []).toEqual(['Task']);
-    expect(ins.session.events.find((e) => e.kind === 'fork' && e.branch === SUBAGENT)).toMatchObject({ inherit: false });
+    expect([...ins.session.events].find((e) => e.kind === 'fork' && e.branch === SUBAGENT)).toMatchObject({ inherit: false });
     const st = ins.replay(SUBAGENT);
     const ids = [...new Set(read(`${DIR}/${SID}/subagents/${SUBAGENT}.jsonl`).filter((l) => l.type === 'assistant').map((l) => l.message?.id))];
     // Every request of the branch is the subagent's: none of the parent's.

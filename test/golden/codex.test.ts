@@ -65,7 +65,7 @@ describe('golden: Codex 0.104 rollout with one remote compaction', () => {
     expect(agent).toHaveLength(286);
     for (const r of agent) {
       const v = ins.view(r.index);
-      const response = ins.session.events[r.responseSeq ?? -1];
+      const response = ins.session.events.at(r.responseSeq ?? -1);
       expect(response?.kind).toBe('response');
       const tc = file[ins.session.loc(response?.seq ?? -1)?.line ?? 0] as { payload: { type: string; info: { last_token_usage: { input_tokens: number } } } };
       expect(tc.payload.type).toBe('token_count');
@@ -86,7 +86,7 @@ describe('golden: Codex 0.104 rollout with one remote compaction', () => {
 
   it('marks the three resumes, with the system prompt and route in every view', async () => {
     const ins = await open(REMOTE);
-    const resumes = ins.session.events.filter((e) => e.kind === 'lifecycle' && e.boundary === 'resume');
+    const resumes = [...ins.session.events].filter((e) => e.kind === 'lifecycle' && e.boundary === 'resume');
     expect(resumes.map((e) => ins.session.loc(e.seq)?.line)).toEqual([128, 216, 447]);
     const v = await ins.fullView(0);
     expect(v?.system).toEqual([{ type: 'text', text: '[REDACTED_TEXT len=13131 sha=036b7e47]' }]);

@@ -38,7 +38,7 @@ describe('golden: DeepSeek Harness compaction-recovery', () => {
     // Provenance: the compaction start, its summary, and every shadowed event (DSH's sourceEventSeqs).
     const c = state.compactions[0];
     expect(checkpoint?.provenance).toEqual(expect.arrayContaining([c?.startSeq, c?.summarySeqs[0], shadowed?.seq]));
-    for (const s of checkpoint?.provenance ?? []) expect(ins.session.events[s]?.seq).toBe(s);
+    for (const s of checkpoint?.provenance ?? []) expect(ins.session.events.at(s)?.seq).toBe(s);
     const fate = ins.fates(3).find((f) => f.id === shadowed?.id)?.fate;
     expect(fate).toEqual({ fate: 'summarised', compactionId: '338e88fa-e78b-4d49-bd38-8f919e85f5e1', by: checkpoint?.id });
   });
@@ -60,7 +60,7 @@ describe('golden: DeepSeek Harness session.jsonl.zstd', () => {
       expect(zipped.diagnostics).toEqual([]);
       expect(zipped.events).toEqual(plain.events);
       // The same lines, at the same offsets, in the decompressed stream as in the plain file.
-      expect(zipped.events.map((e) => zipped.loc(e.seq))).toEqual(plain.events.map((e) => plain.loc(e.seq)));
+      expect([...zipped.events].map((e) => zipped.loc(e.seq))).toEqual([...plain.events].map((e) => plain.loc(e.seq)));
       const a = await new SessionInspector(plain).fullView(3);
       const b = await new SessionInspector(zipped).fullView(3);
       expect(b).toEqual(a);

@@ -66,7 +66,7 @@ describe('golden: Rind session directory', () => {
     const unknown = ins.diagnostics().find((d) => d.rule === 'UNKNOWN_RECORDS');
     expect(unknown).toMatchObject({ line: 21, file: expect.stringMatching(/messages\.jsonl$/) });
     expect(unknown?.message).toMatch(/^1 record of kind role "developer"/);
-    expect(ins.session.events.filter((e) => e.kind === 'unknown').map((e) => e.kind === 'unknown' && e.type)).toEqual(['message/developer']);
+    expect([...ins.session.events].filter((e) => e.kind === 'unknown').map((e) => e.kind === 'unknown' && e.type)).toEqual(['message/developer']);
     const half = ins.diagnostics().find((d) => d.rule === 'RIND_COMPACTION_WITHOUT_MARKER');
     expect(half).toMatchObject({ line: 3, file: expect.stringMatching(/compactions\.jsonl$/) });
     expect(ins.replay().requests.map((r) => r.id)).toEqual(['req-1', 'req-2', 'req-3', 'req-4', 'req-5', 'req-6', 'req-7', 'req-8']);
@@ -109,7 +109,7 @@ describe('golden: Rind session directory', () => {
     const c = ins.replay().compactions.find((x) => x.id === 'k1');
     expect(c).toMatchObject({ outcome: 'committed', strategy: 'llm_inline', trigger: 'auto', policy: { name: 'compact_boundary_v3' }, usage: { input: 62_400, cacheRead: 120_000, context: 182_400, output: 310 } });
     // Provenance reaches the compaction record in compactions.jsonl.
-    const record = ins.session.events.find((e) => e.kind === 'record' && e.type === 'compaction' && e.summary?.includes('k1'));
+    const record = [...ins.session.events].find((e) => e.kind === 'record' && e.type === 'compaction' && e.summary?.includes('k1'));
     expect(v?.items[2]?.provenance).toContain(record?.seq);
   });
 
@@ -130,7 +130,7 @@ describe('golden: Rind session directory', () => {
     expect(elided(after, 'k4:handoff')).toBeGreaterThan(1_600);
     // … located at the lines that hold their text, in the other files of the session …
     const at = (pred: (e: LogEvent) => boolean): { file: string | undefined; line: number } | null => {
-      const e = ins.session.events.find(pred);
+      const e = [...ins.session.events].find(pred);
       const loc = e ? ins.session.loc(e.seq) : null;
       return loc ? { file: ins.session.files[loc.file]?.path.split('/').pop(), line: loc.line } : null;
     };
@@ -148,7 +148,7 @@ describe('golden: Rind session directory', () => {
     // The llm_inline summary event holds its record's handoff and is re-read the same way.
     const summary = (e: LogEvent): boolean => e.kind === 'compaction/summary' && e.id === 'k1';
     expect(at(summary)).toEqual({ file: 'compactions.jsonl', line: 1 });
-    const hydrated = await ins.session.hydrate(ins.session.events.find(summary)?.seq ?? -1);
+    const hydrated = await ins.session.hydrate([...ins.session.events].find(summary)?.seq ?? -1);
     expect(hydrated.kind === 'compaction/summary' ? hydrated.summary : null).toEqual([text(K1_HANDOFF)]);
   });
 
@@ -250,12 +250,12 @@ describe('golden: cosh history', () => {
     const v = ins.view(reqs.length - 1, FORK);
     expect(idsOf(v)).toEqual(['1', '2', '3', '4', '5', '6', '9', '10', '11', '12', '13', '14~2', '15', '16', '17', '22']);
     expect(v?.todo).toMatchObject({ todos: [{ status: 'Completed' }, { status: 'InProgress' }], after: '11' });
-    expect(ins.session.events.find((e) => e.kind === 'fork')).toMatchObject({ branch: FORK, parent: { branch: ROOT }, label: 'Add retries (jitter)' });
+    expect([...ins.session.events].find((e) => e.kind === 'fork')).toMatchObject({ branch: FORK, parent: { branch: ROOT }, label: 'Add retries (jitter)' });
   });
 
   it('revert and rollback: the reverted stretch sees the state before message m13; the rollback restores the head, plan included', async () => {
     const ins = await open(COSH);
-    const events = ins.session.events;
+    const events = [...ins.session.events];
     const rollback = events.find((e) => e.kind === 'rollback');
     const revert = events.find((e) => e.kind === 'revert');
     expect(revert).toMatchObject({ branch: ROOT, label: 'v1: Also log each retry.' });
@@ -278,7 +278,7 @@ describe('golden: cosh history', () => {
     // The legacy split commit of cmp-e2: reused legacy staging, a checkpoint citing none of what it
     // hid, and a smaller policy window afterwards — each true of this history.
     expect(ins.diagnostics().filter((d) => d.severity !== 'info').map((d) => d.rule)).toEqual(['STALE_STAGING_REUSED', 'NO_PROVENANCE', 'WINDOW_CHANGED']);
-    const ev = ins.session.events;
+    const ev = [...ins.session.events];
     expect(ev.filter((e) => e.kind === 'mapreduce/staging').map((e) => e.kind === 'mapreduce/staging' && [e.compactionId, e.version])).toEqual([['cmp-e2', null], ['cmp-e20', 1], ['cmp-e20', 3], ['cmp-e35', 2]]);
     expect(ev.filter((e) => e.kind === 'mapreduce/map').map((e) => e.kind === 'mapreduce/map' && [e.compactionId, e.ordinal])).toEqual([['cmp-e2', 0], ['cmp-e2', 1], ['cmp-e20', 0], ['cmp-e20', 1], ['cmp-e20', 3], ['cmp-e20', 2], ['cmp-e35', 0]]);
     expect(ev.find((e) => e.kind === 'mapreduce/repartition')).toMatchObject({ attempt: 1, replaces: [0], segments: [{ ordinal: 2, items: ['5'] }, { ordinal: 3, items: ['6'] }] });
@@ -297,7 +297,7 @@ describe('golden: cosh history', () => {
     expect(rules(ins, 'error')).toEqual(['COSH_BAD_RECORD', 'COSH_BAD_REF', 'COSH_BAD_REF', 'COSH_BAD_REF', 'COSH_BAD_REF', 'COSH_VERSION']);
     expect(rules(ins, 'warning')).toEqual(['COSH_LEGACY', 'COSH_NON_MONOTONIC', 'UNKNOWN_RECORDS', 'UNKNOWN_RECORDS', 'UNKNOWN_RECORDS']);
     expect(idsOf(ins.view(0, 'ses_bad0'))).toEqual(['1']);
-    expect(ins.session.events.filter((e) => e.kind === 'unknown').length).toBe(4);
+    expect([...ins.session.events].filter((e) => e.kind === 'unknown').length).toBe(4);
   });
 });
 

@@ -66,7 +66,7 @@ export async function searchSession(inspector: SessionInspector, query: string, 
   for (let b = 0; b < state.seqs.length; b += SEARCH_BLOCK) {
     const block = state.seqs.slice(b, b + SEARCH_BLOCK);
     const inMemory = block.map((seq) => {
-      const e = events[seq];
+      const e = events.at(seq);
       return e ? eventTexts(e) : null;
     });
     const elided = now() < deadline ? block.filter((_, i) => inMemory[i]?.some((t) => t.elided)) : [];
@@ -74,7 +74,7 @@ export async function searchSession(inspector: SessionInspector, query: string, 
     if (elided.length > 0) (await inspector.session.hydrateMany(elided)).forEach((e, i) => full.set(elided[i] as number, e));
     block.forEach((seq, i) => {
       const whole = full.get(seq);
-      const e = whole ?? events[seq];
+      const e = whole ?? events.at(seq);
       const texts = whole ? eventTexts(whole) : inMemory[i];
       if (!e || !texts) return;
       if (texts.some((t) => t.elided)) partial++;

@@ -2,6 +2,7 @@ import type { Block } from '../../shared/model/content';
 import { blockIsElided } from '../../shared/model/content';
 import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { LogEvent } from '../../shared/model/event';
+import { eventsBetween } from '../../shared/model/event-log';
 import type { ModelView, ViewItem } from '../../shared/model/view';
 import { defaultBranch, listBranches, type BranchInfo } from '../../shared/replay/branches';
 import { replaySteps, type ReplayState } from '../../shared/replay/fold';
@@ -129,6 +130,6 @@ export class SessionInspector {
   }
 
   events(from = 0, to = this.session.events.length - 1): readonly LogEvent[] {
-    return this.session.events.slice(Math.max(0, from), Math.max(0, to + 1));
+    return eventsBetween(this.session.events, from, to + 1);
   }
 }

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { LogEvent, SourceLoc } from '../../shared/model/event';
+import type { EventLog } from '../../shared/model/event-log';
 import type { FormatId } from '../importers/types';
 import type { ReadStats } from '../reader/types';
 
@@ -18,7 +19,8 @@ export interface SessionFile {
 export interface LoadedSession {
   readonly format: FormatId;
   readonly files: readonly SessionFile[];
-  readonly events: readonly LogEvent[];
+  /** The event log, read by seq (`events.at(seq)`); not an array. */
+  readonly events: EventLog;
   readonly diagnostics: readonly Diagnostic[];
   /** Where the event `seq` came from (null: no such event). */
   loc(seq: number): SourceLoc | null;

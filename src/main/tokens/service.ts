@@ -267,8 +267,8 @@ export class SessionTokens implements CountSource {
   private harness(): string {
     const format = this.inspector.session.format;
     if (format !== 'palimpsest') return format;
-    const s = this.inspector.session.events.find((e) => e.kind === 'session');
-    return s?.kind === 'session' && s.harness ? s.harness : format;
+    for (const e of this.inspector.session.events) if (e.kind === 'session') return e.harness ?? format;
+    return format;
   }
 
   /** The policy the log's own compactions recorded (with a trigger), if any did. */

@@ -1,6 +1,7 @@
 import type { Block } from '../model/content';
 import type { BudgetPolicy, EventOf, LogEvent, Route } from '../model/event';
 import { reportedContextTokens } from '../model/event';
+import type { EventLog } from '../model/event-log';
 import type { ReplayState } from '../replay/fold';
 import type { CompactionRecord, ItemRecord, RequestRecord } from '../replay/records';
 import { surfaceBefore } from '../replay/view';
@@ -69,7 +70,7 @@ export class Facts {
   private cache = new Map<string, unknown>();
 
   constructor(
-    readonly events: readonly LogEvent[],
+    readonly events: EventLog,
     readonly state: ReplayState,
     private readonly fullBlocks: ReadonlyMap<number, readonly Block[]>,
     private readonly estimate: TokenEstimator | null,
@@ -87,7 +88,7 @@ export class Facts {
     return this.memo('branchEvents', () => {
       const out: LogEvent[] = [];
       for (const s of this.state.seqs) {
-        const e = this.events[s];
+        const e = this.events.at(s);
         if (e) out.push(e);
       }
       return out;
@@ -95,7 +96,7 @@ export class Facts {
   }
 
   event(seq: number): LogEvent | undefined {
-    const e = this.events[seq];
+    const e = seq >= 0 ? this.events.at(seq) : undefined;
     return e && e.seq === seq ? e : undefined;
   }
 

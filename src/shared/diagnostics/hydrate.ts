@@ -1,6 +1,7 @@
 import type { Block } from '../model/content';
 import { blockIsElided } from '../model/content';
 import type { LogEvent } from '../model/event';
+import type { EventLog } from '../model/event-log';
 import type { ReplayState } from '../replay/fold';
 
 /** Events whose full text rules read, at most. Summaries and checkpoints are few in any session. */
@@ -10,10 +11,10 @@ export const MAX_RULE_TEXTS = 2_000;
  * Seqs of the events whose whole text rules read (EMPTY_SUMMARY checks the structure of a
  * summary), when their text is elided in memory: compaction summaries and checkpoint items.
  */
-export function ruleTextSeqs(events: readonly LogEvent[], state: ReplayState): number[] {
+export function ruleTextSeqs(events: EventLog, state: ReplayState): number[] {
   const out: number[] = [];
   for (const seq of state.seqs) {
-    const e = events[seq];
+    const e = events.at(seq);
     if (!e) continue;
     if (e.kind === 'compaction/summary' && e.summary.some(blockIsElided)) out.push(seq);
     else if (e.kind === 'item' && e.item.derivation?.kind === 'checkpoint' && e.item.blocks.some(blockIsElided)) out.push(seq);
@@ -28,7 +29,7 @@ export function ruleTextSeqs(events: readonly LogEvent[], state: ReplayState): n
  * re-read are left out: rules then judge only what they can see, never guess.
  */
 export async function loadRuleTexts(
-  events: readonly LogEvent[],
+  events: EventLog,
   state: ReplayState,
   hydrateMany: (seqs: readonly number[]) => Promise<readonly LogEvent[]>,
 ): Promise<Map<number, readonly Block[]>> {

@@ -1,6 +1,6 @@
 import type { Block } from '../model/content';
 import type { Diagnostic, Severity } from '../model/diagnostic';
-import type { LogEvent } from '../model/event';
+import type { EventLog } from '../model/event-log';
 import type { ReplayState } from '../replay/fold';
 import type { Facts } from './facts';
 
@@ -14,7 +14,7 @@ export type TokenEstimator = (blocks: readonly Block[]) => number;
 /** What a rule reads: the canonical log, the replay of one branch, and what is known about the log. */
 export interface RuleInput {
   /** The whole canonical log (every branch); `state.seqs` says which events the branch consists of. */
-  readonly events: readonly LogEvent[];
+  readonly events: EventLog;
   /** The replay of the branch being diagnosed. */
   readonly state: ReplayState;
   /** The importer's format id (`palimpsest`, `dsh`, `claude-code`, …); null when unknown. */
@@ -35,7 +35,7 @@ export interface RuleInput {
 
 /** The context every rule runs with: the input, plus shared indexes computed once, lazily. */
 export interface RuleContext {
-  readonly events: readonly LogEvent[];
+  readonly events: EventLog;
   readonly state: ReplayState;
   readonly format: string | null;
   readonly reported: readonly Diagnostic[];

@@ -1,4 +1,5 @@
 import type { LogEvent, Ref } from '../model/event';
+import { eventAt, type EventLog } from '../model/event-log';
 
 export const MAIN_BRANCH = 'main';
 
@@ -25,9 +26,10 @@ export interface ResolvedBranch {
 
 const branchOf = (e: LogEvent): string => e.branch ?? MAIN_BRANCH;
 
-export function listBranches(events: readonly LogEvent[]): BranchInfo[] {
+export function listBranches(events: EventLog): BranchInfo[] {
   const byName = new Map<string, { forkedFrom: Ref | null; lastSeq: number; ownEvents: number }>();
-  for (const e of events) {
+  for (let seq = 0; seq < events.length; seq++) {
+    const e = eventAt(events, seq);
     const name = branchOf(e);
     let b = byName.get(name);
     if (!b) {
@@ -45,7 +47,7 @@ export function listBranches(events: readonly LogEvent[]): BranchInfo[] {
  * The branch a user most likely wants first: the one with the newest event. Forks, reverts and
  * rollbacks all resolve by reference, so this only chooses which head to show.
  */
-export function defaultBranch(events: readonly LogEvent[]): string {
+export function defaultBranch(events: EventLog): string {
   let best = MAIN_BRANCH;
   let bestSeq = -1;
   for (const b of listBranches(events)) {
@@ -64,12 +66,13 @@ export function defaultBranch(events: readonly LogEvent[]): string {
  * rollback restores the exact prior head. A branch's history is the path from its newest event
  * back to the first. Abandoned events stay in the raw history; they are just not on the path.
  */
-export function resolveBranch(events: readonly LogEvent[], name: string): ResolvedBranch {
+export function resolveBranch(events: EventLog, name: string): ResolvedBranch {
   const problems: BranchProblem[] = [];
   const pred = new Int32Array(events.length).fill(-1);
   const seen = new Uint8Array(events.length);
   const head = new Map<string, number>();
-  for (const e of events) {
+  for (let seq = 0; seq < events.length; seq++) {
+    const e = eventAt(events, seq);
     const branch = branchOf(e);
     const own = head.get(branch) ?? -1;
     let p = own;

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../model/diagnostic';
 import type { EventOf, LogEvent } from '../model/event';
+import { logPrefix, type EventLog } from '../model/event-log';
 import type { Fate } from '../model/view';
 import { MAIN_BRANCH, resolveBranch } from './branches';
 import {
@@ -359,7 +360,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 export const REPLAY_STEP = 50_000;
 
 /** Fold the events of one branch (optionally only a prefix) into replay state. */
-export function replay(events: readonly LogEvent[], options: ReplayOptions = {}): ReplayState {
+export function replay(events: EventLog, options: ReplayOptions = {}): ReplayState {
   return runToEnd(replaySteps(events, options));
 }
 
@@ -368,10 +369,10 @@ export function replay(events: readonly LogEvent[], options: ReplayOptions = {})
  * events it has folded and how many there are, so that a caller on a busy thread (the app's main
  * process, opening a session of a million events) can answer other questions between steps.
  */
-export function* replaySteps(events: readonly LogEvent[], options: ReplayOptions = {}): Generator<Steps, ReplayState, void> {
+export function* replaySteps(events: EventLog, options: ReplayOptions = {}): Generator<Steps, ReplayState, void> {
   const branch = options.branch ?? MAIN_BRANCH;
   // A prefix is replayed as if the log ended there: later reverts and rollbacks do not reach back.
-  const visible = options.untilSeq === undefined ? events : events.slice(0, options.untilSeq + 1);
+  const visible = options.untilSeq === undefined ? events : logPrefix(events, options.untilSeq + 1);
   const resolved = resolveBranch(visible, branch);
   const f = new Folder();
   for (const p of resolved.problems) f.diagnostics.push(problem('REPLAY_BRANCH', 'warning', p.message, [p.seq]));
@@ -381,7 +382,7 @@ export function* replaySteps(events: readonly LogEvent[], options: ReplayOptions
   for (const seq of resolved.seqs) {
     if (done > 0 && done % REPLAY_STEP === 0) yield { done, total };
     done++;
-    const e = events[seq];
+    const e = events.at(seq);
     if (!e || e.seq !== seq) {
       f.diagnostics.push(problem('REPLAY_BAD_SEQ', 'error', `The event log has no event at seq ${seq}; seqs must be contiguous from 0.`, []));
       continue;

@@ -39,7 +39,7 @@ describe('LoadedSession.hydrateMany', () => {
       const one = await Promise.all(seqs.map((s) => session.hydrate(s)));
       expect(many).toEqual(one);
       // Long texts came back whole.
-      const elided = session.events.filter((e) => e.kind === 'item' && e.item.blocks.some(blockIsElided)).map((e) => e.seq);
+      const elided = [...session.events].filter((e) => e.kind === 'item' && e.item.blocks.some(blockIsElided)).map((e) => e.seq);
       expect(elided.length).toBeGreaterThan(100);
       for (const seq of elided) {
         const e = many[seqs.indexOf(seq)];
@@ -62,7 +62,7 @@ describe('LoadedSession.hydrateMany', () => {
       const seqs = scrambled(session.events.length);
       const many = await session.hydrateMany(seqs);
       expect(many).toEqual(await Promise.all(seqs.map((s) => session.hydrate(s))));
-      expect(many[seqs.indexOf(session.events.length - 1)]).toBe(session.events[session.events.length - 1]);
+      expect(many[seqs.indexOf(session.events.length - 1)]).toBe(session.events.at(session.events.length - 1));
     } finally {
       await session.dispose();
     }

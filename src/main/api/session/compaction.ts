@@ -67,7 +67,7 @@ export async function compactionDetail(inspector: SessionInspector, branch: stri
   const c = find(inspector, branch, id);
   const state = inspector.replay(branch);
   const session = inspector.session;
-  const events = c.seqs.map((s) => session.events[s]).filter((e): e is LogEvent => e !== undefined);
+  const events = c.seqs.map((s) => session.events.at(s)).filter((e): e is LogEvent => e !== undefined);
   const start = events.find((e) => e.kind === 'compaction/start');
 
   const summaries = [];
@@ -79,7 +79,7 @@ export async function compactionDetail(inspector: SessionInspector, branch: stri
       sourceTokens: e.sourceTokens ?? null, request: e.request ?? null,
     });
   }
-  const errors = c.summaryErrorSeqs.map((seq) => session.events[seq]).flatMap((e) =>
+  const errors = c.summaryErrorSeqs.map((seq) => session.events.at(seq)).flatMap((e) =>
     e?.kind === 'compaction/summary-error' ? [{ seq: e.seq, error: e.error, finish: e.finish ?? null, usage: e.usage ?? null }] : []);
   const checkpoints = [];
   for (const cid of c.checkpointItems) {
@@ -93,7 +93,7 @@ export async function compactionDetail(inspector: SessionInspector, branch: stri
   for (const r of state.requests) if (r.compactionId === c.id && r.responseSeq !== null) bracketSeqs.add(r.responseSeq);
   for (const k of checkpoints) bracketSeqs.add(k.seq);
   const bracket = [...bracketSeqs].sort((a, b) => a - b).flatMap((s) => {
-    const e = session.events[s];
+    const e = session.events.at(s);
     return e ? [{ seq: s, kind: e.kind, label: label(e) }] : [];
   });
   const first = bracket[0]?.seq ?? null;

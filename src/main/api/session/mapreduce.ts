@@ -15,7 +15,7 @@ type Ev<K extends LogEvent['kind']> = EventOf<K> & LogEvent;
 function eventsOf<K extends LogEvent['kind']>(inspector: SessionInspector, seqs: readonly number[], kind: K): Ev<K>[] {
   const out: Ev<K>[] = [];
   for (const s of seqs) {
-    const e = inspector.session.events[s];
+    const e = inspector.session.events.at(s);
     if (e && e.kind === kind) out.push(e as Ev<K>);
   }
   return out;

@@ -53,7 +53,7 @@ export async function hydrated(session: LoadedSession, seq: number): Promise<Log
   try {
     return await session.hydrate(seq);
   } catch (err: unknown) {
-    const e = session.events[seq];
+    const e = seq >= 0 ? session.events.at(seq) : undefined;
     if (!e) throw err;
     return e;
   }
