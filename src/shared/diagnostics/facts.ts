@@ -1,7 +1,7 @@
 import type { Block } from '../model/content';
-import type { BudgetPolicy, EventOf, LogEvent, Route } from '../model/event';
+import type { BudgetPolicy, EventKind, EventOf, LogEvent, Route } from '../model/event';
 import { reportedContextTokens } from '../model/event';
-import type { EventLog } from '../model/event-log';
+import { kindAt, shallowAt, type EventLog } from '../model/event-log';
 import type { ReplayState } from '../replay/fold';
 import type { CompactionRecord, ItemRecord, RequestRecord } from '../replay/records';
 import { surfaceBefore } from '../replay/view';
@@ -83,16 +83,34 @@ export class Facts {
     return v;
   }
 
-  /** The branch's events, in order. */
-  get branchEvents(): readonly LogEvent[] {
-    return this.memo('branchEvents', () => {
-      const out: LogEvent[] = [];
-      for (const s of this.state.seqs) {
-        const e = this.events.at(s);
-        if (e) out.push(e);
+  /** The branch's seqs by event kind, in order; kinds come from the log's columns when it has them. */
+  private get seqsByKind(): ReadonlyMap<EventKind, readonly number[]> {
+    return this.memo('seqsByKind', () => {
+      const out = new Map<EventKind, number[]>();
+      for (const seq of this.state.seqs) {
+        const kind = kindAt(this.events, seq);
+        if (kind === undefined) continue;
+        let l = out.get(kind);
+        if (!l) out.set(kind, (l = []));
+        l.push(seq);
       }
       return out;
     });
+  }
+
+  /**
+   * The branch's events of these kinds, in order. Rules ask for the few kinds they read rather than
+   * walk every event: a compact log builds only those (items as replay keeps them, content on demand).
+   */
+  ofKinds<K extends EventKind>(...kinds: K[]): (EventOf<K> & LogEvent)[] {
+    const lists = kinds.map((k) => this.seqsByKind.get(k) ?? []);
+    const seqs = lists.length === 1 ? (lists[0] as readonly number[]) : lists.flat().sort((a, b) => a - b);
+    const out: (EventOf<K> & LogEvent)[] = [];
+    for (const seq of seqs) {
+      const e = shallowAt(this.events, seq);
+      if (e && e.seq === seq) out.push(e as EventOf<K> & LogEvent);
+    }
+    return out;
   }
 
   event(seq: number): LogEvent | undefined {
@@ -149,7 +167,7 @@ export class Facts {
   get turnStarts(): readonly number[] {
     return this.memo('turnStarts', () => {
       const explicit: number[] = [];
-      for (const e of this.branchEvents) if (e.kind === 'lifecycle' && e.boundary === 'turn-start') explicit.push(e.seq);
+      for (const e of this.ofKinds('lifecycle')) if (e.boundary === 'turn-start') explicit.push(e.seq);
       if (explicit.length > 0) return explicit;
       const out: number[] = [];
       for (const rec of this.state.items) if (this.isUserInstruction(rec)) out.push(rec.seq);
@@ -164,8 +182,8 @@ export class Facts {
 
   /** Seqs of lifecycle boundaries after which an earlier process's open compaction is stale. */
   get processBoundaries(): readonly number[] {
-    return this.memo('processBoundaries', () => this.branchEvents
-      .filter((e) => e.kind === 'lifecycle' && (e.boundary === 'end-seed' || e.boundary === 'process-start' || e.boundary === 'resume'))
+    return this.memo('processBoundaries', () => this.ofKinds('lifecycle')
+      .filter((e) => e.boundary === 'end-seed' || e.boundary === 'process-start' || e.boundary === 'resume')
       .map((e) => e.seq));
   }
 
@@ -248,7 +266,7 @@ export class Facts {
   private get systemHeaders(): readonly { seq: number; system: readonly Block[] | null }[] {
     return this.memo('systemHeaders', () => {
       const out: { seq: number; system: readonly Block[] | null }[] = [];
-      for (const e of this.branchEvents) if (e.kind === 'header' && e.system !== undefined) out.push({ seq: e.seq, system: e.system });
+      for (const e of this.ofKinds('header')) if (e.system !== undefined) out.push({ seq: e.seq, system: e.system });
       return out;
     });
   }
@@ -265,8 +283,8 @@ export class Facts {
     return this.memo('routes', () => {
       const out: { seq: number; route: Route }[] = [];
       let route: Route = {};
-      for (const e of this.branchEvents) {
-        if (e.kind !== 'header' || !e.route) continue;
+      for (const e of this.ofKinds('header')) {
+        if (!e.route) continue;
         const next: Route = { ...route };
         for (const [k, v] of Object.entries(e.route)) if (v !== undefined) (next as Record<string, unknown>)[k] = v;
         route = next;
@@ -349,7 +367,9 @@ function buildCompactions(f: Facts): CompactionFacts[] {
   };
   for (const c of state.compactions) get(c.id);
   const dropOwner = new Map<number, string>();
-  for (const e of f.branchEvents) {
+  const kinds = ['compaction/start', 'compaction/end', 'compaction/summary', 'compaction/summary-error', 'mapreduce/staging', 'mapreduce/map',
+    'mapreduce/repartition', 'mapreduce/reduce', 'mapreduce/reread', 'mapreduce/audit', 'mapreduce/correction', 'drop'] as const;
+  for (const e of f.ofKinds(...kinds)) {
     switch (e.kind) {
       case 'compaction/start': get(e.id).start ??= e; break;
       case 'compaction/end': get(e.id).end = e; break;

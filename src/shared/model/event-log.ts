@@ -1,4 +1,4 @@
-import type { LogEvent } from './event';
+import type { EventKind, LogEvent } from './event';
 
 /**
  * The canonical event log of a session, read by seq. An array of events is one (`Array.prototype.at`
@@ -17,6 +17,20 @@ export interface EventLog {
   at(seq: number): LogEvent | undefined;
   /** Every event, in seq order. */
   [Symbol.iterator](): Iterator<LogEvent>;
+  /*
+   * Answers a compact log gives from its columns without building the event. Replay and the
+   * diagnostics' indexes ask every event for its kind and branch; through `at` that would rebuild
+   * a million events to read two fields. Read them through `kindAt` / `branchAt` below.
+   */
+  /** The kind of the event with this seq; undefined when there is none. */
+  kindAt?(seq: number): EventKind | undefined;
+  /** The `branch` field of the event with this seq (undefined: main, or no such event). */
+  branchAt?(seq: number): string | undefined;
+  /**
+   * The event as replay keeps it: an item's `blocks` may be read from the log only when asked for
+   * (a getter), so that the items a replay holds do not hold their content. Same fields as `at`.
+   */
+  shallowAt?(seq: number): LogEvent | undefined;
 }
 
 /** The event with this seq, for callers that only ask for seqs the log has. */
@@ -34,14 +48,38 @@ export function eventsBetween(log: EventLog, from = 0, to = log.length): LogEven
   return out;
 }
 
-/** The first `length` events of a log, as a log that ends there. */
+/** The first `length` events of a log, as a log that ends there (with the log's column answers). */
 export function logPrefix(log: EventLog, length: number): EventLog {
   const n = Math.max(0, Math.min(length, log.length));
-  return {
+  const inside = (seq: number): boolean => seq >= 0 && seq < n;
+  const prefix: EventLog = {
     length: n,
-    at: (seq) => (seq >= 0 && seq < n ? log.at(seq) : undefined),
+    at: (seq) => (inside(seq) ? log.at(seq) : undefined),
     *[Symbol.iterator]() {
       for (let seq = 0; seq < n; seq++) yield eventAt(log, seq);
     },
   };
+  const { kindAt: kind, branchAt: branch, shallowAt: shallow } = log;
+  if (kind) prefix.kindAt = (seq) => (inside(seq) ? kind.call(log, seq) : undefined);
+  if (branch) prefix.branchAt = (seq) => (inside(seq) ? branch.call(log, seq) : undefined);
+  if (shallow) prefix.shallowAt = (seq) => (inside(seq) ? shallow.call(log, seq) : undefined);
+  return prefix;
+}
+
+/** The kind of the event with this seq (undefined: none), from the log's columns when it has them. */
+export function kindAt(log: EventLog, seq: number): EventKind | undefined {
+  if (seq < 0) return undefined;
+  return log.kindAt ? log.kindAt(seq) : log.at(seq)?.kind;
+}
+
+/** The branch field of the event with this seq (undefined: main, or no such event). */
+export function branchAt(log: EventLog, seq: number): string | undefined {
+  if (seq < 0) return undefined;
+  return log.branchAt ? log.branchAt(seq) : log.at(seq)?.branch;
+}
+
+/** The event as replay keeps it (see EventLog.shallowAt); undefined when there is none. */
+export function shallowAt(log: EventLog, seq: number): LogEvent | undefined {
+  if (seq < 0) return undefined;
+  return log.shallowAt ? log.shallowAt(seq) : log.at(seq);
 }

@@ -1,5 +1,5 @@
-import type { LogEvent, Ref } from '../model/event';
-import { eventAt, type EventLog } from '../model/event-log';
+import type { Ref } from '../model/event';
+import { branchAt, eventAt, kindAt, type EventLog } from '../model/event-log';
 
 export const MAIN_BRANCH = 'main';
 
@@ -24,21 +24,21 @@ export interface ResolvedBranch {
   readonly problems: readonly BranchProblem[];
 }
 
-const branchOf = (e: LogEvent): string => e.branch ?? MAIN_BRANCH;
-
 export function listBranches(events: EventLog): BranchInfo[] {
   const byName = new Map<string, { forkedFrom: Ref | null; lastSeq: number; ownEvents: number }>();
   for (let seq = 0; seq < events.length; seq++) {
-    const e = eventAt(events, seq);
-    const name = branchOf(e);
+    const name = branchAt(events, seq) ?? MAIN_BRANCH;
     let b = byName.get(name);
     if (!b) {
-      b = { forkedFrom: null, lastSeq: e.seq, ownEvents: 0 };
+      b = { forkedFrom: null, lastSeq: seq, ownEvents: 0 };
       byName.set(name, b);
     }
-    b.lastSeq = e.seq;
+    b.lastSeq = seq;
     b.ownEvents++;
-    if (e.kind === 'fork' && b.forkedFrom === null) b.forkedFrom = e.parent;
+    if (b.forkedFrom === null && kindAt(events, seq) === 'fork') {
+      const e = eventAt(events, seq);
+      if (e.kind === 'fork') b.forkedFrom = e.parent;
+    }
   }
   return [...byName].map(([name, b]) => ({ name, ...b }));
 }
@@ -71,24 +71,26 @@ export function resolveBranch(events: EventLog, name: string): ResolvedBranch {
   const pred = new Int32Array(events.length).fill(-1);
   const seen = new Uint8Array(events.length);
   const head = new Map<string, number>();
+  // Kind and branch come from the log's columns; only forks, reverts and rollbacks are built.
   for (let seq = 0; seq < events.length; seq++) {
-    const e = eventAt(events, seq);
-    const branch = branchOf(e);
+    const branch = branchAt(events, seq) ?? MAIN_BRANCH;
     const own = head.get(branch) ?? -1;
     let p = own;
-    if (e.kind === 'fork' || e.kind === 'revert' || e.kind === 'rollback') {
-      const target = e.kind === 'fork' ? e.parent.seq : e.target.seq;
-      if (target >= e.seq || seen[target] !== 1) {
-        problems.push({ seq: e.seq, message: `${e.kind} at seq ${e.seq} refers to seq ${target}, which is not an earlier event; it is ignored.` });
+    const kind = kindAt(events, seq);
+    if (kind === 'fork' || kind === 'revert' || kind === 'rollback') {
+      const e = eventAt(events, seq);
+      const target = e.kind === 'fork' ? e.parent.seq : e.kind === 'revert' || e.kind === 'rollback' ? e.target.seq : -1;
+      if (target >= seq || seen[target] !== 1) {
+        problems.push({ seq, message: `${kind} at seq ${seq} refers to seq ${target}, which is not an earlier event; it is ignored.` });
       } else if (e.kind === 'fork' && own >= 0) {
-        problems.push({ seq: e.seq, message: `Fork at seq ${e.seq} comes after events of branch ${branch}; only a first fork sets the parent.` });
+        problems.push({ seq, message: `Fork at seq ${seq} comes after events of branch ${branch}; only a first fork sets the parent.` });
       } else {
         p = e.kind === 'fork' && e.inherit === false ? -1 : target;
       }
     }
-    pred[e.seq] = p;
-    seen[e.seq] = 1;
-    head.set(branch, e.seq);
+    pred[seq] = p;
+    seen[seq] = 1;
+    head.set(branch, seq);
   }
   const seqs: number[] = [];
   for (let s = head.get(name) ?? -1; s >= 0; s = pred[s] as number) seqs.push(s);

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../model/diagnostic';
-import type { EventOf, LogEvent } from '../model/event';
-import { logPrefix, type EventLog } from '../model/event-log';
+import type { EventKind, EventOf, LogEvent } from '../model/event';
+import { logPrefix, shallowAt, type EventLog } from '../model/event-log';
+import type { Item } from '../model/item';
 import type { Fate } from '../model/view';
 import { MAIN_BRANCH, resolveBranch } from './branches';
 import {
@@ -185,7 +186,7 @@ class Folder {
       this.diagnostics.push(problem('REPLAY_DUPLICATE_ITEM', 'warning', `Event ${e.seq} reuses item id "${e.item.id}"; it is shown as "${id}".`, [e.seq]));
     }
     const rec: ItemRecord = {
-      index: this.items.length, id, seq: e.seq, item: id === e.item.id ? e.item : { ...e.item, id }, extensions: NONE, sources: e.sources ?? NONE,
+      index: this.items.length, id, seq: e.seq, item: id === e.item.id ? e.item : renamed(e.item, id), extensions: NONE, sources: e.sources ?? NONE,
       key: null, fates: [], maskReferences: NONE,
     };
     this.items.push(rec);
@@ -356,6 +357,17 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return out;
 }
 
+/**
+ * The item under another id. Its blocks are named, not spread: an item a compact log keeps for
+ * replay reads its blocks through a getter, which a spread would leave out.
+ */
+function renamed(item: Item, id: string): Item {
+  return { ...item, id, blocks: item.blocks };
+}
+
+/** Kinds the fold passes over (branch events are resolved before it runs). */
+const INERT_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['session', 'fork', 'revert', 'rollback', 'lifecycle', 'record', 'unknown']);
+
 /** Events folded between two pauses of replaySteps. */
 export const REPLAY_STEP = 50_000;
 
@@ -382,7 +394,14 @@ export function* replaySteps(events: EventLog, options: ReplayOptions = {}): Gen
   for (const seq of resolved.seqs) {
     if (done > 0 && done % REPLAY_STEP === 0) yield { done, total };
     done++;
-    const e = events.at(seq);
+    // Kinds that change nothing the model sees are not built when the log answers kinds from a column
+    // (an array's events are already built, and keep the seq check below).
+    const kind = events.kindAt?.(seq);
+    if (kind !== undefined && INERT_KINDS.has(kind)) {
+      seqs.push(seq);
+      continue;
+    }
+    const e = shallowAt(events, seq);
     if (!e || e.seq !== seq) {
       f.diagnostics.push(problem('REPLAY_BAD_SEQ', 'error', `The event log has no event at seq ${seq}; seqs must be contiguous from 0.`, []));
       continue;

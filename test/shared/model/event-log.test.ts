@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/shared/model/event';
 import { eventAt, eventsBetween, logPrefix } from '../../../src/shared/model/event-log';
 
-const log: LogEvent[] = [0, 1, 2, 3].map((seq) => ({ kind: 'request', id: `r${seq}`, seq }));
+const log: LogEvent[] = [0, 1, 2, 3].map((seq) => ({ kind: 'request', id: `r${seq}`, purpose: 'agent', seq }));
 
 describe('the event log accessors', () => {
   it('eventAt answers the seqs the log has and throws a RangeError naming the seq for any other, negative ones included', () => {

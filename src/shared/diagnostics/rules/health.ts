@@ -17,8 +17,7 @@ export const UNKNOWN_RECORDS: Rule = {
     const cited = new Set<number>();
     for (const d of ctx.reported) for (const s of d.seqs) cited.add(s);
     const byType = new Map<string, number[]>();
-    for (const e of ctx.facts.branchEvents) {
-      if (e.kind !== 'unknown') continue;
+    for (const e of ctx.facts.ofKinds('unknown')) {
       let l = byType.get(e.type);
       if (!l) byType.set(e.type, (l = []));
       l.push(e.seq);

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../model/diagnostic';
+import { eventAt, kindAt } from '../../model/event-log';
 import type { CompactionFacts } from '../facts';
 import { isAutomatic, isFailedAttempt } from '../facts';
 import { upperBound } from '../../seq-search';
@@ -28,7 +29,10 @@ export const ORPHAN_COMPACTION_START: Rule = {
       const s = c.start.seq;
       endsElsewhere ??= (() => {
         const m = new Map<string, number[]>();
-        for (const e of ctx.events) {
+        // Every branch's ends (a summarizer may be logged as its own branch); kinds read without building events.
+        for (let seq = 0; seq < ctx.events.length; seq++) {
+          if (kindAt(ctx.events, seq) !== 'compaction/end') continue;
+          const e = eventAt(ctx.events, seq);
           if (e.kind !== 'compaction/end') continue;
           let l = m.get(e.id);
           if (!l) m.set(e.id, (l = []));
@@ -193,8 +197,8 @@ export const SILENT_FALLBACK: Rule = {
     }
     // Truncation drops with no marker standing for them.
     const marked = markerCovers(ctx);
-    for (const e of ctx.facts.branchEvents) {
-      if (e.kind !== 'drop' || e.reason !== 'truncation') continue;
+    for (const e of ctx.facts.ofKinds('drop')) {
+      if (e.reason !== 'truncation') continue;
       const owner = e.compactionId ?? ctx.facts.bracketAt(e.seq)?.id;
       if (owner !== undefined && reported.has(owner)) continue; // Said once, for its compaction.
       const unmarked = e.items.filter((id) => !marked.has(id));

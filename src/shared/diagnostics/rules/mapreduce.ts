@@ -196,8 +196,8 @@ export const STALE_STAGING_REUSED: Rule = {
   run(ctx) {
     const out: Diagnostic[] = [];
     let firstV3: number | null = null;
-    for (const e of ctx.facts.branchEvents) {
-      if (e.kind === 'mapreduce/staging' && e.version === 3) {
+    for (const e of ctx.facts.ofKinds('mapreduce/staging')) {
+      if (e.version === 3) {
         firstV3 = e.seq;
         break;
       }

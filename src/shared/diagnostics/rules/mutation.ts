@@ -19,7 +19,7 @@ interface Mutation {
 
 function mutations(ctx: RuleContext): Mutation[] {
   const out: Mutation[] = [];
-  for (const e of ctx.facts.branchEvents) {
+  for (const e of ctx.facts.ofKinds('mask', 'item', 'drop')) {
     if (e.kind === 'mask' && e.masked) {
       for (const id of e.items) out.push({ seq: e.seq, target: id, what: `${e.by === 'harness' ? 'The harness masked' : e.by === 'model' ? 'The model masked' : 'Masking of'} ${id}` });
     } else if (e.kind === 'item' && e.item.derivation?.kind === 'pruned' && e.op.op === 'replace') {

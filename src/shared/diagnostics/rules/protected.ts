@@ -76,8 +76,8 @@ export const PROTECTED_TEXT_SHORTENED: Rule = {
           [rec.seq, orig.seq]));
       }
     }
-    for (const e of ctx.facts.branchEvents) {
-      if (e.kind !== 'mask' || !e.masked) continue;
+    for (const e of ctx.facts.ofKinds('mask')) {
+      if (!e.masked) continue;
       for (const id of e.items) {
         const rec = ctx.state.itemById.get(id);
         if (!rec) continue;

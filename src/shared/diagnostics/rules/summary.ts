@@ -54,8 +54,8 @@ function finishOf(ctx: RuleContext, c: CompactionFacts): FinishEvidence | null {
 
 /** Whether the log records finish reasons of summarizer calls anywhere (so their absence means something). */
 function logRecordsSummarizerFinish(ctx: RuleContext): boolean {
-  for (const e of ctx.facts.branchEvents) {
-    if ((e.kind === 'compaction/summary' || e.kind === 'compaction/summary-error' || e.kind === 'mapreduce/map' || e.kind === 'mapreduce/reduce') && e.finish) return true;
+  for (const e of ctx.facts.ofKinds('compaction/summary', 'compaction/summary-error', 'mapreduce/map', 'mapreduce/reduce')) {
+    if (e.finish) return true;
   }
   return ctx.state.requests.some((r) => r.purpose !== 'agent' && r.finish !== null);
 }
