@@ -5,6 +5,8 @@ import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
 import { claimedDirectory, sessionsUnder } from '../session/targets';
 import { createTokenCounter } from '../tokens/pool';
+import { DEFAULT_ENCODING } from '../../shared/tokens/encoding';
+import { jsonPieces } from './json-pieces';
 import { defaultShape, toWire, WIRE_SHAPES, type WireShape } from '../wire';
 import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
@@ -76,13 +78,22 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const info = await stat(path).catch(() => null);
   if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
   if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
-    const inspector = await open(path, format, branch);
+    // The token workers start while the session loads (their encoder takes a while to build).
+    const counter = json ? createTokenCounter() : null;
+    counter?.warm(DEFAULT_ENCODING);
     try {
-      const j = inspectJson(path, inspector, branch, json ? await estimateRequestTokens(inspector, { branch }) : []);
-      io.out(json ? JSON.stringify(j, null, 2) : renderInspect(j));
-      return worstExit(inspector, branch);
+      const inspector = await open(path, format, branch);
+      try {
+        const j = inspectJson(path, inspector, branch, counter ? await estimateRequestTokens(inspector, { branch, counter }) : []);
+        if (!json) io.out(renderInspect(j));
+        // A long session lists a hundred thousand requests and more: written in pieces, never as one string.
+        else for (const piece of jsonPieces(j)) io.out(piece);
+        return worstExit(inspector, branch);
+      } finally {
+        await inspector.session.dispose();
+      }
     } finally {
-      await inspector.session.dispose();
+      await counter?.close();
     }
   }
   const files = await sessionsUnder(path);
@@ -90,6 +101,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const texts: string[] = [];
   let exit = EXIT_CLEAN;
   const counter = json ? createTokenCounter() : null;
+  counter?.warm(DEFAULT_ENCODING);
   try {
     for (const f of files) {
       try {
@@ -110,7 +122,8 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
     await counter?.close();
   }
   if (files.length === 0) texts.push(`${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found`);
-  io.out(json ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions }, null, 2) : texts.join('\n\n'));
+  if (!json) io.out(texts.join('\n\n'));
+  else for (const piece of jsonPieces({ palimpsest: JSON_VERSION, path, sessions })) io.out(piece);
   return files.length === 0 ? EXIT_UNUSABLE : exit;
 }
 

@@ -14,6 +14,12 @@ export interface TokenCounter {
   /** Threads counting in parallel. */
   readonly threads: number;
   count(encoding: EncodingName, texts: readonly string[], signal?: AbortSignal): Promise<BatchResult>;
+  /**
+   * Start every counting thread and build its encoder now, while the caller does other work (a
+   * session loading), instead of on the first count. A failure here shows again, and is reported,
+   * on the first count.
+   */
+  warm(encoding: EncodingName): void;
   /** Stop: queued and running batches are rejected, workers terminated. Idempotent. */
   close(): Promise<void>;
 }
@@ -159,6 +165,13 @@ export class WorkerPool implements TokenCounter {
     });
   }
 
+  warm(encoding: EncodingName): void {
+    // One empty batch per thread not yet started: each spawns a worker that builds the encoder.
+    for (let i = this.slots.length + this.queue.length; i < this.threads; i++) {
+      this.count(encoding, []).catch(leftToFirstCount);
+    }
+  }
+
   private settle(job: Job, result: BatchResult | Error): void {
     if (job.settled) return;
     job.settled = true;
@@ -229,6 +242,12 @@ export class WorkerPool implements TokenCounter {
   }
 }
 
+/**
+ * A warm-up batch that fails (no worker script, a worker that dies) is not reported: the caller's
+ * first real count spawns a worker again, meets the same failure and reports it.
+ */
+function leftToFirstCount(): void {}
+
 /** Counting on the calling thread, batch by batch: for tests and for hosts without the worker script. */
 export class InlineCounter implements TokenCounter {
   readonly kind = 'inline' as const;
@@ -237,6 +256,10 @@ export class InlineCounter implements TokenCounter {
   private nextId = 1;
 
   constructor(private readonly encoder: EncoderOptions = {}) {}
+
+  warm(): void {
+    // Counting runs on the caller's thread: nothing to start ahead.
+  }
 
   async count(encoding: EncodingName, texts: readonly string[], signal?: AbortSignal): Promise<BatchResult> {
     if (this.closed) throw new PoolClosedError();

@@ -31,6 +31,8 @@ const CL100K_MODELS = /^(gpt-4(?!o|\.)|gpt-3\.5|gpt-35|text-embedding)/i;
  * `../shared/fixtures/claude-code_marot-spotter` (docs/tokens.md, "Which encoding for Claude"): the
  * provider-reported context grows by k tokens per counted token; k is closer to 1 with this one.
  */
+/** What chooseEncoding answers for a route it knows nothing about, and for most it does. */
+export const DEFAULT_ENCODING: EncodingName = 'o200k_base';
 export const CLAUDE_APPROXIMATION: EncodingName = 'o200k_base';
 
 /** The encoding to count a route's requests with, chosen per model family. */
@@ -56,7 +58,7 @@ export function chooseEncoding(route: Pick<Route, 'provider' | 'model'>): Encodi
     return { encoding: 'o200k_base', exact: false, family: 'openai', note: `assumed o200k_base for the OpenAI model "${model || '?'}"` };
   }
   return {
-    encoding: 'o200k_base', exact: false, family: 'unknown',
+    encoding: DEFAULT_ENCODING, exact: false, family: 'unknown',
     note: `no tokenizer known for ${model ? `"${model}"` : 'this route'}: o200k_base approximates it`,
   };
 }

@@ -26,6 +26,27 @@ describe('token worker pool', () => {
     expect(pool.started).toBe(2);
   }, 60_000);
 
+  it('warm starts every thread ahead of the first count, once, and counts the same after', async () => {
+    const pool = new WorkerPool({ size: 2 });
+    pools.push(pool);
+    pool.warm('o200k_base');
+    expect(pool.started).toBe(2);
+    pool.warm('o200k_base');
+    expect(pool.started).toBe(2);
+    expect(pool.queued).toBe(0);
+    const inline = new InlineCounter();
+    pools.push(inline);
+    const [a, b] = await Promise.all([pool.count('o200k_base', TEXTS), inline.count('o200k_base', TEXTS)]);
+    expect([...a.tokens]).toEqual([...b.tokens]);
+  }, 60_000);
+
+  it('a warm-up that fails is not reported by itself; the first count reports the failure', async () => {
+    const pool = new WorkerPool({ size: 1, worker: { url: new URL('file:///nowhere/worker.js') } });
+    pools.push(pool);
+    pool.warm('o200k_base');
+    await expect(pool.count('o200k_base', TEXTS)).rejects.toThrow();
+  }, 60_000);
+
   it('is bounded: batches past the queue limit are refused, not buffered', async () => {
     const pool = new WorkerPool({ size: 1, maxQueued: 2 });
     pools.push(pool);

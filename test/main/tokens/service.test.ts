@@ -28,6 +28,9 @@ class Spy implements TokenCounter {
   get texts(): number {
     return this.batches.reduce((n, b) => n + b.length, 0);
   }
+  warm(): void {
+    this.inner.warm();
+  }
   close(): Promise<void> {
     return this.inner.close();
   }
