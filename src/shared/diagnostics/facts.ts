@@ -2,6 +2,7 @@ import type { Block } from '../model/content';
 import type { BudgetPolicy, EventKind, EventOf, LogEvent, Route } from '../model/event';
 import { reportedContextTokens } from '../model/event';
 import { kindAt, shallowAt, type EventLog } from '../model/event-log';
+import { innermostBracket, type Bracket } from './brackets';
 import type { ReplayState } from '../replay/fold';
 import type { CompactionRecord, ItemRecord, RequestRecord } from '../replay/records';
 import { surfaceBefore } from '../replay/view';
@@ -389,15 +390,11 @@ function buildCompactions(f: Facts): CompactionFacts[] {
     }
   }
   // Brackets, to attribute markers and compaction drops that do not name their compaction.
-  const brackets: { id: string; from: number; to: number }[] = [];
+  const brackets: Bracket[] = [];
   for (const c of state.compactions) {
     if (c.startSeq !== null) brackets.push({ id: c.id, from: c.startSeq, to: c.endSeq ?? Number.POSITIVE_INFINITY });
   }
-  const bracketAt = (seq: number): string | null => {
-    let best: { id: string; from: number } | null = null;
-    for (const b of brackets) if (b.from <= seq && seq <= b.to && (!best || b.from > best.from)) best = b;
-    return best?.id ?? null;
-  };
+  const bracketAt = innermostBracket(brackets);
   const byId = state.itemById;
   for (const rec of state.items) {
     const d = rec.item.derivation;
