@@ -15,7 +15,8 @@
 //
 // Each data file is measured in its own child process (so peak RSS is per file): the bare loop
 // (1 MiB reads, split on 0x0A with Buffer.indexOf, toString per line, JSON.parse), the reader alone,
-// and loadSession (read + import) followed by replay, alternately, `--runs` times each; then, on the
+// and loadSession (read + import) followed by replay, alternately, `--runs` times each — and in the
+// same rounds the same load into the compact log (`compactLog: true`) and its replay; then, on the
 // last loaded session, the model view at 1,000 seeded random requests and every view in order, the
 // diagnostics rules, and (with every view in order) a search, the token report before counting and
 // `palimpsest inspect --json` in a child process.
@@ -28,6 +29,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readJsonl } from '../src/main/reader';
 import { SessionInspector } from '../src/main/session/inspector';
+import { CompactLog } from '../src/main/session/compact-log';
 import { loadSession } from '../src/main/session/load';
 import { askQuestions, SEARCH_QUERY, type Questions } from './questions';
 import type { LoadedSession } from '../src/main/session/types';
@@ -82,7 +84,21 @@ export interface FileResult {
   readonly replay: Timing;
   /** load + replay of the same round. */
   readonly loadReplay: Timing;
-  readonly ratio: { readonly reader: number; readonly load: number; readonly loadReplay: number };
+  readonly ratio: { readonly reader: number; readonly load: number; readonly loadReplay: number; readonly loadCompact: number; readonly loadReplayCompact: number };
+  /**
+   * The same load into the compact log (LoadOptions.compactLog, docs/performance.md "The compact
+   * log, stage 2a") and replay over it, in the same rounds; not the session the views below use.
+   */
+  readonly compact: {
+    readonly load: Timing;
+    readonly replay: Timing;
+    readonly loadReplay: Timing;
+    /** Heap after the compact load and a full GC (before replay), and the arena's bytes off the heap. */
+    readonly logHeap: number;
+    readonly arenaBytes: number;
+    readonly inArena: number;
+    readonly objects: number;
+  };
   /**
    * Process CPU time (all threads, GC helpers included) of each round of the bare loop and the load,
    * and the ratio of their medians. Not a target: a second view of the load ratio that moves less
@@ -221,6 +237,11 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   const lr: number[] = [];
   const cpuBase: number[] = [];
   const cpuLoad: number[] = [];
+  const ldC: number[] = [];
+  const rpC: number[] = [];
+  const lrC: number[] = [];
+  let compactHeap = 0;
+  let compactStats = { inArena: 0, objects: 0, arenaBytes: 0 };
   let lines = 0;
   let baselinePeakRss = 0;
   let logHeap = 0;
@@ -228,26 +249,15 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   // Held in an object so that the previous round's session can be let go before the next load.
   const held: { session: LoadedSession | null; state: ReplayState | null } = { session: null, state: null };
 
-  for (let round = 0; round < runs; round++) {
-    gc();
-    let c0 = process.cpuUsage();
-    let t0 = t();
-    lines = await bareLoop(path);
-    base.push(t() - t0);
-    cpuBase.push(cpuMsSince(c0));
-    if (round === 0) baselinePeakRss = maxRss();
-
-    gc();
-    t0 = t();
-    const records = await readerOnly(path);
-    rdr.push(t() - t0);
-    if (records !== lines) log(name, `the reader saw ${records} records, the bare loop ${lines} objects`);
-
+  // Each load is its own function, so that no local of this one holds a session once the phase is
+  // over: an async function keeps its locals across awaits, and a session from the round before
+  // (466 MB of heap on e1m) would still be alive while the next load runs.
+  const arrayRound = async (round: number): Promise<void> => {
     held.session = null;
     held.state = null;
     gc();
-    c0 = process.cpuUsage();
-    t0 = t();
+    const c0 = process.cpuUsage();
+    const t0 = t();
     const session = await loadSession(path);
     held.session = session;
     const t1 = t();
@@ -264,6 +274,56 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     if (round === 0) firstPeakRss = maxRss();
     log(name, `round ${round + 1}/${runs}: bare ${(base[round] as number).toFixed(0)} ms, reader ${(rdr[round] as number).toFixed(0)} ms, `
       + `load ${(t1 - t0).toFixed(0)} ms (CPU: bare ${(cpuBase[round] as number).toFixed(0)}, load ${(cpuLoad[round] as number).toFixed(0)}), replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`);
+  };
+  // The same into the compact log, with nothing else held; the session is let go after its replay.
+  const compactRound = async (round: number): Promise<void> => {
+    held.session = null;
+    held.state = null;
+    gc();
+    const t0 = t();
+    const s = await loadSession(path, { compactLog: true });
+    const t1 = t();
+    gc();
+    compactHeap = process.memoryUsage().heapUsed;
+    if (s.events instanceof CompactLog) {
+      const { inArena, objects, arenaBytes } = s.events.stats();
+      compactStats = { inArena, objects, arenaBytes };
+    }
+    const t1b = t();
+    const st = replay(s.events);
+    const t2 = t();
+    ldC.push(t1 - t0);
+    rpC.push(t2 - t1b);
+    lrC.push(t1 - t0 + (t2 - t1b));
+    log(name, `round ${round + 1}/${runs}: compact log: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms (${st.requests.length} requests)`);
+    await s.dispose();
+  };
+
+  for (let round = 0; round < runs; round++) {
+    gc();
+    const c0 = process.cpuUsage();
+    let t0 = t();
+    lines = await bareLoop(path);
+    base.push(t() - t0);
+    cpuBase.push(cpuMsSince(c0));
+    if (round === 0) baselinePeakRss = maxRss();
+
+    gc();
+    t0 = t();
+    const records = await readerOnly(path);
+    rdr.push(t() - t0);
+    if (records !== lines) log(name, `the reader saw ${records} records, the bare loop ${lines} objects`);
+
+    // The compact log's load and replay after the array log's in the first round (so that the first
+    // peak RSS is still the array log's alone), before it in the others.
+    if (round > 0) await compactRound(round);
+    await arrayRound(round);
+    if (round === 0) await compactRound(round);
+  }
+  // With one round, the compact load came last and let the session go: load it again, untimed, for the views.
+  if (!held.session) {
+    held.session = await loadSession(path);
+    held.state = replay(held.session.events);
   }
   const { session, state } = held;
   if (!session || !state) throw new Error('no round ran');
@@ -276,6 +336,9 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   const load = timing(ld, bytes);
   const rep = timing(rp, bytes);
   const loadReplay = timing(lr, bytes);
+  const loadCompact = timing(ldC, bytes);
+  const replayCompact = timing(rpC, bytes);
+  const loadReplayCompact = timing(lrC, bytes);
   const diagnosticsFirst = [...session.diagnostics, ...state.diagnostics].slice(0, 5).map((d) => `${d.rule}: ${d.message}`);
 
   // The view at seeded random requests.
@@ -338,7 +401,11 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     name, file: path, bytes, lines, events: session.events.length, requests: n, compactions: state.compactions.length, items: state.items.length,
     diagnostics: { load: session.diagnostics.length, replay: state.diagnostics.length, first: diagnosticsFirst },
     baseline, reader, load, replay: rep, loadReplay,
-    ratio: { reader: reader.mbps / baseline.mbps, load: load.mbps / baseline.mbps, loadReplay: loadReplay.mbps / baseline.mbps },
+    ratio: {
+      reader: reader.mbps / baseline.mbps, load: load.mbps / baseline.mbps, loadReplay: loadReplay.mbps / baseline.mbps,
+      loadCompact: loadCompact.mbps / baseline.mbps, loadReplayCompact: loadReplayCompact.mbps / baseline.mbps,
+    },
+    compact: { load: loadCompact, replay: replayCompact, loadReplay: loadReplayCompact, logHeap: compactHeap, ...compactStats },
     cpu: { baselineMs: cpuBase, loadMs: cpuLoad, loadRatio: median(cpuBase) / median(cpuLoad) },
     memory: {
       baselinePeakRss, peakRss: firstPeakRss, peakRssRatio: firstPeakRss / bytes, peakRssAllRounds,
@@ -443,6 +510,15 @@ function report(results: readonly FileResult[]): string {
       r.name, f1(r.bytes / MB), r.events.toLocaleString('en-US'), f0(r.baseline.mbps), f0(r.reader.mbps), f0(r.load.mbps), f2(r.ratio.load),
       mark(r.ratio.load >= TARGET_RATIO), f2(r.cpu.loadRatio), f0(r.replay.medianMs), f2(r.ratio.loadReplay), f0(r.memory.peakRss / MB), f2(r.memory.peakRssRatio),
       f0(r.memory.peakRssAllRounds / MB), f2(r.memory.heldHeapRatio),
+    ]),
+  ]));
+  out.push('');
+  out.push(table([
+    ['file', 'compact load MB/s', 'compact load ratio', '(array log)', 'compact replay ms', '(array log)', 'compact load+replay ratio', '(array log)', 'log heap MB', '(array log)', 'arena MB', 'events in arena'],
+    ...results.map((r) => [
+      r.name, f0(r.compact.load.mbps), f2(r.ratio.loadCompact), f2(r.ratio.load), f0(r.compact.replay.medianMs), f0(r.replay.medianMs),
+      f2(r.ratio.loadReplayCompact), f2(r.ratio.loadReplay), f0(r.compact.logHeap / MB), f0(r.memory.logHeap / MB), f0(r.compact.arenaBytes / MB),
+      `${f1((100 * r.compact.inArena) / Math.max(1, r.compact.inArena + r.compact.objects))} %`,
     ]),
   ]));
   const withViews = results.filter((r) => r.views);

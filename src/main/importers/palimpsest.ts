@@ -14,6 +14,12 @@ export { fastEvent };
 
 const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
 
+/**
+ * The kinds a log may keep as their line's bytes (`lineAlone`): nearly every event of a long
+ * session, and the ones the fast check rebuilds for the cost of a parse (palimpsest-fast.ts).
+ */
+const LINE_KINDS: ReadonlySet<string> = new Set(['item', 'request', 'response', 'record']);
+
 /** Seqs cited by one UNKNOWN_RECORDS diagnostic, at most. */
 const MAX_CITED = 20;
 
@@ -137,7 +143,9 @@ class PalimpsestFileImport implements FileImport {
       // The canonical seq is line order; a written seq that disagrees is not carried over.
       if (event.seq !== undefined && event.seq !== this.sink.nextSeq) event = { ...event, seq: this.sink.nextSeq };
     }
-    const seq = this.sink.emit(event, l);
+    // `lineEvent` gives this event again from the line alone: nothing above changed it.
+    const lineAlone = c.ok && event === c.event && value.seq === undefined && LINE_KINDS.has(event.kind);
+    const seq = this.sink.emit(event, l, undefined, lineAlone);
     this.checkSeq(value.seq, position, seq, l.line);
 
     if (c.ok) {
@@ -217,6 +225,11 @@ export const palimpsestImporter: Importer = {
 
   open(_file: FileInfo, sink: ImportSink): FileImport {
     return new PalimpsestFileImport(sink);
+  },
+
+  lineEvent(line: Record<string, unknown>): EventBody | null {
+    const c = convert(line);
+    return c.ok ? c.event : null;
   },
 
   rehydrate(event: EventBody, line: Record<string, unknown>): EventBody | null {

@@ -11,8 +11,12 @@ export interface ImportSink {
    * gave it, so importers can translate the harness's own references into canonical seqs.
    * `fileIndex` names the file `from` belongs to when it is not the file being read (a Rind tool
    * result whose text lives in tool_calls.jsonl): the event is re-read from there.
+   * `lineAlone` true: the event is exactly what the importer's `lineEvent(from.value)` makes, but
+   * for its seq — so the log may keep the line's bytes (`from.bytes`) instead of the event and
+   * make it again when asked (a compact log, docs/performance.md). Only say so when the import
+   * changed nothing the line alone does not give (no seq rewritten, no reference translated).
    */
-  emit(event: EventBody, from: JsonLine, fileIndex?: number): number;
+  emit(event: EventBody, from: JsonLine, fileIndex?: number, lineAlone?: boolean): number;
   /** Report a finding about the input; loading goes on. */
   diagnostic(d: Omit<Diagnostic, 'file'> & { file?: string | null }): void;
   /** The number of events emitted so far (the next seq). */
@@ -66,4 +70,10 @@ export interface Importer {
    * Returns null when the line no longer yields that event (the file changed on disk).
    */
   rehydrate(event: EventBody, line: Record<string, unknown>): EventBody | null;
+  /**
+   * The event a parsed line makes by itself, as `emit` received it for the lines it flagged
+   * `lineAlone` (a compact log rebuilds those events with it); null when the line makes none.
+   * Importers that never flag a line leave it out.
+   */
+  lineEvent?(line: Record<string, unknown>): EventBody | null;
 }

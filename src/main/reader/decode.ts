@@ -99,7 +99,7 @@ export class JsonlDecoder {
       return;
     }
     this.stats.records++;
-    this.onRecord({ value: value as Record<string, unknown>, line: lineNo, offset, length: end - start });
+    this.onRecord({ value: value as Record<string, unknown>, line: lineNo, offset, length: end - start, bytes: buf, start, end });
   }
 
   /** A LongLineCallback. */

@@ -9,6 +9,15 @@ export interface JsonLine {
   readonly offset: number;
   /** Length of the line in bytes, without its line terminator. */
   readonly length: number;
+  /**
+   * The bytes `JSON.parse` read: `bytes[start, end)` (after a BOM and a CR were stripped). Set by
+   * the reader, so that a log may keep a line's bytes instead of its parsed value without a copy
+   * per line; the buffer is reused afterwards, so they are valid ONLY during the callback that
+   * receives the line — copy them to keep them. Absent on lines made by other code (tests).
+   */
+  readonly bytes?: Buffer;
+  readonly start?: number;
+  readonly end?: number;
 }
 
 export interface ReadStats {

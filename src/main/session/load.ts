@@ -1,10 +1,12 @@
 import { stat } from 'node:fs/promises';
 import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { EventBody, LogEvent } from '../../shared/model/event';
+import type { EventLog } from '../../shared/model/event-log';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
 import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
 import { LineSource, readJsonl } from '../reader';
 import type { JsonLine, ReaderOptions } from '../reader/types';
+import { CompactLogBuilder, type LineConversion } from './compact-log';
 import { elideEvent } from './elide';
 import { EventLocations } from './locations';
 import type { LoadedSession, SessionFile } from './types';
@@ -17,6 +19,12 @@ export interface LoadOptions extends Omit<ReaderOptions, 'onBytes'> {
   readonly format?: FormatId;
   /** Called as the session's files are read, with the bytes read so far over all of them. */
   readonly onBytes?: (read: number) => void;
+  /**
+   * Keep the events a line gives by itself as the line's bytes, off the heap, and build them again
+   * when read (CompactLog; docs/performance.md, "The compact log, stage 2a"). Off by default: replay
+   * still reads every event whole, so it rebuilds every one.
+   */
+  readonly compactLog?: boolean;
 }
 
 export class UnreadableSessionError extends Error {
@@ -27,22 +35,46 @@ export class UnreadableSessionError extends Error {
 
 /** The event log being built; importers write into it as their sink. */
 class LogBuilder implements ImportSink {
-  readonly events: LogEvent[] = [];
+  /** The array log, or null when the events go to `compact`. */
+  private readonly events: LogEvent[] | null;
+  private readonly compact: CompactLogBuilder | null;
   readonly locations = new EventLocations();
   readonly diagnostics: Diagnostic[] = [];
   /** The file being read, for events' locations and for diagnostics that do not name a file. */
   currentPath = '';
   currentIndex = 0;
+  /** The chosen importer's `lineEvent`, once it is chosen: without it no line is kept as bytes. */
+  lineEvent: LineConversion | null = null;
 
-  emit(event: EventBody, from: JsonLine, fileIndex?: number): number {
-    const seq = this.events.length;
+  constructor(compact: boolean) {
+    this.events = compact ? null : [];
+    this.compact = compact ? new CompactLogBuilder() : null;
+  }
+
+  emit(event: EventBody, from: JsonLine, fileIndex?: number, lineAlone?: boolean): number {
     // The importer hands the event over: it is completed in place rather than copied (hot path).
-    const e = elideEvent(event) as EventBody & { seq: number };
-    e.seq = seq;
+    const e = elideEvent(event);
+    let seq: number;
+    if (this.compact) {
+      // An elided event is not what its line gives (the line holds the long text): it stays an object.
+      const bytes = lineAlone === true && e === event && this.lineEvent !== null ? from.bytes : undefined;
+      seq = bytes !== undefined ? this.compact.push(e, bytes, from.start, from.end) : this.compact.push(e, null);
+    } else {
+      const events = this.events as LogEvent[];
+      seq = events.length;
+      (e as EventBody & { seq: number }).seq = seq;
+      events.push(e as LogEvent);
+    }
     const file = fileIndex !== undefined && fileIndex >= 0 && fileIndex <= this.currentIndex ? fileIndex : this.currentIndex;
     this.locations.push(file, from.line, from.offset, from.length);
-    this.events.push(e);
     return seq;
+  }
+
+  /** The finished log. */
+  log(): EventLog {
+    if (this.events) return this.events;
+    // Without a lineEvent no line was kept as bytes, so the stand-in is never called.
+    return (this.compact as CompactLogBuilder).finish(this.lineEvent ?? (() => null));
   }
 
   diagnostic(d: Parameters<ImportSink['diagnostic']>[0]): void {
@@ -50,7 +82,7 @@ class LogBuilder implements ImportSink {
   }
 
   get nextSeq(): number {
-    return this.events.length;
+    return this.events ? this.events.length : (this.compact as CompactLogBuilder).length;
   }
 }
 
@@ -87,7 +119,8 @@ class FileReader {
       this.fileImport.line(l);
       return;
     }
-    this.pending.push(l);
+    // A line's bytes are valid only during this call: the few lines held for sniffing keep a copy.
+    this.pending.push(l.bytes ? { ...l, bytes: Buffer.from(l.bytes.subarray(l.start, l.end)), start: 0, end: (l.end ?? 0) - (l.start ?? 0) } : l);
     if (this.pending.length >= SNIFF_LINES) this.start();
   };
 
@@ -119,7 +152,7 @@ async function claimDirectory(path: string, forced: Importer | null): Promise<{ 
  * reader and its importer into an in-memory event log (long texts elided, re-read on demand).
  */
 export async function loadSession(path: string, options: LoadOptions = {}): Promise<LoadedSession> {
-  const b = new LogBuilder();
+  const b = new LogBuilder(options.compactLog === true);
   const sink: ImportSink = b;
   let importer: Importer | null = options.format ? importerById(options.format) : null;
   let session: SessionImport | null = null;
@@ -139,6 +172,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     if (!session) {
       if (!importer) importer = detectFormat(first.map((l) => l.value), path)?.importer ?? null;
       if (!importer) return null;
+      b.lineEvent = importer.lineEvent?.bind(importer) ?? null;
       session = sessionImport(importer, sink);
     }
     return session;
@@ -177,7 +211,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     throw new UnreadableSessionError(fatal?.message ?? `${path} is empty: no line to read.`, b.diagnostics);
   }
   const chosen: Importer = importer;
-  const events = b.events;
+  const events = b.log();
   const locations = b.locations;
   locations.trim();
   const sources = files.map((f) => new LineSource(f.path));
@@ -192,7 +226,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     const out: LogEvent[] = [];
     const byFile = new Map<number, { at: number; offset: number; length: number }[]>();
     for (const seq of seqs) {
-      const e = events[seq];
+      const e = seq >= 0 ? events.at(seq) : undefined;
       const loc = locations.of(seq);
       if (!e || !loc) throw new RangeError(`No event at seq ${seq}.`);
       out.push(e);

@@ -12,17 +12,20 @@ export interface ReadResult {
   stats: ReadStats;
 }
 
+/** A delivered line without its bytes: they are valid only during the callback (JsonLine.bytes). */
+const kept = (l: JsonLine): JsonLine => ({ value: l.value, line: l.line, offset: l.offset, length: l.length });
+
 export async function readAll(path: string, opts?: ReaderOptions): Promise<ReadResult> {
   const lines: JsonLine[] = [];
   const diags: Diagnostic[] = [];
-  const stats = await readJsonl(path, (l) => lines.push(l), (d) => diags.push(d), opts);
+  const stats = await readJsonl(path, (l) => lines.push(kept(l)), (d) => diags.push(d), opts);
   return { lines, diags, stats };
 }
 
 export function readChunks(chunks: Iterable<Uint8Array>, file: string, opts?: ReaderOptions): ReadResult {
   const lines: JsonLine[] = [];
   const diags: Diagnostic[] = [];
-  const stats = readJsonlChunks(chunks, file, (l) => lines.push(l), (d) => diags.push(d), opts);
+  const stats = readJsonlChunks(chunks, file, (l) => lines.push(kept(l)), (d) => diags.push(d), opts);
   return { lines, diags, stats };
 }
 

@@ -1,0 +1,158 @@
+import { EVENT_KINDS, type EventBody, type EventKind, type LogEvent } from '../../shared/model/event';
+import type { EventLog } from '../../shared/model/event-log';
+import { ByteArena } from './byte-arena';
+
+/** Makes the event a line is by itself (the importer's `lineEvent`); null when it is none. */
+export type LineConversion = (value: Record<string, unknown>) => EventBody | null;
+
+const KIND_INDEX: ReadonlyMap<string, number> = new Map(EVENT_KINDS.map((k, i) => [k, i]));
+
+/** How a compact log holds its events (for tests and the bench). */
+export interface CompactLogStats {
+  readonly events: number;
+  /** Events kept as their source line's bytes, rebuilt on `at`. */
+  readonly inArena: number;
+  /** Events kept as objects. */
+  readonly objects: number;
+  /** Bytes of the arena's chunks (off the JS heap). */
+  readonly arenaBytes: number;
+}
+
+/**
+ * Builds a CompactLog, one event at a time; seqs are given in push order. The loader decides
+ * which events may live as bytes (docs/performance.md, "The compact log, stage 2a").
+ */
+export class CompactLogBuilder {
+  private kinds = new Uint8Array(1024);
+  /** Per seq: an arena ref (≥ 0) or, for a kept object, -1 - its index in `objects`. */
+  private refs = new Int32Array(1024);
+  /** Per seq: 0 for no `branch` field, else 1 + its index in `branchNames`; null until a branch is seen. */
+  private branches: Uint32Array | null = null;
+  private readonly branchNames: string[] = [];
+  private readonly branchIndex = new Map<string, number>();
+  private readonly objects: LogEvent[] = [];
+  private readonly arena = new ByteArena();
+  private n = 0;
+
+  get length(): number {
+    return this.n;
+  }
+
+  /**
+   * Appends the next event and returns its seq. With `line` (the source line's bytes,
+   * `line[start, end)`), the bytes are kept instead of the event: the caller vouches that the
+   * line converts, alone, to exactly this event but its seq. Without, the event is kept and its
+   * `seq` is set in place (the loader hands it over, as to the array log).
+   */
+  push(event: EventBody, line: Uint8Array | null, start = 0, end = line?.length ?? 0): number {
+    const kind = KIND_INDEX.get(event.kind);
+    if (kind === undefined) throw new Error(`CompactLog: unknown event kind ${JSON.stringify(event.kind)}.`);
+    if (this.n === this.kinds.length) this.grow();
+    const seq = this.n++;
+    this.kinds[seq] = kind;
+    if (event.branch !== undefined) this.setBranch(seq, event.branch);
+    if (line !== null) {
+      this.refs[seq] = this.arena.put(line, start, end);
+    } else {
+      (event as { seq: number }).seq = seq;
+      this.refs[seq] = -1 - this.objects.length;
+      this.objects.push(event as LogEvent);
+    }
+    return seq;
+  }
+
+  /** The finished log; `convert` rebuilds the events kept as lines. The builder is not used after. */
+  finish(convert: LineConversion): CompactLog {
+    this.arena.trim();
+    const columns = { kinds: this.kinds.slice(0, this.n), refs: this.refs.slice(0, this.n), branches: this.branches?.slice(0, this.n) ?? null, branchNames: this.branchNames };
+    return new CompactLog(this.n, columns, this.objects, this.arena, convert);
+  }
+
+  private setBranch(seq: number, name: string): void {
+    let index = this.branchIndex.get(name);
+    if (index === undefined) {
+      index = this.branchNames.push(name);
+      this.branchIndex.set(name, index);
+    }
+    // Most sessions never name a branch: the column exists from the first event that does.
+    this.branches ??= new Uint32Array(this.kinds.length);
+    this.branches[seq] = index;
+  }
+
+  private grow(): void {
+    const kinds = new Uint8Array(this.kinds.length * 2);
+    kinds.set(this.kinds);
+    this.kinds = kinds;
+    const refs = new Int32Array(this.refs.length * 2);
+    refs.set(this.refs);
+    this.refs = refs;
+    if (this.branches) {
+      const branches = new Uint32Array(this.kinds.length);
+      branches.set(this.branches);
+      this.branches = branches;
+    }
+  }
+}
+
+/**
+ * An event log that keeps most events as the bytes of their source line in a ByteArena — no
+ * object graph per event for the garbage collector to copy and trace — and builds such an event
+ * again, with its seq, on `at`. Events the line alone does not give (seqs rewritten, references
+ * translated, long texts elided, other importers) stay objects. Each `at` of an arena event
+ * returns a new object: callers do not hold on to events or compare them by identity (EventLog).
+ */
+interface Columns {
+  readonly kinds: Uint8Array;
+  readonly refs: Int32Array;
+  readonly branches: Uint32Array | null;
+  readonly branchNames: readonly string[];
+}
+
+export class CompactLog implements EventLog {
+  private readonly kinds: Uint8Array;
+  private readonly refs: Int32Array;
+  private readonly branches: Uint32Array | null;
+  private readonly branchNames: readonly string[];
+
+  constructor(
+    readonly length: number,
+    columns: Columns,
+    private readonly objects: readonly LogEvent[],
+    private readonly arena: ByteArena,
+    private readonly convert: LineConversion,
+  ) {
+    ({ kinds: this.kinds, refs: this.refs, branches: this.branches, branchNames: this.branchNames } = columns);
+  }
+
+  at(seq: number): LogEvent | undefined {
+    if (!(seq >= 0 && seq < this.length) || !Number.isInteger(seq)) return undefined;
+    const ref = this.refs[seq] as number;
+    if (ref < 0) return this.objects[-1 - ref];
+    const event = this.convert(JSON.parse(this.arena.text(ref)) as Record<string, unknown>);
+    // The line converted when it was read and the bytes have not changed since: this is a bug.
+    if (event === null) throw new Error(`CompactLog: the line of seq ${seq} no longer converts to an event.`);
+    (event as { seq: number }).seq = seq;
+    return event as LogEvent;
+  }
+
+  /** The kind of the event with this seq, from its column (no event built); undefined when there is none. */
+  kindAt(seq: number): EventKind | undefined {
+    if (!(seq >= 0 && seq < this.length) || !Number.isInteger(seq)) return undefined;
+    return EVENT_KINDS[this.kinds[seq] as number];
+  }
+
+  /** The `branch` field of the event with this seq, from its column (undefined: none, or no such event). */
+  branchAt(seq: number): string | undefined {
+    if (this.branches === null || !(seq >= 0 && seq < this.length) || !Number.isInteger(seq)) return undefined;
+    const index = this.branches[seq] as number;
+    return index === 0 ? undefined : this.branchNames[index - 1];
+  }
+
+  *[Symbol.iterator](): Iterator<LogEvent> {
+    for (let seq = 0; seq < this.length; seq++) yield this.at(seq) as LogEvent;
+  }
+
+  stats(): CompactLogStats {
+    return { events: this.length, inArena: this.arena.size, objects: this.objects.length, arenaBytes: this.arena.allocatedBytes };
+  }
+}

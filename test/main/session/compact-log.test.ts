@@ -1,0 +1,253 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateSession } from '../../../bench/generate';
+import { CompactLog, CompactLogBuilder } from '../../../src/main/session/compact-log';
+import { loadSession, type LoadOptions } from '../../../src/main/session/load';
+import type { LoadedSession } from '../../../src/main/session/types';
+import type { EventBody, LogEvent } from '../../../src/shared/model/event';
+import { listBranches } from '../../../src/shared/replay/branches';
+import { replay } from '../../../src/shared/replay/fold';
+import { modelView } from '../../../src/shared/replay/view';
+
+const dir = mkdtempSync(join(tmpdir(), 'palimpsest-compact-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Outcome = { session: LoadedSession } | { error: unknown };
+
+async function load(path: string, options: LoadOptions): Promise<Outcome> {
+  try {
+    return { session: await loadSession(path, options) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function compactOf(session: LoadedSession): CompactLog {
+  expect(session.events).toBeInstanceOf(CompactLog);
+  return session.events as CompactLog;
+}
+
+/**
+ * Loads `path` with the array log and with the compact log and checks that nothing anyone can read
+ * differs: the events at every seq, where each came from, the diagnostics, the files, and replay's
+ * model view at every request of every branch. Returns the compact session's log (null when the
+ * path does not load, identically both ways).
+ */
+async function expectSameBothWays(path: string, options: LoadOptions = {}): Promise<CompactLog | null> {
+  const [a, c] = [await load(path, options), await load(path, { ...options, compactLog: true })];
+  if ('error' in a || 'error' in c) {
+    expect(c).toEqual(a);
+    return null;
+  }
+  const arr = a.session;
+  const cmp = c.session;
+  try {
+    expect(Array.isArray(arr.events)).toBe(true);
+    const log = compactOf(cmp);
+    expect(cmp.format).toBe(arr.format);
+    expect(cmp.files).toEqual(arr.files);
+    expect(cmp.diagnostics).toEqual(arr.diagnostics);
+    expect(log.length).toBe(arr.events.length);
+    for (let seq = 0; seq < arr.events.length; seq++) {
+      expect(log.at(seq), `seq ${seq}`).toEqual(arr.events.at(seq));
+      expect(log.kindAt(seq)).toBe(arr.events.at(seq)?.kind);
+      expect(log.branchAt(seq)).toBe(arr.events.at(seq)?.branch);
+      expect(cmp.loc(seq)).toEqual(arr.loc(seq));
+    }
+    for (const outside of [-1, -2, log.length, log.length + 1]) {
+      expect(log.at(outside)).toBeUndefined();
+      expect(log.kindAt(outside)).toBeUndefined();
+      expect(log.branchAt(outside)).toBeUndefined();
+    }
+    expect([...log]).toEqual([...arr.events]);
+    for (const b of listBranches(arr.events)) {
+      const sa = replay(arr.events, { branch: b.name });
+      const sc = replay(log, { branch: b.name });
+      expect(sc.diagnostics).toEqual(sa.diagnostics);
+      expect(sc.requests.length).toBe(sa.requests.length);
+      for (let i = 0; i < sa.requests.length; i++) expect(modelView(sc, i), `${b.name} request ${i}`).toEqual(modelView(sa, i));
+    }
+    return log;
+  } finally {
+    await arr.dispose();
+    await cmp.dispose();
+  }
+}
+
+/** Every session under fixtures/: files of any format, and Rind's session folders. */
+function fixtureSessions(): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) {
+        if (d === 'fixtures/rind') out.push(p);
+        walk(p);
+      } else if (/\.jsonl(\.zstd?)?$|\.zst$/.test(name)) out.push(p);
+    }
+  };
+  walk('fixtures');
+  return out;
+}
+
+/** The fixture with the `seq` every line writes left out, so that its lines may be kept as bytes. */
+function withoutWrittenSeqs(path: string): string {
+  const lines = readFileSync(path, 'utf8').split('\n').map((line) => {
+    try {
+      const v: unknown = JSON.parse(line);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return line;
+      const { seq: _seq, ...rest } = v as Record<string, unknown>;
+      return JSON.stringify(rest);
+    } catch {
+      return line;
+    }
+  });
+  const out = join(dir, `noseq-${path.replaceAll('/', '_')}`);
+  writeFileSync(out, lines.join('\n'));
+  return out;
+}
+
+const long = (n: number): string => 'Ünïcödé → 日本語 😀 line\n'.repeat(Math.ceil(n / 24)).slice(0, n);
+
+/**
+ * A Palimpsest session by hand, with what the loader must keep as objects beside what it may keep
+ * as bytes. `arena` says which: true for the lines the line alone gives (hot kinds, no written
+ * seq, no translated reference, nothing elided).
+ */
+const HAND: readonly { readonly v: Record<string, unknown>; readonly arena: boolean }[] = [
+  { v: { kind: 'session', format: 'palimpsest', version: 1, id: 'compact-hand', at: '2026-11-30T10:00:00.000Z' }, arena: false },
+  { v: { kind: 'header', system: [{ type: 'text', text: 'You are a tester.' }], tools: [{ name: 'read', description: 'Read a file.', inputSchema: { type: 'object' } }] }, arena: false },
+  { v: { kind: 'item', at: '2026-11-30T10:00:01.000Z', item: { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Bonjour — 日本語 😀 é' }] } }, arena: true },
+  { v: { kind: 'request', id: 'req_1' }, arena: true },
+  {
+    v: { kind: 'item', item: { id: 'a1', role: 'assistant', blocks: [{ type: 'reasoning', text: 'Read it first.' }, { type: 'text', text: 'Reading.' }, { type: 'tool_call', id: 'call_1', name: 'read', input: '{"path":"ä.ts"}' }] } },
+    arena: true,
+  },
+  { v: { kind: 'response', request: 'req_1', finish: { raw: 'tool_use', reason: 'tool_calls' }, usage: { input: 10, cacheWrite: 700, output: 40 } }, arena: true },
+  // Long enough to be elided in memory: the line holds the whole text, the log a preview.
+  { v: { kind: 'item', item: { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: long(2_000) }] }] } }, arena: false },
+  { v: { kind: 'record', type: 'hook', summary: 'pre-tool ✓' }, arena: true },
+  { v: { kind: 'item', item: { id: 't1b', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'ok — ✓' }], isError: false }] } }, arena: true },
+  { v: { kind: 'mask', items: ['t1'], by: 'model', reference: [{ type: 'text', text: '[masked]' }] }, arena: false },
+  { v: { kind: 'request', id: 'req_2', route: { provider: 'anthropic', model: 'm', window: 200_000 } }, arena: true },
+  { v: { kind: 'response', request: 'req_2', finish: { raw: 'end_turn', reason: 'stop' }, usage: { input: 20, cacheRead: 700, output: 5 } }, arena: true },
+  { v: { kind: 'compaction/start', id: 'cmp_1', trigger: 'manual', source: ['u1', 'a1', 't1', 't1b'] }, arena: false },
+  { v: { kind: 'request', id: 'req_c', purpose: 'compaction', compactionId: 'cmp_1', input: { items: ['u1', 'a1', 't1', 't1b'], instruction: null } }, arena: true },
+  { v: { kind: 'response', request: 'req_c', finish: { raw: 'end_turn', reason: 'stop' }, usage: { input: 900, output: 60 } }, arena: true },
+  { v: { kind: 'compaction/summary', id: 'cmp_1', summary: [{ type: 'text', text: 'The user said hello; a1 read ä.ts.' }] }, arena: false },
+  {
+    v: {
+      kind: 'item', op: { op: 'replace', from: 'u1', to: 't1b' }, sources: [2, 4, 6],
+      item: { id: 'ck1', role: 'user', blocks: [{ type: 'text', text: 'Summary: hello, ä.ts read.' }], derivation: { kind: 'checkpoint', compactionId: 'cmp_1', covers: ['u1', 'a1', 't1', 't1b'] } },
+    },
+    arena: true,
+  },
+  { v: { kind: 'compaction/end', id: 'cmp_1', outcome: 'committed' }, arena: false },
+  // A written seq, even the right one, keeps the event an object: the importer maps written seqs.
+  { v: { kind: 'record', seq: 18, type: 'hook', summary: 'seq as written' }, arena: false },
+  { v: { kind: 'item', branch: 'side', item: { id: 's1', role: 'user', blocks: [{ type: 'text', text: 'On a side branch.' }] } }, arena: true },
+  // A written seq that disagrees with line order: this line, and references after it, are rewritten.
+  { v: { kind: 'item', seq: 40, item: { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'Again.' }] } }, arena: false },
+  { v: { kind: 'item', sources: [2, 40], item: { id: 'a2', role: 'assistant', blocks: [{ type: 'text', text: 'Quoting u1 and u2.' }] } }, arena: false },
+  { v: { kind: 'item', item: { id: 'a3', role: 'assistant', blocks: [{ type: 'text', text: 'No references.' }] } }, arena: true },
+  { v: { kind: 'assistant/chunk', text: 'an unknown kind' }, arena: false },
+  { v: { kind: 'item', item: { id: '', role: 'user', blocks: [] } }, arena: false },
+  { v: { kind: 'todo', todos: [{ content: 'test', status: 'pending' }] }, arena: false },
+  { v: { kind: 'item', op: { op: 'extend' }, item: { id: 'a3', role: 'assistant', blocks: [{ type: 'text', text: ' More.' }] } }, arena: true },
+  { v: { kind: 'request', id: 'req_3' }, arena: true },
+  { v: { kind: 'response', request: 'req_3', error: { code: 'overloaded', message: 'Überlastet' }, finish: { raw: 'error', reason: 'error' } }, arena: true },
+];
+
+function handSession(name: string, eol: string, bom: boolean): string {
+  const path = join(dir, name);
+  writeFileSync(path, (bom ? '\uFEFF' : '') + HAND.map((l) => JSON.stringify(l.v)).join(eol) + eol);
+  return path;
+}
+
+describe('CompactLog', () => {
+  it('keeps lines as bytes, objects as they are (their seq set), and builds line events again with their seq', () => {
+    const b = new CompactLogBuilder();
+    const line = Buffer.from('xx{"kind":"record","type":"t","summary":"é"}yy');
+    const kept: EventBody = { kind: 'request', id: 'r', purpose: 'agent' };
+    expect(b.push(kept, null)).toBe(0);
+    expect(b.push({ kind: 'record', type: 't', summary: 'é' }, line, 2, line.length - 2)).toBe(1);
+    line.fill(0); // the reader reuses its buffer: the builder kept a copy
+    const log = b.finish((v) => v as EventBody);
+    expect(log.at(0)).toBe(kept);
+    expect(kept).toEqual({ kind: 'request', id: 'r', purpose: 'agent', seq: 0 });
+    expect(log.at(1)).toEqual({ kind: 'record', type: 't', summary: 'é', seq: 1 });
+    // A fresh object on every read of a line event.
+    expect(log.at(1)).not.toBe(log.at(1));
+    expect([log.kindAt(0), log.kindAt(1), log.kindAt(2)]).toEqual(['request', 'record', undefined]);
+    expect([log.at(2), log.at(-1)]).toEqual([undefined, undefined]);
+    expect(log.stats()).toMatchObject({ events: 2, inArena: 1, objects: 1 });
+  });
+
+  it('loads the hand-written session as the array log does, with exactly the lines the line alone gives kept as bytes', async () => {
+    const log = await expectSameBothWays(handSession('hand.jsonl', '\n', false));
+    expect(log?.stats()).toMatchObject({ events: HAND.length, inArena: HAND.filter((l) => l.arena).length, objects: HAND.filter((l) => !l.arena).length });
+  });
+
+  it('keeps exactly the bytes JSON.parse read: after a BOM, without CRs, and across read chunks, sniffed lines included', async () => {
+    const path = handSession('hand-crlf-bom.jsonl', '\r\n', true);
+    // Chunks of 512 bytes hold a few whole lines each: the reader reuses its buffers before the
+    // first 16 lines (held back while the format is sniffed) reach the log.
+    for (const options of [{}, { chunkBytes: 512 }, { chunkBytes: 7 }, { chunkBytes: 1 }]) {
+      const log = await expectSameBothWays(path, options);
+      expect(log?.stats().inArena).toBe(HAND.filter((l) => l.arena).length);
+    }
+  });
+
+  it('keeps a first line that is an event of a hot kind without the BOM before it', async () => {
+    const path = join(dir, 'bom-first.jsonl');
+    writeFileSync(path, '\uFEFF' + HAND.filter((l) => l.arena).map((l) => JSON.stringify(l.v)).join('\r\n'));
+    const log = await expectSameBothWays(path, { format: 'palimpsest' });
+    expect(log?.stats().inArena).toBe(HAND.filter((l) => l.arena).length);
+  });
+
+  it('loads a generated session as the array log does, with most events kept as bytes', async () => {
+    const path = join(dir, 'generated.jsonl');
+    const stats = generateSession(path, { seed: 77, profile: 'small', targetEvents: 6_000 });
+    expect(stats.compactions).toBeGreaterThan(0);
+    expect(stats.masks).toBeGreaterThan(0);
+    const log = await expectSameBothWays(path);
+    const s = log?.stats();
+    expect(s?.events).toBe(stats.events);
+    expect(s?.inArena ?? 0).toBeGreaterThan(0.9 * stats.events);
+    expect((s?.inArena ?? 0) + (s?.objects ?? 0)).toBe(stats.events);
+  });
+
+  it('hydrates as the array log does', async () => {
+    const path = handSession('hand-hydrate.jsonl', '\n', false);
+    const a = await loadSession(path);
+    const c = await loadSession(path, { compactLog: true });
+    try {
+      const seqs = Array.from({ length: a.events.length }, (_, i) => a.events.length - 1 - i);
+      expect(await c.hydrateMany(seqs)).toEqual(await a.hydrateMany(seqs));
+      expect(await c.hydrate(6)).toEqual(await a.hydrate(6));
+      await expect(c.hydrateMany([c.events.length])).rejects.toThrow(RangeError);
+    } finally {
+      await a.dispose();
+      await c.dispose();
+    }
+  });
+
+  describe('every fixture session loads the same both ways', () => {
+    for (const path of fixtureSessions()) {
+      it(path, async () => {
+        await expectSameBothWays(path);
+        if (path.startsWith('fixtures/palimpsest/') && path.endsWith('.jsonl')) {
+          const log = await expectSameBothWays(withoutWrittenSeqs(path));
+          const e: LogEvent[] = log ? [...log] : [];
+          const hot = e.filter((x) => x.kind === 'item' || x.kind === 'request' || x.kind === 'response' || x.kind === 'record').length;
+          if (hot > 0) expect(log?.stats().inArena).toBeGreaterThan(0);
+        }
+      });
+    }
+    it('fixtures/bad-input/long-line.jsonl with a line limit', async () => {
+      await expectSameBothWays('fixtures/bad-input/long-line.jsonl', { maxLineBytes: 64 });
+    });
+  });
+});
