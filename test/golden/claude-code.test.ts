@@ -68,7 +68,7 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     expect(ins.defaultBranch).toBe('main');
     // Main is the default because its last response is written last, located in the main file
     // (no synthetic record needed).
-    const last = ins.session.events.at(-1);
+    const last = ins.session.events.at(ins.session.events.length - 1);
     expect(last).toMatchObject({ kind: 'response', request: 'msg_01Lv5C7epsaQVKELSUSB7aBF' });
     expect(ins.session.loc(last?.seq ?? -1)).toMatchObject({ file: 0 });
     expect(last?.branch).toBeUndefined();

@@ -1,6 +1,9 @@
 import { EVENT_KINDS, type EventBody, type EventKind, type LogEvent } from '../../shared/model/event';
 import type { EventLog } from '../../shared/model/event-log';
 import { ByteArena } from './byte-arena';
+import { CallHeads } from './call-heads';
+import { ItemHeads } from './item-heads';
+import { LogItemEvent } from './log-item';
 
 /** Makes the event a line is by itself (the importer's `lineEvent`); null when it is none. */
 export type LineConversion = (value: Record<string, unknown>) => EventBody | null;
@@ -32,6 +35,8 @@ export class CompactLogBuilder {
   private readonly branchIndex = new Map<string, number>();
   private readonly objects: LogEvent[] = [];
   private readonly arena = new ByteArena();
+  private readonly heads = new ItemHeads();
+  private readonly calls = new CallHeads();
   private n = 0;
 
   get length(): number {
@@ -53,6 +58,9 @@ export class CompactLogBuilder {
     if (event.branch !== undefined) this.setBranch(seq, event.branch);
     if (line !== null) {
       this.refs[seq] = this.arena.put(line, start, end);
+      if (event.kind === 'item') this.heads.note(seq, event);
+      else if (event.kind === 'request') this.calls.noteRequest(seq, event);
+      else if (event.kind === 'response') this.calls.noteResponse(seq, event);
     } else {
       (event as { seq: number }).seq = seq;
       this.refs[seq] = -1 - this.objects.length;
@@ -65,7 +73,9 @@ export class CompactLogBuilder {
   finish(convert: LineConversion): CompactLog {
     this.arena.trim();
     const columns = { kinds: this.kinds.slice(0, this.n), refs: this.refs.slice(0, this.n), branches: this.branches?.slice(0, this.n) ?? null, branchNames: this.branchNames };
-    return new CompactLog(this.n, columns, this.objects, this.arena, convert);
+    this.heads.trim(this.n);
+    this.calls.trim(this.n);
+    return new CompactLog(this.n, columns, this.objects, this.arena, this.heads, this.calls, convert);
   }
 
   private setBranch(seq: number, name: string): void {
@@ -119,6 +129,8 @@ export class CompactLog implements EventLog {
     columns: Columns,
     private readonly objects: readonly LogEvent[],
     private readonly arena: ByteArena,
+    private readonly heads: ItemHeads,
+    private readonly calls: CallHeads,
     private readonly convert: LineConversion,
   ) {
     ({ kinds: this.kinds, refs: this.refs, branches: this.branches, branchNames: this.branchNames } = columns);
@@ -133,6 +145,17 @@ export class CompactLog implements EventLog {
     if (event === null) throw new Error(`CompactLog: the line of seq ${seq} no longer converts to an event.`);
     (event as { seq: number }).seq = seq;
     return event as LogEvent;
+  }
+
+  /**
+   * The event as replay reads it: a plain item event (ItemHeads) with a LogItem, whose blocks are
+   * read from the line only when asked for; a plain request or response from its head (CallHeads);
+   * any other event as `at` builds it.
+   */
+  shallowAt(seq: number): LogEvent | undefined {
+    const item = this.heads.item(seq, this);
+    if (item) return new LogItemEvent(item, seq, this);
+    return this.calls.event(seq, this) ?? this.at(seq);
   }
 
   /** The kind of the event with this seq, from its column (no event built); undefined when there is none. */

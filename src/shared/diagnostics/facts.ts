@@ -3,6 +3,7 @@ import type { BudgetPolicy, EventKind, EventOf, LogEvent, Route } from '../model
 import { reportedContextTokens } from '../model/event';
 import { kindAt, shallowAt, type EventLog } from '../model/event-log';
 import { innermostBracket, type Bracket } from './brackets';
+import { itemAnswers, itemCalls } from '../model/item';
 import type { ReplayState } from '../replay/fold';
 import type { CompactionRecord, ItemRecord, RequestRecord } from '../replay/records';
 import { surfaceBefore } from '../replay/view';
@@ -114,8 +115,12 @@ export class Facts {
     return out;
   }
 
+  /**
+   * The event with this seq, as replay reads it (EventLog.shallowAt: an item's blocks may be read on
+   * demand): rules ask this of every item (its op), and a compact log answers without the line.
+   */
   event(seq: number): LogEvent | undefined {
-    const e = seq >= 0 ? this.events.at(seq) : undefined;
+    const e = shallowAt(this.events, seq);
     return e && e.seq === seq ? e : undefined;
   }
 
@@ -147,15 +152,21 @@ export class Facts {
     return blocks.some((b) => b.type === 'text') && !blocks.some((b) => b.type === 'tool_result');
   }
 
+  /**
+   * Tool call ids the item issues, extensions included. Asked of every item (pairing), so the item's
+   * own are read through itemCalls, which a compact log's items answer without building their blocks;
+   * re-read full blocks differ from the previews only in text, never in call ids.
+   */
   callsOf(rec: ItemRecord): string[] {
-    const ids: string[] = [];
-    for (const b of this.blocksOf(rec)) if (b.type === 'tool_call') ids.push(b.id);
+    const ids = itemCalls(rec.item);
+    for (const x of rec.extensions) for (const b of this.fullBlocks.get(x.seq) ?? x.blocks) if (b.type === 'tool_call') ids.push(b.id);
     return ids;
   }
 
+  /** Tool call ids the item answers, extensions included (as callsOf). */
   answersOf(rec: ItemRecord): string[] {
-    const ids: string[] = [];
-    for (const b of this.blocksOf(rec)) if (b.type === 'tool_result') ids.push(b.callId);
+    const ids = itemAnswers(rec.item);
+    for (const x of rec.extensions) for (const b of this.fullBlocks.get(x.seq) ?? x.blocks) if (b.type === 'tool_result') ids.push(b.callId);
     return ids;
   }
 

@@ -52,8 +52,24 @@ export const Item = z.object({
 });
 export type Item = z.infer<typeof Item>;
 
+/**
+ * An item that knows its tool call ids without reading its blocks. A compact log keeps a plain
+ * item's blocks as the bytes of its line and reads them when asked; the questions asked of every
+ * item of a session (which calls it issues, which it answers) are answered from what the log noted
+ * when it read the line.
+ */
+export interface IndexedItem extends Item {
+  readonly callIds: readonly string[];
+  readonly answerIds: readonly string[];
+}
+
+function isIndexed(item: object): item is IndexedItem {
+  return 'callIds' in item && 'answerIds' in item;
+}
+
 /** Tool call ids an item issues. */
 export function itemCalls(item: { readonly blocks: readonly Block[] }): string[] {
+  if (isIndexed(item)) return [...item.callIds];
   const ids: string[] = [];
   for (const b of item.blocks) if (b.type === 'tool_call') ids.push(b.id);
   return ids;
@@ -61,6 +77,7 @@ export function itemCalls(item: { readonly blocks: readonly Block[] }): string[]
 
 /** Tool call ids an item answers. */
 export function itemAnswers(item: { readonly blocks: readonly Block[] }): string[] {
+  if (isIndexed(item)) return [...item.answerIds];
   const ids: string[] = [];
   for (const b of item.blocks) if (b.type === 'tool_result') ids.push(b.callId);
   return ids;

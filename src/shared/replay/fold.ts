@@ -315,7 +315,9 @@ class Folder {
   private request(e: EventOf<'request'> & LogEvent): void {
     const rec: RequestRecord = {
       index: this.requests.length, id: e.id, seq: e.seq, purpose: e.purpose, compactionId: e.compactionId ?? null,
-      envelope: this.envelope, route: { ...this.envelope.route, ...stripUndefined(e.route ?? {}) }, todo: this.todo,
+      envelope: this.envelope,
+      // Most requests name no route of their own: they share the envelope's rather than each holding a copy.
+      route: e.route ? { ...this.envelope.route, ...stripUndefined(e.route) } : this.envelope.route, todo: this.todo,
       input: e.input ? { items: e.input.items, instruction: e.input.instruction } : null,
       responseSeq: null, finish: null, usage: null, error: null,
     };

@@ -62,7 +62,7 @@ describe('LoadedSession.hydrateMany', () => {
       const seqs = scrambled(session.events.length);
       const many = await session.hydrateMany(seqs);
       expect(many).toEqual(await Promise.all(seqs.map((s) => session.hydrate(s))));
-      expect(many[seqs.indexOf(session.events.length - 1)]).toBe(session.events.at(session.events.length - 1));
+      expect(many[seqs.indexOf(session.events.length - 1)]).toEqual(session.events.at(session.events.length - 1));
     } finally {
       await session.dispose();
     }
