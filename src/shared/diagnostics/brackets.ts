@@ -10,8 +10,8 @@ export interface Bracket {
 /**
  * The innermost bracket around a seq — the one that started last; of two that start together, the
  * first listed — or null. Markers and compaction drops that do not name their compaction are
- * attributed this way, one query per drop: a scan of every bracket per query was a third of a
- * second on a session of 523 compactions (docs/performance.md, sixth round).
+ * attributed this way, one query per drop: a scan of every bracket per query made that quadratic
+ * in a long session's compactions.
  */
 export function innermostBracket(brackets: readonly Bracket[]): (seq: number) => string | null {
   // By start; of equal starts, the later listed first, so a backward scan meets the first listed first.
