@@ -1,48 +1,25 @@
-import type { EventOf, Finish, LogEvent, Usage } from '../../shared/model/event';
-
-/** Where a shallow request or response reads what replay never asks for (`at`, `branch`): its log. */
-export interface CallLog {
-  at(seq: number): LogEvent | undefined;
-  branchAt(seq: number): string | undefined;
-}
+import type { EventOf, Finish, Usage } from '../../shared/model/event';
+import { ShallowEvent, type ShallowSource } from './shallow-event';
 
 /**
  * A plain request as replay reads it from a compact log: an agent call with an id and nothing else
  * (no route, input or compaction), so replay never has to build the line.
  */
-export class LogRequestEvent {
+export class LogRequestEvent extends ShallowEvent {
   readonly kind = 'request';
   readonly purpose = 'agent';
-  readonly #log: CallLog;
 
-  constructor(readonly id: string, readonly seq: number, log: CallLog) {
-    this.#log = log;
-  }
-
-  get at(): EventOf<'request'>['at'] {
-    return this.#log.at(this.seq)?.at;
-  }
-
-  get branch(): string | undefined {
-    return this.#log.branchAt(this.seq);
+  constructor(readonly id: string, seq: number, log: ShallowSource) {
+    super(seq, log);
   }
 }
 
 /** A plain response (request, finish, usage; no error) as replay reads it from a compact log. */
-export class LogResponseEvent {
+export class LogResponseEvent extends ShallowEvent {
   readonly kind = 'response';
-  readonly #log: CallLog;
 
-  constructor(readonly request: string, readonly finish: Finish | undefined, readonly usage: Usage | undefined, readonly seq: number, log: CallLog) {
-    this.#log = log;
-  }
-
-  get at(): EventOf<'response'>['at'] {
-    return this.#log.at(this.seq)?.at;
-  }
-
-  get branch(): string | undefined {
-    return this.#log.branchAt(this.seq);
+  constructor(readonly request: string, readonly finish: Finish | undefined, readonly usage: Usage | undefined, seq: number, log: ShallowSource) {
+    super(seq, log);
   }
 }
 
@@ -105,7 +82,7 @@ export class CallHeads {
   }
 
   /** The event at seq as replay reads it, or null when it has no head. */
-  event(seq: number, log: CallLog): LogRequestEvent | LogResponseEvent | null {
+  event(seq: number, log: ShallowSource): LogRequestEvent | LogResponseEvent | null {
     const h = seq >= 0 && seq < this.index.length ? (this.index[seq] as number) : -1;
     if (h < 0) return null;
     const id = this.ids[h] as string;

@@ -1,6 +1,7 @@
 import type { EventOf } from '../../shared/model/event';
 import type { Role } from '../../shared/model/item';
-import { callIdsOf, LogItem, type CallIds, type ItemBlocksSource } from './log-item';
+import { callIdsOf, LogItem, type CallIds } from './log-item';
+import type { ShallowSource } from './shallow-event';
 
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 const ROLE_CODE: ReadonlyMap<string, number> = new Map(ROLES.map((r, i) => [r, i]));
@@ -35,7 +36,7 @@ export class ItemHeads {
   }
 
   /** The item of the event at seq as replay keeps it, or null when it has no head (not plain, or not an item). */
-  item(seq: number, log: ItemBlocksSource): LogItem | null {
+  item(seq: number, log: ShallowSource): LogItem | null {
     const h = seq >= 0 && seq < this.index.length ? (this.index[seq] as number) : -1;
     if (h < 0) return null;
     return new LogItem(this.ids[h] as string, ROLES[this.roles[h] as number] as Role, this.calls[h] as CallIds, this.answers[h] as CallIds, log, seq);

@@ -1,13 +1,7 @@
 import type { Block } from '../../shared/model/content';
-import type { EventOf, LogEvent } from '../../shared/model/event';
+import type { EventOf } from '../../shared/model/event';
 import type { IndexedItem, Item, Role } from '../../shared/model/item';
-
-/** What a plain item's blocks are read from: the compact log that keeps its line. */
-export interface ItemBlocksSource {
-  /** The event with this seq, built from its line. */
-  at(seq: number): LogEvent | undefined;
-  branchAt(seq: number): string | undefined;
-}
+import { ShallowEvent, type ShallowSource } from './shallow-event';
 
 const APPEND: EventOf<'item'>['op'] = Object.freeze({ op: 'append' });
 
@@ -29,12 +23,12 @@ const idList = (ids: CallIds): readonly string[] => (ids === null ? NO_IDS : typ
  * `renamed`); JSON.stringify goes through toJSON.
  */
 export class LogItem implements IndexedItem {
-  readonly #log: ItemBlocksSource;
+  readonly #log: ShallowSource;
   readonly #seq: number;
   readonly #calls: CallIds;
   readonly #answers: CallIds;
 
-  constructor(readonly id: string, readonly role: Role, calls: CallIds, answers: CallIds, log: ItemBlocksSource, seq: number) {
+  constructor(readonly id: string, readonly role: Role, calls: CallIds, answers: CallIds, log: ShallowSource, seq: number) {
     this.#log = log;
     this.#seq = seq;
     this.#calls = calls;
@@ -73,22 +67,13 @@ export function callIdsOf(blocks: readonly Block[]): { calls: CallIds; answers: 
 
 /**
  * A plain item event as replay reads it from a compact log (CompactLog.shallowAt): its item a
- * LogItem, its op an append; `at` and `branch`, which replay never reads, read from the log when asked.
+ * LogItem, its op an append.
  */
-export class LogItemEvent {
+export class LogItemEvent extends ShallowEvent {
   readonly kind = 'item';
   readonly op = APPEND;
-  readonly #log: ItemBlocksSource;
 
-  constructor(readonly item: LogItem, readonly seq: number, log: ItemBlocksSource) {
-    this.#log = log;
-  }
-
-  get at(): EventOf<'item'>['at'] {
-    return this.#log.at(this.seq)?.at;
-  }
-
-  get branch(): string | undefined {
-    return this.#log.branchAt(this.seq);
+  constructor(readonly item: LogItem, seq: number, log: ShallowSource) {
+    super(seq, log);
   }
 }
