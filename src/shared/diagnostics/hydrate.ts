@@ -1,7 +1,7 @@
 import type { Block } from '../model/content';
 import { blockIsElided } from '../model/content';
 import type { LogEvent } from '../model/event';
-import type { EventLog } from '../model/event-log';
+import { kindAt, shallowAt, type EventLog } from '../model/event-log';
 import type { ReplayState } from '../replay/fold';
 
 /** Events whose full text rules read, at most. Summaries and checkpoints are few in any session. */
@@ -14,7 +14,10 @@ export const MAX_RULE_TEXTS = 2_000;
 export function ruleTextSeqs(events: EventLog, state: ReplayState): number[] {
   const out: number[] = [];
   for (const seq of state.seqs) {
-    const e = events.at(seq);
+    // Only summaries and items can qualify: other events are not built (a compact log answers kinds from a column).
+    const kind = kindAt(events, seq);
+    if (kind !== 'compaction/summary' && kind !== 'item') continue;
+    const e = shallowAt(events, seq);
     if (!e) continue;
     if (e.kind === 'compaction/summary' && e.summary.some(blockIsElided)) out.push(seq);
     else if (e.kind === 'item' && e.item.derivation?.kind === 'checkpoint' && e.item.blocks.some(blockIsElided)) out.push(seq);
