@@ -35,8 +35,8 @@ export class CompactLogBuilder {
   private readonly branchIndex = new Map<string, number>();
   private readonly objects: LogEvent[] = [];
   private readonly arena = new ByteArena();
-  private readonly heads = new ItemHeads();
-  private readonly calls = new CallHeads();
+  private readonly itemHeads = new ItemHeads();
+  private readonly callHeads = new CallHeads();
   private n = 0;
 
   get length(): number {
@@ -58,9 +58,9 @@ export class CompactLogBuilder {
     if (event.branch !== undefined) this.setBranch(seq, event.branch);
     if (line !== null) {
       this.refs[seq] = this.arena.put(line, start, end);
-      if (event.kind === 'item') this.heads.note(seq, event);
-      else if (event.kind === 'request') this.calls.noteRequest(seq, event);
-      else if (event.kind === 'response') this.calls.noteResponse(seq, event);
+      if (event.kind === 'item') this.itemHeads.note(seq, event);
+      else if (event.kind === 'request') this.callHeads.noteRequest(seq, event);
+      else if (event.kind === 'response') this.callHeads.noteResponse(seq, event);
     } else {
       (event as { seq: number }).seq = seq;
       this.refs[seq] = -1 - this.objects.length;
@@ -73,9 +73,9 @@ export class CompactLogBuilder {
   finish(convert: LineConversion): CompactLog {
     this.arena.trim();
     const columns = { kinds: this.kinds.slice(0, this.n), refs: this.refs.slice(0, this.n), branches: this.branches?.slice(0, this.n) ?? null, branchNames: this.branchNames };
-    this.heads.trim(this.n);
-    this.calls.trim(this.n);
-    return new CompactLog(this.n, columns, this.objects, this.arena, this.heads, this.calls, convert);
+    this.itemHeads.trim(this.n);
+    this.callHeads.trim(this.n);
+    return new CompactLog(this.n, columns, this.objects, this.arena, this.itemHeads, this.callHeads, convert);
   }
 
   private setBranch(seq: number, name: string): void {
@@ -104,13 +104,6 @@ export class CompactLogBuilder {
   }
 }
 
-/**
- * An event log that keeps most events as the bytes of their source line in a ByteArena — no
- * object graph per event for the garbage collector to copy and trace — and builds such an event
- * again, with its seq, on `at`. Events the line alone does not give (seqs rewritten, references
- * translated, long texts elided, other importers) stay objects. Each `at` of an arena event
- * returns a new object: callers do not hold on to events or compare them by identity (EventLog).
- */
 interface Columns {
   readonly kinds: Uint8Array;
   readonly refs: Int32Array;
@@ -118,6 +111,13 @@ interface Columns {
   readonly branchNames: readonly string[];
 }
 
+/**
+ * An event log that keeps most events as the bytes of their source line in a ByteArena — no
+ * object graph per event for the garbage collector to copy and trace — and builds such an event
+ * again, with its seq, on `at`. Events the line alone does not give (seqs rewritten, references
+ * translated, long texts elided, other importers) stay objects. Each `at` of an arena event
+ * returns a new object: callers do not hold on to events or compare them by identity (EventLog).
+ */
 export class CompactLog implements EventLog {
   private readonly kinds: Uint8Array;
   private readonly refs: Int32Array;
@@ -129,8 +129,8 @@ export class CompactLog implements EventLog {
     columns: Columns,
     private readonly objects: readonly LogEvent[],
     private readonly arena: ByteArena,
-    private readonly heads: ItemHeads,
-    private readonly calls: CallHeads,
+    private readonly itemHeads: ItemHeads,
+    private readonly callHeads: CallHeads,
     private readonly convert: LineConversion,
   ) {
     ({ kinds: this.kinds, refs: this.refs, branches: this.branches, branchNames: this.branchNames } = columns);
@@ -153,9 +153,9 @@ export class CompactLog implements EventLog {
    * any other event as `at` builds it.
    */
   shallowAt(seq: number): LogEvent | undefined {
-    const item = this.heads.item(seq, this);
+    const item = this.itemHeads.item(seq, this);
     if (item) return new LogItemEvent(item, seq, this);
-    return this.calls.event(seq, this) ?? this.at(seq);
+    return this.callHeads.event(seq, this) ?? this.at(seq);
   }
 
   /** The kind of the event with this seq, from its column (no event built); undefined when there is none. */
