@@ -144,7 +144,7 @@ class PalimpsestFileImport implements FileImport {
       if (event.seq !== undefined && event.seq !== this.sink.nextSeq) event = { ...event, seq: this.sink.nextSeq };
     }
     // `lineEvent` gives this event again from the line alone: nothing above changed it.
-    const lineAlone = c.ok && event === c.event && value.seq === undefined && LINE_KINDS.has(event.kind);
+    const lineAlone = c.ok && event === c.event && LINE_KINDS.has(event.kind);
     const seq = this.sink.emit(event, l, undefined, lineAlone);
     this.checkSeq(value.seq, position, seq, l.line);
 
