@@ -258,7 +258,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     gc();
     const c0 = process.cpuUsage();
     const t0 = t();
-    const session = await loadSession(path);
+    const session = await loadSession(path, { compactLog: false });
     held.session = session;
     const t1 = t();
     cpuLoad.push(cpuMsSince(c0));
@@ -322,7 +322,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   }
   // With one round, the compact load came last and let the session go: load it again, untimed, for the views.
   if (!held.session) {
-    held.session = await loadSession(path);
+    held.session = await loadSession(path, { compactLog: false });
     held.state = replay(held.session.events);
   }
   const { session, state } = held;
