@@ -135,19 +135,22 @@ export class SurfaceHistory {
    * A reader of surfaces for seqs that mostly increase (a pass over every request): it applies the
    * operations since the previous call to its own state instead of copying a snapshot per call. The
    * state it returns is shared: valid until the next call, never to be changed by the caller.
-   * A seq lower than the previous one starts again from a snapshot.
+   * A seq lower than the previous one, or so far ahead that a snapshot is nearer, starts again from
+   * a snapshot (then the watch is reset).
    */
   cursor(watch?: SurfaceWatch): (beforeSeq: number) => SurfaceState {
     let state: SurfaceState | null = null;
     let opIndex = 0;
     let last = Number.NEGATIVE_INFINITY;
     return (beforeSeq) => {
-      if (state === null || beforeSeq < last) {
-        state = this.at(beforeSeq);
-        opIndex = this.opsBefore(beforeSeq);
+      const target = this.opsBefore(beforeSeq);
+      // Rebuilding from a snapshot costs about the surface's size plus the ops since the snapshot.
+      if (state === null || beforeSeq < last || target - opIndex > 2 * Math.max(64, state.ids.length)) {
+        state = this.atOpIndex(target);
+        opIndex = target;
         watch?.reset(state);
       } else {
-        for (; opIndex < this.ops.length && (this.ops[opIndex] as SurfaceOp).seq < beforeSeq; opIndex++) {
+        for (; opIndex < target; opIndex++) {
           const op = this.ops[opIndex] as SurfaceOp;
           watch?.before(op, state);
           applyOp(state, op);

@@ -4,6 +4,7 @@ import { itemKind } from '../model/item';
 import type { Fate, ModelView, RequestInfo, ViewItem } from '../model/view';
 import type { ReplayState } from './fold';
 import type { ItemRecord, RequestRecord } from './records';
+import type { SurfaceState } from './surface';
 
 export function requestInfo(r: RequestRecord): RequestInfo {
   return {
@@ -24,15 +25,38 @@ function maskReferenceBefore(rec: ItemRecord, seq: number): readonly Block[] | n
   return ref;
 }
 
-/** Views of items that look the same at every request (no extension, not masked), built once. */
-const stableViews = new WeakMap<ItemRecord, ViewItem>();
+/**
+ * Views of items that look the same at every request (no extension, not masked), built once: per
+ * replay, by item index. An array, not a map keyed by record: stepping through every view of a long
+ * session looks up some hundred million of them (docs/performance.md, sixth round).
+ */
+const stableViews = new WeakMap<ReplayState, (ViewItem | undefined)[]>();
+
+function stableViewsOf(state: ReplayState): (ViewItem | undefined)[] {
+  let views = stableViews.get(state);
+  if (!views) stableViews.set(state, (views = new Array<ViewItem | undefined>(state.items.length)));
+  return views;
+}
+
+/**
+ * A surface cursor per replay: views asked in order (stepping through requests, a pass over every
+ * view) apply the operations since the last view instead of copying a snapshot each time; a view
+ * asked out of order starts from a snapshot, as random access does. Its state is read, never kept.
+ */
+const surfaceCursors = new WeakMap<ReplayState, (beforeSeq: number) => SurfaceState>();
+
+function surfaceCursorOf(state: ReplayState): (beforeSeq: number) => SurfaceState {
+  let cursor = surfaceCursors.get(state);
+  if (!cursor) surfaceCursors.set(state, (cursor = state.surface.cursor()));
+  return cursor;
+}
 
 /** The item as the model saw it at the request made at event `seq`. */
-function viewItem(rec: ItemRecord, masked: boolean, seq: number): ViewItem {
+function viewItem(rec: ItemRecord, masked: boolean, seq: number, stableViews: (ViewItem | undefined)[]): ViewItem {
   const ext = rec.extensions.length === 0 ? rec.extensions : extensionsBefore(rec, seq);
   const stable = ext.length === 0 && !masked;
   if (stable) {
-    const cached = stableViews.get(rec);
+    const cached = stableViews[rec.index];
     if (cached) return cached;
   }
   const blocks = ext.length === 0 ? rec.item.blocks : [...rec.item.blocks, ...ext.flatMap((x) => x.blocks)];
@@ -43,7 +67,7 @@ function viewItem(rec: ItemRecord, masked: boolean, seq: number): ViewItem {
     rendition: masked ? 'masked' : 'verbatim', meta: rec.item.meta ?? false, derivation: rec.item.derivation ?? null,
     provenance,
   };
-  if (stable) stableViews.set(rec, view);
+  if (stable) stableViews[rec.index] = view;
   return view;
 }
 
@@ -67,22 +91,25 @@ export function modelView(state: ReplayState, index: number): ModelView | null {
   if (env.tools === undefined) unknowns.push('tool schemas: no header event precedes this request');
   else if (env.tools === null) unknowns.push('tool schemas: the log does not record them');
 
+  const stable = stableViewsOf(state);
   let items: ViewItem[];
   if (r.input) {
     items = [];
     for (const id of r.input.items) {
       const rec = state.itemById.get(id);
-      if (rec) items.push(viewItem(rec, false, r.seq));
+      if (rec) items.push(viewItem(rec, false, r.seq, stable));
       else unknowns.push(`input item ${id}: not in the log`);
     }
     if (r.input.instruction === null || r.input.instruction === undefined) unknowns.push('summarizer instruction: the log does not record it');
   } else {
-    const surface = surfaceBefore(state, r.seq);
-    items = [];
-    for (const rec of surface.items) {
-      const item = viewItem(rec, surface.masked.has(rec.index), r.seq);
+    // Straight from the surface's ids: no list of records in between (one array less per view).
+    const s = surfaceCursorOf(state)(r.seq);
+    items = new Array<ViewItem>(s.ids.length);
+    for (let i = 0; i < s.ids.length; i++) {
+      const rec = state.items[s.ids[i] as number] as ItemRecord;
+      const item = viewItem(rec, s.masked.has(rec.index), r.seq, stable);
       if (item.rendition === 'masked' && item.blocks === null) unknowns.push(`masked item ${rec.id}: the text of its reference is not recorded`);
-      items.push(item);
+      items[i] = item;
     }
   }
   const headerSeqs = [env.systemSeq, env.toolsSeq, ...env.routeSeqs].filter((s): s is number => s !== null);

@@ -135,6 +135,37 @@ describe('replay properties', () => {
     }), { numRuns: 200 });
   });
 
+  it('views asked in order, then every other one backwards, equal the reference on long sessions (the cursor modelView keeps)', () => {
+    fc.assert(fc.property(fc.array(simpleChoice, { minLength: 300, maxLength: 900 }), (choices) => {
+      const { bodies, expected } = build(choices);
+      const state = replay(log(bodies));
+      const inOrder = expected.map((_, i) => i);
+      const backwards = inOrder.filter((i) => i % 2 === 0).reverse();
+      // Then a far jump forward from the first request to the last: more ops than a snapshot rebuild.
+      for (const i of [...inOrder, ...backwards, 0, expected.length - 1]) {
+        const v = modelView(state, i);
+        expect(v?.items.map((x) => x.id)).toEqual(expected[i]?.ids);
+        expect(v?.items.map((x) => x.rendition === 'masked')).toEqual(expected[i]?.masked);
+      }
+    }), { numRuns: 40 });
+  });
+
+  it('a surface cursor starts again from a snapshot for a jump so far ahead that one is nearer, and only then', () => {
+    const bodies: CanonicalEventInput[] = [];
+    for (let i = 0; i < 600; i++) bodies.push({ kind: 'item', item: { id: `i${i}`, role: 'user', blocks: text(`t${i}`) } }, { kind: 'request', id: `q${i}` });
+    const state = replay(log(bodies));
+    let resets = 0;
+    const cursor = state.surface.cursor({ reset: () => resets++, before: () => undefined });
+    cursor(state.requests[0]?.seq as number);
+    expect(resets).toBe(1);
+    for (let i = 1; i <= 100; i++) cursor(state.requests[i]?.seq as number);
+    expect(resets).toBe(1);
+    // 400 appends ahead of a surface of about 100 items: more than twice the surface, so a snapshot.
+    const far = state.requests[500]?.seq as number;
+    expect(cursor(far).ids).toEqual(state.surface.at(far).ids);
+    expect(resets).toBe(2);
+  });
+
   it('with inserts and restores, views still equal the reference model', () => {
     fc.assert(fc.property(fc.array(choice.filter((c) => c.t !== 'replace'), { maxLength: 200 }), (choices) => {
       const { bodies, expected } = build(choices);
