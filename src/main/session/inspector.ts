@@ -2,7 +2,7 @@ import type { Block } from '../../shared/model/content';
 import { blockIsElided } from '../../shared/model/content';
 import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { LogEvent } from '../../shared/model/event';
-import { eventAt, eventsBetween, kindAt } from '../../shared/model/event-log';
+import { eventsBetween, eventsOfKind } from '../../shared/model/event-log';
 import type { ModelView, ViewItem } from '../../shared/model/view';
 import { defaultBranch, listBranches, type BranchInfo } from '../../shared/replay/branches';
 import { replaySteps, type ReplayState } from '../../shared/replay/fold';
@@ -46,11 +46,8 @@ export class SessionInspector {
   summarizerCalls(compactionId: string): readonly { id: string; branch: string }[] {
     if (!this.summarizers) {
       this.summarizers = new Map();
-      const log = this.session.events;
-      for (let seq = 0; seq < log.length; seq++) {
-        if (kindAt(log, seq) !== 'request') continue;
-        const e = eventAt(log, seq);
-        if (e.kind !== 'request' || !e.compactionId) continue;
+      for (const e of eventsOfKind(this.session.events, 'request')) {
+        if (!e.compactionId) continue;
         let list = this.summarizers.get(e.compactionId);
         if (!list) this.summarizers.set(e.compactionId, (list = []));
         list.push({ id: e.id, branch: e.branch ?? 'main' });

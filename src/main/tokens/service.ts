@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Block } from '../../shared/model/content';
 import type { LogEvent } from '../../shared/model/event';
-import { eventAt, kindAt } from '../../shared/model/event-log';
+import { eventsOfKind } from '../../shared/model/event-log';
 import { itemKind } from '../../shared/model/item';
 import type { ReplayState } from '../../shared/replay/fold';
 import { CATEGORY_COUNT, CATEGORY_INDEX, TOKEN_CATEGORIES, type TextPart, type TokenCategory } from '../../shared/tokens/categories';
@@ -268,12 +268,7 @@ export class SessionTokens implements CountSource {
   private harness(): string {
     const format = this.inspector.session.format;
     if (format !== 'palimpsest') return format;
-    const log = this.inspector.session.events;
-    for (let seq = 0; seq < log.length; seq++) {
-      if (kindAt(log, seq) !== 'session') continue;
-      const e = eventAt(log, seq);
-      return e.kind === 'session' && e.harness ? e.harness : format;
-    }
+    for (const e of eventsOfKind(this.inspector.session.events, 'session')) return e.harness || format;
     return format;
   }
 

@@ -1,4 +1,4 @@
-import type { EventKind, LogEvent } from './event';
+import type { EventKind, EventOf, LogEvent } from './event';
 
 /**
  * The canonical event log of a session, read by seq. An array of events is one (`Array.prototype.at`
@@ -82,4 +82,13 @@ export function branchAt(log: EventLog, seq: number): string | undefined {
 export function shallowAt(log: EventLog, seq: number): LogEvent | undefined {
   if (seq < 0) return undefined;
   return log.shallowAt ? log.shallowAt(seq) : log.at(seq);
+}
+
+/** Every event of one kind, in seq order; the others are not built when the log answers kinds from a column. */
+export function* eventsOfKind<K extends EventKind>(log: EventLog, kind: K): Generator<EventOf<K> & LogEvent, void, void> {
+  for (let seq = 0; seq < log.length; seq++) {
+    if (kindAt(log, seq) !== kind) continue;
+    const e = eventAt(log, seq);
+    if (e.kind === kind) yield e as EventOf<K> & LogEvent;
+  }
 }

@@ -39,6 +39,12 @@ export interface ReplayOptions {
   readonly untilSeq?: number;
 }
 
+/**
+ * Kinds the fold passes over: branch events (forks, reverts, rollbacks) are resolved before it
+ * runs, and the rest change nothing the model sees.
+ */
+const INERT_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['session', 'fork', 'revert', 'rollback', 'lifecycle', 'record', 'unknown']);
+
 /** Fates are immutable values: the common one is shared. */
 const VERBATIM: Fate = Object.freeze({ fate: 'verbatim' });
 
@@ -65,6 +71,7 @@ class Folder {
   private readonly vacated = new VacatedKeys();
 
   fold(e: LogEvent): void {
+    if (INERT_KINDS.has(e.kind)) return;
     switch (e.kind) {
       case 'header': return this.header(e);
       case 'item': return this.item(e);
@@ -119,9 +126,6 @@ class Folder {
       case 'mapreduce/reread': this.compaction(e.compactionId, e.seq).mapreduce.rereadSeqs.push(e.seq); return;
       case 'mapreduce/audit': this.compaction(e.compactionId, e.seq).mapreduce.auditSeqs.push(e.seq); return;
       case 'mapreduce/correction': this.compaction(e.compactionId, e.seq).mapreduce.correctionSeqs.push(e.seq); return;
-      // Branch events were resolved before folding; the rest change nothing the model sees.
-      case 'session': case 'fork': case 'revert': case 'rollback': case 'lifecycle': case 'record': case 'unknown':
-        return;
     }
   }
 
@@ -366,9 +370,6 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 function renamed(item: Item, id: string): Item {
   return { ...item, id, blocks: item.blocks };
 }
-
-/** Kinds the fold passes over (branch events are resolved before it runs). */
-const INERT_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['session', 'fork', 'revert', 'rollback', 'lifecycle', 'record', 'unknown']);
 
 /** Events folded between two pauses of replaySteps. */
 export const REPLAY_STEP = 50_000;

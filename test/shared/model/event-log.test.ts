@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/shared/model/event';
-import { eventAt, eventsBetween, logPrefix } from '../../../src/shared/model/event-log';
+import { eventAt, eventsBetween, eventsOfKind, logPrefix } from '../../../src/shared/model/event-log';
 
 const log: LogEvent[] = [0, 1, 2, 3].map((seq) => ({ kind: 'request', id: `r${seq}`, purpose: 'agent', seq }));
 
@@ -26,5 +26,18 @@ describe('the event log accessors', () => {
     expect(p.at(-1)).toBeUndefined();
     expect([...p].map((e) => e.seq)).toEqual([0, 1]);
     expect(logPrefix(log, 10).length).toBe(4);
+  });
+
+  it('eventsOfKind gives the events of one kind in order, building no other when the log answers kinds', () => {
+    const mixed: LogEvent[] = [
+      { kind: 'request', id: 'a', purpose: 'agent', seq: 0 },
+      { kind: 'record', type: 'hook', summary: 'x', seq: 1 },
+      { kind: 'request', id: 'b', purpose: 'agent', seq: 2 },
+    ];
+    expect([...eventsOfKind(mixed, 'request')].map((e) => e.id)).toEqual(['a', 'b']);
+    const built: number[] = [];
+    const columns = { length: 3, kindAt: (s: number) => mixed[s]?.kind, at: (s: number) => (built.push(s), mixed[s]), [Symbol.iterator]: () => mixed[Symbol.iterator]() };
+    expect([...eventsOfKind(columns, 'record')].map((e) => e.seq)).toEqual([1]);
+    expect(built).toEqual([1]);
   });
 });

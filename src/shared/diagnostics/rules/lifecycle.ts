@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../model/diagnostic';
-import { eventAt, kindAt } from '../../model/event-log';
+import { eventsOfKind } from '../../model/event-log';
 import type { CompactionFacts } from '../facts';
 import { isAutomatic, isFailedAttempt } from '../facts';
 import { upperBound } from '../../seq-search';
@@ -29,11 +29,8 @@ export const ORPHAN_COMPACTION_START: Rule = {
       const s = c.start.seq;
       endsElsewhere ??= (() => {
         const m = new Map<string, number[]>();
-        // Every branch's ends (a summarizer may be logged as its own branch); kinds read without building events.
-        for (let seq = 0; seq < ctx.events.length; seq++) {
-          if (kindAt(ctx.events, seq) !== 'compaction/end') continue;
-          const e = eventAt(ctx.events, seq);
-          if (e.kind !== 'compaction/end') continue;
+        // Every branch's ends (a summarizer may be logged as its own branch).
+        for (const e of eventsOfKind(ctx.events, 'compaction/end')) {
           let l = m.get(e.id);
           if (!l) m.set(e.id, (l = []));
           l.push(e.seq);
