@@ -1,4 +1,5 @@
 import type { EventOf, Finish, Usage } from '../../shared/model/event';
+import { SeqIndex } from './seq-index';
 import { ShallowEvent, type ShallowSource } from './shallow-event';
 
 /**
@@ -36,7 +37,7 @@ const USAGE_SLOTS = USAGE_KEYS.length;
  * of a few shapes. Per seq the head's index; no object per event.
  */
 export class CallHeads {
-  private index = new Int32Array(1024).fill(-1);
+  private readonly index = new SeqIndex();
   private readonly ids: string[] = [];
   /** Per head: a request (-1), or a response's finish (index into `finishes`, -2 for none). */
   private readonly finishOf: number[] = [];
@@ -83,7 +84,7 @@ export class CallHeads {
 
   /** The event at seq as replay reads it, or null when it has no head. */
   event(seq: number, log: ShallowSource): LogRequestEvent | LogResponseEvent | null {
-    const h = seq >= 0 && seq < this.index.length ? (this.index[seq] as number) : -1;
+    const h = this.index.get(seq);
     if (h < 0) return null;
     const id = this.ids[h] as string;
     const f = this.finishOf[h] as number;
@@ -93,7 +94,7 @@ export class CallHeads {
 
   /** Drops the spare room of the seq index once the log is complete. */
   trim(length: number): void {
-    if (this.index.length > length) this.index = this.index.slice(0, length);
+    this.index.trim(length);
     this.usage = this.usage.slice(0, this.ids.length * USAGE_SLOTS);
   }
 
@@ -136,14 +137,7 @@ export class CallHeads {
   }
 
   private add(seq: number, id: string, finish: number, shape: number): void {
-    if (seq >= this.index.length) {
-      let n = this.index.length * 2;
-      while (n <= seq) n *= 2;
-      const next = new Int32Array(n).fill(-1);
-      next.set(this.index);
-      this.index = next;
-    }
-    this.index[seq] = this.ids.length;
+    this.index.set(seq, this.ids.length);
     this.ids.push(id);
     this.finishOf.push(finish);
     this.shapeOf.push(shape);

@@ -136,8 +136,13 @@ export class CompactLog implements EventLog {
     ({ kinds: this.kinds, refs: this.refs, branches: this.branches, branchNames: this.branchNames } = columns);
   }
 
+  /** Whether the log has an event with this seq (a whole number in range). */
+  private has(seq: number): boolean {
+    return seq >= 0 && seq < this.length && Number.isInteger(seq);
+  }
+
   at(seq: number): LogEvent | undefined {
-    if (!(seq >= 0 && seq < this.length) || !Number.isInteger(seq)) return undefined;
+    if (!this.has(seq)) return undefined;
     const ref = this.refs[seq] as number;
     if (ref < 0) return this.objects[-1 - ref];
     const event = this.convert(JSON.parse(this.arena.text(ref)) as Record<string, unknown>);
@@ -160,13 +165,13 @@ export class CompactLog implements EventLog {
 
   /** The kind of the event with this seq, from its column (no event built); undefined when there is none. */
   kindAt(seq: number): EventKind | undefined {
-    if (!(seq >= 0 && seq < this.length) || !Number.isInteger(seq)) return undefined;
+    if (!this.has(seq)) return undefined;
     return EVENT_KINDS[this.kinds[seq] as number];
   }
 
   /** The `branch` field of the event with this seq, from its column (undefined: none, or no such event). */
   branchAt(seq: number): string | undefined {
-    if (this.branches === null || !(seq >= 0 && seq < this.length) || !Number.isInteger(seq)) return undefined;
+    if (this.branches === null || !this.has(seq)) return undefined;
     const index = this.branches[seq] as number;
     return index === 0 ? undefined : this.branchNames[index - 1];
   }

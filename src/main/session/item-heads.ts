@@ -1,6 +1,7 @@
 import type { EventOf } from '../../shared/model/event';
 import type { Role } from '../../shared/model/item';
 import { callIdsOf, LogItem, type CallIds } from './log-item';
+import { SeqIndex } from './seq-index';
 import type { ShallowSource } from './shallow-event';
 
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
@@ -13,7 +14,7 @@ const ROLE_CODE: ReadonlyMap<string, number> = new Map(ROLES.map((r, i) => [r, i
  * Parallel arrays by head, and per seq the head's index: no object per item.
  */
 export class ItemHeads {
-  private index = new Int32Array(1024).fill(-1);
+  private readonly index = new SeqIndex();
   private readonly ids: string[] = [];
   private readonly roles: number[] = [];
   private readonly calls: CallIds[] = [];
@@ -25,9 +26,8 @@ export class ItemHeads {
     const role = ROLE_CODE.get(item.role);
     if (e.op.op !== 'append' || e.sources !== undefined || role === undefined) return false;
     for (const k in item) if (k !== 'id' && k !== 'role' && k !== 'blocks') return false;
-    if (seq >= this.index.length) this.grow(seq);
     const { calls, answers } = callIdsOf(item.blocks);
-    this.index[seq] = this.ids.length;
+    this.index.set(seq, this.ids.length);
     this.ids.push(item.id);
     this.roles.push(role);
     this.calls.push(calls);
@@ -37,21 +37,13 @@ export class ItemHeads {
 
   /** The item of the event at seq as replay keeps it, or null when it has no head (not plain, or not an item). */
   item(seq: number, log: ShallowSource): LogItem | null {
-    const h = seq >= 0 && seq < this.index.length ? (this.index[seq] as number) : -1;
+    const h = this.index.get(seq);
     if (h < 0) return null;
     return new LogItem(this.ids[h] as string, ROLES[this.roles[h] as number] as Role, this.calls[h] as CallIds, this.answers[h] as CallIds, log, seq);
   }
 
   /** Drops the spare room of the seq index once the log is complete. */
   trim(length: number): void {
-    if (this.index.length > length) this.index = this.index.slice(0, length);
-  }
-
-  private grow(seq: number): void {
-    let n = this.index.length * 2;
-    while (n <= seq) n *= 2;
-    const next = new Int32Array(n).fill(-1);
-    next.set(this.index);
-    this.index = next;
+    this.index.trim(length);
   }
 }

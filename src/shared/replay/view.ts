@@ -25,30 +25,28 @@ function maskReferenceBefore(rec: ItemRecord, seq: number): readonly Block[] | n
   return ref;
 }
 
-/**
- * Views of items that look the same at every request (no extension, not masked), built once: per
- * replay, by item index. An array, not a map keyed by record: stepping through every view of a long
- * session looks up some hundred million of them (docs/performance.md, sixth round).
- */
-const stableViews = new WeakMap<ReplayState, (ViewItem | undefined)[]>();
-
-function stableViewsOf(state: ReplayState): (ViewItem | undefined)[] {
-  let views = stableViews.get(state);
-  if (!views) stableViews.set(state, (views = new Array<ViewItem | undefined>(state.items.length)));
-  return views;
+/** What building views keeps per replay, made on the first view asked of it. */
+interface ViewCache {
+  /**
+   * Views of items that look the same at every request (no extension, not masked), built once, by
+   * item index. An array, not a map keyed by record: stepping through every view of a long session
+   * looks up some hundred million of them (docs/performance.md, sixth round).
+   */
+  readonly stable: (ViewItem | undefined)[];
+  /**
+   * A surface cursor: views asked in order (stepping through requests, a pass over every view)
+   * apply the operations since the last view instead of copying a snapshot each time; a view asked
+   * out of order starts from a snapshot, as random access does. Its state is read, never kept.
+   */
+  readonly surface: (beforeSeq: number) => SurfaceState;
 }
 
-/**
- * A surface cursor per replay: views asked in order (stepping through requests, a pass over every
- * view) apply the operations since the last view instead of copying a snapshot each time; a view
- * asked out of order starts from a snapshot, as random access does. Its state is read, never kept.
- */
-const surfaceCursors = new WeakMap<ReplayState, (beforeSeq: number) => SurfaceState>();
+const viewCaches = new WeakMap<ReplayState, ViewCache>();
 
-function surfaceCursorOf(state: ReplayState): (beforeSeq: number) => SurfaceState {
-  let cursor = surfaceCursors.get(state);
-  if (!cursor) surfaceCursors.set(state, (cursor = state.surface.cursor()));
-  return cursor;
+function viewCacheOf(state: ReplayState): ViewCache {
+  let cache = viewCaches.get(state);
+  if (!cache) viewCaches.set(state, (cache = { stable: new Array<ViewItem | undefined>(state.items.length), surface: state.surface.cursor() }));
+  return cache;
 }
 
 /** The item as the model saw it at the request made at event `seq`. */
@@ -91,23 +89,23 @@ export function modelView(state: ReplayState, index: number): ModelView | null {
   if (env.tools === undefined) unknowns.push('tool schemas: no header event precedes this request');
   else if (env.tools === null) unknowns.push('tool schemas: the log does not record them');
 
-  const stable = stableViewsOf(state);
+  const cache = viewCacheOf(state);
   let items: ViewItem[];
   if (r.input) {
     items = [];
     for (const id of r.input.items) {
       const rec = state.itemById.get(id);
-      if (rec) items.push(viewItem(rec, false, r.seq, stable));
+      if (rec) items.push(viewItem(rec, false, r.seq, cache.stable));
       else unknowns.push(`input item ${id}: not in the log`);
     }
     if (r.input.instruction === null || r.input.instruction === undefined) unknowns.push('summarizer instruction: the log does not record it');
   } else {
     // Straight from the surface's ids: no list of records in between (one array less per view).
-    const s = surfaceCursorOf(state)(r.seq);
+    const s = cache.surface(r.seq);
     items = new Array<ViewItem>(s.ids.length);
     for (let i = 0; i < s.ids.length; i++) {
       const rec = state.items[s.ids[i] as number] as ItemRecord;
-      const item = viewItem(rec, s.masked.has(rec.index), r.seq, stable);
+      const item = viewItem(rec, s.masked.has(rec.index), r.seq, cache.stable);
       if (item.rendition === 'masked' && item.blocks === null) unknowns.push(`masked item ${rec.id}: the text of its reference is not recorded`);
       items[i] = item;
     }

@@ -1,0 +1,28 @@
+/**
+ * A number per seq for the few seqs that have one (-1 for the others), in an Int32Array grown by
+ * doubling: the compact log's heads say where a seq's head is without an object or a map entry.
+ */
+export class SeqIndex {
+  private values = new Int32Array(1024).fill(-1);
+
+  set(seq: number, value: number): void {
+    if (seq >= this.values.length) {
+      let n = this.values.length * 2;
+      while (n <= seq) n *= 2;
+      const next = new Int32Array(n).fill(-1);
+      next.set(this.values);
+      this.values = next;
+    }
+    this.values[seq] = value;
+  }
+
+  /** The value of seq, or -1 when it has none (or is outside what was set). */
+  get(seq: number): number {
+    return seq >= 0 && seq < this.values.length ? (this.values[seq] as number) : -1;
+  }
+
+  /** Drops the spare room once no seq at or past `length` will be set. */
+  trim(length: number): void {
+    if (this.values.length > length) this.values = this.values.slice(0, length);
+  }
+}
