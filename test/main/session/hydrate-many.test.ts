@@ -54,7 +54,8 @@ describe('LoadedSession.hydrateMany', () => {
 
   it('falls back to the event kept in memory for lines the file no longer has, like hydrate', async () => {
     const path = sessionFile('cut');
-    const session = await loadSession(path);
+    // The array log: its kept event is the very object the fallback must hand back.
+    const session = await loadSession(path, { compactLog: false });
     try {
       const last = session.loc(session.events.length - 1);
       expect(last).not.toBeNull();
@@ -62,7 +63,7 @@ describe('LoadedSession.hydrateMany', () => {
       const seqs = scrambled(session.events.length);
       const many = await session.hydrateMany(seqs);
       expect(many).toEqual(await Promise.all(seqs.map((s) => session.hydrate(s))));
-      expect(many[seqs.indexOf(session.events.length - 1)]).toEqual(session.events.at(session.events.length - 1));
+      expect(many[seqs.indexOf(session.events.length - 1)]).toBe(session.events.at(session.events.length - 1));
     } finally {
       await session.dispose();
     }
