@@ -8,6 +8,7 @@ import type { ClaudeFile } from './file';
 import { enter, itemEvent, settle } from './items';
 import { type Obj, id, obj, str } from './json';
 import { place, recordBranch } from './placement';
+import { contains } from './surface';
 import type { Placement, Skel } from './skeleton';
 
 /*
@@ -31,10 +32,15 @@ export function conversation(f: ClaudeFile, type: 'user' | 'assistant' | 'attach
   const p = skel ? parentOf(v, skel) : resolve(f, v.parentUuid);
   // A subagent file opened on its own: its main branch is a sidechain.
   if (!f.subagent && f.current === null && f.fileBranch) f.fileBranch.sidechain = sidechain;
-  const pl = place(f, p, sidechain, prompt, id(v.agentId));
+  let pl = place(f, p, sidechain, prompt, id(v.agentId));
   const b = pl.branch;
   // Attachments (2.1.332 writes some between the boundary and the summary) do not end a compaction.
-  if (b.compaction && type !== 'attachment' && !(type === 'user' && v.isCompactSummary === true)) noSummary(f, b);
+  if (b.compaction && type !== 'attachment' && !(type === 'user' && v.isCompactSummary === true)) {
+    noSummary(f, b);
+    // The record was placed before an item that this compaction, ending without a summary, has
+    // just dropped: there is nothing left to go before, so it goes at the end.
+    if (pl.before !== undefined && !contains(b.node, pl.before)) pl = { branch: b, parent: pl.parent };
+  }
   if (type === 'assistant') assistant(f, v, message, skel, pl);
   else userItem(f, type, v, content, calls, meta, skel, pl);
   f.current = b;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeImporter } from '../../../../src/main/importers/claude-code';
-import { BIG, FIXTURES, assistant, importFiles, text, toolResult, toolUse, user } from './helpers';
+import { BIG, FIXTURES, assistant, boundary, importFiles, progress, text, toolResult, toolUse, user } from './helpers';
 
 const side = (v: Record<string, unknown>, agentId = 'a77'): Record<string, unknown> => ({ ...v, isSidechain: true, agentId });
 
@@ -112,5 +112,25 @@ describe('claude-code: a subagent file opened on its own', () => {
     expect(r.branches()).toEqual(['main']);
     expect(r.replay().requests.map((q) => q.id)).toEqual(['msg_s1', 'msg_s2']);
     expect(r.diagnostics).toEqual([]);
+  });
+});
+
+describe('claude-code: a summarizer file whose boundary has no summary', () => {
+  it('puts a record inherited from the main file at the end when the item it would have gone before was just dropped (found by the robustness property)', () => {
+    const mainFile = [assistant('a1', null, 'msg_1', [toolUse('toolu_1')]), progress('p1', 'a1')];
+    const summarizer = [
+      // A line of no known type first (kept as an unknown event).
+      { type: {}, messageId: 'm', snapshot: { messageId: 'm', trackedFileBackups: {} }, isSnapshotUpdate: false },
+      // Hangs off the main file's progress record after a1: the summarizer's own copy of that message.
+      assistant('s1', 'p1', 'msg_1', [toolUse('toolu_2', 'Glob')]),
+      boundary('b1', undefined),
+      // Also hangs off a1, so it would go before s1 — which the boundary, left without a summary, drops.
+      toolResult('u1', 'a1', 'toolu_1', 'rejected'),
+    ];
+    const r = importFiles([{ path: '/p/s.jsonl', values: mainFile }, { path: '/p/s/subagents/agent-acompact-1.jsonl', values: summarizer }]);
+    const u1 = r.of('item').find((e) => e.item.id === 'u1');
+    expect(u1?.op).toEqual({ op: 'append' });
+    for (const b of r.branches()) expect(r.replay(b).diagnostics.filter((d) => d.severity === 'error'), b).toEqual([]);
+    expect(r.replay('agent-acompact-1').surface.live.ids.map((i) => r.replay('agent-acompact-1').items[i]?.id)).toContain('u1');
   });
 });
