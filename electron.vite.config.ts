@@ -12,6 +12,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src/main/electron/index.ts'),
           // The token counter's worker pool looks for token-worker.js next to the main bundle.
           'token-worker': resolve(import.meta.dirname, 'src/main/tokens/worker.ts'),
+          // A parallel load looks for load-worker.js next to the main bundle (src/main/session/parallel-load.ts).
+          'load-worker': resolve(import.meta.dirname, 'src/main/session/range-worker.ts'),
         },
       },
     },

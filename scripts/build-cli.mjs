@@ -8,6 +8,8 @@ const entries = {
   ls: 'src/main/discovery/entry.ts',
   // Found next to cli.js / bench.js by the token counter's worker pool.
   'token-worker': 'src/main/tokens/worker.ts',
+  // Found next to cli.js / bench.js by a parallel load (src/main/session/parallel-load.ts).
+  'load-worker': 'src/main/session/range-worker.ts',
   bench: 'bench/bench.ts',
   'gen-sessions': 'bench/generate.ts',
   // The log-representation experiment of docs/performance.md (node --expose-gc dist/sinks.js FILE [ROUNDS]).

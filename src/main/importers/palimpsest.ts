@@ -18,12 +18,12 @@ const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
  * The kinds a log may keep as their line's bytes (`lineAlone`): nearly every event of a long
  * session, and the ones the fast check rebuilds for the cost of a parse (palimpsest-fast.ts).
  */
-const LINE_KINDS: ReadonlySet<string> = new Set(['item', 'request', 'response', 'record']);
+export const LINE_KINDS: ReadonlySet<string> = new Set(['item', 'request', 'response', 'record']);
 
 /** Seqs cited by one UNKNOWN_RECORDS diagnostic, at most. */
 const MAX_CITED = 20;
 
-type Converted =
+export type Converted =
   | { readonly ok: true; readonly event: EventBody; readonly badVersion?: unknown }
   | { readonly ok: false; readonly event: EventBody; readonly unknownKind: string | null; readonly problem: string | null };
 
@@ -46,7 +46,7 @@ function unknownOf(value: Record<string, unknown>): EventBody {
 }
 
 /** Turn one parsed line into a canonical event. Pure: used by import and by rehydrate alike. */
-function convert(value: Record<string, unknown>): Converted {
+export function convert(value: Record<string, unknown>): Converted {
   const kind = value.kind;
   if (typeof kind === 'string' && !KINDS.has(kind)) {
     return { ok: false, event: unknownOf(value), unknownKind: kind, problem: null };
@@ -171,6 +171,20 @@ class PalimpsestFileImport implements FileImport {
       rule: 'PALIMPSEST_BAD_EVENT', severity: 'error', line: l.line, seqs: [seq],
       message: `Line ${l.line} is not a valid Palimpsest event: ${c.problem ?? 'invalid event'}. It is kept as an unknown event.`,
     });
+  }
+
+  /**
+   * Takes the events another thread imported from the lines that follow (PalimpsestRangeImport,
+   * nothing to report among them), as if this import had read them: possible only while nothing
+   * is translated (the session's first file, seqs not diverged), past the first line, and when the
+   * lines' written seqs, if any, count on from here (`anchor`: the seq the range's first line
+   * would have written).
+   */
+  adopt(events: number, anchor: number | null): boolean {
+    if (this.base !== 0 || this.divergedAt !== null || this.index === 0) return false;
+    if (anchor !== null && anchor !== this.index) return false;
+    this.index += events;
+    return true;
   }
 
   /** Explicit seqs must count from 0 in line order; the canonical seq is line order regardless. */

@@ -29,6 +29,13 @@ export interface FileImport {
   line(line: JsonLine): void;
   /** The file ended: flush pending state (an open request, an unfinished compaction). */
   end(): void;
+  /**
+   * Takes `events` events that another thread imported from the lines that follow, with nothing
+   * to report (a parallel load of a Palimpsest file; `anchor` is the seq the first of those lines
+   * would carry by the seqs the lines wrote, null when none wrote one). False when this import
+   * cannot go on as if it had read them: the caller then reads those lines itself.
+   */
+  adopt?(events: number, anchor: number | null): boolean;
 }
 
 /** The import of a session that spans several files (Rind's folder, Claude Code's subagent files). */

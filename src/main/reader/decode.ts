@@ -63,7 +63,8 @@ export class JsonlDecoder {
   /** A LineCallback; bound once per file by the caller. */
   line(buf: Buffer, start: number, end: number, lineNo: number, offset: number, terminated: boolean): void {
     this.stats.lines++;
-    if (lineNo === 1 && hasBom(buf, start, end)) {
+    // A BOM is a file's first bytes, not a range's (a parallel load reads ranges from line 1 on).
+    if (lineNo === 1 && offset === 0 && hasBom(buf, start, end)) {
       start += 3;
       offset += 3;
       this.report.add('READ_BOM', 'info', 1, 'The file starts with a UTF-8 byte order mark (BOM); it was ignored.');
@@ -100,6 +101,12 @@ export class JsonlDecoder {
     }
     this.stats.records++;
     this.onRecord({ value: value as Record<string, unknown>, line: lineNo, offset, length: end - start, bytes: buf, start, end });
+  }
+
+  /** Counts lines another reader read and delivered (a byte range read in parallel). */
+  skip(lines: number, records: number): void {
+    this.stats.lines += lines;
+    this.stats.records += records;
   }
 
   /** A LongLineCallback. */

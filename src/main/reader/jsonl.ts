@@ -31,15 +31,42 @@ export async function readJsonl(
     pipeline.ioFailed(fh.message);
     return pipeline.end();
   }
+  try {
+    await pump(fh, path, pipeline, chunkSize(opts), compressed, null, opts.onBytes);
+  } finally {
+    await closeQuietly(fh);
+  }
+  return pipeline.end();
+}
+
+/**
+ * Feeds a file to a pipeline: bytes [start, end) when `range` is given (a plain file), else the
+ * rest of the file from its current position. `onBytes` is told the bytes fed by this call so far.
+ */
+async function pump(
+  fh: FileHandle,
+  path: string,
+  pipeline: JsonlPipeline,
+  size: number,
+  compressed: boolean,
+  range: { readonly start: number; readonly end: number } | null,
+  onBytes: ((read: number) => void) | undefined,
+  stop?: () => boolean,
+): Promise<void> {
   // Two buffers: the next chunk is read while this one is split and parsed, so the thread does not
   // sit idle for every read (docs/performance.md, "Reading ahead"). A plain read
   // may reuse its buffer (the splitter copies what it keeps); fzstd keeps references to unconsumed
   // input, so compressed reads get a fresh buffer each time.
-  const size = chunkSize(opts);
   const pair: readonly Buffer[] | null = compressed ? null : [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
   let which = 0;
   let buf: Buffer = pair?.[0] ?? Buffer.allocUnsafeSlow(size);
-  let next: Promise<number | IoFailure> = readInto(fh, path, buf, size, null);
+  let position = range?.start ?? null;
+  const want = (): number => (range === null || position === null ? size : Math.max(0, Math.min(size, range.end - position)));
+  const readNext = (into: Buffer): Promise<number | IoFailure> => {
+    const n = want();
+    return n === 0 ? Promise.resolve(0) : readInto(fh, path, into, n, position);
+  };
+  let next = readNext(buf);
   try {
     let read = 0;
     for (;;) {
@@ -52,17 +79,73 @@ export async function readJsonl(
       const chunk = buf.subarray(0, n);
       which ^= 1;
       buf = pair?.[which] ?? Buffer.allocUnsafeSlow(size);
-      next = readInto(fh, path, buf, size, null);
-      if (!pipeline.push(chunk)) break;
+      if (position !== null) position += n;
+      next = readNext(buf);
+      if (!pipeline.push(chunk) || stop?.() === true) break;
       read += n;
-      opts.onBytes?.(read);
+      onBytes?.(read);
     }
   } finally {
     // A read still under way must end before the file is closed.
     await next;
-    await closeQuietly(fh);
   }
-  return pipeline.end();
+}
+
+/**
+ * One plain file read by byte ranges through one pipeline, so that line numbers, offsets and the
+ * once-per-file notes run on across ranges. A parallel load reads its first range and the ranges
+ * its workers could not take with one of these, and skips the ranges they took.
+ */
+export class RangeReader {
+  private constructor(
+    private readonly path: string,
+    private readonly fh: FileHandle | null,
+    private readonly pipeline: JsonlPipeline,
+    private readonly size: number,
+  ) {}
+
+  /** `from`: where the first range starts, when that is not the file's first line. Never throws for I/O. */
+  static async open(
+    path: string,
+    onLine: (l: JsonLine) => void,
+    onDiagnostic: DiagnosticSink,
+    opts: ReaderOptions = {},
+    from?: { readonly line: number; readonly offset: number },
+  ): Promise<RangeReader> {
+    const pipeline = new JsonlPipeline(path, onLine, onDiagnostic, opts, false, from);
+    const fh = await openForReading(path);
+    if (fh instanceof IoFailure) pipeline.ioFailed(fh.message);
+    return new RangeReader(path, fh instanceof IoFailure ? null : fh, pipeline, chunkSize(opts));
+  }
+
+  /**
+   * Reads bytes [start, end); `start` is where the previous range ended (or the first range
+   * starts). `stop`, asked after each chunk, ends the read early (the rest is not read).
+   */
+  async read(start: number, end: number, onBytes?: (read: number) => void, stop?: () => boolean): Promise<void> {
+    if (this.fh !== null) await pump(this.fh, this.path, this.pipeline, this.size, false, { start, end }, onBytes, stop);
+  }
+
+  /** Counts a range another reader read, with nothing to report; false (nothing counted) when it cannot be skipped here. */
+  skip(bytes: number, lines: number, records: number): boolean {
+    return this.fh !== null && this.pipeline.skip(bytes, lines, records);
+  }
+
+  /** Whether `skip` would count a range now (the ranges read so far end with a whole line). */
+  get canSkip(): boolean {
+    return this.fh !== null && this.pipeline.canSkip;
+  }
+
+  /** The number of the next line. */
+  get currentLine(): number {
+    return this.pipeline.currentLine;
+  }
+
+  /** Flushes the last line and the file's summaries, and closes the file. */
+  async end(): Promise<ReadStats> {
+    if (this.fh !== null) await closeQuietly(this.fh);
+    return this.pipeline.end();
+  }
 }
 
 /**

@@ -33,6 +33,12 @@ export type LongLineCallback = (lineNo: number, byteOffset: number, byteLength: 
 export interface LineSplitterOptions {
   maxLineBytes?: number;
   onLongLine?: LongLineCallback;
+  /**
+   * Where the first byte pushed sits: its line number and byte offset in the file (default line 1,
+   * offset 0). A reader of one byte range of a file (parallel load) starts at a line start.
+   */
+  firstLine?: number;
+  firstOffset?: number;
 }
 
 function ignoreLongLine(): void {
@@ -68,11 +74,18 @@ export class LineSplitter {
     this.onLine = onLine;
     this.onLongLine = options.onLongLine ?? ignoreLongLine;
     this.maxLineBytes = lineLimit(options.maxLineBytes);
+    this.lineNo = options.firstLine ?? 1;
+    this.lineOffset = options.firstOffset ?? 0;
   }
 
   /** Bytes pushed so far. */
   get bytes(): number {
     return this.total;
+  }
+
+  /** Whether the bytes pushed so far end with a whole line (nothing carried over) and more may come. */
+  get betweenLines(): boolean {
+    return !this.ended && this.pendingBytes === 0 && this.discarded < 0;
   }
 
   /** Number of the line being read now (1-based): complete lines + 1. */
@@ -107,6 +120,19 @@ export class LineSplitter {
       this.lineNo++;
       pos = nl + 1;
     }
+  }
+
+  /**
+   * Passes over `bytes` bytes holding `lines` whole lines that another reader split (a byte range
+   * read in parallel): line numbers and offsets go on as if they had been pushed. Only between
+   * lines: false, and nothing skipped, while a line is unfinished.
+   */
+  skip(bytes: number, lines: number): boolean {
+    if (!this.betweenLines) return false;
+    this.total += bytes;
+    this.lineOffset += bytes;
+    this.lineNo += lines;
+    return true;
   }
 
   /** Flushes a last line that has no LF. Later pushes are ignored. */

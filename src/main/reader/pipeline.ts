@@ -16,13 +16,23 @@ export class JsonlPipeline {
   private stopped = false;
   private finished: ReadStats | null = null;
 
-  constructor(file: string, onLine: (l: JsonLine) => void, onDiagnostic: DiagnosticSink, opts: ReaderOptions, compressed: boolean) {
+  /** `from`: the line number and byte offset of the first byte pushed (a byte range of a plain file). */
+  constructor(
+    file: string,
+    onLine: (l: JsonLine) => void,
+    onDiagnostic: DiagnosticSink,
+    opts: ReaderOptions,
+    compressed: boolean,
+    from?: { readonly line: number; readonly offset: number },
+  ) {
     const max = lineLimit(opts.maxLineBytes);
     this.report = new FileReport(file, onDiagnostic);
     this.decoder = new JsonlDecoder(this.report, onLine, max);
     this.splitter = new LineSplitter(this.decoder.line.bind(this.decoder), {
       maxLineBytes: max,
       onLongLine: this.decoder.longLine.bind(this.decoder),
+      firstLine: from?.line,
+      firstOffset: from?.offset,
     });
     this.zstd = compressed ? new ZstdStream() : null;
   }
@@ -35,6 +45,27 @@ export class JsonlPipeline {
       return true;
     }
     return this.feedDecoded(this.zstd.push(chunk));
+  }
+
+  /**
+   * Counts `bytes` bytes of a plain file, `lines` lines of which `records` were delivered, that
+   * another reader read (a byte range read in parallel, with nothing to report). False, and
+   * nothing counted, when a line is unfinished here or the pipeline stopped or decompresses.
+   */
+  skip(bytes: number, lines: number, records: number): boolean {
+    if (!this.canSkip || !this.splitter.skip(bytes, lines)) return false;
+    this.decoder.skip(lines, records);
+    return true;
+  }
+
+  /** Whether `skip` would count a range now. */
+  get canSkip(): boolean {
+    return !this.stopped && this.zstd === null && this.finished === null && this.splitter.betweenLines;
+  }
+
+  /** Number of the line being read now (1-based). */
+  get currentLine(): number {
+    return this.splitter.currentLine;
   }
 
   /** The source failed: report it where reading stopped, keep what was read. */

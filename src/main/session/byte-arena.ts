@@ -1,3 +1,13 @@
+/** An arena's contents as another thread hands them over: Buffers and typed arrays (transferable). */
+export interface ArenaPart {
+  readonly chunks: readonly Uint8Array[];
+  /** Bytes used in the last chunk. */
+  readonly used: number;
+  readonly chunkOf: Uint32Array;
+  readonly offsetOf: Uint32Array;
+  readonly lengthOf: Uint32Array;
+}
+
 /** The largest chunk the arena allocates, unless one line is longer (it then gets a chunk of its own). */
 export const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
 /** The first chunk: small, so that a small session does not hold 16 MiB it never fills. */
@@ -81,11 +91,40 @@ export class ByteArena {
   }
 
   private grow(): void {
-    const size = this.chunkOf.length * 2;
+    const size = Math.max(1024, this.chunkOf.length * 2);
     for (const key of ['chunkOf', 'offsetOf', 'lengthOf'] as const) {
       const next = new Uint32Array(size);
       next.set(this[key]);
       this[key] = next;
     }
+  }
+
+  /** The contents, to hand to another thread; the arena is not used after. */
+  export(): ArenaPart {
+    this.trim();
+    return { chunks: this.chunks, used: this.used, chunkOf: this.chunkOf, offsetOf: this.offsetOf, lengthOf: this.lengthOf };
+  }
+
+  /**
+   * Appends another arena's entries (its chunks, not copied): its ref r becomes the returned base
+   * + r. The next `put` starts a chunk of its own unless it fits in the last one taken.
+   */
+  adopt(part: ArenaPart): number {
+    const base = this.n;
+    const m = part.lengthOf.length;
+    if (m === 0) return base;
+    while (this.n + m > this.chunkOf.length) this.grow();
+    const chunkBase = this.chunks.length;
+    for (const c of part.chunks) {
+      // A Buffer comes back from another thread as a plain Uint8Array over the same memory.
+      this.chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength));
+      this.bytesHeld += c.byteLength;
+    }
+    for (let i = 0; i < m; i++) this.chunkOf[base + i] = chunkBase + (part.chunkOf[i] as number);
+    this.offsetOf.set(part.offsetOf, base);
+    this.lengthOf.set(part.lengthOf, base);
+    this.n += m;
+    if (part.chunks.length > 0) this.used = part.used;
+    return base;
   }
 }

@@ -24,6 +24,19 @@ export class LogResponseEvent extends ShallowEvent {
   }
 }
 
+/** Call heads as another thread hands them over (plain data, structured-clonable). */
+export interface CallHeadsPart {
+  /** Per seq of the part: its head, or -1. */
+  readonly index: Int32Array;
+  readonly ids: readonly string[];
+  readonly finishOf: readonly number[];
+  readonly shapeOf: readonly number[];
+  /** USAGE_SLOTS numbers per head. */
+  readonly usage: Float64Array;
+  readonly finishes: readonly Finish[];
+  readonly shapes: readonly (readonly string[])[];
+}
+
 const USAGE_KEYS: readonly string[] = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning', 'context'];
 const USAGE_KEY_INDEX: ReadonlyMap<string, number> = new Map(USAGE_KEYS.map((k, i) => [k, i]));
 /** Usage numbers kept per response; a response whose usage has more keys is not plain. */
@@ -98,6 +111,39 @@ export class CallHeads {
     this.usage = this.usage.slice(0, this.ids.length * USAGE_SLOTS);
   }
 
+  /** The heads of seqs [0, length), to hand to another thread. */
+  export(length: number): CallHeadsPart {
+    return {
+      index: this.index.export(length),
+      ids: this.ids,
+      finishOf: this.finishOf,
+      shapeOf: this.shapeOf,
+      usage: this.usage.slice(0, this.ids.length * USAGE_SLOTS),
+      finishes: this.finishes,
+      shapes: this.shapes,
+    };
+  }
+
+  /**
+   * Takes another log's heads: its seq s becomes `seqBase + s`. Its finishes and usage shapes are
+   * matched to this log's own, so that each distinct finish stays one shared, frozen object.
+   */
+  adopt(part: CallHeadsPart, seqBase: number): void {
+    const finishes = part.finishes.map((f) => this.finishId(f));
+    const shapes = part.shapes.map((keys) => this.shapeId(keys.reduce((code, k) => code * 8 + (USAGE_KEY_INDEX.get(k) as number) + 1, 0)));
+    const hBase = this.ids.length;
+    this.index.adopt(part.index, seqBase, hBase);
+    while ((hBase + part.ids.length) * USAGE_SLOTS > this.usage.length) this.growUsage();
+    this.usage.set(part.usage, hBase * USAGE_SLOTS);
+    for (let h = 0; h < part.ids.length; h++) {
+      this.ids.push(part.ids[h] as string);
+      const f = part.finishOf[h] as number;
+      this.finishOf.push(f < 0 ? f : (finishes[f] as number));
+      const s = part.shapeOf[h] as number;
+      this.shapeOf.push(s < 0 ? s : (shapes[s] as number));
+    }
+  }
+
   private usageOf(h: number): Usage | undefined {
     const s = this.shapeOf[h] as number;
     if (s < 0) return undefined;
@@ -144,7 +190,7 @@ export class CallHeads {
   }
 
   private growUsage(): void {
-    const next = new Float64Array(this.usage.length * 2);
+    const next = new Float64Array(Math.max(1024 * USAGE_SLOTS, this.usage.length * 2));
     next.set(this.usage);
     this.usage = next;
   }

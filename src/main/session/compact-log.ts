@@ -1,14 +1,19 @@
 import { EVENT_KINDS, type EventBody, type EventKind, type LogEvent } from '../../shared/model/event';
 import type { EventLog } from '../../shared/model/event-log';
-import { ByteArena } from './byte-arena';
-import { CallHeads } from './call-heads';
-import { ItemHeads } from './item-heads';
+import { ByteArena, type ArenaPart } from './byte-arena';
+import { CallHeads, type CallHeadsPart } from './call-heads';
+import { elideEvent } from './elide';
+import { ItemHeads, type ItemHeadsPart } from './item-heads';
 import { LogItemEvent } from './log-item';
 
 /** Makes the event a line is by itself (the importer's `lineEvent`); null when it is none. */
 export type LineConversion = (value: Record<string, unknown>) => EventBody | null;
 
 const KIND_INDEX: ReadonlyMap<string, number> = new Map(EVENT_KINDS.map((k, i) => [k, i]));
+/** In the kinds column: the line's event is kept elided (its long texts cut, elide.ts), so `at` elides it again. */
+const ELIDED = 0x80;
+const KIND_MASK = 0x7f;
+if (EVENT_KINDS.length > KIND_MASK) throw new Error('CompactLog: more event kinds than its kinds column holds.');
 
 /** How a compact log holds its events (for tests and the bench). */
 export interface CompactLogStats {
@@ -19,6 +24,21 @@ export interface CompactLogStats {
   readonly objects: number;
   /** Bytes of the arena's chunks (off the JS heap). */
   readonly arenaBytes: number;
+}
+
+/**
+ * A compact log under construction as another thread hands it over (a byte range of a file read in
+ * parallel): typed arrays and Buffers, transferable, and the few events kept as objects.
+ */
+export interface CompactLogPart {
+  readonly kinds: Uint8Array;
+  readonly refs: Int32Array;
+  readonly branches: Uint32Array | null;
+  readonly branchNames: readonly string[];
+  readonly objects: readonly LogEvent[];
+  readonly arena: ArenaPart;
+  readonly items: ItemHeadsPart;
+  readonly calls: CallHeadsPart;
 }
 
 /**
@@ -46,15 +66,16 @@ export class CompactLogBuilder {
   /**
    * Appends the next event and returns its seq. With `line` (the source line's bytes,
    * `line[start, end)`), the bytes are kept instead of the event: the caller vouches that the
-   * line converts, alone, to exactly this event but its seq. Without, the event is kept and its
-   * `seq` is set in place (the loader hands it over, as to the array log).
+   * line converts, alone, to exactly this event but its seq — or, with `elided`, to the event
+   * that elideEvent made this one from. Without, the event is kept and its `seq` is set in place
+   * (the loader hands it over, as to the array log).
    */
-  push(event: EventBody, line: Uint8Array | null, start = 0, end = line?.length ?? 0): number {
+  push(event: EventBody, line: Uint8Array | null, start = 0, end = line?.length ?? 0, elided = false): number {
     const kind = KIND_INDEX.get(event.kind);
     if (kind === undefined) throw new Error(`CompactLog: unknown event kind ${JSON.stringify(event.kind)}.`);
     if (this.n === this.kinds.length) this.grow();
     const seq = this.n++;
-    this.kinds[seq] = kind;
+    this.kinds[seq] = line !== null && elided ? kind | ELIDED : kind;
     if (event.branch !== undefined) this.setBranch(seq, event.branch);
     if (line !== null) {
       this.refs[seq] = this.arena.put(line, start, end);
@@ -76,6 +97,55 @@ export class CompactLogBuilder {
     this.itemHeads.trim(this.n);
     this.callHeads.trim(this.n);
     return new CompactLog(this.n, columns, this.objects, this.arena, this.itemHeads, this.callHeads, convert);
+  }
+
+  /** What was built, to hand to another thread; the builder is not used after. */
+  export(): CompactLogPart {
+    const n = this.n;
+    return {
+      kinds: this.kinds.slice(0, n),
+      refs: this.refs.slice(0, n),
+      branches: this.branches?.slice(0, n) ?? null,
+      branchNames: this.branchNames,
+      objects: this.objects,
+      arena: this.arena.export(),
+      items: this.itemHeads.export(n),
+      calls: this.callHeads.export(n),
+    };
+  }
+
+  /**
+   * Appends the events another builder made (exported, perhaps by another thread), as if they had
+   * been pushed here in order: the part's seq s becomes `length + s`.
+   */
+  adopt(part: CompactLogPart): void {
+    const base = this.n;
+    const m = part.kinds.length;
+    while (base + m > this.kinds.length) this.grow();
+    this.kinds.set(part.kinds, base);
+    const arenaBase = this.arena.adopt(part.arena);
+    const objectBase = this.objects.length;
+    for (let s = 0; s < m; s++) {
+      const ref = part.refs[s] as number;
+      if (ref >= 0) {
+        this.refs[base + s] = arenaBase + ref;
+        continue;
+      }
+      const event = part.objects[-1 - ref] as LogEvent;
+      (event as { seq: number }).seq = base + s;
+      this.refs[base + s] = ref - objectBase;
+      this.objects.push(event);
+    }
+    const branches = part.branches;
+    if (branches !== null) {
+      for (let s = 0; s < m; s++) {
+        const b = branches[s] as number;
+        if (b !== 0) this.setBranch(base + s, part.branchNames[b - 1] as string);
+      }
+    }
+    this.itemHeads.adopt(part.items, base);
+    this.callHeads.adopt(part.calls, base);
+    this.n = base + m;
   }
 
   private setBranch(seq: number, name: string): void {
@@ -145,9 +215,10 @@ export class CompactLog implements EventLog {
     if (!this.has(seq)) return undefined;
     const ref = this.refs[seq] as number;
     if (ref < 0) return this.objects[-1 - ref];
-    const event = this.convert(JSON.parse(this.arena.text(ref)) as Record<string, unknown>);
+    const converted = this.convert(JSON.parse(this.arena.text(ref)) as Record<string, unknown>);
     // The line converted when it was read and the bytes have not changed since: this is a bug.
-    if (event === null) throw new Error(`CompactLog: the line of seq ${seq} no longer converts to an event.`);
+    if (converted === null) throw new Error(`CompactLog: the line of seq ${seq} no longer converts to an event.`);
+    const event = ((this.kinds[seq] as number) & ELIDED) !== 0 ? elideEvent(converted) : converted;
     (event as { seq: number }).seq = seq;
     return event as LogEvent;
   }
@@ -166,7 +237,7 @@ export class CompactLog implements EventLog {
   /** The kind of the event with this seq, from its column (no event built); undefined when there is none. */
   kindAt(seq: number): EventKind | undefined {
     if (!this.has(seq)) return undefined;
-    return EVENT_KINDS[this.kinds[seq] as number];
+    return EVENT_KINDS[(this.kinds[seq] as number) & KIND_MASK];
   }
 
   /** The `branch` field of the event with this seq, from its column (undefined: none, or no such event). */

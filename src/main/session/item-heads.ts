@@ -7,6 +7,16 @@ import type { ShallowSource } from './shallow-event';
 const ROLES: readonly Role[] = ['system', 'user', 'assistant', 'tool'];
 const ROLE_CODE: ReadonlyMap<string, number> = new Map(ROLES.map((r, i) => [r, i]));
 
+/** Item heads as another thread hands them over (plain data, structured-clonable). */
+export interface ItemHeadsPart {
+  /** Per seq of the part: its head, or -1. */
+  readonly index: Int32Array;
+  readonly ids: readonly string[];
+  readonly roles: readonly number[];
+  readonly calls: readonly CallIds[];
+  readonly answers: readonly CallIds[];
+}
+
 /**
  * The heads of the plain item events a compact log keeps as bytes: appended (no replace, insert,
  * extend or log op), no sources, and an item of only id, role and blocks. Replay builds the item it
@@ -45,5 +55,21 @@ export class ItemHeads {
   /** Drops the spare room of the seq index once the log is complete. */
   trim(length: number): void {
     this.index.trim(length);
+  }
+
+  /** The heads of seqs [0, length), to hand to another thread. */
+  export(length: number): ItemHeadsPart {
+    return { index: this.index.export(length), ids: this.ids, roles: this.roles, calls: this.calls, answers: this.answers };
+  }
+
+  /** Takes another log's heads: its seq s becomes `seqBase + s`. */
+  adopt(part: ItemHeadsPart, seqBase: number): void {
+    this.index.adopt(part.index, seqBase, this.ids.length);
+    for (let h = 0; h < part.ids.length; h++) {
+      this.ids.push(part.ids[h] as string);
+      this.roles.push(part.roles[h] as number);
+      this.calls.push(part.calls[h] as CallIds);
+      this.answers.push(part.answers[h] as CallIds);
+    }
   }
 }

@@ -1,14 +1,12 @@
 import { stat } from 'node:fs/promises';
 import type { Diagnostic } from '../../shared/model/diagnostic';
-import type { EventBody, LogEvent } from '../../shared/model/event';
-import type { EventLog } from '../../shared/model/event-log';
+import type { LogEvent } from '../../shared/model/event';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
 import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
-import { LineSource, readJsonl } from '../reader';
-import type { JsonLine, ReaderOptions } from '../reader/types';
-import { CompactLogBuilder, type LineConversion } from './compact-log';
-import { elideEvent } from './elide';
-import { EventLocations } from './locations';
+import { isZstdPath, LineSource, readJsonl } from '../reader';
+import type { JsonLine, ReaderOptions, ReadStats } from '../reader/types';
+import { LogBuilder } from './log-builder';
+import { defaultLoadThreads, PARALLEL_LOAD_MIN_BYTES, planRanges, readInRanges, startRangeJobs, type ByteRange, type RangeJob, type RangeMode } from './parallel-load';
 import type { LoadedSession, SessionFile } from './types';
 
 /** Lines looked at before choosing an importer. */
@@ -27,6 +25,29 @@ export interface LoadOptions extends Omit<ReaderOptions, 'onBytes'> {
    * it on, so that any command, or the whole test suite, runs over it.
    */
   readonly compactLog?: boolean;
+  /**
+   * Threads that read a large Palimpsest file into a compact log, each a byte range: this one and
+   * workers (docs/performance.md, "Parallel load"). 1: this thread alone. Default:
+   * PALIMPSEST_LOAD_THREADS when set, else the machine's parallelism, at most 4. Files under
+   * PARALLEL_LOAD_MIN_BYTES, other formats, compressed files and the array log are read on this
+   * thread whatever this says.
+   */
+  readonly threads?: number;
+  /** For tests: the smallest file read in ranges, the first range's share, and whether later ranges are read by workers or inline. */
+  readonly parallel?: { readonly minBytes?: number; readonly firstShare?: number; readonly mode?: RangeMode };
+}
+
+/** The threads a load may use: the option, else PALIMPSEST_LOAD_THREADS, else the default. */
+function loadThreads(options: LoadOptions): number {
+  if (options.threads !== undefined) return options.threads;
+  const env = Number(process.env.PALIMPSEST_LOAD_THREADS);
+  return Number.isInteger(env) && env >= 1 ? env : defaultLoadThreads();
+}
+
+/** A file to read in ranges: the ranges, and the jobs reading all but the first. */
+interface RangePlan {
+  readonly ranges: readonly ByteRange[];
+  readonly jobs: readonly RangeJob[];
 }
 
 export class UnreadableSessionError extends Error {
@@ -35,56 +56,19 @@ export class UnreadableSessionError extends Error {
   }
 }
 
-/** The event log being built; importers write into it as their sink. */
-class LogBuilder implements ImportSink {
-  /** The array log, or null when the events go to `compact`. */
-  private readonly events: LogEvent[] | null;
-  private readonly compact: CompactLogBuilder | null;
-  readonly locations = new EventLocations();
-  readonly diagnostics: Diagnostic[] = [];
-  /** The file being read, for events' locations and for diagnostics that do not name a file. */
-  currentPath = '';
-  currentIndex = 0;
-  /** The chosen importer's `lineEvent`, once it is chosen: without it no line is kept as bytes. */
-  lineEvent: LineConversion | null = null;
+/** The bytes read so far over the ranges of a file read in ranges, for `onBytes`: never going back. */
+class RangeProgress {
+  private readonly read: number[] = [];
+  private reported = 0;
 
-  constructor(compact: boolean) {
-    this.events = compact ? null : [];
-    this.compact = compact ? new CompactLogBuilder() : null;
-  }
+  constructor(private readonly onBytes: ((read: number) => void) | undefined) {}
 
-  emit(event: EventBody, from: JsonLine, fileIndex?: number, lineAlone?: boolean): number {
-    // The importer hands the event over: it is completed in place rather than copied (hot path).
-    const e = elideEvent(event);
-    let seq: number;
-    if (this.compact) {
-      // An elided event is not what its line gives (the line holds the long text): it stays an object.
-      const bytes = lineAlone === true && e === event && this.lineEvent !== null ? from.bytes : undefined;
-      seq = bytes !== undefined ? this.compact.push(e, bytes, from.start, from.end) : this.compact.push(e, null);
-    } else {
-      const events = this.events as LogEvent[];
-      seq = events.length;
-      (e as EventBody & { seq: number }).seq = seq;
-      events.push(e as LogEvent);
-    }
-    const file = fileIndex !== undefined && fileIndex >= 0 && fileIndex <= this.currentIndex ? fileIndex : this.currentIndex;
-    this.locations.push(file, from.line, from.offset, from.length);
-    return seq;
-  }
-
-  /** The finished log. */
-  log(): EventLog {
-    if (this.events) return this.events;
-    // Without a lineEvent no line was kept as bytes, so the stand-in is never called.
-    return (this.compact as CompactLogBuilder).finish(this.lineEvent ?? (() => null));
-  }
-
-  diagnostic(d: Parameters<ImportSink['diagnostic']>[0]): void {
-    this.diagnostics.push({ ...d, file: d.file === undefined ? this.currentPath : d.file, seqs: d.seqs ?? [] });
-  }
-
-  get nextSeq(): number {
-    return this.events ? this.events.length : (this.compact as CompactLogBuilder).length;
+  report(range: number, read: number): void {
+    if (!this.onBytes) return;
+    this.read[range] = read;
+    let total = 0;
+    for (const n of this.read) total += n ?? 0;
+    if (total > this.reported) this.onBytes((this.reported = total));
   }
 }
 
@@ -125,6 +109,11 @@ class FileReader {
     this.pending.push(l.bytes ? { ...l, bytes: Buffer.from(l.bytes.subarray(l.start, l.end)), start: 0, end: (l.end ?? 0) - (l.start ?? 0) } : l);
     if (this.pending.length >= SNIFF_LINES) this.start();
   };
+
+  /** Takes events another thread imported from the lines that follow (parallel load); false when the import cannot. */
+  adopt(events: number, anchor: number | null): boolean {
+    return this.fileImport?.adopt?.(events, anchor) ?? false;
+  }
 
   /** Returns the first line number that no importer understood, or null. */
   finish(): number | null {
@@ -170,6 +159,18 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     paths = claimed.files;
   }
 
+  // A plain Palimpsest file large enough is read in byte ranges, the later ones by workers, which
+  // start now (before its importer is chosen, from the first range) so they run beside this thread.
+  const progress = new RangeProgress(options.onBytes);
+  let plan: RangePlan | null = null;
+  const threads = loadThreads(options);
+  const rangesPossible = !info.isDirectory() && b.compactLog && !isZstdPath(path) && (options.format === undefined || options.format === 'palimpsest');
+  if (rangesPossible && threads >= 2 && info.size >= (options.parallel?.minBytes ?? PARALLEL_LOAD_MIN_BYTES)) {
+    const ranges = await planRanges(path, info.size, threads, SNIFF_LINES, options.parallel?.firstShare);
+    const jobs = ranges && startRangeJobs(path, ranges, options, options.parallel?.mode ?? 'worker', (k, n) => progress.report(k, n));
+    if (ranges && jobs) plan = { ranges, jobs };
+  }
+
   const choose = (first: readonly JsonLine[]): SessionImport | null => {
     if (!session) {
       if (!importer) importer = detectFormat(first.map((l) => l.value), path)?.importer ?? null;
@@ -188,10 +189,22 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     const reader = new FileReader(p, i, choose);
     const before = readSoFar;
     const onBytes = options.onBytes;
-    const stats = await readJsonl(p, reader.line, (d) => b.diagnostics.push(d), {
-      ...options,
-      onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined,
-    });
+    const onDiagnostic = (d: Diagnostic): void => void b.diagnostics.push(d);
+    let stats: ReadStats;
+    let ranges: SessionFile['ranges'];
+    if (i === 0 && plan) {
+      const isPalimpsest = (): boolean => (importer as Importer | null)?.id === 'palimpsest' && b.lineEvent !== null;
+      const read = await readInRanges(p, plan.ranges, plan.jobs, reader.line, onDiagnostic, options, isPalimpsest, (r, lineBase) => {
+        if (!reader.adopt(r.events, r.anchor)) return false;
+        b.adopt(r.part, lineBase);
+        return true;
+      }, progress);
+      stats = read.stats;
+      ranges = { count: plan.ranges.length, byWorkers: read.taken };
+      readSoFar = stats.bytes;
+    } else {
+      stats = await readJsonl(p, reader.line, onDiagnostic, { ...options, onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined });
+    }
     const unknownAt = reader.finish();
     if (unknownAt !== null) {
       b.diagnostics.push({
@@ -199,7 +212,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
         message: `${p} is not a session format Palimpsest knows (Palimpsest v1, DeepSeek Harness). Pass --format to force one.`,
       });
     }
-    files.push({ index: i, path: p, format: (importer as Importer | null)?.id ?? 'palimpsest', bytes: stats.bytes > 0 ? await sizeOf(p) : 0, stats });
+    files.push({ index: i, path: p, format: (importer as Importer | null)?.id ?? 'palimpsest', bytes: stats.bytes > 0 ? await sizeOf(p) : 0, stats, ...(ranges ? { ranges } : {}) });
     // A file's own importer may name companion files (Claude Code subagents) once it is known.
     if (i === 0 && !info.isDirectory() && importer) {
       const more = await (importer as Importer).sessionFiles?.(path, false);

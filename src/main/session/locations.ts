@@ -1,5 +1,13 @@
 import type { SourceLoc } from '../../shared/model/event';
 
+/** Locations as another thread hands them over: typed arrays (transferable). */
+export interface LocationsPart {
+  readonly files: Uint32Array;
+  readonly lines: Float64Array;
+  readonly offsets: Float64Array;
+  readonly lengths: Uint32Array;
+}
+
 /**
  * Where each event of a log came from — file index, 1-based line, byte offset and length — in
  * typed arrays indexed by seq, grown by doubling, rather than an object on every event: on e1m
@@ -36,6 +44,23 @@ export class EventLocations {
     return { file: this.files[seq] as number, line: this.lines[seq] as number, offset: this.offsets[seq] as number, length: this.lengths[seq] as number };
   }
 
+  /** The locations, to hand to another thread; not used after. */
+  export(): LocationsPart {
+    this.trim();
+    return { files: this.files, lines: this.lines, offsets: this.offsets, lengths: this.lengths };
+  }
+
+  /** Appends another log's locations, its line numbers moved on by `lineBase` (a byte range read from line 1). */
+  adopt(part: LocationsPart, lineBase: number): void {
+    const m = part.lines.length;
+    while (this.n + m > this.lines.length) this.grow();
+    this.files.set(part.files, this.n);
+    this.offsets.set(part.offsets, this.n);
+    this.lengths.set(part.lengths, this.n);
+    for (let i = 0; i < m; i++) this.lines[this.n + i] = (part.lines[i] as number) + lineBase;
+    this.n += m;
+  }
+
   /** Releases the slack of the doubling once the log is complete. */
   trim(): void {
     this.files = this.files.slice(0, this.n);
@@ -45,7 +70,7 @@ export class EventLocations {
   }
 
   private grow(): void {
-    const size = this.lines.length * 2;
+    const size = Math.max(1024, this.lines.length * 2);
     for (const key of ['files', 'lengths'] as const) {
       const next = new Uint32Array(size);
       next.set(this[key]);

@@ -25,4 +25,19 @@ export class SeqIndex {
   trim(length: number): void {
     if (this.values.length > length) this.values = this.values.slice(0, length);
   }
+
+  /** The values of seqs [0, length), to hand to another thread (a copy of its own buffer). */
+  export(length: number): Int32Array {
+    const out = new Int32Array(length).fill(-1);
+    out.set(this.values.subarray(0, Math.min(length, this.values.length)));
+    return out;
+  }
+
+  /** Takes another log's values: its seq s becomes `seqBase + s`, its value v becomes `valueBase + v`. */
+  adopt(part: Int32Array, seqBase: number, valueBase: number): void {
+    for (let s = part.length - 1; s >= 0; s--) {
+      const v = part[s] as number;
+      if (v >= 0) this.set(seqBase + s, valueBase + v);
+    }
+  }
 }

@@ -10,6 +10,11 @@ export interface SessionFile {
   readonly format: FormatId;
   readonly bytes: number;
   readonly stats: ReadStats;
+  /**
+   * Present when the file was read in byte ranges on several threads (parallel load): the ranges,
+   * and how many of those after the first a worker read (the others were read on the loading thread).
+   */
+  readonly ranges?: { readonly count: number; readonly byWorkers: number };
 }
 
 /**

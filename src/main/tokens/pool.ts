@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { EncodingName } from '../../shared/tokens/encoding';
 import { countBatch } from './counting';
 import type { CountStats, EncoderOptions } from './encoder';
 import { WORKER_MARK, type CountRequest, type WorkerReply } from './protocol';
+import { startWorker, workerSpec, type WorkerSpec } from '../workers/spec';
+
+export type { WorkerSpec };
 
 /** Counts batches of texts. Implemented by a worker pool (off the UI thread) and inline (tests, no worker file). */
 export interface TokenCounter {
@@ -46,47 +46,17 @@ function abortReason(signal: AbortSignal): Error {
   return r instanceof Error ? r : new Error('counting was cancelled');
 }
 
-export interface WorkerSpec {
-  /** The worker module. */
-  readonly url: URL;
-  /** Running from TypeScript source: the URL of tsx's ESM API, registered in the worker before the module loads. */
-  readonly tsx?: string;
-}
-
 /**
  * Where the worker script is: next to the bundle (dist/token-worker.js, built by
  * scripts/build-cli.mjs) or, running from source under tsx or vitest, worker.ts loaded through
  * tsx. null: no worker script can be found (count inline instead).
  */
 export function defaultWorkerSpec(moduleUrl: string = import.meta.url): WorkerSpec | null {
-  if (/\.tsx?$/.test(new URL(moduleUrl).pathname)) {
-    const tsx = tsxEsmApi(moduleUrl);
-    return tsx ? { url: new URL('./worker.ts', moduleUrl), tsx } : null;
-  }
-  const url = new URL('./token-worker.js', moduleUrl);
-  return existsSync(fileURLToPath(url)) ? { url } : null;
+  return workerSpec(moduleUrl, './worker.ts', 'token-worker.js');
 }
 
-/** The ESM entry of tsx's API (its `require` entry cannot register the ESM loader). */
-function tsxEsmApi(moduleUrl: string): string | null {
-  try {
-    const pkgPath = createRequire(moduleUrl).resolve('tsx/package.json');
-    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports?: Record<string, { import?: { default?: string } | string }> };
-    const entry = pkg.exports?.['./esm/api']?.import;
-    const rel = typeof entry === 'string' ? entry : entry?.default;
-    return rel ? new URL(rel, pathToFileURL(pkgPath)).href : null;
-  } catch {
-    return null;
-  }
-}
-
-function startWorker(spec: WorkerSpec): Worker {
-  const workerData = { [WORKER_MARK]: true };
-  if (!spec.tsx) return new Worker(spec.url, { workerData });
-  // Node 20 does not apply `--import` loaders given in a worker's execArgv: register tsx in the worker itself.
-  // A failure to load surfaces as the worker's 'error' event, which rejects its batch.
-  const boot = `import(${JSON.stringify(spec.tsx)}).then((m) => { m.register(); return import(${JSON.stringify(spec.url.href)}); });`;
-  return new Worker(boot, { eval: true, workerData });
+function startTokenWorker(spec: WorkerSpec): Worker {
+  return startWorker(spec, { [WORKER_MARK]: true });
 }
 
 export interface WorkerPoolOptions {
@@ -188,7 +158,7 @@ export class WorkerPool implements TokenCounter {
   }
 
   private spawn(): Slot {
-    const worker = startWorker(this.spec);
+    const worker = startTokenWorker(this.spec);
     const slot: Slot = { worker, job: null };
     worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
     worker.on('error', (err) => this.onExit(slot, err));

@@ -1,33 +1,15 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateSession } from '../../../bench/generate';
 import { CompactLog, CompactLogBuilder } from '../../../src/main/session/compact-log';
 import { loadSession, type LoadOptions } from '../../../src/main/session/load';
-import type { LoadedSession } from '../../../src/main/session/types';
 import type { EventBody, LogEvent } from '../../../src/shared/model/event';
-import { listBranches } from '../../../src/shared/replay/branches';
-import { replay } from '../../../src/shared/replay/fold';
-import { modelView } from '../../../src/shared/replay/view';
+import { compactOf, expectSameLoads, fixtureSessions, withoutWrittenSeqs } from './same-session';
 
 const dir = mkdtempSync(join(tmpdir(), 'palimpsest-compact-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-type Outcome = { session: LoadedSession } | { error: unknown };
-
-async function load(path: string, options: LoadOptions): Promise<Outcome> {
-  try {
-    return { session: await loadSession(path, options) };
-  } catch (error) {
-    return { error };
-  }
-}
-
-function compactOf(session: LoadedSession): CompactLog {
-  expect(session.events).toBeInstanceOf(CompactLog);
-  return session.events as CompactLog;
-}
 
 /**
  * Loads `path` with the array log and with the compact log and checks that nothing anyone can read
@@ -36,77 +18,11 @@ function compactOf(session: LoadedSession): CompactLog {
  * path does not load, identically both ways).
  */
 async function expectSameBothWays(path: string, options: LoadOptions = {}): Promise<CompactLog | null> {
-  const [a, c] = [await load(path, { ...options, compactLog: false }), await load(path, { ...options, compactLog: true })];
-  if ('error' in a || 'error' in c) {
-    expect(c).toEqual(a);
-    return null;
-  }
-  const arr = a.session;
-  const cmp = c.session;
-  try {
+  return expectSameLoads(path, { ...options, compactLog: true, threads: 1 }, { ...options, compactLog: false }, (cmp, arr) => {
     expect(Array.isArray(arr.events)).toBe(true);
-    const log = compactOf(cmp);
-    expect(cmp.format).toBe(arr.format);
     expect(cmp.files).toEqual(arr.files);
-    expect(cmp.diagnostics).toEqual(arr.diagnostics);
-    expect(log.length).toBe(arr.events.length);
-    for (let seq = 0; seq < arr.events.length; seq++) {
-      expect(log.at(seq), `seq ${seq}`).toEqual(arr.events.at(seq));
-      expect(log.kindAt(seq)).toBe(arr.events.at(seq)?.kind);
-      expect(log.branchAt(seq)).toBe(arr.events.at(seq)?.branch);
-      expect(cmp.loc(seq)).toEqual(arr.loc(seq));
-    }
-    for (const outside of [-1, -2, log.length, log.length + 1]) {
-      expect(log.at(outside)).toBeUndefined();
-      expect(log.kindAt(outside)).toBeUndefined();
-      expect(log.branchAt(outside)).toBeUndefined();
-    }
-    expect([...log]).toEqual([...arr.events]);
-    for (const b of listBranches(arr.events)) {
-      const sa = replay(arr.events, { branch: b.name });
-      const sc = replay(log, { branch: b.name });
-      expect(sc.diagnostics).toEqual(sa.diagnostics);
-      expect(sc.requests.length).toBe(sa.requests.length);
-      for (let i = 0; i < sa.requests.length; i++) expect(modelView(sc, i), `${b.name} request ${i}`).toEqual(modelView(sa, i));
-    }
-    return log;
-  } finally {
-    await arr.dispose();
-    await cmp.dispose();
-  }
-}
-
-/** Every session under fixtures/: files of any format, and Rind's session folders. */
-function fixtureSessions(): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) {
-        if (d === 'fixtures/rind') out.push(p);
-        walk(p);
-      } else if (/\.jsonl(\.zstd?)?$|\.zst$/.test(name)) out.push(p);
-    }
-  };
-  walk('fixtures');
-  return out;
-}
-
-/** The fixture with the `seq` every line writes left out: the same session, read by line order alone. */
-function withoutWrittenSeqs(path: string): string {
-  const lines = readFileSync(path, 'utf8').split('\n').map((line) => {
-    try {
-      const v: unknown = JSON.parse(line);
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) return line;
-      const { seq: _seq, ...rest } = v as Record<string, unknown>;
-      return JSON.stringify(rest);
-    } catch {
-      return line;
-    }
+    return compactOf(cmp);
   });
-  const out = join(dir, `noseq-${path.replaceAll('/', '_')}`);
-  writeFileSync(out, lines.join('\n'));
-  return out;
 }
 
 const long = (n: number): string => 'Ünïcödé → 日本語 😀 line\n'.repeat(Math.ceil(n / 24)).slice(0, n);
@@ -114,7 +30,7 @@ const long = (n: number): string => 'Ünïcödé → 日本語 😀 line\n'.repe
 /**
  * A Palimpsest session by hand, with what the loader must keep as objects beside what it may keep
  * as bytes. `arena` says which: true for the lines the line alone gives (hot kinds, no seq
- * rewritten, no translated reference, nothing elided).
+ * rewritten, no translated reference, no long line elided).
  */
 const HAND: readonly { readonly v: Record<string, unknown>; readonly arena: boolean }[] = [
   { v: { kind: 'session', format: 'palimpsest', version: 1, id: 'compact-hand', at: '2026-11-30T10:00:00.000Z' }, arena: false },
@@ -126,7 +42,7 @@ const HAND: readonly { readonly v: Record<string, unknown>; readonly arena: bool
     arena: true,
   },
   { v: { kind: 'response', request: 'req_1', finish: { raw: 'tool_use', reason: 'tool_calls' }, usage: { input: 10, cacheWrite: 700, output: 40 } }, arena: true },
-  // Long enough to be elided in memory: the line holds the whole text, the log a preview.
+  // Long enough to be elided in memory, on a line longer than ELIDED_LINE_MAX_BYTES: the elided event is kept.
   { v: { kind: 'item', item: { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: long(2_000) }] }] } }, arena: false },
   { v: { kind: 'record', type: 'hook', summary: 'pre-tool ✓' }, arena: true },
   { v: { kind: 'item', item: { id: 't1b', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'ok — ✓' }], isError: false }] } }, arena: true },
@@ -157,6 +73,8 @@ const HAND: readonly { readonly v: Record<string, unknown>; readonly arena: bool
   { v: { kind: 'todo', todos: [{ content: 'test', status: 'pending' }] }, arena: false },
   { v: { kind: 'item', op: { op: 'extend' }, item: { id: 'a3', role: 'assistant', blocks: [{ type: 'text', text: ' More.' }] } }, arena: true },
   { v: { kind: 'request', id: 'req_3' }, arena: true },
+  // Elided too, on a short line: the log keeps the line and elides its event again when it is read.
+  { v: { kind: 'item', item: { id: 't2', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_9', content: [{ type: 'text', text: long(420) }] }] } }, arena: true },
   { v: { kind: 'response', request: 'req_3', error: { code: 'overloaded', message: 'Überlastet' }, finish: { raw: 'error', reason: 'error' } }, arena: true },
 ];
 
@@ -242,7 +160,7 @@ describe('CompactLog', () => {
         const written = await expectSameBothWays(path);
         if (path.startsWith('fixtures/palimpsest/') && path.endsWith('.jsonl')) {
           // With the seqs the lines write (in line order, so changing nothing) and without them.
-          for (const log of [written, await expectSameBothWays(withoutWrittenSeqs(path))]) {
+          for (const log of [written, await expectSameBothWays(withoutWrittenSeqs(path, dir))]) {
             const e: LogEvent[] = log ? [...log] : [];
             const hot = e.filter((x) => x.kind === 'item' || x.kind === 'request' || x.kind === 'response' || x.kind === 'record').length;
             if (hot > 0) expect(log?.stats().inArena).toBeGreaterThan(0);
