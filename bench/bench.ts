@@ -15,8 +15,9 @@
 //
 // Each data file is measured in its own child process (so peak RSS is per file): the bare loop
 // (1 MiB reads, split on 0x0A with Buffer.indexOf, toString per line, JSON.parse), the reader alone,
-// and loadSession (read + import) followed by replay, alternately, `--runs` times each — and in the
-// same rounds the same load into the compact log (`compactLog: true`) and its replay; then, on the
+// and loadSession (read + import, as the app loads: the compact log and parallel ranges for a large
+// Palimpsest file) followed by replay, alternately, `--runs` times each — and in the same rounds the
+// array log on one thread (`{ compactLog: false, threads: 1 }`) and its replay; then, on the
 // last loaded session, the model view at 1,000 seeded random requests and every view in order, the
 // diagnostics rules, and (with every view in order) a search, the token report before counting and
 // `palimpsest inspect --json` in a child process.
@@ -79,25 +80,24 @@ export interface FileResult {
   readonly baseline: Timing;
   /** readJsonl with a callback that does nothing: the reader alone. */
   readonly reader: Timing;
-  /** loadSession: read + import (+ elision) into the in-memory event log. */
+  /** loadSession with the default options (what the app does): read + import (+ elision) into the in-memory event log. */
   readonly load: Timing;
+  /** How the default load held the log and read the file. */
+  readonly log: { readonly kind: 'compact' | 'array'; readonly ranges: number; readonly byWorkers: number; readonly arenaBytes: number; readonly inArena: number; readonly objects: number };
   readonly replay: Timing;
   /** load + replay of the same round. */
   readonly loadReplay: Timing;
-  readonly ratio: { readonly reader: number; readonly load: number; readonly loadReplay: number; readonly loadCompact: number; readonly loadReplayCompact: number };
+  readonly ratio: { readonly reader: number; readonly load: number; readonly loadReplay: number; readonly loadArray: number; readonly loadReplayArray: number };
   /**
-   * The same load into the compact log (LoadOptions.compactLog, docs/performance.md "The compact
-   * log, stage 2a") and replay over it, in the same rounds; not the session the views below use.
+   * The array log read on one thread (`{ compactLog: false, threads: 1 }`, the default before the
+   * compact log and parallel load) and replay over it, in the same rounds; not the session the views below use.
    */
-  readonly compact: {
+  readonly arrayLog: {
     readonly load: Timing;
     readonly replay: Timing;
     readonly loadReplay: Timing;
-    /** Heap after the compact load and a full GC (before replay), and the arena's bytes off the heap. */
+    /** Heap after the load and a full GC (before replay). */
     readonly logHeap: number;
-    readonly arenaBytes: number;
-    readonly inArena: number;
-    readonly objects: number;
   };
   /**
    * Process CPU time (all threads, GC helpers included) of each round of the bare loop and the load,
@@ -237,11 +237,11 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   const lr: number[] = [];
   const cpuBase: number[] = [];
   const cpuLoad: number[] = [];
-  const ldC: number[] = [];
-  const rpC: number[] = [];
-  const lrC: number[] = [];
-  let compactHeap = 0;
-  let compactStats = { inArena: 0, objects: 0, arenaBytes: 0 };
+  const ldA: number[] = [];
+  const rpA: number[] = [];
+  const lrA: number[] = [];
+  let arrayHeap = 0;
+  let logInfo: FileResult['log'] = { kind: 'array', ranges: 1, byWorkers: 0, arenaBytes: 0, inArena: 0, objects: 0 };
   let lines = 0;
   let baselinePeakRss = 0;
   let logHeap = 0;
@@ -252,19 +252,25 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   // Each load is its own function, so that no local of this one holds a session once the phase is
   // over: an async function keeps its locals across awaits, and a session from the round before
   // (466 MB of heap on e1m) would still be alive while the next load runs.
-  const arrayRound = async (round: number): Promise<void> => {
+  const defaultRound = async (round: number): Promise<void> => {
     held.session = null;
     held.state = null;
     gc();
     const c0 = process.cpuUsage();
     const t0 = t();
-    const session = await loadSession(path, { compactLog: false });
+    const session = await loadSession(path);
     held.session = session;
     const t1 = t();
     cpuLoad.push(cpuMsSince(c0));
     // The event log alone (a GC between load and replay, outside both timings).
     gc();
     logHeap = process.memoryUsage().heapUsed;
+    const ranges = session.files[0]?.ranges;
+    const stats = session.events instanceof CompactLog ? session.events.stats() : null;
+    logInfo = {
+      kind: stats ? 'compact' : 'array', ranges: ranges?.count ?? 1, byWorkers: ranges?.byWorkers ?? 0,
+      arenaBytes: stats?.arenaBytes ?? 0, inArena: stats?.inArena ?? 0, objects: stats?.objects ?? session.events.length,
+    };
     const t1b = t();
     held.state = replay(session.events);
     const t2 = t();
@@ -273,29 +279,26 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     lr.push(t1 - t0 + (t2 - t1b));
     if (round === 0) firstPeakRss = maxRss();
     log(name, `round ${round + 1}/${runs}: bare ${(base[round] as number).toFixed(0)} ms, reader ${(rdr[round] as number).toFixed(0)} ms, `
-      + `load ${(t1 - t0).toFixed(0)} ms (CPU: bare ${(cpuBase[round] as number).toFixed(0)}, load ${(cpuLoad[round] as number).toFixed(0)}), replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`);
+      + `load ${(t1 - t0).toFixed(0)} ms (${logInfo.kind} log, ${logInfo.ranges} range${logInfo.ranges === 1 ? '' : 's'}, ${logInfo.byWorkers} by workers; `
+      + `CPU: bare ${(cpuBase[round] as number).toFixed(0)}, load ${(cpuLoad[round] as number).toFixed(0)}), replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`);
   };
-  // The same into the compact log, with nothing else held; the session is let go after its replay.
-  const compactRound = async (round: number): Promise<void> => {
+  // The array log on one thread, with nothing else held; the session is let go after its replay.
+  const arrayRound = async (round: number): Promise<void> => {
     held.session = null;
     held.state = null;
     gc();
     const t0 = t();
-    const s = await loadSession(path, { compactLog: true });
+    const s = await loadSession(path, { compactLog: false, threads: 1 });
     const t1 = t();
     gc();
-    compactHeap = process.memoryUsage().heapUsed;
-    if (s.events instanceof CompactLog) {
-      const { inArena, objects, arenaBytes } = s.events.stats();
-      compactStats = { inArena, objects, arenaBytes };
-    }
+    arrayHeap = process.memoryUsage().heapUsed;
     const t1b = t();
     const st = replay(s.events);
     const t2 = t();
-    ldC.push(t1 - t0);
-    rpC.push(t2 - t1b);
-    lrC.push(t1 - t0 + (t2 - t1b));
-    log(name, `round ${round + 1}/${runs}: compact log: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms (${st.requests.length} requests)`);
+    ldA.push(t1 - t0);
+    rpA.push(t2 - t1b);
+    lrA.push(t1 - t0 + (t2 - t1b));
+    log(name, `round ${round + 1}/${runs}: array log, one thread: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms (${st.requests.length} requests)`);
     await s.dispose();
   };
 
@@ -314,15 +317,15 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     rdr.push(t() - t0);
     if (records !== lines) log(name, `the reader saw ${records} records, the bare loop ${lines} objects`);
 
-    // The compact log's load and replay after the array log's in the first round (so that the first
-    // peak RSS is still the array log's alone), before it in the others.
-    if (round > 0) await compactRound(round);
-    await arrayRound(round);
-    if (round === 0) await compactRound(round);
+    // The array log's load and replay after the default's in the first round (so that the first
+    // peak RSS is the default load's alone), before it in the others.
+    if (round > 0) await arrayRound(round);
+    await defaultRound(round);
+    if (round === 0) await arrayRound(round);
   }
-  // With one round, the compact load came last and let the session go: load it again, untimed, for the views.
+  // With one round, the array log came last and let the session go: load again, untimed, for the views.
   if (!held.session) {
-    held.session = await loadSession(path, { compactLog: false });
+    held.session = await loadSession(path);
     held.state = replay(held.session.events);
   }
   const { session, state } = held;
@@ -336,9 +339,9 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   const load = timing(ld, bytes);
   const rep = timing(rp, bytes);
   const loadReplay = timing(lr, bytes);
-  const loadCompact = timing(ldC, bytes);
-  const replayCompact = timing(rpC, bytes);
-  const loadReplayCompact = timing(lrC, bytes);
+  const loadArray = timing(ldA, bytes);
+  const replayArray = timing(rpA, bytes);
+  const loadReplayArray = timing(lrA, bytes);
   const diagnosticsFirst = [...session.diagnostics, ...state.diagnostics].slice(0, 5).map((d) => `${d.rule}: ${d.message}`);
 
   // The view at seeded random requests.
@@ -403,9 +406,10 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     baseline, reader, load, replay: rep, loadReplay,
     ratio: {
       reader: reader.mbps / baseline.mbps, load: load.mbps / baseline.mbps, loadReplay: loadReplay.mbps / baseline.mbps,
-      loadCompact: loadCompact.mbps / baseline.mbps, loadReplayCompact: loadReplayCompact.mbps / baseline.mbps,
+      loadArray: loadArray.mbps / baseline.mbps, loadReplayArray: loadReplayArray.mbps / baseline.mbps,
     },
-    compact: { load: loadCompact, replay: replayCompact, loadReplay: loadReplayCompact, logHeap: compactHeap, ...compactStats },
+    log: logInfo,
+    arrayLog: { load: loadArray, replay: replayArray, loadReplay: loadReplayArray, logHeap: arrayHeap },
     cpu: { baselineMs: cpuBase, loadMs: cpuLoad, loadRatio: median(cpuBase) / median(cpuLoad) },
     memory: {
       baselinePeakRss, peakRss: firstPeakRss, peakRssRatio: firstPeakRss / bytes, peakRssAllRounds,
@@ -514,11 +518,11 @@ function report(results: readonly FileResult[]): string {
   ]));
   out.push('');
   out.push(table([
-    ['file', 'compact load MB/s', 'compact load ratio', '(array log)', 'compact replay ms', '(array log)', 'compact load+replay ratio', '(array log)', 'log heap MB', '(array log)', 'arena MB', 'events in arena'],
+    ['file', 'log', 'ranges', 'by workers', 'load ratio', '(array log, 1 thread)', 'replay ms', '(array log)', 'load+replay ratio', '(array log)', 'log heap MB', '(array log)', 'arena MB', 'events in arena'],
     ...results.map((r) => [
-      r.name, f0(r.compact.load.mbps), f2(r.ratio.loadCompact), f2(r.ratio.load), f0(r.compact.replay.medianMs), f0(r.replay.medianMs),
-      f2(r.ratio.loadReplayCompact), f2(r.ratio.loadReplay), f0(r.compact.logHeap / MB), f0(r.memory.logHeap / MB), f0(r.compact.arenaBytes / MB),
-      `${f1((100 * r.compact.inArena) / Math.max(1, r.compact.inArena + r.compact.objects))} %`,
+      r.name, r.log.kind, String(r.log.ranges), String(r.log.byWorkers), f2(r.ratio.load), f2(r.ratio.loadArray), f0(r.replay.medianMs), f0(r.arrayLog.replay.medianMs),
+      f2(r.ratio.loadReplay), f2(r.ratio.loadReplayArray), f0(r.memory.logHeap / MB), f0(r.arrayLog.logHeap / MB), f0(r.log.arenaBytes / MB),
+      `${f1((100 * r.log.inArena) / Math.max(1, r.log.inArena + r.log.objects))} %`,
     ]),
   ]));
   const withViews = results.filter((r) => r.views);

@@ -72,8 +72,20 @@ export class ByteArena {
     return chunk.toString('utf8', offset, offset + (this.lengthOf[ref] as number));
   }
 
-  /** Releases the slack of the entry tables once nothing more will be put (the chunks stay as they are). */
+  /**
+   * Releases the slack of the entry tables and of the last chunk once nothing more will be put
+   * (a `put` after it starts a new chunk).
+   */
   trim(): void {
+    // The last chunk is up to MAX_CHUNK_BYTES, most of it perhaps unused: keep a copy of what is used.
+    const last = this.chunks.length - 1;
+    const chunk = this.chunks[last];
+    if (chunk !== undefined && this.used < chunk.length) {
+      const exact = Buffer.allocUnsafeSlow(this.used);
+      chunk.copy(exact, 0, 0, this.used);
+      this.chunks[last] = exact;
+      this.bytesHeld -= chunk.length - this.used;
+    }
     this.chunkOf = this.chunkOf.slice(0, this.n);
     this.offsetOf = this.offsetOf.slice(0, this.n);
     this.lengthOf = this.lengthOf.slice(0, this.n);

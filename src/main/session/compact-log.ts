@@ -15,6 +15,14 @@ const ELIDED = 0x80;
 const KIND_MASK = 0x7f;
 if (EVENT_KINDS.length > KIND_MASK) throw new Error('CompactLog: more event kinds than its kinds column holds.');
 
+/**
+ * Events a compact log keeps once built, the last of each `seq % RECENT_EVENTS` (a power of two):
+ * stepping from one model view to the next reads mostly the same items again (a view holds up to
+ * about 1,400 items over a few thousand seqs on e1m), and a search or a token count asks an event
+ * twice in a row. Each then costs its parse once, not at every view.
+ */
+export const RECENT_EVENTS = 16_384;
+
 /** How a compact log holds its events (for tests and the bench). */
 export interface CompactLogStats {
   readonly events: number;
@@ -185,14 +193,18 @@ interface Columns {
  * An event log that keeps most events as the bytes of their source line in a ByteArena — no
  * object graph per event for the garbage collector to copy and trace — and builds such an event
  * again, with its seq, on `at`. Events the line alone does not give (seqs rewritten, references
- * translated, long texts elided, other importers) stay objects. Each `at` of an arena event
- * returns a new object: callers do not hold on to events or compare them by identity (EventLog).
+ * translated, long texts cut from long lines, other importers) stay objects. An arena event is
+ * built again on `at` unless it is one of the RECENT_EVENTS last used: callers do not hold on to
+ * events, compare them by identity or change them (EventLog).
  */
 export class CompactLog implements EventLog {
   private readonly kinds: Uint8Array;
   private readonly refs: Int32Array;
   private readonly branches: Uint32Array | null;
   private readonly branchNames: readonly string[];
+  /** The events built last: slot `seq % RECENT_EVENTS` holds the last one built of those seqs. */
+  private readonly recentSeqs = new Int32Array(RECENT_EVENTS).fill(-1);
+  private readonly recentEvents = new Array<LogEvent | undefined>(RECENT_EVENTS);
 
   constructor(
     readonly length: number,
@@ -215,6 +227,27 @@ export class CompactLog implements EventLog {
     if (!this.has(seq)) return undefined;
     const ref = this.refs[seq] as number;
     if (ref < 0) return this.objects[-1 - ref];
+    // Direct-mapped by seq: events close together in the log (a view's items) take different slots.
+    const slot = seq & (RECENT_EVENTS - 1);
+    if (this.recentSeqs[slot] === seq) return this.recentEvents[slot] as LogEvent;
+    const event = this.build(seq, ref);
+    this.recentSeqs[slot] = seq;
+    this.recentEvents[slot] = event;
+    return event;
+  }
+
+  /**
+   * The parsed line the event at seq was kept as, or null when it is kept as an object: the whole
+   * line, long texts included, without reading the file again (LoadedSession.hydrate).
+   */
+  lineValue(seq: number): Record<string, unknown> | null {
+    if (!this.has(seq)) return null;
+    const ref = this.refs[seq] as number;
+    return ref < 0 ? null : (JSON.parse(this.arena.text(ref)) as Record<string, unknown>);
+  }
+
+  /** The event at seq made again from its line. */
+  private build(seq: number, ref: number): LogEvent {
     const converted = this.convert(JSON.parse(this.arena.text(ref)) as Record<string, unknown>);
     // The line converted when it was read and the bytes have not changed since: this is a bug.
     if (converted === null) throw new Error(`CompactLog: the line of seq ${seq} no longer converts to an event.`);

@@ -5,6 +5,8 @@ import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
 import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
 import { isZstdPath, LineSource, readJsonl } from '../reader';
 import type { JsonLine, ReaderOptions, ReadStats } from '../reader/types';
+import { CompactLog } from './compact-log';
+import { defaultLogPlan } from './log-choice';
 import { LogBuilder } from './log-builder';
 import { defaultLoadThreads, PARALLEL_LOAD_MIN_BYTES, planRanges, readInRanges, startRangeJobs, type ByteRange, type RangeJob, type RangeMode } from './parallel-load';
 import type { LoadedSession, SessionFile } from './types';
@@ -19,10 +21,11 @@ export interface LoadOptions extends Omit<ReaderOptions, 'onBytes'> {
   readonly onBytes?: (read: number) => void;
   /**
    * Keep the events a line gives by itself as the line's bytes, off the heap, and build them again
-   * when read (CompactLog; docs/performance.md, "The compact log, stage 2b"). Off by default: it
-   * holds a third of the heap but opens a long session no faster, and later questions that read
-   * content parse their lines again. Unset, the environment variable PALIMPSEST_COMPACT_LOG=1 turns
-   * it on, so that any command, or the whole test suite, runs over it.
+   * when read (CompactLog; docs/performance.md, "The compact log" and "Parallel load"). Unset: as
+   * defaultLogPlan says (log-choice.ts) — the compact log, read in parallel, for a large plain file
+   * whose importer keeps lines as bytes (Palimpsest) — else the array log. PALIMPSEST_COMPACT_LOG=1
+   * (or 0) chooses for every load that does not, so that any command, or the whole test suite, runs
+   * over one or the other.
    */
   readonly compactLog?: boolean;
   /**
@@ -35,6 +38,13 @@ export interface LoadOptions extends Omit<ReaderOptions, 'onBytes'> {
   readonly threads?: number;
   /** For tests: the smallest file read in ranges, the first range's share, and whether later ranges are read by workers or inline. */
   readonly parallel?: { readonly minBytes?: number; readonly firstShare?: number; readonly mode?: RangeMode };
+}
+
+/** Whether the options (or the environment) choose the log: true compact, false array, null by size and format. */
+function chosenLog(options: LoadOptions): boolean | null {
+  if (options.compactLog !== undefined) return options.compactLog;
+  const env = process.env.PALIMPSEST_COMPACT_LOG;
+  return env === '1' ? true : env === '0' ? false : null;
 }
 
 /** The threads a load may use: the option, else PALIMPSEST_LOAD_THREADS, else the default. */
@@ -143,14 +153,16 @@ async function claimDirectory(path: string, forced: Importer | null): Promise<{ 
  * reader and its importer into an in-memory event log (long texts elided, re-read on demand).
  */
 export async function loadSession(path: string, options: LoadOptions = {}): Promise<LoadedSession> {
-  const b = new LogBuilder(options.compactLog ?? process.env.PALIMPSEST_COMPACT_LOG === '1');
-  const sink: ImportSink = b;
   let importer: Importer | null = options.format ? importerById(options.format) : null;
   let session: SessionImport | null = null;
   const files: SessionFile[] = [];
 
   const info = await stat(path).catch(() => null);
   if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
+  const threads = loadThreads(options);
+  const logChoice = chosenLog(options);
+  const b = new LogBuilder(logChoice ?? (await defaultLogPlan(path, info.isDirectory(), info.size, threads)).compact);
+  const sink: ImportSink = b;
   let paths = [path];
   if (info.isDirectory()) {
     const claimed = await claimDirectory(path, importer);
@@ -163,7 +175,6 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   // start now (before its importer is chosen, from the first range) so they run beside this thread.
   const progress = new RangeProgress(options.onBytes);
   let plan: RangePlan | null = null;
-  const threads = loadThreads(options);
   const rangesPossible = !info.isDirectory() && b.compactLog && !isZstdPath(path) && (options.format === undefined || options.format === 'palimpsest');
   if (rangesPossible && threads >= 2 && info.size >= (options.parallel?.minBytes ?? PARALLEL_LOAD_MIN_BYTES)) {
     const ranges = await planRanges(path, info.size, threads, SNIFF_LINES, options.parallel?.firstShare);
@@ -176,6 +187,8 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
       if (!importer) importer = detectFormat(first.map((l) => l.value), path)?.importer ?? null;
       if (!importer) return null;
       b.lineEvent = importer.lineEvent?.bind(importer) ?? null;
+      // Chosen by size: an importer that keeps no line as bytes gains nothing from the compact log.
+      if (logChoice === null && b.lineEvent === null && b.compactLog) b.useArrayLog();
       session = sessionImport(importer, sink);
     }
     return session;
@@ -244,8 +257,10 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
       const e = seq >= 0 ? events.at(seq) : undefined;
       const loc = locations.of(seq);
       if (!e || !loc) throw new RangeError(`No event at seq ${seq}.`);
-      out.push(e);
-      if (!sources[loc.file]) continue;
+      // A compact log holds the line itself (the bytes the file had when it was read).
+      const kept = events instanceof CompactLog ? events.lineValue(seq) : null;
+      out.push(kept ? whole(e, kept) : e);
+      if (kept || !sources[loc.file]) continue;
       let wanted = byFile.get(loc.file);
       if (!wanted) byFile.set(loc.file, (wanted = []));
       wanted.push({ at: out.length - 1, offset: loc.offset, length: loc.length });

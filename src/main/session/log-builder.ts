@@ -22,8 +22,8 @@ export interface LogPart {
 /** The event log being built; importers write into it as their sink. */
 export class LogBuilder implements ImportSink {
   /** The array log, or null when the events go to `compact`. */
-  private readonly events: LogEvent[] | null;
-  private readonly compact: CompactLogBuilder | null;
+  private events: LogEvent[] | null;
+  private compact: CompactLogBuilder | null;
   readonly locations = new EventLocations();
   readonly diagnostics: Diagnostic[] = [];
   /** The file being read, for events' locations and for diagnostics that do not name a file. */
@@ -40,6 +40,13 @@ export class LogBuilder implements ImportSink {
   constructor(compact: boolean) {
     this.events = compact ? null : [];
     this.compact = compact ? new CompactLogBuilder() : null;
+  }
+
+  /** Builds an array log after all (the importer keeps no line as bytes); only before the first event. */
+  useArrayLog(): void {
+    if (this.nextSeq !== 0) throw new Error('LogBuilder.useArrayLog: events were already emitted.');
+    this.events ??= [];
+    this.compact = null;
   }
 
   emit(event: EventBody, from: JsonLine, fileIndex?: number, lineAlone?: boolean): number {

@@ -60,4 +60,31 @@ describe('ByteArena', () => {
     arena.put(bytes('abc'), 0, 3);
     for (const bad of [-1, 1, 0.5, Number.NaN]) expect(() => arena.text(bad)).toThrow(RangeError);
   });
+
+  it('gives up the unused end of its last chunk when trimmed, and goes on in a new chunk', () => {
+    const arena = new ByteArena();
+    const refs = Array.from({ length: 100 }, (_, i) => arena.put(bytes(`line ${i}`), 0, `line ${i}`.length));
+    expect(arena.allocatedBytes).toBe(FIRST_CHUNK_BYTES);
+    arena.trim();
+    const used = refs.reduce((n, r) => n + arena.text(r).length, 0);
+    expect(arena.allocatedBytes).toBe(used);
+    const next = arena.put(bytes('after'), 0, 5);
+    expect(arena.chunkCount).toBe(2);
+    expect(refs.map((r) => arena.text(r))).toEqual(refs.map((_, i) => `line ${i}`));
+    expect(arena.text(next)).toBe('after');
+  });
+
+  it('takes the entries of another arena after its own, its chunks as they are', () => {
+    const a = new ByteArena();
+    const b = new ByteArena();
+    a.put(bytes('a0'), 0, 2);
+    b.put(bytes('b0'), 0, 2);
+    b.put(bytes('b1 é'), 0, bytes('b1 é').length);
+    // Through a structured clone, as from a worker: Buffers come back as Uint8Arrays.
+    const part = structuredClone(b.export());
+    expect(a.adopt(part)).toBe(1);
+    const after = a.put(bytes('a1'), 0, 2);
+    expect([0, 1, 2, after].map((r) => a.text(r))).toEqual(['a0', 'b0', 'b1 é', 'a1']);
+    expect(a.size).toBe(4);
+  });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateSession } from '../../../bench/generate';
-import { CompactLog, CompactLogBuilder } from '../../../src/main/session/compact-log';
+import { CompactLog, CompactLogBuilder, RECENT_EVENTS } from '../../../src/main/session/compact-log';
 import { loadSession, type LoadOptions } from '../../../src/main/session/load';
 import type { EventBody, LogEvent } from '../../../src/shared/model/event';
 import { compactOf, expectSameLoads, fixtureSessions, withoutWrittenSeqs } from './same-session';
@@ -96,11 +96,28 @@ describe('CompactLog', () => {
     expect(log.at(0)).toBe(kept);
     expect(kept).toEqual({ kind: 'request', id: 'r', purpose: 'agent', seq: 0 });
     expect(log.at(1)).toEqual({ kind: 'record', type: 't', summary: 'é', seq: 1 });
-    // A fresh object on every read of a line event.
-    expect(log.at(1)).not.toBe(log.at(1));
+    // Built once while it is recent: the same object on the next read.
+    expect(log.at(1)).toBe(log.at(1));
+    expect(log.lineValue(1)).toEqual({ kind: 'record', type: 't', summary: 'é' });
+    expect([log.lineValue(0), log.lineValue(2)]).toEqual([null, null]);
     expect([log.kindAt(0), log.kindAt(1), log.kindAt(2)]).toEqual(['request', 'record', undefined]);
     expect([log.at(2), log.at(-1)]).toEqual([undefined, undefined]);
     expect(log.stats()).toMatchObject({ events: 2, inArena: 1, objects: 1 });
+  });
+
+  it('builds a line event again once another event took its place among the recent ones', () => {
+    const b = new CompactLogBuilder();
+    const line = Buffer.from('{"kind":"record","type":"t","summary":"s"}');
+    for (let i = 0; i <= RECENT_EVENTS + 1; i++) b.push({ kind: 'record', type: 't', summary: 's' }, line);
+    const log = b.finish((v) => v as EventBody);
+    const first = log.at(1);
+    expect(log.at(2)).not.toBe(first);
+    expect(log.at(1)).toBe(first);
+    // seq 1 + RECENT_EVENTS takes seq 1's place: seq 1 is built again, equal but not the same.
+    expect(log.at(1 + RECENT_EVENTS)).toEqual({ kind: 'record', type: 't', summary: 's', seq: 1 + RECENT_EVENTS });
+    const again = log.at(1);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 
   it('loads the hand-written session as the array log does, with exactly the lines the line alone gives kept as bytes', async () => {

@@ -1,0 +1,71 @@
+import { isZstdPath } from '../reader';
+import { closeQuietly, IoFailure, openForReading, readInto } from '../reader/io';
+import { PARALLEL_LOAD_MIN_BYTES } from './parallel-load';
+
+/*
+ * Which event log a load builds when its options do not say (docs/performance.md, "Parallel
+ * load"). The array log keeps an object graph per event; on a session of many small events the
+ * garbage collector's copying of those objects is most of a load, and no single thread reaches
+ * 0.6× of the bare parse loop. The compact log keeps lines as bytes, which worker threads can hand
+ * over, so a large plain file is read in byte ranges on several threads into it. But when lines
+ * are long the compact log holds about what the array log holds (the bytes of a line of short
+ * texts weigh what its strings weigh), and replay over it keeps more: on the 1 GB bench session
+ * its peak RSS passed the size of the file. The largest files of long lines keep the array log.
+ */
+
+/** Files from this size on, plain and with more than one thread to read them, are read in parallel into the compact log. */
+export const COMPACT_LOG_MIN_BYTES = PARALLEL_LOAD_MIN_BYTES;
+/** From this size on, a file whose lines are long (LONG_LINE_BYTES) keeps the array log: memory counts more than speed there. */
+export const LARGE_FILE_BYTES = 512 * 1024 * 1024;
+/** Lines longer than this on average are long. */
+export const LONG_LINE_BYTES = 1024;
+
+const SAMPLES = 4;
+const SAMPLE_BYTES = 256 * 1024;
+
+/**
+ * The mean length of a line, in bytes, from SAMPLES reads spread over the file; null when it has
+ * no line end in them or cannot be read.
+ */
+export async function meanLineBytes(path: string, size: number): Promise<number | null> {
+  const fh = await openForReading(path);
+  if (fh instanceof IoFailure) return null;
+  try {
+    const buf = Buffer.allocUnsafe(SAMPLE_BYTES);
+    let bytes = 0;
+    let lines = 0;
+    for (let k = 0; k < SAMPLES; k++) {
+      const n = await readInto(fh, path, buf, SAMPLE_BYTES, Math.floor((size * k) / SAMPLES));
+      if (n instanceof IoFailure) return null;
+      // From the first line end to the last: whole lines only.
+      const first = buf.indexOf(0x0a);
+      const last = buf.lastIndexOf(0x0a, n - 1);
+      if (first < 0 || last <= first || last >= n) continue;
+      bytes += last - first;
+      for (let i = buf.indexOf(0x0a, first + 1); i !== -1 && i <= last; i = buf.indexOf(0x0a, i + 1)) lines++;
+    }
+    return lines === 0 ? null : bytes / lines;
+  } finally {
+    await closeQuietly(fh);
+  }
+}
+
+/** How a session at `path` is read when the options leave it to the loader. */
+export interface LogPlan {
+  /** Build the compact log (else the array log). */
+  readonly compact: boolean;
+  /** Why, in a few words (the bench prints it). */
+  readonly reason: string;
+}
+
+/** The log a load builds by default for a path of this kind and size, read with `threads` threads. */
+export async function defaultLogPlan(path: string, isDirectory: boolean, size: number, threads: number): Promise<LogPlan> {
+  if (isDirectory || isZstdPath(path)) return { compact: false, reason: 'not one plain file' };
+  if (size < COMPACT_LOG_MIN_BYTES) return { compact: false, reason: 'small' };
+  if (threads < 2) return { compact: false, reason: 'one thread' };
+  if (size >= LARGE_FILE_BYTES) {
+    const mean = await meanLineBytes(path, size);
+    if (mean === null || mean > LONG_LINE_BYTES) return { compact: false, reason: 'large, long lines' };
+  }
+  return { compact: true, reason: 'large' };
+}
