@@ -6,18 +6,18 @@ import { PARALLEL_LOAD_MIN_BYTES } from './parallel-load';
  * Which event log a load builds when its options do not say (docs/performance.md, "Parallel
  * load"). The array log keeps an object graph per event; on a session of many small events the
  * garbage collector's copying of those objects is most of a load, and no single thread reaches
- * 0.6× of the bare parse loop. The compact log keeps lines as bytes, which worker threads can hand
- * over, so a large plain file is read in byte ranges on several threads into it. But when lines
- * are long the compact log holds about what the array log holds (the bytes of a line of short
- * texts weigh what its strings weigh), and replay over it keeps more: on the 1 GB bench session
- * its peak RSS passed the size of the file. The largest files of long lines keep the array log.
+ * 0.6x of the bare parse loop (0.54 on the 1 M-event bench session). The compact log keeps lines
+ * as bytes, which worker threads can hand over, so such a file is read in byte ranges on several
+ * threads into it (0.76). When lines are long, the array log already meets the target on one
+ * thread (0.67 and 0.68 on the 100 MB and 1 GB bench sessions) and the compact log only costs:
+ * its long texts stay objects that a worker must copy across, the arena holds what the strings
+ * would, and replay over it keeps more (parallel 0.59 on the 100 MB session; peak RSS 1.05x the
+ * 1 GB one against 0.94x).
  */
 
-/** Files from this size on, plain and with more than one thread to read them, are read in parallel into the compact log. */
+/** Files from this size on, plain, of short lines and with more than one thread to read them, are read in parallel into the compact log. */
 export const COMPACT_LOG_MIN_BYTES = PARALLEL_LOAD_MIN_BYTES;
-/** From this size on, a file whose lines are long (LONG_LINE_BYTES) keeps the array log: memory counts more than speed there. */
-export const LARGE_FILE_BYTES = 512 * 1024 * 1024;
-/** Lines longer than this on average are long. */
+/** Lines longer than this on average are long: their file keeps the array log. */
 export const LONG_LINE_BYTES = 1024;
 
 const SAMPLES = 4;
@@ -63,9 +63,8 @@ export async function defaultLogPlan(path: string, isDirectory: boolean, size: n
   if (isDirectory || isZstdPath(path)) return { compact: false, reason: 'not one plain file' };
   if (size < COMPACT_LOG_MIN_BYTES) return { compact: false, reason: 'small' };
   if (threads < 2) return { compact: false, reason: 'one thread' };
-  if (size >= LARGE_FILE_BYTES) {
-    const mean = await meanLineBytes(path, size);
-    if (mean === null || mean > LONG_LINE_BYTES) return { compact: false, reason: 'large, long lines' };
-  }
-  return { compact: true, reason: 'large' };
+  const mean = await meanLineBytes(path, size);
+  if (mean === null) return { compact: false, reason: 'no line measured' };
+  if (mean > LONG_LINE_BYTES) return { compact: false, reason: 'long lines' };
+  return { compact: true, reason: 'large, short lines' };
 }

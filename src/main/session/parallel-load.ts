@@ -53,12 +53,20 @@ async function afterLines(fh: FileHandle, path: string, from: number, count: num
 }
 
 /**
- * The share of the file this thread reads itself. More than an equal share: a worker starts cold
- * (a new isolate, its code not yet optimised) and its part must be copied across, so the first
- * range ends first when all are equal (docs/performance.md, "Parallel load").
+ * What a worker loses to starting (a new isolate, its bundle: 47 ms for an empty range) and to
+ * running its code before it is optimised, in bytes this thread reads meanwhile. Measured on the
+ * 1 M-event bench session on the 2-core machine of ENVIRONMENT.md: given an even half, the worker
+ * finished 170–225 ms after this thread; given 47.5 % of the file, before it.
  */
-export function firstShare(threads: number): number {
-  return Math.min(1, 1.05 / threads);
+export const WORKER_HEAD_START_BYTES = 12 * 1024 * 1024;
+
+/**
+ * The share of the file this thread reads itself, so that it and the workers end together: each
+ * worker's range is WORKER_HEAD_START_BYTES shorter than this thread's.
+ */
+export function firstShare(threads: number, size: number): number {
+  if (threads < 2 || size <= 0) return 1;
+  return Math.min(1, (size + (threads - 1) * WORKER_HEAD_START_BYTES) / (threads * size));
 }
 
 /**
@@ -67,7 +75,7 @@ export function firstShare(threads: number): number {
  * file, the others share the rest: this thread also takes the parts in. null when the file has
  * too few lines for more than one range.
  */
-export async function planRanges(path: string, size: number, threads: number, firstLines: number, first = firstShare(threads)): Promise<ByteRange[] | null> {
+export async function planRanges(path: string, size: number, threads: number, firstLines: number, first = firstShare(threads, size)): Promise<ByteRange[] | null> {
   const fh = await openForReading(path);
   if (fh instanceof IoFailure) return null;
   try {
@@ -77,9 +85,9 @@ export async function planRanges(path: string, size: number, threads: number, fi
     let start = 0;
     for (let k = 1; k < threads && start < size; k++) {
       const nominal = Math.round(size * (first + ((k - 1) * (1 - first)) / (threads - 1)));
-      // A line start at or after `nominal`: just past the first LF at or after nominal - 1.
-      const at = Math.max(nominal, start + 1, k === 1 ? sniffed : 0);
-      const cut = at <= sniffed && k === 1 ? sniffed : await afterLines(fh, path, at - 1, 1);
+      // The first line start at or after `nominal` (past the first LF at or after nominal - 1),
+      // after the lines sniffing reads and after the previous cut.
+      const cut = k === 1 && nominal <= sniffed ? sniffed : await afterLines(fh, path, Math.max(nominal, start + 1, sniffed) - 1, 1);
       if (cut === null || cut >= size) break;
       ranges.push({ start, end: cut });
       start = cut;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COMPACT_LOG_MIN_BYTES, defaultLogPlan, LARGE_FILE_BYTES, LONG_LINE_BYTES, meanLineBytes } from '../../../src/main/session/log-choice';
+import { COMPACT_LOG_MIN_BYTES, defaultLogPlan, LONG_LINE_BYTES, meanLineBytes } from '../../../src/main/session/log-choice';
 
 const dir = mkdtempSync(join(tmpdir(), 'palimpsest-log-choice-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,21 +34,20 @@ describe('defaultLogPlan', () => {
   const short = lines('plan-short.jsonl', 300, 2_000);
   const long = lines('plan-long.jsonl', 3 * LONG_LINE_BYTES, 200);
 
-  it('reads a large plain file in parallel into the compact log', async () => {
-    expect((await defaultLogPlan(short, false, COMPACT_LOG_MIN_BYTES, 2)).compact).toBe(true);
-    // The largest files too, when their lines are short (sizes are given: the samples past the end read nothing).
-    expect((await defaultLogPlan(short, false, LARGE_FILE_BYTES, 4)).compact).toBe(true);
+  it('reads a large plain file of short lines in parallel into the compact log', async () => {
+    // Sizes are given: the samples past the end of the file read nothing.
+    for (const size of [COMPACT_LOG_MIN_BYTES, 2 ** 31]) expect(await defaultLogPlan(short, false, size, 2)).toEqual({ compact: true, reason: 'large, short lines' });
   });
 
   it('keeps the array log for a small file, one thread, a directory or a compressed file', async () => {
     expect(await defaultLogPlan(short, false, COMPACT_LOG_MIN_BYTES - 1, 4)).toEqual({ compact: false, reason: 'small' });
     expect(await defaultLogPlan(short, false, COMPACT_LOG_MIN_BYTES, 1)).toEqual({ compact: false, reason: 'one thread' });
-    expect((await defaultLogPlan(dir, true, LARGE_FILE_BYTES, 4)).compact).toBe(false);
-    expect((await defaultLogPlan(`${short}.zst`, false, LARGE_FILE_BYTES, 4)).compact).toBe(false);
+    expect((await defaultLogPlan(dir, true, 2 ** 31, 4)).compact).toBe(false);
+    expect((await defaultLogPlan(`${short}.zst`, false, 2 ** 31, 4)).compact).toBe(false);
   });
 
-  it('keeps the array log for the largest files of long lines, not for smaller ones', async () => {
-    expect(await defaultLogPlan(long, false, LARGE_FILE_BYTES, 4)).toEqual({ compact: false, reason: 'large, long lines' });
-    expect((await defaultLogPlan(long, false, LARGE_FILE_BYTES - 1, 4)).compact).toBe(true);
+  it('keeps the array log for a file of long lines, or one it cannot sample', async () => {
+    expect(await defaultLogPlan(long, false, COMPACT_LOG_MIN_BYTES, 4)).toEqual({ compact: false, reason: 'long lines' });
+    expect(await defaultLogPlan(join(dir, 'gone.jsonl'), false, COMPACT_LOG_MIN_BYTES, 4)).toEqual({ compact: false, reason: 'no line measured' });
   });
 });

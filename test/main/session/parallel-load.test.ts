@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSession } from '../../../bench/generate';
 import { loadSession, type LoadOptions } from '../../../src/main/session/load';
-import { planRanges } from '../../../src/main/session/parallel-load';
+import { firstShare, planRanges, WORKER_HEAD_START_BYTES } from '../../../src/main/session/parallel-load';
 import type { LoadedSession } from '../../../src/main/session/types';
 import { expectSameLoads, fixtureSessions, withoutWrittenSeqs } from './same-session';
 
@@ -15,8 +15,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** One thread: the load every ranged load must equal. */
 const ONE: LoadOptions = { compactLog: true, threads: 1 };
 
-/** In `threads` ranges, whatever the file's size; the later ranges read on this thread through a structured clone, as a worker's would be. */
-const ranged = (threads: number, more: LoadOptions = {}): LoadOptions => ({ compactLog: true, threads, parallel: { minBytes: 0, mode: 'inline', ...more.parallel }, ...more });
+/**
+ * In `threads` ranges of about equal size, whatever the file's size (the default gives this thread
+ * a head start of bytes that a small file does not have); the later ranges read on this thread
+ * through a structured clone, as a worker's would be.
+ */
+const ranged = (threads: number, more: LoadOptions = {}): LoadOptions => ({
+  compactLog: true,
+  threads,
+  ...more,
+  parallel: { minBytes: 0, mode: 'inline', firstShare: 1 / threads, ...more.parallel },
+});
 
 /** Loads `path` in ranges and on one thread, checks they agree, and returns how the ranged load read the file. */
 async function rangesOf(path: string, options: LoadOptions): Promise<LoadedSession['files'][number]['ranges'] | null> {
@@ -71,7 +80,7 @@ describe('parallel load', () => {
   it('reads with real worker threads, reporting progress that never goes back and ends at the size', async () => {
     const path = write('workers.jsonl', base);
     const seen: number[] = [];
-    const r = await rangesOf(path, { compactLog: true, threads: 3, parallel: { minBytes: 0, mode: 'worker' }, onBytes: (n) => seen.push(n) });
+    const r = await rangesOf(path, { compactLog: true, threads: 3, parallel: { minBytes: 0, mode: 'worker', firstShare: 1 / 3 }, onBytes: (n) => seen.push(n) });
     expect(r).toEqual({ count: 3, byWorkers: 2 });
     expect(seen.length).toBeGreaterThan(0);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1] as number);
@@ -181,6 +190,19 @@ describe('parallel load', () => {
   });
 });
 
+describe('firstShare', () => {
+  it('gives this thread a head start of WORKER_HEAD_START_BYTES over each worker, and the whole of a file too small for one', () => {
+    const size = 400 * 1024 * 1024;
+    for (const threads of [2, 3, 4]) {
+      const first = firstShare(threads, size) * size;
+      const worker = (size - first) / (threads - 1);
+      expect(first - worker).toBeCloseTo(WORKER_HEAD_START_BYTES, 0);
+    }
+    expect(firstShare(2, WORKER_HEAD_START_BYTES / 2)).toBe(1);
+    expect(firstShare(1, size)).toBe(1);
+  });
+});
+
 describe('planRanges', () => {
   it('cuts a file at line starts into contiguous ranges, the first holding the lines sniffing reads', async () => {
     const path = write('plan.jsonl', base.slice(0, 300));
@@ -213,7 +235,7 @@ describe('planRanges', () => {
 
   it('loads a large-enough file on one thread when no workers are wanted', async () => {
     const path = write('one-thread.jsonl', base);
-    const s = await loadSession(path, { compactLog: true, threads: 1, parallel: { minBytes: 0, mode: 'inline' } });
+    const s = await loadSession(path, { compactLog: true, threads: 1, parallel: { minBytes: 0, mode: 'inline', firstShare: 0.5 } });
     try {
       expect(s.files[0]?.ranges).toBeUndefined();
     } finally {
