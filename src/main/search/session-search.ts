@@ -1,7 +1,9 @@
 import type { SearchMatch } from '../../shared/api/library-contract';
 import type { LogEvent } from '../../shared/model/event';
+import { kindAt, shallowAt, type EventLog } from '../../shared/model/event-log';
 import { MAIN_BRANCH } from '../../shared/replay/branches';
 import { lowerBoundBy } from '../../shared/seq-search';
+import { CompactLog } from '../session/compact-log';
 import type { SessionInspector } from '../session/inspector';
 import { eventTexts, type EventText } from './event-text';
 
@@ -46,6 +48,28 @@ export function snippetAround(text: string, at: number, length: number): { snipp
   return { snippet: head + hit + tail, at: head.length, length: hit.length };
 }
 
+/**
+ * A query that a line's raw JSON text holds whenever a text of its event does: no white space (the
+ * texts of a tool call, a record and a tool schema join two fields with a space), and none of the
+ * characters JSON writes as escapes (`"`, `\`, `/`, controls).
+ */
+function rawTextHolds(query: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return !/[\s"\\/\u0000-\u001f\u007f]/u.test(query);
+}
+
+/**
+ * On a compact log, whether the event at seq may hold the query, judged from its line's text
+ * without parsing it: an item or a record line (their texts are the line's strings, nothing
+ * added by defaults) with no \u escape that does not contain the query cannot. Else true.
+ */
+function mayHold(events: CompactLog, seq: number, pattern: RegExp): boolean {
+  const kind = kindAt(events, seq);
+  if (kind !== 'item' && kind !== 'record') return true;
+  const line = events.lineText(seq);
+  return line === null || line.includes('\\u') || pattern.test(line);
+}
+
 export interface SearchOptions {
   /** Time allowed for re-reading long texts, in ms. Default 5 s. */
   readonly budgetMs?: number;
@@ -56,7 +80,9 @@ export async function searchSession(inspector: SessionInspector, query: string, 
   const now = options.now ?? Date.now;
   const deadline = now() + (options.budgetMs ?? 5000);
   const state = inspector.replay(branch);
-  const events = inspector.session.events;
+  const events: EventLog = inspector.session.events;
+  // A compact log keeps lines as bytes: most lines are ruled out on their text, not parsed.
+  const compact = events instanceof CompactLog && rawTextHolds(query) ? events : null;
   const requestById = new Map(state.requests.map((r) => [r.id, r.index]));
   const pattern = literalPattern(query);
   const matches: SearchMatch[] = [];
@@ -66,7 +92,9 @@ export async function searchSession(inspector: SessionInspector, query: string, 
   for (let b = 0; b < state.seqs.length; b += SEARCH_BLOCK) {
     const block = state.seqs.slice(b, b + SEARCH_BLOCK);
     const inMemory = block.map((seq) => {
-      const e = events.at(seq);
+      if (compact && !mayHold(compact, seq, pattern)) return [];
+      // Shallow: a compact log answers plain requests and responses from their heads.
+      const e = shallowAt(events, seq);
       return e ? eventTexts(e) : null;
     });
     const elided = now() < deadline ? block.filter((_, i) => inMemory[i]?.some((t) => t.elided)) : [];
@@ -74,9 +102,10 @@ export async function searchSession(inspector: SessionInspector, query: string, 
     if (elided.length > 0) (await inspector.session.hydrateMany(elided)).forEach((e, i) => full.set(elided[i] as number, e));
     block.forEach((seq, i) => {
       const whole = full.get(seq);
-      const e = whole ?? events.at(seq);
       const texts = whole ? eventTexts(whole) : inMemory[i];
-      if (!e || !texts) return;
+      if (!texts || texts.length === 0) return;
+      const e = whole ?? shallowAt(events, seq);
+      if (!e) return;
       if (texts.some((t) => t.elided)) partial++;
       scan(seq, e, texts);
     });

@@ -237,13 +237,23 @@ export class CompactLog implements EventLog {
   }
 
   /**
+   * The text of the line the event at seq was kept as, or null when it is kept as an object (a
+   * search may look at it before it pays for a parse).
+   */
+  lineText(seq: number): string | null {
+    if (!this.has(seq)) return null;
+    const ref = this.refs[seq] as number;
+    return ref < 0 ? null : this.arena.text(ref);
+  }
+
+  /**
    * The parsed line the event at seq was kept as, or null when it is kept as an object: the whole
    * line, long texts included, without reading the file again (LoadedSession.hydrate).
    */
   lineValue(seq: number): Record<string, unknown> | null {
     if (!this.has(seq)) return null;
-    const ref = this.refs[seq] as number;
-    return ref < 0 ? null : (JSON.parse(this.arena.text(ref)) as Record<string, unknown>);
+    const text = this.lineText(seq);
+    return text === null ? null : (JSON.parse(text) as Record<string, unknown>);
   }
 
   /** The event at seq made again from its line. */
