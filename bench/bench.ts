@@ -32,6 +32,7 @@ import { readJsonl } from '../src/main/reader';
 import { SessionInspector } from '../src/main/session/inspector';
 import { CompactLog } from '../src/main/session/compact-log';
 import { loadSession } from '../src/main/session/load';
+import { startRangeJobs } from '../src/main/session/parallel-load';
 import { askQuestions, SEARCH_QUERY, type Questions } from './questions';
 import type { LoadedSession } from '../src/main/session/types';
 import { replay, type ReplayState } from '../src/shared/replay/fold';
@@ -82,6 +83,8 @@ export interface FileResult {
   readonly reader: Timing;
   /** loadSession with the default options (what the app does): read + import (+ elision) into the in-memory event log. */
   readonly load: Timing;
+  /** Median time for a worker to read an empty range: what a parallel load pays to start one (null: no worker script). */
+  readonly workerStartMs: number | null;
   /** How the default load held the log and read the file. */
   readonly log: { readonly kind: 'compact' | 'array'; readonly ranges: number; readonly byWorkers: number; readonly arenaBytes: number; readonly inArena: number; readonly objects: number };
   readonly replay: Timing;
@@ -328,6 +331,18 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     held.session = await loadSession(path);
     held.state = replay(held.session.events);
   }
+  // What a worker costs to start: one reading an empty range (the parallel load's fixed cost per worker).
+  const workerStarts: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    const t0 = t();
+    const jobs = startRangeJobs(path, [{ start: 0, end: 0 }, { start: bytes, end: bytes }], {}, 'worker', () => undefined);
+    if (!jobs) break;
+    await Promise.all(jobs.map((j) => j.result));
+    for (const j of jobs) j.cancel();
+    workerStarts.push(t() - t0);
+  }
+  const workerStartMs = workerStarts.length > 0 ? median(workerStarts) : null;
+  log(name, `worker start (an empty range): ${workerStartMs === null ? 'no worker script' : `${workerStartMs.toFixed(0)} ms`}`);
   const { session, state } = held;
   if (!session || !state) throw new Error('no round ran');
   const peakRssAllRounds = maxRss();
@@ -409,6 +424,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
       loadArray: loadArray.mbps / baseline.mbps, loadReplayArray: loadReplayArray.mbps / baseline.mbps,
     },
     log: logInfo,
+    workerStartMs,
     arrayLog: { load: loadArray, replay: replayArray, loadReplay: loadReplayArray, logHeap: arrayHeap },
     cpu: { baselineMs: cpuBase, loadMs: cpuLoad, loadRatio: median(cpuBase) / median(cpuLoad) },
     memory: {
@@ -530,9 +546,9 @@ function report(results: readonly FileResult[]): string {
   ]));
   out.push('');
   out.push(table([
-    ['file', 'log', 'ranges', 'by workers', 'load ratio', '(array log, 1 thread)', 'replay ms', '(array log)', 'load+replay ratio', '(array log)', 'log heap MB', '(array log)', 'arena MB', 'events in arena'],
+    ['file', 'log', 'ranges', 'by workers', 'worker start ms', 'load ratio', '(array log, 1 thread)', 'replay ms', '(array log)', 'load+replay ratio', '(array log)', 'log heap MB', '(array log)', 'arena MB', 'events in arena'],
     ...results.map((r) => [
-      r.name, r.log.kind, String(r.log.ranges), String(r.log.byWorkers), f2(r.ratio.load), f2(r.ratio.loadArray), f0(r.replay.medianMs), f0(r.arrayLog.replay.medianMs),
+      r.name, r.log.kind, String(r.log.ranges), String(r.log.byWorkers), r.workerStartMs === null ? '—' : f0(r.workerStartMs), f2(r.ratio.load), f2(r.ratio.loadArray), f0(r.replay.medianMs), f0(r.arrayLog.replay.medianMs),
       f2(r.ratio.loadReplay), f2(r.ratio.loadReplayArray), f0(r.memory.logHeap / MB), f0(r.arrayLog.logHeap / MB), f0(r.log.arenaBytes / MB),
       `${f1((100 * r.log.inArena) / Math.max(1, r.log.inArena + r.log.objects))} %`,
     ]),

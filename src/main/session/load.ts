@@ -8,7 +8,7 @@ import type { JsonLine, ReaderOptions, ReadStats } from '../reader/types';
 import { CompactLog } from './compact-log';
 import { defaultLogPlan } from './log-choice';
 import { LogBuilder } from './log-builder';
-import { defaultLoadThreads, PARALLEL_LOAD_MIN_BYTES, planRanges, readInRanges, startRangeJobs, type ByteRange, type RangeJob, type RangeMode } from './parallel-load';
+import { defaultLoadThreads, PARALLEL_LOAD_MIN_BYTES, planRanges, RangeProgress, readInRanges, startRangeJobs, type ByteRange, type RangeJob, type RangeMode } from './parallel-load';
 import type { LoadedSession, SessionFile } from './types';
 
 /** Lines looked at before choosing an importer. */
@@ -63,22 +63,6 @@ interface RangePlan {
 export class UnreadableSessionError extends Error {
   constructor(message: string, readonly diagnostics: readonly Diagnostic[]) {
     super(message);
-  }
-}
-
-/** The bytes read so far over the ranges of a file read in ranges, for `onBytes`: never going back. */
-class RangeProgress {
-  private readonly read: number[] = [];
-  private reported = 0;
-
-  constructor(private readonly onBytes: ((read: number) => void) | undefined) {}
-
-  report(range: number, read: number): void {
-    if (!this.onBytes) return;
-    this.read[range] = read;
-    let total = 0;
-    for (const n of this.read) total += n ?? 0;
-    if (total > this.reported) this.onBytes((this.reported = total));
   }
 }
 

@@ -4,15 +4,13 @@ import { PARALLEL_LOAD_MIN_BYTES } from './parallel-load';
 
 /*
  * Which event log a load builds when its options do not say (docs/performance.md, "Parallel
- * load"). The array log keeps an object graph per event; on a session of many small events the
- * garbage collector's copying of those objects is most of a load, and no single thread reaches
- * 0.6x of the bare parse loop (0.54 on the 1 M-event bench session). The compact log keeps lines
- * as bytes, which worker threads can hand over, so such a file is read in byte ranges on several
- * threads into it (0.76). When lines are long, the array log already meets the target on one
- * thread (0.67 and 0.68 on the 100 MB and 1 GB bench sessions) and the compact log only costs:
- * its long texts stay objects that a worker must copy across, the arena holds what the strings
- * would, and replay over it keeps more (parallel 0.59 on the 100 MB session; peak RSS 1.05x the
- * 1 GB one against 0.94x).
+ * load", has the figures). The array log keeps an object graph per event; on a session of many
+ * small events the garbage collector's copying of those objects is most of a load, and one thread
+ * does not reach 0.6x of the bare parse loop. The compact log keeps lines as bytes, which worker
+ * threads can hand over, so such a file is read in byte ranges on several threads into it. When
+ * lines are long, the array log already meets the target on one thread and the compact log only
+ * costs: long texts stay objects that a worker must copy across, the arena holds what the strings
+ * would, replay over it is slower, and on the 1 GB bench session its peak RSS passed the file's size.
  */
 
 /** Files from this size on, plain, of short lines and with more than one thread to read them, are read in parallel into the compact log. */

@@ -53,10 +53,10 @@ async function afterLines(fh: FileHandle, path: string, from: number, count: num
 }
 
 /**
- * What a worker loses to starting (a new isolate, its bundle: 47 ms for an empty range) and to
- * running its code before it is optimised, in bytes this thread reads meanwhile. Measured on the
- * 1 M-event bench session on the 2-core machine of ENVIRONMENT.md: given an even half, the worker
- * finished 170–225 ms after this thread; given 47.5 % of the file, before it.
+ * What a worker loses to starting (a new isolate and its bundle: the bench's "worker start") and
+ * to running its code before it is optimised, in bytes this thread reads meanwhile. On the 2-core
+ * machine of ENVIRONMENT.md, given an even share of the 1 M-event bench session, the worker ended
+ * well after this thread; given this head start, about with it (docs/performance.md, "Parallel load").
  */
 export const WORKER_HEAD_START_BYTES = 12 * 1024 * 1024;
 
@@ -194,4 +194,20 @@ export async function readInRanges(
     for (const job of jobs) job.cancel();
   }
   return { stats: await reader.end(), taken };
+}
+
+/** The bytes read so far over the ranges of a file read in ranges, for `onBytes`: never going back. */
+export class RangeProgress {
+  private readonly read: number[] = [];
+  private reported = 0;
+
+  constructor(private readonly onBytes: ((read: number) => void) | undefined) {}
+
+  report(range: number, read: number): void {
+    if (!this.onBytes) return;
+    this.read[range] = read;
+    let total = 0;
+    for (const n of this.read) total += n ?? 0;
+    if (total > this.reported) this.onBytes((this.reported = total));
+  }
 }
