@@ -38,11 +38,7 @@ export interface CompactLogStats {
  * A compact log under construction as another thread hands it over (a byte range of a file read in
  * parallel): typed arrays and Buffers, transferable, and the few events kept as objects.
  */
-export interface CompactLogPart {
-  readonly kinds: Uint8Array;
-  readonly refs: Int32Array;
-  readonly branches: Uint32Array | null;
-  readonly branchNames: readonly string[];
+export interface CompactLogPart extends Columns {
   readonly objects: readonly LogEvent[];
   readonly arena: ArenaPart;
   readonly items: ItemHeadsPart;
