@@ -106,7 +106,16 @@ export interface RangeJob {
   readonly result: Promise<RangeResult>;
   /** Stops the worker; its result, if not yet in, becomes a refusal. */
   cancel(): void;
+  /** When the job was last heard from (`performance.now()`): started, or a message. */
+  lastHeard(): number;
 }
+
+/**
+ * A worker that has sent nothing for this long is stopped and its range read on the loading
+ * thread. A worker reports its progress every 4 MiB it reads and then its result, so only a hung
+ * one (or one parsing a single line of hundreds of MB) is this quiet.
+ */
+export const RANGE_STALL_MS = 30_000;
 
 export type RangeMode = 'worker' | 'inline';
 
@@ -128,21 +137,40 @@ export function startRangeJobs(
       range,
       result: loadRange(task(range)).then((r) => structuredClone(r, { transfer: transferables(r) })),
       cancel: () => undefined,
+      lastHeard: () => performance.now(),
     }));
   }
   const spec = workerSpec(import.meta.url, './range-worker.ts', 'load-worker.js');
   if (spec === null) return null;
   return ranges.slice(1).map((range, i) => {
     const worker = startWorker(spec, { [RANGE_WORKER_MARK]: task(range) });
+    let heard = performance.now();
     const result = new Promise<RangeResult>((resolve) => {
       worker.on('message', (m: RangeWorkerMessage) => {
+        heard = performance.now();
         if (m.type === 'progress') onProgress(i + 1, m.read);
         else resolve(m.result);
       });
       worker.on('error', (err) => resolve({ ok: false, why: `the worker failed: ${err.message}` }));
       worker.on('exit', (code) => resolve({ ok: false, why: `the worker exited (code ${code}) without a result` }));
     });
-    return { range, result, cancel: () => void worker.terminate() };
+    return { range, result, cancel: () => void worker.terminate(), lastHeard: () => heard };
+  });
+}
+
+/** The job's result, or a refusal once it has been silent for `stallMs` (the job is then stopped). */
+function resultOrStall(job: RangeJob, stallMs: number): Promise<RangeResult> {
+  return new Promise<RangeResult>((resolve) => {
+    const watch = setInterval(() => {
+      if (performance.now() - job.lastHeard() < stallMs) return;
+      clearInterval(watch);
+      job.cancel();
+      resolve({ ok: false, why: `the worker sent nothing for ${Math.round(stallMs / 1000)} s` });
+    }, Math.min(1_000, stallMs));
+    void job.result.then((r) => {
+      clearInterval(watch);
+      resolve(r);
+    });
   });
 }
 
@@ -153,8 +181,8 @@ export type TakeRange = (result: Extract<RangeResult, { ok: true }>, lineBase: n
  * Reads a file cut into `ranges`: the first here, each later one taken from its job when `take`
  * accepts it, else read here too. `accepts`, asked after the first range, says whether any part
  * can be taken at all (the importer chosen is the one the workers assumed); when not, the jobs
- * are stopped and the rest is read here. The jobs are always stopped before this returns. Says
- * how many ranges were taken from their jobs.
+ * are stopped and the rest is read here. A job silent for `stallMs` is stopped and its range read
+ * here. The jobs are always stopped before this returns. Says how many ranges were taken from their jobs.
  */
 export async function readInRanges(
   path: string,
@@ -166,6 +194,7 @@ export async function readInRanges(
   accepts: () => boolean,
   take: TakeRange,
   progress: { report(index: number, read: number): void },
+  stallMs = RANGE_STALL_MS,
 ): Promise<{ readonly stats: ReadStats; readonly taken: number }> {
   let taken = 0;
   const reader = await RangeReader.open(path, onLine, onDiagnostic, opts);
@@ -176,7 +205,7 @@ export async function readInRanges(
     if (!taking) for (const job of jobs) job.cancel();
     for (let k = 0; k < jobs.length; k++) {
       const job = jobs[k] as RangeJob;
-      const r = taking ? await job.result : null;
+      const r = taking ? await resultOrStall(job, stallMs) : null;
       const lineBase = reader.currentLine - 1;
       if (r?.ok === true && r.bytes === job.range.end - job.range.start && reader.canSkip && take(r, lineBase)) {
         // canSkip was true and nothing ran since: the skip counts the range.

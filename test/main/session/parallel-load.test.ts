@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSession } from '../../../bench/generate';
 import { loadSession, type LoadOptions } from '../../../src/main/session/load';
-import { firstShare, planRanges, WORKER_HEAD_START_BYTES } from '../../../src/main/session/parallel-load';
+import { firstShare, planRanges, readInRanges, WORKER_HEAD_START_BYTES, type RangeJob } from '../../../src/main/session/parallel-load';
+import type { RangeResult } from '../../../src/main/session/range-load';
 import type { LoadedSession } from '../../../src/main/session/types';
 import { expectSameLoads, fixtureSessions, withoutWrittenSeqs } from './same-session';
 
@@ -187,6 +188,30 @@ describe('parallel load', () => {
       }),
       { numRuns: 15 },
     );
+  });
+});
+
+describe('readInRanges', () => {
+  it('stops a worker that has gone silent and reads its range on this thread', async () => {
+    const path = write('stalled.jsonl', base.slice(0, 400));
+    const size = statSync(path).size;
+    const ranges = (await planRanges(path, size, 2, 16, 0.5)) ?? [];
+    expect(ranges).toHaveLength(2);
+    let cancelled = 0;
+    // A hung worker: no result, no message, ever.
+    const hung: RangeJob = { range: ranges[1] as RangeJob['range'], result: new Promise<RangeResult>(() => undefined), cancel: () => void cancelled++, lastHeard: () => 0 };
+    const lines: number[] = [];
+    const diagnostics: unknown[] = [];
+    const t0 = performance.now();
+    const read = await readInRanges(path, ranges, [hung], (l) => lines.push(l.line), (d) => diagnostics.push(d), {}, () => true, () => {
+      throw new Error('a refused range is never taken');
+    }, { report: () => undefined }, 50);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(cancelled).toBeGreaterThan(0);
+    expect(read.taken).toBe(0);
+    expect(read.stats).toMatchObject({ lines: 400, records: 400, skipped: 0, bytes: size });
+    expect(lines).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(diagnostics).toEqual([]);
   });
 });
 
