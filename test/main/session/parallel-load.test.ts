@@ -173,10 +173,10 @@ describe('parallel load', () => {
   });
 
   it('reads every range on this thread when the file is not a Palimpsest session', async () => {
-    // A DeepSeek Harness session long enough for ranges: the workers' Palimpsest import refuses, and so does the loader.
-    const path = 'fixtures/dsh/compaction-recovery/session.jsonl';
-    const r = await rangesOf(path, ranged(3));
-    if (r) expect(r.byWorkers).toBe(0);
+    // Sessions long enough for ranges: the workers' Palimpsest import refuses, and so does the loader.
+    for (const path of ['fixtures/dsh/apps/web/tests/snapshots/goal-multi-turn-actions/session.jsonl', 'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl']) {
+      expect(await rangesOf(path, ranged(3))).toEqual({ count: 3, byWorkers: 0 });
+    }
   });
 
   it('gives the one-thread load for any number of ranges, share of the first and read size (property)', async () => {
