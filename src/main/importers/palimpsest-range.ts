@@ -48,8 +48,12 @@ export class PalimpsestRangeImport {
       }
     }
     const c = convert(value);
-    if (!c.ok || c.badVersion !== undefined) {
+    if (!c.ok) {
       this.refusal = `line ${l.line} of the range is not a valid Palimpsest v1 event`;
+      return;
+    }
+    if (c.badVersion !== undefined) {
+      this.refusal = `line ${l.line} of the range names a format version other than 1`;
       return;
     }
     // The file's first import translates nothing and keeps written seqs that count on (adopt checks

@@ -197,7 +197,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
         return true;
       }, progress);
       stats = read.stats;
-      ranges = { count: plan.ranges.length, byWorkers: read.taken };
+      ranges = { count: plan.ranges.length, byWorkers: plan.ranges.length - 1 - read.readHere.length, readHere: read.readHere };
       readSoFar = stats.bytes;
     } else {
       stats = await readJsonl(p, reader.line, onDiagnostic, { ...options, onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined });

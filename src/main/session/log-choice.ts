@@ -20,6 +20,7 @@ export const LONG_LINE_BYTES = 1024;
 
 const SAMPLES = 4;
 const SAMPLE_BYTES = 256 * 1024;
+const LF = 0x0a;
 
 /**
  * The mean length of a line, in bytes, from SAMPLES reads spread over the file; null when it has
@@ -35,12 +36,13 @@ export async function meanLineBytes(path: string, size: number): Promise<number 
     for (let k = 0; k < SAMPLES; k++) {
       const n = await readInto(fh, path, buf, SAMPLE_BYTES, Math.floor((size * k) / SAMPLES));
       if (n instanceof IoFailure) return null;
-      // From the first line end to the last: whole lines only.
-      const first = buf.indexOf(0x0a);
-      const last = buf.lastIndexOf(0x0a, n - 1);
-      if (first < 0 || last <= first || last >= n) continue;
+      // From the first line end to the last, in what this read filled: whole lines only.
+      const sample = buf.subarray(0, n);
+      const first = sample.indexOf(LF);
+      const last = sample.lastIndexOf(LF);
+      if (first < 0 || last <= first) continue;
       bytes += last - first;
-      for (let i = buf.indexOf(0x0a, first + 1); i !== -1 && i <= last; i = buf.indexOf(0x0a, i + 1)) lines++;
+      for (let i = sample.indexOf(LF, first + 1); i !== -1; i = sample.indexOf(LF, i + 1)) lines++;
     }
     return lines === 0 ? null : bytes / lines;
   } finally {

@@ -165,7 +165,7 @@ function resultOrStall(job: RangeJob, stallMs: number): Promise<RangeResult> {
       if (performance.now() - job.lastHeard() < stallMs) return;
       clearInterval(watch);
       job.cancel();
-      resolve({ ok: false, why: `the worker sent nothing for ${Math.round(stallMs / 1000)} s` });
+      resolve({ ok: false, why: `the worker sent nothing for ${stallMs} ms` });
     }, Math.min(1_000, stallMs));
     void job.result.then((r) => {
       clearInterval(watch);
@@ -182,7 +182,8 @@ export type TakeRange = (result: Extract<RangeResult, { ok: true }>, lineBase: n
  * accepts it, else read here too. `accepts`, asked after the first range, says whether any part
  * can be taken at all (the importer chosen is the one the workers assumed); when not, the jobs
  * are stopped and the rest is read here. A job silent for `stallMs` is stopped and its range read
- * here. The jobs are always stopped before this returns. Says how many ranges were taken from their jobs.
+ * here. The jobs are always stopped before this returns. Says why each range read here was not
+ * taken from its job, in order.
  */
 export async function readInRanges(
   path: string,
@@ -195,8 +196,8 @@ export async function readInRanges(
   take: TakeRange,
   progress: { report(index: number, read: number): void },
   stallMs = RANGE_STALL_MS,
-): Promise<{ readonly stats: ReadStats; readonly taken: number }> {
-  let taken = 0;
+): Promise<{ readonly stats: ReadStats; readonly readHere: readonly string[] }> {
+  const readHere: string[] = [];
   const reader = await RangeReader.open(path, onLine, onDiagnostic, opts);
   try {
     const first = ranges[0] as ByteRange;
@@ -206,13 +207,13 @@ export async function readInRanges(
     for (let k = 0; k < jobs.length; k++) {
       const job = jobs[k] as RangeJob;
       const r = taking ? await resultOrStall(job, stallMs) : null;
-      const lineBase = reader.currentLine - 1;
-      if (r?.ok === true && r.bytes === job.range.end - job.range.start && reader.canSkip && take(r, lineBase)) {
+      const why = taking ? (r?.ok === false ? r.why : null) : 'the format read is not one whose ranges workers read';
+      if (why === null && r?.ok === true && reader.canSkip && take(r, reader.currentLine - 1)) {
         // canSkip was true and nothing ran since: the skip counts the range.
         reader.skip(r.bytes, r.lines, r.events);
-        taken++;
         progress.report(k + 1, r.bytes);
       } else {
+        readHere.push(why ?? 'the import cannot go on from where the range starts');
         await reader.read(job.range.start, job.range.end, (n) => progress.report(k + 1, n));
       }
     }
@@ -222,7 +223,7 @@ export async function readInRanges(
   } finally {
     for (const job of jobs) job.cancel();
   }
-  return { stats: await reader.end(), taken };
+  return { stats: await reader.end(), readHere };
 }
 
 /** The bytes read so far over the ranges of a file read in ranges, for `onBytes`: never going back. */

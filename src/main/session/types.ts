@@ -12,9 +12,11 @@ export interface SessionFile {
   readonly stats: ReadStats;
   /**
    * Present when the file was read in byte ranges on several threads (parallel load): the ranges,
-   * and how many of those after the first a worker read (the others were read on the loading thread).
+   * how many of those after the first a worker read, and why each of the others was read on the
+   * loading thread (a worker's refusal — "the reader reports READ_INVALID_JSON at line 3 of the
+   * range" — or the loader's), in file order.
    */
-  readonly ranges?: { readonly count: number; readonly byWorkers: number };
+  readonly ranges?: { readonly count: number; readonly byWorkers: number; readonly readHere: readonly string[] };
 }
 
 /**

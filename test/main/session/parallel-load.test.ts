@@ -13,6 +13,10 @@ import { expectSameLoads, fixtureSessions, withoutWrittenSeqs } from './same-ses
 const dir = mkdtempSync(join(tmpdir(), 'palimpsest-parallel-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Why the loading thread read a range itself (SessionFile.ranges.readHere). */
+const CANNOT_GO_ON = 'the import cannot go on from where the range starts';
+const NOT_OURS = 'the format read is not one whose ranges workers read';
+
 /** One thread: the load every ranged load must equal. */
 const ONE: LoadOptions = { compactLog: true, threads: 1 };
 
@@ -74,15 +78,15 @@ describe('parallel load', () => {
 
   it('takes every range of a clean session from the workers', async () => {
     const path = write('clean.jsonl', base);
-    for (const threads of [2, 4]) expect(await rangesOf(path, ranged(threads))).toEqual({ count: threads, byWorkers: threads - 1 });
-    expect(await rangesOf(path, ranged(4, { chunkBytes: 4_096 }))).toEqual({ count: 4, byWorkers: 3 });
+    for (const threads of [2, 4]) expect(await rangesOf(path, ranged(threads))).toEqual({ count: threads, byWorkers: threads - 1, readHere: [] });
+    expect(await rangesOf(path, ranged(4, { chunkBytes: 4_096 }))).toEqual({ count: 4, byWorkers: 3, readHere: [] });
   });
 
   it('reads with real worker threads, reporting progress that never goes back and ends at the size', async () => {
     const path = write('workers.jsonl', base);
     const seen: number[] = [];
     const r = await rangesOf(path, { compactLog: true, threads: 3, parallel: { minBytes: 0, mode: 'worker', firstShare: 1 / 3 }, onBytes: (n) => seen.push(n) });
-    expect(r).toEqual({ count: 3, byWorkers: 2 });
+    expect(r).toEqual({ count: 3, byWorkers: 2, readHere: [] });
     expect(seen.length).toBeGreaterThan(0);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1] as number);
     expect(seen.at(-1)).toBe(statSync(path).size);
@@ -91,7 +95,7 @@ describe('parallel load', () => {
   it('takes written seqs that count on in line order, and reads a range whose seqs are out of step on this thread', async () => {
     const numbered = base.map((l, i) => JSON.stringify({ ...(JSON.parse(l) as object), seq: i }));
     const numberedPath = write('numbered.jsonl', numbered);
-    expect(await rangesOf(numberedPath, ranged(4))).toEqual({ count: 4, byWorkers: 3 });
+    expect(await rangesOf(numberedPath, ranged(4))).toEqual({ count: 4, byWorkers: 3, readHere: [] });
     // From the second range on, every seq is 5 too many: the range's lines agree among themselves,
     // but not with where the range starts, which only this thread knows. The one-thread load
     // reports it (PALIMPSEST_SEQ) and maps references through the written seqs.
@@ -104,14 +108,14 @@ describe('parallel load', () => {
     const shiftedPath = write('shifted.jsonl', shifted);
     expect((await planRanges(shiftedPath, statSync(shiftedPath).size, split.threads, 16, split.firstShare))?.[1]?.start).toBe(cut);
     const options = ranged(split.threads, { parallel: { minBytes: 0, mode: 'inline', firstShare: split.firstShare } });
-    expect(await rangesOf(shiftedPath, options)).toEqual({ count: 2, byWorkers: 0 });
+    expect(await rangesOf(shiftedPath, options)).toEqual({ count: 2, byWorkers: 0, readHere: [CANNOT_GO_ON] });
   });
 
   it('reads a range on this thread when its own seqs fall out of step partway', async () => {
     const numbered = base.map((l, i) => JSON.stringify({ ...(JSON.parse(l) as object), seq: i < base.length * 0.6 ? i : i + 5 }));
     // The cut is at about 30 %, the step at 60 %: inside the worker's range.
     const r = await rangesOf(write('step.jsonl', numbered), ranged(2, { parallel: { minBytes: 0, mode: 'inline', firstShare: 0.3 } }));
-    expect(r).toEqual({ count: 2, byWorkers: 0 });
+    expect(r).toEqual({ count: 2, byWorkers: 0, readHere: [expect.stringMatching(/writes a seq out of step/)] });
   });
 
   it('reads the rest on this thread once the first range diverged from line order (references are then mapped)', async () => {
@@ -120,7 +124,7 @@ describe('parallel load', () => {
     // A later line quotes the line that wrote 50000: the one-thread load maps it to seq 20.
     numbered[at] = JSON.stringify({ kind: 'item', seq: at, sources: [50_000], item: { id: 'quote', role: 'user', blocks: [{ type: 'text', text: 'Quoting line 21.' }] } });
     const path = write('diverged.jsonl', numbered);
-    expect(await rangesOf(path, ranged(4))).toEqual({ count: 4, byWorkers: 0 });
+    expect(await rangesOf(path, ranged(4))).toEqual({ count: 4, byWorkers: 0, readHere: [CANNOT_GO_ON, CANNOT_GO_ON, CANNOT_GO_ON] });
     const s = await loadSession(path, ranged(4));
     try {
       const quote = s.events.at(at);
@@ -131,14 +135,14 @@ describe('parallel load', () => {
   });
 
   describe('a range with something to report is read on this thread, which reports it as one thread does', () => {
-    const cases: Record<string, () => string> = {
-      'invalid JSON': () => withLine('bad-json.jsonl', '{"kind": "item", '),
-      'a JSON value that is not an object': () => withLine('array.jsonl', '[1, 2]'),
-      'a blank line': () => withLine('blank.jsonl', '   '),
-      'an unknown kind': () => withLine('unknown.jsonl', '{"kind":"assistant/chunk","text":"hi"}'),
-      'an invalid event': () => withLine('invalid.jsonl', '{"kind":"item","item":{"id":"","role":"user","blocks":[]}}'),
-      'a later version on a session line': () => withLine('version.jsonl', '{"kind":"session","format":"palimpsest","version":2}'),
-      'invalid UTF-8': () => {
+    const cases: Record<string, readonly [RegExp, () => string]> = {
+      'invalid JSON': [/READ_INVALID_JSON/, () => withLine('bad-json.jsonl', '{"kind": "item", ')],
+      'a JSON value that is not an object': [/READ_NOT_OBJECT/, () => withLine('array.jsonl', '[1, 2]')],
+      'a blank line': [/READ_BLANK_LINES/, () => withLine('blank.jsonl', '   ')],
+      'an unknown kind': [/not a valid Palimpsest v1 event/, () => withLine('unknown.jsonl', '{"kind":"assistant/chunk","text":"hi"}')],
+      'an invalid event': [/not a valid Palimpsest v1 event/, () => withLine('invalid.jsonl', '{"kind":"item","item":{"id":"","role":"user","blocks":[]}}')],
+      'a later version on a session line': [/names a format version other than 1/, () => withLine('version.jsonl', JSON.stringify({ ...(JSON.parse(base[0] as string) as object), version: 2 }))],
+      'invalid UTF-8': [/READ_INVALID_UTF8/, () => {
         const path = withLine('utf8.jsonl', '{"kind":"record","type":"hook","summary":"XX"}');
         const bytes = readFileSync(path);
         const at = bytes.indexOf('"XX"');
@@ -146,36 +150,37 @@ describe('parallel load', () => {
         bytes[at + 2] = 0x28;
         writeFileSync(path, bytes);
         return path;
-      },
-      'CRLF line ends from the middle on': () => {
+      }],
+      'CRLF line ends from the middle on': [/READ_CRLF/, () => {
         const half = Math.floor(base.length / 2);
         return write('crlf.jsonl', [base.slice(0, half).join('\n'), base.slice(half).join('\r\n')], '\r\n');
-      },
-      'a last line cut short': () => {
+      }],
+      'a last line cut short': [/READ_TRUNCATED_LINE/, () => {
         const path = join(dir, 'truncated.jsonl');
         writeFileSync(path, base.join('\n') + '\n{"kind":"item","item":{"id":"x');
         return path;
-      },
+      }],
     };
-    for (const [name, make] of Object.entries(cases)) {
+    for (const [name, [why, make]] of Object.entries(cases)) {
       it(name, async () => {
         const r = await rangesOf(make(), ranged(4));
         expect(r?.count).toBe(4);
-        expect(r?.byWorkers).toBeLessThan(3);
+        expect(r?.readHere).toContainEqual(expect.stringMatching(why));
+        expect((r?.byWorkers ?? 0) + (r?.readHere.length ?? 0)).toBe(3);
       });
     }
 
     it('a line over the line limit', async () => {
       const path = withLine('long-line.jsonl', JSON.stringify({ kind: 'record', type: 'hook', summary: 'x'.repeat(5_000) }));
       const r = await rangesOf(path, ranged(4, { maxLineBytes: 4_096 }));
-      expect(r?.byWorkers).toBeLessThan(3);
+      expect(r?.readHere).toContainEqual(expect.stringMatching(/READ_LINE_TOO_LONG/));
     });
   });
 
   it('reads every range on this thread when the file is not a Palimpsest session', async () => {
     // Sessions long enough for ranges: the workers' Palimpsest import refuses, and so does the loader.
     for (const path of ['fixtures/dsh/apps/web/tests/snapshots/goal-multi-turn-actions/session.jsonl', 'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl']) {
-      expect(await rangesOf(path, ranged(3))).toEqual({ count: 3, byWorkers: 0 });
+      expect(await rangesOf(path, ranged(3))).toEqual({ count: 3, byWorkers: 0, readHere: [NOT_OURS, NOT_OURS] });
     }
   });
 
@@ -208,7 +213,7 @@ describe('readInRanges', () => {
     }, { report: () => undefined }, 50);
     expect(performance.now() - t0).toBeLessThan(5_000);
     expect(cancelled).toBeGreaterThan(0);
-    expect(read.taken).toBe(0);
+    expect(read.readHere).toEqual(['the worker sent nothing for 50 ms']);
     expect(read.stats).toMatchObject({ lines: 400, records: 400, skipped: 0, bytes: size });
     expect(lines).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     expect(diagnostics).toEqual([]);
