@@ -309,18 +309,20 @@ function rareEvent(v: Obj): EventBody | null {
 /**
  * The event a line is, when it has one of the common shapes the fast check knows; null sends the
  * line to zod. Exported for the equivalence test.
+ *
+ * The event is the line's own object wherever it can be (an item is completed in place: its `op`
+ * set): the parsed line is the importer's to keep, and a copy would cost an allocation per line and
+ * leave the line's hidden class (map) with no object once the load is over, so that V8 throws away
+ * this code (see keepShape in src/main/reader/shapes.ts). `v` may be changed.
  */
 export function fastEvent(v: Obj): EventBody | null {
   switch (v.kind) {
     case 'item': {
       if (!itemOk(v)) return null;
-      // Built field by field: an object spread costs more than the whole check.
-      const out: Obj = { kind: 'item', item: itemOf(v.item as Obj), op: surfaceOp(v.op) };
-      if (v.seq !== undefined) out.seq = v.seq;
-      if (v.branch !== undefined) out.branch = v.branch;
-      if (v.at !== undefined) out.at = v.at;
-      if (v.sources !== undefined) out.sources = v.sources;
-      return out as EventBody;
+      const item = itemOf(v.item as Obj);
+      if (item !== v.item) v.item = item;
+      v.op = surfaceOp(v.op);
+      return v as EventBody;
     }
     case 'request': {
       if (!requestOk(v)) return null;

@@ -15,6 +15,8 @@ export interface ImportSink {
    * for its seq — so the log may keep the line's bytes (`from.bytes`) instead of the event and
    * make it again when asked (a compact log, docs/performance.md). Only say so when the import
    * changed nothing the line alone does not give (no seq rewritten, no reference translated).
+   * Such an event is made from the line's own parse and is the log's to change: the log may cut
+   * its long texts where they stand, and sets its seq. An importer keeps no reference to it.
    */
   emit(event: EventBody, from: JsonLine, fileIndex?: number, lineAlone?: boolean): number;
   /** Report a finding about the input; loading goes on. */

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FileReport } from './report';
-import type { JsonLine, ReadStats } from './types';
+import type { LineReceiver } from './lines';
+import type { JsonLine, JsonLineReceiver, OnJsonLine, ReadStats } from './types';
 
 const CR = 0x0d;
 const OPEN_BRACE = 0x7b;
@@ -44,23 +45,31 @@ export function parseLineBytes(buf: Buffer, start: number, end: number): Record<
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
+/** A JsonLineReceiver made of a callback. */
+class JsonLineCallback implements JsonLineReceiver {
+  constructor(readonly line: (l: JsonLine) => void) {}
+}
+
 /**
  * Turns raw lines into JsonLine records or diagnostics and keeps the file's counts. One instance
  * per file: the once-per-file notes (BOM, CRLF, blank lines) depend on what came before.
  */
-export class JsonlDecoder {
+export class JsonlDecoder implements LineReceiver {
   readonly stats: ReadStats = { bytes: 0, lines: 0, records: 0, skipped: 0 };
+  private readonly receiver: JsonLineReceiver;
   private crlfLine = 0;
   private blankCount = 0;
   private blankFirst = 0;
 
   constructor(
     private readonly report: FileReport,
-    private readonly onRecord: (l: JsonLine) => void,
+    onRecord: OnJsonLine,
     private readonly maxLineBytes: number,
-  ) {}
+  ) {
+    this.receiver = typeof onRecord === 'function' ? new JsonLineCallback(onRecord) : onRecord;
+  }
 
-  /** A LineCallback; bound once per file by the caller. */
+  /** A LineCallback, called by the splitter as a method of this decoder. */
   line(buf: Buffer, start: number, end: number, lineNo: number, offset: number, terminated: boolean): void {
     this.stats.lines++;
     // A BOM is a file's first bytes, not a range's (a parallel load reads ranges from line 1 on).
@@ -100,7 +109,7 @@ export class JsonlDecoder {
       return;
     }
     this.stats.records++;
-    this.onRecord({ value: value as Record<string, unknown>, line: lineNo, offset, length: end - start, bytes: buf, start, end });
+    this.receiver.line({ value: value as Record<string, unknown>, line: lineNo, offset, length: end - start, bytes: buf, start, end });
   }
 
   /** Counts lines another reader read and delivered (a byte range read in parallel). */

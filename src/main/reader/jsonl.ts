@@ -3,7 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { parseLineBytes } from './decode';
 import { closeQuietly, IoFailure, openForReading, readInto } from './io';
 import { JsonlPipeline } from './pipeline';
-import type { DiagnosticSink, JsonLine, ReaderOptions, ReadStats } from './types';
+import type { DiagnosticSink, OnJsonLine, ReaderOptions, ReadStats } from './types';
 import { isZstdPath, ZstdStream } from './zstd';
 
 export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
@@ -20,7 +20,7 @@ function chunkSize(opts: ReaderOptions): number {
  */
 export async function readJsonl(
   path: string,
-  onLine: (l: JsonLine) => void,
+  onLine: OnJsonLine,
   onDiagnostic: DiagnosticSink,
   opts: ReaderOptions = {},
 ): Promise<ReadStats> {
@@ -107,7 +107,7 @@ export class RangeReader {
   /** `from`: where the first range starts, when that is not the file's first line. Never throws for I/O. */
   static async open(
     path: string,
-    onLine: (l: JsonLine) => void,
+    onLine: OnJsonLine,
     onDiagnostic: DiagnosticSink,
     opts: ReaderOptions = {},
     from?: { readonly line: number; readonly offset: number },
@@ -156,7 +156,7 @@ export class RangeReader {
 export function readJsonlChunks(
   chunks: Iterable<Uint8Array>,
   file: string,
-  onLine: (l: JsonLine) => void,
+  onLine: OnJsonLine,
   onDiagnostic: DiagnosticSink,
   opts: ReaderOptions = {},
 ): ReadStats {

@@ -30,6 +30,17 @@ export type LineCallback = (
 /** Receives a line longer than `maxLineBytes`, once, after its last byte went by. */
 export type LongLineCallback = (lineNo: number, byteOffset: number, byteLength: number) => void;
 
+/**
+ * Both callbacks as methods of one object (the reader's decoder). The splitter's optimised code then
+ * calls methods of a class, which live as long as the program; a closure or bound function made for
+ * one file is embedded in that code and dies with the file, and a GC that frees it throws the code
+ * away, so that every file read was read first by unoptimised code (docs/performance.md).
+ */
+export interface LineReceiver {
+  line: LineCallback;
+  longLine: LongLineCallback;
+}
+
 export interface LineSplitterOptions {
   maxLineBytes?: number;
   onLongLine?: LongLineCallback;
@@ -45,6 +56,14 @@ function ignoreLongLine(): void {
   // The default drops over-long lines silently; callers that care pass `onLongLine`.
 }
 
+/** A LineReceiver made of callbacks. */
+class LineCallbacks implements LineReceiver {
+  constructor(
+    readonly line: LineCallback,
+    readonly longLine: LongLineCallback,
+  ) {}
+}
+
 function asBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
@@ -57,8 +76,7 @@ function asBuffer(chunk: Uint8Array): Buffer {
  * kept as copied pieces, so callers may reuse their read buffer after `push` returns.
  */
 export class LineSplitter {
-  private readonly onLine: LineCallback;
-  private readonly onLongLine: LongLineCallback;
+  private readonly receiver: LineReceiver;
   private readonly maxLineBytes: number;
 
   private pieces: Buffer[] = [];
@@ -70,9 +88,9 @@ export class LineSplitter {
   private total = 0;
   private ended = false;
 
-  constructor(onLine: LineCallback, options: LineSplitterOptions = {}) {
-    this.onLine = onLine;
-    this.onLongLine = options.onLongLine ?? ignoreLongLine;
+  /** `options.onLongLine` is used only with a callback: a receiver has its own `longLine`. */
+  constructor(onLine: LineCallback | LineReceiver, options: LineSplitterOptions = {}) {
+    this.receiver = typeof onLine === 'function' ? new LineCallbacks(onLine, options.onLongLine ?? ignoreLongLine) : onLine;
     this.maxLineBytes = lineLimit(options.maxLineBytes);
     this.lineNo = options.firstLine ?? 1;
     this.lineOffset = options.firstOffset ?? 0;
@@ -111,8 +129,8 @@ export class LineSplitter {
       if (this.pendingBytes === 0 && this.discarded < 0) {
         // Hot path: the whole line is in this chunk.
         lineBytes = nl - pos;
-        if (lineBytes > max) this.onLongLine(this.lineNo, lineStart, lineBytes);
-        else this.onLine(chunk, pos, nl, this.lineNo, lineStart, true);
+        if (lineBytes > max) this.receiver.longLine(this.lineNo, lineStart, lineBytes);
+        else this.receiver.line(chunk, pos, nl, this.lineNo, lineStart, true);
       } else {
         lineBytes = this.finishSpanning(chunk, pos, nl, true);
       }
@@ -169,7 +187,7 @@ export class LineSplitter {
       this.discarded = -1;
       this.pieces = [];
       this.pendingBytes = 0;
-      this.onLongLine(lineNo, offset, length);
+      this.receiver.longLine(lineNo, offset, length);
       return length;
     }
     if (tail > 0) this.pieces.push(chunk.subarray(from, to));
@@ -177,7 +195,7 @@ export class LineSplitter {
     const line = this.pieces.length === 1 ? (this.pieces[0] as Buffer) : Buffer.concat(this.pieces, length);
     this.pieces = [];
     this.pendingBytes = 0;
-    this.onLine(line, 0, length, lineNo, offset, terminated);
+    this.receiver.line(line, 0, length, lineNo, offset, terminated);
     return length;
   }
 }

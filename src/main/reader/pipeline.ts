@@ -1,7 +1,8 @@
 import { JsonlDecoder } from './decode';
 import { LineSplitter, lineLimit } from './lines';
 import { FileReport } from './report';
-import type { DiagnosticSink, JsonLine, ReaderOptions, ReadStats } from './types';
+import { keepShape } from './shapes';
+import type { DiagnosticSink, OnJsonLine, ReaderOptions, ReadStats } from './types';
 import { ZstdStream } from './zstd';
 
 /**
@@ -19,7 +20,7 @@ export class JsonlPipeline {
   /** `from`: the line number and byte offset of the first byte pushed (a byte range of a plain file). */
   constructor(
     file: string,
-    onLine: (l: JsonLine) => void,
+    onLine: OnJsonLine,
     onDiagnostic: DiagnosticSink,
     opts: ReaderOptions,
     compressed: boolean,
@@ -28,9 +29,8 @@ export class JsonlPipeline {
     const max = lineLimit(opts.maxLineBytes);
     this.report = new FileReport(file, onDiagnostic);
     this.decoder = new JsonlDecoder(this.report, onLine, max);
-    this.splitter = new LineSplitter(this.decoder.line.bind(this.decoder), {
+    this.splitter = new LineSplitter(this.decoder, {
       maxLineBytes: max,
-      onLongLine: this.decoder.longLine.bind(this.decoder),
       firstLine: from?.line,
       firstOffset: from?.offset,
     });
@@ -100,3 +100,6 @@ export class JsonlPipeline {
     return false;
   }
 }
+
+// The pipeline, its decoder, splitter and report: see keepShape.
+keepShape(new JsonlPipeline('', { line: () => undefined }, () => undefined, {}, false));

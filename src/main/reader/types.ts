@@ -20,6 +20,18 @@ export interface JsonLine {
   readonly end?: number;
 }
 
+/**
+ * Receives each object line as a method of an object: the reader's optimised code then calls a
+ * method of a class, which lives as long as the program, not a closure made for one read (see
+ * LineReceiver). A load passes one; other readers may pass a plain callback.
+ */
+export interface JsonLineReceiver {
+  line(l: JsonLine): void;
+}
+
+/** What a reader hands each object line to. */
+export type OnJsonLine = ((l: JsonLine) => void) | JsonLineReceiver;
+
 export interface ReadStats {
   bytes: number;
   lines: number;

@@ -66,6 +66,53 @@ export function elideBlocks(blocks: readonly Block[]): Block[] {
   return out ?? (blocks as Block[]);
 }
 
+function cutLeafInPlace(b: LeafBlock): boolean {
+  if (b.type !== 'text' && b.type !== 'reasoning') return false;
+  const c = cut(b.text);
+  if (!c) return false;
+  const m = b as { text: string; elided?: number };
+  m.text = c.text;
+  m.elided = c.elided;
+  return true;
+}
+
+/**
+ * elideBlocks on blocks the caller owns: each long text is cut where it stands, and the result is
+ * the same as elideBlocks' (the same keys in the same order). True when a text was cut.
+ *
+ * Why in place: a copy leaves the parsed block's hidden class with no object once the load is over,
+ * and V8 then throws away the importer's code built for it (see keepShape in
+ * src/main/reader/shapes.ts); and it costs an allocation per block.
+ */
+export function elideBlocksInPlace(blocks: readonly Block[]): boolean {
+  let cutAny = false;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i] as Block;
+    switch (b.type) {
+      case 'text':
+      case 'reasoning':
+        if (cutLeafInPlace(b)) cutAny = true;
+        break;
+      case 'tool_call': {
+        const c = cut(b.input);
+        if (c) {
+          const m = b as { input: string; elided?: number };
+          m.input = c.text;
+          m.elided = c.elided;
+          cutAny = true;
+        }
+        break;
+      }
+      case 'tool_result':
+        for (let j = 0; j < b.content.length; j++) if (cutLeafInPlace(b.content[j] as LeafBlock)) cutAny = true;
+        break;
+      default:
+        break;
+    }
+  }
+  return cutAny;
+}
+
 /** The event as kept in memory. Only content blocks are elided; structure is never touched. */
 export function elideEvent(e: EventBody): EventBody {
   switch (e.kind) {

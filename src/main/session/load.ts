@@ -4,7 +4,8 @@ import type { LogEvent } from '../../shared/model/event';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
 import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
 import { isZstdPath, LineSource, readJsonl } from '../reader';
-import type { JsonLine, ReaderOptions, ReadStats } from '../reader/types';
+import { keepShape } from '../reader/shapes';
+import type { JsonLine, JsonLineReceiver, ReaderOptions, ReadStats } from '../reader/types';
 import { CompactLog } from './compact-log';
 import { defaultLogPlan } from './log-choice';
 import { LogBuilder } from './log-builder';
@@ -76,7 +77,7 @@ function sessionImport(importer: Importer, sink: ImportSink): SessionImport {
  * Reads one file of the session, choosing the importer from its first lines when none is chosen
  * yet, so every file is read exactly once.
  */
-class FileReader {
+class FileReader implements JsonLineReceiver {
   private pending: JsonLine[] = [];
   private fileImport: FileImport | null = null;
 
@@ -94,7 +95,8 @@ class FileReader {
     this.pending = [];
   }
 
-  line = (l: JsonLine): void => {
+  /** A method, not an arrow per instance: see JsonLineReceiver. */
+  line(l: JsonLine): void {
     if (this.fileImport) {
       this.fileImport.line(l);
       return;
@@ -102,7 +104,7 @@ class FileReader {
     // A line's bytes are valid only during this call: the few lines held for sniffing keep a copy.
     this.pending.push(l.bytes ? { ...l, bytes: Buffer.from(l.bytes.subarray(l.start, l.end)), start: 0, end: (l.end ?? 0) - (l.start ?? 0) } : l);
     if (this.pending.length >= SNIFF_LINES) this.start();
-  };
+  }
 
   /** Takes events another thread imported from the lines that follow (parallel load); false when the import cannot. */
   adopt(events: number, anchor: number | null): boolean {
@@ -117,6 +119,9 @@ class FileReader {
     return null;
   }
 }
+
+// See keepShape.
+keepShape(new FileReader('', 0, () => null));
 
 async function sizeOf(path: string): Promise<number> {
   const info = await stat(path).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
@@ -191,7 +196,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     let ranges: SessionFile['ranges'];
     if (i === 0 && plan) {
       const isPalimpsest = (): boolean => (importer as Importer | null)?.id === 'palimpsest' && b.lineEvent !== null;
-      const read = await readInRanges(p, plan.ranges, plan.jobs, reader.line, onDiagnostic, options, isPalimpsest, (r, lineBase) => {
+      const read = await readInRanges(p, plan.ranges, plan.jobs, reader, onDiagnostic, options, isPalimpsest, (r, lineBase) => {
         if (!reader.adopt(r.events, r.anchor)) return false;
         b.adopt(r.part, lineBase);
         return true;
@@ -200,7 +205,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
       ranges = { count: plan.ranges.length, byWorkers: plan.ranges.length - 1 - read.readHere.length, readHere: read.readHere };
       readSoFar = stats.bytes;
     } else {
-      stats = await readJsonl(p, reader.line, onDiagnostic, { ...options, onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined });
+      stats = await readJsonl(p, reader, onDiagnostic, { ...options, onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined });
     }
     const unknownAt = reader.finish();
     if (unknownAt !== null) {

@@ -2,9 +2,10 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { EventBody, LogEvent } from '../../shared/model/event';
 import type { EventLog } from '../../shared/model/event-log';
 import type { ImportSink } from '../importers/types';
+import { keepShape } from '../reader/shapes';
 import type { JsonLine } from '../reader/types';
 import { CompactLogBuilder, type CompactLogPart, type LineConversion } from './compact-log';
-import { elideEvent } from './elide';
+import { elideBlocksInPlace, elideEvent } from './elide';
 import { EventLocations, type LocationsPart } from './locations';
 
 /**
@@ -51,12 +52,21 @@ export class LogBuilder implements ImportSink {
 
   emit(event: EventBody, from: JsonLine, fileIndex?: number, lineAlone?: boolean): number {
     // The importer hands the event over: it is completed in place rather than copied (hot path).
-    const e = elideEvent(event);
+    // An item made from its line alone is the line's own parse, no one else's: its long texts are
+    // cut where they stand. Other events may share objects with the importer, so they are copied.
+    let e: EventBody;
+    let elided: boolean;
+    if (lineAlone === true && event.kind === 'item') {
+      e = event;
+      elided = elideBlocksInPlace(event.item.blocks);
+    } else {
+      e = elideEvent(event);
+      elided = e !== event;
+    }
     let seq: number;
     if (this.compact) {
       // An elided event is its line's event elided again: a short line is kept and elided on
       // reading; a long one stays an object (the object is smaller than the line it elides).
-      const elided = e !== event;
       const keep = lineAlone === true && this.lineEvent !== null && (!elided || from.length <= ELIDED_LINE_MAX_BYTES);
       const bytes = keep ? from.bytes : undefined;
       seq = bytes !== undefined ? this.compact.push(e, bytes, from.start, from.end, elided) : this.compact.push(e, null);
@@ -102,3 +112,7 @@ export class LogBuilder implements ImportSink {
     return this.events ? this.events.length : (this.compact as CompactLogBuilder).length;
   }
 }
+
+// Both forms, with their locations, compact log builder and its arena and heads: see keepShape.
+keepShape(new LogBuilder(false));
+keepShape(new LogBuilder(true));

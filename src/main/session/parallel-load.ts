@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { RangeReader } from '../reader';
 import { closeQuietly, IoFailure, openForReading, readInto } from '../reader/io';
-import type { DiagnosticSink, JsonLine, ReaderOptions, ReadStats } from '../reader/types';
+import type { DiagnosticSink, OnJsonLine, ReaderOptions, ReadStats } from '../reader/types';
 import { startWorker, workerSpec } from '../workers/spec';
 import { loadRange, transferables, type RangeResult, type RangeTask } from './range-load';
 import { RANGE_WORKER_MARK, type RangeWorkerMessage } from './range-protocol';
@@ -189,7 +189,7 @@ export async function readInRanges(
   path: string,
   ranges: readonly ByteRange[],
   jobs: readonly RangeJob[],
-  onLine: (l: JsonLine) => void,
+  onLine: OnJsonLine,
   onDiagnostic: DiagnosticSink,
   opts: ReaderOptions,
   accepts: () => boolean,

@@ -39,7 +39,7 @@ export async function loadRange(task: RangeTask, onBytes?: (read: number) => voi
   log.currentPath = task.path;
   const range = new PalimpsestRangeImport(log);
   const opts: ReaderOptions = { maxLineBytes: task.maxLineBytes, chunkBytes: task.chunkBytes };
-  const reader = await RangeReader.open(task.path, (l) => range.line(l), (d) => range.refuse(`the reader reports ${d.rule} at line ${d.line ?? '?'} of the range`), opts, {
+  const reader = await RangeReader.open(task.path, range, (d) => range.refuse(`the reader reports ${d.rule} at line ${d.line ?? '?'} of the range`), opts, {
     line: 1,
     offset: task.start,
   });

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonl } from '../../../src/main/reader';
+import { readJsonl, type JsonLine } from '../../../src/main/reader';
 import { BAD_INPUT } from './helpers';
 
 /**
@@ -32,3 +32,23 @@ describe('JsonLine bytes', () => {
     });
   }
 });
+
+describe('the line receiver', () => {
+  it('gets, as an object with a line method, the lines a callback gets', async () => {
+    const files = readdirSync(BAD_INPUT).filter((f) => f.endsWith('.jsonl') || f.endsWith('.zst'));
+    for (const f of files) {
+      const byCallback: unknown[] = [];
+      const a = await readJsonl(join(BAD_INPUT, f), (l) => byCallback.push([l.value, l.line, l.offset, l.length]), () => undefined, { chunkBytes: 7 });
+      const receiver = {
+        seen: [] as unknown[],
+        line(l: JsonLine): void {
+          this.seen.push([l.value, l.line, l.offset, l.length]);
+        },
+      };
+      const b = await readJsonl(join(BAD_INPUT, f), receiver, () => undefined, { chunkBytes: 7 });
+      expect(receiver.seen, f).toEqual(byCallback);
+      expect(b, f).toEqual(a);
+    }
+  });
+});
+

@@ -94,6 +94,35 @@ describe('LineSplitter', () => {
     s.push(b('abc\n'));
     expect(seen).toEqual([['abc', 1, 0, true]]);
   });
+
+  it('calls a receiver object as it calls callbacks, its own longLine instead of onLongLine', () => {
+    const seen: Seen[] = [];
+    const receiver = {
+      line(buf: Buffer, start: number, end: number, lineNo: number, offset: number, terminated: boolean): void {
+        seen.push([buf.toString('latin1', start, end), lineNo, offset, terminated]);
+      },
+      longLine(lineNo: number, offset: number, length: number): void {
+        seen.push(['LONG', lineNo, offset, length]);
+      },
+    };
+    const ignored: number[] = [];
+    const s = new LineSplitter(receiver, { maxLineBytes: 4, onLongLine: (n) => ignored.push(n) });
+    s.push(b('1234\n12'));
+    s.push(b('345\nok\nlast'));
+    s.end();
+    const { s: c, seen: byCallbacks } = splitter(4);
+    c.push(b('1234\n12'));
+    c.push(b('345\nok\nlast'));
+    c.end();
+    expect(seen).toEqual([
+      ['1234', 1, 0, true],
+      ['LONG', 2, 5, 5],
+      ['ok', 3, 11, true],
+      ['last', 4, 14, false],
+    ]);
+    expect(seen).toEqual(byCallbacks);
+    expect(ignored).toEqual([]);
+  });
 });
 
 describe('describeIoError', () => {
