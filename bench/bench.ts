@@ -112,7 +112,7 @@ export interface FileResult {
   readonly cpu: { readonly baselineMs: number[]; readonly loadMs: number[]; readonly loadRatio: number };
   /**
    * The same rounds in a child with V8's default map retention (RETAIN_MAPS_FOR_N_GC says why),
-   * where every timed load runs after V8 threw the importer's optimised code away; files under
+   * where the bench's forced GCs drop optimised code before every timed load; files under
    * SMALL_FILE_BYTES only, null otherwise. Set by the parent.
    */
   v8Defaults?: { readonly baseline: Timing; readonly load: Timing; readonly loadRatio: number } | null;
@@ -653,7 +653,7 @@ function report(results: readonly FileResult[]): string {
   out.push('');
   out.push('Targets:');
   for (const r of results) {
-    const d = r.v8Defaults ? ` (with V8's default map retention, which drops the importer's optimised code before each load: ${f2(r.v8Defaults.loadRatio)}×, load ${f0(r.v8Defaults.load.medianMs)} ms against ${f0(r.load.medianMs)})` : '';
+    const d = r.v8Defaults ? ` (with V8's default map retention, under which the bench's forced GCs drop optimised code before each load: ${f2(r.v8Defaults.loadRatio)}×, load ${f0(r.v8Defaults.load.medianMs)} ms against ${f0(r.load.medianMs)})` : '';
     out.push(`  read + import ≥ ${TARGET_RATIO}× bare loop, ${r.name}: ${f2(r.ratio.load)}× ${mark(r.ratio.load >= TARGET_RATIO)}${d}`);
     if (r.cold) out.push(`    ${r.name}, the first load of a fresh process against its first bare loop (no code optimised yet): ${f2(r.cold.ratio)}×, ${f0(median(r.cold.loadMs))} ms against ${f0(median(r.cold.bareMs))}`);
   }
