@@ -39,6 +39,14 @@ export interface CallHeadsPart {
 
 const USAGE_KEYS: readonly string[] = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning', 'context'];
 const USAGE_KEY_INDEX: ReadonlyMap<string, number> = new Map(USAGE_KEYS.map((k, i) => [k, i]));
+/**
+ * A usage shape (its keys in order) as a number: key index + 1 per position, base 8 (no string per
+ * response). `code` is the shape of the keys before `key`.
+ */
+function shapeCode(code: number, key: number): number {
+  return code * 8 + key + 1;
+}
+
 /** Usage numbers kept per response; a response whose usage has more keys is not plain. */
 const USAGE_SLOTS = USAGE_KEYS.length;
 
@@ -78,14 +86,13 @@ export class CallHeads {
     let shape = -1;
     const h = this.ids.length;
     if (e.usage !== undefined) {
-      // The shape is the keys in order, as a number: key index + 1 per position, base 8 (no string per response).
       let code = 0;
       let n = 0;
       for (const k in e.usage) {
         const key = USAGE_KEY_INDEX.get(k);
         const v = (e.usage as Record<string, unknown>)[k];
         if (key === undefined || typeof v !== 'number' || n === USAGE_SLOTS) return false;
-        code = code * 8 + key + 1;
+        code = shapeCode(code, key);
         if ((h + 1) * USAGE_SLOTS > this.usage.length) this.growUsage();
         this.usage[h * USAGE_SLOTS + n++] = v;
       }
@@ -130,7 +137,7 @@ export class CallHeads {
    */
   adopt(part: CallHeadsPart, seqBase: number): void {
     const finishes = part.finishes.map((f) => this.finishId(f));
-    const shapes = part.shapes.map((keys) => this.shapeId(keys.reduce((code, k) => code * 8 + (USAGE_KEY_INDEX.get(k) as number) + 1, 0)));
+    const shapes = part.shapes.map((keys) => this.shapeId(keys.reduce((code, k) => shapeCode(code, USAGE_KEY_INDEX.get(k) as number), 0)));
     const hBase = this.ids.length;
     this.index.adopt(part.index, seqBase, hBase);
     while ((hBase + part.ids.length) * USAGE_SLOTS > this.usage.length) this.growUsage();

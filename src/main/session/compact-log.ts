@@ -247,7 +247,6 @@ export class CompactLog implements EventLog {
    * line, long texts included, without reading the file again (LoadedSession.hydrate).
    */
   lineValue(seq: number): Record<string, unknown> | null {
-    if (!this.has(seq)) return null;
     const text = this.lineText(seq);
     return text === null ? null : (JSON.parse(text) as Record<string, unknown>);
   }

@@ -52,8 +52,9 @@ export class LogBuilder implements ImportSink {
 
   emit(event: EventBody, from: JsonLine, fileIndex?: number, lineAlone?: boolean): number {
     // The importer hands the event over: it is completed in place rather than copied (hot path).
-    // An item made from its line alone is the line's own parse, no one else's: its long texts are
-    // cut where they stand. Other events may share objects with the importer, so they are copied.
+    // An event made from its line alone is the line's own parse, no one else's, so its long texts
+    // are cut where they stand; of the kinds a line alone gives (LINE_KINDS), only items have any.
+    // Other events may share objects with their importer: elideEvent copies what it cuts.
     let e: EventBody;
     let elided: boolean;
     if (lineAlone === true && event.kind === 'item') {

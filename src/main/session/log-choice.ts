@@ -54,7 +54,7 @@ export async function meanLineBytes(path: string, size: number): Promise<number 
 export interface LogPlan {
   /** Build the compact log (else the array log). */
   readonly compact: boolean;
-  /** Why, in a few words (the bench prints it). */
+  /** Why, in a few words (what the tests check the choice by). */
   readonly reason: string;
 }
 

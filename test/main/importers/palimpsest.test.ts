@@ -35,14 +35,19 @@ interface Emitted {
 
 type Found = Omit<Diagnostic, 'file'> & { file?: string | null };
 
-/** A fake sink that collects events and diagnostics; seqs start at `base`. */
-function importText(text: string, base = 0): { events: Emitted[]; diagnostics: Found[] } {
+/**
+ * A fake sink that collects events and diagnostics; seqs start at `base`. `setSeqs`: each event's
+ * seq is set in place, as the log does.
+ */
+function importText(text: string, base = 0, setSeqs = false): { events: Emitted[]; diagnostics: Found[] } {
   const events: Emitted[] = [];
   const diagnostics: Found[] = [];
   const sink: ImportSink = {
     emit(event, from) {
-      events.push({ seq: base + events.length, event, from });
-      return base + events.length - 1;
+      const seq = base + events.length;
+      if (setSeqs) (event as { seq?: number }).seq = seq;
+      events.push({ seq, event, from });
+      return seq;
     },
     diagnostic(d) {
       diagnostics.push(d);
@@ -279,6 +284,15 @@ describe('palimpsest importer', () => {
     expect(fork?.kind === 'fork' && fork.parent).toEqual({ branch: 'main', seq: 2 });
   });
 
+  it('takes lines without seqs as they come when the file does not start at seq 0 of the log', () => {
+    // The event of such a line may be the line's own object, whose seq the log then sets: the seq
+    // the line wrote (none) is read before.
+    const text = [session(), userLine('u1'), JSON.stringify({ kind: 'request', id: 'r1', purpose: 'agent' }), JSON.stringify({ kind: 'response', request: 'r1' }), userLine('u2')].join('\n');
+    const r = importText(text, 100, true);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.events.map((e) => e.event.seq)).toEqual([100, 101, 102, 103, 104]);
+  });
+
   it('maps references when the file does not start at seq 0 of the log', () => {
     const text = read('branches.jsonl');
     const r = importText(text, 100);
@@ -325,7 +339,11 @@ describe('palimpsest importer', () => {
     const k1 = r.events.find((e) => e.event.kind === 'item' && e.event.item.id === 'k1');
     expect(k1).toBeDefined();
     if (!k1) return;
-    const again = palimpsestImporter.rehydrate(k1.event, k1.from.value);
+    // The line as the file has it: the one imported may have become its event.
+    const line = jsonLines(read('basic.jsonl')).find((l) => l.line === k1.from.line);
+    expect(line).toBeDefined();
+    if (!line) return;
+    const again = palimpsestImporter.rehydrate(k1.event, line.value);
     expect(again).toStrictEqual(k1.event);
     expect(again?.kind === 'item' && again.sources?.every((s) => s >= 50)).toBe(true);
   });
