@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { CONTRACT, type ApiOutput, type EvalMethod, type EvalProgressEvent } from '../../shared/api/contract';
 import type { Shard } from '../../shared/eval/cells';
 import type { Library } from '../library/library';
+import type { EndpointApprovals } from '../providers/endpoints';
 import type { Env, KeyReader } from '../providers/keys';
 import { runDetail, TraceCache } from '../eval/detail';
 import { EvalJobs } from '../eval/jobs';
@@ -28,7 +29,7 @@ interface EvalContext {
   readonly library?: Library;
   readonly onProgress?: (e: EvalProgressEvent) => void;
   readonly logError?: (method: string, err: unknown) => void;
-  readonly rerun?: { readonly env?: Env; readonly keys?: KeyReader | null };
+  readonly rerun?: { readonly env?: Env; readonly keys?: KeyReader | null; readonly endpoints?: EndpointApprovals };
 }
 
 type EvalImpl = { readonly [M in EvalMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
@@ -126,7 +127,7 @@ export function evalImplementations(ctx: EvalContext): EvalHandlers {
       }
       specByName.set(name, specFile);
       const runEnv = await envWithStoredKeys(parsed.value, env, ctx.rerun?.keys ?? null);
-      const started = jobs.start({ specFile, specName: name, resultsFile, resume: resume ?? false, shard: (shard as Shard | undefined) ?? null, env: runEnv });
+      const started = jobs.start({ specFile, specName: name, resultsFile, resume: resume ?? false, shard: (shard as Shard | undefined) ?? null, env: runEnv, ...(ctx.rerun?.endpoints ? { endpoints: ctx.rerun.endpoints } : {}) });
       if (!started.ok) throw new ApiFailure('LIMIT', started.message);
       return contractOutput('startEval', started.job);
     },

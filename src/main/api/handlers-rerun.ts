@@ -5,6 +5,7 @@ import { CONTRACT, Comparison as ComparisonSchema, type ApiOutput, type ModelSpe
 import { compare, type Comparison } from '../../shared/compare/compare';
 import type { PinnedModel } from '../../shared/rerun/pinned';
 import { STRATEGIES, STRATEGY_IDS, strategyById } from '../../shared/strategies';
+import { EndpointApprovals } from '../providers/endpoints';
 import type { Env } from '../providers/keys';
 import { pinnedOf, RerunJobs, runRow } from '../rerun/jobs';
 import { originalSubject, runSubject, sourceText } from '../rerun/original';
@@ -28,6 +29,11 @@ export interface RerunHostOptions {
   readonly env?: Env;
   /** Stored keys (the Electron app's, over safeStorage); null: environment variables only (the web host). */
   readonly keys?: KeyVault | null;
+  /**
+   * Where keys may be sent besides the providers' own endpoints: what the host's user approved
+   * (endpoints.ts). Default: nowhere else. Never taken from an API call.
+   */
+  readonly endpoints?: EndpointApprovals;
   /** Jobs running at once (default 4). */
   readonly maxJobs?: number;
 }
@@ -121,6 +127,7 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
   const { registry } = ctx;
   const env = ctx.rerun?.env ?? process.env;
   const keys = ctx.rerun?.keys ?? null;
+  const endpoints = ctx.rerun?.endpoints ?? new EndpointApprovals();
   const isOpen = (sessionId: string): boolean => {
     try {
       registry.get(sessionId);
@@ -131,7 +138,7 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
     }
   };
   const jobs = new RerunJobs({
-    env, keys, isOpen, ...(ctx.rerun?.maxJobs !== undefined ? { maxRunning: ctx.rerun.maxJobs } : {}),
+    env, keys, endpoints, isOpen, ...(ctx.rerun?.maxJobs !== undefined ? { maxRunning: ctx.rerun.maxJobs } : {}),
     ...(ctx.onProgress ? { onEvent: ctx.onProgress } : {}),
     ...(ctx.logError ? { logError: ctx.logError } : {}),
   });

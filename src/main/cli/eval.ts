@@ -12,6 +12,7 @@ import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
+import { approvedEndpoints } from './endpoints';
 import { formatFlag } from './formats';
 
 /*
@@ -27,7 +28,7 @@ interface Io {
 }
 
 export const EVAL_SPEC: Record<string, 'value' | 'boolean'> = {
-  resume: 'boolean', shard: 'value', baseline: 'value', report: 'value', results: 'value', concurrency: 'value', json: 'boolean',
+  resume: 'boolean', shard: 'value', baseline: 'value', report: 'value', results: 'value', concurrency: 'value', json: 'boolean', 'allow-endpoint': 'value',
 };
 export const FACTS_SPEC: Record<string, 'value' | 'boolean'> = { compaction: 'value', request: 'value', format: 'value', branch: 'value', max: 'value' };
 
@@ -65,7 +66,8 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   let r;
   try {
     r = await runEval({
-      specFile, resume: args.flags.has('resume'), shard: shard?.ok ? shard.value : null, signal: ac.signal,
+      // The user named this spec on their own command line: its endpoints are theirs to send keys to.
+      specFile, endpoints: approvedEndpoints(args, []), approveSpecEndpoints: true, resume: args.flags.has('resume'), shard: shard?.ok ? shard.value : null, signal: ac.signal,
       ...(concurrency !== undefined ? { concurrency } : {}), ...(results !== undefined ? { resultsFile: results } : {}),
       log: (l) => io.err(l),
       onCell: (e) => {

@@ -37,21 +37,25 @@ Usage:
   palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]   token account per request
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
   palimpsest validate --list-rules [--json]
-  palimpsest serve [file…] [--port N]     the UI and API on 127.0.0.1, for a browser
+  palimpsest serve [file…] [--port N] [--allow-endpoint URL]…   the UI and API on 127.0.0.1, for a browser
   palimpsest rerun <file> (--compaction ID | --request N) --strategy S [--model PROVIDER:MODEL]… [--session-model]
                    [--base-url URL] [--model-window N] [--key-env VAR] [--temperature T] [--reasoning E]
                    [--model-max-output N] [--price IN,OUT[,CR[,CW]]]   (these pin the one --model)
                    [--window N] [--max-output N] [--option k=v]… [--repeat K] [--runs FILE] [--json]
+                   [--allow-endpoint URL]…
                                                           re-run a compaction (results to a sidecar); without
                                                           --model: the chain in settings, else the session's model
   palimpsest rerun --list-strategies
   palimpsest runs <file> [--runs FILE] [--json]            the re-runs recorded for a session
   palimpsest compare <file> (--compaction ID | --request N) [--run ID]… [--batch ID] [--json]   original vs re-runs
   palimpsest eval <spec> [--resume] [--shard k/n] [--baseline FILE] [--report FILE]… [--results FILE] [--json]
+                  [--allow-endpoint URL]…
   palimpsest facts draft <trace> (--compaction ID | --request N)   candidate facts to confirm by hand
 
 Formats (--format): palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]), claude-code, codex, rind (a session
 folder), cosh; detected from the first lines.
+A key is sent to a provider's own endpoint, or to an endpoint approved with --allow-endpoint (the
+--base-url of the --model typed, and the endpoints of an eval spec named, count as approved).
 Exit codes: 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage.
 See docs/cli.md.`;
 

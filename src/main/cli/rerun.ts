@@ -10,6 +10,7 @@ import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
+import { approvedEndpoints } from './endpoints';
 import { formatFlag } from './formats';
 import { renderComparison, renderRun, renderRunList } from './rerun-text';
 import { chainOf, MODEL_SPEC } from './rerun-models';
@@ -29,7 +30,7 @@ interface Io {
 export const RERUN_SPEC: Record<string, 'value' | 'boolean'> = {
   compaction: 'value', request: 'value', strategy: 'value', ...MODEL_SPEC,
   window: 'value', 'max-output': 'value', option: 'value', repeat: 'value', runs: 'value', json: 'boolean',
-  format: 'value', branch: 'value', 'list-strategies': 'boolean',
+  format: 'value', branch: 'value', 'list-strategies': 'boolean', 'allow-endpoint': 'value',
 };
 export const RUNS_SPEC: Record<string, 'value' | 'boolean'> = { runs: 'value', json: 'boolean' };
 export const COMPARE_SPEC: Record<string, 'value' | 'boolean'> = { compaction: 'value', request: 'value', run: 'value', batch: 'value', runs: 'value', json: 'boolean', format: 'value', branch: 'value' };
@@ -88,6 +89,7 @@ export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
   const needsModel = STRATEGIES.find((s) => s.id === strategy)?.needsModel ?? true;
   const chain = needsModel || args.lists.has('model') ? await chainOf(args) : { models: [], from: 'session' as const, settingsFile: null };
   if (chain.from === 'settings' && !json) io.err(`Summarization models from ${chain.settingsFile ?? 'settings'}: ${chain.models.map(modelLabel).join(' → ')} (--model or --session-model to choose otherwise)`);
+  const endpoints = approvedEndpoints(args, chain.from === 'flags' ? chain.models : []);
   const inspector = await openInspector(path, args);
   const ac = new AbortController();
   const onSigint = (): void => ac.abort();
@@ -101,6 +103,7 @@ export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
       sessionPath: path, target: t, strategy, options: options(args), models: chain.models, repeat: intFlag(args, 'repeat') ?? 1, signal: ac.signal,
       ...(branch !== undefined ? { branch } : {}), ...(window !== undefined ? { window } : {}), ...(maxOutput !== undefined ? { maxOutput } : {}),
       ...(runsFile !== undefined ? { runsFile } : {}),
+      endpoints,
       onProgress: (p) => io.err(`[${p.repeat + 1}/${p.of}] ${p.stage} ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
       onRun: (run) => { if (!json) io.out(renderRun(run)); },
     });

@@ -1,14 +1,18 @@
 import { createHostContext } from '../web/host-context';
 import { startWebHost, type WebHost } from '../web/server';
+import { approvedEndpoints } from './endpoints';
+import type { EndpointApprovals } from '../providers/endpoints';
 import { intFlag, UsageError, type ParsedArgs } from './args';
 import type { Io } from './main';
 
 /** Flags of `palimpsest serve`. */
-export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = { port: 'value' };
+export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = { port: 'value', 'allow-endpoint': 'value' };
 
 export interface ServeOptions {
   readonly paths: readonly string[];
   readonly port: number;
+  /** Endpoints re-runs and evals may send keys to besides the providers' own (--allow-endpoint). */
+  readonly endpoints?: EndpointApprovals;
   /** Resolves (or aborts) when the host should stop. Default: SIGINT or SIGTERM. */
   readonly until?: Promise<void>;
   /** Called once the host listens (tests). */
@@ -38,7 +42,7 @@ function signals(): { stopped: Promise<void>; release(): void } {
 /** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
 export async function serve(options: ServeOptions, io: Io): Promise<number> {
   // Session files are opened; folders are listed in the library (src/main/web/host-context.ts).
-  const context = await createHostContext({ paths: options.paths });
+  const context = await createHostContext({ paths: options.paths, ...(options.endpoints ? { endpoints: options.endpoints } : {}) });
   const handlers = context.handlers;
   if (context.missing.length > 0) {
     context.dispose();
@@ -77,5 +81,5 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
 export async function serveCommand(args: ParsedArgs, io: Io): Promise<number> {
   const port = intFlag(args, 'port') ?? 0;
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  return serve({ paths: args.positional, port }, io);
+  return serve({ paths: args.positional, port, endpoints: approvedEndpoints(args, []) }, io);
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { BrowserWindow, dialog } from 'electron';
 import type { Confirm, PickKind, Picker } from '../library/library';
+import type { AskEndpoint } from '../providers/endpoints';
 
 /**
  * The native dialogs behind the library (src/main/library/library.ts): what the user picks or
@@ -55,3 +56,30 @@ async function ask(path: string): Promise<boolean> {
   const r = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
   return r.response === 0;
 }
+
+/**
+ * A re-run or eval would send a stored or environment key to an endpoint that is not its
+ * provider's: the user says yes or no, in main, where a page cannot answer for them. One question
+ * at a time, as for paths; a question asked while another is on screen is a no.
+ */
+export const confirmEndpoint: AskEndpoint = async (q) => {
+  if (asking) return false;
+  asking = true;
+  try {
+    const options: Electron.MessageBoxOptions = {
+      type: 'warning',
+      buttons: ['Send the key', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+      title: 'Send an API key to this endpoint?',
+      message: `Send the key from ${q.keyFrom} to ${q.origin}?`,
+      detail: `A ${q.provider} model pinned with this endpoint asks for that key. It is not the provider's own endpoint: `
+        + 'send it only if you set up this endpoint yourself. Your answer holds until the app is closed.',
+    };
+    const win = parent();
+    const r = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+    return r.response === 0;
+  } finally {
+    asking = false;
+  }
+};

@@ -7,7 +7,8 @@ import type { KeyVault } from '../api/handlers-rerun-keys';
 import type { DiscoverOptions } from '../discovery/discover';
 import { createHostContext } from '../web/host-context';
 import { contentType, resolveStaticFile, SECURITY_HEADERS } from '../web/static';
-import { confirmPath, pickPaths } from './dialogs';
+import { EndpointApprovals } from '../providers/endpoints';
+import { confirmEndpoint, confirmPath, pickPaths } from './dialogs';
 import { appKeyVault } from './keys';
 
 /**
@@ -109,7 +110,9 @@ export function startShell(options: ShellOptions): void {
   const preloadPath = options.preloadPath ?? defaultPreloadPath();
   app.enableSandbox();
   // API keys the user stores in the re-run panel: encrypted with safeStorage under userData (./keys.ts).
-  const context = createHostContext({ paths: options.paths, machine: options.machine, picker: pickPaths, confirm: confirmPath, keys: options.keys ?? appKeyVault() });
+  const context = createHostContext({ paths: options.paths, machine: options.machine, picker: pickPaths, confirm: confirmPath, keys: options.keys ?? appKeyVault(),
+    // A key goes to an endpoint other than its provider's only once the user said yes in a native dialog.
+    endpoints: new EndpointApprovals([], confirmEndpoint) });
 
   app.on('web-contents-created', (_e, contents) => lockDown(contents));
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EvalCellOutcome, EvalJob, EvalJobState, EvalProgressEvent } from '../../shared/api/eval-contract';
 import type { Cell, Shard } from '../../shared/eval/cells';
 import type { EvalLine } from '../../shared/eval/results';
+import type { EndpointApprovals } from '../providers/endpoints';
 import type { Env } from '../providers/keys';
 import { runEval, type EvalOptions, type EvalResult } from './run';
 import { JobEventLog } from '../jobs/event-log';
@@ -26,6 +27,8 @@ export interface EvalJobSpec {
   readonly shard: Shard | null;
   /** The environment the runner resolves keys and the data folder from (stored keys overlaid). */
   readonly env: Env;
+  /** Where keys may be sent: the host's approvals (the spec's endpoints are not approved by being in it). */
+  readonly endpoints?: EndpointApprovals;
 }
 
 export interface EvalJobsOptions {
@@ -92,7 +95,7 @@ export class EvalJobs {
     const run = this.options.run ?? runEval;
     try {
       const result = await run({
-        specFile: spec.specFile, resultsFile: spec.resultsFile, resume: spec.resume, shard: spec.shard, signal, env: spec.env,
+        specFile: spec.specFile, resultsFile: spec.resultsFile, resume: spec.resume, shard: spec.shard, signal, env: spec.env, ...(spec.endpoints ? { endpoints: spec.endpoints } : {}),
         onPlan: (e) => {
           entry.view = { ...entry.view, total: e.total };
           this.emit(entry, 'running', null, null);

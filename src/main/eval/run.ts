@@ -6,6 +6,7 @@ import { addSpend, expectedSpend, limitStop, NO_SPEND, spendOf, type Spend } fro
 import { cellRef, EVAL_FORMAT, EVAL_VERSION, type EvalLine, type JudgeVerdict } from '../../shared/eval/results';
 import { scoreRun } from '../../shared/eval/score';
 import type { RunRecord } from '../../shared/rerun/record';
+import { EndpointApprovals } from '../providers/endpoints';
 import { runJob } from '../rerun/job';
 import { openSummarizer } from '../rerun/summarizer';
 import { cellMock } from './mock';
@@ -29,6 +30,13 @@ export interface EvalOptions {
   readonly concurrency?: number;
   readonly signal?: AbortSignal;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where keys may be sent besides the providers' own endpoints (src/main/providers/endpoints.ts). Default: nowhere else. */
+  readonly endpoints?: EndpointApprovals;
+  /**
+   * The spec's own endpoints are approved too: the CLI, where the user named the spec on their
+   * command line. Never in a host, where the spec is whatever file an API caller points at.
+   */
+  readonly approveSpecEndpoints?: boolean;
   /** Once the cells are counted, before the first runs: how many this run will try. */
   readonly onPlan?: (e: { readonly total: number; readonly skipped: number; readonly shardCells: number; readonly totalCells: number }) => void;
   readonly onCell?: (e: { readonly done: number; readonly total: number; readonly cell: Cell; readonly line: EvalLine | null; readonly error: string | null }) => void;
@@ -55,13 +63,13 @@ export interface EvalOutcome {
 
 export type EvalResult = { readonly ok: true; readonly value: EvalOutcome } | { readonly ok: false; readonly error: string };
 
-async function judge(prepared: PreparedEval, cell: Cell, run: RunRecord, facts: readonly Fact[], env: Readonly<Record<string, string | undefined>>, signal: AbortSignal): Promise<JudgeVerdict | null> {
+async function judge(prepared: PreparedEval, cell: Cell, run: RunRecord, facts: readonly Fact[], env: Readonly<Record<string, string | undefined>>, endpoints: EndpointApprovals, signal: AbortSignal): Promise<JudgeVerdict | null> {
   const j = prepared.spec.judge;
   if (!j || j.model.pinned === null || run.summary === null) return null;
   // A mock judge answers from the trace's mock config (a script step for the judge's request).
   const traceMock = prepared.traces.get(cell.trace.path)?.mock ?? null;
   const mock = j.model.pinned.provider === 'mock' && traceMock ? cellMock(traceMock, null) : null;
-  const handle = await openSummarizer({ models: [j.model.pinned], env, ...(mock?.ok ? { mockAnswer: mock.value.answer } : {}) });
+  const handle = await openSummarizer({ models: [j.model.pinned], env, endpoints, ...(mock?.ok ? { mockAnswer: mock.value.answer } : {}) });
   try {
     const call = await handle.summarizer.summarize(judgeRequest(scoredFacts(facts, cell.target), run.summary, j.instructions), signal);
     return parseJudgeVerdict(j.model.label, call.text, call.error?.message ?? null);
@@ -70,7 +78,7 @@ async function judge(prepared: PreparedEval, cell: Cell, run: RunRecord, facts: 
   }
 }
 
-async function runCell(prepared: PreparedEval, cell: Cell, opts: EvalOptions, signal: AbortSignal): Promise<{ line: EvalLine | null; error: string | null }> {
+async function runCell(prepared: PreparedEval, cell: Cell, opts: EvalOptions, endpoints: EndpointApprovals, signal: AbortSignal): Promise<{ line: EvalLine | null; error: string | null }> {
   const trace = prepared.traces.get(cell.trace.path);
   if (!trace) return { line: null, error: `${cell.key}: trace not loaded` };
   const mock = trace.mock ? cellMock(trace.mock, cell.fault) : null;
@@ -79,7 +87,7 @@ async function runCell(prepared: PreparedEval, cell: Cell, opts: EvalOptions, si
   const env = opts.env ?? process.env;
   const job = await runJob(trace.inspector, {
     sessionPath: trace.absPath, target: cell.target, strategy: cell.strategy.id, options: cell.strategy.options,
-    models: cell.model.pinned ? [cell.model.pinned] : [], repeat: 1, runsFile: null, signal, env,
+    models: cell.model.pinned ? [cell.model.pinned] : [], repeat: 1, runsFile: null, signal, env, endpoints,
     ...(cell.trace.spec.branch !== undefined ? { branch: cell.trace.spec.branch } : {}),
     ...(budget ? { window: budget.window, ...(budget.maxOutput ? { maxOutput: budget.maxOutput } : {}) } : {}),
     ...(mock?.ok ? { mock: { mockAnswer: mock.value.answer } } : {}),
@@ -89,7 +97,7 @@ async function runCell(prepared: PreparedEval, cell: Cell, opts: EvalOptions, si
   if (!run) return { line: null, error: null }; // cancelled before it started
   const facts = trace.facts?.facts ?? [];
   const score = scoreRun(run, facts, { items: job.source.view.items.map((i) => ({ id: i.id, seq: i.seq })) });
-  const verdict = await judge(prepared, cell, run, facts, env, signal);
+  const verdict = await judge(prepared, cell, run, facts, env, endpoints, signal);
   return {
     line: { format: EVAL_FORMAT, v: EVAL_VERSION, spec: prepared.spec.name, cell: cellRef(cell), run, score, facts: trace.facts ? factsFingerprint(facts) : null, judge: verdict },
     error: null,
@@ -100,6 +108,12 @@ export async function runEval(opts: EvalOptions): Promise<EvalResult> {
   const prep = await prepareEval(opts.specFile, opts.shard ?? null);
   if (!prep.ok) return prep;
   const prepared = prep.value;
+  const endpoints = opts.endpoints ?? new EndpointApprovals();
+  if (opts.approveSpecEndpoints) {
+    for (const m of [...prepared.spec.models, ...(prepared.spec.judge ? [prepared.spec.judge.model] : [])]) {
+      if (m.pinned?.baseUrl !== undefined) endpoints.approve(m.pinned.baseUrl);
+    }
+  }
   try {
     const resultsFile = opts.resultsFile ?? (await defaultResultsFile(opts.specFile, prepared.spec, opts.env));
     const before = await readResults(resultsFile, prepared.spec.name);
@@ -138,7 +152,7 @@ export async function runEval(opts: EvalOptions): Promise<EvalResult> {
         inflight = addSpend(inflight, expected);
         let outcome: { line: EvalLine | null; error: string | null };
         try {
-          outcome = await runCell(prepared, cell, opts, signal);
+          outcome = await runCell(prepared, cell, opts, endpoints, signal);
         } catch (err) {
           outcome = { line: null, error: `${cell.key}: ${(err as Error).message}` };
         }

@@ -1,6 +1,7 @@
 import type { PinnedModel } from '../../shared/rerun/pinned';
 import { modelLabel } from '../../shared/rerun/pinned';
 import { runAttempt } from './attempt';
+import { EndpointApprovals } from './endpoints';
 import type { StoreResult } from './key-store';
 import { type Env, type KeyReader, type ResolvedKey, missingKeyMessage, needsKey, resolveKey } from './keys';
 import { ProviderLimiters } from './limiter';
@@ -16,9 +17,17 @@ import type { AttemptError, AttemptResult, Fetch, ProviderRequest } from './type
 
 export type KeyLookup = (model: PinnedModel) => Promise<StoreResult<ResolvedKey | null>>;
 
-/** Keys from the environment, then the store (keys.ts). */
-export function keyLookup(env: Env, store: KeyReader | null): KeyLookup {
-  return (model) => resolveKey(model, env, store);
+/**
+ * Keys from the environment, then the store (keys.ts), each sent only where `endpoints` allows
+ * (endpoints.ts): a key found for an endpoint nobody approved is an error, not a request.
+ */
+export function keyLookup(env: Env, store: KeyReader | null, endpoints: EndpointApprovals): KeyLookup {
+  return async (model) => {
+    const key = await resolveKey(model, env, store);
+    if (!key.ok || key.value === null) return key;
+    if (await endpoints.allows(model, key.value.from)) return key;
+    return { ok: false, error: EndpointApprovals.refusal(model, key.value.from) };
+  };
 }
 
 export interface AttemptRecord {

@@ -3,6 +3,7 @@ import { pinnedFromRoute, resolveSummarizationModels, type PinnedModel } from '.
 import { strategyById, STRATEGY_IDS } from '../../shared/strategies';
 import type { StrategyProgress } from '../../shared/strategies/types';
 import { chooseEncoding } from '../../shared/tokens/encoding';
+import type { EndpointApprovals } from '../providers/endpoints';
 import type { KeyReader } from '../providers/keys';
 import type { SessionInspector } from '../session/inspector';
 import { loadEncoder } from '../tokens/encoder';
@@ -36,6 +37,8 @@ export interface RerunJob {
   readonly onRun?: (run: RunRecord) => void;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly keys?: KeyReader | null;
+  /** Where keys may be sent: approved by whoever started the process (endpoints.ts). Default: the providers' own endpoints only. */
+  readonly endpoints?: EndpointApprovals;
   readonly mock?: Pick<SummarizerSetup, 'mockScript' | 'mockLatencyMs' | 'mockAnswer'>;
 }
 
@@ -74,7 +77,7 @@ export async function runJob(inspector: SessionInspector, job: RerunJob): Promis
   const count = (text: string): number => encoder.count(text);
   const identity = await sourceIdentity(job.sessionPath);
   const file = job.runsFile === null ? null : (job.runsFile ?? (await defaultRunsFile(job.sessionPath, job.env)));
-  const handle = strategy.needsModel ? await openSummarizer({ models, env: job.env ?? process.env, keys: job.keys ?? null, ...job.mock }) : null;
+  const handle = strategy.needsModel ? await openSummarizer({ models, env: job.env ?? process.env, keys: job.keys ?? null, ...(job.endpoints ? { endpoints: job.endpoints } : {}), ...job.mock }) : null;
   try {
     const runs = await runRerun({
       source, identity, branch, target: job.target, strategy, options: job.options ?? {}, budget: budget.budget, count,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RerunJob as JobView, ModelSpec, RerunJobState, RerunProgressEvent, RerunStage, RerunTarget, RunRow } from '../../shared/api/rerun-contract';
 import { parseModelSpec, PinnedModel, type Parsed } from '../../shared/rerun/pinned';
 import type { RunRecord } from '../../shared/rerun/record';
+import type { EndpointApprovals } from '../providers/endpoints';
 import type { Env, KeyReader } from '../providers/keys';
 import type { SessionInspector } from '../session/inspector';
 import { runJob } from './job';
@@ -39,6 +40,8 @@ export interface JobSpec {
 export interface JobsOptions {
   readonly env: Env;
   readonly keys: KeyReader | null;
+  /** Where keys may be sent (endpoints.ts): the host's approvals, never the caller's. */
+  readonly endpoints: EndpointApprovals;
   /** Every event of every job, as it happens (the transports' progress channel). */
   readonly onEvent?: (e: RerunProgressEvent) => void;
   /** Whether a session is still open; jobs of a session that is not are aborted. */
@@ -118,7 +121,7 @@ export class RerunJobs {
     try {
       const result = await runJob(session.inspector, {
         sessionPath: session.path, branch: spec.branch, target: spec.target, strategy: spec.strategy, options: spec.options,
-        models: spec.models, repeat: spec.repeat, runsFile: spec.runsFile, signal, env: this.options.env, keys: this.options.keys,
+        models: spec.models, repeat: spec.repeat, runsFile: spec.runsFile, signal, env: this.options.env, keys: this.options.keys, endpoints: this.options.endpoints,
         ...(spec.window !== undefined ? { window: spec.window } : {}), ...(spec.maxOutput !== undefined ? { maxOutput: spec.maxOutput } : {}),
         ...(spec.mockLatencyMs !== undefined ? { mock: { mockLatencyMs: spec.mockLatencyMs } } : {}),
         onProgress: (p) => {

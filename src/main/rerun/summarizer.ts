@@ -2,6 +2,7 @@ import { AUDIT_SYSTEM } from '../../shared/strategies/layered/prompts';
 import { modelLabel, type PinnedModel } from '../../shared/rerun/pinned';
 import { ChainSummarizer } from '../providers/chain';
 import { keyLookup } from '../providers/call';
+import { EndpointApprovals } from '../providers/endpoints';
 import type { KeyReader } from '../providers/keys';
 import type { RetryPolicy } from '../providers/retry';
 import { extractiveSummary, ScriptPlayer, startMockProvider, type Answerer, type MockProvider, type ScriptInput } from '../mock';
@@ -18,6 +19,11 @@ export interface SummarizerSetup {
   readonly models: readonly PinnedModel[];
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly keys?: KeyReader | null;
+  /**
+   * Where keys may be sent (endpoints.ts); an endpoint it refuses gets no key, and the call fails
+   * saying why. Default: the providers' own endpoints only.
+   */
+  readonly endpoints?: EndpointApprovals;
   readonly policy?: Partial<RetryPolicy>;
   /** Steps tried before the extractive answer (faults to inject in evals). */
   readonly mockScript?: ScriptInput;
@@ -68,7 +74,7 @@ export async function openSummarizer(setup: SummarizerSetup): Promise<OpenSummar
     throw err;
   }
   const chain = new ChainSummarizer(models, {
-    keys: keyLookup(setup.env ?? process.env, setup.keys ?? null),
+    keys: keyLookup(setup.env ?? process.env, setup.keys ?? null, setup.endpoints ?? new EndpointApprovals()),
     ...(setup.policy ? { policy: setup.policy } : {}),
   });
   const provider = mockProvider;

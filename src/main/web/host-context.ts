@@ -4,6 +4,7 @@ import { createHandlers, type HandlerTable } from '../api/handlers';
 import type { KeyVault } from '../api/handlers-rerun-keys';
 import { SessionRegistry } from '../api/sessions';
 import type { DiscoverOptions } from '../discovery/discover';
+import type { EndpointApprovals } from '../providers/endpoints';
 import { Library, type Confirm, type Picker } from '../library/library';
 
 /**
@@ -26,6 +27,11 @@ export interface HostOptions {
    * into a browser tab would otherwise be written on whatever machine serves it.
    */
   readonly keys?: KeyVault | null;
+  /**
+   * Where re-runs and evals may send a key besides the providers' own endpoints: approved on the
+   * command line (`serve --allow-endpoint`) or in the desktop app's dialog. Default: nowhere else.
+   */
+  readonly endpoints?: EndpointApprovals;
 }
 
 export interface HostContext {
@@ -59,7 +65,7 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
   }
   const library = new Library({ files, folders, machine: options.machine, picker: options.picker, confirm: options.confirm });
   const registry = new SessionRegistry({ allow: library });
-  const handlers = createHandlers({ registry, initialPaths: files, library, rerun: { keys: options.keys ?? null } });
+  const handlers = createHandlers({ registry, initialPaths: files, library, rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) } });
   return {
     handlers, registry, library, files, folders, missing,
     dispose: () => {

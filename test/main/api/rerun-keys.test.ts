@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
 import { NO_STORE_MESSAGE, type KeyVault } from '../../../src/main/api/handlers-rerun-keys';
 import { SessionRegistry } from '../../../src/main/api/sessions';
+import { EndpointApprovals } from '../../../src/main/providers/endpoints';
 import { extractiveAnswerer, header, startMockProvider, type MockProvider } from '../../../src/main/mock';
 import type { ApiResult, ProgressEvent, RerunJob } from '../../../src/shared/api/contract';
 import { value, errorOf } from './results';
@@ -58,7 +59,8 @@ describe('provider keys through the handlers', () => {
     createHandlers({
       registry, initialPaths: [SAMPLE], ...(onProgress ? { onProgress } : {}),
       logError: (m, err) => logged.push(`${m}: ${err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err)}`),
-      rerun: { env: { PALIMPSEST_DATA_DIR: join(dir, 'data'), ...env }, keys: vault },
+      // As in the desktop app, whose dialog the user answers yes: these tests send keys to local endpoints on purpose.
+      rerun: { env: { PALIMPSEST_DATA_DIR: join(dir, 'data'), ...env }, keys: vault, endpoints: new EndpointApprovals([], () => Promise.resolve(true)) },
     });
   const vaultOf = (backend: string, available = true): KeyVault =>
     keyVault(join(dir, 'userData', KEY_FILE), safeStorageEncryptor(fakeSafeStorage(backend, available), 'linux'));
