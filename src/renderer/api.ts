@@ -2,12 +2,13 @@ import { z } from 'zod';
 import {
   API_METHODS, ApiResultEnvelope, type ApiError, type ApiMethod, type ApiResult, type PalimpsestApi,
 } from '../shared/api/contract';
+import { adoptHostToken } from './host-token';
 
 /**
  * The renderer's only way to the core: a `PalimpsestApi`, over one of two transports.
  * - Electron: the preload's `window.palimpsest` (IPC to the same handlers).
- * - Web host: POST /api/<method> on the origin that served this page (the token is an HttpOnly
- *   cookie the page cannot read; the browser sends it).
+ * - Web host: POST /api/<method> on the origin that served this page, with the launch's token as
+ *   `Authorization: Bearer` (./host-token.ts says where the page gets it).
  * Either way, every answer is `{ ok, value | error }`; failures of the transport become
  * `TRANSPORT` errors, never exceptions.
  */
@@ -48,15 +49,17 @@ function build(call: (method: ApiMethod, input: unknown) => Promise<ApiResult<un
   return Object.fromEntries(API_METHODS.map((m) => [m, (input: unknown) => call(m, input)])) as unknown as PalimpsestApi;
 }
 
-export function webApi(base = ''): PalimpsestApi {
+export function webApi(token: string | null, base = ''): PalimpsestApi {
   return build(async (method, input) => {
+    if (token === null) return transportError(`${method}: this page has no access token. Open the URL \`palimpsest serve\` printed (it carries the token).`);
     let res: Response;
     try {
       res = await fetch(`${base}/api/${method}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
         body: JSON.stringify(input ?? {}),
-        credentials: 'same-origin',
+        // Nothing ambient: the header is the only credential this host takes.
+        credentials: 'omit',
         cache: 'no-store',
       });
     } catch (err: unknown) {
@@ -86,5 +89,5 @@ export function electronApi(bridge: PalimpsestApi): PalimpsestApi {
 
 /** The API of this window: Electron's bridge when present, else the web host that served the page. */
 export function createApi(): PalimpsestApi {
-  return window.palimpsest ? electronApi(window.palimpsest) : webApi();
+  return window.palimpsest ? electronApi(window.palimpsest) : webApi(adoptHostToken());
 }

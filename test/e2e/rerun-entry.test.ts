@@ -120,9 +120,10 @@ describe('strategy options and keys on the bundled sample', () => {
     expect(await editor.locator('input[type=password]').count()).toBe(0);
     expect(await editor.getByRole('list', { name: 'API keys' }).textContent()).toMatch(/anthropic\s*not set \(ANTHROPIC_API_KEY\)/);
     await screenshot(page, 'rerun-keys-web-host');
-    // The same host's API, with this page's credentials (its cookie), as the renderer calls it.
+    // The same host's API, with this page's credentials (the token in its tab's storage), as the renderer calls it.
     const answers = await page.evaluate(async () => {
-      const call = async (method: string, input: unknown) => (await fetch(`/api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(input) })).json() as Promise<unknown>;
+      const auth = `Bearer ${sessionStorage.getItem('palimpsest.hostToken') ?? ''}`;
+      const call = async (method: string, input: unknown) => (await fetch(`/api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: auth }, body: JSON.stringify(input) })).json() as Promise<unknown>;
       return [await call('setProviderKey', { provider: 'openai', key: 'web-host-key-0123456789-WXYZ' }), await call('removeProviderKey', { provider: 'openai' })];
     });
     expect(answers).toEqual([

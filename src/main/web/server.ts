@@ -15,14 +15,16 @@ export { CONTENT_SECURITY_POLICY } from './static';
  * the Electron binary and for remote inspection through an SSH tunnel (DESIGN.md).
  *
  * - Binds 127.0.0.1, never another interface.
- * - A random token per launch. The first request presents it (`Authorization: Bearer` or
- *   `?token=`); a `?token=` page load is answered with an HttpOnly SameSite=Strict cookie and a
- *   redirect to the same URL without the token.
+ * - A random token per launch, required on every API call as `Authorization: Bearer`. The URL
+ *   printed carries it in its fragment (`/#token=…`), which browsers never send to any server; the
+ *   page keeps it in its tab's sessionStorage (scoped to this origin, port included) and sends it
+ *   as that header. There is no cookie: browsers scope cookies by host, not port, so a cookie set
+ *   here would be sent to every other service on 127.0.0.1 too.
  * - The Host header must be 127.0.0.1:<port> or localhost:<port> (no DNS rebinding).
  * - POST /api/<method> with a JSON body runs the same handlers as the Electron transport and
  *   answers `{ ok, value | error }`; a cross-origin POST is refused.
- * - Static files of out/renderer only, with a strict CSP and nosniff; no directory listing, no
- *   traversal.
+ * - Static files of out/renderer only — the app's code, which holds no secret and no session
+ *   data, so they need no token — with a strict CSP and nosniff; no directory listing, no traversal.
  */
 
 export const HOST = '127.0.0.1';
@@ -42,7 +44,7 @@ export interface WebHost {
   readonly port: number;
   readonly origin: string;
   readonly token: string;
-  /** The URL to open, token included. */
+  /** The URL to open, token included (in the fragment, which no request carries). */
   readonly url: string;
   readonly rendererDir: string | null;
   close(): Promise<void>;
@@ -69,16 +71,6 @@ function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function parseCookies(header: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!header) return out;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0) out.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
-  }
-  return out;
 }
 
 function send(res: ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}): void {
@@ -109,7 +101,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const rendererDirGiven = options.rendererDir === undefined ? findRendererDir() : options.rendererDir;
   const rendererDir = rendererDirGiven ? await realpath(rendererDirGiven).catch(() => null) : null;
   let port = options.port ?? 0;
-  let cookieName = 'palimpsest';
 
   const allowedHosts = () => new Set([`${HOST}:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://${HOST}:${port}`, `http://localhost:${port}`]);
@@ -122,32 +113,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
 
-    // 2. Token: bearer, cookie, or ?token= (which sets the cookie).
-    const auth = req.headers.authorization;
-    const bearer = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : null;
-    const cookie = parseCookies(req.headers.cookie).get(cookieName) ?? null;
-    const query = url.searchParams.get('token');
-    const ok = [bearer, cookie, query].some((t) => t !== null && sameSecret(t, token));
-    if (!ok) {
-      text(res, 401, 'Unauthorized: open the URL that `palimpsest serve` printed (it carries the token).', { 'WWW-Authenticate': 'Bearer' });
-      return;
-    }
-    if (query !== null && (req.method === 'GET' || req.method === 'HEAD')) {
-      url.searchParams.delete('token');
-      res.writeHead(303, {
-        ...SECURITY_HEADERS,
-        'Set-Cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        // Never `//host`: the redirect stays on this origin.
-        Location: `/${url.pathname.replace(/^\/+/, '')}${url.search}`,
-        'Cache-Control': 'no-store',
-        'Content-Length': '0',
-      });
-      res.end();
-      return;
-    }
-
-    // 3. API.
+    // 2. API: the bearer token, then the method.
     if (url.pathname.startsWith('/api/')) {
+      const auth = req.headers.authorization;
+      const bearer = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : null;
+      if (bearer === null || !sameSecret(bearer, token)) {
+        text(res, 401, 'Unauthorized: open the URL that `palimpsest serve` printed (it carries the token).', { 'WWW-Authenticate': 'Bearer' });
+        return;
+      }
       if (req.method !== 'POST') {
         text(res, 405, 'Method not allowed: the API takes POST.', { Allow: 'POST' });
         return;
@@ -178,7 +151,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
 
-    // 4. Static files of the built renderer.
+    // 3. Static files of the built renderer.
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       text(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD' });
       return;
@@ -213,8 +186,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   });
   port = (server.address() as AddressInfo).port;
-  // Cookies are not separated by port: two hosts on one machine must not overwrite each other's.
-  cookieName = `palimpsest_${port}`;
   const origin = `http://${HOST}:${port}`;
 
   let closing: Promise<void> | null = null;
@@ -222,7 +193,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     port,
     origin,
     token,
-    url: `${origin}/?token=${token}`,
+    url: `${origin}/#token=${token}`,
     rendererDir,
     close() {
       closing ??= new Promise<void>((ok) => {

@@ -59,18 +59,41 @@ describe('web host', () => {
 
   it('listens on 127.0.0.1 on a random port and prints a URL with a long random token', () => {
     expect(host.port).toBeGreaterThan(0);
-    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`);
+    // In the fragment: a browser sends no fragment to any server, so it is in no request line or log.
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/#token=${host.token}`);
     expect(host.token.length).toBeGreaterThanOrEqual(40);
   });
 
-  it('requires the token (401)', async () => {
-    expect((await call(host, '/')).status).toBe(401);
-    expect((await call(host, '/assets/app.js')).status).toBe(401);
-    expect((await call(host, '/?token=wrong')).status).toBe(401);
-    expect((await call(host, '/', { headers: { Authorization: 'Bearer wrong' } })).status).toBe(401);
-    const api = await call(host, '/api/initialSessions', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
-    expect(api.status).toBe(401);
-    expect(api.body).not.toContain(SMALL);
+  it('requires the bearer token on the API (401), and takes it from nowhere else', async () => {
+    const post = (headers: Record<string, string>, path = '/api/initialSessions') =>
+      call(host, path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
+    for (const r of [
+      await post({}),
+      await post({ Authorization: 'Bearer wrong' }),
+      await post({ Authorization: `Basic ${host.token}` }),
+      // Neither a query nor a cookie is a credential here: both leak (logs, other local services).
+      await post({}, `/api/initialSessions?token=${host.token}`),
+      await post({ Cookie: `palimpsest_${host.port}=${host.token}; palimpsest=${host.token}` }),
+    ]) {
+      expect(r.status).toBe(401);
+      expect(r.body).not.toContain(SMALL);
+    }
+    expect((await post(auth)).status).toBe(200);
+  });
+
+  it('never sets a cookie, and serves the app code without the token', async () => {
+    for (const path of ['/', `/?token=${host.token}`, '/assets/app.js', '/missing']) {
+      const r = await call(host, path);
+      expect(r.headers['set-cookie'], path).toBeUndefined();
+    }
+    const api = await call(host, '/api/initialSessions', { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: '{}' });
+    expect(api.headers['set-cookie']).toBeUndefined();
+    // The page and its script are the app's own code: no session data, no secret.
+    const page = await call(host, '/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>Palimpsest</title>');
+    expect(page.body).not.toContain(host.token);
+    expect((await call(host, '/assets/app.js')).status).toBe(200);
   });
 
   it('refuses a foreign Host header (403), even with the token', async () => {
@@ -78,22 +101,6 @@ describe('web host', () => {
       expect((await call(host, '/', { headers: { ...auth, Host: h } })).status).toBe(403);
     }
     expect((await call(host, '/', { headers: { ...auth, Host: `localhost:${host.port}` } })).status).toBe(200);
-  });
-
-  it('trades ?token= for an HttpOnly SameSite=Strict cookie and a redirect without the token', async () => {
-    const first = await call(host, `/?token=${host.token}`);
-    expect(first.status).toBe(303);
-    expect(first.headers.location).toBe('/');
-    const setCookie = String(first.headers['set-cookie']);
-    expect(setCookie).toContain(`palimpsest_${host.port}=${host.token}`);
-    expect(setCookie).toContain('HttpOnly');
-    expect(setCookie).toContain('SameSite=Strict');
-    const cookie = setCookie.split(';')[0] as string;
-    const page = await call(host, '/', { headers: { Cookie: cookie } });
-    expect(page.status).toBe(200);
-    expect(page.body).toContain('<title>Palimpsest</title>');
-    // A protocol-relative path never turns into an off-origin redirect.
-    expect((await call(host, `//evil.example/x?token=${host.token}`)).headers.location).toMatch(/^\/[^/]/);
   });
 
   it('serves the renderer with a strict CSP and nosniff', async () => {
