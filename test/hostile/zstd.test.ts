@@ -67,6 +67,31 @@ const values = (r: ReadResult): unknown[] => r.lines.map((l) => l.value);
 const parsed = (ls: readonly string[]): unknown[] => ls.map((l) => JSON.parse(l) as unknown);
 
 describe('hostile zstd input', () => {
+  it('a frame header asking for a 1.9 GiB window is refused without allocating it', () => {
+    // 2^30 + 7/8 of it: under fzstd's own 2 GiB check, so fzstd would allocate it and copy all of
+    // it per block.
+    const hostile = Buffer.concat([Buffer.from([...MAGIC, 0x04, (20 << 3) | 7]), blockHeader(true, 0, 5), Buffer.from('abcd\n'), Buffer.alloc(4)]);
+    const good = rawFrame(text(lines(0, 3)));
+    const before = process.resourceUsage().maxRSS;
+    const started = Date.now();
+    const r = read(Buffer.concat([hostile, good]));
+    const grewMiB = (process.resourceUsage().maxRSS - before) / 1024;
+    expect(values(r)).toEqual(parsed(lines(0, 3)));
+    expect(brief(r.diags)).toEqual([['READ_ZSTD', 'error', 1]]);
+    expect(r.diags[0]?.message).toContain(`from byte 0 to byte ${hostile.length} could not be decoded`);
+    expect(r.diags[0]?.message).toContain('1920 MiB window, over the reader\'s limit of 128 MiB');
+    expect(grewMiB).toBeLessThan(256);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('a single-segment frame declaring a 4 GiB content size is refused (the size is its window)', () => {
+    const hostile = Buffer.concat([Buffer.from([...MAGIC, 0xe0, 0, 0, 0, 0, 1, 0, 0, 0]), blockHeader(true, 0, 3), Buffer.from('{}\n')]);
+    const r = read(Buffer.concat([rawFrame(text(lines(0, 1))), hostile, rawFrame(text(lines(1, 2)))]));
+    expect(values(r)).toEqual(parsed(lines(0, 2)));
+    expect(brief(r.diags)).toEqual([['READ_ZSTD', 'error', 2]]);
+    expect(r.diags[0]?.message).toContain('4096 MiB window');
+  });
+
   it('a corrupt frame in the middle: every line of the later frames loads, READ_ZSTD names its offset', () => {
     const a = rawFrame(text(lines(0, 3)));
     const c = rawFrame(text(lines(3, 6)));

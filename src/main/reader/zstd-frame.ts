@@ -1,12 +1,20 @@
 /**
  * The parts of the zstd frame format the reader checks itself before fzstd sees a
  * frame: where frames start, how long their headers and blocks are, and how much memory they ask
- * for. fzstd trusts every size it reads.
+ * for. fzstd allocates a frame's whole window up front and trusts every size it reads, so a hostile
+ * header must be refused here.
  */
 
 const ZSTD_MAGIC = 0xfd2fb528;
 /** Skippable frames have the magic numbers 0x184D2A50 to 0x184D2A5F. */
 const SKIPPABLE_MAGIC = 0x184d2a50;
+
+/**
+ * The largest window a frame may ask for: the reference decoder's default limit (window log 27),
+ * so every frame the zstd CLI decodes without extra flags is read, and no header makes the reader
+ * allocate more than this for one frame.
+ */
+export const MAX_WINDOW_BYTES = 128 * 1024 * 1024;
 
 /** No block holds more than this, compressed or not (the zstd format caps blocks there). */
 export const MAX_BLOCK_BYTES = 128 * 1024;
@@ -78,6 +86,9 @@ export function parseFrameHeader(buf: Uint8Array, at: number, avail: number): He
     const base = 2 ** (10 + (wd >> 3));
     window = base + (base / 8) * (wd & 7);
   }
+  if (window > MAX_WINDOW_BYTES) {
+    return { error: `its header asks for a ${mib(window)} MiB window, over the reader's limit of ${mib(MAX_WINDOW_BYTES)} MiB` };
+  }
   return { kind: 'zstd', length, window, contentSize, checksum: ((fhd >> 2) & 1) === 1 };
 }
 
@@ -119,4 +130,9 @@ function readLE(buf: Uint8Array, at: number, n: number): number {
   let v = 0;
   for (let i = n - 1; i >= 0; i--) v = v * 256 + (buf[at + i] as number);
   return v;
+}
+
+function mib(n: number): string {
+  const v = n / (1024 * 1024);
+  return v >= 10 ? String(Math.round(v)) : v.toFixed(1);
 }
