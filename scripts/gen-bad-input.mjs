@@ -59,7 +59,8 @@ files['frames.jsonl.zst'] = Buffer.concat(frames);
 // Cut inside the last frame: the first four frames (6 lines) decode, line 7 is where it stops.
 const lastStart = files['frames.jsonl.zst'].length - frames[4].length;
 files['truncated.jsonl.zst'] = files['frames.jsonl.zst'].subarray(0, lastStart + Math.floor(frames[4].length / 2));
-// Break the magic number of frame 3: frames 1–2 (3 lines) decode, line 4 is where it stops.
+// Break the magic number of frame 3: frames 1–2 (3 lines) decode, frame 3 (line 4) is lost, and
+// reading goes on at frame 4.
 const corrupt = Buffer.from(files['frames.jsonl.zst']);
 corrupt[frames[0].length + frames[1].length] ^= 0xff;
 files['corrupt.jsonl.zst'] = corrupt;

@@ -33,17 +33,20 @@ export function scanFileSync(path: string, scanner: LineScanner, maxLineBytes?: 
   let error: string | null = null;
   try {
     for (;;) {
-      // fzstd keeps references to its input: compressed reads get a fresh buffer.
-      const buf = zstd ? Buffer.allocUnsafe(CHUNK) : (shared ??= Buffer.allocUnsafeSlow(CHUNK));
+      const buf = (shared ??= Buffer.allocUnsafeSlow(CHUNK));
       const n = readSync(fd, buf, 0, CHUNK, null);
       if (zstd) {
-        const out = n === 0 ? zstd.end() : zstd.push(buf.subarray(0, n));
-        for (const b of out.blocks) splitter.push(b);
-        scanner.flush?.();
-        if (out.error !== null) {
-          error = `not a valid zstd stream: ${out.error}`;
-          break;
+        for (const part of (n === 0 ? zstd.end() : zstd.push(buf.subarray(0, n))).parts) {
+          if (part instanceof Uint8Array) {
+            splitter.push(part);
+            continue;
+          }
+          // The frames after a bad stretch are still scanned; the first bad stretch is the error.
+          splitter.gap();
+          error ??= `corrupt zstd data from byte ${part.offset}: ${part.reason}`;
         }
+        scanner.flush?.();
+        if (zstd.done) break;
       } else if (n > 0) {
         splitter.push(buf.subarray(0, n));
         scanner.flush?.();

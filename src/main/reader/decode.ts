@@ -118,6 +118,12 @@ export class JsonlDecoder implements LineReceiver {
     this.stats.records += records;
   }
 
+  /** Counts a line cut short by a gap in the data (the pipeline reports it). */
+  cutLine(): void {
+    this.stats.lines++;
+    this.stats.skipped++;
+  }
+
   /** A LongLineCallback. */
   longLine(lineNo: number, _offset: number, length: number): void {
     this.stats.lines++;

@@ -4,7 +4,7 @@ import { parseLineBytes } from './decode';
 import { closeQuietly, IoFailure, openForReading, readInto } from './io';
 import { JsonlPipeline } from './pipeline';
 import type { DiagnosticSink, OnJsonLine, ReaderOptions, ReadStats } from './types';
-import { isZstdPath, ZstdStream } from './zstd';
+import { isZstdPath, type ZstdPart, ZstdStream } from './zstd';
 
 export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
@@ -54,12 +54,11 @@ async function pump(
   stop?: () => boolean,
 ): Promise<void> {
   // Two buffers: the next chunk is read while this one is split and parsed, so the thread does not
-  // sit idle for every read (docs/performance.md, "Reading ahead"). A plain read
-  // may reuse its buffer (the splitter copies what it keeps); fzstd keeps references to unconsumed
-  // input, so compressed reads get a fresh buffer each time.
-  const pair: readonly Buffer[] | null = compressed ? null : [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
+  // sit idle for every read (docs/performance.md, "Reading ahead"). A read may reuse its buffer:
+  // the splitter and the zstd stream copy what they keep.
+  const pair: readonly Buffer[] = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
   let which = 0;
-  let buf: Buffer = pair?.[0] ?? Buffer.allocUnsafeSlow(size);
+  let buf = pair[0] as Buffer;
   let position = range?.start ?? null;
   const want = (): number => (range === null || position === null ? size : Math.max(0, Math.min(size, range.end - position)));
   const readNext = (into: Buffer): Promise<number | IoFailure> => {
@@ -78,7 +77,7 @@ async function pump(
       if (n === 0) break;
       const chunk = buf.subarray(0, n);
       which ^= 1;
-      buf = pair?.[which] ?? Buffer.allocUnsafeSlow(size);
+      buf = pair[which] as Buffer;
       if (position !== null) position += n;
       next = readNext(buf);
       if (!pipeline.push(chunk) || stop?.() === true) break;
@@ -200,8 +199,10 @@ async function decompressedRange(fh: FileHandle, path: string, offset: number, l
   const zstd = new ZstdStream();
   let pos = 0;
   let got = 0;
-  const take = (blocks: Uint8Array[]): void => {
-    for (const b of blocks) {
+  const take = (parts: ZstdPart[]): void => {
+    for (const b of parts) {
+      // A gap adds no bytes: offsets count only what decoded, as the reader counted them.
+      if (!(b instanceof Uint8Array)) continue;
       const from = Math.max(offset, pos);
       const to = Math.min(offset + length, pos + b.length);
       if (to > from) {
@@ -211,13 +212,12 @@ async function decompressedRange(fh: FileHandle, path: string, offset: number, l
       pos += b.length;
     }
   };
+  const buf = Buffer.allocUnsafeSlow(DEFAULT_CHUNK_BYTES);
   while (got < length) {
-    const buf = Buffer.allocUnsafeSlow(DEFAULT_CHUNK_BYTES);
     const n = await readInto(fh, path, buf, DEFAULT_CHUNK_BYTES, null);
     if (n instanceof IoFailure) return null;
-    const res = n === 0 ? zstd.end() : zstd.push(buf.subarray(0, n));
-    take(res.blocks);
-    if (res.error !== null || n === 0) break;
+    take((n === 0 ? zstd.end() : zstd.push(buf.subarray(0, n))).parts);
+    if (zstd.done || n === 0) break;
   }
   return got === length ? out : null;
 }

@@ -153,6 +153,22 @@ export class LineSplitter {
     return true;
   }
 
+  /**
+   * The bytes after this point do not follow on from those before (a stretch of compressed data
+   * could not be decoded): an unfinished line is dropped rather than joined to the next bytes, and
+   * counted as a line. Returns its length in bytes, or -1 when the bytes so far end with a whole line.
+   */
+  gap(): number {
+    if (this.ended || (this.pendingBytes === 0 && this.discarded < 0)) return -1;
+    const length = this.discarded >= 0 ? this.discarded : this.pendingBytes;
+    this.pieces = [];
+    this.pendingBytes = 0;
+    this.discarded = -1;
+    this.lineOffset += length;
+    this.lineNo++;
+    return length;
+  }
+
   /** Flushes a last line that has no LF. Later pushes are ignored. */
   end(): void {
     if (this.ended) return;

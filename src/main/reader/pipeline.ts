@@ -3,7 +3,7 @@ import { LineSplitter, lineLimit } from './lines';
 import { FileReport } from './report';
 import { keepShape } from './shapes';
 import type { DiagnosticSink, OnJsonLine, ReaderOptions, ReadStats } from './types';
-import { ZstdStream } from './zstd';
+import { type ZstdGap, type ZstdOutput, ZstdStream } from './zstd';
 
 /**
  * One file's way from raw bytes to records: [zstd] → line splitter → decoder, with its diagnostics.
@@ -37,7 +37,7 @@ export class JsonlPipeline {
     this.zstd = compressed ? new ZstdStream() : null;
   }
 
-  /** Feeds the next raw bytes; false once reading should stop (the zstd stream broke). */
+  /** Feeds the next raw bytes; false once reading should stop (nothing more of a zstd file can be decoded). */
   push(chunk: Uint8Array): boolean {
     if (this.stopped) return false;
     if (this.zstd === null) {
@@ -86,18 +86,40 @@ export class JsonlPipeline {
     return stats;
   }
 
-  private feedDecoded(out: { blocks: Uint8Array[]; error: string | null }): boolean {
-    for (const block of out.blocks) this.splitter.push(block);
-    if (out.error === null) return true;
+  private feedDecoded(out: ZstdOutput): boolean {
+    for (const part of out.parts) {
+      if (part instanceof Uint8Array) this.splitter.push(part);
+      else this.zstdGap(part);
+    }
+    if (this.zstd?.done !== true) return true;
     this.stopped = true;
+    return false;
+  }
+
+  /**
+   * Bytes of a zstd file could not be decoded: a line they cut is dropped, not joined to the bytes
+   * after the gap, and one diagnostic says where the bad stretch is and what was lost.
+   */
+  private zstdGap(gap: ZstdGap): void {
     const line = this.splitter.currentLine;
+    const cut = this.splitter.gap();
+    if (cut >= 0) this.decoder.cutLine();
+    const where = gap.resumedAt === null ? `from byte ${gap.offset} to the end of the file` : `from byte ${gap.offset} to byte ${gap.resumedAt}`;
+    const lost =
+      gap.lostBytes !== null && gap.lostBytes > 0
+        ? ` The lines in it are lost (the bad frame declared ${gap.lostBytes} more bytes of text).`
+        : ' The lines in it, if any, are lost.';
+    const cutText = cut >= 0 ? ` Line ${line} was cut short there (${cut} bytes) and was skipped.` : '';
+    const after =
+      gap.resumedAt === null
+        ? ' The lines before it were kept.'
+        : ` Reading went on at the next frame; line numbers after it count only the lines read.`;
     this.report.add(
       'READ_ZSTD',
       'error',
       line,
-      `The zstd compressed data is corrupt or cut short (${out.error}); reading stopped at line ${line}, and the lines before it were kept.`,
+      `The zstd compressed data ${where} could not be decoded: ${gap.reason}.${lost}${cutText}${after}`,
     );
-    return false;
   }
 }
 

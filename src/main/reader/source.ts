@@ -95,17 +95,17 @@ export class LineSource {
       const temp = join(this.tempDir, `${basename(this.path)}.jsonl`);
       const out = await open(temp, 'w+');
       const zstd = new ZstdStream();
+      const buf = Buffer.allocUnsafeSlow(DEFAULT_CHUNK_BYTES);
       for (;;) {
-        const buf = Buffer.allocUnsafeSlow(DEFAULT_CHUNK_BYTES);
         const n = await readInto(src, this.path, buf, DEFAULT_CHUNK_BYTES, null);
         if (n instanceof IoFailure) {
           await closeQuietly(out);
           return n;
         }
-        const res = n === 0 ? zstd.end() : zstd.push(buf.subarray(0, n));
-        for (const b of res.blocks) await out.write(b);
-        // A corrupt tail was reported when the session was loaded; what decoded is still usable.
-        if (res.error !== null || n === 0) break;
+        // Gaps were reported when the session was loaded and add no bytes: the offsets the reader
+        // gave count only what decoded, as this copy does.
+        for (const b of (n === 0 ? zstd.end() : zstd.push(buf.subarray(0, n))).parts) if (b instanceof Uint8Array) await out.write(b);
+        if (zstd.done || n === 0) break;
       }
       return out;
     } catch (e) {
