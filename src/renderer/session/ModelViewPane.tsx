@@ -1,12 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useSession } from './context';
 import { VIEW_CHUNK } from './store';
 import { ViewHeadBox } from './ViewHeadBox';
 import { ViewItem } from './ViewItem';
 import { rowAt } from './windows';
 
-/** Height of a closed item (CSS `.item.fixed`): closed rows are not measured, open ones are. */
+/** Height of a closed item or a placeholder (CSS `.item.fixed`): the size assumed until a row is measured. */
 export const ROW = 52;
 
 /**
@@ -38,10 +38,15 @@ export function ModelViewPane(): React.JSX.Element {
     if (last >= first) ensureView(first, last);
   }, [first, last, ensureView, head]);
 
-  // An item opened or closed changes its height: forget measured sizes (open rows measure again).
-  useEffect(() => {
+  // Another request puts other items at the same positions: drop the sizes measured for the old
+  // ones. This is safe only because every row is a closed placeholder at this point (the store
+  // empties the view's windows and closes all items when it selects), so each is at the estimated
+  // height until the ResizeObserver reports otherwise. Opening or closing an item needs no call:
+  // clearing sizes then would forget open rows whose height does not change again, and the
+  // observer already reports the rows that do change.
+  useLayoutEffect(() => {
     virtual.measure();
-  }, [expanded, virtual]);
+  }, [selected, virtual]);
 
   useEffect(() => {
     if (scrollView && scrollView.position < total) virtual.scrollToIndex(scrollView.position, { align: 'center' });
@@ -67,7 +72,9 @@ export function ModelViewPane(): React.JSX.Element {
           {rows.map((v) => {
             const row = rowAt(chunks, VIEW_CHUNK, v.index);
             return (
-              <div key={v.key} data-index={v.index} ref={row && expanded[row.item.id] ? virtual.measureElement : undefined} className="vrow" style={{ transform: `translateY(${v.start}px)` }}>
+              // Every row is measured and observed, open or not: an item's height changes when it
+              // opens, when its text arrives, when it closes, and when a placeholder becomes an item.
+              <div key={v.key} data-index={v.index} ref={virtual.measureElement} className="vrow" style={{ transform: `translateY(${v.start}px)` }}>
                 {row ? (
                   <ViewItem
                     row={row}

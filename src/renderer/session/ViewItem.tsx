@@ -5,8 +5,8 @@ import { chars, derivationLabel } from './format';
 import type { ItemText } from './store';
 
 /**
- * Every item shows one line until it is opened (a click), so collapsed rows have one height and the
- * list need not measure them; items longer than this say so beside their size.
+ * Every item shows one line until it is opened (a click), so collapsed rows have one height, the
+ * one the list assumes before it measures them; items longer than this say so beside their size.
  */
 export const LONG_ITEM = 600;
 
