@@ -56,6 +56,11 @@ export function apiRequest(f: ClaudeFile, v: Obj): void {
 function rebuildSurface(f: ClaudeFile, v: Obj): void {
   const b = recordBranch(f, v);
   const r = f.api.resolve(v);
+  if (r.bad !== null) {
+    if (f.apiBadCount) f.apiBadCount.count++;
+    else f.apiBadCount = { count: 1, line: f.cur.line, what: r.bad };
+    return;
+  }
   const fail = (what: string): void => {
     if (f.apiUnresolved) f.apiUnresolved.count++;
     else f.apiUnresolved = { count: 1, line: f.cur.line, what };

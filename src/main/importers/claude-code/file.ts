@@ -57,6 +57,8 @@ export class ClaudeFile implements FileImport {
   /** The messages `api-request` records name (2.1.332): hashes → items, blobs, per-request lists. */
   readonly api = new ApiRequestIndex();
   apiUnresolved: { count: number; line: number; what: string } | null = null;
+  /** Api-requests whose `keep` no conversation of this log can hold (a finding, not a length). */
+  apiBadCount: { count: number; line: number; what: string } | null = null;
 
   constructor(readonly s: ClaudeSession, readonly info: FileInfo) {
     const name = /(?:^|[\\/])agent-([^\\/]+)\.jsonl$/.exec(info.path);
@@ -175,6 +177,10 @@ export class ClaudeFile implements FileImport {
     if (this.apiUnresolved) {
       const u = this.apiUnresolved;
       this.report('CC_API_REQUEST_UNRESOLVED', 'warning', `${u.count} api-request record${u.count === 1 ? '' : 's'} (first at line ${u.line}) could not be rebuilt (the first ${u.what}); the view${u.count === 1 ? '' : 's'} of ${u.count === 1 ? 'that request is' : 'those requests are'} the branch's surface, which may differ from what was sent.`, [], u.line);
+    }
+    if (this.apiBadCount) {
+      const u = this.apiBadCount;
+      this.report('CC_API_REQUEST_BAD_COUNT', 'warning', `${u.count} api-request record${u.count === 1 ? '' : 's'} (first at line ${u.line}) give${u.count === 1 ? 's' : ''} a "keep" that cannot count the messages the log holds (the first: ${u.what}); ${u.count === 1 ? 'it is' : 'they are'} kept as record${u.count === 1 ? '' : 's'} and the view${u.count === 1 ? '' : 's'} of ${u.count === 1 ? 'that request is' : 'those requests are'} the branch's surface.`, [], u.line);
     }
     if (this.unlogged) {
       const u = this.unlogged;
