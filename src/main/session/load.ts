@@ -11,6 +11,7 @@ import { defaultLogPlan } from './log-choice';
 import { LogBuilder } from './log-builder';
 import { defaultLoadThreads, PARALLEL_LOAD_MIN_BYTES, planRanges, RangeProgress, readInRanges, startRangeJobs, type ByteRange, type RangeJob, type RangeMode } from './parallel-load';
 import type { LoadedSession, SessionFile } from './types';
+import { nothingToRead } from './unreadable';
 
 /** Lines looked at before choosing an importer. */
 const SNIFF_LINES = 16;
@@ -211,7 +212,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     if (unknownAt !== null) {
       b.diagnostics.push({
         rule: 'FORMAT_UNKNOWN', severity: 'error', file: p, line: unknownAt, seqs: [],
-        message: `${p} is not a session format Palimpsest knows (Palimpsest v1, DeepSeek Harness). Pass --format to force one.`,
+        message: `${p} is not a session format Palimpsest knows (${IMPORTERS.map((x) => x.label).join(', ')}): its first records, from line ${unknownAt}, are JSON objects none of them reads. Pass --format to force one.`,
       });
     }
     files.push({ index: i, path: p, format: (importer as Importer | null)?.id ?? 'palimpsest', bytes: stats.bytes > 0 ? await sizeOf(p) : 0, stats, ...(ranges ? { ranges } : {}) });
@@ -225,7 +226,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
 
   const fatal = b.diagnostics.find((d) => (d.rule === 'READ_IO' || d.rule === 'FORMAT_UNKNOWN') && d.file === path);
   if (fatal || !importer) {
-    throw new UnreadableSessionError(fatal?.message ?? `${path} is empty: no line to read.`, b.diagnostics);
+    throw new UnreadableSessionError(fatal?.message ?? nothingToRead(path, files[0]?.stats, b.diagnostics), b.diagnostics);
   }
   const chosen: Importer = importer;
   const events = b.log();
