@@ -63,7 +63,8 @@ interface RangePlan {
 }
 
 export class UnreadableSessionError extends Error {
-  constructor(message: string, readonly diagnostics: readonly Diagnostic[]) {
+  /** `path`: the file or directory that could not be read, when one is known. */
+  constructor(message: string, readonly diagnostics: readonly Diagnostic[], readonly path?: string) {
     super(message);
   }
 }
@@ -148,7 +149,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   const files: SessionFile[] = [];
 
   const info = await stat(path).catch(() => null);
-  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
+  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, [], path);
   const threads = loadThreads(options);
   const logChoice = chosenLog(options);
   const b = new LogBuilder(logChoice ?? (await defaultLogPlan(path, info.isDirectory(), info.size, threads)).compact);
@@ -156,7 +157,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   let paths = [path];
   if (info.isDirectory()) {
     const claimed = await claimDirectory(path, importer);
-    if (!claimed) throw new UnreadableSessionError(`${path} is a directory that no importer recognises as one session; inspect it to list the sessions inside`, []);
+    if (!claimed) throw new UnreadableSessionError(`${path} is a directory that no importer recognises as one session; inspect it to list the sessions inside`, [], path);
     importer = claimed.importer;
     paths = claimed.files;
   }
@@ -226,7 +227,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
 
   const fatal = b.diagnostics.find((d) => (d.rule === 'READ_IO' || d.rule === 'FORMAT_UNKNOWN') && d.file === path);
   if (fatal || !importer) {
-    throw new UnreadableSessionError(fatal?.message ?? nothingToRead(path, files[0]?.stats, b.diagnostics), b.diagnostics);
+    throw new UnreadableSessionError(fatal?.message ?? nothingToRead(path, files[0]?.stats, b.diagnostics), b.diagnostics, path);
   }
   const chosen: Importer = importer;
   const events = b.log();
