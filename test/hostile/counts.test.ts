@@ -69,3 +69,36 @@ describe('hostile counts: Claude Code api-request keep', () => {
     expect(s.diagnostics.map((d) => d.rule)).not.toContain('CC_API_REQUEST_UNRESOLVED');
   });
 });
+
+describe('hostile counts: lists a log makes as long as it likes', () => {
+  it('a Claude Code record with 200,000 unknown fields: one finding listing the first few, no stack overflow', async () => {
+    const extra: Record<string, number> = {};
+    for (let i = 0; i < 200_000; i++) extra[`f${i}`] = 1;
+    const path = write('unknown-fields.jsonl', [{ ...user, version: '2.1.100' }, { ...user, uuid: 'u2', parentUuid: 'u1', version: '2.1.100', ...extra }]);
+    const s = await loadSession(path);
+    const d = s.diagnostics.find((x) => x.rule === 'UNKNOWN_FIELDS');
+    expect(d).toMatchObject({ file: path, line: 2 });
+    expect(d?.message).toContain('field "f0" ×1 (first at line 2)');
+    expect(d?.message).toContain('and 199980 more');
+    expect(d?.message.length).toBeLessThan(2000);
+  }, 30_000);
+
+  it('a cosh message with 200,000 context item ids: its bounds without a stack overflow, a short summary', async () => {
+    const ids = Array.from({ length: 200_000 }, (_, i) => i + 1);
+    const path = write('cosh-ids.jsonl', [
+      { schema_version: 1, event_id: 1, branch_id: 'b', delta: { type: 'genesis', metadata: { session_id: 'b', title: 't', title_generated: false, created_at: 1778000000, cwd: '/x', provider: 'anthropic', model: 'm', reasoning: null } } },
+      { schema_version: 1, event_id: 2, branch_id: 'b', delta: { type: 'message', change: { operation: 'upsert', message: { id: 'm1', role: 'user', parts: [{ type: 'Text', text: 'hi', synthetic: false }], created_at: 1778000000, agent: null, model: null }, context_item_ids: ids } } },
+    ]);
+    const s = await loadSession(path);
+    expect(s.format).toBe('cosh');
+    expect(s.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const summaries: string[] = [];
+    for (let seq = 0; seq < s.events.length; seq++) {
+      const e = s.events.at(seq);
+      if (e?.kind === 'record' && typeof e.summary === 'string') summaries.push(e.summary);
+    }
+    const m = summaries.find((x) => x.startsWith('display message m1'));
+    expect(m).toContain('and 199980 more');
+    expect(m?.length).toBeLessThan(500);
+  }, 30_000);
+});

@@ -165,9 +165,16 @@ export class ClaudeFile implements FileImport {
       this.report('UNKNOWN_RECORDS', 'warning', `${u.count} record${u.count === 1 ? '' : 's'} of type "${type}", which this importer does not know (first at line ${u.line}); kept as unknown events.`, u.seqs, u.line);
     }
     if (this.unknownFields.size > 0) {
-      const parts = [...this.unknownFields].map(([k, c]) => `${k} ×${c.count} (first at line ${c.line})`);
-      const first = Math.min(...[...this.unknownFields.values()].map((c) => c.line));
-      this.report('UNKNOWN_FIELDS', 'info', `Fields and content this importer does not know: ${parts.join('; ')}. They are ignored.`, [], first);
+      // A log can name any number of fields: the message lists the first few, and the earliest
+      // line is found without spreading them all as arguments (which overflows the stack).
+      const parts: string[] = [];
+      let first = Infinity;
+      for (const [k, c] of this.unknownFields) {
+        if (c.line < first) first = c.line;
+        if (parts.length < MAX_CITED) parts.push(`${k} ×${c.count} (first at line ${c.line})`);
+      }
+      const more = this.unknownFields.size - parts.length;
+      this.report('UNKNOWN_FIELDS', 'info', `Fields and content this importer does not know: ${parts.join('; ')}${more > 0 ? `; and ${more} more` : ''}. They are ignored.`, [], first);
     }
     if (this.duplicates) {
       const d = this.duplicates;
