@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -100,5 +100,20 @@ describe('hostile counts: lists a log makes as long as it likes', () => {
     const m = summaries.find((x) => x.startsWith('display message m1'));
     expect(m).toContain('and 199980 more');
     expect(m?.length).toBeLessThan(500);
+  }, 30_000);
+});
+
+describe('hostile counts: DeepSeek Harness sourceEventSeqs', () => {
+  it('200,000 seqs the file does not have: one finding naming the first few, not a megabyte message', async () => {
+    const fixture = 'fixtures/dsh/examples/headless-agent/tests/snapshots/advanced-toolchain/session.jsonl';
+    const lines = readFileSync(fixture, 'utf8').split('\n').slice(0, 15).map((l) => JSON.parse(l) as Record<string, unknown>);
+    (lines[14] as Record<string, unknown>).sourceEventSeqs = Array.from({ length: 200_000 }, (_, i) => 1_000_000 + i);
+    const path = write('dsh-sources.jsonl', lines);
+    const s = await loadSession(path);
+    const d = s.diagnostics.find((x) => x.rule === 'DSH_BAD_REF');
+    expect(d).toMatchObject({ file: path, line: 15 });
+    expect(d?.message).toContain('DSH seqs 1000000, 1000001');
+    expect(d?.message).toContain('and 199980 more');
+    expect(d?.message.length).toBeLessThan(1000);
   }, 30_000);
 });
