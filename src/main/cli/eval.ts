@@ -11,8 +11,9 @@ import { resolveSource } from '../rerun/source';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
-import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 import { approvedEndpoints } from './endpoints';
+import { EXIT_CLEAN, EXIT_FINDINGS } from './exit';
+import { CommandFailure } from './fail';
 import { formatFlag } from './formats';
 
 /*
@@ -79,10 +80,8 @@ export async function evalCommand(args: ParsedArgs, io: Io): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
   }
-  if (!r.ok) {
-    io.err(`palimpsest eval: ${r.error}`);
-    return EXIT_UNUSABLE;
-  }
+  // runCli prints it, and under --json the JSON error.
+  if (!r.ok) throw new CommandFailure('FAILED', r.error);
   const o = r.value;
   for (const w of o.prepared.warnings) io.err(`warning: ${w}`);
   for (const p of o.problems) io.err(`warning: ${p}`);

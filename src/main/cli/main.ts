@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { SEVERITY_RANK } from '../../shared/model/diagnostic';
+import { type Diagnostic, SEVERITY_RANK } from '../../shared/model/diagnostic';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
@@ -10,6 +10,7 @@ import { jsonPieces } from './json-pieces';
 import { defaultShape, toWire, WIRE_SHAPES, type WireShape } from '../wire';
 import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
+import { CommandFailure, failureJson, wantsJson, type FailureCode } from './fail';
 import { formatFlag } from './formats';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
 import { LS_SPEC, lsCommand } from './ls';
@@ -80,7 +81,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const format = formatFlag(args);
   const branch = stringFlag(args, 'branch');
   const info = await stat(path).catch(() => null);
-  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
+  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, [], path);
   if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
     // The token workers start while the session loads (their encoder takes a while to build).
     const counter = json ? createTokenCounter() : null;
@@ -117,7 +118,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
         await inspector.session.dispose();
       } catch (err: unknown) {
         if (!(err instanceof UnreadableSessionError)) throw err;
-        sessions.push({ palimpsest: JSON_VERSION, path: f, error: err.message, diagnostics: err.diagnostics.map(diagnosticJson) });
+        sessions.push({ palimpsest: JSON_VERSION, path: f, error: err.message, code: 'UNREADABLE', diagnostics: err.diagnostics.map(diagnosticJson) });
         texts.push(`${f}\n  unreadable: ${err.message}`);
         exit = Math.max(exit, EXIT_FINDINGS);
       }
@@ -125,10 +126,12 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   } finally {
     await counter?.close();
   }
-  if (files.length === 0) texts.push(`${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found`);
+  const none = files.length === 0 ? `${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found` : null;
+  if (none !== null) texts.push(none);
   if (!json) io.out(texts.join('\n\n'));
-  else for (const piece of jsonPieces({ palimpsest: JSON_VERSION, path, sessions })) io.out(piece);
-  return files.length === 0 ? EXIT_UNUSABLE : exit;
+  // No session is an exit 2: the listing then carries the JSON error's fields too.
+  else for (const piece of jsonPieces({ palimpsest: JSON_VERSION, path, sessions, ...(none !== null ? { error: none, code: 'NO_SESSIONS', diagnostics: [] } : {}) })) io.out(piece);
+  return none !== null ? EXIT_UNUSABLE : exit;
 }
 
 async function viewCommand(args: ParsedArgs, io: Io): Promise<number> {
@@ -236,6 +239,13 @@ function wireArgs(argv: readonly string[]): string[] {
 
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
+  const json = wantsJson(argv);
+  // Every exit 2 under --json prints the JSON error on stdout (docs/cli.md, "Errors"); the text
+  // goes to stderr either way, as without --json.
+  const fail = (code: FailureCode, message: string, path?: string, diagnostics: readonly Diagnostic[] = []): number => {
+    if (json) io.out(failureJson(code, message, path, diagnostics.map(diagnosticJson)));
+    return EXIT_UNUSABLE;
+  };
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     io.out(USAGE);
     return command ? EXIT_CLEAN : EXIT_UNUSABLE;
@@ -243,20 +253,26 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const c = COMMANDS[command];
   if (!c) {
     io.err(`palimpsest: unknown command "${command}"\n\n${USAGE}`);
-    return EXIT_UNUSABLE;
+    return fail('USAGE', `unknown command "${command}"`);
   }
   try {
     return await c.run(parseArgs(command === 'view' ? wireArgs(rest) : rest, c.spec), io);
   } catch (err: unknown) {
     if (err instanceof UsageError) {
       io.err(`palimpsest ${command}: ${err.message}`);
-      return EXIT_UNUSABLE;
+      return fail('USAGE', err.message);
+    }
+    if (err instanceof CommandFailure) {
+      io.err(`palimpsest ${command}: ${err.message}`);
+      return fail(err.code, err.message);
     }
     if (err instanceof UnreadableSessionError) {
       io.err(`palimpsest ${command}: ${err.message}`);
       for (const d of err.diagnostics) io.err(`  ${d.severity} ${d.rule} ${d.file ?? ''}${d.line ? `:${d.line}` : ''} ${d.message}`);
-      return EXIT_UNUSABLE;
+      return fail('UNREADABLE', err.message, err.path, err.diagnostics);
     }
-    throw err;
+    if (!json) throw err;
+    io.err(`palimpsest: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return fail('INTERNAL', `internal error: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

@@ -9,8 +9,9 @@ import { resolveSource } from '../rerun/source';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
-import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 import { approvedEndpoints } from './endpoints';
+import { EXIT_CLEAN, EXIT_FINDINGS } from './exit';
+import { CommandFailure } from './fail';
 import { formatFlag } from './formats';
 import { renderComparison, renderRun, renderRunList } from './rerun-text';
 import { chainOf, MODEL_SPEC } from './rerun-models';
@@ -107,10 +108,8 @@ export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
       onProgress: (p) => io.err(`[${p.repeat + 1}/${p.of}] ${p.stage} ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
       onRun: (run) => { if (!json) io.out(renderRun(run)); },
     });
-    if (!result.ok) {
-      io.err(`palimpsest rerun: ${result.error}`);
-      return EXIT_UNUSABLE;
-    }
+    // runCli prints it, and under --json the JSON error.
+    if (!result.ok) throw new CommandFailure('FAILED', result.error);
     if (json) io.out(JSON.stringify({ palimpsest: 1, file: result.file, windowFrom: result.windowFrom, unknowns: result.source.unknowns, runs: result.runs }, null, 2));
     else io.err(`${result.runs.length} run(s) appended to ${result.file}`);
     return result.runs.every((r) => r.outcome === 'committed') ? EXIT_CLEAN : EXIT_FINDINGS;

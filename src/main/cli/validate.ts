@@ -165,7 +165,7 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   const format = formatFlag(args);
   const options: ValidateOptions = { rules, minSeverity: severityFlag(args), branch: stringFlag(args, 'branch') };
   const info = await stat(path).catch(() => null);
-  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
+  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, [], path);
 
   if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
     const r = await validateOne(path, format, options);
@@ -176,7 +176,8 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   const paths = await sessionsUnder(path);
   if (paths.length === 0) {
     const message = `${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found`;
-    io.out(json ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions: [] }, null, 2) : message);
+    // An exit 2: the listing carries the JSON error's fields too (docs/cli.md, "Errors").
+    io.out(json ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions: [], error: message, code: 'NO_SESSIONS', diagnostics: [] }, null, 2) : message);
     return EXIT_UNUSABLE;
   }
   const sessions: unknown[] = [];
@@ -190,7 +191,7 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
       if (hasError(r.diagnostics)) exit = EXIT_FINDINGS;
     } catch (err: unknown) {
       if (!(err instanceof UnreadableSessionError)) throw err;
-      sessions.push({ palimpsest: JSON_VERSION, path: p, error: err.message, diagnostics: err.diagnostics.map(diagnosticJson) });
+      sessions.push({ palimpsest: JSON_VERSION, path: p, error: err.message, code: 'UNREADABLE', diagnostics: err.diagnostics.map(diagnosticJson) });
       texts.push(`${clean(p)}\n  unreadable: ${clean(err.message)}`);
       exit = EXIT_FINDINGS;
     }

@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
 import { EXIT_CLEAN, EXIT_UNUSABLE } from '../cli/exit';
+import { failureJson, wantsJson } from '../cli/fail';
 import { LS_SPEC, LsUsageError, parseLsArgs, runLs } from './ls-command';
 import { serveAsWorker } from './parallel';
 
@@ -58,12 +59,16 @@ if (!serveAsWorker()) {
       if (!streamed) process.exit();
     },
     (err: unknown) => {
+      // Under --json an exit 2 prints the CLI's JSON error too (docs/cli.md, "Errors").
+      const json = wantsJson(argv);
       if (err instanceof LsUsageError) {
         io.err(`palimpsest ls: ${err.message}`);
+        if (json) io.out(failureJson('USAGE', err.message));
         process.exitCode = EXIT_UNUSABLE;
         return;
       }
       process.stderr.write(`palimpsest: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      if (json) io.out(failureJson('INTERNAL', `internal error: ${err instanceof Error ? err.message : String(err)}`));
       process.exitCode = EXIT_UNUSABLE;
     },
   );

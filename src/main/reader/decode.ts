@@ -6,6 +6,8 @@ import type { JsonLine, JsonLineReceiver, OnJsonLine, ReadStats } from './types'
 const CR = 0x0d;
 const OPEN_BRACE = 0x7b;
 const REPLACEMENT = '\uFFFD';
+/** Why a line with a NUL byte is not JSON (JSON text never holds one; binary data does). */
+export const NUL_REASON = 'it holds NUL bytes, as binary data does';
 
 function hasBom(buf: Buffer, start: number, end: number): boolean {
   return end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf;
@@ -100,7 +102,8 @@ export class JsonlDecoder implements LineReceiver {
     try {
       value = JSON.parse(text);
     } catch (e) {
-      this.badJson(lineNo, terminated, errorText(e));
+      // JSON text never holds a raw NUL: say the line is binary rather than quote the parser.
+      this.badJson(lineNo, terminated, text.indexOf('\0') !== -1 ? NUL_REASON : errorText(e));
       return;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {

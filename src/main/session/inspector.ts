@@ -116,7 +116,8 @@ export class SessionInspector {
       const blocks: Block[] = [];
       for (const seq of seqs) {
         const e = whole.get(seq);
-        if (e?.kind === 'item') blocks.push(...e.item.blocks);
+        // A loop, not push(...): an item has as many blocks as its line holds.
+        if (e?.kind === 'item') for (const b of e.item.blocks) blocks.push(b);
       }
       return { ...it, blocks };
     });

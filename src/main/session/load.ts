@@ -11,6 +11,7 @@ import { defaultLogPlan } from './log-choice';
 import { LogBuilder } from './log-builder';
 import { defaultLoadThreads, PARALLEL_LOAD_MIN_BYTES, planRanges, RangeProgress, readInRanges, startRangeJobs, type ByteRange, type RangeJob, type RangeMode } from './parallel-load';
 import type { LoadedSession, SessionFile } from './types';
+import { nothingToRead } from './unreadable';
 
 /** Lines looked at before choosing an importer. */
 const SNIFF_LINES = 16;
@@ -62,7 +63,8 @@ interface RangePlan {
 }
 
 export class UnreadableSessionError extends Error {
-  constructor(message: string, readonly diagnostics: readonly Diagnostic[]) {
+  /** `path`: the file or directory that could not be read, when one is known. */
+  constructor(message: string, readonly diagnostics: readonly Diagnostic[], readonly path?: string) {
     super(message);
   }
 }
@@ -147,7 +149,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   const files: SessionFile[] = [];
 
   const info = await stat(path).catch(() => null);
-  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, []);
+  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, [], path);
   const threads = loadThreads(options);
   const logChoice = chosenLog(options);
   const b = new LogBuilder(logChoice ?? (await defaultLogPlan(path, info.isDirectory(), info.size, threads)).compact);
@@ -155,7 +157,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   let paths = [path];
   if (info.isDirectory()) {
     const claimed = await claimDirectory(path, importer);
-    if (!claimed) throw new UnreadableSessionError(`${path} is a directory that no importer recognises as one session; inspect it to list the sessions inside`, []);
+    if (!claimed) throw new UnreadableSessionError(`${path} is a directory that no importer recognises as one session; inspect it to list the sessions inside`, [], path);
     importer = claimed.importer;
     paths = claimed.files;
   }
@@ -211,7 +213,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     if (unknownAt !== null) {
       b.diagnostics.push({
         rule: 'FORMAT_UNKNOWN', severity: 'error', file: p, line: unknownAt, seqs: [],
-        message: `${p} is not a session format Palimpsest knows (Palimpsest v1, DeepSeek Harness). Pass --format to force one.`,
+        message: `${p} is not a session format Palimpsest knows (${IMPORTERS.map((x) => x.label).join(', ')}): its first records, from line ${unknownAt}, are JSON objects none of them reads. Pass --format to force one.`,
       });
     }
     files.push({ index: i, path: p, format: (importer as Importer | null)?.id ?? 'palimpsest', bytes: stats.bytes > 0 ? await sizeOf(p) : 0, stats, ...(ranges ? { ranges } : {}) });
@@ -225,7 +227,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
 
   const fatal = b.diagnostics.find((d) => (d.rule === 'READ_IO' || d.rule === 'FORMAT_UNKNOWN') && d.file === path);
   if (fatal || !importer) {
-    throw new UnreadableSessionError(fatal?.message ?? `${path} is empty: no line to read.`, b.diagnostics);
+    throw new UnreadableSessionError(fatal?.message ?? nothingToRead(path, files[0]?.stats, b.diagnostics), b.diagnostics, path);
   }
   const chosen: Importer = importer;
   const events = b.log();

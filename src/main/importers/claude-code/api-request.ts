@@ -56,6 +56,11 @@ export function apiRequest(f: ClaudeFile, v: Obj): void {
 function rebuildSurface(f: ClaudeFile, v: Obj): void {
   const b = recordBranch(f, v);
   const r = f.api.resolve(v);
+  if (r.bad !== null) {
+    if (f.apiBadCount) f.apiBadCount.count++;
+    else f.apiBadCount = { count: 1, line: f.cur.line, what: r.bad };
+    return;
+  }
   const fail = (what: string): void => {
     if (f.apiUnresolved) f.apiUnresolved.count++;
     else f.apiUnresolved = { count: 1, line: f.cur.line, what };
@@ -69,7 +74,8 @@ function rebuildSurface(f: ClaudeFile, v: Obj): void {
     if (!m) return fail('names a message the log does not hold');
     if ('items' in m) {
       for (const x of m.items) if (!liveIds.has(x)) return fail(`sends item ${x}, which is not in the view of branch ${b.name} at that point`);
-      want.push(...m.items.map((x) => ({ id: x })));
+      // A loop, not push(...): a run of tool results is as long as the log makes it.
+      for (const x of m.items) want.push({ id: x });
       messages.push([...m.items]);
     } else {
       const itemId = `api-${m.blob.slice(0, 16)}${f.info.index > 0 ? `~f${f.info.index}` : ''}`;

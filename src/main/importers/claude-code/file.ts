@@ -57,6 +57,8 @@ export class ClaudeFile implements FileImport {
   /** The messages `api-request` records name (2.1.332): hashes → items, blobs, per-request lists. */
   readonly api = new ApiRequestIndex();
   apiUnresolved: { count: number; line: number; what: string } | null = null;
+  /** Api-requests whose `keep` no conversation of this log can hold (a finding, not a length). */
+  apiBadCount: { count: number; line: number; what: string } | null = null;
 
   constructor(readonly s: ClaudeSession, readonly info: FileInfo) {
     const name = /(?:^|[\\/])agent-([^\\/]+)\.jsonl$/.exec(info.path);
@@ -163,9 +165,16 @@ export class ClaudeFile implements FileImport {
       this.report('UNKNOWN_RECORDS', 'warning', `${u.count} record${u.count === 1 ? '' : 's'} of type "${type}", which this importer does not know (first at line ${u.line}); kept as unknown events.`, u.seqs, u.line);
     }
     if (this.unknownFields.size > 0) {
-      const parts = [...this.unknownFields].map(([k, c]) => `${k} ×${c.count} (first at line ${c.line})`);
-      const first = Math.min(...[...this.unknownFields.values()].map((c) => c.line));
-      this.report('UNKNOWN_FIELDS', 'info', `Fields and content this importer does not know: ${parts.join('; ')}. They are ignored.`, [], first);
+      // A log can name any number of fields: the message lists the first few, and the earliest
+      // line is found without spreading them all as arguments (which overflows the stack).
+      const parts: string[] = [];
+      let first = Infinity;
+      for (const [k, c] of this.unknownFields) {
+        if (c.line < first) first = c.line;
+        if (parts.length < MAX_CITED) parts.push(`${k} ×${c.count} (first at line ${c.line})`);
+      }
+      const more = this.unknownFields.size - parts.length;
+      this.report('UNKNOWN_FIELDS', 'info', `Fields and content this importer does not know: ${parts.join('; ')}${more > 0 ? `; and ${more} more` : ''}. They are ignored.`, [], first);
     }
     if (this.duplicates) {
       const d = this.duplicates;
@@ -175,6 +184,10 @@ export class ClaudeFile implements FileImport {
     if (this.apiUnresolved) {
       const u = this.apiUnresolved;
       this.report('CC_API_REQUEST_UNRESOLVED', 'warning', `${u.count} api-request record${u.count === 1 ? '' : 's'} (first at line ${u.line}) could not be rebuilt (the first ${u.what}); the view${u.count === 1 ? '' : 's'} of ${u.count === 1 ? 'that request is' : 'those requests are'} the branch's surface, which may differ from what was sent.`, [], u.line);
+    }
+    if (this.apiBadCount) {
+      const u = this.apiBadCount;
+      this.report('CC_API_REQUEST_BAD_COUNT', 'warning', `${u.count} api-request record${u.count === 1 ? '' : 's'} (first at line ${u.line}) give${u.count === 1 ? 's' : ''} a "keep" that cannot count the messages the log holds (the first: ${u.what}); ${u.count === 1 ? 'it is' : 'they are'} kept as record${u.count === 1 ? '' : 's'} and the view${u.count === 1 ? '' : 's'} of ${u.count === 1 ? 'that request is' : 'those requests are'} the branch's surface.`, [], u.line);
     }
     if (this.unlogged) {
       const u = this.unlogged;

@@ -68,6 +68,19 @@ export interface ApiRequestMessages {
   /** In order; null where a hash (or the base) does not resolve. */
   readonly messages: readonly (Resolved | null)[];
   readonly unresolved: readonly string[];
+  /** Why the record's `keep` cannot be a count of its messages; null when it can. */
+  readonly bad: string | null;
+}
+
+/**
+ * Why `keep` is no count of at most `most` messages (`where` names what holds them), or null. An
+ * absent keep is 0.
+ */
+function badKeep(keep: unknown, most: number, where: string): string | null {
+  if (keep === undefined) return null;
+  if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0) return `keep ${JSON.stringify(keep) ?? String(keep)} is not a count of messages`;
+  if (keep > most) return `keep ${keep} is more than the ${most} message${most === 1 ? '' : 's'} ${where}`;
+  return null;
 }
 
 export class ApiRequestIndex {
@@ -78,9 +91,12 @@ export class ApiRequestIndex {
   private readonly requests = new Map<string, readonly (readonly string[])[]>();
   private readonly assistants = new Map<string, { hash: RunningHash; last: string | undefined }>();
   private run: { hash: RunningHash; items: string[]; last: string | undefined } | null = null;
+  /** Messages the log has written so far (records and blobs, a tool-result run counted per record): no request keeps more. */
+  private seen = 0;
 
   /** A `user` record that became item `itemId`. */
   user(itemId: string, content: unknown): void {
+    this.seen++;
     const blocks = contentBlocks(content);
     const own = new RunningHash('user');
     own.add(blocks);
@@ -107,6 +123,7 @@ export class ApiRequestIndex {
     let a = this.assistants.get(itemId);
     if (!a) {
       a = { hash: new RunningHash('assistant'), last: undefined };
+      this.seen++;
       this.assistants.set(itemId, a);
       // Only the latest messages are still growing; older ones keep their last hash.
       if (this.assistants.size > 8) {
@@ -121,6 +138,7 @@ export class ApiRequestIndex {
   }
 
   blob(hash: string, message: Obj, at: JsonLine): void {
+    this.seen++;
     if (this.byHash.has(hash)) return;
     const role = message.role === 'assistant' || message.role === 'system' ? message.role : 'user';
     if (this.blobs.size >= MAX_BLOBS) {
@@ -145,20 +163,20 @@ export class ApiRequestIndex {
   resolve(v: Obj): ApiRequestMessages {
     const id = typeof v.id === 'string' ? v.id : '';
     const base = typeof v.base === 'string' ? v.base : null;
-    const keep = typeof v.keep === 'number' && v.keep >= 0 ? v.keep : 0;
     const tail = Array.isArray(v.tail) ? v.tail.filter((h): h is string => typeof h === 'string') : [];
+    const prefix = base === null ? undefined : this.requests.get(base);
+    // `keep` is read from the log: it counts messages the conversation already holds, so a value
+    // past that (or not a count at all) is a finding, never a length to fill.
+    const bad = badKeep(v.keep, prefix?.length ?? this.seen, prefix === undefined ? 'the conversation holds so far' : `request ${base ?? ''} holds`);
+    if (bad !== null) return { id, messages: [], unresolved: [], bad };
+    const keep = typeof v.keep === 'number' ? v.keep : 0;
     const unresolved: string[] = [];
     const messages: (Resolved | null)[] = [];
     if (base !== null) {
-      const prefix = this.requests.get(base);
-      if (!prefix || prefix.length < keep) {
-        unresolved.push(`base:${base}`);
-        for (let i = 0; i < keep; i++) messages.push(prefix?.[i] ? { items: prefix[i] as readonly string[] } : null);
-      } else for (const items of prefix.slice(0, keep)) messages.push({ items });
-    } else if (keep > 0) {
-      unresolved.push(`keep ${keep} without base`);
-      for (let i = 0; i < keep; i++) messages.push(null);
-    }
+      // An unknown base leaves the request unresolved: the importer then uses none of its messages.
+      if (!prefix) unresolved.push(`base:${base}`);
+      else for (const items of prefix.slice(0, keep)) messages.push({ items });
+    } else if (keep > 0) unresolved.push(`keep ${keep} without base`);
     for (const h of tail) {
       const items = this.byHash.get(h);
       const blob = items ? undefined : this.blobs.get(h);
@@ -169,7 +187,7 @@ export class ApiRequestIndex {
         messages.push(null);
       }
     }
-    return { id, messages, unresolved };
+    return { id, messages, unresolved, bad: null };
   }
 
   /** Remember a request's messages (item ids, blobs made items) for later `base` references. */

@@ -4,8 +4,16 @@ import type { Branch } from './branches';
 import { context } from './context-deltas';
 import type { CoshMachine } from './machine';
 import type { BranchMeta, Envelope } from './parse';
-import { newBranch } from './state';
+import { greatest, least, newBranch } from './state';
 import { CanonSurface } from './surface';
+
+/** Ids a record's summary names, at most: a log may list any number. */
+const MAX_CITED_IDS = 20;
+
+function citeIds(ids: readonly number[]): string {
+  const more = ids.length - MAX_CITED_IDS;
+  return more > 0 ? `${ids.slice(0, MAX_CITED_IDS).join(', ')}, and ${more} more` : ids.join(', ');
+}
 
 /**
  * Deltas that start a branch or change what it shows besides the context: `genesis`, `metadata`
@@ -57,11 +65,11 @@ export function change(mc: CoshMachine, b: Branch, l: JsonLine, ev: Envelope, ty
       const c = d.change;
       if (c.op === 'upsert') {
         const ids = c.contextItemIds;
-        if (ids.length > 0 && !st.boundaries.has(c.messageId)) st.boundaries.set(c.messageId, { first: Math.min(...ids), last: Math.max(...ids) });
+        if (ids.length > 0 && !st.boundaries.has(c.messageId)) st.boundaries.set(c.messageId, { first: least(ids), last: greatest(ids) });
         if (!st.messages.includes(c.messageId)) st.messages.push(c.messageId);
         if (ids.length === 0) st.ctxIds.delete(c.messageId);
         else st.ctxIds.set(c.messageId, ids.slice());
-        mc.record(l, ev.branch, type, `display message ${c.messageId}${ids.length > 0 ? ` (context items ${ids.join(', ')})` : ''}`);
+        mc.record(l, ev.branch, type, `display message ${c.messageId}${ids.length > 0 ? ` (context items ${citeIds(ids)})` : ''}`);
       } else {
         st.messages = st.messages.filter((m) => m !== c.messageId);
         st.ctxIds.delete(c.messageId);

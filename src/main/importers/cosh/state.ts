@@ -88,6 +88,22 @@ export function activeCheckpoint(c: Context): MItem | null {
   return null;
 }
 
+/**
+ * The least and greatest of ids a log lists, by a loop: Math.min(...ids) passes each as an
+ * argument and overflows the stack past about a hundred thousand.
+ */
+export function least(ids: Iterable<number>): number {
+  let m = Infinity;
+  for (const id of ids) if (id < m) m = id;
+  return m;
+}
+
+export function greatest(ids: Iterable<number>): number {
+  let m = -Infinity;
+  for (const id of ids) if (id > m) m = id;
+  return m;
+}
+
 export function inRanges(ranges: readonly Range[], id: number): boolean {
   for (const r of ranges) if (r.start <= id && id <= r.end) return true;
   return false;
@@ -198,7 +214,7 @@ export function applySelection(b: BranchState, selection: Selection): SelectionE
   const idsOf = (ms: readonly string[]): Set<number> => new Set(ms.flatMap((m) => b.ctxIds.get(m) ?? []));
   const keptIds = idsOf(b.messages.slice(0, split));
   const removedIds = idsOf(b.messages.slice(split));
-  const lastKept = keptIds.size === 0 ? 0 : Math.max(...keptIds);
+  const lastKept = keptIds.size === 0 ? 0 : greatest(keptIds);
   b.todoPoints = b.todoPoints.filter(([after]) => after <= lastKept);
   b.messages = b.messages.slice(0, split);
   const kept = new Set(b.messages);

@@ -335,7 +335,10 @@ export class DshFileImport implements FileImport {
       else canonical.push(c);
     }
     if (missing.length > 0) {
-      this.report('DSH_BAD_REF', 'warning', `Line ${this.cur.line}: sourceEventSeqs cite${missing.length === 1 ? 's' : ''} DSH seq${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, not among the events before it in this file.`);
+      // The line may cite any number: the message names the first few and counts the rest.
+      const more = missing.length - MAX_CITED;
+      const cited = more > 0 ? `${missing.slice(0, MAX_CITED).join(', ')} and ${more} more` : missing.join(', ');
+      this.report('DSH_BAD_REF', 'warning', `Line ${this.cur.line}: sourceEventSeqs cite${missing.length === 1 ? 's' : ''} DSH seq${missing.length === 1 ? '' : 's'} ${cited}, not among the events before it in this file.`);
     }
     return { dsh, canonical };
   }

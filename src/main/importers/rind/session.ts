@@ -489,7 +489,7 @@ class MessagesFile implements FileImport {
     const contentTruthy = truthy(v.content);
     if (callBlocks.length > 0) {
       if (contentTruthy) blocks.push(this.content(v, l));
-      blocks.push(...callBlocks);
+      for (const b of callBlocks) blocks.push(b);
       this.emitItem({ id, role: 'assistant', blocks }, l, v);
       for (const c of calls) this.issued.add(c.callId);
       this.pending = { line: l, calls };
