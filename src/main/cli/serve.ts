@@ -44,6 +44,10 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
     context.dispose();
     throw new UsageError(`${context.missing[0] ?? ''}: no such file or folder`);
   }
+  if (context.unusable.length > 0) {
+    context.dispose();
+    throw new UsageError(context.unusable[0] ?? '');
+  }
   let host: WebHost;
   try {
     host = await startWebHost({ port: options.port, handlers });
