@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
 import type { ApiErrorCode, OpenSessionProgress, ProgressEvent } from '../../shared/api/contract';
+import { canonicalPath as canonical } from '../files/canonical';
 import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
@@ -39,8 +39,6 @@ export interface SessionRegistryOptions {
   /** Most sessions open at once. Default 16. */
   readonly maxSessions?: number;
 }
-
-const canonical = async (p: string): Promise<string> => realpath(resolve(p)).catch(() => resolve(p));
 
 /**
  * Owns the loaded sessions of one host (a web host or an Electron window's main process). Each
