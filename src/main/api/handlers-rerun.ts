@@ -5,6 +5,7 @@ import { CONTRACT, Comparison as ComparisonSchema, type ApiOutput, type ModelSpe
 import { compare, type Comparison } from '../../shared/compare/compare';
 import type { PinnedModel } from '../../shared/rerun/pinned';
 import { STRATEGIES, STRATEGY_IDS, strategyById } from '../../shared/strategies';
+import { canonicalPath } from '../files/canonical';
 import { EndpointApprovals } from '../providers/endpoints';
 import type { Env } from '../providers/keys';
 import { pinnedOf, RerunJobs, runRow } from '../rerun/jobs';
@@ -93,7 +94,9 @@ async function runsFileOf(sessionPath: string, env: Env): Promise<string> {
   const file = resolve(await defaultRunsFile(sessionPath, env));
   const real = await realpath(sessionPath);
   const folder = (await stat(real)).isDirectory();
-  if (folder ? inside(real, file) : dirname(file) === dirname(real)) {
+  // Where the file would really land: the data folder (or a folder on its path) may be a link.
+  const landing = await canonicalPath(file);
+  if (folder ? inside(real, landing) : dirname(landing) === dirname(real)) {
     throw new ApiFailure('FORBIDDEN_PATH', `Re-run results would be written beside the session (${file}): set PALIMPSEST_DATA_DIR to a folder elsewhere.`);
   }
   return file;

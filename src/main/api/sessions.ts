@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
 import type { ApiErrorCode, OpenSessionProgress, ProgressEvent } from '../../shared/api/contract';
+import { canonicalPath as canonical } from '../files/canonical';
+import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
@@ -38,8 +39,6 @@ export interface SessionRegistryOptions {
   /** Most sessions open at once. Default 16. */
   readonly maxSessions?: number;
 }
-
-const canonical = async (p: string): Promise<string> => realpath(resolve(p)).catch(() => resolve(p));
 
 /**
  * Owns the loaded sessions of one host (a web host or an Electron window's main process). Each
@@ -97,10 +96,13 @@ export class SessionRegistry implements Disposable {
     if (this.sessions.size >= this.maxSessions) {
       throw new ApiFailure('LIMIT', `${this.sessions.size} sessions are open; close one first.`);
     }
-    const info = await stat(path).catch(() => null);
-    if (!info) throw new ApiFailure('UNREADABLE', `${path}: no such file.`);
-    // A folder may be one session (Rind's); the loader says when it is not.
-    if (!info.isFile() && !info.isDirectory()) throw new ApiFailure('UNREADABLE', `${path} is not a file.`);
+    const info = await stat(path).catch((err: unknown) => {
+      throw new ApiFailure('UNREADABLE', `${whyUnreadable(path, err)}.`);
+    });
+    // A folder may be one session (Rind's); the loader says when it is not. A FIFO or a device is
+    // never opened: the read would hold one of the few threads file reads share, for good.
+    const kind = kindOf(info);
+    if (kind !== null && kind !== 'a directory') throw new ApiFailure('UNREADABLE', `${new NotRegularFile(path, kind).message}.`);
     // A folder's size says nothing about its files: then only the bytes read are known.
     const total = info.isFile() ? info.size : null;
     const progress = (phase: ProgressEvent['phase'], done: number | null, of: number | null = total) =>

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { type Diagnostic, SEVERITY_RANK } from '../../shared/model/diagnostic';
+import { whyUnreadable } from '../files/open-regular';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
@@ -80,8 +81,9 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const json = args.flags.has('json');
   const format = formatFlag(args);
   const branch = stringFlag(args, 'branch');
-  const info = await stat(path).catch(() => null);
-  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, [], path);
+  const info = await stat(path).catch((err: unknown) => {
+    throw new UnreadableSessionError(whyUnreadable(path, err), [], path);
+  });
   if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
     // The token workers start while the session loads (their encoder takes a while to build).
     const counter = json ? createTokenCounter() : null;

@@ -19,15 +19,20 @@ export interface ServeOptions {
   readonly onListening?: (host: WebHost) => void;
 }
 
+/** How long closing the host may take before the process stops without it. */
+const CLOSE_GRACE_MS = 500;
+/** How long the process may stay up after closing, before the signal is raised again to end it. */
+const EXIT_GRACE_MS = 500;
+
 /**
- * Resolves on the first SIGINT or SIGTERM. The handlers stay installed until `release`, so a
- * second signal during shutdown (Ctrl-C reaches both `npm start` and this process, which also
- * forwards it) does not kill the process before it has closed cleanly.
+ * Resolves on the first SIGINT or SIGTERM, with its name. The handlers stay installed until
+ * `release`, so a second signal during shutdown (Ctrl-C reaches both `npm start` and this process,
+ * which also forwards it) does not kill the process before it has closed cleanly.
  */
-function signals(): { stopped: Promise<void>; release(): void } {
-  let stop!: () => void;
-  const stopped = new Promise<void>((ok) => (stop = ok));
-  const onSignal = () => stop();
+function signals(): { stopped: Promise<NodeJS.Signals>; release(): void } {
+  let stop!: (signal: NodeJS.Signals) => void;
+  const stopped = new Promise<NodeJS.Signals>((ok) => (stop = ok));
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return {
@@ -39,6 +44,26 @@ function signals(): { stopped: Promise<void>; release(): void } {
   };
 }
 
+/**
+ * Ends the process by `signal`, as if it had not been caught, unless it has ended by itself within
+ * EXIT_GRACE_MS. Work that cannot be cancelled — a read stuck on a slow or hung file system, on one
+ * of the threads Node gives file operations — keeps the event loop alive, and process.exit() would
+ * wait for those threads too; a signal with its default action does not.
+ */
+function endSoon(signal: NodeJS.Signals): void {
+  setTimeout(() => {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  }, EXIT_GRACE_MS).unref();
+}
+
+/** Waits for `p`, but no longer than `ms`. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((ok) => (timer = setTimeout(ok, ms)))]);
+  clearTimeout(timer);
+}
+
 /** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
 export async function serve(options: ServeOptions, io: Io): Promise<number> {
   // Session files are opened; folders are listed in the library (src/main/web/host-context.ts).
@@ -47,6 +72,10 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
   if (context.missing.length > 0) {
     context.dispose();
     throw new UsageError(`${context.missing[0] ?? ''}: no such file or folder`);
+  }
+  if (context.unusable.length > 0) {
+    context.dispose();
+    throw new UsageError(context.unusable[0] ?? '');
   }
   let host: WebHost;
   try {
@@ -65,15 +94,19 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
   if (!host.rendererDir) io.err('palimpsest serve: the renderer is not built (no out/renderer): run `npm run build`; the API still answers.');
   io.out(`Remote machine? Forward the same port: ssh -L ${host.port}:127.0.0.1:${host.port} <host>. Stop with Ctrl-C.`);
   options.onListening?.(host);
+  let signal: NodeJS.Signals | null = null;
   try {
-    await (options.until ?? watch?.stopped);
-    await host.close();
+    if (watch) signal = await watch.stopped;
+    else await options.until;
+    // Open connections are dropped; a handler still at work must not hold the shutdown.
+    await within(host.close(), CLOSE_GRACE_MS);
     // Running re-runs and evals stop (recorded as cancelled), then the sessions close.
     context.dispose();
     io.out('Palimpsest stopped serving.');
   } finally {
     watch?.release();
   }
+  if (signal) endSoon(signal);
   return 0;
 }
 

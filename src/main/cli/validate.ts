@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { RULES, diagnose, loadRuleTexts, ruleById } from '../../shared/diagnostics';
 import type { Diagnostic, Severity } from '../../shared/model/diagnostic';
 import { SEVERITY_RANK } from '../../shared/model/diagnostic';
+import { whyUnreadable } from '../files/open-regular';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, locateDiagnostics, UnreadableSessionError } from '../session/load';
@@ -164,8 +165,9 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   if (!path || positional.length > 1) throw new UsageError('validate takes one <file|dir> (and rule ids after --rule)');
   const format = formatFlag(args);
   const options: ValidateOptions = { rules, minSeverity: severityFlag(args), branch: stringFlag(args, 'branch') };
-  const info = await stat(path).catch(() => null);
-  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, [], path);
+  const info = await stat(path).catch((err: unknown) => {
+    throw new UnreadableSessionError(whyUnreadable(path, err), [], path);
+  });
 
   if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
     const r = await validateOne(path, format, options);

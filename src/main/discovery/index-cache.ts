@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readRegularFileSync } from '../files/open-regular';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Env } from './locations';
@@ -90,10 +91,10 @@ export class SessionIndex {
     }
     let text: string;
     try {
-      text = readFileSync(path, 'utf8');
+      text = readRegularFileSync(path);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') index.problems.push(`the index ${path} could not be read (${code ?? String(e)}); it is rebuilt`);
+      if (code !== 'ENOENT') index.problems.push(`the index ${path} could not be read (${code ?? (e instanceof Error ? e.message : String(e))}); it is rebuilt`);
       return index;
     }
     let data: unknown;

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularSync } from '../files/open-regular';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from '../reader';
 import { isZstdPath } from '../reader';
 import { ZstdStream } from '../reader/zstd';
@@ -23,7 +24,7 @@ let shared: Buffer | null = null;
 export function scanFileSync(path: string, scanner: LineScanner, maxLineBytes?: number): { bytes: number; error: string | null } {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openRegularSync(path);
   } catch (e) {
     return { bytes: 0, error: message(e) };
   }
@@ -86,7 +87,7 @@ const LF = 0x0a;
 export function scanLinesSync(path: string, scanner: BlockScanner, maxLineBytes = DEFAULT_MAX_LINE_BYTES): { bytes: number; error: string | null } {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openRegularSync(path);
   } catch (e) {
     return { bytes: 0, error: message(e) };
   }

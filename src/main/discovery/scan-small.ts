@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../files/open-regular';
 import { join } from 'node:path';
 import { objectBounds, parseObject } from './json-bytes';
 import type { LineScanner } from './scan-file';
@@ -327,7 +327,7 @@ export function scanRind(dir: string): ScanResult {
   const problems: string[] = [];
   let meta: Record<string, unknown> = {};
   try {
-    const m: unknown = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));
+    const m: unknown = JSON.parse(readRegularFileSync(join(dir, 'meta.json')));
     if (isObj(m)) meta = m;
   } catch {
     // meta.json is optional; the messages say enough.

@@ -1,5 +1,6 @@
-import { type Dirent, closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, closeSync, readSync, readdirSync, statSync } from 'node:fs';
 import { normalize, sep } from 'node:path';
+import { kindOf, NotRegularFile, openRegularSync } from '../files/open-regular';
 import type { Root } from './locations';
 import type { FileStamp, Harness, SessionCandidate } from './types';
 
@@ -64,6 +65,26 @@ function stamp(path: string): FileStamp | null {
   }
 }
 
+/** Names of session files. */
+const SESSION_NAME = /\.jsonl(\.zstd?)?$/;
+
+/**
+ * Says in `problems` why a session file's path that is not a regular file is skipped: a FIFO or
+ * a device (never opened: reading one would wait, or never end) or a loop of symbolic links.
+ * Quiet for a folder and for what is not there. Called only for paths stamp() refused, so a
+ * listing of regular files pays nothing for it.
+ */
+function skipped(path: string, problems: string[] | null): void {
+  if (!problems) return;
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    const kind = s ? kindOf(s) : null;
+    if (kind !== null && kind !== 'a directory') problems.push(`${new NotRegularFile(path, kind).message}; skipped`);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') problems.push(`${path} is a symbolic link loop; skipped`);
+  }
+}
+
 /**
  * `dir` + separator + `name`: what path.join gives for a folder `dir` that is already normal
  * (normalize(), or made by this function) and a name read from it (never empty, `.`, `..`, nor
@@ -122,7 +143,10 @@ export function walkRoot(given: Root): WalkResult {
         for (const name of entries) {
           if (!name.endsWith('.jsonl')) continue;
           const f = stamp(join(dir, name));
-          if (!f) continue;
+          if (!f) {
+            skipped(join(dir, name), problems);
+            continue;
+          }
           if (name.startsWith('agent-')) {
             // Claude Code 2.0 kept subagent transcripts beside the sessions: files of their parent.
             agents.push(f);
@@ -136,6 +160,7 @@ export function walkRoot(given: Root): WalkResult {
               if (!a.startsWith('agent-') || !a.endsWith('.jsonl')) continue;
               const s = stamp(join(sub, a));
               if (s) files.push(s);
+              else skipped(join(sub, a), problems);
             }
           }
           sessions.set(id, files);
@@ -175,7 +200,10 @@ export function walkRoot(given: Root): WalkResult {
         if (!isDirEntry(s, root.path)) continue;
         const dir = join(root.path, s.name);
         const messages = stamp(join(dir, 'messages.jsonl'));
-        if (!messages) continue;
+        if (!messages) {
+          skipped(join(dir, 'messages.jsonl'), problems);
+          continue;
+        }
         add('rind', dir, [messages, ...['meta.json', 'compactions.jsonl', 'tool_calls.jsonl'].map((n) => stamp(join(dir, n)))]);
       }
       break;
@@ -184,7 +212,9 @@ export function walkRoot(given: Root): WalkResult {
         if (!isDirEntry(h, root.path)) continue;
         const dir = join(root.path, h.name);
         for (const e of list(dir, problems).sort(byName)) {
-          if (/^session-.*\.jsonl$/.test(e.name) && isFileEntry(e, dir)) add('cosh', join(dir, e.name), [stamp(join(dir, e.name))]);
+          if (!/^session-.*\.jsonl$/.test(e.name)) continue;
+          if (isFileEntry(e, dir)) add('cosh', join(dir, e.name), [stamp(join(dir, e.name))]);
+          else skipped(join(dir, e.name), problems);
         }
       }
       break;
@@ -202,7 +232,7 @@ export function walkRoot(given: Root): WalkResult {
 function sessionIdOf(path: string): string | null {
   let fd: number | null = null;
   try {
-    fd = openSync(path, 'r');
+    fd = openRegularSync(path);
     const buf = Buffer.allocUnsafe(4096);
     const n = readSync(fd, buf, 0, buf.length, 0);
     const m = /"sessionId":"([^"\\]+)"/.exec(buf.toString('utf8', 0, n));
@@ -228,5 +258,6 @@ function deep(dir: string, depth: number, problems: string[], onFile: (dir: stri
     if (isDirEntry(e, dir)) {
       if (depth > 0 && !e.name.startsWith('.') && e.name !== 'node_modules') deep(join(dir, e.name), depth - 1, problems, onFile);
     } else if (isFileEntry(e, dir)) onFile(dir, e);
+    else if (SESSION_NAME.test(e.name)) skipped(join(dir, e.name), problems);
   }
 }

@@ -1,6 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, sep } from 'node:path';
 import YAML from 'yaml';
+import { NotRegularFile, readRegularFile, whyUnreadable } from '../files/open-regular';
 
 /*
  * Reading the eval's own files: specs and facts as YAML or JSON (by extension; YAML is a superset
@@ -13,9 +14,11 @@ export type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: 
 export async function readStructured(path: string): Promise<Read<unknown>> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path);
   } catch (err) {
-    return { ok: false, error: `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+    const code = (err as NodeJS.ErrnoException).code;
+    if (err instanceof NotRegularFile || code === 'ELOOP') return { ok: false, error: whyUnreadable(path, err) };
+    return { ok: false, error: `${path}: cannot read (${code ?? (err as Error).message})` };
   }
   try {
     return { ok: true, value: extname(path) === '.json' ? (JSON.parse(text) as unknown) : (YAML.parse(text, { maxAliasCount: 100 }) as unknown) };

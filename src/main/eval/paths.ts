@@ -1,6 +1,7 @@
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import type { PathPolicy } from '../api/sessions';
+import { canonicalPath as canonical } from '../files/canonical';
 import { dataDir } from '../rerun/sidecar';
 import { readResults } from './results-file';
 
@@ -21,8 +22,6 @@ import { readResults } from './results-file';
  */
 
 export type PathCheck = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string };
-
-const canonical = async (p: string): Promise<string> => realpath(resolve(p)).catch(() => resolve(p));
 
 export class EvalPaths {
   private readonly allowedFiles: Promise<Set<string>> | null;
@@ -72,7 +71,8 @@ export class EvalPaths {
     if (!inFolder && !(await this.policyAllows(abs))) {
       return { ok: false, message: `Not allowed to write results to ${path}: choose a file in ${this.resultsFolder}, or under a folder this host was started with.` };
     }
-    const info = await stat(abs).catch(() => null);
+    const info = await stat(abs).catch((err: unknown) => ((err as NodeJS.ErrnoException).code === 'ELOOP' ? 'loop' : null));
+    if (info === 'loop') return { ok: false, message: `${path} is a symbolic link loop.` };
     if (info === null) return { ok: true, path: abs };
     if (!info.isFile()) return { ok: false, message: `${path} is not a file.` };
     if (info.size === 0) return { ok: true, path: abs };

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { appendLine } from '../files/append-line';
+import { readRegularFile } from '../files/open-regular';
 import { parseEvalLine, type EvalLine } from '../../shared/eval/results';
 
 /* The eval results file: JSONL, one line per finished cell, appended, never rewritten. */
@@ -14,7 +14,7 @@ export interface ResultsRead {
 export async function readResults(file: string, spec?: string): Promise<ResultsRead> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { lines: [], problems: [], exists: false };
     return { lines: [], problems: [`${file}: cannot read (${(err as Error).message})`], exists: true };

@@ -1,7 +1,7 @@
-import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { Discovery } from '../../shared/api/library-contract';
 import { ApiFailure, type PathPolicy } from '../api/sessions';
+import { canonicalPath as canonical } from '../files/canonical';
 import { discoverSessions, type DiscoverOptions, type Discovery as MachineDiscovery } from '../discovery/discover';
 import { listing, type FolderListing } from './listing';
 import { scanFolder } from './folder-scan';
@@ -34,8 +34,6 @@ export interface LibraryOptions {
   readonly picker?: Picker;
   readonly confirm?: Confirm;
 }
-
-const canonical = async (p: string): Promise<string> => realpath(resolve(p)).catch(() => resolve(p));
 
 interface Folder {
   readonly path: string;

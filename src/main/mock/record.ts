@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import { readRegularFileSync } from '../files/open-regular';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { decompress as zstdDecompress } from 'fzstd';
 import { z } from 'zod';
@@ -148,7 +149,7 @@ export class Recorder {
 export function readCaptured(path: string): { requests: CapturedRequest[]; errors: string[] } {
   const requests: CapturedRequest[] = [];
   const errors: string[] = [];
-  const lines = readFileSync(path, 'utf8').split('\n');
+  const lines = readRegularFileSync(path).split('\n');
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
     try {

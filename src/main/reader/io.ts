@@ -1,23 +1,22 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { errnoCode, NotRegularFile, openRegular } from '../files/open-regular';
 
 /** A failed file operation, as a value: the reader reports it and carries on. */
 export class IoFailure {
   constructor(readonly message: string) {}
 }
 
-function errnoCode(e: unknown): string | undefined {
-  if (typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string') return e.code;
-  return undefined;
-}
-
 /** A sentence about why `path` could not be read, for a user rather than a programmer. */
 export function describeIoError(path: string, e: unknown): string {
+  if (e instanceof NotRegularFile) return `${e.message}.`;
   switch (errnoCode(e)) {
     case 'ENOENT':
       return `The file ${path} does not exist.`;
     case 'EACCES':
     case 'EPERM':
       return `The file ${path} cannot be read: permission denied.`;
+    case 'ELOOP':
+      return `${path} is a symbolic link loop.`;
     case 'EISDIR':
       return `${path} is a directory, not a file.`;
     case 'EMFILE':
@@ -28,15 +27,10 @@ export function describeIoError(path: string, e: unknown): string {
   }
 }
 
+/** A handle on the regular file `path`; a FIFO, a device or a folder is refused, never opened. */
 export async function openForReading(path: string): Promise<FileHandle | IoFailure> {
   try {
-    const fh = await open(path, 'r');
-    const st = await fh.stat().catch((e: unknown) => new IoFailure(describeIoError(path, e)));
-    if (st instanceof IoFailure || st.isDirectory()) {
-      await closeQuietly(fh);
-      return st instanceof IoFailure ? st : new IoFailure(`${path} is a directory, not a file.`);
-    }
-    return fh;
+    return await openRegular(path);
   } catch (e) {
     return new IoFailure(describeIoError(path, e));
   }

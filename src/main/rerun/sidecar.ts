@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { appendLine } from '../files/append-line';
+import { openRegular, readRegularFile } from '../files/open-regular';
 import { RunRecord, type SourceIdentity } from '../../shared/rerun/record';
 
 /*
@@ -33,10 +34,11 @@ const EDGE = 64 * 1024;
 /** Size + sha256 of size, first and last 64 KiB. Reads at most 128 KiB whatever the file's size. */
 export async function sourceIdentity(sessionPath: string): Promise<SourceIdentity> {
   const real = await realpath(sessionPath);
-  const st = await stat(real);
-  const h = createHash('sha256').update(String(st.size));
-  const fh = await open(real, 'r');
+  const fh = await openRegular(real);
   try {
+    // The size of what was opened (the session may have been replaced since realpath).
+    const st = await fh.stat();
+    const h = createHash('sha256').update(String(st.size));
     const head = Buffer.alloc(Math.min(EDGE, st.size));
     await fh.read(head, 0, head.length, 0);
     h.update(head);
@@ -45,10 +47,10 @@ export async function sourceIdentity(sessionPath: string): Promise<SourceIdentit
       await fh.read(tail, 0, tail.length, st.size - tail.length);
       h.update(tail);
     }
+    return { path: real, size: st.size, fingerprint: h.digest('hex').slice(0, 32) };
   } finally {
     await fh.close();
   }
-  return { path: real, size: st.size, fingerprint: h.digest('hex').slice(0, 32) };
 }
 
 /** Append one run. Refuses to write to the session file itself (the source is read-only). */
@@ -67,7 +69,7 @@ export interface RunsRead {
 export async function readRuns(file: string): Promise<RunsRead> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { runs: [], problems: [] };
     throw err;

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { LogEvent } from '../../shared/model/event';
+import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
 import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
 import { isZstdPath, LineSource, readJsonl } from '../reader';
@@ -148,8 +149,12 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   let session: SessionImport | null = null;
   const files: SessionFile[] = [];
 
-  const info = await stat(path).catch(() => null);
-  if (!info) throw new UnreadableSessionError(`${path}: no such file or directory`, [], path);
+  const info = await stat(path).catch((err: unknown) => {
+    throw new UnreadableSessionError(whyUnreadable(path, err), [], path);
+  });
+  // A FIFO or a device is never opened: reading one would wait, or never end.
+  const kind = info.isDirectory() ? null : kindOf(info);
+  if (kind !== null) throw new UnreadableSessionError(new NotRegularFile(path, kind).message, [], path);
   const threads = loadThreads(options);
   const logChoice = chosenLog(options);
   const b = new LogBuilder(logChoice ?? (await defaultLogPlan(path, info.isDirectory(), info.size, threads)).compact);

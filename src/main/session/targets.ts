@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { IMPORTERS } from '../importers/registry';
 
@@ -33,7 +34,22 @@ export async function sessionsUnder(dir: string, depth = 4): Promise<string[]> {
       else if (claim === null && depth > 0) out.push(...(await sessionsUnder(p, depth - 1)));
     } else if (e.isFile() && SESSION_FILE.test(e.name)) {
       out.push(p);
+    } else if (SESSION_FILE.test(e.name) && (await unreadableEntry(e, p))) {
+      // Listed so that loading it says what it is, instead of the session vanishing unexplained.
+      out.push(p);
     }
   }
   return out;
+}
+
+/**
+ * An entry named like a session that no load can read: a FIFO, a device or a socket (reading
+ * one would wait, or never end; the loader refuses it unopened), or a link to one, or a link
+ * that loops.
+ */
+async function unreadableEntry(e: Dirent, path: string): Promise<boolean> {
+  if (!e.isSymbolicLink()) return !e.isDirectory() && !e.isFile();
+  const info = await stat(path).catch((err: unknown) => ((err as NodeJS.ErrnoException).code === 'ELOOP' ? 'loop' : null));
+  if (info === 'loop') return true;
+  return info !== null && !info.isFile() && !info.isDirectory();
 }

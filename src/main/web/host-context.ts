@@ -5,6 +5,7 @@ import type { KeyVault } from '../api/handlers-rerun-keys';
 import { SessionRegistry } from '../api/sessions';
 import type { DiscoverOptions } from '../discovery/discover';
 import type { EndpointApprovals } from '../providers/endpoints';
+import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import { Library, type Confirm, type Picker } from '../library/library';
 
 /**
@@ -43,6 +44,8 @@ export interface HostContext {
   readonly folders: readonly string[];
   /** Paths that do not exist. */
   readonly missing: readonly string[];
+  /** Paths that exist but cannot be sessions nor folders, each with why (a FIFO, a loop of links). */
+  readonly unusable: readonly string[];
   /** Stops the jobs the handlers started, then closes every open session. */
   dispose(): void;
 }
@@ -57,9 +60,16 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
   const files: string[] = [];
   const folders: string[] = [];
   const missing: string[] = [];
+  const unusable: string[] = [];
   for (const p of options.paths) {
-    const info = await stat(p).catch(() => null);
-    if (!info) missing.push(p);
+    const info = await stat(p).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') unusable.push(whyUnreadable(p, err));
+      else missing.push(p);
+      return null;
+    });
+    if (!info) continue;
+    const kind = kindOf(info);
+    if (kind !== null && kind !== 'a directory') unusable.push(new NotRegularFile(p, kind).message);
     else if (info.isDirectory() && !(await isSessionFolder(p))) folders.push(p);
     else files.push(p);
   }
@@ -67,7 +77,7 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
   const registry = new SessionRegistry({ allow: library });
   const handlers = createHandlers({ registry, initialPaths: files, library, rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) } });
   return {
-    handlers, registry, library, files, folders, missing,
+    handlers, registry, library, files, folders, missing, unusable,
     dispose: () => {
       handlers[Symbol.dispose]();
       registry.dispose();

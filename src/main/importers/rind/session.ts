@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { NotRegularFile, readRegularFileSync } from '../../files/open-regular';
 import { basename, dirname, join } from 'node:path';
 import type { Block } from '../../../shared/model/content';
 import type { Severity } from '../../../shared/model/diagnostic';
@@ -145,13 +145,14 @@ export class RindSession implements SessionImport {
 
   private loadMeta(dir: string): void {
     try {
-      const parsed: unknown = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));
+      const parsed: unknown = JSON.parse(readRegularFileSync(join(dir, 'meta.json')));
       this.meta = isObj(parsed) ? parsed : null;
       if (!isObj(parsed)) this.metaNote = 'meta.json is not a JSON object; it is ignored.';
     } catch (err) {
       this.meta = null;
       const code = isObj(err) && typeof err.code === 'string' ? err.code : '';
-      this.metaNote = code === 'ENOENT' ? 'meta.json is missing: the session id, title and latest usage are unknown.' : `meta.json could not be read (${err instanceof Error ? oneLine(err.message, 80) : 'unknown error'}); it is ignored.`;
+      if (err instanceof NotRegularFile) this.metaNote = `meta.json is ${err.kind}, not a regular file; it is ignored.`;
+      else this.metaNote = code === 'ENOENT' ? 'meta.json is missing: the session id, title and latest usage are unknown.' : `meta.json could not be read (${err instanceof Error ? oneLine(err.message, 80) : 'unknown error'}); it is ignored.`;
     }
   }
 
@@ -164,7 +165,7 @@ export class RindSession implements SessionImport {
     const read = (name: string): { rows: { value: Obj; line: number }[]; bad: number } | null => {
       let text: string;
       try {
-        text = readFileSync(join(dir, name), 'utf8');
+        text = readRegularFileSync(join(dir, name));
       } catch {
         return null;
       }
