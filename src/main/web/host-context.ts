@@ -26,6 +26,8 @@ export interface HostOptions {
    * into a browser tab would otherwise be written on whatever machine serves it.
    */
   readonly keys?: KeyVault | null;
+  /** Bytes of memory the open sessions may take together (SessionRegistryOptions.memoryBudget). */
+  readonly memoryBudget?: number;
 }
 
 export interface HostContext {
@@ -58,7 +60,7 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
     else files.push(p);
   }
   const library = new Library({ files, folders, machine: options.machine, picker: options.picker, confirm: options.confirm });
-  const registry = new SessionRegistry({ allow: library });
+  const registry = new SessionRegistry({ allow: library, memoryBudget: options.memoryBudget });
   const handlers = createHandlers({ registry, initialPaths: files, library, rerun: { keys: options.keys ?? null } });
   return {
     handlers, registry, library, files, folders, missing,
