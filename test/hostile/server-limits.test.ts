@@ -1,11 +1,18 @@
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHandlers, type Handlers } from '../../src/main/api/handlers';
 import { ApiFailure, SessionRegistry, type OpenSession } from '../../src/main/api/sessions';
 import { BYTES_PER_FILE_BYTE } from '../../src/main/api/session-budget';
+import { startWebHost, type WebHost } from '../../src/main/web/server';
 
 const SMALL = 'fixtures/palimpsest/api-small.jsonl';
+const TOKEN = 'a-fixed-token-for-the-connection-limit-tests-0123456789';
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 let dir: string;
 /** Distinct copies of one small session: opens of different files, so none shares a load. */
@@ -94,4 +101,100 @@ describe('session registry limits', () => {
     registry.close(same[0]?.id ?? '');
     await expect(registry.open(copies[1] ?? '')).resolves.toBeDefined();
   });
+});
+
+/** Resolves with how long the server took to close a connection that sent `send` (or nothing), or null if it stayed open `within` ms. */
+function closedWithin(host: WebHost, within: number, send?: string): Promise<{ ms: number; data: string } | null> {
+  return new Promise((ok) => {
+    const started = Date.now();
+    const socket = connect(host.port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (d: Buffer) => (data += d.toString('utf8')));
+    socket.on('error', () => undefined);
+    if (send !== undefined) socket.write(send);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      ok(null);
+    }, within);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      ok({ ms: Date.now() - started, data });
+    });
+  });
+}
+
+function post(host: WebHost, method: string, body = '{}'): Promise<{ status: number; body: string }> {
+  return new Promise((ok, fail) => {
+    const req = request({
+      host: '127.0.0.1', port: host.port, path: `/api/${method}`, method: 'POST', agent: false,
+      headers: { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+describe('web host connection limits', () => {
+  let registry: SessionRegistry;
+  let handlers: Handlers;
+  let host: WebHost | null = null;
+
+  beforeAll(() => {
+    registry = new SessionRegistry({ allow: [] });
+    const base = createHandlers({ registry, initialPaths: [] });
+    // A method that takes longer than the idle timeout to answer, as a long poll or a large open does.
+    handlers = { ...base, initialSessions: async (input) => (await sleep(900), base.initialSessions(input)) };
+  });
+  afterEach(async () => {
+    await host?.close();
+    host = null;
+  });
+  afterAll(() => registry.dispose());
+
+  it('closes a connection that never sends a request after the idle timeout', async () => {
+    host = await startWebHost({ handlers, rendererDir: null, token: TOKEN, idleTimeoutMs: 300 });
+    const closed = await closedWithin(host, 3000);
+    expect(closed).not.toBeNull();
+    expect(closed?.ms).toBeGreaterThanOrEqual(250);
+  }, 10_000);
+
+  it('closes a kept-alive connection that goes idle after its answer', async () => {
+    host = await startWebHost({ handlers, rendererDir: null, token: TOKEN, idleTimeoutMs: 300 });
+    const req = `POST /api/openingSessions HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}`;
+    const closed = await closedWithin(host, 3000, req);
+    expect(closed?.data).toMatch(/^HTTP\/1\.1 200/);
+    expect(closed).not.toBeNull();
+  }, 10_000);
+
+  it('does not cut a request whose answer takes longer than the idle timeout', async () => {
+    host = await startWebHost({ handlers, rendererDir: null, token: TOKEN, idleTimeoutMs: 300 });
+    const r = await post(host, 'initialSessions');
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toEqual({ ok: true, value: { paths: [] } });
+  }, 10_000);
+
+  it('caps concurrent connections: one over the cap is closed at once, unanswered', async () => {
+    host = await startWebHost({ handlers, rendererDir: null, token: TOKEN, idleTimeoutMs: 20_000, maxConnections: 4 });
+    const held: Socket[] = [];
+    for (let i = 0; i < 4; i++) {
+      const s = connect(host.port, '127.0.0.1');
+      await new Promise((ok) => s.once('connect', ok));
+      held.push(s);
+    }
+    await sleep(50);
+    const req = `POST /api/openingSessions HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`;
+    const over = await closedWithin(host, 2000, req);
+    expect(over).not.toBeNull();
+    expect(over?.ms).toBeLessThan(1000);
+    expect(over?.data).toBe('');
+    // A place freed is a place taken.
+    held.pop()?.destroy();
+    await sleep(100);
+    expect((await post(host, 'openingSessions')).status).toBe(200);
+    for (const s of held) s.destroy();
+  }, 10_000);
 });
