@@ -214,7 +214,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return;
       }
       const result = await dispatch(options.handlers, url.pathname.slice('/api/'.length), input);
-      json(res, 200, result);
+      // Input the API refuses is the client's error, as a body that is not JSON is; the envelope is the same.
+      json(res, !result.ok && result.error.code === 'BAD_INPUT' ? 400 : 200, result);
       return;
     }
 
