@@ -46,3 +46,45 @@ export function textDepthExceeds(text: string, limit: number): boolean {
   }
   return false;
 }
+
+type Frame = { readonly keys: readonly string[] | null; readonly v: Record<string, unknown> | unknown[]; i: number };
+
+/**
+ * JSON.stringify(value) for data as JSON.parse makes it (no toJSON, no cycles), written without
+ * recursion: the text of a value too deep for JSON.stringify, kept where its structure cannot be.
+ * Members whose value is undefined are left out, as JSON.stringify does.
+ */
+export function jsonText(value: unknown): string {
+  const out: string[] = [];
+  const stack: Frame[] = [];
+  const open = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') {
+      out.push(JSON.stringify(v) ?? 'null');
+    } else if (Array.isArray(v)) {
+      out.push('[');
+      stack.push({ keys: null, v, i: 0 });
+    } else {
+      out.push('{');
+      const obj = v as Record<string, unknown>;
+      stack.push({ keys: Object.keys(obj).filter((k) => obj[k] !== undefined), v: obj, i: 0 });
+    }
+  };
+  open(value);
+  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
+    const length = top.keys ? top.keys.length : (top.v as unknown[]).length;
+    if (top.i >= length) {
+      out.push(top.keys ? '}' : ']');
+      stack.pop();
+      continue;
+    }
+    if (top.i > 0) out.push(',');
+    if (top.keys) {
+      const k = top.keys[top.i++] as string;
+      out.push(JSON.stringify(k), ':');
+      open((top.v as Record<string, unknown>)[k]);
+    } else {
+      open((top.v as unknown[])[top.i++]);
+    }
+  }
+  return out.join('');
+}
