@@ -88,3 +88,17 @@ export function jsonText(value: unknown): string {
   }
   return out.join('');
 }
+
+/**
+ * JSON.stringify(value), or for a value too deep for it (it throws RangeError on the stack it
+ * needs) the same text written without recursion. For importers turning a logged object into the
+ * text a tool call holds.
+ */
+export function jsonTextOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch (err: unknown) {
+    if (err instanceof RangeError) return jsonText(value);
+    throw err;
+  }
+}

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch, type HandlerTable } from '../../src/main/api/handlers';
 import { SessionRegistry } from '../../src/main/api/sessions';
 import { startWebHost, type WebHost } from '../../src/main/web/server';
+import { mapBlock as dshBlock } from '../../src/main/importers/dsh/blocks';
+import { jsonText as codexText } from '../../src/main/importers/codex/json';
+import { depthExceeds, jsonText, jsonTextOf, textDepthExceeds } from '../../src/shared/json-depth';
 
 const TOKEN = 'a-fixed-token-for-the-nesting-tests-0123456789abcdef';
 
@@ -72,5 +75,40 @@ describe('deeply nested API input', () => {
     expect(reply.status).toBe(400);
     expect(reply.type).toMatch(/^application\/json/);
     expect(JSON.parse(reply.body)).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+  });
+});
+
+describe('depth without recursion', () => {
+  it('measures a 100,000-deep value and its text without overflowing the stack', () => {
+    expect(depthExceeds(deepValue(100_000), 1000)).toBe(true);
+    expect(textDepthExceeds(deepText(100_000), 1000)).toBe(true);
+    expect(depthExceeds(deepValue(1000), 1000)).toBe(false);
+    expect(depthExceeds(deepValue(1001), 1000)).toBe(true);
+    expect(textDepthExceeds(deepText(1000), 1000)).toBe(false);
+    expect(textDepthExceeds(deepText(1001), 1000)).toBe(true);
+  });
+
+  it('brackets inside strings are not nesting', () => {
+    const text = JSON.stringify({ a: '[[[[[[[[[[{{{{{{{{{{', b: 'say \\"[[[[[[[[[[' });
+    expect(textDepthExceeds(text, 2)).toBe(false);
+  });
+
+  it('writes the JSON text of a value too deep for JSON.stringify, exactly as the log had it', () => {
+    expect(() => JSON.stringify(deepValue(100_000))).toThrow(RangeError);
+    expect(jsonText(deepValue(100_000))).toBe(deepText(100_000));
+    expect(jsonTextOf(deepValue(100_000))).toBe(deepText(100_000));
+    for (const v of [1, 'a"b', null, [], {}, [1, [2, { a: [3] }], 'x'], { a: { b: [1, 2, { c: null }] }, d: 'e', u: undefined }, [undefined, 1]]) {
+      expect(jsonText(v)).toBe(JSON.stringify(v));
+    }
+  });
+});
+
+describe('importers given tool arguments nested 100,000 deep', () => {
+  it('DeepSeek Harness keeps the arguments as their whole JSON text', () => {
+    expect(dshBlock({ type: 'tool-call', id: 'c1', name: 'bash', arguments: deepValue(100_000) })).toEqual({ type: 'tool_call', id: 'c1', name: 'bash', input: deepText(100_000) });
+  });
+
+  it('Codex keeps the arguments as their whole JSON text, not "[object Object]"', () => {
+    expect(codexText(deepValue(100_000))).toBe(deepText(100_000));
   });
 });
