@@ -7,6 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, type Handlers } from '../../src/main/api/handlers';
 import { ApiFailure, SessionRegistry, type OpenSession } from '../../src/main/api/sessions';
 import { BYTES_PER_FILE_BYTE } from '../../src/main/api/session-budget';
+import { parseArgs, UsageError } from '../../src/main/cli/args';
+import { serveCommand, SERVE_SPEC } from '../../src/main/cli/serve';
 import { startWebHost, type WebHost } from '../../src/main/web/server';
 
 const SMALL = 'fixtures/palimpsest/api-small.jsonl';
@@ -79,6 +81,22 @@ describe('session registry limits', () => {
     registry.close((results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<OpenSession>).value.id);
     await expect(registry.open(copies[50] ?? '')).resolves.toBeDefined();
     await expect(registry.open(copies[51] ?? '')).rejects.toMatchObject({ code: 'LIMIT' });
+  });
+
+  it('serve refuses a memory budget that is not a positive number of MB, from the flag or the environment', async () => {
+    const io = { out: () => undefined, err: () => undefined };
+    for (const bad of ['0', '0.0', 'lots', '1e3', '12MB']) {
+      await expect(serveCommand(parseArgs(['--memory-budget', bad], SERVE_SPEC), io)).rejects.toBeInstanceOf(UsageError);
+    }
+    const saved = process.env.PALIMPSEST_MEMORY_BUDGET_MB;
+    process.env.PALIMPSEST_MEMORY_BUDGET_MB = 'lots';
+    try {
+      await expect(serveCommand(parseArgs([], SERVE_SPEC), io)).rejects.toThrow(/PALIMPSEST_MEMORY_BUDGET_MB must be a positive number of MB/);
+    } finally {
+      if (saved === undefined) delete process.env.PALIMPSEST_MEMORY_BUDGET_MB;
+      else process.env.PALIMPSEST_MEMORY_BUDGET_MB = saved;
+    }
+    registry = new SessionRegistry({ allow: 'any' });
   });
 
   it('a session alone is let in even when it is larger than the budget', async () => {
