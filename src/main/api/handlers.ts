@@ -18,6 +18,7 @@ import { isEvalFile } from '../eval/listing';
 import type { Library } from '../library/library';
 import { branchOf } from './conform';
 import { closeSessionTokens } from './session/tokens';
+import { depthExceeds, MAX_INPUT_DEPTH } from '../../shared/json-depth';
 
 /**
  * The API handlers: one per contract method, shared by every transport. Each validates its input
@@ -197,9 +198,12 @@ export type HandlerTable = Handlers & Disposable;
 export function createHandlers(ctx: HandlerContext): HandlerTable {
   const { impl, dispose } = implementations(ctx);
   const handler = <M extends ApiMethod>(m: M) => async (input: unknown): Promise<ApiResult<ApiOutput<M>>> => {
-    const parsed = CONTRACT[m].input.safeParse(input ?? {});
-    if (!parsed.success) return { ok: false, error: { code: 'BAD_INPUT', message: `${m}: ${summarizeIssues(parsed.error)}` } };
+    // zod walks the input recursively: too deep a value would overflow the stack inside it.
+    if (depthExceeds(input, MAX_INPUT_DEPTH)) return { ok: false, error: tooDeep(m) };
     try {
+      // Inside the try: whatever validation throws is an error value like any other.
+      const parsed = CONTRACT[m].input.safeParse(input ?? {});
+      if (!parsed.success) return { ok: false, error: { code: 'BAD_INPUT', message: `${m}: ${summarizeIssues(parsed.error)}` } };
       const run = impl[m] as (i: unknown) => Promise<ApiOutput<M>>;
       return { ok: true, value: await run(parsed.data) };
     } catch (err: unknown) {
@@ -210,8 +214,21 @@ export function createHandlers(ctx: HandlerContext): HandlerTable {
   return Object.assign(table, { [Symbol.dispose]: dispose });
 }
 
-/** Call a method by name, as transports do: an unknown name is an error value too. */
+const tooDeep = (method: string): ApiError => ({
+  code: 'BAD_INPUT', message: `${method}: the input nests arrays or objects more than ${MAX_INPUT_DEPTH} levels deep.`,
+});
+
+/**
+ * Call a method by name, as transports do: an unknown name, too deep an input, and anything a
+ * handler throws are error values too; it never throws.
+ */
 export async function dispatch(handlers: Handlers, method: string, input: unknown): Promise<ApiResult<unknown>> {
   if (!isApiMethod(method)) return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `No API method "${method}".` } };
-  return handlers[method](input);
+  // Measured without recursion, before anything that recurses (zod, a handler) sees the input.
+  if (depthExceeds(input, MAX_INPUT_DEPTH)) return { ok: false, error: tooDeep(method) };
+  try {
+    return await handlers[method](input);
+  } catch (err: unknown) {
+    return { ok: false, error: { code: 'INTERNAL', message: `${method} failed: ${err instanceof Error ? err.message : String(err)}` } };
+  }
 }

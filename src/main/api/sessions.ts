@@ -7,6 +7,7 @@ import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
 import { RULES } from '../../shared/diagnostics';
+import { defaultMemoryBudget, estimateCost, megabytes, MEMORY_BUDGET_ENV } from './session-budget';
 import { stepThrough } from './steps';
 
 /** An error a handler returns as a value: `{ ok: false, error: { code, message } }`. */
@@ -36,8 +37,28 @@ export interface SessionRegistryOptions {
    * `'any'`. A host started on some sessions should not become a reader of every file on the machine.
    */
   readonly allow: readonly string[] | 'any' | PathPolicy;
-  /** Most sessions open at once. Default 16. */
+  /** Most sessions open at once, counting the opens under way. Default 16. */
   readonly maxSessions?: number;
+  /**
+   * Bytes of memory the open sessions (and those being loaded) may take together, each estimated
+   * from its file's size before it is loaded (./session-budget.ts). A session alone is always
+   * let in. Default: $PALIMPSEST_MEMORY_BUDGET_MB, else three quarters of the heap limit.
+   */
+  readonly memoryBudget?: number;
+}
+
+/** A load of one file, shared by the opens of that file made while it runs, and what it cost. */
+interface SharedLoad {
+  readonly done: Promise<SessionInspector>;
+  readonly cost: number;
+  /** The opens that will hold the loaded session; the load's memory is released when the last closes. */
+  holders: number;
+  readonly listeners: Set<(e: ProgressEvent) => void>;
+}
+
+interface Held {
+  readonly session: OpenSession;
+  readonly load: SharedLoad;
 }
 
 /**
@@ -45,8 +66,18 @@ export interface SessionRegistryOptions {
  * `open` loads the file once and hands out an id; `close` and `dispose` release the memory.
  */
 export class SessionRegistry implements Disposable {
-  private readonly sessions = new Map<string, OpenSession>();
+  private readonly sessions = new Map<string, Held>();
   private readonly maxSessions: number;
+  private readonly memoryBudget: number;
+  /**
+   * Slots taken: open sessions plus opens under way. Taken before the first await of a load, so
+   * concurrent opens cannot all see room for themselves and race past the limit.
+   */
+  private slots = 0;
+  /** Estimated bytes of the loaded sessions and of the loads under way. */
+  private reserved = 0;
+  /** Loads under way, by file (after symlinks) and format: a second open of the same file joins. */
+  private readonly loads = new Map<string, SharedLoad>();
   private allowed: Promise<Set<string>> | null = null;
   private disposed = false;
   /** Opens under way, with their progress (a 500 MB session takes seconds), by a number of their own. */
@@ -55,6 +86,7 @@ export class SessionRegistry implements Disposable {
 
   constructor(private readonly options: SessionRegistryOptions) {
     this.maxSessions = options.maxSessions ?? 16;
+    this.memoryBudget = options.memoryBudget ?? defaultMemoryBudget();
   }
 
   get size(): number {
@@ -93,9 +125,28 @@ export class SessionRegistry implements Disposable {
       const why = typeof policy === 'object' && !Array.isArray(policy) ? (policy as PathPolicy).refusal(path) : `${path} is not one of the sessions this window was opened with.`;
       throw new ApiFailure('FORBIDDEN_PATH', why);
     }
-    if (this.sessions.size >= this.maxSessions) {
-      throw new ApiFailure('LIMIT', `${this.sessions.size} sessions are open; close one first.`);
+    // Checked and taken with no await in between: the count is exact however many opens race.
+    if (this.slots >= this.maxSessions) {
+      throw new ApiFailure('LIMIT', `Too many sessions open: ${this.sessions.size} open and ${this.slots - this.sessions.size} opening, of at most ${this.maxSessions}; close one first.`);
     }
+    this.slots++;
+    let load: SharedLoad | null = null;
+    try {
+      load = await this.shareOrStart(path, format, onProgress);
+      const inspector = await load.done.finally(() => load?.listeners.delete(onProgress));
+      if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
+      const s: OpenSession = { id: randomUUID(), path, inspector };
+      this.sessions.set(s.id, { session: s, load });
+      return s;
+    } catch (err: unknown) {
+      this.slots--;
+      if (load) this.release(load);
+      throw err;
+    }
+  }
+
+  /** Joins the load of the same file under way, or reserves the memory for a new one and starts it. */
+  private async shareOrStart(path: string, format: FormatId | undefined, onProgress: (e: ProgressEvent) => void): Promise<SharedLoad> {
     const info = await stat(path).catch((err: unknown) => {
       throw new ApiFailure('UNREADABLE', `${whyUnreadable(path, err)}.`);
     });
@@ -103,6 +154,41 @@ export class SessionRegistry implements Disposable {
     // never opened: the read would hold one of the few threads file reads share, for good.
     const kind = kindOf(info);
     if (kind !== null && kind !== 'a directory') throw new ApiFailure('UNREADABLE', `${new NotRegularFile(path, kind).message}.`);
+    const key = `${format ?? ''}\0${await canonical(path)}`;
+    const cost = await estimateCost(path, info);
+    if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
+    // From here to the end, no await: the budget is checked and taken at once.
+    const running = this.loads.get(key);
+    if (running) {
+      running.holders++;
+      running.listeners.add(onProgress);
+      return running;
+    }
+    // A session alone is let in whatever its size: refusing it would leave it unopenable here.
+    if (this.reserved > 0 && this.reserved + cost > this.memoryBudget) {
+      throw new ApiFailure('LIMIT', `Not enough memory budget to open ${path}: it needs about ${megabytes(cost)}, and the sessions open or opening take ${megabytes(this.reserved)} of ${megabytes(this.memoryBudget)}; close one first (the budget is set with --memory-budget or $${MEMORY_BUDGET_ENV}).`);
+    }
+    this.reserved += cost;
+    const listeners = new Set([onProgress]);
+    const done = this.read(path, format, info, (e) => {
+      for (const l of listeners) l(e);
+    }).finally(() => this.loads.delete(key));
+    // Each holder awaits `done`; this keeps a failure with no holder left from being unhandled.
+    done.catch(() => undefined);
+    const load: SharedLoad = { cost, holders: 1, listeners, done };
+    this.loads.set(key, load);
+    return load;
+  }
+
+  /** One holder of a load lets go; the last one frees the session and its share of the budget. */
+  private release(load: SharedLoad): void {
+    load.holders--;
+    if (load.holders > 0) return;
+    this.reserved -= load.cost;
+    load.done.then((inspector) => inspector.session.dispose(), () => undefined).catch(() => undefined);
+  }
+
+  private async read(path: string, format: FormatId | undefined, info: { isFile(): boolean; size: number }, onProgress: (e: ProgressEvent) => void): Promise<SessionInspector> {
     // A folder's size says nothing about its files: then only the bytes read are known.
     const total = info.isFile() ? info.size : null;
     const progress = (phase: ProgressEvent['phase'], done: number | null, of: number | null = total) =>
@@ -127,34 +213,28 @@ export class SessionRegistry implements Disposable {
       throw err;
     }
     progress('done', total);
-    if (this.disposed) {
-      await inspector.session.dispose();
-      throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
-    }
-    const s: OpenSession = { id: randomUUID(), path, inspector };
-    this.sessions.set(s.id, s);
-    return s;
+    return inspector;
   }
 
   get(id: string): OpenSession {
     const s = this.sessions.get(id);
     if (!s) throw new ApiFailure('NO_SESSION', `No open session "${id}" (it was closed, or the host restarted).`);
-    return s;
+    return s.session;
   }
 
   close(id: string): boolean {
     const s = this.sessions.get(id);
     if (!s) return false;
     this.sessions.delete(id);
-    // Files kept open for re-reading are released; nothing waits on it.
-    void s.inspector.session.dispose();
+    this.slots--;
+    // Files kept open for re-reading are released once no other open of the file holds them; nothing waits on it.
+    this.release(s.load);
     return true;
   }
 
   dispose(): void {
     this.disposed = true;
-    for (const s of this.sessions.values()) void s.inspector.session.dispose();
-    this.sessions.clear();
+    for (const id of [...this.sessions.keys()]) this.close(id);
   }
 
   [Symbol.dispose](): void {

@@ -39,7 +39,8 @@ Usage:
   palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]   token account per request
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
   palimpsest validate --list-rules [--json]
-  palimpsest serve [file…] [--port N] [--allow-endpoint URL]…   the UI and API on 127.0.0.1, for a browser
+  palimpsest serve [file…] [--port N] [--memory-budget MB] [--allow-endpoint URL]…
+                                          the UI and API on 127.0.0.1, for a browser
   palimpsest rerun <file> (--compaction ID | --request N) --strategy S [--model PROVIDER:MODEL]… [--session-model]
                    [--base-url URL] [--model-window N] [--key-env VAR] [--temperature T] [--reasoning E]
                    [--model-max-output N] [--price IN,OUT[,CR[,CW]]]   (these pin the one --model)

@@ -1,18 +1,21 @@
 import { createHostContext } from '../web/host-context';
 import { startWebHost, type WebHost } from '../web/server';
-import { approvedEndpoints } from './endpoints';
+import { MEMORY_BUDGET_ENV, parseBudgetMb } from '../api/session-budget';
 import type { EndpointApprovals } from '../providers/endpoints';
-import { intFlag, UsageError, type ParsedArgs } from './args';
+import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { approvedEndpoints } from './endpoints';
 import type { Io } from './main';
 
 /** Flags of `palimpsest serve`. */
-export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = { port: 'value', 'allow-endpoint': 'value' };
+export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = { port: 'value', 'memory-budget': 'value', 'allow-endpoint': 'value' };
 
 export interface ServeOptions {
   readonly paths: readonly string[];
   readonly port: number;
   /** Endpoints re-runs and evals may send keys to besides the providers' own (--allow-endpoint). */
   readonly endpoints?: EndpointApprovals;
+  /** Bytes the open sessions may take together (src/main/api/session-budget.ts). Default: from the environment or the heap limit. */
+  readonly memoryBudget?: number;
   /** Resolves (or aborts) when the host should stop. Default: SIGINT or SIGTERM. */
   readonly until?: Promise<void>;
   /** Called once the host listens (tests). */
@@ -67,7 +70,7 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
 /** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
 export async function serve(options: ServeOptions, io: Io): Promise<number> {
   // Session files are opened; folders are listed in the library (src/main/web/host-context.ts).
-  const context = await createHostContext({ paths: options.paths, ...(options.endpoints ? { endpoints: options.endpoints } : {}) });
+  const context = await createHostContext({ paths: options.paths, memoryBudget: options.memoryBudget, ...(options.endpoints ? { endpoints: options.endpoints } : {}) });
   const handlers = context.handlers;
   if (context.missing.length > 0) {
     context.dispose();
@@ -110,9 +113,19 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
   return 0;
 }
 
-/** `palimpsest serve [paths…] [--port N]` */
+/** The memory budget from --memory-budget, else the environment; a value that is not a positive number of MB is bad usage. */
+function memoryBudget(args: ParsedArgs, env: NodeJS.ProcessEnv): number | undefined {
+  const flag = args.flags.get('memory-budget');
+  const [text, name] = flag !== undefined ? [stringFlag(args, 'memory-budget') ?? '', '--memory-budget'] : [env[MEMORY_BUDGET_ENV], `$${MEMORY_BUDGET_ENV}`];
+  if (text === undefined) return undefined;
+  const bytes = parseBudgetMb(text);
+  if (bytes === null) throw new UsageError(`${name} must be a positive number of MB, got "${text}"`);
+  return bytes;
+}
+
+/** `palimpsest serve [paths…] [--port N] [--memory-budget MB]` */
 export async function serveCommand(args: ParsedArgs, io: Io): Promise<number> {
   const port = intFlag(args, 'port') ?? 0;
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  return serve({ paths: args.positional, port, endpoints: approvedEndpoints(args, []) }, io);
+  return serve({ paths: args.positional, port, memoryBudget: memoryBudget(args, process.env), endpoints: approvedEndpoints(args, []) }, io);
 }

@@ -56,6 +56,10 @@ export class PalimpsestRangeImport {
       this.refusal = `line ${l.line} of the range names a format version other than 1`;
       return;
     }
+    if (c.tooDeep !== undefined) {
+      this.refusal = `line ${l.line} of the range has a tool schema nested too deep`;
+      return;
+    }
     // The file's first import translates nothing and keeps written seqs that count on (adopt checks
     // both): the event is the line's, as `lineEvent` makes it.
     this.sink.emit(c.event, l, undefined, LINE_KINDS.has(c.event.kind));

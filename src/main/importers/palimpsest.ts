@@ -1,4 +1,5 @@
 import { CanonicalEvent, EVENT_KINDS, type EventBody } from '../../shared/model/event';
+import { depthExceeds, jsonText, MAX_CONTENT_DEPTH } from '../../shared/json-depth';
 import { keepShape } from '../reader/shapes';
 import type { JsonLine } from '../reader/types';
 import { fastEvent } from './palimpsest-fast';
@@ -25,7 +26,7 @@ export const LINE_KINDS: ReadonlySet<string> = new Set(['item', 'request', 'resp
 const MAX_CITED = 20;
 
 export type Converted =
-  | { readonly ok: true; readonly event: EventBody; readonly badVersion?: unknown }
+  | { readonly ok: true; readonly event: EventBody; readonly badVersion?: unknown; readonly tooDeep?: readonly string[] }
   | { readonly ok: false; readonly event: EventBody; readonly unknownKind: string | null; readonly problem: string | null };
 
 function describePath(path: readonly PropertyKey[]): string {
@@ -46,6 +47,23 @@ function unknownOf(value: Record<string, unknown>): EventBody {
   return ev;
 }
 
+/**
+ * A header whose tool schemas nest deeper than MAX_CONTENT_DEPTH has each such schema kept as its
+ * JSON text: as structure it would overflow the stack of everything that walks it (printing the
+ * request, counting its tokens). Headers are few, so measuring their schemas costs nothing a load
+ * would notice.
+ */
+function boundSchemas(event: EventBody, extra: { badVersion?: unknown }): Converted {
+  if (event.kind !== 'header' || !event.tools?.some((t) => depthExceeds(t.inputSchema, MAX_CONTENT_DEPTH))) return { ok: true, event, ...extra };
+  const tooDeep: string[] = [];
+  const tools = event.tools.map((t) => {
+    if (!depthExceeds(t.inputSchema, MAX_CONTENT_DEPTH)) return t;
+    tooDeep.push(t.name);
+    return { ...t, inputSchema: jsonText(t.inputSchema) };
+  });
+  return { ok: true, event: { ...event, tools }, ...extra, tooDeep };
+}
+
 /** Turn one parsed line into a canonical event. Pure: used by import and by rehydrate alike. */
 export function convert(value: Record<string, unknown>): Converted {
   const kind = value.kind;
@@ -53,7 +71,7 @@ export function convert(value: Record<string, unknown>): Converted {
     return { ok: false, event: unknownOf(value), unknownKind: kind, problem: null };
   }
   const fast = fastEvent(value);
-  if (fast !== null) return { ok: true, event: fast };
+  if (fast !== null) return fast.kind === 'header' ? boundSchemas(fast, {}) : { ok: true, event: fast };
   let input: Record<string, unknown> = value;
   let badVersion: unknown;
   if (kind === 'session' && value.version !== undefined && value.version !== 1) {
@@ -63,7 +81,7 @@ export function convert(value: Record<string, unknown>): Converted {
     input = rest;
   }
   const parsed = CanonicalEvent.safeParse(input);
-  if (parsed.success) return badVersion === undefined ? { ok: true, event: parsed.data } : { ok: true, event: parsed.data, badVersion };
+  if (parsed.success) return boundSchemas(parsed.data, badVersion === undefined ? {} : { badVersion });
   let problem: string;
   if (kind === undefined) problem = 'the line has no "kind"';
   else if (typeof kind !== 'string') problem = `"kind" must be a string, not ${JSON.stringify(kind)}`;
@@ -156,6 +174,12 @@ class PalimpsestFileImport implements FileImport {
         this.sink.diagnostic({
           rule: 'PALIMPSEST_VERSION', severity: 'warning', line: l.line, seqs: [seq],
           message: `Line ${l.line}: the session says version ${JSON.stringify(c.badVersion)}; this reader knows version 1 and reads the fields version 1 defines.`,
+        });
+      }
+      if (c.tooDeep !== undefined) {
+        this.sink.diagnostic({
+          rule: 'PALIMPSEST_TOO_DEEP', severity: 'warning', line: l.line, seqs: [seq],
+          message: `Line ${l.line}: the input schema of ${c.tooDeep.map((n) => `"${n}"`).join(', ')} nests more than ${MAX_CONTENT_DEPTH} levels deep; it is kept as its JSON text.`,
         });
       }
       return;

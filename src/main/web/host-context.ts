@@ -33,6 +33,8 @@ export interface HostOptions {
    * command line (`serve --allow-endpoint`) or in the desktop app's dialog. Default: nowhere else.
    */
   readonly endpoints?: EndpointApprovals;
+  /** Bytes of memory the open sessions may take together (SessionRegistryOptions.memoryBudget). */
+  readonly memoryBudget?: number;
 }
 
 export interface HostContext {
@@ -74,7 +76,7 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
     else files.push(p);
   }
   const library = new Library({ files, folders, machine: options.machine, picker: options.picker, confirm: options.confirm });
-  const registry = new SessionRegistry({ allow: library });
+  const registry = new SessionRegistry({ allow: library, memoryBudget: options.memoryBudget });
   const handlers = createHandlers({ registry, initialPaths: files, library, rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) } });
   return {
     handlers, registry, library, files, folders, missing, unusable,

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dispatch, type Handlers } from '../api/handlers';
@@ -38,7 +38,19 @@ export interface WebHostOptions {
   readonly rendererDir?: string | null;
   /** Fixed token (tests). Default: 32 random bytes. */
   readonly token?: string;
+  /**
+   * Ms a connection may stay silent, with no request of its own being answered, before it is
+   * closed: one that never sends a request, and a kept-alive one between requests. Default 30 s.
+   */
+  readonly idleTimeoutMs?: number;
+  /** Most connections open at once; further ones are closed as they arrive. Default 64. */
+  readonly maxConnections?: number;
 }
+
+/** Default idle timeout: longer than a browser leaves a kept-alive connection unused between clicks. */
+export const IDLE_TIMEOUT_MS = 30_000;
+/** Default connection cap: a browser opens at most six per host and tab; this leaves room for several tabs. */
+export const MAX_CONNECTIONS = 64;
 
 export interface WebHost {
   readonly port: number;
@@ -96,6 +108,34 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * Idle connections are closed and their number capped: each one holds a socket and parser, and a
+ * local process could otherwise open them by the thousand and keep them silent. A connection
+ * whose request is still being answered (an open of a large session, a job's long poll) is busy,
+ * not idle, however long the answer takes; `requestTimeout` bounds that.
+ */
+function limitConnections(server: Server, idleMs: number, max: number): void {
+  // Over the cap, Node closes the new connection at once ('drop'), before reading anything.
+  server.maxConnections = max;
+  server.keepAliveTimeout = idleMs;
+  server.timeout = idleMs;
+  const answering = new Map<Socket, number>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    answering.set(socket, (answering.get(socket) ?? 0) + 1);
+    res.once('close', () => {
+      const n = (answering.get(socket) ?? 1) - 1;
+      if (n > 0) answering.set(socket, n);
+      else answering.delete(socket);
+    });
+  });
+  // With a listener here Node leaves the socket to us: silent and answering nothing, it goes; an
+  // answer in progress keeps it, and the timer starts again with the answer's first write.
+  server.on('timeout', (socket: Socket) => {
+    if (!answering.has(socket)) socket.destroy();
+  });
+}
+
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const rendererDirGiven = options.rendererDir === undefined ? findRendererDir() : options.rendererDir;
@@ -147,7 +187,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return;
       }
       const result = await dispatch(options.handlers, url.pathname.slice('/api/'.length), input);
-      json(res, 200, result);
+      // Input the API refuses is the client's error, as a body that is not JSON is; the envelope is the same.
+      json(res, !result.ok && result.error.code === 'BAD_INPUT' ? 400 : 200, result);
       return;
     }
 
@@ -177,6 +218,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   server.headersTimeout = 30_000;
   server.requestTimeout = 120_000;
+  limitConnections(server, options.idleTimeoutMs ?? IDLE_TIMEOUT_MS, options.maxConnections ?? MAX_CONNECTIONS);
 
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);

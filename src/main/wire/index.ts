@@ -1,6 +1,7 @@
 import type { Block, LeafBlock, ToolSchema } from '../../shared/model/content';
 import type { Route } from '../../shared/model/event';
 import type { ModelView, ViewItem } from '../../shared/model/view';
+import { MAX_CONTENT_DEPTH, textDepthExceeds } from '../../shared/json-depth';
 
 /*
  * The reconstructed request of a model view in a provider's own wire shape: Anthropic Messages
@@ -98,11 +99,14 @@ function leafUnknown(where: string, b: Block | LeafBlock): string | null {
   }
 }
 
-function parseInput(s: string): { ok: true; value: unknown } | { ok: false } {
+function parseInput(s: string): { ok: true; value: unknown } | { ok: false; why: string } {
+  // Parsed, too deep a value would overflow the stack of everything that then walks it, starting
+  // with the JSON.stringify that prints the request.
+  if (textDepthExceeds(s, MAX_CONTENT_DEPTH)) return { ok: false, why: `its input nests more than ${MAX_CONTENT_DEPTH} levels deep` };
   try {
     return { ok: true, value: JSON.parse(s) as unknown };
   } catch {
-    return { ok: false };
+    return { ok: false, why: 'its input is not JSON' };
   }
 }
 
@@ -160,7 +164,7 @@ export function toAnthropic(view: ModelView, ctx: WireContext = {}): WireRequest
         case 'tool_call': {
           const parsed = parseInput(b.input);
           if (parsed.ok) content.push({ type: 'tool_use', id: b.id, name: b.name, input: parsed.value });
-          else unknowns.push(`tool call ${b.id} in ${where}: its input is not JSON`);
+          else unknowns.push(`tool call ${b.id} in ${where}: ${parsed.why}`);
           break;
         }
         case 'tool_result': {

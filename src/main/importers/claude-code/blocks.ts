@@ -1,5 +1,6 @@
 import type { Block, LeafBlock, ToolSchema } from '../../../shared/model/content';
 import type { Finish, FinishReason, Usage } from '../../../shared/model/event';
+import { depthExceeds, jsonText, MAX_CONTENT_DEPTH } from '../../../shared/json-depth';
 import { isObj, jsonChars, nat, str } from './json';
 import { KNOWN_BLOCK_TYPES } from './known';
 
@@ -11,6 +12,19 @@ import { KNOWN_BLOCK_TYPES } from './known';
  */
 
 type Unknown = ((what: string) => void) | undefined;
+
+/** What `unknown` is told of a tool input too deep to keep as structure; the importer reports it on its own. */
+export const TOO_DEEP_INPUT = 'tool input too deep';
+
+/**
+ * A tool input's JSON. JSON.stringify recurses and overflows the stack on input nested many
+ * thousand levels deep; such input is written without recursion, and said to `unknown`.
+ */
+function inputText(input: unknown, unknown: Unknown): string {
+  if (!depthExceeds(input, MAX_CONTENT_DEPTH)) return JSON.stringify(input) ?? '{}';
+  unknown?.(TOO_DEEP_INPUT);
+  return jsonText(input);
+}
 
 function opaque(type: string, raw: unknown): LeafBlock {
   const chars = jsonChars(raw);
@@ -81,7 +95,7 @@ export function mapBlock(raw: unknown, unknown?: Unknown): Block {
       const name = str(raw.name);
       if (callId === undefined || name === undefined) return opaque(type, raw);
       // Claude Code logs the parsed input object; its JSON is the closest thing to what the model wrote.
-      const input = typeof raw.input === 'string' ? raw.input : (JSON.stringify(raw.input ?? {}) ?? '{}');
+      const input = typeof raw.input === 'string' ? raw.input : inputText(raw.input ?? {}, unknown);
       return { type: 'tool_call', id: callId, name, input };
     }
     case 'tool_result': {

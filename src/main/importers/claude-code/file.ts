@@ -2,7 +2,9 @@ import type { Severity } from '../../../shared/model/diagnostic';
 import type { EventBody, EventOf } from '../../../shared/model/event';
 import type { JsonLine } from '../../reader/types';
 import type { FileImport, FileInfo } from '../types';
+import { MAX_CONTENT_DEPTH } from '../../../shared/json-depth';
 import { apiRequest, shape } from './api-request';
+import { TOO_DEEP_INPUT } from './blocks';
 import { flush } from './assistant';
 import { envelope } from './branches';
 import { noSummary } from './compaction';
@@ -44,6 +46,8 @@ export class ClaudeFile implements FileImport {
   readonly touched: Branch[] = [];
   readonly unknownTypes = new Map<string, Count>();
   readonly unknownFields = new Map<string, Count>();
+  /** Tool inputs nested too deep to keep as structure (blocks.ts), kept as their JSON text. */
+  readonly tooDeep = new Map<string, Count>();
   readonly unknownBlock: (what: string) => void;
   duplicates: { count: number; line: number; first: number } | null = null;
   unlogged: { count: number; line: number; parents: number[] } | null = null;
@@ -66,7 +70,7 @@ export class ClaudeFile implements FileImport {
     if (!this.subagent) s.mainFile = info.index;
     this.agentIdFromName = name?.[1];
     this.acompact = this.agentIdFromName?.startsWith('acompact') ?? false;
-    this.unknownBlock = (what) => this.count(this.unknownFields, what);
+    this.unknownBlock = (what) => (what === TOO_DEEP_INPUT ? this.count(this.tooDeep, what) : this.count(this.unknownFields, what));
   }
 
   report(rule: string, severity: Severity, message: string, seqs: number[] = [], line: number | null = this.cur.line): void {
@@ -175,6 +179,9 @@ export class ClaudeFile implements FileImport {
       }
       const more = this.unknownFields.size - parts.length;
       this.report('UNKNOWN_FIELDS', 'info', `Fields and content this importer does not know: ${parts.join('; ')}${more > 0 ? `; and ${more} more` : ''}. They are ignored.`, [], first);
+    }
+    for (const c of this.tooDeep.values()) {
+      this.report('CC_TOO_DEEP', 'warning', `${c.count} tool input${c.count === 1 ? '' : 's'} nest${c.count === 1 ? 's' : ''} more than ${MAX_CONTENT_DEPTH} levels deep (first at line ${c.line}); each is kept as its JSON text.`, c.seqs, c.line);
     }
     if (this.duplicates) {
       const d = this.duplicates;

@@ -1,6 +1,7 @@
 import { type Hash, createHash } from 'node:crypto';
 import type { Block } from '../../../shared/model/content';
 import type { JsonLine } from '../../reader/types';
+import { depthExceeds, jsonText, MAX_CONTENT_DEPTH } from '../../../shared/json-depth';
 import { mapContent } from './blocks';
 import { type Obj, isObj } from './json';
 
@@ -26,11 +27,19 @@ const MAX_REQUESTS = 64;
 /** Blobs waiting for a request to name them, at most. */
 const MAX_BLOBS = 256;
 
-/** JSON with sorted keys and no spaces: the form Claude Code hashes messages in. */
+/**
+ * JSON with sorted keys and no spaces: the form Claude Code hashes messages in. A value too deep
+ * to walk recursively is written in its own key order, without recursion: its hash then matches
+ * no request, which leaves that message unresolved rather than overflowing the stack.
+ */
 export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  return depthExceeds(v, MAX_CONTENT_DEPTH) ? jsonText(v) : sortedJson(v);
+}
+
+function sortedJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
   if (isObj(v)) {
-    return `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
+    return `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`).join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }

@@ -1,3 +1,5 @@
+import { jsonTextOf } from '../../../shared/json-depth';
+
 /**
  * Readers for untrusted parsed JSON. Rollout lines come from disk and from many Codex versions, so
  * nothing is assumed about their shape: every field is read through one of these, and a value of
@@ -30,8 +32,9 @@ export function jsonText(v: unknown): string {
   if (v === undefined) return '';
   try {
     return JSON.stringify(v) ?? '';
-  } catch {
-    return String(v);
+  } catch (err: unknown) {
+    // Too deep for JSON.stringify's stack: the same text, written without recursion.
+    return err instanceof RangeError ? jsonTextOf(v) : String(v);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Block, LeafBlock, ToolSchema } from '../../../shared/model/content';
+import { jsonTextOf } from '../../../shared/json-depth';
 import type { Finish, FinishReason, Usage } from '../../../shared/model/event';
 import { isObj, nat, str } from './json';
 
@@ -65,7 +66,7 @@ export function mapBlock(raw: unknown, notes?: Notes): Block {
       }
       // DSH logs the raw arguments string exactly as the model produced it.
       const args = raw.arguments;
-      const input = typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args);
+      const input = typeof args === 'string' ? args : args === undefined ? '' : jsonTextOf(args);
       return { type: 'tool_call', id, name, input };
     }
     case 'tool-result': {

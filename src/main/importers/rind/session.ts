@@ -1,5 +1,6 @@
 import { NotRegularFile, readRegularFileSync } from '../../files/open-regular';
 import { basename, dirname, join } from 'node:path';
+import { jsonTextOf } from '../../../shared/json-depth';
 import type { Block } from '../../../shared/model/content';
 import type { Severity } from '../../../shared/model/diagnostic';
 import type { CompactionTrigger, EventBody, EventOf } from '../../../shared/model/event';
@@ -480,7 +481,7 @@ class MessagesFile implements FileImport {
         continue;
       }
       const name = truthy(tcObj.name) ? String(tcObj.name) : '';
-      const input = typeof raw === 'string' ? raw : JSON.stringify(raw);
+      const input = typeof raw === 'string' ? raw : jsonTextOf(raw);
       callBlocks.push({ type: 'tool_call', id: callId, name, input });
       calls.push({ callId, record });
     }
