@@ -224,16 +224,21 @@ async function bisect(cmd, group, dir, home, why) {
     for (const [h, half] of [group.slice(0, group.length >> 1), group.slice(group.length >> 1)].entries()) {
       const sub = `${dir}.${h}`;
       for (const m of half) moveTo(m, sub);
-      const r = await run(cmd(sub), half.length);
-      if (cmd('')[0] === 'inspect') noteRequests(r.stdout);
-      const failed = verdict(r);
-      if (failed) found = (await bisect(cmd, half, sub, home, failed)) || found;
+      // A lone mutant is run on its own at once, not as a folder first.
+      let failed = null;
+      if (half.length > 1) {
+        const r = await run(cmd(sub), half.length);
+        if (cmd('')[0] === 'inspect') noteRequests(r.stdout);
+        failed = verdict(r);
+      }
+      if (failed || half.length === 1) found = (await bisect(cmd, half, sub, home, failed ?? why)) || found;
       for (const m of half) moveTo(m, home);
       rmSync(sub, { recursive: true, force: true });
     }
   }
-  // A failure that no smaller group repeats: reported for the whole group.
-  if (!found && group.length > 1) {
+  // A failure that no smaller group repeats: reported for the whole group, unless it was a time
+  // limit that every smaller group kept (a slow folder on a loaded machine, not a hang).
+  if (!found && group.length > 1 && why.kind !== 'hang') {
     failures.push({ mutant: null, unit: group.map((m) => m.unit.id).join(', '), recipe: `mutants ${group.map((m) => m.i).join(', ')} together`, command: cmd(dir), path: dir, ...why });
   }
   return found;
