@@ -5,4 +5,9 @@
 /** @typedef {{ unit: string, recipe: string, command: string[], kind: string, detail: string }} Failure */
 
 /** @type {Record<string, { about: string, match: (f: Failure) => boolean }>} */
-export const KNOWN = {};
+export const KNOWN = {
+  'deep-nesting': {
+    about: 'a value nested thousands deep overflows the stack (caught as an import diagnostic, or not at all in view --wire)',
+    match: (f) => f.kind === 'stack overflow' && f.recipe.includes('deepNest'),
+  },
+};
