@@ -315,6 +315,8 @@ if (keep) {
     for (const m of mutants) if (!failing.has(target(m))) rmSync(m.dir, { recursive: true, force: true });
   }
   console.log(`\nfuzz: mutants kept in ${tmp}`);
+  // With --keep (as with --only I --keep to replay one), where each mutant is and what was done to it.
+  if (opts.keep) for (const m of mutants) console.log(`  mutant ${m.i}: ${target(m)}\n    ${m.recipe}`);
 } else rmSync(tmp, { recursive: true, force: true });
 const exits = Object.entries(stats.exits).sort().map(([k, n]) => `${k}: ${n}`).join(', ');
 console.log(
