@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../src/main/importers/cosh/parse';
+import { loadSession } from '../../src/main/session/load';
 
 /** A value nested `depth` deep, built as text: JSON.parse takes it, a recursive walk does not. */
 const deep = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
@@ -31,6 +35,38 @@ describe('cosh: an event naming its kind with a deeply nested value', () => {
     if (!r.ok) {
       expect(r.problem).toBe('unknown context field "nope"');
       expect(r.unknown).toBe('context field "nope"');
+    }
+  });
+});
+
+describe('Palimpsest: a line whose kind or version is a deeply nested value', () => {
+  // Found by the fuzz run: the message and the unknown event's type quoted the kind with
+  // JSON.stringify, which overflowed the stack and ended the load with an internal error.
+  const dir = mkdtempSync(join(tmpdir(), 'palimpsest-fuzz-findings-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const nested = '['.repeat(100_000) + ']'.repeat(100_000);
+  const lines = readFileSync('fixtures/palimpsest/basic.jsonl', 'utf8').split('\n');
+
+  it('is a bad line with a diagnostic, not a stack overflow: the kind', async () => {
+    const file = join(dir, 'kind.jsonl');
+    writeFileSync(file, lines.map((l, i) => (i === 3 ? l.replace(/"kind":"[a-z/]+"/, `"kind":${nested}`) : l)).join('\n'));
+    const session = await loadSession(file);
+    try {
+      const d = session.diagnostics.find((x) => x.line === 4);
+      expect(d?.message).toMatch(/"kind" must be a string, not an array/);
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  it('is a warning, not a stack overflow: the version', async () => {
+    const file = join(dir, 'version.jsonl');
+    writeFileSync(file, lines.map((l, i) => (i === 0 ? l.replace(/"version":1/, `"version":${nested}`) : l)).join('\n'));
+    const session = await loadSession(file);
+    try {
+      expect(session.diagnostics.some((x) => /says version an array/.test(x.message))).toBe(true);
+    } finally {
+      await session.dispose();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { type Obj, isObj, nat } from '../dsh/json';
+import { shown } from '../shown';
 
 /**
  * cosh's persisted shapes, read as serde writes them (DiegoZaluski/co-sh, as indexed:
@@ -144,14 +145,6 @@ class Bad extends Error {
     super(problem);
   }
 }
-
-/**
- * A value a line gave where a known name belongs, for a message: scalars as JSON, objects and
- * arrays by kind only. JSON.stringify would recurse into them, and a hostile line nests them deep
- * enough to overflow the stack.
- */
-const shown = (v: unknown): string =>
-  Array.isArray(v) ? 'an array' : v !== null && typeof v === 'object' ? 'an object' : v === undefined ? 'nothing' : JSON.stringify(v);
 
 const fail = (problem: string): never => {
   throw new Bad(problem);
