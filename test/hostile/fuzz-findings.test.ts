@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,6 +67,31 @@ describe('Palimpsest: a line whose kind or version is a deeply nested value', ()
       expect(session.diagnostics.some((x) => /says version an array/.test(x.message))).toBe(true);
     } finally {
       await session.dispose();
+    }
+  });
+});
+
+describe('Rind: a meta.json version or a compaction strategy that is a deeply nested value', () => {
+  // The bug the fuzz run found in cosh, found here by hand: the warnings quoted the value with JSON.stringify, which
+  // overflowed the stack and ended the load with an internal error.
+  const dir = mkdtempSync(join(tmpdir(), 'palimpsest-fuzz-rind-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const nested = '['.repeat(100_000) + ']'.repeat(100_000);
+
+  it('loads with warnings, not a stack overflow', async () => {
+    const src = 'fixtures/rind/20260514_101500_a1b2c3d4';
+    const session = join(dir, '20260514_101500_a1b2c3d4');
+    mkdirSync(session);
+    for (const f of ['messages.jsonl', 'tool_calls.jsonl']) writeFileSync(join(session, f), readFileSync(join(src, f)));
+    writeFileSync(join(session, 'meta.json'), readFileSync(join(src, 'meta.json'), 'utf8').replace(/"schema_version": "2.0"/, `"schema_version": ${nested}`));
+    const compactions = readFileSync(join(src, 'compactions.jsonl'), 'utf8').split('\n');
+    compactions[0] = (compactions[0] ?? '').replace(/"strategy":"[a-z_]+"/, `"strategy":${nested}`);
+    writeFileSync(join(session, 'compactions.jsonl'), compactions.join('\n'));
+    const loaded = await loadSession(session);
+    try {
+      expect(loaded.diagnostics.some((d) => /schema_version an array/.test(d.message))).toBe(true);
+    } finally {
+      await loaded.dispose();
     }
   });
 });
