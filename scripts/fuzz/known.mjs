@@ -7,7 +7,7 @@
 /** @type {Record<string, { about: string, match: (f: Failure) => boolean }>} */
 export const KNOWN = {
   'deep-nesting': {
-    about: 'a value nested thousands deep overflows the stack (caught as an import diagnostic, or not at all in view --wire)',
-    match: (f) => f.kind === 'stack overflow' && f.recipe.includes('deepNest'),
+    about: 'a value nested thousands deep overflows the stack: caught as an import diagnostic, or an internal error',
+    match: (f) => f.recipe.includes('deepNest') && /Maximum call stack size exceeded/.test(f.detail),
   },
 };
