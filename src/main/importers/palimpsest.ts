@@ -4,6 +4,7 @@ import { keepShape } from '../reader/shapes';
 import type { JsonLine } from '../reader/types';
 import { fastEvent } from './palimpsest-fast';
 import type { FileImport, FileInfo, ImportSink, Importer } from './types';
+import { shown } from './shown';
 
 export { fastEvent };
 
@@ -40,7 +41,7 @@ function describePath(path: readonly PropertyKey[]): string {
 
 /** The `unknown` event a line becomes when it is not a valid v1 event: its kind, branch and time kept. */
 function unknownOf(value: Record<string, unknown>): EventBody {
-  const type = value.kind === undefined ? '?' : typeof value.kind === 'string' ? value.kind : JSON.stringify(value.kind);
+  const type = value.kind === undefined ? '?' : typeof value.kind === 'string' ? value.kind : shown(value.kind);
   const ev: { kind: 'unknown'; type: string; branch?: string; at?: string | number } = { kind: 'unknown', type };
   if (typeof value.branch === 'string') ev.branch = value.branch;
   if (typeof value.at === 'string' || typeof value.at === 'number') ev.at = value.at;
@@ -84,7 +85,7 @@ export function convert(value: Record<string, unknown>): Converted {
   if (parsed.success) return boundSchemas(parsed.data, badVersion === undefined ? {} : { badVersion });
   let problem: string;
   if (kind === undefined) problem = 'the line has no "kind"';
-  else if (typeof kind !== 'string') problem = `"kind" must be a string, not ${JSON.stringify(kind)}`;
+  else if (typeof kind !== 'string') problem = `"kind" must be a string, not ${shown(kind)}`;
   else {
     const issue = parsed.error.issues[0];
     problem = issue ? `${describePath(issue.path)}: ${issue.message}` : 'invalid event';
@@ -173,7 +174,7 @@ class PalimpsestFileImport implements FileImport {
       if (c.badVersion !== undefined) {
         this.sink.diagnostic({
           rule: 'PALIMPSEST_VERSION', severity: 'warning', line: l.line, seqs: [seq],
-          message: `Line ${l.line}: the session says version ${JSON.stringify(c.badVersion)}; this reader knows version 1 and reads the fields version 1 defines.`,
+          message: `Line ${l.line}: the session says version ${shown(c.badVersion)}; this reader knows version 1 and reads the fields version 1 defines.`,
         });
       }
       if (c.tooDeep !== undefined) {

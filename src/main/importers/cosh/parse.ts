@@ -1,4 +1,5 @@
 import { type Obj, isObj, nat } from '../dsh/json';
+import { shown } from '../shown';
 
 /**
  * cosh's persisted shapes, read as serde writes them (DiegoZaluski/co-sh, as indexed:
@@ -240,7 +241,7 @@ export function parseReference(v: unknown, what: string): Reference {
       break;
     }
     default:
-      return fail(`${what}.selection.kind ${JSON.stringify(sel.kind)} is none of at_event, before_message, through_message, context_view`);
+      return fail(`${what}.selection.kind ${shown(sel.kind)} is none of at_event, before_message, through_message, context_view`);
   }
   return { branch: string(o.branch_id, `${what}.branch_id`), event: u64(o.event_id, `${what}.event_id`), selection };
 }
@@ -390,7 +391,7 @@ function parseContext(c: Obj): ContextChange {
     case 'masked':
       return { field: 'masked', ids: u64s(c.item_ids, 'item_ids'), on: bool(c.masked, 'masked') };
     default:
-      throw new Bad(`unknown context field ${JSON.stringify(c.field)}`, typeof c.field === 'string' ? `context field "${c.field}"` : null);
+      throw new Bad(`unknown context field ${shown(c.field)}`, typeof c.field === 'string' ? `context field "${c.field}"` : null);
   }
 }
 
@@ -405,7 +406,7 @@ function parseDelta(d: Obj): Delta {
         return { type: 'metadata', change: { field: 'title', title: string(c.title, 'change.title') } };
       }
       if (c.field === 'model') return { type: 'metadata', change: { field: 'model', provider: optString(c.provider, 'change.provider'), model: optString(c.model, 'change.model'), reasoning: optString(c.reasoning, 'change.reasoning') } };
-      throw new Bad(`unknown metadata field ${JSON.stringify(c.field)}`, typeof c.field === 'string' ? `metadata field "${c.field}"` : null);
+      throw new Bad(`unknown metadata field ${shown(c.field)}`, typeof c.field === 'string' ? `metadata field "${c.field}"` : null);
     }
     case 'message': {
       const c = object(d.change, 'change');
@@ -414,7 +415,7 @@ function parseDelta(d: Obj): Delta {
         return { type: 'message', change: { op: 'upsert', messageId: string(m.id, 'change.message.id'), contextItemIds: c.context_item_ids === undefined ? [] : u64s(c.context_item_ids, 'change.context_item_ids') } };
       }
       if (c.operation === 'remove') return { type: 'message', change: { op: 'remove', messageId: string(c.message_id, 'change.message_id') } };
-      throw new Bad(`unknown message operation ${JSON.stringify(c.operation)}`, typeof c.operation === 'string' ? `message operation "${c.operation}"` : null);
+      throw new Bad(`unknown message operation ${shown(c.operation)}`, typeof c.operation === 'string' ? `message operation "${c.operation}"` : null);
     }
     case 'context':
       return { type: 'context', change: parseContext(object(d.change, 'change')) };
@@ -429,7 +430,7 @@ function parseDelta(d: Obj): Delta {
     case 'tombstone':
       return { type: 'tombstone' };
     default:
-      throw new Bad(`unknown delta type ${JSON.stringify(d.type)}`, typeof d.type === 'string' ? `delta "${d.type}"` : null);
+      throw new Bad(`unknown delta type ${shown(d.type)}`, typeof d.type === 'string' ? `delta "${d.type}"` : null);
   }
 }
 

@@ -12,6 +12,7 @@ import {
   type CompactionRecord, type LineLoc, type ToolRecord, checkpointText, isCompactBoundary, key, mapUsage,
   readCompactionRecord, readToolRecord, timeOf, toolCallsMeta, toolResultBlock, truthy,
 } from './records';
+import { shown } from '../shown';
 
 /**
  * A Rind session directory (`~/.rind/sessions/<id>/`) → canonical events.
@@ -254,7 +255,7 @@ export class RindSession implements SessionImport {
       if (typeof meta.tool_call_count === 'number') parts.push(`${meta.tool_call_count} tool calls`);
       this.sink.emit({ kind: 'record', type: 'meta.json', summary: parts.join(', ') || 'session metadata' }, from);
       if (meta.schema_version !== undefined && meta.schema_version !== '2.0') {
-        this.report('RIND_META', 'warning', `meta.json says schema_version ${JSON.stringify(meta.schema_version)}; Rind @ dfe87c5 reads only "2.0" and refuses other sessions. Reading on.`, [], null, this.dir ? join(this.dir, 'meta.json') : null);
+        this.report('RIND_META', 'warning', `meta.json says schema_version ${shown(meta.schema_version)}; Rind @ dfe87c5 reads only "2.0" and refuses other sessions. Reading on.`, [], null, this.dir ? join(this.dir, 'meta.json') : null);
       }
     }
   }
@@ -668,7 +669,7 @@ class MessagesFile implements FileImport {
         end = { kind: 'compaction/end', id, outcome: 'committed' };
         break;
       default:
-        this.report('RIND_UNKNOWN_STRATEGY', 'info', `Line ${l.line}: compaction ${id} has strategy ${JSON.stringify(rec.strategy)}, not one Rind @ dfe87c5 writes (llm_inline, deterministic_fallback, manual_deterministic); its handoff is applied as recorded.`, [startSeq], l.line);
+        this.report('RIND_UNKNOWN_STRATEGY', 'info', `Line ${l.line}: compaction ${id} has strategy ${shown(rec.strategy)}, not one Rind @ dfe87c5 writes (llm_inline, deterministic_fallback, manual_deterministic); its handoff is applied as recorded.`, [startSeq], l.line);
         end = { kind: 'compaction/end', id, outcome: 'committed' };
     }
     const sources = [startSeq, ...(summarySeq === null ? [] : [summarySeq]), ...(recordSeq >= 0 ? [recordSeq] : []), ...covered.map((x) => x.seq)];
