@@ -95,3 +95,25 @@ describe('Rind: a meta.json version or a compaction strategy that is a deeply ne
     }
   });
 });
+
+describe('Rind: a compaction record whose id is a deeply nested value', () => {
+  // Found by the fuzz run (seed 2, mutant 102): Rind keys records by `str(id)`, which the importer
+  // wrote with JSON.stringify; an id of arrays nested 100,000 deep overflowed the stack there.
+  const dir = mkdtempSync(join(tmpdir(), 'palimpsest-fuzz-rind-id-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('loads, keyed by the id\'s text, not a stack overflow', async () => {
+    const src = 'fixtures/rind/20260514_120000_deadbeef';
+    const session = join(dir, '20260514_120000_deadbeef');
+    mkdirSync(session);
+    for (const f of ['messages.jsonl', 'tool_calls.jsonl']) writeFileSync(join(session, f), readFileSync(join(src, f)));
+    const compactions = readFileSync(join(src, 'compactions.jsonl'), 'utf8').split('\n');
+    const line = JSON.parse(compactions[0] ?? '{}') as Record<string, unknown>;
+    delete line.id;
+    compactions[0] = `{"id":${'['.repeat(100_000)}${']'.repeat(100_000)},${JSON.stringify(line).slice(1)}`;
+    writeFileSync(join(session, 'compactions.jsonl'), compactions.join('\n'));
+    const loaded = await loadSession(session);
+    await loaded.dispose();
+    expect(loaded.events.length).toBeGreaterThan(0);
+  });
+});

@@ -1,6 +1,7 @@
 import type { Block } from '../../../shared/model/content';
 import type { Usage } from '../../../shared/model/event';
 import { type Obj, isObj, nat } from '../dsh/json';
+import { jsonTextOf } from '../../../shared/json-depth';
 
 /**
  * Rind's three JSONL records, read the way Rind itself reads them (Azzurroooo/rind @ dfe87c5,
@@ -29,7 +30,8 @@ export function pyStr(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   // Python prints a float id with its ".0"; JSON.parse no longer tells 1.0 from 1 (a known gap).
   if (typeof v === 'number') return String(v);
-  return JSON.stringify(v) ?? String(v);
+  // An id or key may be any JSON a line holds, nested as deep as it likes: written without recursion then.
+  return v === undefined ? 'undefined' : jsonTextOf(v);
 }
 
 /** `str(v)` of a truthy value, else null: how the projector keys records and looks them up. */
