@@ -117,3 +117,37 @@ describe('Rind: a compaction record whose id is a deeply nested value', () => {
     expect(loaded.events.length).toBeGreaterThan(0);
   });
 });
+
+describe('DeepSeek Harness: names and values a line holds as deeply nested values', () => {
+  // Messages quoted these with JSON.stringify, which overflows the stack on a value nested 100,000
+  // deep; the line was then lost as a failed import instead of reported for what it is.
+  const dir = mkdtempSync(join(tmpdir(), 'palimpsest-fuzz-dsh-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const nested = '['.repeat(100_000) + ']'.repeat(100_000);
+  const src = readFileSync('fixtures/diagnostics/SUMMARY_NOT_SMALLER/pass.dsh.jsonl', 'utf8').split('\n');
+
+  async function diagnosticsOf(name: string, lines: string[]): Promise<string[]> {
+    const file = join(dir, name);
+    writeFileSync(file, lines.join('\n'));
+    const loaded = await loadSession(file);
+    await loaded.dispose();
+    return loaded.diagnostics.map((d) => `${d.rule}: ${d.message}`);
+  }
+
+  it('reports a header version that is nested deep as a version, not a failed line', async () => {
+    const lines = [...src];
+    lines[0] = (lines[0] ?? '').replace('"version":0', `"version":${nested}`);
+    const found = await diagnosticsOf('version.jsonl', lines);
+    expect(found.some((d) => d.startsWith('DSH_VERSION') && d.includes('an array'))).toBe(true);
+    expect(found.join('\n')).not.toContain('Maximum call stack');
+  });
+
+  it('reports a surfaceOp nested deep as a bad record', async () => {
+    const lines = [...src];
+    const op = lines.findIndex((l) => l.includes('"surfaceOp":"append"'));
+    lines[op] = (lines[op] ?? '').replace('"surfaceOp":"append"', `"surfaceOp":{"op":${nested}}`);
+    const found = await diagnosticsOf('surface.jsonl', lines);
+    expect(found.some((d) => d.startsWith('DSH_BAD_RECORD') && d.includes('surfaceOp'))).toBe(true);
+    expect(found.join('\n')).not.toContain('Maximum call stack');
+  });
+});

@@ -3,6 +3,7 @@ import type { Usage } from '../../../shared/model/event';
 import type { Role } from '../../../shared/model/item';
 import { type Obj, isObj, jsonChars, jsonText, nat, str } from './json';
 import { CONTEXT_PREFIXES, SUMMARY_PREFIX_HEAD } from './known';
+import { shown } from '../shown';
 
 /**
  * Pure mappings from Codex `ResponseItem` payloads (Responses API items) to canonical item shapes.
@@ -292,7 +293,7 @@ export function mapResponseItem(p: Obj, fallbackId: string, notes?: Notes): Mapp
     case 'ghost_snapshot':
       return { ok: true, item: mappedItem(type, 'system', [opaque('codex:ghost_snapshot', p.ghost_commit ?? p)], 'log', { origin: 'ghost_snapshot' }) };
     default:
-      return { ok: false, problem: `a response item of type ${JSON.stringify(type ?? null)}`, unknownType: type ?? '(no type)' };
+      return { ok: false, problem: `a response item of type ${shown(type ?? null)}`, unknownType: type ?? '(no type)' };
   }
 }
 

@@ -2,6 +2,7 @@ import type { Block, LeafBlock, ToolSchema } from '../../../shared/model/content
 import { jsonTextOf } from '../../../shared/json-depth';
 import type { Finish, FinishReason, Usage } from '../../../shared/model/event';
 import { isObj, nat, str } from './json';
+import { shown } from '../shown';
 
 /**
  * Pure mappings from DSH payload pieces to canonical shapes. The importer and `rehydrate` both use
@@ -24,7 +25,7 @@ function opaque(type: string, raw: unknown): LeafBlock {
 /** A block that may sit inside a tool result: text, reasoning, image; anything else is opaque. */
 export function mapLeaf(raw: unknown, notes?: Notes): LeafBlock {
   if (!isObj(raw)) {
-    notes?.push(`a content block is not an object (${JSON.stringify(raw)?.slice(0, 40) ?? typeof raw})`);
+    notes?.push(`a content block is not an object (${shown(raw).slice(0, 40)})`);
     return opaque('invalid', raw);
   }
   const type = str(raw.type) ?? '?';

@@ -6,6 +6,7 @@ import { itemId } from './items';
 import { type Obj, isObj, nat, nats, pos, str } from './json';
 import type { Out } from './out';
 import type { RequestTracker } from './requests';
+import { jsonTextOf } from '../../../shared/json-depth';
 
 /**
  * The compaction bracket (seed 004 §3, formats.md §1.4): `compaction/start`, `compaction/summary`
@@ -159,7 +160,7 @@ export class CompactionTracker {
     const event: EventOf<'compaction/end'> = { kind: 'compaction/end', id, outcome: 'rejected' };
     if (d.error !== undefined) {
       event.outcome = 'failed';
-      event.error = { message: typeof d.error === 'string' ? d.error : JSON.stringify(d.error) };
+      event.error = { message: typeof d.error === 'string' ? d.error : jsonTextOf(d.error) };
     } else if (b.committed) event.outcome = 'committed';
     return this.out.emit(this.at(event, ev));
   }

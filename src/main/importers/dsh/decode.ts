@@ -1,6 +1,7 @@
 import { type Obj, isObj, nat, num, str } from './json';
 import { HEADER_TYPE, PACKED_ROW_TYPES, STREAM_EVENT_TYPE, STREAM_OTHER_TYPES } from './known-types';
 import { expandPackedRow } from './packed';
+import { shown } from '../shown';
 
 /**
  * One parsed line → what it stores: the header, one session event, the members of a packed chunk
@@ -50,7 +51,7 @@ function eventOf(v: Obj): { event: DshEvent; problem?: string } {
     surfaceOp: v.surfaceOp,
   };
   if (type === undefined || type === '') return { event, problem: 'the record has no "type"' };
-  if (v.seq !== undefined && seq === undefined) return { event, problem: `"seq" must be a non-negative integer, not ${JSON.stringify(v.seq)}` };
+  if (v.seq !== undefined && seq === undefined) return { event, problem: `"seq" must be a non-negative integer, not ${shown(v.seq)}` };
   return { event };
 }
 

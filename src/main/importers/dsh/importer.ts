@@ -13,6 +13,8 @@ import type { Out } from './out';
 import { prunedDerivation, resultCodePoints } from './prune';
 import { RequestTracker, chunkOf } from './requests';
 import { recordSummary } from './summaries';
+import { shown } from '../shown';
+import { jsonTextOf } from '../../../shared/json-depth';
 
 /** Seqs cited by one aggregated diagnostic, at most. */
 const MAX_CITED = 20;
@@ -118,7 +120,7 @@ export class DshFileImport implements FileImport {
     }
     this.sessionEmitted = true;
     if (h.version !== FORMAT_VERSION) {
-      this.report('DSH_VERSION', 'error', `Line ${this.cur.line}: the session header says version ${JSON.stringify(h.version)}; DSH format version ${FORMAT_VERSION} is what this importer reads. Reading on as version ${FORMAT_VERSION}.`);
+      this.report('DSH_VERSION', 'error', `Line ${this.cur.line}: the session header says version ${shown(h.version)}; DSH format version ${FORMAT_VERSION} is what this importer reads. Reading on as version ${FORMAT_VERSION}.`);
     }
     let id = str(h.id);
     if (id === undefined) {
@@ -379,7 +381,7 @@ export class DshFileImport implements FileImport {
         op = { op: 'log' };
         break;
       case 'invalid':
-        this.report('DSH_BAD_RECORD', 'error', `Line ${this.cur.line}: ${ev.type} has a surfaceOp that is neither "append" nor {op:"replace", start, end}: ${JSON.stringify(ev.surfaceOp)?.slice(0, 80)}. The message is kept off the surface.`);
+        this.report('DSH_BAD_RECORD', 'error', `Line ${this.cur.line}: ${ev.type} has a surfaceOp that is neither "append" nor {op:"replace", start, end}: ${jsonTextOf(ev.surfaceOp).slice(0, 80)}. The message is kept off the surface.`);
         op = { op: 'log' };
         break;
     }

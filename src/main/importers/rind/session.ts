@@ -424,7 +424,7 @@ class MessagesFile implements FileImport {
     if (c === undefined || c === null) return text('');
     if (typeof c === 'string') return text(c);
     this.report('RIND_BAD_CONTENT', 'warning', `Line ${l.line}: "content" is ${Array.isArray(c) ? 'an array' : typeof c}, not a string; Rind writes strings only. Shown as opaque.`, [], l.line);
-    return { type: 'opaque', label: `non-string content (${Array.isArray(c) ? 'array' : typeof c})`, chars: JSON.stringify(c)?.length ?? 0 };
+    return { type: 'opaque', label: `non-string content (${Array.isArray(c) ? 'array' : typeof c})`, chars: c === undefined ? 0 : jsonTextOf(c).length };
   }
 
   /** Emit an item from message line `l`; located at `at` instead when its text lives there. */
