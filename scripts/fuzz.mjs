@@ -205,8 +205,8 @@ function moveTo(m, dir) {
 /**
  * A folder run of `cmd` failed with `why`: runs it on each half of `group` in a folder of its own,
  * down to the one mutant, which is run alone, in its own place, as a user would run it (`cmd` on
- * its file or session folder). The mutants are back in `home` afterwards. True when a smaller
- * group failed too.
+ * its file or session folder). The mutants are back in `home` afterwards. True when this group's
+ * failure was reported, for itself or for a smaller group.
  * @param {(path: string) => string[]} cmd @param {Mutant[]} group @param {string} dir @param {string} home
  * @param {{ kind: string, detail: string }} why
  */
@@ -237,9 +237,11 @@ async function bisect(cmd, group, dir, home, why) {
     }
   }
   // A failure that no smaller group repeats: reported for the whole group, unless it was a time
-  // limit that every smaller group kept (a slow folder on a loaded machine, not a hang).
+  // limit that every smaller group kept (a slow folder on a loaded machine, not a hang). Reported
+  // once, for the smallest group that shows it: the groups around it say nothing more.
   if (!found && group.length > 1 && why.kind !== 'hang') {
     failures.push({ mutant: null, unit: group.map((m) => m.unit.id).join(', '), recipe: `mutants ${group.map((m) => m.i).join(', ')} together`, command: cmd(dir), path: dir, ...why });
+    found = true;
   }
   return found;
 }
