@@ -52,6 +52,17 @@ describe('hostile counts: Claude Code api-request keep', () => {
     }, 10_000);
   }
 
+  it('a keep that is an array nested 100,000 deep is a finding, not a stack overflow', async () => {
+    // Built as text: JSON.stringify would overflow on it too.
+    const line = JSON.stringify(request('q1', 0, null)).replace('"keep":0', `"keep":${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    const path = join(dir, 'keep-deep.jsonl');
+    writeFileSync(path, `${JSON.stringify(user)}\n${JSON.stringify(blob)}\n${line}\n`);
+    const { s } = await timedLoad(path);
+    const messages = s.diagnostics.map((d) => `${d.rule}: ${d.message}`);
+    expect(messages.join('\n')).not.toContain('Maximum call stack');
+    expect(messages.find((m) => m.startsWith('CC_API_REQUEST_BAD_COUNT'))).toContain('keep an array is not a count of messages');
+  }, 10_000);
+
   it('200 records each with a keep of 1e9 load fast and make one finding', async () => {
     const lines = [user, blob, ...Array.from({ length: 200 }, (_, i) => request(`q${i}`, 1e9, i === 0 ? null : `q${i - 1}`))];
     const path = write('keep-200.jsonl', lines);

@@ -2,6 +2,7 @@ import { type Hash, createHash } from 'node:crypto';
 import type { Block } from '../../../shared/model/content';
 import type { JsonLine } from '../../reader/types';
 import { depthExceeds, jsonText, MAX_CONTENT_DEPTH } from '../../../shared/json-depth';
+import { shown } from '../shown';
 import { mapContent } from './blocks';
 import { type Obj, isObj } from './json';
 
@@ -87,7 +88,7 @@ export interface ApiRequestMessages {
  */
 function badKeep(keep: unknown, most: number, where: string): string | null {
   if (keep === undefined) return null;
-  if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0) return `keep ${JSON.stringify(keep) ?? String(keep)} is not a count of messages`;
+  if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0) return `keep ${shown(keep)} is not a count of messages`;
   if (keep > most) return `keep ${keep} is more than the ${most} message${most === 1 ? '' : 's'} ${where}`;
   return null;
 }
