@@ -28,22 +28,28 @@ export const pickPaths: Picker = async (kind: PickKind) => {
 let asking = false;
 
 /**
- * A path the window asked for that nothing allowed (typed in the path box, or dropped): the user
- * says yes or no. A path that does not exist is refused without asking, and so is any path asked
- * for while a question is already on screen.
+ * One yes-or-no question in a native dialog; true only for the first button. A question asked
+ * while another is on screen is a no, without asking.
  */
-export const confirmPath: Confirm = async (path: string) => {
-  if (asking || !(await stat(path).catch(() => null))) return false;
+async function askOnce(options: Electron.MessageBoxOptions): Promise<boolean> {
+  if (asking) return false;
   asking = true;
   try {
-    return await ask(path);
+    const win = parent();
+    const r = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+    return r.response === 0;
   } finally {
     asking = false;
   }
-};
+}
 
-async function ask(path: string): Promise<boolean> {
-  const options: Electron.MessageBoxOptions = {
+/**
+ * A path the window asked for that nothing allowed (typed in the path box, or dropped): the user
+ * says yes or no. A path that does not exist is refused without asking.
+ */
+export const confirmPath: Confirm = async (path: string) => {
+  if (asking || !(await stat(path).catch(() => null))) return false;
+  return askOnce({
     type: 'question',
     buttons: ['Open', 'Cancel'],
     defaultId: 1,
@@ -51,35 +57,20 @@ async function ask(path: string): Promise<boolean> {
     title: 'Open this file?',
     message: 'Open this file in Palimpsest?',
     detail: `${path}\n\nIt is not one of the sessions this window was started with, discovered or picked. Open it only if you typed or dropped this path yourself.`,
-  };
-  const win = parent();
-  const r = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
-  return r.response === 0;
-}
+  });
+};
 
 /**
  * A re-run or eval would send a stored or environment key to an endpoint that is not its
- * provider's: the user says yes or no, in main, where a page cannot answer for them. One question
- * at a time, as for paths; a question asked while another is on screen is a no.
+ * provider's: the user says yes or no, in main, where a page cannot answer for them.
  */
-export const confirmEndpoint: AskEndpoint = async (q) => {
-  if (asking) return false;
-  asking = true;
-  try {
-    const options: Electron.MessageBoxOptions = {
-      type: 'warning',
-      buttons: ['Send the key', 'Cancel'],
-      defaultId: 1,
-      cancelId: 1,
-      title: 'Send an API key to this endpoint?',
-      message: `Send the key from ${q.keyFrom} to ${q.origin}?`,
-      detail: `A ${q.provider} model pinned with this endpoint asks for that key. It is not the provider's own endpoint: `
-        + 'send it only if you set up this endpoint yourself. Your answer holds until the app is closed.',
-    };
-    const win = parent();
-    const r = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
-    return r.response === 0;
-  } finally {
-    asking = false;
-  }
-};
+export const confirmEndpoint: AskEndpoint = (q) => askOnce({
+  type: 'warning',
+  buttons: ['Send the key', 'Cancel'],
+  defaultId: 1,
+  cancelId: 1,
+  title: 'Send an API key to this endpoint?',
+  message: `Send the key from ${q.keyFrom} to ${q.origin}?`,
+  detail: `A ${q.provider} model pinned with this endpoint asks for that key. It is not the provider's own endpoint: `
+    + 'send it only if you set up this endpoint yourself. Your answer holds until the app is closed.',
+});
