@@ -26,15 +26,9 @@ export function jsonChars(v: unknown): number | undefined {
   }
 }
 
-/** JSON text of a value that may be anything (arguments, actions); never throws. */
+/** JSON text of a value that may be anything (arguments, actions); never throws, however deep. */
 export function jsonText(v: unknown): string {
   if (typeof v === 'string') return v;
-  if (v === undefined) return '';
-  try {
-    return JSON.stringify(v) ?? '';
-  } catch (err: unknown) {
-    // Too deep for JSON.stringify's stack: the same text, written without recursion.
-    return err instanceof RangeError ? jsonTextOf(v) : String(v);
-  }
+  return v === undefined ? '' : jsonTextOf(v);
 }
 
