@@ -1,28 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBuilt, type Run } from './run-built';
 
 /*
  * What the built command says about files it cannot read: what it found (not "is empty" for a file
  * that has bytes), and under --json, on every exit 2, the JSON error on stdout.
  */
 
-const BIN = 'bin/palimpsest.js';
 const RECOVERY = 'fixtures/dsh/examples/headless-agent/tests/snapshots/compaction-recovery/session.jsonl';
 
-interface Run { code: number; stdout: string; stderr: string }
-
-function run(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    // A hang is a failure: the child is killed and the test's own timeout fires.
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024, timeout: 20_000, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : err ? -1 : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (...args: string[]): Promise<Run> => runBuilt(args, 20_000);
 
 interface ErrorJson { palimpsest: number; path?: string; error: string; code: string; diagnostics: { rule: string; line: number | null }[] }
 

@@ -1,24 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBuilt, type Run } from './run-built';
 
-/** The built command, run as a user runs it (`npm run build:cli` builds dist/cli.js). */
-const BIN = 'bin/palimpsest.js';
 const DEPTH = 100_000;
 
-interface Run { code: number; stdout: string; stderr: string }
-
-/** Runs the command; a run that hangs is killed (execFile's timeout) and fails the test. */
-function run(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024, timeout: 50_000, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : err ? -1 : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (...args: string[]): Promise<Run> => runBuilt(args, 50_000);
 
 /** `{"a":{"a":…1…}}` nested DEPTH levels, built as text: JSON.stringify itself recurses and would overflow. */
 const deep = '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH);
