@@ -1,8 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, cpSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Fifos, scratch } from '../hostile/fifos';
 
 /*
  * The built command on files that are not regular files, and on symbolic link loops. A FIFO
@@ -15,15 +15,11 @@ const BIN = 'bin/palimpsest.js';
 const LIMIT = 10_000;
 const CLAUDE_SESSION = 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569';
 
-const base = mkdtempSync(join(tmpdir(), 'palimpsest-cli-hostile-files-'));
-const fifos: string[] = [];
+const fifos = new Fifos();
+const fifo = (path: string): string => fifos.make(path);
+const dirs = scratch('palimpsest-cli-hostile-files-');
+const { base, fresh } = dirs;
 const children = new Set<ChildProcess>();
-
-function fifo(path: string): string {
-  execFileSync('mkfifo', [path]);
-  fifos.push(path);
-  return path;
-}
 
 interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; killed: boolean }
 
@@ -53,25 +49,10 @@ function run(args: string[], limit = 6_000, env: Record<string, string> = {}): P
 
 afterEach(() => {
   for (const c of children) c.kill('SIGKILL');
-  for (const f of fifos.splice(0)) {
-    try {
-      closeSync(openSync(f, constants.O_WRONLY | constants.O_NONBLOCK));
-    } catch {
-      // No reader waiting.
-    }
-  }
+  fifos.release();
 });
 
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
-});
-
-let n = 0;
-const fresh = (name: string): string => {
-  const dir = join(base, `${n++}-${name}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
+afterAll(() => dirs.remove());
 
 describe('palimpsest on FIFOs, devices and symbolic link loops (built)', () => {
   it('validate finishes on a folder whose subagents/ holds a FIFO, and names it', { timeout: LIMIT }, async () => {

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SessionRegistry } from '../../src/main/api/sessions';
@@ -17,6 +15,7 @@ import { readRuns } from '../../src/main/rerun/sidecar';
 import { loadSession } from '../../src/main/session/load';
 import { sessionsUnder } from '../../src/main/session/targets';
 import type { Diagnostic } from '../../src/shared/model/diagnostic';
+import { Fifos, scratch } from './fifos';
 
 /*
  * Files that are not regular files, and symbolic links. A FIFO opened for reading waits for a
@@ -29,40 +28,13 @@ const LIMIT = 5_000;
 const CLAUDE_SESSION = 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569';
 const RIND_SESSION = 'fixtures/rind/20260514_101500_a1b2c3d4';
 
-let tmp: string;
-const fifos: string[] = [];
+const fifos = new Fifos();
+const fifo = (path: string): string => fifos.make(path);
+const dirs = scratch('palimpsest-hostile-files-');
+const { fresh } = dirs;
 
-function fifo(path: string): string {
-  execFileSync('mkfifo', [path]);
-  fifos.push(path);
-  return path;
-}
-
-beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'palimpsest-hostile-files-'));
-});
-
-afterEach(() => {
-  for (const f of fifos.splice(0)) {
-    try {
-      // Succeeds only when a reader is waiting on it: that read then ends instead of holding a thread.
-      closeSync(openSync(f, constants.O_WRONLY | constants.O_NONBLOCK));
-    } catch {
-      // No reader waiting: nothing to release.
-    }
-  }
-});
-
-afterAll(() => {
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-let n = 0;
-const fresh = (name: string): string => {
-  const dir = join(tmp, `${n++}-${name}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
+afterEach(() => fifos.release());
+afterAll(() => dirs.remove());
 
 describe('a FIFO or a device is never read', () => {
   it('the reader reports a FIFO as such instead of waiting for a writer', { timeout: LIMIT }, async () => {
@@ -171,7 +143,7 @@ describe('symbolic links', () => {
 
   it('eval results are not written outside a served folder through a symlinked folder', async () => {
     const library = new Library({ folders: [served], machine: false });
-    const paths = new EvalPaths(library, [], { PALIMPSEST_DATA_DIR: join(tmp, 'data') });
+    const paths = new EvalPaths(library, [], { PALIMPSEST_DATA_DIR: join(dirs.base, 'data') });
     const viaLink = join(served, 'out', 'results.jsonl');
     expect(await library.allows(viaLink)).toBe(false);
     const w = await paths.write(viaLink);
