@@ -1,4 +1,7 @@
 import type { PinnedModel, ProviderId } from '../../shared/rerun/pinned';
+import { ANTHROPIC_BASE_URL } from './anthropic';
+import { GEMINI_BASE_URL } from './gemini';
+import { OPENAI_BASE_URL } from './openai-chat';
 
 /*
  * Where a key may be sent. A pinned model names its endpoint (`baseUrl`) and the variable its key
@@ -11,12 +14,12 @@ import type { PinnedModel, ProviderId } from '../../shared/rerun/pinned';
  * Approval is per origin (scheme, host and port): a path on the same server is the same server.
  */
 
-/** The providers' public API origins: a key given to one of these goes to its provider. */
+/** The providers' public API origins (the adapters' own defaults): a key given to one of these goes to its provider. */
 export const OFFICIAL_ORIGINS: Readonly<Record<ProviderId, readonly string[]>> = {
-  openai: ['https://api.openai.com'],
-  'openai-responses': ['https://api.openai.com'],
-  anthropic: ['https://api.anthropic.com'],
-  gemini: ['https://generativelanguage.googleapis.com'],
+  openai: [new URL(OPENAI_BASE_URL).origin],
+  'openai-responses': [new URL(OPENAI_BASE_URL).origin],
+  anthropic: [new URL(ANTHROPIC_BASE_URL).origin],
+  gemini: [new URL(GEMINI_BASE_URL).origin],
   mock: [],
 };
 
