@@ -74,7 +74,7 @@ describe('a FIFO or a device is never read', () => {
     }
   });
 
-  it('a Rind session whose meta.json and companions are FIFOs loads without them', { timeout: LIMIT }, async () => {
+  it('a Rind session whose meta.json and companions are FIFOs loads without them, naming each', { timeout: LIMIT }, async () => {
     const dir = fresh('rind');
     cpSync(RIND_SESSION, join(dir, 's'), { recursive: true });
     for (const name of ['meta.json', 'tool_calls.jsonl', 'compactions.jsonl']) {
@@ -82,12 +82,18 @@ describe('a FIFO or a device is never read', () => {
       fifo(join(dir, 's', name));
     }
     // The messages file alone: its companions are then read by the importer itself.
-    const session = await loadSession(join(dir, 's', 'messages.jsonl'), { format: 'rind' });
+    const alone = await loadSession(join(dir, 's', 'messages.jsonl'), { format: 'rind' });
+    // The directory: the loader reads the companions, through the reader.
+    const whole = await loadSession(join(dir, 's'), { format: 'rind' });
     try {
-      expect(session.events.length).toBeGreaterThan(0);
-      expect(JSON.stringify(session.diagnostics)).toContain('is a FIFO, not a regular file');
+      for (const session of [alone, whole]) {
+        expect(session.events.length).toBeGreaterThan(0);
+        const named = (name: string) => session.diagnostics.some((d) => d.message.includes(name) && d.message.includes('is a FIFO, not a regular file'));
+        for (const name of ['meta.json', 'tool_calls.jsonl', 'compactions.jsonl']) expect(named(name), name).toBe(true);
+      }
     } finally {
-      await session.dispose();
+      await alone.dispose();
+      await whole.dispose();
     }
   });
 

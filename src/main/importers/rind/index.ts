@@ -36,7 +36,9 @@ export const rindImporter: Importer = {
     const files: string[] = [];
     for (const name of ['compactions.jsonl', 'tool_calls.jsonl']) {
       const p = join(path, name);
-      if (await isFile(p)) files.push(p);
+      // Anything there is listed, not only a regular file: the reader then refuses a FIFO or a
+      // device by name (READ_IO) instead of the session saying only that the file was not read.
+      if (await stat(p).then(() => true, () => false)) files.push(p);
     }
     files.push(messages);
     return files;

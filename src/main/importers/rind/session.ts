@@ -168,7 +168,9 @@ export class RindSession implements SessionImport {
       let text: string;
       try {
         text = readRegularFileSync(join(dir, name));
-      } catch {
+      } catch (err) {
+        // Absent is normal (compactions.jsonl comes with the first compaction); a FIFO or a device is named.
+        if (err instanceof NotRegularFile) this.report('READ_IO', 'error', `${name} beside messages.jsonl is ${err.kind}, not a regular file; it was not read.`, [], null, join(dir, name));
         return null;
       }
       const rows: { value: Obj; line: number }[] = [];
