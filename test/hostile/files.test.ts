@@ -107,6 +107,18 @@ describe('a FIFO or a device is never read', () => {
     expect(scanFileSync(f, { line: () => undefined }).error).toBe(`${f} is a FIFO, not a regular file`);
   });
 
+  it('discovery names a DeepSeek Harness session.jsonl that is a FIFO', { timeout: LIMIT }, () => {
+    const root = fresh('dsh-root');
+    const good = join(root, 'project', 'good');
+    const bad = join(root, 'project', 'bad');
+    cpSync('fixtures/diagnostics/SUMMARY_NOT_SMALLER/pass.dsh.jsonl', join(good, 'session.jsonl'));
+    mkdirSync(bad, { recursive: true });
+    const f = fifo(join(bad, 'session.jsonl'));
+    const walked = walkRoot({ harness: 'dsh', path: root, source: 'folder' });
+    expect(walked.candidates.map((c) => c.path)).toEqual([join(good, 'session.jsonl')]);
+    expect(walked.problems).toContain(`${f} is a FIFO, not a regular file; skipped`);
+  });
+
   it('the host refuses to open a FIFO in a folder it serves', { timeout: LIMIT }, async () => {
     const dir = fresh('host');
     const f = fifo(join(dir, 'pipe.jsonl'));

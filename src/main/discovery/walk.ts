@@ -185,13 +185,11 @@ export function walkRoot(given: Root): WalkResult {
         for (const s of list(dir, problems).sort(byName)) {
           if (!isDirEntry(s, dir)) continue;
           const sdir = join(dir, s.name);
-          for (const name of ['session.jsonl.zstd', 'session.jsonl']) {
-            const f = stamp(join(sdir, name));
-            if (f) {
-              add('dsh', f.path, [f]);
-              break;
-            }
-          }
+          const names = ['session.jsonl.zstd', 'session.jsonl'];
+          let f: FileStamp | null = null;
+          for (const name of names) if ((f = stamp(join(sdir, name)))) break;
+          if (f) add('dsh', f.path, [f]);
+          else for (const name of names) skipped(join(sdir, name), problems);
         }
       }
       break;
