@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareLog, compareParts, similarity } from '../../src/main/fidelity/compare';
-import { type Part, canonicalJson, joinTextRuns, normalizeWire } from '../../src/main/fidelity/normalize';
+import { compareLog, compareParts, normalizeWire, similarity } from '../../src/main/fidelity/compare';
+import { type Part, canonicalJson, joinTextRuns } from '../../src/main/wire/normalize';
 import { renderReport } from '../../src/main/fidelity/report';
 import { type CapturedRequest, captureOf } from '../../src/main/mock/record';
 

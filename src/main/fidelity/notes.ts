@@ -7,7 +7,7 @@
 export const NOTES = `
 ## Normalisations
 
-Both sides are brought to one shape before comparing (src/main/fidelity/normalize.ts). Each of these
+Both sides are brought to one shape before comparing (src/main/wire/normalize.ts). Each of these
 is a difference of representation only:
 
 - Message boundaries are dropped: every part carries its role. Consecutive messages of one role are

@@ -1,6 +1,5 @@
 import type { Block, LeafBlock, ToolSchema } from '../../shared/model/content';
 import type { ModelView } from '../../shared/model/view';
-import { type CapturedRequest, bodyJson } from '../mock/record';
 
 /*
  * The common shape both sides of a fidelity comparison are brought to: what was sent on the wire
@@ -212,12 +211,11 @@ export function responsesRequest(b: Obj): NormRequest {
   return { system, parts: joinTextRuns(parts), tools, model: typeof b.model === 'string' ? b.model : null, notes: [] };
 }
 
-/** The wire request in the common shape; null when the body is not a model request this knows. */
-export function normalizeWire(c: CapturedRequest): NormRequest | null {
-  const b = bodyJson(c);
+/** A wire request body in the common shape; null when it is not a model request this knows. */
+export function normalizeBody(protocol: string | null, b: unknown): NormRequest | null {
   if (!isObj(b)) return null;
-  if (c.protocol === 'anthropic-messages') return anthropicRequest(b);
-  if (c.protocol === 'openai-responses') return responsesRequest(b);
+  if (protocol === 'anthropic-messages') return anthropicRequest(b);
+  if (protocol === 'openai-responses') return responsesRequest(b);
   return null;
 }
 

@@ -1,0 +1,158 @@
+import { type NormRequest, type NormTool, type Part, canonicalJson, describePart, joinTextRuns } from './normalize';
+
+/*
+ * One wire request against one rebuilt model view, both in the common shape of ./normalize.ts.
+ * match: system, messages and tools all equal; mismatch: some part the log records differs (the
+ * first difference is reported); unknown: nothing recorded differs, but the log does not reveal
+ * some part (the system prompt, tools, a masked item, an instruction) — never counted as a match.
+ */
+
+/** How one part of a request (system, messages, tools) compares. */
+export interface SubResult {
+  readonly status: 'match' | 'mismatch' | 'unknown';
+  /** Index of the first differing part (or tool). */
+  readonly index?: number;
+  readonly wire?: string;
+  readonly view?: string;
+  readonly why?: string;
+  /** Parts that differ position by position, of how many (a shifted list differs everywhere after the shift). */
+  readonly differing?: number;
+  readonly of?: number;
+}
+
+const same = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+
+/** For two texts of the same role and kind: where they first differ, with a little context on each side. */
+function textDiff(w: Part | undefined, v: Part | undefined): { wire: string; view: string } | null {
+  const text = (p: Part | undefined): string | null => (p?.type === 'text' || p?.type === 'reasoning' ? p.text : p?.type === 'tool_result' ? p.content : null);
+  const a = text(w);
+  const b = text(v);
+  if (a === null || b === null || !w || !v || w.type !== v.type || w.role !== v.role) return null;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const ctx = (t: string): string => JSON.stringify(t.slice(Math.max(0, i - 40), i + 60));
+  const kind = `${w.role} ${w.type}`;
+  return { wire: `${kind} (${a.length} chars) at char ${i}: ${ctx(a)}`, view: `${kind} (${b.length} chars) at char ${i}: ${ctx(b)}` };
+}
+
+/** Compare two part lists: match, or the first index where they differ; `unknown` parts on the view side make it unknown. */
+export function compareParts(wire: readonly Part[], view: readonly Part[]): SubResult {
+  const r = firstDifference(wire, view);
+  if (r.status !== 'mismatch') return r;
+  let differing = 0;
+  const n = Math.max(wire.length, view.length);
+  for (let i = 0; i < n; i++) {
+    const w = wire[i];
+    const v = view[i];
+    if (v?.type !== 'unknown' && (!w || !v || !same(w, v))) differing++;
+  }
+  return { ...r, differing, of: n };
+}
+
+function firstDifference(wire: readonly Part[], view: readonly Part[]): SubResult {
+  const n = Math.max(wire.length, view.length);
+  let unknownAt: number | null = null;
+  for (let i = 0; i < n; i++) {
+    const w = wire[i];
+    const v = view[i];
+    if (v?.type === 'unknown') {
+      unknownAt ??= i;
+      continue;
+    }
+    if (!w || !v || !same(w, v)) {
+      const at = textDiff(w, v);
+      if (at) return { status: 'mismatch', index: i, wire: at.wire, view: at.view };
+      return { status: 'mismatch', index: i, wire: describePart(w), view: describePart(v) };
+    }
+  }
+  if (unknownAt !== null) {
+    const v = view[unknownAt];
+    return { status: 'unknown', index: unknownAt, why: v?.type === 'unknown' ? v.why : 'unknown part' };
+  }
+  return { status: 'match' };
+}
+
+function describeTool(t: NormTool | undefined): string {
+  if (!t) return '(no tool)';
+  return `${t.name}${t.description === null ? '' : ` (description ${t.description.length} chars)`}${t.schema === null ? '' : ` schema ${t.schema.length} chars`}`;
+}
+
+export function compareTools(wire: readonly NormTool[] | null, view: readonly NormTool[] | null): SubResult {
+  if (view === null) return { status: 'unknown', why: 'the log does not record the tool schemas' };
+  const w = wire ?? [];
+  const n = Math.max(w.length, view.length);
+  for (let i = 0; i < n; i++) {
+    const a = w[i];
+    const b = view[i];
+    if (!a || !b || a.name !== b.name) return { status: 'mismatch', index: i, wire: describeTool(a), view: describeTool(b) };
+    if (a.description !== b.description) return { status: 'mismatch', index: i, wire: `${a.name} description`, view: `${b.name} description differs` };
+    if (a.schema !== b.schema) return { status: 'mismatch', index: i, wire: `${a.name} schema ${a.schema ?? 'none'}`.slice(0, 200), view: `${b.name} schema ${b.schema ?? 'none'}`.slice(0, 200) };
+  }
+  return { status: 'match' };
+}
+
+export interface RequestResult {
+  readonly verdict: 'match' | 'mismatch' | 'unknown';
+  readonly system: SubResult;
+  readonly messages: SubResult;
+  readonly tools: SubResult;
+  readonly firstDiff: string | null;
+}
+
+/**
+ * One wire request against one view. When the view knows the system prompt, system and messages
+ * are compared as one sequence (Codex sends its base instructions as a developer message, and a
+ * log may hold them either way); when it does not, the messages alone are compared.
+ */
+export function compareRequest(wire: NormRequest, view: NormRequest): RequestResult {
+  let system: SubResult;
+  let messages: SubResult;
+  if (view.system === null) {
+    system = wire.system && wire.system.length > 0 ? { status: 'unknown', why: 'the log does not record the system prompt' } : { status: 'unknown', why: 'the log does not say whether there is a system prompt' };
+    messages = compareParts(wire.parts, view.parts);
+  } else {
+    const w = joinTextRuns([...(wire.system ?? []), ...wire.parts]);
+    const v = joinTextRuns([...view.system, ...view.parts]);
+    const all = compareParts(w, v);
+    const wireSystemLen = joinTextRuns(wire.system ?? []).length;
+    if (all.status === 'mismatch' && (all.index ?? 0) < Math.max(wireSystemLen, 1) && wireSystemLen > 0) {
+      system = all;
+      messages = { status: 'unknown', why: 'not compared: the system prompt differs first' };
+    } else {
+      system = { status: 'match' };
+      // Indexes count message parts (after the system prompt) of the wire request.
+      messages = all.index === undefined ? all : { ...all, index: all.index - wireSystemLen };
+    }
+  }
+  const tools = compareTools(wire.tools, view.tools);
+  const subs = { system, messages, tools };
+  const verdict = Object.values(subs).some((s) => s.status === 'mismatch') ? 'mismatch' : Object.values(subs).some((s) => s.status === 'unknown') ? 'unknown' : 'match';
+  let firstDiff: string | null = null;
+  for (const [name, s] of Object.entries(subs)) {
+    if (s.status === 'mismatch') {
+      const count = s.differing !== undefined ? ` (${s.differing} of ${s.of ?? 0} parts differ in place)` : '';
+      firstDiff = `${name}[${s.index ?? 0}]${count}: wire ${s.wire ?? ''} ≠ log ${s.view ?? ''}`;
+      break;
+    }
+  }
+  return { verdict, system, messages, tools, firstDiff };
+}
+
+/** Overlap of the two message lists as bags of parts (Jaccard, 0…1): order-blind, so a view with parts out of place still pairs with its request. */
+export function similarity(wire: NormRequest, view: NormRequest): number {
+  const count = (ps: readonly Part[]): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (const p of ps) m.set(canonicalJson(p), (m.get(canonicalJson(p)) ?? 0) + 1);
+    return m;
+  };
+  const a = count(wire.parts);
+  const b = count(view.parts);
+  let inter = 0;
+  let union = 0;
+  for (const k of new Set([...a.keys(), ...b.keys()])) {
+    inter += Math.min(a.get(k) ?? 0, b.get(k) ?? 0);
+    union += Math.max(a.get(k) ?? 0, b.get(k) ?? 0);
+  }
+  return union === 0 ? 1 : inter / union;
+}
+

@@ -1,0 +1,151 @@
+import type { SessionInspector } from '../session/inspector';
+import { type RequestResult, compareRequest, similarity } from './compare';
+import { type NormRequest, type Part, canonicalJson, normalizeView } from './normalize';
+
+/*
+ * Pairs requests seen on the wire with the requests a log records — by content, never by position
+ * alone — for the fidelity suite and for joining a capture to its session.
+ *
+ * A logged request whose id is the id of a wire request's response (Claude Code logs the
+ * provider's message id) is that request's, and no other's. Otherwise the log's requests (every
+ * branch, deduplicated, in log order) are walked in step with the wire: a wire request pairs with
+ * the first unpaired logged request whose view equals it; a wire request identical to the one just
+ * paired is another attempt of it (one logged call, several attempts on the wire); otherwise it
+ * pairs with the most similar of the next three unpaired logged requests when at least 20 % of
+ * their parts are common (a disagreement to report); otherwise only the wire has it (a summarizer
+ * call, a failed attempt, a side call).
+ */
+
+export type Verdict = 'match' | 'mismatch' | 'unknown' | 'not-in-log';
+
+export interface PairedView {
+  readonly branch: string;
+  readonly index: number;
+  readonly id: string;
+  readonly seq: number;
+  readonly purpose: string;
+}
+
+export interface LoggedRequest extends PairedView {
+  readonly norm: NormRequest;
+}
+
+/** One wire request to pair: its key (capture position) and its body in the common shape (null: not a model request). */
+export interface WireEntry {
+  readonly key: number;
+  readonly norm: NormRequest | null;
+}
+
+export interface Pairing {
+  readonly key: number;
+  readonly verdict: Verdict;
+  readonly view: PairedView | null;
+  /** The key of the wire request this one repeats (an identical body: a retry). */
+  readonly retryOf: number | null;
+  /** The comparison with the paired view (null: not paired, or not a model request). */
+  readonly result: RequestResult | null;
+}
+
+/** Two lists pair when at least this share of their parts is common. */
+export const PAIR_THRESHOLD = 0.2;
+/** How many unpaired logged requests ahead a mismatching wire request may pair with. */
+export const PAIR_WINDOW = 3;
+
+/** Every logged request of every branch, each once, in log order, with its normalised view. */
+export async function loggedRequests(ins: SessionInspector, protocol: string): Promise<LoggedRequest[]> {
+  const seen = new Set<number>();
+  const out: LoggedRequest[] = [];
+  const branches = [ins.defaultBranch, ...ins.branches.map((b) => b.name).filter((b) => b !== ins.defaultBranch)];
+  for (const branch of branches) {
+    const st = ins.replay(branch);
+    for (const r of st.requests) {
+      if (seen.has(r.seq)) continue;
+      seen.add(r.seq);
+      const v = await ins.fullView(r.index, branch);
+      if (!v) continue;
+      const instruction = r.input ? (r.input.instruction === undefined ? null : r.input.instruction) : undefined;
+      out.push({ branch, index: r.index, id: r.id, seq: r.seq, purpose: r.purpose, norm: normalizeView(v, protocol, instruction) });
+    }
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}
+
+/** The start of a request's last user text, to tell what a request only the wire shows was. */
+export function lastUserText(parts: readonly Part[]): string {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i];
+    if (p?.role === 'user' && p.type === 'text') {
+      const t = p.text.replace(/\s+/g, ' ').trim();
+      return t.length > 100 ? `…${t.slice(-100)}` : t;
+    }
+  }
+  return '';
+}
+
+/**
+ * Pair wire requests (in wire order) with logged ones. `owner(id)`: the key of the wire request
+ * whose response a logged request's id names, or null when the id names none.
+ */
+export function pairRequests(wire: readonly WireEntry[], logged: readonly LoggedRequest[], owner: (logId: string) => number | null): { pairs: Pairing[]; unpaired: PairedView[] } {
+  const used = new Set<number>();
+  const out: Pairing[] = [];
+  let next = 0;
+  let last: { body: string; result: Pairing } | null = null;
+  const view = (l: LoggedRequest): PairedView => ({ branch: l.branch, index: l.index, id: l.id, seq: l.seq, purpose: l.purpose });
+  for (const w of wire) {
+    if (!w.norm) {
+      out.push({ key: w.key, verdict: 'not-in-log', view: null, retryOf: null, result: null });
+      continue;
+    }
+    const body = canonicalJson(w.norm);
+    if (last && last.body === body) {
+      // The same body again: another attempt (or a repeat) of the previous wire request.
+      const prev = last.result;
+      out.push({ ...prev, key: w.key, retryOf: prev.retryOf ?? prev.key });
+      continue;
+    }
+    let pick: { l: LoggedRequest; i: number } | null = null;
+    for (let i = 0; i < logged.length && !pick; i++) {
+      if (!used.has(i) && owner((logged[i] as LoggedRequest).id) === w.key) pick = { l: logged[i] as LoggedRequest, i };
+    }
+    // A logged request whose id names another wire request's response is that request's, not this one's.
+    const otherWire = (l: LoggedRequest): boolean => {
+      const k = owner(l.id);
+      return k !== null && k !== w.key;
+    };
+    for (let i = next; i < logged.length && !pick; i++) {
+      const l = logged[i] as LoggedRequest;
+      if (used.has(i) || otherWire(l)) continue;
+      if (compareRequest(w.norm, l.norm).verdict !== 'mismatch') pick = { l, i };
+    }
+    if (!pick) {
+      // The most similar of the next few unpaired logged requests, if similar enough.
+      let best = PAIR_THRESHOLD;
+      let seen = 0;
+      for (let i = next; i < logged.length && seen < PAIR_WINDOW; i++) {
+        if (used.has(i)) continue;
+        seen++;
+        const l = logged[i] as LoggedRequest;
+        if (otherWire(l)) continue;
+        const sim = similarity(w.norm, l.norm);
+        if (sim >= best && (!pick || sim > best)) {
+          pick = { l, i };
+          best = sim;
+        }
+      }
+    }
+    if (!pick) {
+      const result: Pairing = { key: w.key, verdict: 'not-in-log', view: null, retryOf: null, result: null };
+      out.push(result);
+      last = { body, result };
+      continue;
+    }
+    used.add(pick.i);
+    next = pick.i + 1;
+    const cmp = compareRequest(w.norm, pick.l.norm);
+    const result: Pairing = { key: w.key, verdict: cmp.verdict, view: view(pick.l), retryOf: null, result: cmp };
+    out.push(result);
+    last = { body, result };
+  }
+  return { pairs: out, unpaired: logged.filter((_, i) => !used.has(i)).map(view) };
+}
