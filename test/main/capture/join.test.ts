@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { joinCaptures } from '../../../src/main/capture/join/join';
+import { SessionInspector } from '../../../src/main/session/inspector';
+import { loadSession } from '../../../src/main/session/load';
+import { mockCalls } from './mock-calls';
+
+async function joined(dir: string) {
+  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string };
+  const ins = new SessionInspector(await loadSession(join(dir, run.mainLog)));
+  try {
+    return await joinCaptures(ins, [mockCalls(join(dir, 'captured.jsonl'))]);
+  } finally {
+    await ins.session.dispose();
+  }
+}
+
+const row = (r: { source: string; purpose: string; status: number | null; retryOf: number | null; logIndex: number | null }) => `${r.source} ${r.purpose} ${r.status ?? '-'}${r.retryOf === null ? '' : ` retry of ${r.retryOf}`}${r.logIndex === null ? '' : ` log #${r.logIndex}`}`;
+
+describe('joining a capture to its session', () => {
+  it('claude-code: HTTP 500 twice, then the summary — every attempt listed under the compaction', async () => {
+    const j = await joined('fixtures/fidelity/logs/claude-code-2.1.332/compact-http-500');
+    expect(j.requests.map(row)).toEqual([
+      'both agent 200 log #0',
+      'both agent 200 log #1',
+      'wire summarizer 500',
+      'wire summarizer 500 retry of 2',
+      'wire summarizer 200 retry of 2',
+      'both agent 200 log #2',
+    ]);
+    expect(j.compactions).toHaveLength(1);
+    expect(j.compactions[0]?.attempts).toEqual([2, 3, 4]);
+    expect(j.orphanAttempts).toEqual([]);
+    expect(j.requests.filter((r) => r.source === 'both').every((r) => r.verdict === 'match')).toBe(true);
+  });
+
+  it('claude-code: 529 on every attempt — the log has no compaction, the attempts are an orphan run', async () => {
+    const j = await joined('fixtures/fidelity/logs/claude-code-2.1.332/compact-overloaded');
+    expect(j.compactions).toEqual([]);
+    expect(j.orphanAttempts).toEqual([[2, 3, 4]]);
+    expect(j.requests.slice(2, 5).map((r) => r.status)).toEqual([529, 529, 529]);
+  });
+
+  it('codex: the log records the summarizer call that succeeded; the two failed attempts before it come from the wire', async () => {
+    const j = await joined('fixtures/fidelity/logs/codex-0.171.0/compact-http-500');
+    expect(j.requests.map(row)).toEqual([
+      'both agent 200 log #0', 'both agent 200 log #1', 'wire summarizer 500', 'wire summarizer 500 retry of 2', 'both summarizer 200 retry of 2 log #2',
+      'both agent 200 log #3', 'both agent 200 log #4',
+    ]);
+    expect(j.requests[2]?.purposeWhy).toBe('an earlier attempt of a logged request');
+    expect(j.compactions.map((c) => c.attempts)).toEqual([[2, 3, 4]]);
+    expect(j.orphanAttempts).toEqual([]);
+  });
+
+  it('a healthy session: every wire request is a logged one, nothing is wire-only', async () => {
+    const j = await joined('fixtures/fidelity/logs/claude-code-2.1.332/tools-resume');
+    expect(j.requests.every((r) => r.source === 'both' && r.purpose === 'agent')).toBe(true);
+    expect(j.requests.map((r) => r.logIndex)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
