@@ -3,6 +3,7 @@ import type { ModelView, RequestInfo } from '../../shared/model/view';
 import type { CompactionRecord } from '../../shared/replay/records';
 import type { RawItemFate } from '../../shared/replay/view';
 import { requestInfo } from '../../shared/replay/view';
+import type { JoinedRequest, WireJoin } from '../../shared/model/wire-join';
 import type { SessionInspector } from '../session/inspector';
 
 /**
@@ -30,6 +31,37 @@ export function requestJson(r: RequestInfo, estimatedTokens: number | null = nul
     finish: r.finish,
     error: r.error,
     responseSeq: r.responseSeq,
+    source: 'log' as JoinedRequest['source'],
+    status: null as number | null,
+  };
+}
+
+/**
+ * A request of a session joined with a capture: the log's fields where the log has the request,
+ * the wire's where it has it (status, finish, usage, error of the attempt), and where it came from.
+ * `index` counts the joined list; `logIndex` the log's own. `purpose` keeps the log's word for a
+ * logged request and is `summarizer`, `side` or `agent` for one only the wire shows.
+ */
+function joinedJson(j: JoinedRequest, log: ReturnType<typeof requestJson> | null, wire: WireJoin) {
+  const fromWire = j.capture !== null;
+  const ctx = j.usage ? (j.usage.context ?? (j.usage.input ?? 0) + (j.usage.cacheRead ?? 0) + (j.usage.cacheWrite ?? 0)) : null;
+  return {
+    ...(log ?? {
+      id: null, seq: null, compactionId: j.compactionId, provider: null, model: j.model, window: null, maxOutput: null,
+      reportedInputTokens: ctx, estimatedTokens: null, outputTokens: j.usage?.output ?? null, usage: j.usage, finish: j.finish, error: j.error, responseSeq: null,
+    }),
+    index: j.index,
+    logIndex: j.logIndex,
+    purpose: log ? log.purpose : j.purpose,
+    compactionId: log?.compactionId ?? j.compactionId,
+    ...(fromWire ? { finish: j.finish, usage: j.usage, outputTokens: j.usage?.output ?? null, error: j.error, reportedInputTokens: ctx ?? log?.reportedInputTokens ?? null } : {}),
+    source: j.source,
+    status: j.status,
+    purposeWhy: j.purposeWhy,
+    retryOf: j.retryOf,
+    verdict: j.verdict,
+    firstDiff: j.firstDiff,
+    wire: j.capture === null ? null : { capture: wire.captures[j.capture]?.file ?? null, exchange: j.exchange, line: j.line, at: j.at, durationMs: j.durationMs },
   };
 }
 
@@ -37,7 +69,7 @@ export function requestJson(r: RequestInfo, estimatedTokens: number | null = nul
  * A compaction as JSON. `elsewhere` lists summarizer calls of the same compaction logged on other
  * branches (Claude Code logs its summarizer as a subagent file, which is its own branch).
  */
-export function compactionJson(c: CompactionRecord, elsewhere: readonly { id: string; branch: string }[] = []) {
+export function compactionJson(c: CompactionRecord, elsewhere: readonly { id: string; branch: string }[] = [], attempts: readonly number[] = []) {
   return {
     id: c.id,
     trigger: c.trigger,
@@ -50,6 +82,8 @@ export function compactionJson(c: CompactionRecord, elsewhere: readonly { id: st
     checkpoints: c.checkpointItems,
     summarizerRequests: c.requestIds,
     summarizerRequestsElsewhere: elsewhere.filter((r) => !c.requestIds.includes(r.id)),
+    /** Every summarizer attempt, as indexes into `requests`, in order (a capture adds the ones only the wire shows). */
+    attempts,
     finish: c.finish,
     error: c.error,
     fallback: c.fallback,
@@ -76,6 +110,12 @@ export function inspectJson(path: string, inspector: SessionInspector, branch = 
   const state = inspector.replay(branch);
   const diagnostics = inspector.diagnostics(branch);
   const s = inspector.session;
+  const wire = inspector.wire(branch);
+  const logJson = state.requests.map((r, i) => requestJson(requestInfo(r), estimated[i] ?? null));
+  const attemptsOf = (c: CompactionRecord): number[] => {
+    if (wire) return [...(wire.compactions.find((x) => x.id === c.id)?.attempts ?? [])];
+    return state.requests.filter((r) => r.compactionId === c.id && r.purpose !== 'agent').map((r) => r.index);
+  };
   return {
     palimpsest: JSON_VERSION,
     path,
@@ -86,12 +126,17 @@ export function inspectJson(path: string, inspector: SessionInspector, branch = 
     counts: {
       events: s.events.length,
       items: state.items.length,
-      requests: state.requests.length,
+      requests: wire ? wire.requests.length : state.requests.length,
       compactions: state.compactions.length,
       diagnostics: countSeverities(diagnostics),
     },
-    requests: state.requests.map((r, i) => requestJson(requestInfo(r), estimated[i] ?? null)),
-    compactions: state.compactions.map((c) => compactionJson(c, inspector.summarizerCalls(c.id))),
+    requests: wire
+      ? wire.requests.map((j) => joinedJson(j, j.logIndex === null ? null : logJson[j.logIndex] ?? null, wire))
+      : logJson,
+    compactions: state.compactions.map((c) => compactionJson(c, inspector.summarizerCalls(c.id), attemptsOf(c))),
+    captures: wire?.captures ?? [],
+    /** Runs of summarizer attempts on the wire that no compaction of the log stands for. */
+    unloggedAttempts: wire?.orphanAttempts ?? [],
     diagnostics: diagnostics.map(diagnosticJson),
   };
 }

@@ -13,6 +13,10 @@ import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './a
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 import { CommandFailure, failureJson, wantsJson, type FailureCode } from './fail';
 import { formatFlag } from './formats';
+import { callOf } from '../capture/attach';
+import { mergeWire, wireView } from '../capture/wire-view';
+import type { WireJoin } from '../../shared/model/wire-join';
+import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
 import { LS_SPEC, lsCommand } from './ls';
 import { SERVE_SPEC, serveCommand } from './serve';
@@ -62,14 +66,19 @@ A key is sent to a provider's own endpoint, or to an endpoint approved with --al
 Exit codes: 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage.
 See docs/cli.md.`;
 
-async function open(path: string, format: FormatId | undefined, branch: string | undefined): Promise<SessionInspector> {
+async function open(path: string, format: FormatId | undefined, branch: string | undefined, args?: ParsedArgs): Promise<SessionInspector> {
   const session = await loadSession(path, { format });
   const inspector = new SessionInspector(session);
-  if (branch !== undefined && !inspector.hasBranch(branch)) {
+  try {
+    if (branch !== undefined && !inspector.hasBranch(branch)) {
+      throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
+    }
+    if (args) await joinCaptureFlags(inspector, args, branch);
+    await inspector.loadRuleTexts(branch);
+  } catch (err: unknown) {
     await session.dispose();
-    throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
+    throw err;
   }
-  await inspector.loadRuleTexts(branch);
   return inspector;
 }
 
@@ -90,7 +99,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
     const counter = json ? createTokenCounter() : null;
     counter?.warm(DEFAULT_ENCODING);
     try {
-      const inspector = await open(path, format, branch);
+      const inspector = await open(path, format, branch, args);
       try {
         const j = inspectJson(path, inspector, branch, counter ? await estimateRequestTokens(inspector, { branch, counter }) : []);
         if (!json) io.out(renderInspect(j));
@@ -104,6 +113,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
       await counter?.close();
     }
   }
+  if (captureFlags(args).length > 0) throw new UsageError('--capture joins one session: give a session file, not a folder');
   const files = await sessionsUnder(path);
   const sessions: unknown[] = [];
   const texts: string[] = [];
@@ -147,9 +157,11 @@ async function viewCommand(args: ParsedArgs, io: Io): Promise<number> {
     if (wireFlag !== 'auto' && !(WIRE_SHAPES as readonly string[]).includes(wireFlag)) throw new UsageError(`--wire takes ${WIRE_SHAPES.join(', ')} (or nothing: from the route), not "${wireFlag}"`);
     if (args.flags.has('json')) throw new UsageError('--wire and --json exclude each other');
   }
-  const inspector = await open(path, formatFlag(args), stringFlag(args, 'branch'));
+  const inspector = await open(path, formatFlag(args), stringFlag(args, 'branch'), args);
   try {
     const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
+    const joined = inspector.wire(branch);
+    if (joined) return await viewJoined(inspector, joined, index, branch, path, args, io);
     const view = await inspector.fullView(index, branch);
     if (!view) {
       const n = inspector.replay(branch).requests.length;
@@ -177,10 +189,42 @@ async function viewCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
 }
 
+/**
+ * `view` of a session joined with a capture: N indexes the joined list. A request the wire has is
+ * shown as sent (its system prompt and tools from the wire; its items from the log when the wire
+ * carried exactly those, with their provenance); `--wire` prints the captured body itself.
+ */
+async function viewJoined(inspector: SessionInspector, joined: WireJoin, index: number, branch: string, path: string, args: ParsedArgs, io: Io): Promise<number> {
+  const j = joined.requests[index];
+  if (!j) {
+    const n = joined.requests.length;
+    throw new UsageError(`no request ${index} in ${path} joined with its capture: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
+  }
+  const call = callOf(inspector, j);
+  if (args.flags.has('wire') && call) {
+    if (call.exchange.request.body === null) throw new CommandFailure('FAILED', `the capture does not hold the body of request ${index} (${call.exchange.file}:${call.exchange.line})`);
+    io.out(call.exchange.request.body);
+    io.err(`captured body of request ${index}: ${call.exchange.file}:${call.exchange.line}, ${call.exchange.method} ${call.exchange.path}, HTTP ${call.status ?? 'no response'}`);
+    return worstExit(inspector, branch);
+  }
+  if (args.flags.has('wire')) throw new UsageError(`request ${index} is not in the capture (the log alone has it): drop --capture to rebuild its body from the log`);
+  let view = j.logIndex === null ? null : await inspector.fullView(j.logIndex, branch);
+  if (view && call) view = mergeWire(view, j, call);
+  else if (!view && call) view = wireView(j, call);
+  if (!view) throw new CommandFailure('FAILED', `request ${index} has no view`);
+  view = { ...view, request: { ...view.request, index } };
+  const fates = j.logIndex === null ? [] : inspector.fates(j.logIndex, branch);
+  const base = viewJson(path, branch, view, fates);
+  const out = { ...base, source: j.source, status: j.status, logIndex: j.logIndex, verdict: j.verdict, firstDiff: j.firstDiff, wire: call ? { capture: call.exchange.file, line: call.exchange.line, exchange: call.exchange.index } : null };
+  if (args.flags.has('json')) io.out(JSON.stringify(out, null, 2));
+  else io.out(`${renderView(base)}\n\nfrom ${j.source === 'both' ? `the wire and the log (${j.verdict ?? 'not compared'})` : j.source === 'wire' ? 'the wire only' : 'the log only'}${call ? `: ${call.exchange.file}:${call.exchange.line}, HTTP ${call.status ?? 'no response'}` : ''}`);
+  return worstExit(inspector, branch);
+}
+
 async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const path = args.positional[0];
   if (!path || args.positional.length > 1) throw new UsageError('events takes one <file>');
-  const inspector = await open(path, formatFlag(args), undefined);
+  const inspector = await open(path, formatFlag(args), undefined, args);
   const from = intFlag(args, 'from') ?? 0;
   const to = intFlag(args, 'to') ?? inspector.session.events.length - 1;
   if (to < from) throw new UsageError(`--to (${to}) is before --from (${from})`);
@@ -204,9 +248,9 @@ async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
 }
 
 const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run: (a: ParsedArgs, io: Io) => Promise<number> }> = {
-  inspect: { spec: { json: 'boolean', format: 'value', branch: 'value' }, run: inspectCommand },
-  view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value', wire: 'value' }, run: viewCommand },
-  events: { spec: { json: 'boolean', format: 'value', from: 'value', to: 'value' }, run: eventsCommand },
+  inspect: { spec: { json: 'boolean', format: 'value', branch: 'value', ...CAPTURE_SPEC }, run: inspectCommand },
+  view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value', wire: 'value', ...CAPTURE_SPEC }, run: viewCommand },
+  events: { spec: { json: 'boolean', format: 'value', from: 'value', to: 'value', ...CAPTURE_SPEC }, run: eventsCommand },
   ls: { spec: LS_SPEC, run: lsCommand },
   tokens: { spec: TOKENS_SPEC, run: tokensCommand },
   validate: { spec: VALIDATE_SPEC, run: validateCommand },

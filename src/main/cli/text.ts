@@ -36,21 +36,42 @@ export function renderInspect(j: ReturnType<typeof inspectJson>): string {
   out.push('');
   out.push('Requests');
   if (j.requests.length === 0) out.push('  (none)');
+  const joined = j.captures.length > 0;
   for (const r of j.requests) {
     const finish = r.finish ? r.finish.raw : r.error ? 'error' : '—';
-    out.push(`  #${String(r.index).padEnd(4)} seq ${String(r.seq).padEnd(7)} ${r.purpose.padEnd(10)} ${(r.model ?? '?').padEnd(22)} in ${num(r.reportedInputTokens).padStart(9)}  out ${num(r.outputTokens).padStart(7)}  ${finish}${r.error ? `: ${oneLine(r.error.message, 60)}` : ''}`);
+    // With a capture: where the request is known from, and the HTTP status the wire saw.
+    const from = joined ? `${r.source.padEnd(4)} ${r.status === null ? '   ' : String(r.status)} ` : '';
+    const seq = r.seq === null ? 'wire only' : `seq ${String(r.seq).padEnd(7)}`;
+    out.push(`  #${String(r.index).padEnd(4)} ${from}${seq.padEnd(11)} ${r.purpose.padEnd(10)} ${(r.model ?? '?').padEnd(22)} in ${num(r.reportedInputTokens).padStart(9)}  out ${num(r.outputTokens).padStart(7)}  ${finish}${r.error ? `: ${oneLine(r.error.message, 60)}` : ''}`);
   }
   out.push('');
   out.push('Compactions');
   if (j.compactions.length === 0) out.push('  (none)');
   for (const c of j.compactions) {
     out.push(`  ${c.id}  ${c.trigger}  ${c.outcome ?? 'open (no end)'}  pre ${num(c.preTokens)}  post ${num(c.postTokens)}  seqs ${c.startSeq ?? '?'}–${c.endSeq ?? '?'}${c.strategy ? `  strategy ${c.strategy}` : ''}`);
+    for (const a of c.attempts) out.push(`    attempt ${attemptLine(j.requests[a])}`);
+  }
+  for (const run of j.unloggedAttempts) {
+    out.push('  (not in the log)  summarizer attempts only the wire shows');
+    for (const a of run) out.push(`    attempt ${attemptLine(j.requests[a])}`);
   }
   out.push('');
   const d = j.counts.diagnostics;
   out.push(`Diagnostics (${d.error} errors, ${d.warning} warnings, ${d.info} info)`);
   for (const x of j.diagnostics) out.push(`  ${x.severity.padEnd(7)} ${x.rule}  ${x.file ?? ''}${x.line ? `:${x.line}` : ''}  ${x.message}`);
   return out.join('\n');
+}
+
+type JoinedRow = ReturnType<typeof inspectJson>['requests'][number];
+
+function attemptLine(r: JoinedRow | undefined): string {
+  if (!r) return '?';
+  const status = r.status === null ? 'status unknown' : `HTTP ${r.status}`;
+  const finish = r.finish ? `, finish ${r.finish.raw}` : '';
+  const dur = 'wire' in r ? r.wire?.durationMs ?? null : null;
+  const ms = dur !== null ? `, ${num(Math.round(dur))} ms` : '';
+  const err = r.error ? `: ${oneLine(r.error.message, 80)}` : '';
+  return `#${r.index} (${r.source}) ${status}${finish}${ms}${err}`;
 }
 
 export function renderView(j: ReturnType<typeof viewJson>): string {

@@ -8,6 +8,7 @@ import type { PrefixAnalysis } from '../../shared/tokens/prefix';
 import type { RequestRow, SessionTokenReport } from '../../shared/tokens/report';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
+import { CAPTURE_SPEC, joinCaptureFlags } from './capture-flag';
 import { DEFAULT_MAX_PIECE_BYTES } from '../tokens/encoder';
 import { createTokenCounter, type TokenCounter } from '../tokens/pool';
 import { SessionTokens, type CountRunStats, type ViewAccount } from '../tokens/service';
@@ -24,6 +25,7 @@ import type { Io } from './main';
  */
 export const TOKENS_SPEC: Record<string, 'value' | 'boolean'> = {
   json: 'boolean', format: 'value', branch: 'value', request: 'value', policy: 'value', encoding: 'value', estimate: 'boolean', workers: 'value',
+  ...CAPTURE_SPEC,
 };
 
 // Session text is untrusted: control characters must not reach the terminal (as in text.ts).
@@ -254,6 +256,7 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
   try {
     const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
     if (!inspector.hasBranch(branch)) throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
+    await joinCaptureFlags(inspector, args, stringFlag(args, 'branch'));
     // The same diagnostics, hence the same exit code, as the other commands.
     await inspector.loadRuleTexts(branch);
     const tokens = new SessionTokens(inspector, { counter, branch, encoding });

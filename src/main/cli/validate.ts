@@ -7,6 +7,7 @@ import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, locateDiagnostics, UnreadableSessionError } from '../session/load';
 import { claimedDirectory, sessionsUnder } from '../session/targets';
+import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { stringFlag, UsageError, type ParsedArgs } from './args';
 import { formatFlag } from './formats';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
@@ -27,6 +28,7 @@ export const VALIDATE_SPEC: Record<string, 'value' | 'boolean'> = {
   format: 'value',
   branch: 'value',
   'list-rules': 'boolean',
+  ...CAPTURE_SPEC,
 };
 
 const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
@@ -55,7 +57,7 @@ export async function validateSession(inspector: SessionInspector, options: Vali
   const base = [...session.diagnostics, ...locateDiagnostics(session, state.diagnostics)];
   const fullBlocks = await loadRuleTexts(session.events, state, (seqs) => session.hydrateMany(seqs));
   const found = diagnose(
-    { events: session.events, state, format: session.format, reported: base, fullBlocks },
+    { events: session.events, state, format: session.format, reported: base, fullBlocks, wire: inspector.wire(branch) },
     options.rules ? { only: options.rules } : {},
   );
   const all = [...(options.rules ? [] : base), ...locateDiagnostics(session, found)];
@@ -100,7 +102,7 @@ interface SessionReport {
   readonly diagnostics: Diagnostic[];
 }
 
-async function validateOne(path: string, format: FormatId | undefined, options: ValidateOptions): Promise<SessionReport> {
+async function validateOne(path: string, format: FormatId | undefined, options: ValidateOptions, args?: ParsedArgs): Promise<SessionReport> {
   const session = await loadSession(path, { format });
   try {
     const inspector = new SessionInspector(session);
@@ -108,6 +110,7 @@ async function validateOne(path: string, format: FormatId | undefined, options: 
       throw new UsageError(`no branch "${options.branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
     }
     const branch = options.branch ?? inspector.defaultBranch;
+    if (args) await joinCaptureFlags(inspector, args, options.branch);
     const diagnostics = await validateSession(inspector, { ...options, branch });
     const state = inspector.replay(branch);
     return { path, format: session.format, branch, events: session.events.length, compactions: state.compactions.length, diagnostics };
@@ -170,11 +173,12 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   });
 
   if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
-    const r = await validateOne(path, format, options);
+    const r = await validateOne(path, format, options, args);
     io.out(json ? JSON.stringify(reportJson(r), null, 2) : renderReport(r));
     return hasError(r.diagnostics) ? EXIT_FINDINGS : EXIT_CLEAN;
   }
   if (options.branch !== undefined) throw new UsageError('--branch needs one session, not a directory');
+  if (captureFlags(args).length > 0) throw new UsageError('--capture joins one session: give a session file, not a folder');
   const paths = await sessionsUnder(path);
   if (paths.length === 0) {
     const message = `${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found`;

@@ -10,6 +10,7 @@ import { extensionsBefore, fatesAt, modelView, type RawItemFate } from '../../sh
 import { diagnoseSteps, loadRuleTexts } from '../../shared/diagnostics';
 import { runToEnd, type Steps } from '../../shared/steps';
 import { locateDiagnostics } from './load';
+import type { WireJoin } from '../../shared/model/wire-join';
 import type { LoadedSession } from './types';
 
 /**
@@ -56,6 +57,19 @@ export class SessionInspector {
     return this.summarizers.get(compactionId) ?? [];
   }
 
+  private wireJoin: { branch: string; join: WireJoin } | null = null;
+
+  /** Lay a capture's join beside a branch (src/main/capture/attach.ts); diagnostics of that branch then read it. */
+  setWire(join: WireJoin | null, branch = this.defaultBranch): void {
+    this.wireJoin = join ? { branch, join } : null;
+    this.findings.delete(branch);
+  }
+
+  /** The wire join of a branch, when a capture was attached to it. */
+  wire(branch = this.defaultBranch): WireJoin | null {
+    return this.wireJoin?.branch === branch ? this.wireJoin.join : null;
+  }
+
   hasBranch(name: string): boolean {
     return this.branches.some((b) => b.name === name);
   }
@@ -81,7 +95,7 @@ export class SessionInspector {
     if (!ds) {
       const state = yield* this.replaySteps(branch);
       const base = [...this.session.diagnostics, ...locateDiagnostics(this.session, state.diagnostics)];
-      const found = yield* diagnoseSteps({ events: this.session.events, state, format: this.session.format, reported: base, fullBlocks: this.ruleTexts });
+      const found = yield* diagnoseSteps({ events: this.session.events, state, format: this.session.format, reported: base, fullBlocks: this.ruleTexts, wire: this.wire(branch) });
       ds = [...base, ...locateDiagnostics(this.session, found)];
       this.findings.set(branch, ds);
     }

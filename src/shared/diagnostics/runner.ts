@@ -32,6 +32,7 @@ export function buildContext(input: RuleInput): RuleContext {
     estimate,
     fullBlocks,
     facts: new Facts(input.events, input.state, fullBlocks, estimate),
+    wire: input.wire ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Block } from '../model/content';
 import type { Diagnostic, Severity } from '../model/diagnostic';
 import type { EventLog } from '../model/event-log';
+import type { WireJoin } from '../model/wire-join';
 import type { ReplayState } from '../replay/fold';
 import type { Facts } from './facts';
 
@@ -31,6 +32,8 @@ export interface RuleInput {
    * the blocks of a `compaction/summary` or of an `item`. See `ruleTextSeqs` / `loadRuleTexts`.
    */
   readonly fullBlocks?: ReadonlyMap<number, readonly Block[]>;
+  /** The session joined with a capture of its wire traffic, when there is one (rules over attempts read it). */
+  readonly wire?: WireJoin | null;
 }
 
 /** The context every rule runs with: the input, plus shared indexes computed once, lazily. */
@@ -42,10 +45,11 @@ export interface RuleContext {
   readonly estimate: TokenEstimator | null;
   readonly fullBlocks: ReadonlyMap<number, readonly Block[]>;
   readonly facts: Facts;
+  readonly wire: WireJoin | null;
 }
 
 /** Where a rule comes from: a seed (000 Rind, 001 cosh, 002 preemptive compactor, 004 DSH) or user reports. */
-export type RuleOrigin = '000' | '001' | '002' | '004' | 'users' | 'format';
+export type RuleOrigin = '000' | '001' | '002' | '004' | 'users' | 'format' | 'wire';
 
 /**
  * One rule of the catalog: a stable id, the severities it may report, a title, and a pure check.

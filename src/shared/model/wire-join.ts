@@ -25,12 +25,16 @@ export interface JoinedRequest {
   /** The capture and exchange it was, when the wire has it. */
   readonly capture: number | null;
   readonly exchange: number | null;
+  /** The capture line (or HAR entry) it was read from. */
+  readonly line: number | null;
   /** The joined index of the first attempt with the same body (this one is a retry of it). */
   readonly retryOf: number | null;
   readonly compactionId: string | null;
   /** Wire against log, when both have it: match, mismatch (the first difference in `firstDiff`) or unknown. */
   readonly verdict: 'match' | 'mismatch' | 'unknown' | null;
   readonly firstDiff: string | null;
+  /** How the messages alone compared (the items of the view come from the log only when they match). */
+  readonly messages: 'match' | 'mismatch' | 'unknown' | null;
   readonly model: string | null;
   readonly finish: Finish | null;
   readonly usage: Usage | null;

@@ -110,9 +110,11 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
       logSeq: isLogged ? onBranch.seq : null,
       capture: t.capture,
       exchange: t.call.exchange.index,
+      line: t.call.exchange.line,
       compactionId: isLogged ? onBranch.compactionId : null,
       verdict: isLogged && p.verdict !== 'not-in-log' ? p.verdict : null,
       firstDiff: isLogged ? p.result?.firstDiff ?? null : null,
+      messages: isLogged ? p.result?.messages.status ?? null : null,
       model: t.call.model,
       finish: t.call.finish,
       usage: t.call.usage,
@@ -131,8 +133,8 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
   const pushLog = (r: RequestRecord): void => {
     merged.push({
       key: null, retryKey: null, source: 'log', purpose: r.purpose === 'agent' ? 'agent' : isSummarizerPurpose(r.purpose) ? 'summarizer' : 'side',
-      purposeWhy: 'the log says so', status: null, logIndex: r.index, logSeq: r.seq, capture: null, exchange: null, compactionId: r.compactionId,
-      verdict: null, firstDiff: null, model: r.route.model ?? null, finish: r.finish, usage: r.usage,
+      purposeWhy: 'the log says so', status: null, logIndex: r.index, logSeq: r.seq, capture: null, exchange: null, line: null, compactionId: r.compactionId,
+      verdict: null, firstDiff: null, messages: null, model: r.route.model ?? null, finish: r.finish, usage: r.usage,
       error: r.error ? { code: r.error.code ?? null, message: r.error.message } : null, at: null, durationMs: null, afterSeq: r.seq,
     });
   };
