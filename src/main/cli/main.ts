@@ -14,7 +14,7 @@ import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
 import { CommandFailure, failureJson, wantsJson, type FailureCode } from './fail';
 import { formatFlag } from './formats';
 import { callOf } from '../capture/attach';
-import { mergeWire, wireView } from '../capture/wire-view';
+import { joinedView } from '../capture/joined-view';
 import type { WireJoin } from '../../shared/model/wire-join';
 import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
@@ -208,11 +208,8 @@ async function viewJoined(inspector: SessionInspector, joined: WireJoin, index: 
     return worstExit(inspector, branch);
   }
   if (args.flags.has('wire')) throw new UsageError(`request ${index} is not in the capture (the log alone has it): drop --capture to rebuild its body from the log`);
-  let view = j.logIndex === null ? null : await inspector.fullView(j.logIndex, branch);
-  if (view && call) view = mergeWire(view, j, call);
-  else if (!view && call) view = wireView(j, call);
+  const view = await joinedView(inspector, j, branch);
   if (!view) throw new CommandFailure('FAILED', `request ${index} has no view`);
-  view = { ...view, request: { ...view.request, index } };
   const fates = j.logIndex === null ? [] : inspector.fates(j.logIndex, branch);
   const base = viewJson(path, branch, view, fates);
   const out = { ...base, source: j.source, status: j.status, logIndex: j.logIndex, verdict: j.verdict, firstDiff: j.firstDiff, wire: call ? { capture: call.exchange.file, line: call.exchange.line, exchange: call.exchange.index } : null };
