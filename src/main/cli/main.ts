@@ -20,6 +20,7 @@ import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
 import { LS_SPEC, lsCommand } from './ls';
 import { SERVE_SPEC, serveCommand } from './serve';
+import { RECORD_SPEC, recordCommand } from '../record/command';
 import { EVAL_SPEC, evalCommand, FACTS_SPEC, factsCommand } from './eval';
 import { COMPARE_SPEC, compareCommand, RERUN_SPEC, rerunCommand, RUNS_SPEC, runsCommand } from './rerun';
 import { renderEvent, renderInspect, renderView } from './text';
@@ -45,6 +46,9 @@ Usage:
   palimpsest validate --list-rules [--json]
   palimpsest serve [file…] [--port N] [--memory-budget MB] [--allow-endpoint URL]…
                                           the UI and API on 127.0.0.1, for a browser
+  palimpsest record [--out FILE] [--upstream [PROVIDER=]URL]… [--port N] -- <command> [args…]
+  palimpsest record --listen [--out FILE] [--upstream [PROVIDER=]URL]… [--port N]
+                                          record a harness's API exchanges through a proxy on 127.0.0.1
   palimpsest rerun <file> (--compaction ID | --request N) --strategy S [--model PROVIDER:MODEL]… [--session-model]
                    [--base-url URL] [--model-window N] [--key-env VAR] [--temperature T] [--reasoning E]
                    [--model-max-output N] [--price IN,OUT[,CR[,CW]]]   (these pin the one --model)
@@ -252,6 +256,7 @@ const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run:
   tokens: { spec: TOKENS_SPEC, run: tokensCommand },
   validate: { spec: VALIDATE_SPEC, run: validateCommand },
   serve: { spec: SERVE_SPEC, run: serveCommand },
+  record: { spec: RECORD_SPEC, run: (a, io) => recordCommand(a, io) },
   rerun: { spec: RERUN_SPEC, run: rerunCommand },
   runs: { spec: RUNS_SPEC, run: runsCommand },
   compare: { spec: COMPARE_SPEC, run: compareCommand },
