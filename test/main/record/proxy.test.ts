@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../../../src/main/record/credentials';
 import { mock, rig, send, stableHeaders } from './helpers';
 
 /* The recording proxy in front of the mock provider: transparent for both sides, and what it writes. */
@@ -169,6 +171,28 @@ describe('recording proxy', () => {
     const lines = await r.lines();
     expect(lines.map((l) => [l.provider, l.path])).toEqual([['anthropic', '/v1/messages?beta=true'], ['gemini', '/base/v1beta/models/m:generateContent']]);
     expect(lines[1]?.upstream).toBe(`${gemini.url}/base`);
+  });
+
+  it('writes credentials as fingerprints only, and forwards them untouched', async () => {
+    const KEY = 'sk-ant-THE-SECRET-KEY-0123456789';
+    const behind = await mock({ steps: [{ fault: { kind: 'http', status: 401, headers: { 'set-cookie': `session=${KEY}` } } }], fallback: SCRIPT.fallback });
+    const r = await rig(behind.url);
+    const a = await send(`${r.proxy.url}/anthropic/v1/messages`, { headers: { ...JSON_HEADERS, 'x-api-key': KEY, authorization: `Bearer ${KEY}` }, body: body(false) });
+    expect(a.status).toBe(401);
+    // The client still gets the upstream's cookie; only the capture leaves it out.
+    expect(a.headers['set-cookie']).toEqual([`session=${KEY}`]);
+    await send(`${r.proxy.url}/gemini/v1beta/models/m:generateContent?key=${KEY}&alt=sse`, { headers: JSON_HEADERS, body: '{}' });
+    expect(behind.requests[0]?.redacted).toEqual(expect.arrayContaining(['x-api-key', 'authorization']));
+    expect(behind.requests[1]?.redacted).toEqual(['?key']);
+    const lines = await r.lines();
+    const bytes = readFileSync(r.capturePath);
+    expect(bytes.includes(KEY)).toBe(false);
+    expect(bytes.includes('THE-SECRET')).toBe(false);
+    const h = Object.fromEntries(lines[0]?.request.headers ?? []);
+    expect(h['x-api-key']).toBe(fingerprint(KEY));
+    expect(h.authorization).toBe(fingerprint(`Bearer ${KEY}`));
+    expect(Object.fromEntries(lines[0]?.response?.headers ?? [])['set-cookie']).toBe(fingerprint(`session=${KEY}`));
+    expect(lines[1]?.path).toBe(`/v1beta/models/m:generateContent?key=${fingerprint(KEY)}&alt=sse`);
   });
 
   it('records large bodies exactly, through temporary files', async () => {
