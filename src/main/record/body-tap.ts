@@ -21,6 +21,9 @@ export interface TapOptions {
   readonly t0: number;
 }
 
+/** No content-encoding (or identity): the bytes are the text. */
+const plain = (encoding: string | undefined): boolean => !encoding || encoding.trim().toLowerCase() === 'identity';
+
 const ms = (t: number): number => Math.round(t * 1000) / 1000;
 
 export class BodyTap {
@@ -41,15 +44,21 @@ export class BodyTap {
   private ended: Promise<void> | null = null;
 
   constructor(private readonly opts: TapOptions) {
-    this.raw = new Spool(opts.dir);
     this.decoder = bodyDecoder(opts.contentEncoding, (d, consumed) => this.onDecoded(d, consumed));
+    // An event stream not compressed is captured as its events: its bytes are only counted and hashed.
+    this.raw = new Spool(opts.dir, this.keepsBody);
     if (this.decoder) this.decoded = new Spool(opts.dir);
     this.events = opts.sse ? new Spool(opts.dir) : null;
     // Events are parsed from the decoded text when there is a content-encoding; a stream in an
     // encoding that cannot be undone has no events.
-    this.parser = opts.sse && (this.decoder !== null || !opts.contentEncoding || opts.contentEncoding.trim().toLowerCase() === 'identity')
+    this.parser = opts.sse && (this.decoder !== null || plain(opts.contentEncoding))
       ? new SseParser((e) => this.onEvent(e))
       : null;
+  }
+
+  /** Whether the capture holds this body's bytes (all but an event stream that was not compressed). */
+  get keepsBody(): boolean {
+    return !this.opts.sse || !plain(this.opts.contentEncoding);
   }
 
   write(chunk: Buffer): void {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { CAPTURE_VERSION, type CaptureHeader } from '../capture/format';
 import { UsageError } from '../cli/args';
 import { dataDir } from '../rerun/sidecar';
-import { lineText, type Piece } from './line';
+import { lineBytes, type Piece } from './line';
 
 /*
  * The capture file: created private (0600, its default folder 0700), never overwritten, only
@@ -57,15 +57,18 @@ export class CaptureFile {
     const next = this.queue.then(async () => {
       if (this.failure) throw this.failure;
       try {
-        let buf = '';
-        for await (const s of lineText(pieces)) {
-          buf += s;
-          if (buf.length >= WRITE_BYTES) {
-            await this.fh.write(buf, null, 'utf8');
-            buf = '';
+        let parts: Buffer[] = [];
+        let size = 0;
+        for await (const b of lineBytes(pieces)) {
+          parts.push(b);
+          size += b.length;
+          if (size >= WRITE_BYTES) {
+            await this.writeAll(parts, size);
+            parts = [];
+            size = 0;
           }
         }
-        if (buf.length > 0) await this.fh.write(buf, null, 'utf8');
+        if (size > 0) await this.writeAll(parts, size);
         this.lines++;
       } catch (err: unknown) {
         // A line cut by a failed write would corrupt every line after it: stop writing.
@@ -75,6 +78,14 @@ export class CaptureFile {
     });
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** One writev(2), and what a short write left, until all is written. */
+  private async writeAll(parts: Buffer[], size: number): Promise<void> {
+    let { bytesWritten } = await this.fh.writev(parts);
+    if (bytesWritten === size) return;
+    const rest = Buffer.concat(parts).subarray(bytesWritten);
+    for (let off = 0; off < rest.length; off += bytesWritten) ({ bytesWritten } = await this.fh.write(rest, off));
   }
 
   async close(): Promise<void> {

@@ -16,27 +16,30 @@ type Slot = { readonly kind: 'text' | 'base64' | 'json-array'; readonly spool: S
 
 export type Piece = string | Slot;
 
+/** Unknown to anything the proxy captures, so no captured text can spell a placeholder. */
+const NONCE = randomBytes(8).toString('hex');
+
 /** Placeholders for one line: strings no captured text can produce once through JSON.stringify. */
 export class Slots {
-  private readonly nonce = randomBytes(8).toString('hex');
   private readonly list: Slot[] = [];
 
   add(slot: Slot): string {
     this.list.push(slot);
     // A NUL cannot occur in a header or a path, and the random nonce rules out the rest.
-    return `\u0000${this.nonce}:${this.list.length - 1}\u0000`;
+    return `\u0000${NONCE}:${this.list.length - 1}\u0000`;
   }
 
   /** `value` as JSON, split at the placeholders. */
   pieces(value: unknown): Piece[] {
     const json = JSON.stringify(value);
-    const re = new RegExp(`"\\\\u0000${this.nonce}:(\\d+)\\\\u0000"`, 'g');
+    // Each placeholder comes out of JSON.stringify as "\u0000<nonce>:<n>\u0000", quotes included.
+    const open = `"\\u0000${NONCE}:`;
     const out: Piece[] = [];
     let last = 0;
-    for (const m of json.matchAll(re)) {
-      out.push(json.slice(last, m.index));
-      out.push(this.list[Number(m[1])] as Slot);
-      last = m.index + m[0].length;
+    for (let at = json.indexOf(open); at >= 0; at = json.indexOf(open, last)) {
+      const n = Number.parseInt(json.slice(at + open.length), 10);
+      out.push(json.slice(last, at), this.list[n] as Slot);
+      last = json.indexOf('"', at + open.length) + 1;
     }
     out.push(json.slice(last));
     return out;
@@ -61,37 +64,45 @@ export function eventsJson(tap: BodyTap, slots: Slots): string | undefined {
   return tap.events ? slots.add({ kind: 'json-array', spool: tap.events }) : undefined;
 }
 
-/** The text of a line, in pieces (each at most about 1 MiB), ending with a line feed. */
-export async function* lineText(pieces: readonly Piece[]): AsyncGenerator<string> {
+/** The bytes of a line, in pieces (each at most about 1 MiB), ending with a line feed. */
+export async function* lineBytes(pieces: readonly Piece[]): AsyncGenerator<Buffer> {
   for (const p of pieces) {
     if (typeof p === 'string') {
-      yield p;
+      yield Buffer.from(p, 'utf8');
       continue;
     }
     if (p.kind === 'json-array') {
-      yield '[';
-      const dec = new TextDecoder('utf-8');
-      for await (const c of p.spool.chunks()) yield dec.decode(c, { stream: true });
-      yield `${dec.decode()}]`;
+      yield Buffer.from('[');
+      yield* p.spool.chunks();
+      yield Buffer.from(']');
     } else if (p.kind === 'text') {
-      const dec = new TextDecoder('utf-8');
-      yield '"';
-      for await (const c of p.spool.chunks()) yield escape(dec.decode(c, { stream: true }));
-      yield `${escape(dec.decode())}"`;
+      yield Buffer.from('"');
+      for await (const c of p.spool.chunks()) yield escapeUtf8(c);
+      yield Buffer.from('"');
     } else {
-      yield '"';
+      yield Buffer.from('"');
       let carry: Buffer = Buffer.alloc(0);
       for await (const c of p.spool.chunks()) {
         const all = carry.length > 0 ? Buffer.concat([carry, c]) : c;
         const cut = all.length - (all.length % 3);
-        yield all.subarray(0, cut).toString('base64');
+        yield Buffer.from(all.subarray(0, cut).toString('base64'), 'latin1');
         carry = Buffer.from(all.subarray(cut));
       }
-      yield `${carry.toString('base64')}"`;
+      yield Buffer.from(`${carry.toString('base64')}"`, 'latin1');
     }
   }
-  yield '\n';
+  yield Buffer.from('\n');
 }
 
-/** A text's JSON string body, without the quotes. */
-const escape = (s: string): string => (s.length === 0 ? '' : JSON.stringify(s).slice(1, -1));
+/**
+ * Valid UTF-8 bytes as the inside of a JSON string, exactly as JSON.stringify escapes the text
+ * they spell, without decoding them: JSON escapes only `"`, `\` and controls below 0x20, all
+ * single bytes that never occur inside a multi-byte character. Read as latin1, each byte is one
+ * character of the same value, which JSON.stringify escapes the same way and latin1 writes back
+ * as the same byte — so a character split between two reads needs no care.
+ */
+function escapeUtf8(b: Buffer): Buffer {
+  const s = b.toString('latin1');
+  const j = JSON.stringify(s);
+  return j.length === s.length + 2 ? b : Buffer.from(j.slice(1, -1), 'latin1');
+}

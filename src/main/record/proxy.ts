@@ -133,7 +133,7 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
       const complete = error === null && up !== null && up.complete;
       const events = respTap ? eventsJson(respTap, slots) : undefined;
       // An event stream's body is its events, unless it was compressed: then the bytes as sent are kept too.
-      const withBody = respTap !== null && (events === undefined || rawHeader(up?.rawHeaders ?? [], 'content-encoding') !== undefined);
+      const withBody = respTap !== null && respTap.keepsBody;
       // Shaped as CapturedExchange (../capture/format.ts), with placeholders for the texts ./line.ts streams in.
       const exchange = {
         type: 'exchange',
@@ -178,6 +178,8 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
       done,
     };
     flights.add(flight);
+    // Small writes (the head, then the body) go out at once, not held for the previous one's acknowledgement.
+    upReq.setNoDelay(true);
 
     // Client → upstream, with back-pressure: the client is paused while the upstream cannot take more.
     req.on('data', (c: Buffer) => {

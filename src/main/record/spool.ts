@@ -32,7 +32,11 @@ export class Spool {
   private digest: string | null = null;
   private valid: boolean | null = null;
 
-  constructor(private readonly dir: SpoolDir, private readonly limit = SPILL_BYTES) {}
+  /** Text written with writeText and not yet stored: many small pieces become one write. */
+  private pending = '';
+
+  /** `keep` false: only the size and digest are wanted, not the bytes (a body the capture does not hold). */
+  constructor(private readonly dir: SpoolDir, private readonly keep = true, private readonly limit = SPILL_BYTES) {}
 
   write(chunk: Buffer): void {
     if (this.digest !== null) throw new Error('spool: write after end');
@@ -40,6 +44,7 @@ export class Spool {
     this.bytes += chunk.length;
     this.hash.update(chunk);
     this.utf8.push(chunk);
+    if (!this.keep) return;
     if (this.fd !== null) {
       writeAll(this.fd, chunk);
       return;
@@ -49,7 +54,16 @@ export class Spool {
     if (this.bytes > this.limit) this.spill();
   }
 
+  /** Appends text; small pieces are gathered first (flushed at 64 KiB, and by end()). */
   writeText(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= 64 * 1024) this.flushText();
+  }
+
+  private flushText(): void {
+    if (this.pending.length === 0) return;
+    const text = this.pending;
+    this.pending = '';
     this.write(Buffer.from(text, 'utf8'));
   }
 
@@ -63,6 +77,7 @@ export class Spool {
   /** Ends the spool: its SHA-256 (hex) and whether its bytes are valid UTF-8. */
   end(): { sha256: string; utf8: boolean } {
     if (this.digest === null) {
+      this.flushText();
       this.digest = this.hash.digest('hex');
       this.valid = this.utf8.end();
     }
@@ -71,6 +86,7 @@ export class Spool {
 
   /** The bytes, in pieces of at most 1 MiB (memory) or READ_BYTES (file), in order. */
   async *chunks(): AsyncGenerator<Buffer> {
+    if (!this.keep) throw new Error('spool: the bytes were not kept');
     if (this.fd === null) {
       yield* this.mem;
       return;

@@ -32,16 +32,21 @@ export class SseParser {
     let start = 0;
     if (this.afterCr && text.charCodeAt(0) === 0x0a) start = 1;
     this.afterCr = false;
-    for (let i = start; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c !== 0x0a && c !== 0x0d) continue;
-      this.onLine(this.line + text.slice(start, i));
+    // Line ends found with indexOf (fast on long texts), each search kept until passed.
+    let lf = text.indexOf('\n', start);
+    let cr = text.indexOf('\r', start);
+    while (lf >= 0 || cr >= 0) {
+      const i = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+      this.onLine(this.line.length > 0 ? this.line + text.slice(start, i) : text.slice(start, i));
       this.line = '';
-      if (c === 0x0d) {
-        if (i + 1 === text.length) this.afterCr = true;
-        else if (text.charCodeAt(i + 1) === 0x0a) i++;
+      let next = i + 1;
+      if (i === cr) {
+        if (next === text.length) this.afterCr = true;
+        else if (text.charCodeAt(next) === 0x0a) next++;
       }
-      start = i + 1;
+      start = next;
+      if (lf >= 0 && lf < start) lf = text.indexOf('\n', start);
+      if (cr >= 0 && cr < start) cr = text.indexOf('\r', start);
     }
     if (start < text.length) this.line += text.slice(start);
   }
