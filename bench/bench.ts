@@ -8,6 +8,7 @@
 //   npm run bench -- --only ls        only `palimpsest ls` against ccusage (--no-ccusage: ls alone)
 //   npm run bench -- --only claude200mb   only the Claude Code importer on a ~200 MB session
 //   npm run bench -- --only rerun     only issue #8's MapReduce scheduling against the mock (bench/rerun.ts; --runs rounds)
+//   npm run bench -- --only record    only `palimpsest record`'s proxy against the mock (bench/record.ts)
 //   npm run bench -- --only ui        only issue #7's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
@@ -39,6 +40,7 @@ import { askQuestions, SEARCH_QUERY, type Questions } from './questions';
 import type { LoadedSession } from '../src/main/session/types';
 import { replay, type ReplayState } from '../src/shared/replay/fold';
 import { modelView } from '../src/shared/replay/view';
+import { recordChild, RECORD_TARGET_GROWTH_MB, RECORD_TARGET_MBPS, RECORD_TARGET_TTFB_MS, runRecordBench, type RecordBenchResult } from './record';
 import { mockChild, RERUN_TARGET_OVERHEAD_MS, RERUN_TARGET_RATIO, runRerunBench, type RerunBenchResult } from './rerun';
 import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
 import { CLAUDE_TARGET_RATIO, ensureClaudeBig } from './claude';
@@ -668,7 +670,7 @@ async function parent(argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv);
   let specs = DATA_SET.filter((d) => (args.quick ? d.name === 's10mb' : true));
   if (args.only.length > 0) specs = DATA_SET.filter((d) => args.only.includes(d.name) || args.only.includes(d.file));
-  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui');
+  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui' || o === 'record');
   if (onlyExtra) specs = [];
   if (specs.length === 0 && !onlyExtra) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
 
@@ -762,6 +764,20 @@ async function parent(argv: readonly string[]): Promise<void> {
     }
   }
 
+  let record: RecordBenchResult | null = null;
+  if (args.only.length === 0 || args.only.includes('record')) {
+    console.log('\npalimpsest record: the recording proxy (in a child process) against the mock on loopback');
+    try {
+      record = await runRecordBench((m) => console.log(`  ${m}`), args.runs, args.cpuProf ? resolve(args.dataDir, 'prof') : null);
+      const r = record;
+      console.log(`  added time to first byte, p99 ≤ ${RECORD_TARGET_TTFB_MS} ms: ${r.ttfb.addedP99.toFixed(3)} ms ${mark(r.pass.ttfb)}`);
+      console.log(`  SSE pass-through ≥ ${RECORD_TARGET_MBPS} MB/s: ${r.sse.proxyMBps.toFixed(0)} MB/s ${mark(r.pass.sse)}`);
+      console.log(`  memory growth ≤ ${RECORD_TARGET_GROWTH_MB} MB (${(r.memory.responseBytes / MB).toFixed(0)} MB responses, ${(r.memory.requestBytes / MB).toFixed(0)} MB request): ${r.memory.growthMB.toFixed(1)} MB ${mark(r.pass.memory)}`);
+    } catch (e) {
+      failures.push({ name: 'record', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  }
+
   // The session view in Chromium (issue #7): its own script, run as a child with tsx so that
   // Playwright stays out of this bundle; it needs the built renderer (out/renderer).
   if (!args.quick && (args.only.length === 0 || args.only.includes('ui'))) {
@@ -791,6 +807,7 @@ async function parent(argv: readonly string[]): Promise<void> {
     tokens,
     ls,
     rerun,
+    record,
     failures,
   };
   mkdirSync(resolve(outPath, '..'), { recursive: true });
@@ -803,6 +820,7 @@ const argv = process.argv.slice(2);
 if (argv[0] === '--child') await child(argv.slice(1));
 else if (argv[0] === '--cold') await coldChild(argv.slice(1));
 else if (argv[0] === '--mock-child') await mockChild(argv.slice(1));
+else if (argv[0] === '--record-child') await recordChild(argv.slice(1));
 else {
   try {
     await parent(argv);

@@ -1,0 +1,161 @@
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMockProvider, type ScriptInput } from '../src/main/mock';
+import { CaptureFile } from '../src/main/record/capture-file';
+import { startRecordingProxy } from '../src/main/record/proxy';
+import { parseUpstreams } from '../src/main/record/routes';
+import { RecordStats } from '../src/main/record/stats';
+import { median } from './stats';
+
+/**
+ * `palimpsest record`'s figures, against the mock on loopback in one run (`npm run bench -- --only record`):
+ *   added time to first byte: p99 through the proxy − p99 direct, small JSON answers   ≤ 2 ms
+ *   SSE pass-through: a 50 MB event stream (many small events), first byte to last      ≥ 200 MB/s
+ *   memory growth of the proxy's process while it streams a 50 MB response and takes
+ *   a 20 MB request (peak RSS − RSS before)                                            ≤ 50 MB
+ * The proxy runs in a child process (`bench.js --record-child UPSTREAM`), so its RSS is its own;
+ * the mock and the client share this one. It writes a real capture (to a temporary folder).
+ */
+
+export const RECORD_TARGET_TTFB_MS = 2;
+export const RECORD_TARGET_MBPS = 200;
+export const RECORD_TARGET_GROWTH_MB = 50;
+
+const MB = 1e6;
+const TTFB_SAMPLES = 1000;
+const BIG_TEXT_BLOCK = 'x'.repeat(4_000);
+const BIG_BLOCKS = 12_500; // ≈ 50 MB of events once framed
+
+const SCRIPT: ScriptInput = {
+  steps: [{ when: { lastUserContains: 'BIG' }, times: 0, reply: { content: Array.from({ length: BIG_BLOCKS }, () => ({ type: 'text' as const, text: BIG_TEXT_BLOCK })) } }],
+  fallback: { content: [{ type: 'text', text: 'ok' }] },
+};
+
+/** In the child: the proxy; asked, it answers its RSS and its peak RSS so far (the kernel's figure, free to read). */
+export async function recordChild(argv: readonly string[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'palimpsest-record-bench-'));
+  const capture = await CaptureFile.create(join(dir, 'bench.capture.jsonl'), { writer: 'bench', startedAt: new Date().toISOString(), upstreams: {} }, false);
+  const proxy = await startRecordingProxy({ upstreams: parseUpstreams([argv[0] ?? '']), capture, stats: new RecordStats() });
+  process.send?.({ url: proxy.url });
+  process.on('message', (m) => {
+    if (m === 'gc') (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ rss: process.memoryUsage.rss(), peak: process.resourceUsage().maxRSS * 1024 });
+  });
+  process.on('disconnect', () => {
+    void proxy.close(2000).then(() => capture.close()).then(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
+}
+
+/** `peak`: the process's highest RSS since it started (getrusage), so the memory step must come last. */
+interface Child { readonly url: string; mem(gc?: boolean): Promise<{ rss: number; peak: number }>; stop(): void }
+
+async function startChild(upstream: string, profDir: string | null): Promise<Child> {
+  const execArgv = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
+  const child = fork(process.argv[1] ?? fileURLToPath(import.meta.url), ['--record-child', upstream], { stdio: 'inherit', execArgv });
+  const url = await new Promise<string>((ok, fail) => {
+    child.once('message', (m) => ok((m as { url: string }).url));
+    child.once('exit', (code) => fail(new Error(`the proxy child exited (${code ?? 'signal'}) before listening`)));
+  });
+  return {
+    url,
+    mem: (gc = false) => new Promise((ok) => {
+      child.once('message', (m) => ok(m as { rss: number; peak: number }));
+      child.send(gc ? 'gc' : 'mem');
+    }),
+    stop: () => child.disconnect(),
+  };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One request; resolves with the time to the response head and to the end (ms), and the body bytes. */
+function timed(url: string, body: string | Buffer): Promise<{ ttfb: number; firstByte: number; end: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const ttfb = performance.now() - t0;
+      let firstByte = 0;
+      let bytes = 0;
+      res.on('data', (c: Buffer) => {
+        if (bytes === 0) firstByte = performance.now() - t0;
+        bytes += c.length;
+      });
+      res.on('end', () => resolve({ ttfb, firstByte, end: performance.now() - t0, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const ask = (text: string, stream: boolean) => JSON.stringify({ model: 'claude-bench', max_tokens: 10, stream, messages: [{ role: 'user', content: text }] });
+
+function p99(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)] as number;
+}
+
+export interface RecordBenchResult {
+  readonly ttfb: { readonly samples: number; readonly directP50: number; readonly proxyP50: number; readonly directP99: number; readonly proxyP99: number; readonly addedP99: number };
+  readonly sse: { readonly bytes: number; readonly rounds: number; readonly directMBps: number; readonly proxyMBps: number };
+  readonly memory: { readonly baselineRss: number; readonly peakRss: number; readonly growthMB: number; readonly responseBytes: number; readonly requestBytes: number };
+  readonly pass: { readonly ttfb: boolean; readonly sse: boolean; readonly memory: boolean };
+}
+
+/** `profDir`: write a V8 CPU profile of the proxy's process there (bench --cpu-prof). */
+export async function runRecordBench(log: (m: string) => void, rounds: number, profDir: string | null = null): Promise<RecordBenchResult> {
+  const mock = await startMockProvider({ script: SCRIPT, maxRequests: 1_000_000, maxBodyBytes: 64 * 1024 * 1024 });
+  const child = await startChild(mock.url, profDir);
+  try {
+    const direct = `${mock.url}/v1/messages`;
+    const proxied = `${child.url}/anthropic/v1/messages`;
+    const small = ask('hello', false);
+    for (let i = 0; i < 100; i++) await timed(i % 2 ? direct : proxied, small);
+    const d: number[] = [];
+    const p: number[] = [];
+    // Alternated, so both see the same machine load.
+    for (let i = 0; i < TTFB_SAMPLES; i++) {
+      d.push((await timed(direct, small)).ttfb);
+      p.push((await timed(proxied, small)).ttfb);
+    }
+    const ttfb = { samples: TTFB_SAMPLES, directP50: median(d), proxyP50: median(p), directP99: p99(d), proxyP99: p99(p), addedP99: p99(p) - p99(d) };
+    log(`time to first byte, ${TTFB_SAMPLES} each: direct p50 ${ttfb.directP50.toFixed(3)} / p99 ${ttfb.directP99.toFixed(3)} ms; through the proxy p50 ${ttfb.proxyP50.toFixed(3)} / p99 ${ttfb.proxyP99.toFixed(3)} ms`);
+
+    const baseline = await child.mem(true);
+    const big = ask('BIG', true);
+    const dm: number[] = [];
+    const pm: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < rounds; i++) {
+      const a = await timed(direct, big);
+      const b = await timed(proxied, big);
+      if (a.bytes !== b.bytes) throw new Error(`the proxy passed ${b.bytes} bytes, the mock sent ${a.bytes}`);
+      bytes = b.bytes;
+      dm.push(a.bytes / MB / ((a.end - a.firstByte) / 1000));
+      pm.push(b.bytes / MB / ((b.end - b.firstByte) / 1000));
+    }
+    const sse = { bytes, rounds, directMBps: median(dm), proxyMBps: median(pm) };
+    log(`SSE ${(bytes / MB).toFixed(1)} MB, ${rounds} round(s): direct ${sse.directMBps.toFixed(0)} MB/s, through the proxy ${sse.proxyMBps.toFixed(0)} MB/s`);
+
+    const request = ask(`BODY ${'y'.repeat(20 * MB)}`, false);
+    await timed(proxied, request);
+    const after = await child.mem();
+    const memory = { baselineRss: baseline.rss, peakRss: after.peak, growthMB: (after.peak - baseline.rss) / MB, responseBytes: bytes, requestBytes: Buffer.byteLength(request) };
+    log(`proxy RSS ${(baseline.rss / MB).toFixed(0)} MB before, peak ${(after.peak / MB).toFixed(0)} MB while streaming the responses and a ${(memory.requestBytes / MB).toFixed(0)} MB request`);
+    return {
+      ttfb, sse, memory,
+      pass: { ttfb: ttfb.addedP99 <= RECORD_TARGET_TTFB_MS, sse: sse.proxyMBps >= RECORD_TARGET_MBPS, memory: memory.growthMB <= RECORD_TARGET_GROWTH_MB },
+    };
+  } finally {
+    child.stop();
+    agent.destroy();
+    await mock.close();
+  }
+}
