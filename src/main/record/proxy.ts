@@ -51,6 +51,13 @@ interface Flight {
   readonly done: Promise<void>;
 }
 
+/**
+ * Bytes queued for a slow side before the other side is paused. Node's own mark (16 KiB) is less
+ * than one socket read (64 KiB), which would pause and resume the sender on every chunk; this
+ * bounds what one exchange queues while sparing that round trip.
+ */
+const PAUSE_BYTES = 1024 * 1024;
+
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 function proxyError(res: ServerResponse, status: number, type: string, message: string): void {
@@ -185,7 +192,7 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
     req.on('data', (c: Buffer) => {
       reqTap.write(c);
       opts.stats.up(c.length);
-      if (!upReq.write(c)) req.pause();
+      if (!upReq.write(c) && upReq.writableLength > PAUSE_BYTES) req.pause();
     });
     upReq.on('drain', () => req.resume());
     req.on('end', () => upReq.end());
@@ -210,7 +217,7 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
       u.on('data', (c: Buffer) => {
         tap.write(c);
         opts.stats.down(c.length);
-        if (!res.write(c)) u.pause();
+        if (!res.write(c) && res.writableLength > PAUSE_BYTES) u.pause();
       });
       res.on('drain', () => u.resume());
       u.on('end', () => {
