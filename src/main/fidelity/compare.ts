@@ -1,4 +1,5 @@
 import { type CapturedRequest, bodyJson } from '../mock/record';
+import type { RecordedComparison } from './recorded';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import type { SubResult } from '../wire/compare';
@@ -71,6 +72,8 @@ export interface ScenarioComparison {
   /** Logged requests no captured request paired with. */
   readonly unpairedViews: readonly PairedView[];
   readonly logRequests: number;
+  /** The same run joined with its `palimpsest record` captures (null: not recorded). */
+  readonly recorded?: RecordedComparison | null;
 }
 
 /** A request the mock recorded, in the common shape (null: not a model request this knows). */

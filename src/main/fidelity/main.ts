@@ -2,6 +2,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLIENTS, type ClientId } from './clients';
 import { type ScenarioComparison, compareLog } from './compare';
+import { compareRecorded } from './recorded';
+import { resolve } from 'node:path';
 import { type Installed, installClient } from './install';
 import { NOTES } from './notes';
 import { type ReportInput, renderReport } from './report';
@@ -120,39 +122,50 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (!inst.ok) continue;
     log(`running ${client.id} ${s.name}`);
-    const r = await runScenario(s, inst, { root: args.runRoot, log });
+    // Every run goes through `palimpsest record` (the built CLI), so each scenario is compared twice:
+    // from the log alone, and joined with the capture.
+    const r = await runScenario(s, inst, { root: args.runRoot, log, record: { cli: resolve('bin/palimpsest.js') } });
     runs.push(r);
     for (const p of r.problems) log(`  problem: ${p}`);
     if (args.copy) log(`  copied to ${copyRun(r, args.fixtures)}`);
     comparisons.push(await compareRun(r));
   }
 
-  for (const c of comparisons) log(`${c.client}@${c.version} ${c.scenario}: ${c.matched}/${c.known} known requests match (${c.unknown} unknown, ${c.notInLog} not in the log)${c.error ? ` — ${c.error}` : ''}`);
+  for (const c of comparisons) {
+    log(`${c.client}@${c.version} ${c.scenario}: ${c.matched}/${c.known} known requests match (${c.unknown} unknown, ${c.notInLog} not in the log)${c.error ? ` — ${c.error}` : ''}`);
+    const rec = c.recorded;
+    if (rec) log(`  recorded: ${rec.exact}/${rec.wire} wire requests exact in the joined session, ${rec.failedJoined}/${rec.failedOnWire} failed attempts joined${rec.error ? ` — ${rec.error}` : ''}`);
+  }
   const input: ReportInput = { comparisons, unavailable, generatedBy: args.run ? 'npm run test:fidelity' : 'npm run test:fidelity -- --no-run', mode: args.run ? 'run' : 'saved', notes: NOTES };
   if (args.report) {
     writeFileSync(args.report, renderReport(input));
     log(`report written to ${args.report}`);
   }
-  const mismatch = comparisons.some((c) => c.mismatched > 0 || c.error !== null || c.runProblems.length > 0);
+  const recordedShort = (c: ScenarioComparison): boolean => !!c.recorded && (c.recorded.error !== null || c.recorded.exact < c.recorded.wire || c.recorded.failedJoined < c.recorded.failedOnWire);
+  const mismatch = comparisons.some((c) => c.mismatched > 0 || c.error !== null || c.runProblems.length > 0 || recordedShort(c));
   if (mismatch && !args.allowMismatch) return EXIT.mismatch;
   if (unavailable.length > 0) return EXIT.unavailable;
   return EXIT.ok;
 }
 
 async function compareRun(r: RunResult): Promise<ScenarioComparison> {
-  return compareLog({
+  const c = await compareLog({
     client: r.client.id, version: r.version, scenario: r.scenario.name, covers: r.scenario.covers,
     captured: r.captured, mainLog: r.mainLog, runProblems: r.problems,
   });
+  return { ...c, recorded: await compareRecorded(r.mainLog, r.captured, r.captures, r.client.protocol) };
 }
 
 async function compareSaved(dir: string, s: Scenario): Promise<ScenarioComparison> {
   const { readFileSync } = await import('node:fs');
   const { readCaptured } = await import('../mock/record');
-  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string | null; version: string; problems?: string[] };
+  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string | null; version: string; problems?: string[]; captures?: string[] };
   const { requests } = readCaptured(join(dir, 'captured.jsonl'));
-  return compareLog({
+  const mainLog = run.mainLog ? join(dir, run.mainLog) : null;
+  const c = await compareLog({
     client: s.client, version: run.version, scenario: s.name, covers: s.covers,
-    captured: requests, mainLog: run.mainLog ? join(dir, run.mainLog) : null, runProblems: run.problems ?? [],
+    captured: requests, mainLog, runProblems: run.problems ?? [],
   });
+  const captures = (run.captures ?? []).map((f) => join(dir, f));
+  return { ...c, recorded: captures.length > 0 ? await compareRecorded(mainLog, requests, captures, CLIENTS[s.client].protocol) : null };
 }

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
+import { basename, dirname, join } from 'node:path';
 import { type CapturedRequest, startMockProvider } from '../mock';
 import { CLIENTS, type ClientDef, logRelative } from './clients';
 import type { Installed } from './install';
@@ -42,6 +43,8 @@ export interface RunResult {
   readonly sessionId: string | null;
   readonly captured: readonly CapturedRequest[];
   readonly capturedPath: string;
+  /** The captures `palimpsest record` wrote, one per turn (empty when the run was not recorded). */
+  readonly captures: readonly string[];
   /** Absolute paths of the logs written, main files first. */
   readonly logs: readonly string[];
   readonly mainLog: string | null;
@@ -93,10 +96,25 @@ function runTurn(bin: string, argv: string[], env: Record<string, string>, cwd: 
   });
 }
 
+/** A free port on 127.0.0.1 (the recorder's: Codex reads its base URL from a setting, not from the environment). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The recorder's route for a client's provider (`/anthropic`, `/openai`). */
+const RECORD_ROUTE: Readonly<Record<string, string>> = { 'anthropic-messages': 'anthropic', 'openai-responses': 'openai' };
+
 export async function runScenario(
   scenario: Scenario,
   installed: Pick<Extract<Installed, { ok: true }>, 'bin'>,
-  opts: { root?: string; log?: (s: string) => void; client?: ClientDef } = {},
+  opts: { root?: string; log?: (s: string) => void; client?: ClientDef; record?: { readonly cli: string } } = {},
 ): Promise<RunResult> {
   const client = opts.client ?? CLIENTS[scenario.client];
   const dir = join(opts.root ?? defaultRunRoot(), client.id, scenario.name);
@@ -109,6 +127,7 @@ export async function runScenario(
   const mock = await startMockProvider({ script: scenario.script, recordPath: capturedPath });
   const turns: TurnResult[] = [];
   const problems: string[] = [];
+  const captures: string[] = [];
   let sessionId: string | null = null;
   try {
     for (const [i, t] of scenario.turns.entries()) {
@@ -117,10 +136,22 @@ export async function runScenario(
         problems.push(`turn ${i + 1}: no session id to resume`);
         break;
       }
-      const dirs = { home, work, baseUrl: mock.url };
+      // Recorded: the client talks to `palimpsest record`, which forwards to the mock and writes a
+      // capture per turn; the recorder sets the base URL variables itself.
+      const port = opts.record ? await freePort() : null;
+      const baseUrl = port === null ? mock.url : `http://127.0.0.1:${port}/${RECORD_ROUTE[client.protocol] ?? 'anthropic'}`;
+      const dirs = { home, work, baseUrl };
       const argv = client.argv({ prompt: t.prompt, resume, args: t.args }, dirs, scenario.settings);
-      opts.log?.(`  ${client.id} ${scenario.name} turn ${i + 1}: ${JSON.stringify(t.prompt.slice(0, 60))}${resume ? ' (resume)' : ''}`);
-      const r = await runTurn(installed.bin, argv, { ...client.env(dirs), ...scenario.env }, work, scenario.turnTimeoutMs);
+      opts.log?.(`  ${client.id} ${scenario.name} turn ${i + 1}: ${JSON.stringify(t.prompt.slice(0, 60))}${resume ? ' (resume)' : ''}${port !== null ? ' (recorded)' : ''}`);
+      let bin = installed.bin;
+      let args = argv;
+      if (opts.record && port !== null) {
+        const out = join(dir, `capture-${i + 1}.jsonl`);
+        captures.push(out);
+        bin = process.execPath;
+        args = [opts.record.cli, 'record', '--out', out, '--upstream', mock.url, '--port', String(port), '--', installed.bin, ...argv];
+      }
+      const r = await runTurn(bin, args, { ...client.env(dirs), ...scenario.env }, work, scenario.turnTimeoutMs);
       const sid = client.sessionId(r.stdout, r.stderr);
       if (sid && !sessionId) sessionId = sid;
       turns.push({
@@ -138,7 +169,7 @@ export async function runScenario(
   if (logs.length === 0) problems.push('the client wrote no log');
   return {
     scenario, client, version: client.version, dir, home, work, turns, sessionId,
-    captured: [...mock.requests], capturedPath, logs, mainLog: client.mainLog(logs, sessionId),
+    captured: [...mock.requests], capturedPath, captures, logs, mainLog: client.mainLog(logs, sessionId),
     unusedSteps: mock.player.unused(), problems,
   };
 }
@@ -164,6 +195,10 @@ export function copyRun(r: RunResult, fixturesRoot: string): string {
     rel.push(p);
   }
   if (existsSync(r.capturedPath)) copyFileSync(r.capturedPath, join(out, 'captured.jsonl'));
+  const captures = r.captures.filter((c) => existsSync(c)).map((c) => {
+    copyFileSync(c, join(out, basename(c)));
+    return basename(c);
+  });
   const summary = {
     scenario: r.scenario.name,
     client: r.client.id,
@@ -175,6 +210,7 @@ export function copyRun(r: RunResult, fixturesRoot: string): string {
     mainLog: r.mainLog ? logRelative(r.client, r.home, r.mainLog) : null,
     logs: rel,
     requests: r.captured.length,
+    captures,
     turns: r.turns.map((t) => ({ prompt: t.prompt, argv: t.argv, exitCode: t.exitCode, timedOut: t.timedOut, durationMs: t.durationMs, sessionId: t.sessionId, stdout: t.stdout, stderr: t.stderr })),
     unusedSteps: r.unusedSteps,
     problems: r.problems,

@@ -290,7 +290,8 @@ export function normalizeView(v: ModelView, protocol: string, instruction?: read
     if (instruction) parts.push(...blockParts('user', instruction, protocol));
     joined = joinTextRuns(parts);
   }
-  const system = v.system === null ? null : joinTextRuns(blockParts('system', v.system, protocol));
+  // The billing block is left out on both sides: a view read from the wire carries it as sent.
+  const system = v.system === null ? null : joinTextRuns(blockParts('system', v.system.filter((b) => !(b.type === 'text' && b.text.startsWith(BILLING))), protocol));
   return {
     system,
     parts: joined,
