@@ -51,7 +51,8 @@ import { sniffCodex } from './sniff';
  * Codex logs no finish reason; a call cut by turn_aborted gets finish cancelled.
  *
  * TURNS AND RESUMES. task_started / task_complete (turn_started / turn_complete) → lifecycle
- * turn-start / turn-end; turn_aborted → a record and turn-end. Resume appends to the same file
+ * turn-start / turn-end (one ending with an `error` → a record `event_msg/task_complete` "error: …"
+ * first); turn_aborted → a record and turn-end. Resume appends to the same file
  * without a new session_meta; Codex 0.104 then re-injects the full initial context right before
  * the next turn. Such a block (≥2 developer messages, or a developer and a user message) after an
  * ended turn with no compaction since → lifecycle `resume` before it. A repeated session_meta of

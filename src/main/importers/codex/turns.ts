@@ -54,6 +54,7 @@ export function eventMsg(s: CodexState, p: unknown): void {
     case 'task_complete':
     case 'turn_complete':
       closeCall(s);
+      turnError(s, t, p.error);
       endTurn(s);
       return;
     case 'turn_aborted': {
@@ -80,6 +81,19 @@ export function eventMsg(s: CodexState, p: unknown): void {
       if (EVENT_MSG_TYPES.has(t)) s.record(`event_msg/${t}`);
       else s.unknownEvent(`event_msg/${t}`);
   }
+}
+
+/**
+ * A turn that ended with an error (0.171: `task_complete.error`, e.g. a summarizer answered 503 on
+ * every retry) is kept as a record: it is the only trace such a failure leaves in the rollout, and
+ * the diagnostics read it (TURN_FAILED_BEFORE_RESPONSE_INFERRED).
+ */
+function turnError(s: CodexState, type: string, err: unknown): void {
+  if (!isObj(err)) return;
+  const message = str(err.message);
+  const info = str(err.codex_error_info);
+  const text = message !== undefined ? oneLine(message) : 'no message';
+  s.record(`event_msg/${type}`, `error: ${text}${info !== undefined ? ` (${oneLine(info, 60)})` : ''}`);
 }
 
 function endTurn(s: CodexState): void {

@@ -78,6 +78,16 @@ describe('model calls', () => {
     expect(r.of('record').find((e) => e.type === 'event_msg/turn_aborted')?.summary).toBe('turn aborted: interrupted');
   });
 
+  it('a turn that ends with an error keeps the error as a record before its turn-end; a clean end leaves none', () => {
+    const failed = ev({ type: 'task_complete', turn_id: 't', last_agent_message: null, error: { message: 'Selected model is at capacity. Please try a different model.', codex_error_info: 'server_overloaded' } });
+    const r = importValues([meta(), started(), user('Go'), failed, started(), user('Again'), complete()]);
+    const errs = r.of('record').filter((e) => e.type === 'event_msg/task_complete');
+    expect(errs.map((e) => [e.summary, e.line])).toEqual([['error: Selected model is at capacity. Please try a different model. (server_overloaded)', 4]]);
+    const end = r.of('lifecycle').find((e) => e.boundary === 'turn-end');
+    expect(end && errs[0] && errs[0].seq < end.seq).toBe(true);
+    expect(r.of('lifecycle').map((e) => e.boundary)).toEqual(['turn-start', 'turn-end', 'turn-start', 'turn-end']);
+  });
+
   it('model and effort changes are headers; the window comes from task_started and token_count', () => {
     const r = importValues([
       meta(), started(200_000), user('a'), turnContext('gpt-5.3-codex', 'high'), say('x'), tokens({ input: 10 }, 10, 272_000),
