@@ -66,8 +66,8 @@ class PFix {
   private t = Date.parse('2026-09-13T02:00:00.000Z');
   private requests = 0;
 
-  constructor(readonly rule: string, readonly variant: Variant, note: string, opts: { system?: 'prompt' | 'surface' | 'unrecorded'; route?: Route } = {}) {
-    this.add({ kind: 'session', format: 'palimpsest', version: 1, id: `diag-${rule.toLowerCase()}-${variant}`, harness: 'fixture-agent', title: `${rule} (${variant})` });
+  constructor(readonly rule: string, readonly variant: Variant, note: string, opts: { system?: 'prompt' | 'surface' | 'unrecorded'; route?: Route; harness?: string } = {}) {
+    this.add({ kind: 'session', format: 'palimpsest', version: 1, id: `diag-${rule.toLowerCase()}-${variant}`, harness: opts.harness ?? 'fixture-agent', title: `${rule} (${variant})` });
     this.add({ kind: 'record', type: 'fixture/note', summary: `${variant.toUpperCase()}: ${note}` });
     const system = opts.system === 'surface' ? [] : opts.system === 'unrecorded' ? null : SYSTEM;
     this.add({ kind: 'header', system, tools: TOOLS, route: opts.route ?? ROUTE });
@@ -898,6 +898,99 @@ function pendingUser(): void {
   }
 }
 
+// Findings inferred from a Claude Code or Codex log alone: the fixtures are those logs converted to
+// Palimpsest format (the session's `harness` says which client wrote them), with the records and
+// items the importers keep for the traces a failure leaves.
+
+/** A first turn whose reply reports a context past Claude Code's 167,000-token trigger (or `context`). */
+function bigTurn(f: PFix, context = 170_000): void {
+  f.user('u1', 'Read the whole schema dump and list every table without a primary key.');
+  f.ask({ id: 'a1', role: 'assistant', blocks: [text('Nine tables have no primary key; the largest is audit_log.')] }, { input: 6, cacheRead: context - 1_006, cacheWrite: 1_000, output: 40 });
+}
+
+function promptUnanswered(): void {
+  for (const v of ['fail', 'pass'] as const) {
+    const f = new PFix('PROMPT_UNANSWERED_INFERRED', v, v === 'fail'
+      ? 'past the trigger, u2 got no answer: Claude Code wrote its synthetic "No response requested." and the user sent u2 again as u3'
+      : 'past the trigger, u2 is answered (the automatic compaction is not logged, but nothing was dropped)', { harness: 'claude-code' });
+    bigTurn(f);
+    f.user('u2', 'Add a primary key to audit_log.');
+    if (v === 'fail') {
+      f.item({ id: 's1', role: 'assistant', origin: 'synthetic', blocks: [text('No response requested.')] });
+      f.user('u3', 'Add a primary key to audit_log.');
+    }
+    f.ask({ id: 'a2', role: 'assistant', blocks: [text('Added an id column as the primary key of audit_log.')] }, { input: 6, cacheRead: 9_000, cacheWrite: 900, output: 30 });
+    f.write();
+  }
+}
+
+function apiErrorNearCompaction(): void {
+  for (const v of ['fail', 'pass'] as const) {
+    const f = new PFix('API_ERROR_NEAR_COMPACTION', v, v === 'fail'
+      ? 'past the trigger, the next request failed with the API error "Prompt is too long" (an api-error record)'
+      : 'past the trigger, the next request is answered', { harness: 'claude-code' });
+    bigTurn(f, 185_000);
+    f.user('u2', 'Now dump the audit_log table too.');
+    if (v === 'fail') {
+      const message = 'Prompt is too long: 201,338 tokens > 200,000 maximum';
+      f.add({ kind: 'request', id: 'r2' });
+      f.item({ id: 'e2', role: 'assistant', origin: 'api-error', blocks: [text(message)] }, { op: 'log' });
+      f.add({ kind: 'response', request: 'r2', error: { code: 'invalid_request', message } });
+    } else {
+      f.ask({ id: 'a2', role: 'assistant', blocks: [text('The audit_log dump is in audit_log.sql.')] }, { input: 6, cacheRead: 9_000, cacheWrite: 900, output: 30 });
+    }
+    f.write();
+  }
+}
+
+function compactionNotice(): void {
+  for (const v of ['fail', 'pass'] as const) {
+    const f = new PFix('COMPACTION_FAILURE_NOTICE', v, v === 'fail'
+      ? 'a /compact ended in Claude Code\'s notice "Error during compaction: …" (a system/local_command record)'
+      : 'a local command ended with its ordinary output', { harness: 'claude-code' });
+    bigTurn(f, 40_000);
+    f.add({ kind: 'record', type: 'system/local_command', summary: v === 'fail'
+      ? '<local-command-stderr>Error during compaction: API Error: Repeated 529 Overloaded errors. The API is at capacity.</local-command-stderr>'
+      : '<local-command-stdout>Set model to Opus</local-command-stdout>' });
+    f.user('u2', 'Are you still there?');
+    f.ask({ id: 'a2', role: 'assistant', blocks: [text('Yes.')] }, { input: 6, cacheRead: 39_000, cacheWrite: 1_000, output: 4 });
+    f.write();
+  }
+}
+
+function summarySections(): void {
+  for (const v of ['fail', 'pass'] as const) {
+    const f = new PFix('SUMMARY_SECTIONS_MISSING', v, v === 'fail'
+      ? 'the committed summary is "OK": no summary block, no numbered section'
+      : 'the committed summary has the summary block and its numbered sections', { harness: 'claude-code' });
+    history(f);
+    f.compact({
+      id: 'cmp_1', source: SRC, trigger: 'manual',
+      summary: v === 'fail' ? 'OK' : 'Summary:\n1. Primary Request and Intent: fix the nightly import without changing the CSV column order.\n2. Key Technical Concepts: CSV import.\n7. Pending Tasks: revert the sort in e41b9c2.',
+    });
+    f.user('u2', 'Go ahead.');
+    f.ask({ id: 'a4', role: 'assistant', blocks: [text('Reverted.')] }, { input: 6, cacheRead: 1_500, cacheWrite: 300, output: 4 });
+    f.write();
+  }
+}
+
+function turnFailed(): void {
+  for (const v of ['fail', 'pass'] as const) {
+    const f = new PFix('TURN_FAILED_BEFORE_RESPONSE_INFERRED', v, v === 'fail'
+      ? 'turn 2 ended with Codex\'s error (a task_complete record "error: …") before any model call'
+      : 'turn 2 is answered', { harness: 'codex' });
+    f.add({ kind: 'lifecycle', boundary: 'turn-start', turn: 1 });
+    bigTurn(f, 80_000);
+    f.add({ kind: 'lifecycle', boundary: 'turn-end', turn: 1 });
+    f.add({ kind: 'lifecycle', boundary: 'turn-start', turn: 2 });
+    f.user('u2', 'A follow-up question: what did the shell print?');
+    if (v === 'fail') f.add({ kind: 'record', type: 'event_msg/task_complete', summary: 'error: Selected model is at capacity. Please try a different model. (server_overloaded)' });
+    else f.ask({ id: 'a2', role: 'assistant', blocks: [text('It printed hello.')] }, { input: 6, cacheRead: 9_000, cacheWrite: 900, output: 5 });
+    f.add({ kind: 'lifecycle', boundary: 'turn-end', turn: 2 });
+    f.write();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 rmSync(OUT, { recursive: true, force: true });
@@ -906,6 +999,7 @@ for (const make of [
   pairSplit, systemHead, protectedText, incompleteSummary, emptySummary, summaryNotSmaller, grewContext, summaryGrowth,
   noProvenance, coverage, staleStaging, budgetExceeded, rawTail, orphanStart, midHistory, retryLoop, triggerMissed,
   windowChanged, silentFallback, halfWritten, unknownRecords, pendingUser, auditFailed, mapreduceLimits,
+  promptUnanswered, apiErrorNearCompaction, compactionNotice, summarySections, turnFailed,
 ]) make();
 writeFileSync(join(OUT, 'README.md'), readme());
 console.log(written.join('\n'));

@@ -1,0 +1,81 @@
+import type { ItemRecord, RequestRecord } from '../../replay/records';
+import { lastBefore } from '../../seq-search';
+import { amount, defaultPolicyFor } from '../../tokens/policy';
+import { measureText, num, textOf } from '../text';
+import type { Measure, RuleContext } from '../types';
+
+/**
+ * What the rules that infer a failure from the log alone share: which harness wrote the log, the
+ * context last reported before an event, and Claude Code's automatic compaction trigger. Claude
+ * Code and Codex log no failed summarizer call, so these rules read the traces a failure leaves
+ * instead, and word their findings as inferences.
+ */
+
+/** The harness that wrote the log: the importer's format, else the `session` event's `harness` (a converted log). */
+export function harnessOf(ctx: RuleContext): string | null {
+  if (ctx.format === 'claude-code' || ctx.format === 'codex') return ctx.format;
+  for (const e of ctx.facts.ofKinds('session')) if (e.harness !== undefined) return e.harness;
+  return null;
+}
+
+/** The last agent request before `seq` whose context size was reported by the provider, with that size. */
+export function reportedBefore(ctx: RuleContext, seq: number): { req: RequestRecord; m: Measure } | null {
+  const reported = ctx.facts.agentRequestsWhere('reported-usage', (r) => ctx.facts.requestTokens(r)?.source === 'reported');
+  const req = lastBefore(reported, seq);
+  const m = req ? ctx.facts.requestTokens(req) : null;
+  return req && m ? { req, m } : null;
+}
+
+/**
+ * Claude Code's automatic compaction trigger for a request, from its documented policy (the log
+ * records neither the window nor the threshold): window − 20,000 − 13,000, on the route's window
+ * or 200,000.
+ */
+export function claudeCodeTrigger(req: RequestRecord): number | null {
+  const preset = defaultPolicyFor('claude-code');
+  return amount(preset.trigger, req.route.window ?? preset.defaultWindow);
+}
+
+/**
+ * The context last reported before `seq`, when it was at or past Claude Code's trigger: the
+ * sentence that says so, and the request it rests on.
+ */
+export function pastClaudeCodeTrigger(ctx: RuleContext, seq: number): { text: string; seq: number } | null {
+  const last = reportedBefore(ctx, seq);
+  if (!last) return null;
+  const limit = claudeCodeTrigger(last.req);
+  if (limit === null || last.m.value < limit) return null;
+  return {
+    text: `request #${last.req.index} (seq ${last.req.seq}) reported ${measureText(last.m)}, past the ${num(limit)}-token automatic compaction trigger of Claude Code's documented policy`,
+    seq: last.req.seq,
+  };
+}
+
+/** Text of an item's blocks (its extensions included), trimmed. */
+export function itemText(ctx: RuleContext, rec: ItemRecord): string {
+  return textOf(ctx.facts.blocksOf(rec)).trim();
+}
+
+/** Text of blocks, on one line and at most `max` characters, for quoting untrusted text in a message. */
+export function quote(text: string, max = 100): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+
+/**
+ * User items Claude Code writes for its own local commands and interruptions: they are typed or
+ * shown, but no model call answers them, so they are never "a prompt left without a response".
+ */
+const NOT_A_PROMPT = /^(?:<command-name>|<command-message>|<local-command-|<system-reminder>|<bash-input>|<bash-stdout>|<bash-stderr>|\[Request interrupted)/;
+
+/**
+ * A user instruction a model call should answer: typed by the user (an item with an `origin` is the
+ * harness's — an attachment, a message rebuilt from a logged request, a summary), and not a local
+ * command, its output, a reminder or an interruption.
+ */
+export function isPrompt(ctx: RuleContext, rec: ItemRecord): boolean {
+  if (rec.item.origin !== undefined || !ctx.facts.isUserInstruction(rec)) return false;
+  const text = itemText(ctx, rec);
+  return text.length > 0 && !NOT_A_PROMPT.test(text);
+}
