@@ -149,12 +149,18 @@ export function wireView(j: JoinedRequest, call: WireCall): ModelView {
   };
 }
 
-/** A request both know: the wire's system prompt and tools; the log's items (with provenance) when they were sent as logged. */
+/**
+ * A request both know: the wire's tools; the log's items (with provenance) when the wire carried
+ * exactly those, and then the log's system prompt too when the log records it (the comparison
+ * judged system and messages as one sequence: Codex sends its base instructions as an input item);
+ * otherwise the wire's system prompt and items.
+ */
 export function mergeWire(logView: ModelView, j: JoinedRequest, call: WireCall): ModelView {
   const c = wireContent(call);
   if (!c) return logView;
   const itemsFromLog = j.messages === 'match';
-  const unknowns = itemsFromLog ? logView.unknowns.filter((u) => !u.startsWith('system prompt:') && !u.startsWith('tool schemas:')) : [];
-  const items = itemsFromLog ? logView.items : wireView(j, call).items;
-  return { ...logView, system: c.system, tools: c.tools, items, unknowns };
+  if (!itemsFromLog) return { ...logView, system: c.system, tools: c.tools, items: wireView(j, call).items, unknowns: [] };
+  const system = logView.system ?? c.system;
+  const unknowns = logView.unknowns.filter((u) => !u.startsWith('system prompt:') && !u.startsWith('tool schemas:'));
+  return { ...logView, system, tools: c.tools, unknowns };
 }

@@ -185,9 +185,10 @@ function classify(p: Pairing, t: Taken, logged: RequestRecord | null, agents: re
 
 function attempts(requests: readonly JoinedRequest[], logCompactions: readonly { id: string; startSeq: number | null; endSeq: number | null; seqs: readonly number[] }[]): { compactions: JoinedCompaction[]; orphans: number[][]; ids: Map<number, string> } {
   // Runs of summarizer requests, with the log seqs of the agent requests around them.
-  const runs: { members: number[]; before: number | null; after: number | null }[] = [];
+  type Run = { members: number[]; before: number | null; after: number | null };
+  const runs: Run[] = [];
   let prevAgent: number | null = null;
-  let open: { members: number[]; before: number | null; after: number | null } | null = null;
+  let open: Run | null = null;
   for (const r of requests) {
     if (r.purpose === 'summarizer') {
       if (!open) runs.push((open = { members: [], before: prevAgent, after: null }));
@@ -199,20 +200,38 @@ function attempts(requests: readonly JoinedRequest[], logCompactions: readonly {
     }
   }
   const ids = new Map<number, string>();
-  const byId = new Map<string, number[]>();
-  const claimed = new Set<(typeof runs)[number]>();
+  // Within a run, a summarizer call the log names belongs to its compaction; a wire-only one to
+  // the compaction of the call it repeats, else of the next named call (attempts come before the
+  // one that was logged), else of the previous one. Two compactions can share a run: a Codex turn
+  // that failed before any agent request leaves two compactions back to back.
+  const unassigned: Run[] = [];
+  for (const run of runs) {
+    const named = run.members.map((i) => (requests[i]?.source !== 'wire' ? requests[i]?.compactionId ?? null : null));
+    const assigned = run.members.map((i, k): string | null => {
+      if (named[k]) return named[k] ?? null;
+      const of = requests[i]?.retryOf;
+      const viaRetry = of !== null && of !== undefined ? run.members.indexOf(of) : -1;
+      if (viaRetry >= 0 && named[viaRetry]) return named[viaRetry] ?? null;
+      for (let n = k + 1; n < named.length; n++) if (named[n]) return named[n] ?? null;
+      for (let n = k - 1; n >= 0; n--) if (named[n]) return named[n] ?? null;
+      return null;
+    });
+    if (assigned.every((a) => a === null)) unassigned.push(run);
+    else run.members.forEach((i, k) => { if (assigned[k]) ids.set(i, assigned[k] as string); });
+  }
+  // Runs the log names nothing in: the compaction whose events lie between the agent requests around it.
+  const claimed = new Set<Run>();
+  const named = new Set(ids.values());
   for (const c of logCompactions) {
+    if (named.has(c.id)) continue;
     const at = c.startSeq ?? c.seqs[0] ?? c.endSeq;
     if (at === null || at === undefined) continue;
-    // The log's own summarizer requests of this compaction first; else the run around its events.
-    const own = requests.filter((r) => r.compactionId === c.id && r.purpose === 'summarizer').map((r) => r.index);
-    const run = runs.find((x) => !claimed.has(x) && (own.some((i) => x.members.includes(i)) || ((x.before === null || x.before < at) && (x.after === null || at < x.after))));
-    const members = [...new Set([...(run?.members ?? []), ...own])].sort((a, b) => a - b);
-    if (run) claimed.add(run);
-    for (const i of members) ids.set(i, c.id);
-    byId.set(c.id, members);
+    const run = unassigned.find((x) => !claimed.has(x) && (x.before === null || x.before < at) && (x.after === null || at < x.after));
+    if (!run) continue;
+    claimed.add(run);
+    for (const i of run.members) ids.set(i, c.id);
   }
-  const compactions = logCompactions.map((c) => ({ id: c.id, attempts: byId.get(c.id) ?? [] }));
-  const orphans = runs.filter((x) => !claimed.has(x)).map((x) => x.members);
+  const compactions = logCompactions.map((c) => ({ id: c.id, attempts: requests.filter((r) => ids.get(r.index) === c.id).map((r) => r.index) }));
+  const orphans = unassigned.filter((x) => !claimed.has(x)).map((x) => x.members);
   return { compactions, orphans, ids };
 }
