@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { attachCaptures, readCaptures } from '../../../src/main/capture/attach';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateSession } from '../../../src/main/cli/validate';
@@ -23,10 +24,19 @@ const IN_DSH = [
   'PENDING_USER_SUMMARISED',
 ];
 
-async function findings(path: string): Promise<{ format: string; ds: Diagnostic[] }> {
+/** The captures beside a wire rule's fixture: `<name>.capture-N.jsonl`. */
+function capturesOf(path: string): string[] {
+  const dir = join(path, '..');
+  const base = path.slice(dir.length + 1).replace(/\.jsonl$/, '');
+  return readdirSync(dir).filter((f) => f.startsWith(`${base}.capture-`)).sort().map((f) => join(dir, f));
+}
+
+async function findings(path: string, captures: readonly string[] = []): Promise<{ format: string; ds: Diagnostic[] }> {
   const session = await loadSession(path);
   try {
-    return { format: session.format, ds: await validateSession(new SessionInspector(session)) };
+    const inspector = new SessionInspector(session);
+    await attachCaptures(inspector, await readCaptures(captures));
+    return { format: session.format, ds: await validateSession(inspector) };
   } finally {
     await session.dispose();
   }
@@ -46,7 +56,37 @@ describe('diagnostics fixtures', () => {
     for (const id of IN_DSH) expect(existsSync(join(ROOT, id, 'pass.dsh.jsonl'))).toBe(true);
   });
 
-  for (const rule of RULES) {
+  // Rules over a joined session: a real client's log with the captures of its wire traffic
+  // (scripts/gen-wire-fixtures.mjs); their findings point at the capture line.
+  for (const rule of RULES.filter((r) => r.origins.includes('wire'))) {
+    describe(rule.id, () => {
+      for (const file of ['fail.jsonl', 'pass.jsonl']) {
+        const path = join(ROOT, rule.id, file);
+        const failing = file.startsWith('fail');
+        it(`${failing ? 'fires on' : 'is silent on'} ${file} joined with its captures, and is silent without them`, async () => {
+          const captures = capturesOf(path);
+          expect(captures.length).toBeGreaterThan(0);
+          const { ds } = await findings(path, captures);
+          expect(above((await findings(path)).ds, rule.id)).toEqual([]);
+          const own = above(ds, rule.id);
+          if (!failing) {
+            expect(own).toEqual([]);
+            return;
+          }
+          expect(own.length).toBeGreaterThan(0);
+          for (const d of own) {
+            expect(rule.severities).toContain(d.severity);
+            expect(d.seqs.length).toBeGreaterThan(0);
+            expect(captures).toContain(d.file);
+            expect(d.line).toBeGreaterThan(0);
+            expect(d.message).toMatch(/\.$/);
+          }
+        });
+      }
+    });
+  }
+
+  for (const rule of RULES.filter((r) => !r.origins.includes('wire'))) {
     const variants = [
       { file: 'fail.jsonl', format: 'palimpsest' },
       { file: 'pass.jsonl', format: 'palimpsest' },
