@@ -47,21 +47,40 @@ export function renderReport(input: ReportInput): string {
   L.push('');
   L.push('## Match rates');
   L.push('');
-  L.push('| client | scenario | wire requests | match | mismatch | unknown | not in log | exact-match rate | of known |');
-  L.push('|---|---|---|---|---|---|---|---|---|');
-  const totals = new Map<string, { n: number; m: number; k: number }>();
+  L.push('| client | scenario | wire requests | match | mismatch | unknown | not in log | exact-match rate | of known | recorded: exact | recorded: failed attempts joined |');
+  L.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  const totals = new Map<string, { n: number; m: number; k: number; rw: number; re: number; rf: number; rj: number; recorded: boolean }>();
+  const rec = (c: ScenarioComparison): string => {
+    const r = c.recorded;
+    if (!r) return '— | —';
+    if (r.error) return `${esc(r.error)} | —`;
+    return `${r.exact}/${r.wire} (${pct(r.exact, r.wire)}) | ${r.failedJoined}/${r.failedOnWire}`;
+  };
   for (const c of input.comparisons) {
-    L.push(`| ${c.client} ${c.version} | ${c.scenario}${c.error ? ` (${esc(c.error)})` : ''} | ${c.captured} | ${c.matched} | ${c.mismatched} | ${c.unknown} | ${c.notInLog} | ${pct(c.matched, c.captured)} | ${pct(c.matched, c.known)} |`);
-    const t = totals.get(`${c.client} ${c.version}`) ?? { n: 0, m: 0, k: 0 };
+    L.push(`| ${c.client} ${c.version} | ${c.scenario}${c.error ? ` (${esc(c.error)})` : ''} | ${c.captured} | ${c.matched} | ${c.mismatched} | ${c.unknown} | ${c.notInLog} | ${pct(c.matched, c.captured)} | ${pct(c.matched, c.known)} | ${rec(c)} |`);
+    const t = totals.get(`${c.client} ${c.version}`) ?? { n: 0, m: 0, k: 0, rw: 0, re: 0, rf: 0, rj: 0, recorded: false };
     t.n += c.captured;
     t.m += c.matched;
     t.k += c.known;
+    if (c.recorded && !c.recorded.error) {
+      t.recorded = true;
+      t.rw += c.recorded.wire;
+      t.re += c.recorded.exact;
+      t.rf += c.recorded.failedOnWire;
+      t.rj += c.recorded.failedJoined;
+    }
     totals.set(`${c.client} ${c.version}`, t);
   }
-  for (const [k, t] of totals) L.push(`| **${k}** | **all** | ${t.n} | ${t.m} | | | | **${pct(t.m, t.n)}** | ${pct(t.m, t.k)} |`);
+  for (const [k, t] of totals) L.push(`| **${k}** | **all** | ${t.n} | ${t.m} | | | | **${pct(t.m, t.n)}** | ${pct(t.m, t.k)} | ${t.recorded ? `**${t.re}/${t.rw} (${pct(t.re, t.rw)})**` : '—'} | ${t.recorded ? `${t.rj}/${t.rf}` : '—'} |`);
   L.push('');
   L.push('"exact-match rate" is matches over every model request on the wire; "of known" is matches over the');
   L.push('requests the log lets us judge (match + mismatch).');
+  L.push('');
+  L.push('"recorded": every turn ran through `palimpsest record` (the mock as upstream), and the log was joined');
+  L.push('with those captures (src/main/fidelity/recorded.ts). The judge is still the mock\'s own recording: each model');
+  L.push('request it received must be in the joined session, found by its exact body, with a view equal to what was');
+  L.push('sent — summarizer calls and failed attempts included; "failed attempts joined" counts the requests the mock');
+  L.push('failed that the join holds with the same HTTP status.');
   L.push('');
   L.push('## Requests');
   L.push('');
@@ -71,6 +90,10 @@ export function renderReport(input: ReportInput): string {
     if (c.covers.length > 0) L.push(`Covers: ${c.covers.join('; ')}.`);
     if (c.runProblems.length > 0) L.push(`Run problems: ${c.runProblems.map(esc).join('; ')}.`);
     if (c.error) L.push(`**${esc(c.error)}**`);
+    if (c.recorded && !c.recorded.error) {
+      const f = (ids: readonly string[]): string => (ids.length === 0 ? 'none' : ids.map((i) => `\`${i}\``).join(', '));
+      L.push(`Findings (warnings and errors) from the log alone: ${f(c.recorded.findingsLogOnly)}; joined with the capture: ${f(c.recorded.findingsJoined)}.`);
+    }
     L.push('');
     L.push('| wire # | answer | log request | verdict | first difference / what is unknown |');
     L.push('|---|---|---|---|---|');
