@@ -86,7 +86,13 @@ export function lastUserText(parts: readonly Part[]): string {
  * Pair wire requests (in wire order) with logged ones. `owner(id)`: the key of the wire request
  * whose response a logged request's id names, or null when the id names none.
  */
-export function pairRequests(wire: readonly WireEntry[], logged: readonly LoggedRequest[], owner: (logId: string) => number | null): { pairs: Pairing[]; unpaired: PairedView[] } {
+export function pairRequests(
+  wire: readonly WireEntry[],
+  logged: readonly LoggedRequest[],
+  owner: (logId: string) => number | null,
+  /** Whether a wire request may stand for a logged one at all (a summarizer call never for an agent request). */
+  compatible: (w: WireEntry, l: LoggedRequest) => boolean = () => true,
+): { pairs: Pairing[]; unpaired: PairedView[] } {
   const used = new Set<number>();
   const out: Pairing[] = [];
   let next = 0;
@@ -115,7 +121,7 @@ export function pairRequests(wire: readonly WireEntry[], logged: readonly Logged
     };
     for (let i = next; i < logged.length && !pick; i++) {
       const l = logged[i] as LoggedRequest;
-      if (used.has(i) || otherWire(l)) continue;
+      if (used.has(i) || otherWire(l) || !compatible(w, l)) continue;
       if (compareRequest(w.norm, l.norm).verdict !== 'mismatch') pick = { l, i };
     }
     if (!pick) {
@@ -126,7 +132,7 @@ export function pairRequests(wire: readonly WireEntry[], logged: readonly Logged
         if (used.has(i)) continue;
         seen++;
         const l = logged[i] as LoggedRequest;
-        if (otherWire(l)) continue;
+        if (otherWire(l) || !compatible(w, l)) continue;
         const sim = similarity(w.norm, l.norm);
         if (sim >= best && (!pick || sim > best)) {
           pick = { l, i };

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { attachCaptures, readCaptures } from '../../../src/main/capture/attach';
 import { joinCaptures } from '../../../src/main/capture/join/join';
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';
@@ -57,5 +58,22 @@ describe('joining a capture to its session', () => {
     const j = await joined('fixtures/fidelity/logs/claude-code-2.1.332/tools-resume');
     expect(j.requests.every((r) => r.source === 'both' && r.purpose === 'agent')).toBe(true);
     expect(j.requests.map((r) => r.logIndex)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('joining the captures palimpsest record wrote', () => {
+  it('one turn\'s capture alone: its summarizer attempts never stand for the logged agent requests, and fall where they happened', async () => {
+    const dir = 'fixtures/fidelity/recorded/claude-code-2.1.332/compact-overloaded';
+    const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string };
+    const ins = new SessionInspector(await loadSession(join(dir, run.mainLog)));
+    try {
+      const j = await attachCaptures(ins, await readCaptures([join(dir, 'capture-2.jsonl')]));
+      expect(j?.requests.map(row)).toEqual([
+        'log agent - log #0', 'log agent - log #1', 'wire summarizer 529', 'wire summarizer 529 retry of 2', 'wire summarizer 529 retry of 2', 'log agent - log #2',
+      ]);
+      expect(j?.orphanAttempts).toEqual([[2, 3, 4]]);
+    } finally {
+      await ins.session.dispose();
+    }
   });
 });

@@ -74,7 +74,10 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
   ordered.forEach((t) => {
     if (t.call.responseId) byResponseId.set(t.call.responseId, t.key);
   });
-  const { pairs } = pairRequests(entries, logged, (id) => byResponseId.get(id) ?? null);
+  // A call that carries its harness's compaction prompt is a summarizer call: it never stands for a
+  // logged agent request, however much of the conversation the two share.
+  const summarizing = ordered.map((t) => codexRequestKind(t.call.exchange.request.headers) === 'compaction' || (t.norm !== null && summarizerMarker(t.norm) !== null));
+  const { pairs } = pairRequests(entries, logged, (id) => byResponseId.get(id) ?? null, (w, l) => !(summarizing[w.key] && l.purpose === 'agent'));
 
   // Keep what is this session's (see the header comment).
   const paired = pairs.map((p) => p.view !== null);
@@ -138,8 +141,22 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
       error: r.error ? { code: r.error.code ?? null, message: r.error.message } : null, at: null, durationMs: null, afterSeq: r.seq,
     });
   };
+  // The time the log gives a request (its response's record, written after the call started).
+  const logAt = (r: RequestRecord): number | null => {
+    const e = ins.events(r.seq, r.seq)[0];
+    const t = typeof e?.at === 'number' ? e.at : typeof e?.at === 'string' ? Date.parse(e.at) : NaN;
+    return Number.isFinite(t) ? t : null;
+  };
   for (const d of wireDrafts) {
     if (d.logSeq !== null) while (li < logOnly.length && (logOnly[li] as RequestRecord).seq < d.logSeq) pushLog(logOnly[li++] as RequestRecord);
+    else if (d.at !== null) {
+      // A request only the wire has goes after the logged ones that happened before it.
+      while (li < logOnly.length) {
+        const t = logAt(logOnly[li] as RequestRecord);
+        if (t === null || t > d.at) break;
+        pushLog(logOnly[li++] as RequestRecord);
+      }
+    }
     merged.push(d);
   }
   while (li < logOnly.length) pushLog(logOnly[li++] as RequestRecord);
