@@ -20,6 +20,8 @@ function describeFailure(r: JoinedRequest): string {
   return `${what}${msg}`;
 }
 
+const duration = (ms: number): string => (ms < 1000 ? `${num(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
 function at(wire: WireJoin, rs: readonly JoinedRequest[]): { file: string | null; line: number | null } {
   const first = rs.find((r) => r.capture !== null);
   if (!first || first.capture === null) return { file: null, line: null };
@@ -85,7 +87,7 @@ export const WIRE_RETRY_LOOP: Rule = {
       const ms = r.attempts.reduce((n, a) => n + (a.durationMs ?? 0), 0);
       const span = r.attempts[0]?.at !== null && r.attempts.at(-1)?.at !== null ? ((r.attempts.at(-1)?.at ?? 0) - (r.attempts[0]?.at ?? 0)) : null;
       out.push(located(finding('WIRE_RETRY_LOOP', 'warning',
-        `${name(r.id)} was attempted ${num(r.attempts.length)} times on the wire, ${num(fails.length)} failed (${[...new Set(fails.map(describeFailure))].join('; ')})${span !== null ? ` over ${num(span / 1000)} s` : ''}${ms > 0 ? `, ${num(ms / 1000)} s waiting for answers` : ''}.`,
+        `${name(r.id)} was attempted ${num(r.attempts.length)} times on the wire, ${num(fails.length)} failed (${[...new Set(fails.map(describeFailure))].join('; ')})${span !== null ? ` over ${duration(span)}` : ''}${ms > 0 ? `, ${duration(ms)} of it waiting for answers` : ''}.`,
         cite(r.attempts)), ctx.wire as WireJoin, r.attempts));
     }
     return out;
