@@ -54,6 +54,23 @@ describe('joining a capture to its session', () => {
     expect(j.orphanAttempts).toEqual([]);
   });
 
+  it('a token-counting call is a side call of its own, not an attempt of anything', async () => {
+    const dir = 'fixtures/fidelity/logs/claude-code-2.1.332/tools-resume';
+    const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string };
+    const ins = new SessionInspector(await loadSession(join(dir, run.mainLog)));
+    try {
+      const { capture, calls } = mockCalls(join(dir, 'captured.jsonl'));
+      const first = calls[0] as (typeof calls)[number];
+      const count = { ...first, kind: 'count-tokens' as const, responseId: null, exchange: { ...first.exchange, index: calls.length, path: '/v1/messages/count_tokens', startedAt: first.exchange.startedAt + 1 } };
+      const j = await joinCaptures(ins, [{ capture, calls: [first, count, ...calls.slice(1)] }]);
+      expect(j.requests.map((r) => `${r.source} ${r.purpose}`)).toEqual(['both agent', 'wire side', 'both agent', 'both agent', 'both agent', 'both agent']);
+      expect(j.requests[1]?.purposeWhy).toBe('a token-counting call');
+      expect(j.orphanAttempts).toEqual([]);
+    } finally {
+      await ins.session.dispose();
+    }
+  });
+
   it('a healthy session: every wire request is a logged one, nothing is wire-only', async () => {
     const j = await joined('fixtures/fidelity/logs/claude-code-2.1.332/tools-resume');
     expect(j.requests.every((r) => r.source === 'both' && r.purpose === 'agent')).toBe(true);

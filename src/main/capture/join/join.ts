@@ -58,13 +58,14 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
   let otherSessions = false;
   inputs.forEach((input, ci) => {
     for (const call of input.calls) {
-      if (call.kind !== 'model' || call.protocol === null) continue;
+      // Model calls, and token counting (a side call the harness makes on the same API).
+      if (call.protocol === null || (call.kind !== 'model' && call.kind !== 'count-tokens')) continue;
       const sid = wireSessionId(call);
       if (sid !== null && sessionId !== null && sid !== sessionId) {
         otherSessions = true;
         continue;
       }
-      candidates.push({ capture: ci, call, norm: normalizeBody(call.protocol, call.body), key: candidates.length });
+      candidates.push({ capture: ci, call, norm: call.kind === 'model' ? normalizeBody(call.protocol, call.body) : null, key: candidates.length });
     }
   });
   candidates.sort((a, b) => a.call.exchange.startedAt - b.call.exchange.startedAt || a.capture - b.capture || a.call.exchange.index - b.call.exchange.index);
@@ -191,6 +192,7 @@ function classify(p: Pairing, t: Taken, logged: RequestRecord | null, agents: re
     // An earlier attempt of a logged request (the same body, sent again).
     return { purpose: p.view.purpose === 'agent' ? 'agent' : 'summarizer', why: 'an earlier attempt of a logged request' };
   }
+  if (t.call.kind === 'count-tokens') return { purpose: 'side', why: 'a token-counting call' };
   const kind = codexRequestKind(t.call.exchange.request.headers);
   if (kind === 'compaction') return { purpose: 'summarizer', why: 'Codex marks it request_kind "compaction"' };
   const marker = t.norm ? summarizerMarker(t.norm) : null;
