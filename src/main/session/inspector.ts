@@ -112,36 +112,50 @@ export class SessionInspector {
 
   /** The view with every elided text re-read from the source. */
   async fullView(index: number, branch = this.defaultBranch): Promise<ModelView | null> {
-    const view = this.view(index, branch);
-    if (!view) return null;
+    return (await this.fullViews([index], branch))[0] ?? null;
+  }
+
+  /**
+   * fullView of several requests, their elided texts re-read in one pass over the source: joining a
+   * capture compares every request, and a read per request cost more waiting than work.
+   */
+  async fullViews(indexes: readonly number[], branch = this.defaultBranch): Promise<(ModelView | null)[]> {
     const state = this.replay(branch);
-    // The events each elided item is made of (its own, then its extensions), all re-read at once.
-    const sources = view.items.map((it): number[] => {
+    const views = indexes.map((i) => this.view(i, branch));
+    // The events each elided item is made of (its own, then its extensions), and elided system prompts.
+    const sources = views.map((view) => (view ? view.items.map((it): number[] => {
       if (!it.blocks || !it.blocks.some(blockIsElided) || it.rendition === 'masked') return [];
       const rec = state.itemById.get(it.id);
       return rec ? [rec.seq, ...extensionsBefore(rec, view.request.seq).map((x) => x.seq)] : [];
+    }) : []));
+    const systemSeqs = views.map((view, k) => {
+      const seq = state.requests[indexes[k] as number]?.envelope.systemSeq ?? null;
+      return view?.system && view.system.some(blockIsElided) ? seq : null;
     });
-    const wanted = sources.flat();
+    const wanted = [...new Set([...sources.flat(2), ...systemSeqs.filter((x): x is number => x !== null)])];
     const whole = new Map<number, LogEvent>();
     if (wanted.length > 0) (await this.session.hydrateMany(wanted)).forEach((e, i) => whole.set(wanted[i] as number, e));
-    const items = view.items.map((it, i): ViewItem => {
-      const seqs = sources[i] as number[];
-      if (seqs.length === 0) return it;
-      const blocks: Block[] = [];
-      for (const seq of seqs) {
-        const e = whole.get(seq);
-        // A loop, not push(...): an item has as many blocks as its line holds.
-        if (e?.kind === 'item') for (const b of e.item.blocks) blocks.push(b);
+    return views.map((view, k) => {
+      if (!view) return null;
+      const items = view.items.map((it, i): ViewItem => {
+        const seqs = sources[k]?.[i] as number[];
+        if (seqs.length === 0) return it;
+        const blocks: Block[] = [];
+        for (const seq of seqs) {
+          const e = whole.get(seq);
+          // A loop, not push(...): an item has as many blocks as its line holds.
+          if (e?.kind === 'item') for (const b of e.item.blocks) blocks.push(b);
+        }
+        return { ...it, blocks };
+      });
+      let system = view.system;
+      const systemSeq = systemSeqs[k] ?? null;
+      if (systemSeq !== null) {
+        const e = whole.get(systemSeq);
+        if (e?.kind === 'header' && e.system) system = e.system;
       }
-      return { ...it, blocks };
+      return { ...view, system, items };
     });
-    let system = view.system;
-    const systemSeq = state.requests[index]?.envelope.systemSeq ?? null;
-    if (system && system.some(blockIsElided) && systemSeq !== null) {
-      const e = await this.session.hydrate(systemSeq);
-      if (e.kind === 'header' && e.system) system = e.system;
-    }
-    return { ...view, system, items };
   }
 
   events(from = 0, to = this.session.events.length - 1): readonly LogEvent[] {

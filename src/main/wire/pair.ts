@@ -34,6 +34,8 @@ export interface LoggedRequest extends PairedView {
 export interface WireEntry {
   readonly key: number;
   readonly norm: NormRequest | null;
+  /** The body's identity (its bytes' hash), when known: tells a retry without re-serialising the request. */
+  readonly body?: string;
 }
 
 export interface Pairing {
@@ -58,14 +60,15 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
   const branches = [ins.defaultBranch, ...ins.branches.map((b) => b.name).filter((b) => b !== ins.defaultBranch)];
   for (const branch of branches) {
     const st = ins.replay(branch);
-    for (const r of st.requests) {
-      if (seen.has(r.seq)) continue;
-      seen.add(r.seq);
-      const v = await ins.fullView(r.index, branch);
-      if (!v) continue;
+    const mine = st.requests.filter((r) => !seen.has(r.seq));
+    for (const r of mine) seen.add(r.seq);
+    const views = await ins.fullViews(mine.map((r) => r.index), branch);
+    mine.forEach((r, k) => {
+      const v = views[k];
+      if (!v) return;
       const instruction = r.input ? (r.input.instruction === undefined ? null : r.input.instruction) : undefined;
       out.push({ branch, index: r.index, id: r.id, seq: r.seq, purpose: r.purpose, norm: normalizeView(v, protocol, instruction) });
-    }
+    });
   }
   return out.sort((a, b) => a.seq - b.seq);
 }
@@ -95,6 +98,12 @@ export function pairRequests(
 ): { pairs: Pairing[]; unpaired: PairedView[] } {
   const used = new Set<number>();
   const out: Pairing[] = [];
+  // Which logged request each wire key owns by id, looked up once.
+  const ownedBy = new Map<number, number>();
+  logged.forEach((l, i) => {
+    const k = owner(l.id);
+    if (k !== null && !ownedBy.has(k)) ownedBy.set(k, i);
+  });
   let next = 0;
   let last: { body: string; result: Pairing } | null = null;
   const view = (l: LoggedRequest): PairedView => ({ branch: l.branch, index: l.index, id: l.id, seq: l.seq, purpose: l.purpose });
@@ -103,7 +112,7 @@ export function pairRequests(
       out.push({ key: w.key, verdict: 'not-in-log', view: null, retryOf: null, result: null });
       continue;
     }
-    const body = canonicalJson(w.norm);
+    const body = w.body ?? canonicalJson(w.norm);
     if (last && last.body === body) {
       // The same body again: another attempt (or a repeat) of the previous wire request.
       const prev = last.result;
@@ -111,9 +120,8 @@ export function pairRequests(
       continue;
     }
     let pick: { l: LoggedRequest; i: number } | null = null;
-    for (let i = 0; i < logged.length && !pick; i++) {
-      if (!used.has(i) && owner((logged[i] as LoggedRequest).id) === w.key) pick = { l: logged[i] as LoggedRequest, i };
-    }
+    const owned = ownedBy.get(w.key);
+    if (owned !== undefined && !used.has(owned)) pick = { l: logged[owned] as LoggedRequest, i: owned };
     // A logged request whose id names another wire request's response is that request's, not this one's.
     const otherWire = (l: LoggedRequest): boolean => {
       const k = owner(l.id);
