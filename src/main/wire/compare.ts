@@ -20,7 +20,18 @@ export interface SubResult {
   readonly of?: number;
 }
 
-const same = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+/**
+ * A part's canonical JSON, computed once per part object: pairing a capture with a long session
+ * compares the same parts many times (each wire request against several logged ones).
+ */
+const keys = new WeakMap<Part, string>();
+export function partKey(p: Part): string {
+  let k = keys.get(p);
+  if (k === undefined) keys.set(p, (k = canonicalJson(p)));
+  return k;
+}
+
+const same = (a: Part, b: Part): boolean => a === b || partKey(a) === partKey(b);
 
 /** For two texts of the same role and kind: where they first differ, with a little context on each side. */
 function textDiff(w: Part | undefined, v: Part | undefined): { wire: string; view: string } | null {
@@ -142,7 +153,7 @@ export function compareRequest(wire: NormRequest, view: NormRequest): RequestRes
 export function similarity(wire: NormRequest, view: NormRequest): number {
   const count = (ps: readonly Part[]): Map<string, number> => {
     const m = new Map<string, number>();
-    for (const p of ps) m.set(canonicalJson(p), (m.get(canonicalJson(p)) ?? 0) + 1);
+    for (const p of ps) m.set(partKey(p), (m.get(partKey(p)) ?? 0) + 1);
     return m;
   };
   const a = count(wire.parts);

@@ -69,7 +69,8 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
     }
   });
   candidates.sort((a, b) => a.call.exchange.startedAt - b.call.exchange.startedAt || a.capture - b.capture || a.call.exchange.index - b.call.exchange.index);
-  const entries = candidates.map((t, i) => ({ key: i, norm: t.norm }));
+  // A body's identity for telling retries: its text (a string compare, no re-serialising).
+  const entries = candidates.map((t, i) => ({ key: i, norm: t.norm, ...(t.call.exchange.request.body !== null ? { body: t.call.exchange.request.body } : {}) }));
   const ordered = candidates.map((t, i) => ({ ...t, key: i }));
   const byResponseId = new Map<string, number>();
   ordered.forEach((t) => {
