@@ -9,6 +9,7 @@
 //   npm run bench -- --only claude200mb   only the Claude Code importer on a ~200 MB session
 //   npm run bench -- --only rerun     only issue #8's MapReduce scheduling against the mock (bench/rerun.ts; --runs rounds)
 //   npm run bench -- --only record    only `palimpsest record`'s proxy against the mock (bench/record.ts)
+//   npm run bench -- --only joined    only opening a ~3 MB session with its capture against alone (bench/joined.ts)
 //   npm run bench -- --only ui        only issue #7's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
@@ -47,6 +48,7 @@ import { CLAUDE_TARGET_RATIO, ensureClaudeBig } from './claude';
 import { benchLs, type LsBenchResult } from './ls';
 import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
 import { median } from './stats';
+import { JOINED_TARGET_RATIO, runJoinedBench } from './joined';
 
 const MB = 1e6;
 const TARGET_RATIO = 0.6;
@@ -670,7 +672,7 @@ async function parent(argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv);
   let specs = DATA_SET.filter((d) => (args.quick ? d.name === 's10mb' : true));
   if (args.only.length > 0) specs = DATA_SET.filter((d) => args.only.includes(d.name) || args.only.includes(d.file));
-  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui' || o === 'record');
+  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui' || o === 'record' || o === 'joined');
   if (onlyExtra) specs = [];
   if (specs.length === 0 && !onlyExtra) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
 
@@ -775,6 +777,17 @@ async function parent(argv: readonly string[]): Promise<void> {
       console.log(`  memory growth ≤ ${RECORD_TARGET_GROWTH_MB} MB (${(r.memory.responseBytes / MB).toFixed(0)} MB responses, ${(r.memory.requestBytes / MB).toFixed(0)} MB request): ${r.memory.growthMB.toFixed(1)} MB ${mark(r.pass.memory)}`);
     } catch (e) {
       failures.push({ name: 'record', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  }
+
+  if (args.only.length === 0 || args.only.includes('joined')) {
+    console.log('\nOpening a session with its capture (read, decode, join) against opening it alone');
+    try {
+      const j = await runJoinedBench(args.dataDir, args.runs, (m) => console.log(`  ${m}`));
+      console.log(`  ${j.requests} requests alone, ${j.joinedRequests} joined; median ${median(j.aloneMs).toFixed(0)} ms alone, ${median(j.joinedMs).toFixed(0)} ms joined`);
+      console.log(`  with its capture ≤ ${JOINED_TARGET_RATIO}× the session alone: ${j.ratio.toFixed(2)}× ${mark(j.pass)}`);
+    } catch (e) {
+      failures.push({ name: 'joined', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
   }
 
