@@ -35,15 +35,37 @@ const SCRIPT: ScriptInput = {
   fallback: { content: [{ type: 'text', text: 'ok' }] },
 };
 
-/** In the child: the proxy; asked, it answers its RSS and its peak RSS so far (the kernel's figure, free to read). */
+/**
+ * In the child: the proxy. Asked (with how many exchanges the bench has sent it), it waits until
+ * that many are written to the capture, then answers its RSS, its peak RSS so far (the kernel's
+ * figure, free to read) and the CPU time it has used — so a figure includes writing the capture.
+ */
 export async function recordChild(argv: readonly string[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'palimpsest-record-bench-'));
   const capture = await CaptureFile.create(join(dir, 'bench.capture.jsonl'), { writer: 'bench', startedAt: new Date().toISOString(), upstreams: {} }, false);
-  const proxy = await startRecordingProxy({ upstreams: parseUpstreams([argv[0] ?? '']), capture, stats: new RecordStats() });
+  let written = 0;
+  let waiting: { readonly n: number; readonly answer: () => void }[] = [];
+  const proxy = await startRecordingProxy({
+    upstreams: parseUpstreams([argv[0] ?? '']),
+    capture,
+    stats: new RecordStats(),
+    onExchange: () => {
+      written++;
+      const ready = waiting.filter((w) => w.n <= written);
+      waiting = waiting.filter((w) => w.n > written);
+      for (const w of ready) w.answer();
+    },
+  });
   process.send?.({ url: proxy.url });
   process.on('message', (m) => {
-    if (m === 'gc') (globalThis as { gc?: () => void }).gc?.();
-    process.send?.({ rss: process.memoryUsage.rss(), peak: process.resourceUsage().maxRSS * 1024 });
+    const ask = m as ChildAsk;
+    const answer = (): void => {
+      if (ask.gc) (globalThis as { gc?: () => void }).gc?.();
+      const cpu = process.cpuUsage();
+      process.send?.({ rss: process.memoryUsage.rss(), peak: process.resourceUsage().maxRSS * 1024, cpuMs: (cpu.user + cpu.system) / 1000 } satisfies ChildState);
+    };
+    if (ask.after <= written) answer();
+    else waiting.push({ n: ask.after, answer });
   });
   process.on('disconnect', () => {
     void proxy.close(2000).then(() => capture.close()).then(() => {
@@ -53,8 +75,14 @@ export async function recordChild(argv: readonly string[]): Promise<void> {
   });
 }
 
-/** `peak`: the process's highest RSS since it started (getrusage), so the memory step must come last. */
-interface Child { readonly url: string; mem(gc?: boolean): Promise<{ rss: number; peak: number }>; stop(): void }
+interface ChildAsk { readonly after: number; readonly gc: boolean }
+interface ChildState { readonly rss: number; readonly peak: number; readonly cpuMs: number }
+
+/**
+ * `state(after)`: the child's figures once it has written `after` exchanges. `peak` is its highest
+ * RSS since it started (getrusage), so the memory step must come last.
+ */
+interface Child { readonly url: string; state(after: number, gc?: boolean): Promise<ChildState>; stop(): void }
 
 async function startChild(upstream: string, profDir: string | null): Promise<Child> {
   const execArgv = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
@@ -65,9 +93,9 @@ async function startChild(upstream: string, profDir: string | null): Promise<Chi
   });
   return {
     url,
-    mem: (gc = false) => new Promise((ok) => {
-      child.once('message', (m) => ok(m as { rss: number; peak: number }));
-      child.send(gc ? 'gc' : 'mem');
+    state: (after, gc = false) => new Promise((ok) => {
+      child.once('message', (m) => ok(m as ChildState));
+      child.send({ after, gc } satisfies ChildAsk);
     }),
     stop: () => child.disconnect(),
   };
@@ -103,8 +131,10 @@ function p99(xs: readonly number[]): number {
 }
 
 export interface RecordBenchResult {
-  readonly ttfb: { readonly samples: number; readonly directP50: number; readonly proxyP50: number; readonly directP99: number; readonly proxyP99: number; readonly addedP99: number };
-  readonly sse: { readonly bytes: number; readonly rounds: number; readonly directMBps: number; readonly proxyMBps: number };
+  /** `proxyCpuUs`: the proxy's CPU time (user + system) per exchange, its capture line included. */
+  readonly ttfb: { readonly samples: number; readonly directP50: number; readonly proxyP50: number; readonly directP99: number; readonly proxyP99: number; readonly addedP99: number; readonly proxyCpuUs: number };
+  /** `proxyCpuMs`: the proxy's CPU time per stream (median), its capture line included; less bent by other load than MB/s. */
+  readonly sse: { readonly bytes: number; readonly rounds: number; readonly directMBps: number; readonly proxyMBps: number; readonly proxyCpuMs: number };
   readonly memory: { readonly baselineRss: number; readonly peakRss: number; readonly growthMB: number; readonly responseBytes: number; readonly requestBytes: number };
   readonly pass: { readonly ttfb: boolean; readonly sse: boolean; readonly memory: boolean };
 }
@@ -116,37 +146,47 @@ export async function runRecordBench(log: (m: string) => void, rounds: number, p
   try {
     const direct = `${mock.url}/v1/messages`;
     const proxied = `${child.url}/anthropic/v1/messages`;
+    let sent = 0;
+    const viaProxy = (body: string): ReturnType<typeof timed> => {
+      sent++;
+      return timed(proxied, body);
+    };
     const small = ask('hello', false);
-    for (let i = 0; i < 100; i++) await timed(i % 2 ? direct : proxied, small);
+    for (let i = 0; i < 100; i++) await (i % 2 ? timed(direct, small) : viaProxy(small));
     const d: number[] = [];
     const p: number[] = [];
+    const cpu0 = (await child.state(sent)).cpuMs;
     // Alternated, so both see the same machine load.
     for (let i = 0; i < TTFB_SAMPLES; i++) {
       d.push((await timed(direct, small)).ttfb);
-      p.push((await timed(proxied, small)).ttfb);
+      p.push((await viaProxy(small)).ttfb);
     }
-    const ttfb = { samples: TTFB_SAMPLES, directP50: median(d), proxyP50: median(p), directP99: p99(d), proxyP99: p99(p), addedP99: p99(p) - p99(d) };
-    log(`time to first byte, ${TTFB_SAMPLES} each: direct p50 ${ttfb.directP50.toFixed(3)} / p99 ${ttfb.directP99.toFixed(3)} ms; through the proxy p50 ${ttfb.proxyP50.toFixed(3)} / p99 ${ttfb.proxyP99.toFixed(3)} ms`);
+    const proxyCpuUs = ((await child.state(sent)).cpuMs - cpu0) * 1000 / TTFB_SAMPLES;
+    const ttfb = { samples: TTFB_SAMPLES, directP50: median(d), proxyP50: median(p), directP99: p99(d), proxyP99: p99(p), addedP99: p99(p) - p99(d), proxyCpuUs };
+    log(`time to first byte, ${TTFB_SAMPLES} each: direct p50 ${ttfb.directP50.toFixed(3)} / p99 ${ttfb.directP99.toFixed(3)} ms; through the proxy p50 ${ttfb.proxyP50.toFixed(3)} / p99 ${ttfb.proxyP99.toFixed(3)} ms; proxy CPU ${proxyCpuUs.toFixed(0)} µs per exchange`);
 
-    const baseline = await child.mem(true);
+    const baseline = await child.state(sent, true);
     const big = ask('BIG', true);
     const dm: number[] = [];
     const pm: number[] = [];
+    const pc: number[] = [];
     let bytes = 0;
     for (let i = 0; i < rounds; i++) {
       const a = await timed(direct, big);
-      const b = await timed(proxied, big);
+      const c0 = (await child.state(sent)).cpuMs;
+      const b = await viaProxy(big);
+      pc.push((await child.state(sent)).cpuMs - c0);
       if (a.bytes !== b.bytes) throw new Error(`the proxy passed ${b.bytes} bytes, the mock sent ${a.bytes}`);
       bytes = b.bytes;
       dm.push(a.bytes / MB / ((a.end - a.firstByte) / 1000));
       pm.push(b.bytes / MB / ((b.end - b.firstByte) / 1000));
     }
-    const sse = { bytes, rounds, directMBps: median(dm), proxyMBps: median(pm) };
-    log(`SSE ${(bytes / MB).toFixed(1)} MB, ${rounds} round(s): direct ${sse.directMBps.toFixed(0)} MB/s, through the proxy ${sse.proxyMBps.toFixed(0)} MB/s`);
+    const sse = { bytes, rounds, directMBps: median(dm), proxyMBps: median(pm), proxyCpuMs: median(pc) };
+    log(`SSE ${(bytes / MB).toFixed(1)} MB, ${rounds} round(s): direct ${sse.directMBps.toFixed(0)} MB/s, through the proxy ${sse.proxyMBps.toFixed(0)} MB/s; proxy CPU ${sse.proxyCpuMs.toFixed(0)} ms per stream (${(bytes / MB / (sse.proxyCpuMs / 1000)).toFixed(0)} MB per CPU second)`);
 
     const request = ask(`BODY ${'y'.repeat(20 * MB)}`, false);
-    await timed(proxied, request);
-    const after = await child.mem();
+    await viaProxy(request);
+    const after = await child.state(sent);
     const memory = { baselineRss: baseline.rss, peakRss: after.peak, growthMB: (after.peak - baseline.rss) / MB, responseBytes: bytes, requestBytes: Buffer.byteLength(request) };
     log(`proxy RSS ${(baseline.rss / MB).toFixed(0)} MB before, peak ${(after.peak / MB).toFixed(0)} MB while streaming the responses and a ${(memory.requestBytes / MB).toFixed(0)} MB request`);
     return {
