@@ -1,6 +1,6 @@
 import { bodyDecoder, type BodyDecoder } from './decoder';
 import { SseParser, type SseEvent } from './sse';
-import { Spool, type SpoolDir } from './spool';
+import { BODY, Spool, type SpoolDir } from './spool';
 
 /*
  * Everything the capture keeps of one body, taken from the chunks on their way through the
@@ -45,10 +45,12 @@ export class BodyTap {
 
   constructor(private readonly opts: TapOptions) {
     this.decoder = bodyDecoder(opts.contentEncoding, (d, consumed) => this.onDecoded(d, consumed));
-    // An event stream not compressed is captured as its events: its bytes are only counted and hashed.
-    this.raw = new Spool(opts.dir, this.keepsBody);
-    if (this.decoder) this.decoded = new Spool(opts.dir);
-    this.events = opts.sse ? new Spool(opts.dir) : null;
+    // An event stream not compressed is captured as its events: its bytes are only counted.
+    this.raw = new Spool(opts.dir, this.keepsBody ? BODY : { keep: false, sha256: false, utf8: false });
+    // The decoded text is written when it is valid UTF-8; the digest in the capture is of the bytes as sent.
+    if (this.decoder) this.decoded = new Spool(opts.dir, { keep: true, sha256: false, utf8: true });
+    // The events are JSON written here: only their bytes are wanted.
+    this.events = opts.sse ? new Spool(opts.dir, { keep: true, sha256: false, utf8: false }) : null;
     // Events are parsed from the decoded text when there is a content-encoding; a stream in an
     // encoding that cannot be undone has no events.
     this.parser = opts.sse && (this.decoder !== null || plain(opts.contentEncoding))
@@ -112,7 +114,7 @@ export class BodyTap {
 
   /** The decoded text, when the body decoded whole into valid UTF-8; else null. */
   decodedText(): Spool | null {
-    if (!this.decoded || !this.decodedWhole || !this.decoded.end().utf8) return null;
+    if (!this.decoded || !this.decodedWhole || !this.decoded.isUtf8()) return null;
     return this.decoded;
   }
 

@@ -48,7 +48,8 @@ export class Slots {
 
 /** A body as the capture schema has it, its texts as placeholders. */
 export function bodyJson(tap: BodyTap, slots: Slots): CapturedBody {
-  const { sha256, utf8 } = tap.raw.end();
+  const sha256 = tap.raw.sha256();
+  const utf8 = tap.raw.isUtf8();
   const decoded = tap.decodedText();
   return {
     encoding: utf8 ? 'utf8' : 'base64',

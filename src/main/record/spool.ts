@@ -22,28 +22,50 @@ export interface SpoolDir {
   next(): string;
 }
 
+/**
+ * What a spool works out besides its size. Each costs a pass over every byte on the forwarding
+ * path, so a spool only does what its reader uses: a body written to the capture needs all three,
+ * a decoded text only its UTF-8 check, the events (JSON the proxy wrote) only their bytes, and the
+ * bytes of a plain event stream (written as its events) only their count.
+ */
+export interface SpoolOptions {
+  /** Keep the bytes (false: they are only counted). */
+  readonly keep: boolean;
+  /** Work out the SHA-256. */
+  readonly sha256: boolean;
+  /** Check the bytes are valid UTF-8. */
+  readonly utf8: boolean;
+}
+
+export const BODY: SpoolOptions = { keep: true, sha256: true, utf8: true };
+
 export class Spool {
   bytes = 0;
-  private readonly hash: Hash = createHash('sha256');
-  private readonly utf8 = new Utf8Check();
+  private readonly hash: Hash | null;
+  private readonly utf8: Utf8Check | null;
+  private readonly keep: boolean;
   private mem: Buffer[] = [];
   private fd: number | null = null;
   private file: string | null = null;
+  private ended = false;
   private digest: string | null = null;
   private valid: boolean | null = null;
 
   /** Text written with writeText and not yet stored: many small pieces become one write. */
   private pending = '';
 
-  /** `keep` false: only the size and digest are wanted, not the bytes (a body the capture does not hold). */
-  constructor(private readonly dir: SpoolDir, private readonly keep = true, private readonly limit = SPILL_BYTES) {}
+  constructor(private readonly dir: SpoolDir, opts: SpoolOptions = BODY, private readonly limit = SPILL_BYTES) {
+    this.keep = opts.keep;
+    this.hash = opts.sha256 ? createHash('sha256') : null;
+    this.utf8 = opts.utf8 ? new Utf8Check() : null;
+  }
 
   write(chunk: Buffer): void {
-    if (this.digest !== null) throw new Error('spool: write after end');
+    if (this.ended) throw new Error('spool: write after end');
     if (chunk.length === 0) return;
     this.bytes += chunk.length;
-    this.hash.update(chunk);
-    this.utf8.push(chunk);
+    this.hash?.update(chunk);
+    this.utf8?.push(chunk);
     if (!this.keep) return;
     if (this.fd !== null) {
       writeAll(this.fd, chunk);
@@ -74,14 +96,27 @@ export class Spool {
     this.mem = [];
   }
 
-  /** Ends the spool: its SHA-256 (hex) and whether its bytes are valid UTF-8. */
-  end(): { sha256: string; utf8: boolean } {
-    if (this.digest === null) {
-      this.flushText();
-      this.digest = this.hash.digest('hex');
-      this.valid = this.utf8.end();
-    }
-    return { sha256: this.digest, utf8: this.valid as boolean };
+  /** Ends the spool: nothing can be written after. */
+  end(): void {
+    if (this.ended) return;
+    this.flushText();
+    this.ended = true;
+    this.digest = this.hash?.digest('hex') ?? null;
+    this.valid = this.utf8?.end() ?? null;
+  }
+
+  /** The SHA-256 (hex) of the bytes, once ended. */
+  sha256(): string {
+    this.end();
+    if (this.digest === null) throw new Error('spool: no SHA-256 was asked for');
+    return this.digest;
+  }
+
+  /** Whether the bytes are valid UTF-8, once ended. */
+  isUtf8(): boolean {
+    this.end();
+    if (this.valid === null) throw new Error('spool: no UTF-8 check was asked for');
+    return this.valid;
   }
 
   /** The bytes, in pieces of at most 1 MiB (memory) or READ_BYTES (file), in order. */
