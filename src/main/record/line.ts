@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CapturedBody } from '../capture/format';
 import type { BodyTap } from './body-tap';
+import { eventsJson as eventItems, type EventTimes } from './events-json';
 import type { Spool } from './spool';
 
 /*
@@ -8,11 +9,13 @@ import type { Spool } from './spool';
  * into JSON with a placeholder where each body's text goes, and the line is then produced in
  * pieces — the JSON around the placeholders as is, each body streamed from its spool: UTF-8 text
  * escaped piece by piece (a character split between two reads is decoded whole), base64 in pieces
- * of a multiple of 3 bytes (so the pieces join into one base64 text), events as the JSON array
- * they already are.
+ * of a multiple of 3 bytes (so the pieces join into one base64 text), events parsed from the
+ * stream's text into a JSON array (./events-json.ts).
  */
 
-type Slot = { readonly kind: 'text' | 'base64' | 'json-array'; readonly spool: Spool };
+type Slot =
+  | { readonly kind: 'text' | 'base64'; readonly spool: Spool }
+  | { readonly kind: 'events'; readonly spool: Spool | null; readonly times: EventTimes };
 
 export type Piece = string | Slot;
 
@@ -62,7 +65,7 @@ export function bodyJson(tap: BodyTap, slots: Slots): CapturedBody {
 
 /** The event list of a stream, as a placeholder for its JSON array. */
 export function eventsJson(tap: BodyTap, slots: Slots): string | undefined {
-  return tap.events ? slots.add({ kind: 'json-array', spool: tap.events }) : undefined;
+  return tap.eventTimes ? slots.add({ kind: 'events', spool: tap.eventSource(), times: tap.eventTimes }) : undefined;
 }
 
 /** The bytes of a line, in pieces (each at most about 1 MiB), ending with a line feed. */
@@ -72,9 +75,9 @@ export async function* lineBytes(pieces: readonly Piece[]): AsyncGenerator<Buffe
       yield Buffer.from(p, 'utf8');
       continue;
     }
-    if (p.kind === 'json-array') {
+    if (p.kind === 'events') {
       yield Buffer.from('[');
-      yield* p.spool.chunks();
+      yield* eventItems(p.spool, p.times);
       yield Buffer.from(']');
     } else if (p.kind === 'text') {
       yield Buffer.from('"');

@@ -51,9 +51,6 @@ export class Spool {
   private digest: string | null = null;
   private valid: boolean | null = null;
 
-  /** Text written with writeText and not yet stored: many small pieces become one write. */
-  private pending = '';
-
   constructor(private readonly dir: SpoolDir, opts: SpoolOptions = BODY, private readonly limit = SPILL_BYTES) {
     this.keep = opts.keep;
     this.hash = opts.sha256 ? createHash('sha256') : null;
@@ -76,19 +73,6 @@ export class Spool {
     if (this.bytes > this.limit) this.spill();
   }
 
-  /** Appends text; small pieces are gathered first (flushed at 64 KiB, and by end()). */
-  writeText(text: string): void {
-    this.pending += text;
-    if (this.pending.length >= 64 * 1024) this.flushText();
-  }
-
-  private flushText(): void {
-    if (this.pending.length === 0) return;
-    const text = this.pending;
-    this.pending = '';
-    this.write(Buffer.from(text, 'utf8'));
-  }
-
   private spill(): void {
     this.file = this.dir.next();
     this.fd = openSync(this.file, 'wx+', 0o600);
@@ -99,7 +83,6 @@ export class Spool {
   /** Ends the spool: nothing can be written after. */
   end(): void {
     if (this.ended) return;
-    this.flushText();
     this.ended = true;
     this.digest = this.hash?.digest('hex') ?? null;
     this.valid = this.utf8?.end() ?? null;

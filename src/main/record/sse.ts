@@ -1,73 +1,135 @@
 /*
  * Server-sent events as the WHATWG HTML standard ("Server-sent events", event stream
- * interpretation) parses them, fed text as it arrives: lines end at CRLF, LF or CR (a CR at the
- * end of one piece and an LF at the start of the next are one line end); a line starting with a
- * colon is a comment; `data` lines accumulate with a line feed between them; a blank line
- * dispatches the event, unless it has no data. `id` and `retry` do not change what a client is
- * given as the event, so they are not kept. An event not closed by a blank line when the stream
- * ends is dropped, as a client drops it.
+ * interpretation) parses them, fed the stream's bytes as they arrive: lines end at CRLF, LF or CR
+ * (a CR at the end of one piece and an LF at the start of the next are one line end); a line
+ * starting with a colon is a comment; `data` lines accumulate with a line feed between them; a
+ * blank line dispatches the event, unless it has no data. `id` and `retry` do not change what a
+ * client is given as the event, so they are not kept. An event not closed by a blank line when
+ * the stream ends is dropped, as a client drops it.
+ *
+ * It works on bytes, not decoded text: every byte the format gives a meaning to (CR, LF, colon,
+ * space, the field names) is ASCII, which never occurs inside a multi-byte UTF-8 character, so
+ * splitting the bytes is splitting the text — and each event's bytes are decoded once, by whoever
+ * turns them into JSON (./events-json.ts), instead of the whole stream being decoded and sliced.
  */
 
+/** Its bytes may be views on the chunk being pushed: read them in the callback, or copy them. */
 export interface SseEvent {
-  readonly event: string | null;
-  readonly data: string;
+  /** The event name's bytes (null: none, or empty). */
+  readonly event: Buffer | null;
+  /** The data lines joined by line feeds. */
+  readonly data: Buffer;
+  /** Offset in the stream of the line end that dispatched the event (tells when it arrived). */
+  readonly at: number;
 }
 
+const LF = 0x0a;
+const CR = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const NEWLINE = Buffer.from([LF]);
+const EMPTY = Buffer.alloc(0);
+/** The UTF-8 byte order mark: decoding drops one at the start, and the event stream format one more. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+const isData = (f: Buffer): boolean => f.length === 4 && f[0] === 0x64 && f[1] === 0x61 && f[2] === 0x74 && f[3] === 0x61;
+const isEvent = (f: Buffer): boolean => f.length === 5 && f[0] === 0x65 && f[1] === 0x76 && f[2] === 0x65 && f[3] === 0x6e && f[4] === 0x74;
+
 export class SseParser {
-  private line = '';
+  /** Stream offset of the next byte pushed. */
+  private offset = 0;
+  /** The start of a line not ended yet (copies: a pushed chunk may be reused by its stream). */
+  private line: Buffer[] = [];
   private afterCr = false;
-  private first = true;
-  private event: string | null = null;
-  private data: string[] = [];
-  private hasData = false;
+  /** Byte order marks that may still be dropped at the start, and the first bytes held to tell. */
+  private boms = 2;
+  private head: Buffer | null = null;
+  private event: Buffer | null = null;
+  private data: Buffer[] = [];
+  /** data[viewsFrom..] are views on the chunk being pushed; copied before push returns. */
+  private viewsFrom = 0;
 
   constructor(private readonly emit: (e: SseEvent) => void) {}
 
-  push(text: string): void {
-    if (this.first && text.length > 0) {
-      this.first = false;
-      // A byte order mark at the start of the stream is not part of the first line.
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  push(chunk: Buffer): void {
+    let base = this.offset;
+    this.offset += chunk.length;
+    if (this.boms > 0) {
+      if (this.head) {
+        base -= this.head.length;
+        chunk = Buffer.concat([this.head, chunk]);
+        this.head = null;
+      }
+      while (this.boms > 0) {
+        const n = Math.min(3, chunk.length);
+        if (BOM.compare(chunk, 0, n, 0, n) !== 0) {
+          this.boms = 0;
+          break;
+        }
+        if (n < 3) {
+          this.head = Buffer.from(chunk);
+          return;
+        }
+        chunk = chunk.subarray(3);
+        base += 3;
+        this.boms--;
+      }
     }
+    if (chunk.length === 0) return;
     let start = 0;
-    if (this.afterCr && text.charCodeAt(0) === 0x0a) start = 1;
+    if (this.afterCr && chunk[0] === LF) start = 1;
     this.afterCr = false;
-    // Line ends found with indexOf (fast on long texts), each search kept until passed.
-    let lf = text.indexOf('\n', start);
-    let cr = text.indexOf('\r', start);
+    this.viewsFrom = this.data.length;
+    // Line ends found with indexOf (a native scan), each search kept until passed.
+    let lf = chunk.indexOf(LF, start);
+    let cr = chunk.indexOf(CR, start);
     while (lf >= 0 || cr >= 0) {
       const i = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
-      this.onLine(this.line.length > 0 ? this.line + text.slice(start, i) : text.slice(start, i));
-      this.line = '';
+      const piece = chunk.subarray(start, i);
+      let line = piece;
+      if (this.line.length > 0) {
+        this.line.push(piece);
+        line = Buffer.concat(this.line);
+        this.line = [];
+      }
+      this.onLine(line, base + i);
       let next = i + 1;
       if (i === cr) {
-        if (next === text.length) this.afterCr = true;
-        else if (text.charCodeAt(next) === 0x0a) next++;
+        if (next === chunk.length) this.afterCr = true;
+        else if (chunk[next] === LF) next++;
       }
       start = next;
-      if (lf >= 0 && lf < start) lf = text.indexOf('\n', start);
-      if (cr >= 0 && cr < start) cr = text.indexOf('\r', start);
+      if (lf >= 0 && lf < start) lf = chunk.indexOf(LF, start);
+      if (cr >= 0 && cr < start) cr = chunk.indexOf(CR, start);
     }
-    if (start < text.length) this.line += text.slice(start);
+    if (start < chunk.length) this.line.push(Buffer.from(chunk.subarray(start)));
+    for (let k = this.viewsFrom; k < this.data.length; k++) this.data[k] = Buffer.from(this.data[k] as Buffer);
   }
 
-  private onLine(line: string): void {
-    if (line === '') {
-      if (this.hasData) this.emit({ event: this.event, data: this.data.join('\n') });
+  private onLine(line: Buffer, at: number): void {
+    if (line.length === 0) {
+      if (this.data.length > 0) this.emit({ event: this.event, data: this.joined(), at });
       this.event = null;
       this.data = [];
-      this.hasData = false;
+      this.viewsFrom = 0;
       return;
     }
-    if (line.charCodeAt(0) === 0x3a) return;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? '' : line.slice(colon + 1);
-    if (value.charCodeAt(0) === 0x20) value = value.slice(1);
-    if (field === 'event') this.event = value === '' ? null : value;
-    else if (field === 'data') {
-      this.data.push(value);
-      this.hasData = true;
+    if (line[0] === COLON) return;
+    const colon = line.indexOf(COLON);
+    const field = colon < 0 ? line : line.subarray(0, colon);
+    let value = colon < 0 ? EMPTY : line.subarray(colon + 1);
+    if (value[0] === SPACE) value = value.subarray(1);
+    if (isData(field)) this.data.push(value);
+    else if (isEvent(field)) this.event = value.length === 0 ? null : Buffer.from(value);
+  }
+
+  private joined(): Buffer {
+    if (this.data.length === 1) return this.data[0] as Buffer;
+    const parts: Buffer[] = [];
+    for (const d of this.data) {
+      if (parts.length > 0) parts.push(NEWLINE);
+      parts.push(d);
     }
+    return Buffer.concat(parts);
   }
 }

@@ -8,10 +8,11 @@ import { Utf8Check } from '../../../src/main/record/utf8';
 
 /* The recorder's small parts: SSE parsing, UTF-8 checks across chunks, credentials, routes, headers. */
 
-function sse(pieces: readonly string[]): SseEvent[] {
-  const out: SseEvent[] = [];
-  const p = new SseParser((e) => out.push(e));
-  for (const x of pieces) p.push(x);
+/** The events parsed from `pieces` pushed in turn, their bytes as text. */
+function sse(pieces: readonly (string | Buffer)[]): { event: string | null; data: string }[] {
+  const out: { event: string | null; data: string }[] = [];
+  const p = new SseParser((e: SseEvent) => out.push({ event: e.event?.toString() ?? null, data: e.data.toString() }));
+  for (const x of pieces) p.push(typeof x === 'string' ? Buffer.from(x) : x);
   return out;
 }
 
@@ -30,6 +31,35 @@ describe('SseParser', () => {
 
   it('ignores a byte order mark at the start', () => {
     expect(sse(['\ufeffdata: x\n\n'])).toEqual([{ event: null, data: 'x' }]);
+    const bytes = Buffer.from('\ufeffdata: x\n\n');
+    for (let i = 1; i < 3; i++) expect(sse([bytes.subarray(0, i), bytes.subarray(i)])).toEqual([{ event: null, data: 'x' }]);
+    expect(sse(['data: \ufeffx\n\n'])).toEqual([{ event: null, data: '\ufeffx' }]);
+  });
+
+  it('splits bytes anywhere, inside a character too, and keeps no view on a pushed chunk', () => {
+    const bytes = Buffer.from('event: é\ndata: ü1\ndata: 😀\n\ndata: \u4e2d\n\n');
+    const whole = [{ event: 'é', data: 'ü1\n😀' }, { event: null, data: '\u4e2d' }];
+    for (let i = 1; i < bytes.length; i++) {
+      // The stream may reuse a chunk's memory once pushed: overwrite each after pushing it.
+      const a = Buffer.from(bytes.subarray(0, i));
+      const b = Buffer.from(bytes.subarray(i));
+      const out: { event: string | null; data: string }[] = [];
+      // An event's bytes are read in the callback, as they may be views on the chunk being pushed.
+      const p = new SseParser((e) => out.push({ event: e.event?.toString() ?? null, data: e.data.toString() }));
+      p.push(a);
+      a.fill(0x21);
+      p.push(b);
+      b.fill(0x21);
+      expect(out).toEqual(whole);
+    }
+  });
+
+  it('gives each event the stream offset of the line end that dispatched it', () => {
+    const at: number[] = [];
+    const p = new SseParser((e) => at.push(e.at));
+    p.push(Buffer.from('\ufeffdata: a\n\ndata: b\r'));
+    p.push(Buffer.from('\n\r\n'));
+    expect(at).toEqual([11, 21]);
   });
 });
 
