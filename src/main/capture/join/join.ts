@@ -42,7 +42,8 @@ function protocolOf(inputs: readonly JoinInput[]): string {
   return 'anthropic-messages';
 }
 
-function logSessionId(ins: SessionInspector): string | null {
+/** The harness's id of the session, as its log records it. */
+export function logSessionId(ins: SessionInspector): string | null {
   for (const e of eventsOfKind(ins.session.events, 'session')) return e.id;
   return null;
 }

@@ -11,9 +11,11 @@ import type { WireCall } from '../exchange';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
-function header(call: WireCall, name: string): string | null {
+type HeaderList = readonly (readonly [string, string])[];
+
+function header(headers: HeaderList, name: string): string | null {
   const n = name.toLowerCase();
-  return call.exchange.request.headers.find(([k]) => k.toLowerCase() === n)?.[1] ?? null;
+  return headers.find(([k]) => k.toLowerCase() === n)?.[1] ?? null;
 }
 
 function fromUserId(v: unknown): string | null {
@@ -31,9 +33,13 @@ function fromUserId(v: unknown): string | null {
 }
 
 export function wireSessionId(call: WireCall): string | null {
-  const h = header(call, 'x-claude-code-session-id') ?? header(call, 'session-id') ?? header(call, 'session_id');
+  return requestSessionId(call.exchange.request.headers, call.body);
+}
+
+/** The same from a request's headers and parsed body alone (capture discovery reads no more). */
+export function requestSessionId(headers: HeaderList, b: Record<string, unknown> | null): string | null {
+  const h = header(headers, 'x-claude-code-session-id') ?? header(headers, 'session-id') ?? header(headers, 'session_id');
   if (h && UUID.test(h)) return h;
-  const b = call.body;
   if (!b) return null;
   const meta = b.metadata;
   if (typeof meta === 'object' && meta !== null) {
