@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { CONTRACT, MAX_DIFF_ROWS, type ApiOutput, type SessionMethod } from '../../shared/api/contract';
-import { inspectJson } from '../cli/json';
+import { sessionSummary } from './session/summary';
 import { ApiFailure, type SessionRegistry } from './sessions';
 import { compactionDetail } from './session/compaction';
 import { diffViews } from './session/diff';
@@ -25,11 +25,7 @@ export function sessionImplementations(ctx: { readonly registry: SessionRegistry
 
   return {
     async getSessionInfo({ sessionId }) {
-      const s = registry.get(sessionId);
-      const j = inspectJson(s.path, s.inspector);
-      return contractOutput('getSessionInfo', {
-        sessionId: s.id, path: s.path, format: j.format, files: j.files, counts: j.counts, branches: j.branches, defaultBranch: j.branch,
-      });
+      return contractOutput('getSessionInfo', sessionSummary(registry.get(sessionId)));
     },
 
     async getViewHead({ sessionId, branch, index }) {

@@ -4,13 +4,14 @@ import {
   type SessionFormat,
 } from '../../shared/api/contract';
 import { MAIN_BRANCH } from '../../shared/replay/branches';
-import { compactionJson, countSeverities, diagnosticJson, inspectJson, requestJson, viewJson } from '../cli/json';
+import { compactionJson, countSeverities, diagnosticJson, requestJson, viewJson } from '../cli/json';
 import { eventSummary } from '../cli/text';
 import { importerById } from '../importers/registry';
 import type { FormatId } from '../importers/types';
 import { requestInfo } from '../../shared/replay/view';
 import { ApiFailure, type SessionRegistry } from './sessions';
 import { sessionImplementations } from './handlers-session';
+import { captureImplementations } from './handlers-capture';
 import { libraryImplementations } from './handlers-library';
 import { rerunImplementations, type RerunHostOptions } from './handlers-rerun';
 import { evalImplementations } from './handlers-eval';
@@ -18,6 +19,7 @@ import { isEvalFile } from '../eval/listing';
 import type { Library } from '../library/library';
 import { branchOf } from './conform';
 import { closeSessionTokens } from './session/tokens';
+import { sessionSummary } from './session/summary';
 import { depthExceeds, MAX_INPUT_DEPTH } from '../../shared/json-depth';
 
 /**
@@ -78,6 +80,8 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
   const impl: Impl = {
     // The session inspector's methods (issue #7): ./handlers-session.ts.
     ...sessionImplementations(ctx),
+    // A session joined with its captures: ./handlers-capture.ts.
+    ...captureImplementations(ctx),
     // The app shell's methods (issue #7): ./handlers-library.ts.
     ...libraryImplementations(ctx),
     // Re-run and compare (issue #8): ./handlers-rerun.ts.
@@ -90,16 +94,13 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
       return out('initialSessions', { paths: ctx.initialPaths.filter((p) => !isEvalFile(p)) });
     },
 
-    async openSession({ path, format }) {
+    async openSession({ path, format, captures }) {
       if (format !== undefined && !importerById(format)) {
         throw new ApiFailure('BAD_INPUT', `Palimpsest cannot read the ${format} format yet.`);
       }
-      const s = await registry.open(path, format, ctx.onProgress);
+      const s = await registry.open(path, format, ctx.onProgress, captures);
       try {
-        const j = inspectJson(path, s.inspector);
-        return out('openSession', {
-          sessionId: s.id, path, format: j.format, files: j.files, counts: j.counts, branches: j.branches, defaultBranch: j.branch,
-        });
+        return out('openSession', sessionSummary(s));
       } catch (err: unknown) {
         registry.close(s.id);
         throw err;

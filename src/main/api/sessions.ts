@@ -9,6 +9,9 @@ import { loadSession, UnreadableSessionError } from '../session/load';
 import { RULES } from '../../shared/diagnostics';
 import { defaultMemoryBudget, estimateCost, megabytes, MEMORY_BUDGET_ENV } from './session-budget';
 import { stepThrough } from './steps';
+import type { DiscoverOptions } from '../capture/discover';
+import { dataDir } from '../rerun/sidecar';
+import { joinSessionCaptures } from './session-captures';
 
 /** An error a handler returns as a value: `{ ok: false, error: { code, message } }`. */
 export class ApiFailure extends Error {
@@ -45,6 +48,11 @@ export interface SessionRegistryOptions {
    * let in. Default: $PALIMPSEST_MEMORY_BUDGET_MB, else three quarters of the heap limit.
    */
   readonly memoryBudget?: number;
+  /**
+   * Where a session's captures are looked for when it opens (src/main/capture/discover.ts), or
+   * null: only the captures the caller names. Default: the data dir of $PALIMPSEST_DATA_DIR.
+   */
+  readonly captureDiscovery?: DiscoverOptions | null;
 }
 
 /** A load of one file, shared by the opens of that file made while it runs, and what it cost. */
@@ -84,9 +92,12 @@ export class SessionRegistry implements Disposable {
   private readonly inProgress = new Map<number, OpenSessionProgress>();
   private nextOpen = 0;
 
+  private readonly discovery: DiscoverOptions | null;
+
   constructor(private readonly options: SessionRegistryOptions) {
     this.maxSessions = options.maxSessions ?? 16;
     this.memoryBudget = options.memoryBudget ?? defaultMemoryBudget();
+    this.discovery = options.captureDiscovery === undefined ? { dataDir: dataDir() } : options.captureDiscovery;
   }
 
   get size(): number {
@@ -106,10 +117,11 @@ export class SessionRegistry implements Disposable {
     return [...this.inProgress.values()];
   }
 
-  async open(path: string, format?: FormatId, onProgress?: (e: ProgressEvent) => void): Promise<OpenSession> {
+  /** Opens a session; `captures` are joined to it besides those discovery finds (each path checked like the session's). */
+  async open(path: string, format?: FormatId, onProgress?: (e: ProgressEvent) => void, captures: readonly string[] = []): Promise<OpenSession> {
     const id = this.nextOpen++;
     try {
-      return await this.load(path, format, (e) => {
+      return await this.load(path, format, captures, (e) => {
         if (e.operation === 'openSession') this.inProgress.set(id, e);
         onProgress?.(e);
       });
@@ -118,11 +130,13 @@ export class SessionRegistry implements Disposable {
     }
   }
 
-  private async load(path: string, format: FormatId | undefined, onProgress: (e: ProgressEvent) => void): Promise<OpenSession> {
+  private async load(path: string, format: FormatId | undefined, captures: readonly string[], onProgress: (e: ProgressEvent) => void): Promise<OpenSession> {
     if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry is closed.');
-    if (!(await this.isAllowed(path))) {
+    // A capture is read like a session, so it is let in only where a session would be.
+    for (const p of [path, ...captures]) {
+      if (await this.isAllowed(p)) continue;
       const policy = this.options.allow;
-      const why = typeof policy === 'object' && !Array.isArray(policy) ? (policy as PathPolicy).refusal(path) : `${path} is not one of the sessions this window was opened with.`;
+      const why = typeof policy === 'object' && !Array.isArray(policy) ? (policy as PathPolicy).refusal(p) : `${p} is not one of the sessions this window was opened with.`;
       throw new ApiFailure('FORBIDDEN_PATH', why);
     }
     // Checked and taken with no await in between: the count is exact however many opens race.
@@ -132,7 +146,7 @@ export class SessionRegistry implements Disposable {
     this.slots++;
     let load: SharedLoad | null = null;
     try {
-      load = await this.shareOrStart(path, format, onProgress);
+      load = await this.shareOrStart(path, format, captures, onProgress);
       const inspector = await load.done.finally(() => load?.listeners.delete(onProgress));
       if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
       const s: OpenSession = { id: randomUUID(), path, inspector };
@@ -146,7 +160,7 @@ export class SessionRegistry implements Disposable {
   }
 
   /** Joins the load of the same file under way, or reserves the memory for a new one and starts it. */
-  private async shareOrStart(path: string, format: FormatId | undefined, onProgress: (e: ProgressEvent) => void): Promise<SharedLoad> {
+  private async shareOrStart(path: string, format: FormatId | undefined, captures: readonly string[], onProgress: (e: ProgressEvent) => void): Promise<SharedLoad> {
     const info = await stat(path).catch((err: unknown) => {
       throw new ApiFailure('UNREADABLE', `${whyUnreadable(path, err)}.`);
     });
@@ -154,7 +168,9 @@ export class SessionRegistry implements Disposable {
     // never opened: the read would hold one of the few threads file reads share, for good.
     const kind = kindOf(info);
     if (kind !== null && kind !== 'a directory') throw new ApiFailure('UNREADABLE', `${new NotRegularFile(path, kind).message}.`);
-    const key = `${format ?? ''}\0${await canonical(path)}`;
+    // The captures named are part of what is loaded: the same file with others is another load.
+    const named = (await Promise.all(captures.map(canonical))).sort();
+    const key = [format ?? '', await canonical(path), ...named].join('\0');
     const cost = await estimateCost(path, info);
     if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
     // From here to the end, no await: the budget is checked and taken at once.
@@ -170,7 +186,7 @@ export class SessionRegistry implements Disposable {
     }
     this.reserved += cost;
     const listeners = new Set([onProgress]);
-    const done = this.read(path, format, info, (e) => {
+    const done = this.read(path, format, captures, info, (e) => {
       for (const l of listeners) l(e);
     }).finally(() => this.loads.delete(key));
     // Each holder awaits `done`; this keeps a failure with no holder left from being unhandled.
@@ -188,13 +204,13 @@ export class SessionRegistry implements Disposable {
     load.done.then((inspector) => inspector.session.dispose(), () => undefined).catch(() => undefined);
   }
 
-  private async read(path: string, format: FormatId | undefined, info: { isFile(): boolean; size: number }, onProgress: (e: ProgressEvent) => void): Promise<SessionInspector> {
+  private async read(path: string, format: FormatId | undefined, captures: readonly string[], info: { isFile(): boolean; size: number }, onProgress: (e: ProgressEvent) => void): Promise<SessionInspector> {
     // A folder's size says nothing about its files: then only the bytes read are known.
     const total = info.isFile() ? info.size : null;
     const progress = (phase: ProgressEvent['phase'], done: number | null, of: number | null = total) =>
       onProgress({ operation: 'openSession', path, phase, done: done === null || of === null ? done : Math.min(done, of), total: of });
     progress('reading', 0);
-    let inspector: SessionInspector;
+    let inspector: SessionInspector | null = null;
     try {
       const session = await loadSession(path, { format, onBytes: (read) => progress('reading', read) });
       inspector = new SessionInspector(session);
@@ -202,6 +218,8 @@ export class SessionRegistry implements Disposable {
       // steps, with the host answering other questions (and this open's progress) between them.
       progress('replaying', 0, session.events.length);
       await stepThrough(inspector.replaySteps(), (p) => progress('replaying', p.done, p.total));
+      // The diagnostics read the join (the wire rules): it is laid beside the log first.
+      await joinSessionCaptures(inspector, path, captures, this.discovery);
       // The diagnostics catalog reads whole summaries: re-read them once, so every count agrees.
       await inspector.loadRuleTexts();
       // The summary counts the findings: worked out here, inside the progress, not after it.
@@ -209,6 +227,8 @@ export class SessionRegistry implements Disposable {
       await stepThrough(inspector.diagnosticsSteps(), (p) => progress('checking', p.done, p.total));
     } catch (err: unknown) {
       progress('failed', null);
+      // A capture that cannot be read fails the open after the session was loaded: let go of its files.
+      if (inspector) void Promise.resolve(inspector.session.dispose()).catch(() => undefined);
       if (err instanceof UnreadableSessionError) throw new ApiFailure('UNREADABLE', err.message);
       throw err;
     }

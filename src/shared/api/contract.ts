@@ -9,6 +9,7 @@ import { SESSION_CONTRACT } from './session-contract';
 import { LIBRARY_CONTRACT } from './library-contract';
 import { RERUN_CONTRACT, RerunProgressEvent } from './rerun-contract';
 import { EVAL_CONTRACT, EvalProgressEvent } from './eval-contract';
+import { CAPTURE_CONTRACT } from './capture-contract';
 
 /**
  * The one API contract between the core (src/main) and any UI (DESIGN.md: "the API contract lives
@@ -26,6 +27,7 @@ export * from './session-contract';
 export * from './library-contract';
 export * from './rerun-contract';
 export * from './eval-contract';
+export * from './capture-contract';
 
 /** Error as a log records it (a provider error, a summarizer failure). */
 const LoggedError = z.object({ code: z.string().optional(), message: z.string() });
@@ -69,6 +71,18 @@ export const BranchRow = z.object({
   lastSeq: Seq,
 });
 
+/** A capture joined to the session (`palimpsest record`, claude-trace, HAR): its exchanges, and how many were this session's. */
+export const CaptureInfo = z.object({
+  path: z.string(),
+  format: z.string(),
+  exchanges: Count,
+  /** Exchanges joined to this session's requests (the rest were other sessions' or not model calls). */
+  taken: Count,
+  /** Lines of the capture that could not be read. */
+  skipped: Count,
+});
+export type CaptureInfo = z.infer<typeof CaptureInfo>;
+
 export const SessionSummary = z.object({
   sessionId: SessionId,
   /** The first file of the session, as opened. */
@@ -79,6 +93,8 @@ export const SessionSummary = z.object({
   counts: SessionCounts,
   branches: z.array(BranchRow),
   defaultBranch: z.string(),
+  /** Captures joined to the default branch (named on open, or found beside the session); absent or empty: none. */
+  captures: z.array(CaptureInfo).optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -102,6 +118,10 @@ export const RequestRow = z.object({
   finish: Finish.nullable(),
   error: LoggedError.nullable(),
   responseSeq: Seq.nullable(),
+  /** Where the request is known from: always the log here (a capture's wire-only requests are listTimeline's). */
+  source: z.enum(['log', 'wire', 'both']).optional(),
+  /** The HTTP status: null, as the log does not record it. */
+  status: z.number().int().nullable().optional(),
 });
 export type RequestRow = z.infer<typeof RequestRow>;
 
@@ -213,7 +233,12 @@ export const CONTRACT = {
     output: z.object({ paths: z.array(z.string()) }),
   },
   openSession: {
-    input: z.object({ path: z.string().min(1).max(4096), format: SessionFormat.optional() }),
+    input: z.object({
+      path: z.string().min(1).max(4096),
+      format: SessionFormat.optional(),
+      /** Captures of the session's wire traffic to join to it, besides those found beside it; checked like `path`. */
+      captures: z.array(z.string().min(1).max(4096)).max(16).optional(),
+    }),
     output: SessionSummary,
   },
   closeSession: {
@@ -257,6 +282,8 @@ export const CONTRACT = {
   ...RERUN_CONTRACT,
   // Offline evaluation (issue #9): eval files, jobs, the matrix, a run's comparison.
   ...EVAL_CONTRACT,
+  // A session joined with captures of its wire traffic: ./capture-contract.ts.
+  ...CAPTURE_CONTRACT,
 } as const satisfies { readonly [M in ApiMethod]: { readonly input: z.ZodType; readonly output: z.ZodType } };
 
 // CONTRACT has exactly the methods of API_METHODS (the `satisfies` rejects extra and missing keys).

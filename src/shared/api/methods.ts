@@ -50,6 +50,9 @@ export const API_METHODS = [
   'cancelEval',
   'listEvalJobs',
   'evalRunDetail',
+  // A session joined with captures (schemas in ./capture-contract.ts).
+  'listTimeline',
+  'getWireRequest',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];
