@@ -2,11 +2,17 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import { useSession } from './context';
 import { num } from './format';
+import { JoinedRequestList } from './JoinedRequestList';
 
 const ROW = 44;
 
-/** Every request of the branch (virtualised), with its compaction and diagnostic marks. */
+/** Every request of the branch (virtualised), with its compaction and diagnostic marks; with a capture, the joined list. */
 export function RequestList(): React.JSX.Element {
+  const joined = useSession((s) => s.joined);
+  return joined ? <JoinedRequestList /> : <LogRequestList />;
+}
+
+function LogRequestList(): React.JSX.Element {
   const requests = useSession((s) => s.requests);
   const selected = useSession((s) => s.selected);
   const select = useSession((s) => s.select);

@@ -6,12 +6,14 @@ import { ModelViewPane } from './ModelViewPane';
 import { RawHistory } from './RawHistory';
 import { RequestList } from './RequestList';
 import { Timeline } from './Timeline';
+import { WireViewPane } from './WireViewPane';
 
 /** Timeline on top, the three panes in the middle, the detail panels below. */
 export function SessionLayout(): React.JSX.Element {
   const phase = useSession((s) => s.phase);
   const error = useSession((s) => s.error);
   const showKeys = useSession((s) => s.showKeys);
+  const wireOnly = useSession((s) => s.wire !== null);
 
   if (phase === 'loading') return <div className="notice" role="status">Loading the session…</div>;
   if (phase === 'error') {
@@ -28,7 +30,7 @@ export function SessionLayout(): React.JSX.Element {
       <AlignmentBar />
       <main className="sv-panes">
         <RequestList />
-        <ModelViewPane />
+        {wireOnly ? <WireViewPane /> : <ModelViewPane />}
         <RawHistory />
       </main>
       <DetailPanel />

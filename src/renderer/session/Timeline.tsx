@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { BranchPicker } from './BranchPicker';
 import { useSession } from './context';
 import type { Marker } from './stepping';
@@ -7,7 +8,7 @@ export function trackPercent(index: number, count: number): number {
   return count <= 1 ? 50 : (index / (count - 1)) * 100;
 }
 
-function MarkerTicks({ markers, count, kind }: { markers: readonly Marker[]; count: number; kind: Marker['kind'] }): React.JSX.Element {
+function MarkerTicks({ markers, count, kind, at }: { markers: readonly Marker[]; count: number; kind: Marker['kind']; at: (logIndex: number) => number }): React.JSX.Element {
   const select = useSession((s) => s.select);
   const openCompaction = useSession((s) => s.openCompaction);
   const setTab = useSession((s) => s.setTab);
@@ -18,7 +19,7 @@ function MarkerTicks({ markers, count, kind }: { markers: readonly Marker[]; cou
           type="button"
           key={m.id}
           className={`sv-tick ${kind} ${m.severity ? `sev-${m.severity}` : ''}`}
-          style={{ left: `${trackPercent(m.index, count)}%` }}
+          style={{ left: `${trackPercent(at(m.index), count)}%` }}
           title={`${m.label} — request #${m.index}`}
           aria-label={`${m.label} at request ${m.index}`}
           data-index={m.index}
@@ -45,15 +46,25 @@ export function Timeline(): React.JSX.Element {
   const step = useSession((s) => s.step);
   const jump = useSession((s) => s.jumpMarker);
   const toggleKeys = useSession((s) => s.toggleKeys);
-  const n = requests.length;
+  const joined = useSession((s) => s.joined);
+  const selectedRow = useSession((s) => s.selectedRow);
+  const selectRow = useSession((s) => s.selectRow);
+  // With a capture the track runs over the joined list; marks stay on the log's requests.
+  const rowOfLog = useMemo(() => new Map((joined?.rows ?? []).flatMap((r) => (r.logIndex === null ? [] : [[r.logIndex, r.index] as const]))), [joined]);
+  const at = (logIndex: number) => (joined ? rowOfLog.get(logIndex) ?? logIndex : logIndex);
+  const n = joined ? joined.rows.length : requests.length;
   const current = selected === null ? null : requests[selected];
+  const row = joined && selectedRow !== null ? joined.rows[selectedRow] ?? null : null;
+  const where = row
+    ? `request #${row.index} of ${n} · ${row.purpose} · ${row.source === 'wire' ? `wire only, ${row.status === null ? 'no response' : `HTTP ${row.status}`}` : `log #${row.logIndex ?? '?'}${current ? ` · seq ${current.seq}` : ''}`}`
+    : current ? `request #${current.index} of ${n} · ${current.purpose} · seq ${current.seq}` : `${n} requests`;
 
   return (
     <section className="sv-timeline" aria-label="Timeline">
       <div className="sv-timeline-bar">
         <strong>Timeline</strong>
         <span className="sv-where">
-          {current ? `request #${current.index} of ${n} · ${current.purpose} · seq ${current.seq}` : `${n} requests`}
+          {where}
         </span>
         <span className="sv-steps">
           <button type="button" onClick={() => step(-1)} title="previous request (k, ↑, ←)">◀ request</button>
@@ -68,18 +79,18 @@ export function Timeline(): React.JSX.Element {
       </div>
       {n > 0 && (
         <div className="sv-track">
-          <MarkerTicks markers={markers.compaction} count={n} kind="compaction" />
+          <MarkerTicks markers={markers.compaction} count={n} kind="compaction" at={at} />
           <input
             type="range"
             className="sv-slider"
             min={0}
             max={Math.max(0, n - 1)}
-            value={selected ?? 0}
+            value={(joined ? selectedRow : selected) ?? 0}
             aria-label="Selected request"
-            aria-valuetext={current ? `request ${current.index}` : undefined}
-            onChange={(e) => void select(Number(e.target.value))}
+            aria-valuetext={joined ? (selectedRow === null ? undefined : `request ${selectedRow}`) : current ? `request ${current.index}` : undefined}
+            onChange={(e) => void (joined ? selectRow(Number(e.target.value)) : select(Number(e.target.value)))}
           />
-          <MarkerTicks markers={markers.diagnostic} count={n} kind="diagnostic" />
+          <MarkerTicks markers={markers.diagnostic} count={n} kind="diagnostic" at={at} />
         </div>
       )}
     </section>

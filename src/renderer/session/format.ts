@@ -37,3 +37,6 @@ export function derivationLabel(it: Pick<ViewItemRow, 'derivation'>): string | n
     case 'marker': return `marker for ${d.of.length} dropped${d.fallback ? ` (${d.fallback})` : ''}`;
   }
 }
+
+/** A duration: 1,234 ms → "1,234 ms"; null → "unknown". */
+export const ms = (n: number | null | undefined): string => (n === null || n === undefined || !Number.isFinite(n) ? 'unknown' : `${Math.round(n).toLocaleString('en-US')} ms`);

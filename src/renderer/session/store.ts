@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
-  AlignRow, ApiError, CompactionRow, DiagnosticRow, EventRow, PalimpsestApi, RequestRow, SessionSummary, ViewHead, ViewWindowItem,
+  AlignRow, ApiError, ApiOutput, CompactionRow, DiagnosticRow, EventRow, PalimpsestApi, RequestRow, SessionSummary, TimelineRow, ViewHead, ViewWindowItem,
 } from '../../shared/api/contract';
 import { blocksFull } from '../preview';
 import { compactionMarkers, diagnosticMarkers, nextMarker, requestAtOrAfter, stepRequest, type Marker } from './stepping';
@@ -22,6 +22,21 @@ export interface ItemText {
   readonly error?: ApiError;
 }
 
+/** A capture's joined list of the branch: the timeline rows and each compaction's attempts (joined indexes). */
+export interface Joined {
+  readonly rows: readonly TimelineRow[];
+  readonly compactions: readonly { readonly id: string; readonly attempts: readonly number[] }[];
+  readonly orphanAttempts: readonly (readonly number[])[];
+}
+
+/** A request only the wire has, selected: its view and output come whole from getWireRequest. */
+export interface WireSelection {
+  readonly index: number;
+  readonly state: 'loading' | 'ready' | 'error';
+  readonly value?: ApiOutput<'getWireRequest'>;
+  readonly error?: ApiError;
+}
+
 export interface SessionState {
   readonly api: PalimpsestApi;
   readonly sessionId: string;
@@ -30,6 +45,12 @@ export interface SessionState {
   info: SessionSummary | null;
   branch: string | null;
   requests: readonly RequestRow[];
+  /** null: no capture is joined to the branch (the request list is the log's). */
+  joined: Joined | null;
+  /** The selected row of the joined list (null: none, or no capture). */
+  selectedRow: number | null;
+  /** Set while a request only the wire has is selected (then `selected`, a log index, is null). */
+  wire: WireSelection | null;
   compactions: readonly CompactionRow[];
   diagnostics: readonly DiagnosticRow[];
   markers: { readonly compaction: readonly Marker[]; readonly diagnostic: readonly Marker[] };
@@ -61,6 +82,8 @@ export interface SessionState {
   load(): Promise<void>;
   setBranch(branch: string): Promise<void>;
   select(index: number): Promise<void>;
+  /** Select a row of the joined list: its log request when the log has it, else the wire's own view. */
+  selectRow(row: number): Promise<void>;
   step(delta: number): void;
   edge(to: 'first' | 'last'): void;
   jumpMarker(kind: 'compaction' | 'diagnostic', dir: 1 | -1): void;
@@ -99,7 +122,7 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
 
     return {
       api, sessionId, phase: 'loading', error: null, info: null, branch: null,
-      requests: [], compactions: [], diagnostics: [], markers: { compaction: [], diagnostic: [] },
+      requests: [], joined: null, selectedRow: null, wire: null, compactions: [], diagnostics: [], markers: { compaction: [], diagnostic: [] },
       selected: null, head: null, headError: null, viewChunks: {}, eventChunks: {}, alignChunks: {}, windowError: null,
       pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set(), scrollView: null, scrollRaw: null,
       expanded: {}, tab: 'tokens', compactionId: null, showKeys: false,
@@ -113,22 +136,27 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
 
       async setBranch(branch) {
         const ticket = ++branchTicket;
-        const [requests, compactions, diagnostics] = await Promise.all([
+        const [requests, compactions, diagnostics, timeline] = await Promise.all([
           api.listRequests({ sessionId, branch }), api.listCompactions({ sessionId, branch }), api.listDiagnostics({ sessionId, branch }),
+          // A host without the method (an older one) has no joined list: the log's is shown.
+          Promise.resolve().then(() => api.listTimeline({ sessionId, branch })).catch(() => null),
         ]);
         if (ticket !== branchTicket) return;
         if (!requests.ok) return fail(requests.error);
         if (!compactions.ok) return fail(compactions.error);
         if (!diagnostics.ok) return fail(diagnostics.error);
         const rs = requests.value.requests;
+        const t = timeline?.ok && timeline.value.joined ? timeline.value : null;
+        const joined: Joined | null = t ? { rows: t.requests, compactions: t.compactions, orphanAttempts: t.orphanAttempts } : null;
         views.reset();
         aligns.reset();
         set({
-          phase: 'ready', branch, requests: rs, compactions: compactions.value.compactions, diagnostics: diagnostics.value.diagnostics,
+          phase: 'ready', branch, requests: rs, joined, selectedRow: null, wire: null, compactions: compactions.value.compactions, diagnostics: diagnostics.value.diagnostics,
           markers: { compaction: compactionMarkers(rs, compactions.value.compactions), diagnostic: diagnosticMarkers(rs, diagnostics.value.diagnostics) },
           selected: null, head: null, compactionId: compactions.value.compactions[0]?.id ?? null,
         });
-        if (rs.length > 0) await get().select(0);
+        if (joined && joined.rows.length > 0) await get().selectRow(0);
+        else if (rs.length > 0) await get().select(0);
       },
 
       async select(index) {
@@ -137,7 +165,8 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         const ticket = ++viewTicket;
         views.reset();
         aligns.reset();
-        set({ selected: index, headError: null, pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set(), expanded: {} });
+        const row = get().joined?.rows.find((r) => r.logIndex === index)?.index ?? null;
+        set({ selected: index, selectedRow: row, wire: null, headError: null, pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set(), expanded: {} });
         const head = await api.getViewHead({ sessionId, branch, index });
         if (ticket !== viewTicket) return;
         if (head.ok) set({ head: head.value });
@@ -147,12 +176,43 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         if (seq !== undefined && get().pickedRaw === null) set({ scrollRaw: { seq, nonce: ++nonce } });
       },
 
+      async selectRow(index) {
+        const { joined, branch } = get();
+        const row = joined?.rows[index];
+        if (!row || branch === null) return;
+        if (row.logIndex !== null) return get().select(row.logIndex);
+        const ticket = ++viewTicket;
+        views.reset();
+        aligns.reset();
+        set({
+          selected: null, selectedRow: index, head: null, headError: null, wire: { index, state: 'loading' },
+          pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set(), expanded: {},
+        });
+        // The raw history follows: the log request this attempt came after.
+        if (row.afterSeq !== null) set({ scrollRaw: { seq: row.afterSeq, nonce: ++nonce } });
+        const r = await api.getWireRequest({ sessionId, index });
+        if (ticket !== viewTicket) return;
+        set({ wire: r.ok ? { index, state: 'ready', value: r.value } : { index, state: 'error', error: r.error } });
+      },
+
       step(delta) {
+        const { joined } = get();
+        if (joined) {
+          const next = stepRequest(joined.rows.length, get().selectedRow, delta);
+          if (next !== null) void get().selectRow(next);
+          return;
+        }
         const next = stepRequest(get().requests.length, get().selected, delta);
         if (next !== null) void get().select(next);
       },
 
       edge(to) {
+        const { joined } = get();
+        if (joined) {
+          const n = joined.rows.length;
+          if (n > 0) void get().selectRow(to === 'first' ? 0 : n - 1);
+          return;
+        }
         const n = get().requests.length;
         if (n > 0) void get().select(to === 'first' ? 0 : n - 1);
       },
