@@ -5,6 +5,7 @@ import { useSession } from '../context';
 import { chars, num } from '../format';
 import { BracketTimeline } from './BracketTimeline';
 import { MapReduceSection } from './MapReduceSection';
+import { AttemptsTimeline, OrphanAttempts } from './AttemptsTimeline';
 import { SummarizerCalls } from './SummarizerCalls';
 import { TextDiffView } from './TextDiffView';
 import { useQuery, valueOf } from './useQuery';
@@ -41,13 +42,15 @@ export function CompactionPanel(): React.JSX.Element {
   const jumpToSeq = useSession((s) => s.jumpToSeq);
   const select = useSession((s) => s.select);
   const [diffWith, setDiffWith] = useState(false);
+  const joined = useSession((s) => s.joined);
+  const attempts = joined?.compactions.find((c) => c.id === id)?.attempts ?? null;
   const q = useQuery(branch === null || id === null ? null : `${branch}\u0000${id}`, () => api.getCompaction({ sessionId, branch: branch ?? undefined, compactionId: id ?? '' }));
   const position = compactions.findIndex((c) => c.id === id);
   const previousId = position > 0 ? compactions[position - 1]?.id ?? null : null;
   const prevQ = useQuery(diffWith && branch !== null && previousId !== null ? `${branch}\u0000${previousId}` : null, () => api.getCompaction({ sessionId, branch: branch ?? undefined, compactionId: previousId ?? '' }));
   const d = valueOf(q);
   const prev = valueOf(prevQ);
-  if (compactions.length === 0) return <p className="muted pad">No compaction on this branch.</p>;
+  if (compactions.length === 0) return <div><p className="muted pad">No compaction on this branch.</p><OrphanAttempts /></div>;
   const pick = (seq: number) => void jumpToSeq(seq);
   const summary = d?.summaries[d.summaries.length - 1] ?? null;
   const prevSummary = prev?.summaries[prev.summaries.length - 1] ?? null;
@@ -77,6 +80,7 @@ export function CompactionPanel(): React.JSX.Element {
           <BracketTimeline bracket={d.bracket} onPick={pick} />
           <PolicyLine d={d} />
           <div className="muted small">source: {d.source.length} items{d.source.length > 0 ? ` (${d.source[0]?.id} … ${d.source[d.source.length - 1]?.id})` : ''}</div>
+          {attempts && <AttemptsTimeline attempts={attempts} label={`Attempts of compaction ${d.row.id}`} />}
           <SummarizerCalls d={d} onSelect={(i) => void select(i)} />
           {d.errors.length > 0 && (
             <ul className="sv-list" aria-label="Failed attempts">
@@ -111,6 +115,7 @@ export function CompactionPanel(): React.JSX.Element {
           {d.mapreduce && <MapReduceSection mr={d.mapreduce} onPick={pick} />}
         </>
       )}
+      <OrphanAttempts />
     </div>
   );
 }
