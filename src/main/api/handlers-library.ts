@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { namedCapturePath } from '../capture/discover';
 import type { z } from 'zod';
 import { CONTRACT, type ApiOutput, type LibraryMethod } from '../../shared/api/contract';
 import { searchSession } from '../search/session-search';
@@ -32,7 +34,8 @@ export function libraryImplementations(ctx: HandlerContext): LibraryImpl {
 
   return {
     async discoverSessions({ refresh }) {
-      return checked('discoverSessions', await library().discover(refresh === true));
+      const d = await library().discover(refresh === true);
+      return checked('discoverSessions', { ...d, sessions: await markCaptures(d.sessions) });
     },
 
     async pickPaths({ kind }) {
@@ -50,4 +53,15 @@ export function libraryImplementations(ctx: HandlerContext): LibraryImpl {
       return checked('searchSession', { query, branch: b, total: r.total, truncated: r.total > r.matches.length, partial: r.partial, matches: r.matches });
     },
   };
+}
+
+/** Marks the sessions with a capture named for their file beside them: one stat each, a few at a time. */
+async function markCaptures<T extends { readonly path: string }>(sessions: readonly T[]): Promise<(T & { capture: boolean })[]> {
+  const out: (T & { capture: boolean })[] = [];
+  for (let i = 0; i < sessions.length; i += 32) {
+    const batch = sessions.slice(i, i + 32);
+    const found = await Promise.all(batch.map((s) => stat(namedCapturePath(s.path)).then((st) => st.isFile(), () => false)));
+    batch.forEach((s, j) => out.push({ ...s, capture: found[j] === true }));
+  }
+  return out;
 }

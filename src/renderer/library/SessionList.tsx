@@ -25,6 +25,7 @@ function Row({ s, recent }: { s: DiscoveredSession; recent: RecentEntry | undefi
       <div className="line1">
         <span className={`tag harness h-${s.harness ?? 'unknown'}`}>{s.harness ?? 'unknown format'}</span>
         <span className="name" title={s.title ?? undefined}>{name}</span>
+        {s.capture && <span className="tag capture" title="a capture of its wire traffic lies beside it: opening joins it">capture</span>}
         {s.project && <span className="muted project" title={s.project}>{baseName(s.project)}</span>}
       </div>
       <div className="line2 muted small">

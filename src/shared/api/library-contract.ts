@@ -49,6 +49,8 @@ export const DiscoveredSession = z.object({
   /** Lines the scan could not read. */
   badLines: Count,
   problems: z.array(z.string()),
+  /** A capture named for the session file lies beside it (`<file>.capture.jsonl`; a cheap check: captures found by id show when it opens). */
+  capture: z.boolean().optional(),
 });
 export type DiscoveredSession = z.infer<typeof DiscoveredSession>;
 

@@ -105,3 +105,24 @@ describe('the host context', () => {
     }
   });
 });
+
+describe('the library\'s capture marker', () => {
+  it('marks a session with a capture named for its file beside it, and only that one', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'palimpsest-capture-mark-'));
+    try {
+      copyFileSync('fixtures/palimpsest/basic.jsonl', join(d, 'a.jsonl'));
+      copyFileSync('fixtures/palimpsest/basic.jsonl', join(d, 'b.jsonl'));
+      copyFileSync('fixtures/captures/palimpsest.capture.jsonl', join(d, 'a.jsonl.capture.jsonl'));
+      const c = await createHostContext({ paths: [d], machine: false });
+      try {
+        const r = await c.handlers.discoverSessions({});
+        const marks = r.ok ? Object.fromEntries(r.value.sessions.filter((s) => s.harness !== null).map((s) => [s.path.split('/').pop(), s.capture])) : null;
+        expect(marks).toEqual({ 'a.jsonl': true, 'b.jsonl': false });
+      } finally {
+        c.dispose();
+      }
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
