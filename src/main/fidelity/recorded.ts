@@ -23,6 +23,8 @@ export interface RecordedRequest {
   readonly source: string | null;
   readonly purpose: string | null;
   readonly joinedStatus: number | null;
+  /** The joined request carries an error (HTTP, cut stream, error event, transport). */
+  readonly joinedError: boolean;
   readonly verdict: 'match' | 'mismatch' | 'unknown' | 'missing';
   readonly firstDiff: string | null;
 }
@@ -32,8 +34,9 @@ export interface RecordedComparison {
   readonly requests: readonly RecordedRequest[];
   readonly wire: number;
   readonly exact: number;
+  /** Attempts the mock failed: an HTTP error, or a fault played behind a 200 (a cut stream, an error event). */
   readonly failedOnWire: number;
-  /** Failed attempts the join holds with the status the mock answered. */
+  /** Failed attempts the join holds with their failure: the same HTTP status, or an error for a fault. */
   readonly failedJoined: number;
   /** Rule ids of the findings with and without the capture. */
   readonly findingsJoined: readonly string[];
@@ -45,7 +48,9 @@ const ids = (ds: readonly { rule: string; severity: string }[]): string[] => [..
 
 export async function compareRecorded(mainLog: string | null, captured: readonly CapturedRequest[], capturePaths: readonly string[], protocol: string): Promise<RecordedComparison> {
   const models = captured.filter((c) => c.protocol !== null && c.answer.kind !== 'aux');
-  const failedOnWire = models.filter((c) => c.answer.status >= 400).length;
+  // A failed attempt: an HTTP error, or a fault the mock played (a cut stream, an error event).
+  const failedAttempt = (c: CapturedRequest): boolean => c.answer.status >= 400 || c.answer.kind.startsWith('fault');
+  const failedOnWire = models.filter(failedAttempt).length;
   const empty = (error: string): RecordedComparison => ({
     captures: capturePaths.length, requests: [], wire: models.length, exact: 0, failedOnWire, failedJoined: 0, findingsJoined: [], findingsLogOnly: [], error,
   });
@@ -70,7 +75,7 @@ export async function compareRecorded(mainLog: string | null, captured: readonly
       const body = bodyText(c);
       const j = join.requests.find((r) => !used.has(r.index) && callOf(ins, r)?.exchange.request.body === body);
       if (!j) {
-        requests.push({ seq: c.seq, status: c.answer.status, joined: null, source: null, purpose: null, joinedStatus: null, verdict: 'missing', firstDiff: 'the joined session does not hold this request' });
+        requests.push({ seq: c.seq, status: c.answer.status, joined: null, source: null, purpose: null, joinedStatus: null, joinedError: false, verdict: 'missing', firstDiff: 'the joined session does not hold this request' });
         continue;
       }
       used.add(j.index);
@@ -78,12 +83,17 @@ export async function compareRecorded(mainLog: string | null, captured: readonly
       const wire = normalizeWire(c);
       const cmp = view && wire ? compareRequest(wire, normalizeView(view, protocol)) : null;
       requests.push({
-        seq: c.seq, status: c.answer.status, joined: j.index, source: j.source, purpose: j.purpose, joinedStatus: j.status,
+        seq: c.seq, status: c.answer.status, joined: j.index, source: j.source, purpose: j.purpose, joinedStatus: j.status, joinedError: j.error !== null,
         verdict: cmp?.verdict ?? 'mismatch', firstDiff: cmp ? cmp.firstDiff : 'no view',
       });
     }
     const exact = requests.filter((r) => r.verdict === 'match').length;
-    const failedJoined = requests.filter((r) => r.status >= 400 && r.joinedStatus === r.status).length;
+    // Joined with its failure: the same HTTP error status, or (a fault behind a 200) an error on the wire call.
+    const failedJoined = requests.filter((r, k) => {
+      const c = models[k] as CapturedRequest;
+      if (!failedAttempt(c) || r.joined === null) return false;
+      return c.answer.status >= 400 ? r.joinedStatus === c.answer.status : r.joinedError;
+    }).length;
     return { captures: capturePaths.length, requests, wire: models.length, exact, failedOnWire, failedJoined, findingsJoined, findingsLogOnly, error: null };
   } finally {
     await ins.session.dispose();

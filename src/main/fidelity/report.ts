@@ -80,7 +80,7 @@ export function renderReport(input: ReportInput): string {
   L.push('with those captures (src/main/fidelity/recorded.ts). The judge is still the mock\'s own recording: each model');
   L.push('request it received must be in the joined session, found by its exact body, with a view equal to what was');
   L.push('sent — summarizer calls and failed attempts included; "failed attempts joined" counts the requests the mock');
-  L.push('failed that the join holds with the same HTTP status.');
+  L.push('failed (an HTTP error, or a stream it cut) that the join holds with their failure: the same status, or an error.');
   L.push('');
   L.push('## Requests');
   L.push('');
