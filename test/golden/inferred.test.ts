@@ -84,6 +84,14 @@ const FIDELITY_EXPECTED: Record<string, { findings: string[]; why: string }> = {
     findings: ['TURN_FAILED_BEFORE_RESPONSE_INFERRED', 'TURN_FAILED_BEFORE_RESPONSE_INFERRED'],
     why: 'both later turns: the summarizer was cut at the output limit (a failed compaction the importer reads from its usage record) and the turn ended with the error',
   },
+  'claude-code-2.1.332/compact-cut-stream': {
+    findings: ['COMPACTION_FAILURE_NOTICE'],
+    why: 'every summarizer stream was cut; the /compact ended in "Error during compaction: …" (the last attempt, cut before its headers, reached the client as the recorder\'s 502) and no boundary',
+  },
+  'codex-0.171.0/compact-cut-stream': {
+    findings: ['TURN_FAILED_BEFORE_RESPONSE_INFERRED', 'TURN_FAILED_BEFORE_RESPONSE_INFERRED'],
+    why: 'both later turns ended with "stream disconnected before completion" before any model call: the cut summarizer streams left nothing else',
+  },
   'codex-0.171.0/compact-overloaded': {
     findings: ['TURN_FAILED_BEFORE_RESPONSE_INFERRED', 'TURN_FAILED_BEFORE_RESPONSE_INFERRED'],
     why: 'both later turns ended with "Selected model is at capacity" before any model call: the 503s on the summarizer left nothing else',
