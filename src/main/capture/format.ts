@@ -8,7 +8,7 @@ import { z } from 'zod';
  * Nothing secret is written: the values of credential headers (authorization, x-api-key, api-key,
  * x-goog-api-key, cookie, set-cookie, proxy-authorization) are replaced by a fingerprint, `[redacted
  * sha256:<first 8 hex of the SHA-256 of the value>]`, which tells two keys apart and reveals neither.
- * A `key` query parameter (Gemini) is blanked the same way in `path`.
+ * The value of a `key` query parameter (Gemini) is fingerprinted the same way in `path`.
  */
 
 export const CAPTURE_VERSION = 1;

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { CapturedError } from '../capture/format';
 import { BodyTap } from './body-tap';
 import type { CaptureFile } from './capture-file';
-import { capturedHeaders, capturedPath } from './credentials';
+import { redactPath } from '../capture/redact';
+import { capturedHeaders } from './credentials';
 import { endToEnd, rawHeader } from './headers';
 import { bodyJson, eventsJson, Slots } from './line';
 import { route, upstreamText, type Upstreams } from './routes';
@@ -148,7 +149,7 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
         provider: r.provider,
         upstream: upstreamText(upstream),
         method: req.method ?? 'GET',
-        path: capturedPath(r.path),
+        path: redactPath(r.path),
         startedAt,
         request: { headers: capturedHeaders(forwarded.flat()), body: bodyJson(reqTap, slots) },
         response: up && respTap

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capture } from '../../../src/main/capture/exchange';
 import { readCapture, sniffFormat } from '../../../src/main/capture/read';
+import { fingerprint } from '../../../src/main/capture/redact';
 import { MAX_SKIPPED_LISTED } from '../../../src/main/capture/skipped';
 
 const DIR = join(__dirname, '../../../fixtures/captures');
@@ -135,12 +136,12 @@ describe('HAR files', () => {
     expect(c.exchanges[1]?.ttfbMs).toBeCloseTo(1.5 + 0.2 + 380.1, 6);
   });
 
-  it('fingerprints credentials in headers and blanks an API key in the URL', async () => {
+  it('fingerprints credentials in headers and an API key in the URL', async () => {
     const c = await capture(at('devtools.har'));
     const text = JSON.stringify(c);
     expect(text).not.toContain('EXAMPLE-not-a-real-key');
     expect(text).not.toContain('__cf_bm');
-    expect(c.exchanges[1]?.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent?key=[redacted]');
+    expect(c.exchanges[1]?.path).toBe(`/v1beta/models/gemini-2.5-flash:generateContent?key=${fingerprint('EXAMPLE-not-a-real-key')}`);
   });
 
   it('decodes base64 content when it is UTF-8 and says null when it is not', async () => {

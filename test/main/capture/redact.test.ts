@@ -16,7 +16,7 @@ describe('redaction of foreign captures', () => {
     expect(fingerprint('[redacted sha256:0123abcd]')).toBe('[redacted sha256:0123abcd]');
   });
 
-  it('blanks a key query parameter', () => {
-    expect(redactPath('/v1beta/models/g:generateContent?alt=sse&key=AIzaSECRET')).toBe('/v1beta/models/g:generateContent?alt=sse&key=[redacted]');
+  it('fingerprints a key query parameter', () => {
+    expect(redactPath('/v1beta/models/g:generateContent?alt=sse&key=AIzaSECRET')).toBe(`/v1beta/models/g:generateContent?alt=sse&key=${fingerprint('AIzaSECRET')}`);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/main/cli/args';
-import { capturedHeaders, capturedPath, fingerprint } from '../../../src/main/record/credentials';
+import { fingerprint, redactPath } from '../../../src/main/capture/redact';
+import { capturedHeaders } from '../../../src/main/record/credentials';
 import { endToEnd } from '../../../src/main/record/headers';
 import { parseUpstreams, route } from '../../../src/main/record/routes';
 import { SseParser, type SseEvent } from '../../../src/main/record/sse';
@@ -92,9 +93,9 @@ describe('credentials', () => {
   });
 
   it('fingerprints the value of a key query parameter only', () => {
-    expect(capturedPath('/v1beta/models/m:generateContent?alt=sse&key=AIzaSECRET')).toBe(`/v1beta/models/m:generateContent?alt=sse&key=${fingerprint('AIzaSECRET')}`);
-    expect(capturedPath('/x?monkey=1&key')).toBe('/x?monkey=1&key');
-    expect(capturedPath('/x')).toBe('/x');
+    expect(redactPath('/v1beta/models/m:generateContent?alt=sse&key=AIzaSECRET')).toBe(`/v1beta/models/m:generateContent?alt=sse&key=${fingerprint('AIzaSECRET')}`);
+    expect(redactPath('/x?monkey=1&key')).toBe('/x?monkey=1&key');
+    expect(redactPath('/x')).toBe('/x');
   });
 });
 

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../../src/main/record/credentials';
+import { fingerprint } from '../../../src/main/capture/redact';
 import { mock, rig, send, stableHeaders } from './helpers';
 
 /* The recording proxy in front of the mock provider: transparent for both sides, and what it writes. */
