@@ -5,6 +5,7 @@ import { readRegularFileSync } from '../files/open-regular';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { decompress as zstdDecompress } from 'fzstd';
 import { z } from 'zod';
+import { CREDENTIAL_HEADERS } from '../capture/format';
 
 /*
  * The recording: one JSON line per request the mock received, appended before it answers, so the
@@ -14,8 +15,8 @@ import { z } from 'zod';
  * length and SHA-256; a compressed body (content-encoding) is also kept decoded in `decoded`.
  */
 
-/** Headers never written to the recording (their names are listed in `redacted`). */
-export const SECRET_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'cookie', 'openai-api-key', 'x-goog-api-key']);
+/** Headers never written to the recording (their names are listed in `redacted`): the credential headers every capture leaves out. */
+export const SECRET_HEADERS: ReadonlySet<string> = CREDENTIAL_HEADERS;
 
 /** Gemini also accepts its API key as `?key=`; the value is replaced in the recorded path and `?key` listed in `redacted`. */
 const KEY_PARAM = /([?&]key=)[^&#]*/g;
