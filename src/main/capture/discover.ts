@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { openRegular } from '../files/open-regular';
+import { readRegularHead } from '../files/open-regular';
 import { bodyText } from './read-palimpsest';
 import { requestSessionId } from './join/session-id';
 
@@ -38,20 +38,11 @@ export function namedCapturePath(sessionPath: string): string {
 
 /** The first `bytes` of a regular file, and whether they filled the buffer (the file may go on); null: unreadable. */
 async function readHead(path: string, bytes: number): Promise<{ text: string; full: boolean } | null> {
-  let fh;
   try {
-    fh = await openRegular(path);
+    const head = await readRegularHead(path, bytes);
+    return { text: head.toString('utf8'), full: head.length === bytes };
   } catch {
     return null;
-  }
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return { text: buf.toString('utf8', 0, bytesRead), full: bytesRead === bytes };
-  } catch {
-    return null;
-  } finally {
-    await fh.close().catch(() => undefined);
   }
 }
 

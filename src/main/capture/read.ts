@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from '../../shared/eval/result';
-import { openRegular } from '../files/open-regular';
+import { readRegularHead } from '../files/open-regular';
 import { describeIoError } from '../reader/io';
 import type { Capture } from './exchange';
 import { readClaudeTrace } from './read-claude-trace';
@@ -60,20 +60,10 @@ export function sniffFormat(head: string): CaptureFormat | null {
 }
 
 async function readHead(path: string): Promise<Result<string>> {
-  let fh;
   try {
-    fh = await openRegular(path);
+    return ok((await readRegularHead(path, SNIFF_BYTES)).toString('utf8'));
   } catch (e) {
     return fail(describeIoError(path, e));
-  }
-  try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-    return ok(buf.toString('utf8', 0, bytesRead));
-  } catch (e) {
-    return fail(describeIoError(path, e));
-  } finally {
-    await fh.close().catch(() => undefined);
   }
 }
 

@@ -76,6 +76,18 @@ export async function readRegularFile(path: string): Promise<string> {
   }
 }
 
+/** The first `bytes` bytes of the regular file `path` (fewer when it is shorter); rejects as openRegular does. */
+export async function readRegularHead(path: string, bytes: number): Promise<Buffer> {
+  const fh = await openRegular(path);
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
 /** readRegularFile, synchronously. */
 export function readRegularFileSync(path: string): string {
   const fd = openRegularSync(path);
