@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSession } from './context';
 import { num } from './format';
+import { useRequestMarkers } from './useRequestMarkers';
 import { WireBadge } from './WireBadge';
 
 const ROW = 44;
@@ -15,16 +16,10 @@ export function JoinedRequestList(): React.JSX.Element {
   const joined = useSession((s) => s.joined);
   const selectedRow = useSession((s) => s.selectedRow);
   const selectRow = useSession((s) => s.selectRow);
-  const markers = useSession((s) => s.markers);
   const rows = joined?.rows ?? [];
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
-  const compactionAt = useMemo(() => new Map(markers.compaction.map((m) => [m.index, m])), [markers]);
-  const diagnosticsAt = useMemo(() => {
-    const m = new Map<number, number>();
-    for (const d of markers.diagnostic) m.set(d.index, (m.get(d.index) ?? 0) + 1);
-    return m;
-  }, [markers]);
+  const { compactionAt, diagnosticsAt } = useRequestMarkers();
 
   useEffect(() => {
     if (selectedRow !== null) virtual.scrollToIndex(selectedRow, { align: 'auto' });

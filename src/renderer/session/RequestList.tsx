@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSession } from './context';
 import { num } from './format';
+import { useRequestMarkers } from './useRequestMarkers';
 import { JoinedRequestList } from './JoinedRequestList';
 
 const ROW = 44;
@@ -16,15 +17,9 @@ function LogRequestList(): React.JSX.Element {
   const requests = useSession((s) => s.requests);
   const selected = useSession((s) => s.selected);
   const select = useSession((s) => s.select);
-  const markers = useSession((s) => s.markers);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: requests.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
-  const compactionAt = useMemo(() => new Map(markers.compaction.map((m) => [m.index, m])), [markers]);
-  const diagnosticsAt = useMemo(() => {
-    const m = new Map<number, number>();
-    for (const d of markers.diagnostic) m.set(d.index, (m.get(d.index) ?? 0) + 1);
-    return m;
-  }, [markers]);
+  const { compactionAt, diagnosticsAt } = useRequestMarkers();
 
   useEffect(() => {
     if (selected !== null) virtual.scrollToIndex(selected, { align: 'auto' });
