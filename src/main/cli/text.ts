@@ -31,6 +31,10 @@ export function renderInspect(j: ReturnType<typeof inspectJson>): string {
   out.push(`${j.path}`);
   out.push(`  format      ${j.format}`);
   for (const f of j.files) out.push(`  file        ${f.path} (${num(f.bytes)} bytes, ${num(f.lines)} lines, ${num(f.skipped)} skipped)`);
+  for (const c of j.captures) {
+    out.push(`  capture     ${c.file} (${c.format}: ${num(c.exchanges)} exchanges, ${num(c.taken)} of this session, ${num(c.skipped)} lines skipped)`);
+    for (const x of c.skippedLines.slice(0, 5)) out.push(`              ${c.file}:${x.line}: skipped: ${oneLine(x.reason, 120)}`);
+  }
   out.push(`  branch      ${j.branch}${j.branches.length > 1 ? ` (of ${j.branches.map((b) => b.name).join(', ')})` : ''}`);
   out.push(`  events      ${num(j.counts.events)}   items ${num(j.counts.items)}   requests ${num(j.counts.requests)}   compactions ${num(j.counts.compactions)}`);
   out.push('');

@@ -54,7 +54,16 @@ export interface JoinedCompaction {
 
 export interface WireJoin {
   /** The captures joined, by index: file, format and how many of their exchanges this session took. */
-  readonly captures: readonly { readonly file: string; readonly format: string; readonly exchanges: number; readonly taken: number; readonly skipped: number }[];
+  readonly captures: readonly {
+    readonly file: string;
+    readonly format: string;
+    readonly exchanges: number;
+    readonly taken: number;
+    /** Lines the reader could not use (listed up to a bound, then one entry for the rest). */
+    readonly skipped: number;
+    /** The first of them, with their line and why, so a user can look. */
+    readonly skippedLines: readonly { readonly line: number; readonly reason: string }[];
+  }[];
   readonly requests: readonly JoinedRequest[];
   readonly compactions: readonly JoinedCompaction[];
   /** Summarizer attempts that no compaction of the log stands for (a compaction that left no trace). */

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { attachCaptures, readCaptures } from '../../../src/main/capture/attach';
 import { joinCaptures } from '../../../src/main/capture/join/join';
+import { inspectJson } from '../../../src/main/cli/json';
+import { renderInspect } from '../../../src/main/cli/text';
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';
 import { mockCalls } from './mock-calls';
@@ -91,6 +94,29 @@ describe('joining the captures palimpsest record wrote', () => {
       expect(j?.orphanAttempts).toEqual([[2, 3, 4]]);
     } finally {
       await ins.session.dispose();
+    }
+  });
+});
+
+describe('a capture with a line that cannot be read', () => {
+  it('joins the rest, and inspect names the file, line and reason of the skipped one', async () => {
+    const dir = 'fixtures/fidelity/recorded/claude-code-2.1.332/compact-overloaded';
+    const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string };
+    const tmp = mkdtempSync(join(tmpdir(), 'palimpsest-join-'));
+    const bad = join(tmp, 'capture-2.jsonl');
+    const lines = readFileSync(join(dir, 'capture-2.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+    writeFileSync(bad, `${[...lines.slice(0, 2), '{"type":"exchange", cut here', ...lines.slice(2)].join('\n')}\n`);
+    const ins = new SessionInspector(await loadSession(join(dir, run.mainLog)));
+    try {
+      await attachCaptures(ins, await readCaptures([bad]));
+      await ins.loadRuleTexts();
+      const j = inspectJson(run.mainLog, ins);
+      expect(j.captures[0]).toMatchObject({ file: bad, skipped: 1, skippedLines: [{ line: 3 }] });
+      expect(j.unloggedAttempts).toEqual([[2, 3, 4]]);
+      expect(renderInspect(j)).toContain(`${bad}:3: skipped: `);
+    } finally {
+      await ins.session.dispose();
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 });

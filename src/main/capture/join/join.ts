@@ -25,6 +25,9 @@ import { wireSessionId } from './session-id';
  * attempts with no such compaction is an orphan: a compaction the log does not show at all.
  */
 
+/** Skipped capture lines named in the join (the rest are counted). */
+const SKIPPED_SHOWN = 20;
+
 export interface JoinInput {
   readonly capture: Capture;
   readonly calls: readonly WireCall[];
@@ -181,6 +184,7 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
   const captures = inputs.map((input, ci) => ({
     file: input.capture.file, format: input.capture.format, exchanges: input.capture.exchanges.length,
     taken: withIds.filter((r) => r.capture === ci).length, skipped: input.capture.skipped.length,
+    skippedLines: input.capture.skipped.slice(0, SKIPPED_SHOWN).map((x) => ({ line: x.line, reason: x.reason })),
   }));
   return { captures, requests: withIds, compactions, orphanAttempts: orphans };
 }
