@@ -44,6 +44,22 @@ async function findings(path: string, captures: readonly string[] = []): Promise
 
 const above = (ds: readonly Diagnostic[], rule: string) => ds.filter((d) => d.rule === rule && d.severity !== 'info');
 
+/** A rule's own findings: none on a passing fixture; on a failing one, well-formed and located in one of `files`. */
+function expectOwn(rule: (typeof RULES)[number], own: readonly Diagnostic[], failing: boolean, files: readonly string[]): void {
+  if (!failing) {
+    expect(own).toEqual([]);
+    return;
+  }
+  expect(own.length).toBeGreaterThan(0);
+  for (const d of own) {
+    expect(rule.severities).toContain(d.severity);
+    expect(d.seqs.length).toBeGreaterThan(0);
+    expect(files).toContain(d.file);
+    expect(d.line).toBeGreaterThan(0);
+    expect(d.message).toMatch(/\.$/);
+  }
+}
+
 describe('diagnostics fixtures', () => {
   it('has one folder per rule of the catalog, no more', () => {
     const folders = readdirSync(ROOT, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
@@ -68,19 +84,7 @@ describe('diagnostics fixtures', () => {
           expect(captures.length).toBeGreaterThan(0);
           const { ds } = await findings(path, captures);
           expect(above((await findings(path)).ds, rule.id)).toEqual([]);
-          const own = above(ds, rule.id);
-          if (!failing) {
-            expect(own).toEqual([]);
-            return;
-          }
-          expect(own.length).toBeGreaterThan(0);
-          for (const d of own) {
-            expect(rule.severities).toContain(d.severity);
-            expect(d.seqs.length).toBeGreaterThan(0);
-            expect(captures).toContain(d.file);
-            expect(d.line).toBeGreaterThan(0);
-            expect(d.message).toMatch(/\.$/);
-          }
+          expectOwn(rule, above(ds, rule.id), failing, captures);
         });
       }
     });
@@ -99,19 +103,7 @@ describe('diagnostics fixtures', () => {
         it(`${failing ? 'fires on' : 'is silent on'} ${v.file}`, async () => {
           const { format, ds } = await findings(path);
           expect(format).toBe(v.format);
-          const own = above(ds, rule.id);
-          if (!failing) {
-            expect(own).toEqual([]);
-            return;
-          }
-          expect(own.length).toBeGreaterThan(0);
-          for (const d of own) {
-            expect(rule.severities).toContain(d.severity);
-            expect(d.seqs.length).toBeGreaterThan(0);
-            expect(d.file).toBe(path);
-            expect(d.line).toBeGreaterThan(0);
-            expect(d.message).toMatch(/\.$/);
-          }
+          expectOwn(rule, above(ds, rule.id), failing, [path]);
         });
       }
     });
