@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { CONTRACT, Comparison as ComparisonSchema, type ApiOutput, type ModelSpec, type ProgressEvent, type RerunMethod, type RerunTarget } from '../../shared/api/contract';
 import { compare, type Comparison } from '../../shared/compare/compare';
 import type { PinnedModel } from '../../shared/rerun/pinned';
+import { sameTargetSpace } from '../../shared/rerun/record';
 import { STRATEGIES, STRATEGY_IDS, strategyById } from '../../shared/strategies';
 import { canonicalPath } from '../files/canonical';
 import { EndpointApprovals } from '../providers/endpoints';
@@ -204,7 +205,8 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
       const identity = await sourceIdentity(s.path);
       const { runs } = await readRunsOrFail(file);
       const key = JSON.stringify(target);
-      const ofTarget = runs.filter((r) => r.source.path === identity.path && JSON.stringify(r.target) === key && r.branch === branch);
+      // The app re-runs from the log: a request run made with `--capture` indexes another list.
+      const ofTarget = runs.filter((r) => r.source.path === identity.path && JSON.stringify(r.target) === key && r.branch === branch && sameTargetSpace(r, []));
       const wanted = runIds === undefined ? null : new Set(runIds);
       const chosen = wanted === null ? ofTarget.slice(-DEFAULT_COMPARE_RUNS) : ofTarget.filter((r) => wanted.has(r.runId));
       const found = new Set(chosen.map((r) => r.runId));

@@ -11,6 +11,7 @@ import { resolveSource } from '../rerun/source';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { approvedEndpoints } from './endpoints';
 import { EXIT_CLEAN, EXIT_FINDINGS } from './exit';
 import { CommandFailure } from './fail';
@@ -31,7 +32,7 @@ interface Io {
 export const EVAL_SPEC: Record<string, 'value' | 'boolean'> = {
   resume: 'boolean', shard: 'value', baseline: 'value', report: 'value', results: 'value', concurrency: 'value', json: 'boolean', 'allow-endpoint': 'value',
 };
-export const FACTS_SPEC: Record<string, 'value' | 'boolean'> = { compaction: 'value', request: 'value', format: 'value', branch: 'value', max: 'value' };
+export const FACTS_SPEC: Record<string, 'value' | 'boolean'> = { compaction: 'value', request: 'value', format: 'value', branch: 'value', max: 'value', ...CAPTURE_SPEC };
 
 function reportInput(o: EvalOutcome, comparison: BaselineComparison | null, baselineFile: string | null, shard: { k: number; n: number } | null): ReportInput {
   const facts = [...o.facts.entries()].flatMap(([trace, f]) => f.facts.filter((x) => x.confirmed).map((x) => ({ trace, id: x.id, category: x.category, text: x.text })));
@@ -112,10 +113,15 @@ export async function factsCommand(args: ParsedArgs, io: Io): Promise<number> {
   const q = intFlag(args, 'request');
   if ((c === undefined) === (q === undefined)) throw new UsageError('give exactly one of --compaction ID or --request N');
   const target = c !== undefined ? { compaction: c } : { request: q as number };
+  // An eval reads its traces from the log alone: a request of the joined list would name another one there.
+  if (q !== undefined && captureFlags(args).length > 0) throw new UsageError('facts are scored on the log alone, where --request N is not the joined list\'s N: draft from --compaction ID, or drop --capture');
   const session = await loadSession(path, { format: formatFlag(args) });
   const inspector = new SessionInspector(session);
   try {
-    const src = await resolveSource(inspector, target, stringFlag(args, 'branch') ?? inspector.defaultBranch);
+    const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
+    // With --capture the facts are drafted from the joined session's source (the request as sent).
+    await joinCaptureFlags(inspector, args, branch);
+    const src = await resolveSource(inspector, target, branch, { joined: captureFlags(args).length > 0 });
     if (!src.ok) throw new UsageError(src.error);
     const max = intFlag(args, 'max');
     const draft = draftFacts(src.source.view.items, { target, trace: path, ...(max !== undefined ? { maxPerKind: max } : {}) });

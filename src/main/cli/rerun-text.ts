@@ -41,7 +41,7 @@ export function renderRunList(file: string, runs: readonly RunRecord[], identity
   const lines = [`${runs.length} run(s) in ${file}`];
   for (const r of runs) {
     const stale = r.source.fingerprint !== identity.fingerprint ? '  (session changed since)' : '';
-    lines.push(`${r.at}  ${r.runId.slice(0, 8)}  ${targetText(r).padEnd(28)} ${r.strategy.padEnd(12)} ${models(r).padEnd(32)} ${r.outcome.padEnd(9)} ${n(r.tokens.before)} → ${n(r.tokens.after)}${r.mock ? '  [mock]' : ''}${stale}`);
+    lines.push(`${r.at}  ${r.runId.slice(0, 8)}  ${targetText(r).padEnd(28)} ${r.strategy.padEnd(12)} ${models(r).padEnd(32)} ${r.outcome.padEnd(9)} ${n(r.tokens.before)} → ${n(r.tokens.after)}${r.mock ? '  [mock]' : ''}${r.captures.length > 0 ? '  [joined with capture]' : ''}${stale}`);
   }
   return lines.join('\n');
 }

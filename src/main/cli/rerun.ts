@@ -1,6 +1,6 @@
 import { compare, type CompareSubject, type Comparison } from '../../shared/compare/compare';
 import { modelLabel } from '../../shared/rerun/pinned';
-import type { RunRecord, RunTarget } from '../../shared/rerun/record';
+import { sameCaptures, sameTargetSpace, type RunRecord, type RunTarget, type SourceIdentity } from '../../shared/rerun/record';
 import { STRATEGIES } from '../../shared/strategies';
 import { runJob } from '../rerun/job';
 import { originalSubject, runSubject, sourceText } from '../rerun/original';
@@ -9,6 +9,7 @@ import { resolveSource } from '../rerun/source';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { approvedEndpoints } from './endpoints';
 import { EXIT_CLEAN, EXIT_FINDINGS } from './exit';
 import { CommandFailure } from './fail';
@@ -21,6 +22,12 @@ import { chainOf, MODEL_SPEC } from './rerun-models';
  * pinned models, list a session's runs, compare the original compaction with its re-runs. Results
  * go to the session's results file (never the session). Exit: 0 when every run committed, 1 when a
  * run failed, 2 for bad usage or unreadable input.
+ *
+ * `--capture FILE`: the session is joined with its captures first (as `inspect` and `view` do), so
+ * a re-run starts from the request as sent and `--request N` indexes the joined list. Runs record
+ * the captures they were made with: `runs --capture` lists those alone, and `compare` of a request
+ * takes the runs made with the same captures (without any, the log's): a request index means one
+ * list or the other, never both.
  */
 
 interface Io {
@@ -31,10 +38,12 @@ interface Io {
 export const RERUN_SPEC: Record<string, 'value' | 'boolean'> = {
   compaction: 'value', request: 'value', strategy: 'value', ...MODEL_SPEC,
   window: 'value', 'max-output': 'value', option: 'value', repeat: 'value', runs: 'value', json: 'boolean',
-  format: 'value', branch: 'value', 'list-strategies': 'boolean', 'allow-endpoint': 'value',
+  format: 'value', branch: 'value', 'list-strategies': 'boolean', 'allow-endpoint': 'value', ...CAPTURE_SPEC,
 };
-export const RUNS_SPEC: Record<string, 'value' | 'boolean'> = { runs: 'value', json: 'boolean' };
-export const COMPARE_SPEC: Record<string, 'value' | 'boolean'> = { compaction: 'value', request: 'value', run: 'value', batch: 'value', runs: 'value', json: 'boolean', format: 'value', branch: 'value' };
+export const RUNS_SPEC: Record<string, 'value' | 'boolean'> = { runs: 'value', json: 'boolean', ...CAPTURE_SPEC };
+export const COMPARE_SPEC: Record<string, 'value' | 'boolean'> = {
+  compaction: 'value', request: 'value', run: 'value', batch: 'value', runs: 'value', json: 'boolean', format: 'value', branch: 'value', ...CAPTURE_SPEC,
+};
 
 function target(args: ParsedArgs): RunTarget {
   const c = stringFlag(args, 'compaction');
@@ -71,8 +80,19 @@ async function openInspector(path: string, args: ParsedArgs): Promise<SessionIns
     await session.dispose();
     throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
   }
+  try {
+    await joinCaptureFlags(inspector, args, branch);
+  } catch (err: unknown) {
+    await session.dispose();
+    throw err;
+  }
   await inspector.loadRuleTexts(branch);
   return inspector;
+}
+
+/** The identities of the `--capture` files, as runs record them. */
+async function captureIdentities(args: ParsedArgs): Promise<SourceIdentity[]> {
+  return Promise.all(captureFlags(args).map((c) => sourceIdentity(c)));
 }
 
 export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
@@ -104,6 +124,7 @@ export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
       sessionPath: path, target: t, strategy, options: options(args), models: chain.models, repeat: intFlag(args, 'repeat') ?? 1, signal: ac.signal,
       ...(branch !== undefined ? { branch } : {}), ...(window !== undefined ? { window } : {}), ...(maxOutput !== undefined ? { maxOutput } : {}),
       ...(runsFile !== undefined ? { runsFile } : {}),
+      captures: captureFlags(args),
       endpoints,
       onProgress: (p) => io.err(`[${p.repeat + 1}/${p.of}] ${p.stage} ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
       onRun: (run) => { if (!json) io.out(renderRun(run)); },
@@ -124,8 +145,10 @@ export async function runsCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (!path || args.positional.length > 1) throw new UsageError('runs takes one <file>');
   const file = stringFlag(args, 'runs') ?? (await defaultRunsFile(path));
   const identity = await sourceIdentity(path);
+  const captures = await captureIdentities(args);
   const { runs, problems } = await readRuns(file);
-  const mine = runs.filter((r) => r.source.path === identity.path);
+  // Every run of the session; with --capture, those made with exactly these captures.
+  const mine = runs.filter((r) => r.source.path === identity.path && (captures.length === 0 || sameCaptures(r.captures, captures)));
   for (const p of problems) io.err(`${file}:${p.line}: ${p.message} (line skipped)`);
   if (args.flags.has('json')) io.out(JSON.stringify({ palimpsest: 1, file, identity, runs: mine.map((r) => ({ ...r, stale: r.source.fingerprint !== identity.fingerprint })) }, null, 2));
   else io.out(renderRunList(file, mine, identity));
@@ -139,16 +162,17 @@ export async function compareCommand(args: ParsedArgs, io: Io): Promise<number> 
   const inspector = await openInspector(path, args);
   try {
     const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
-    const src = await resolveSource(inspector, t, branch);
+    const src = await resolveSource(inspector, t, branch, { joined: captureFlags(args).length > 0 });
     if (!src.ok) throw new UsageError(src.error);
     const file = stringFlag(args, 'runs') ?? (await defaultRunsFile(path));
     const identity = await sourceIdentity(path);
+    const captures = await captureIdentities(args);
     const { runs, problems } = await readRuns(file);
     for (const p of problems) io.err(`${file}:${p.line}: ${p.message} (line skipped)`);
     const wantRuns = new Set(args.lists.get('run') ?? []);
     const batch = stringFlag(args, 'batch');
     const key = JSON.stringify(t);
-    const chosen: RunRecord[] = runs.filter((r) => r.source.path === identity.path && JSON.stringify(r.target) === key && r.branch === branch
+    const chosen: RunRecord[] = runs.filter((r) => r.source.path === identity.path && JSON.stringify(r.target) === key && r.branch === branch && sameTargetSpace(r, captures)
       && (wantRuns.size === 0 || wantRuns.has(r.runId)) && (batch === undefined || r.batchId === batch));
     const subjects: CompareSubject[] = [];
     if ('compaction' in t) {

@@ -23,6 +23,11 @@ export interface RerunJob {
   readonly sessionPath: string;
   readonly branch?: string;
   readonly target: RunTarget;
+  /**
+   * The capture files joined to the session's default branch (attached to the inspector): the
+   * source is the joined session's (source.ts) and the runs record them. Empty: the log alone.
+   */
+  readonly captures?: readonly string[];
   readonly strategy: string;
   readonly options?: Readonly<Record<string, unknown>>;
   /** The summarization chain; empty: the session's own route (seed 001). Ignored by model-free strategies. */
@@ -52,7 +57,8 @@ export async function runJob(inspector: SessionInspector, job: RerunJob): Promis
   const repeat = job.repeat ?? 1;
   if (!Number.isInteger(repeat) || repeat < 1 || repeat > 1000) return { ok: false, error: `--repeat must be 1–1000, got ${repeat}.` };
   const branch = job.branch ?? inspector.defaultBranch;
-  const resolved = await resolveSource(inspector, job.target, branch);
+  const captures = job.captures ?? [];
+  const resolved = await resolveSource(inspector, job.target, branch, { joined: captures.length > 0 });
   if (!resolved.ok) return resolved;
   const source = resolved.source;
   const budget = agentBudget(source.view, inspector.session.format, job.window, job.maxOutput);
@@ -76,11 +82,12 @@ export async function runJob(inspector: SessionInspector, job: RerunJob): Promis
   const encoder = await loadEncoder(encoding.encoding);
   const count = (text: string): number => encoder.count(text);
   const identity = await sourceIdentity(job.sessionPath);
+  const captureIds = await Promise.all(captures.map((c) => sourceIdentity(c)));
   const file = job.runsFile === null ? null : (job.runsFile ?? (await defaultRunsFile(job.sessionPath, job.env)));
   const handle = strategy.needsModel ? await openSummarizer({ models, env: job.env ?? process.env, keys: job.keys ?? null, ...(job.endpoints ? { endpoints: job.endpoints } : {}), ...job.mock }) : null;
   try {
     const runs = await runRerun({
-      source, identity, branch, target: job.target, strategy, options: job.options ?? {}, budget: budget.budget, count,
+      source, identity, captures: captureIds, branch, target: job.target, strategy, options: job.options ?? {}, budget: budget.budget, count,
       counterName: `${encoder.implementation} (estimate)`, summarizer: handle, repeat, signal: job.signal ?? new AbortController().signal,
       ...(job.onProgress ? { onProgress: job.onProgress } : {}),
       onRun: async (run) => {

@@ -30,6 +30,8 @@ export interface SummarizerHandle {
 export interface RerunSpec {
   readonly source: ResolvedSource;
   readonly identity: SourceIdentity;
+  /** The captures the source was joined with (RunRecord.captures). */
+  readonly captures?: readonly SourceIdentity[];
   readonly branch: string;
   readonly target: RunTarget;
   readonly strategy: StrategyDef;
@@ -81,7 +83,7 @@ export function toRunRecord(spec: RerunSpec, r: StrategyResult, index: number, b
   }
   return {
     format: RUNS_FORMAT, v: RUNS_VERSION, runId: randomUUID(), batchId, repeat: { index, of: spec.repeat },
-    at: (spec.now?.() ?? new Date()).toISOString(), source: spec.identity, branch: spec.branch, target: spec.target,
+    at: (spec.now?.() ?? new Date()).toISOString(), source: spec.identity, captures: [...(spec.captures ?? [])], branch: spec.branch, target: spec.target,
     strategy: r.strategy, options: { ...spec.options }, models: spec.summarizer ? [...spec.summarizer.models] : [],
     mock: spec.summarizer?.mock ?? false, budget: { window: spec.budget.window, maxOutput: spec.budget.maxOutput },
     outcome: cancelled ? 'cancelled' : r.outcome, error: r.error, summary: r.summary,

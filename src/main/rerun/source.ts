@@ -4,6 +4,8 @@ import { reportedContextTokens } from '../../shared/model/event';
 import type { ItemRecord } from '../../shared/replay/records';
 import { extensionsBefore, surfaceBefore } from '../../shared/replay/view';
 import type { SourceItem, SourceView } from '../../shared/strategies/types';
+import type { ModelView } from '../../shared/model/view';
+import { joinedView } from '../capture/joined-view';
 import type { SessionInspector } from '../session/inspector';
 
 /**
@@ -13,6 +15,12 @@ import type { SessionInspector } from '../session/inspector';
  *   under the envelope (system, tools, route) of the last agent request before it.
  * Masked items keep what the model saw instead (the recorded reference); when the log does not
  * record the reference the item is carried with no blocks and the view says so in `unknowns`.
+ *
+ * `joined`: the source is taken from the session joined with its captures (`--capture`), which
+ * must be attached to the branch. A request target then indexes the joined list, as `view` and
+ * `inspect` do with a capture, and any request the wire has — a failed summarizer attempt included —
+ * starts from its body as sent; a compaction's envelope is the wire's (the system prompt and tools
+ * many logs do not record).
  */
 export type RerunTarget = { readonly compaction: string } | { readonly request: number };
 
@@ -28,11 +36,47 @@ export interface ResolvedSource {
 
 export type SourceResult = { readonly ok: true; readonly source: ResolvedSource } | { readonly ok: false; readonly error: string };
 
-export async function resolveSource(inspector: SessionInspector, target: RerunTarget, branch = inspector.defaultBranch): Promise<SourceResult> {
+export interface SourceOptions {
+  readonly joined?: boolean;
+}
+
+/** The views a source is read from: the log's, or the joined session's (indexes of its joined list). */
+interface Views {
+  readonly count: number;
+  readonly what: string;
+  request(index: number): Promise<ModelView | null>;
+  /** The view of the log's request `logIndex`, as complete as the views allow. */
+  envelope(logIndex: number): Promise<ModelView | null>;
+}
+
+function viewsOf(inspector: SessionInspector, branch: string, joined: boolean): Views | string {
+  const log: Views = {
+    count: inspector.replay(branch).requests.length, what: `branch ${branch}`,
+    request: (i) => inspector.fullView(i, branch), envelope: (i) => inspector.fullView(i, branch),
+  };
+  if (!joined) return log;
+  const wire = inspector.wire(branch);
+  if (!wire) return `No capture is joined to branch ${branch}: the joined session is the default branch's (${inspector.defaultBranch}).`;
+  return {
+    count: wire.requests.length, what: `${branch} joined with its capture`,
+    request: async (i) => {
+      const j = wire.requests[i];
+      return j ? joinedView(inspector, j, branch) : null;
+    },
+    envelope: async (i) => {
+      const j = wire.requests.find((x) => x.logIndex === i);
+      return j ? joinedView(inspector, j, branch) : inspector.fullView(i, branch);
+    },
+  };
+}
+
+export async function resolveSource(inspector: SessionInspector, target: RerunTarget, branch = inspector.defaultBranch, options: SourceOptions = {}): Promise<SourceResult> {
   const state = inspector.replay(branch);
+  const views = viewsOf(inspector, branch, options.joined === true);
+  if (typeof views === 'string') return { ok: false, error: views };
   if ('request' in target) {
-    const view = await inspector.fullView(target.request, branch);
-    if (!view) return { ok: false, error: `No request ${target.request} on branch ${branch} (it has ${state.requests.length}).` };
+    const view = await views.request(target.request);
+    if (!view) return { ok: false, error: `No request ${target.request} on ${views.what} (it has ${views.count}).` };
     const unknowns = [...view.unknowns];
     const items: SourceItem[] = view.items.map((it) => ({ id: it.id, role: it.role, blocks: it.blocks ?? [], seq: it.seq, meta: it.meta }));
     return {
@@ -53,7 +97,7 @@ export async function resolveSource(inspector: SessionInspector, target: RerunTa
   // The envelope in force: the last agent request (not a summarizer call) before the compaction.
   let requestIndex: number | null = null;
   for (const r of state.requests) if (r.seq < anchorSeq && r.compactionId === null) requestIndex = r.index;
-  const envelopeView = requestIndex === null ? null : await inspector.fullView(requestIndex, branch);
+  const envelopeView = requestIndex === null ? null : await views.envelope(requestIndex);
   const unknowns: string[] = envelopeView ? [...envelopeView.unknowns.filter((u) => !u.startsWith('masked item'))] : ['system prompt and tool schemas: no agent request precedes this compaction'];
   const surface = surfaceBefore(state, anchorSeq);
   const items: SourceItem[] = [];

@@ -57,6 +57,11 @@ export const RunRecord = z.object({
   repeat: z.object({ index: z.number().int().nonnegative(), of: z.number().int().positive() }),
   at: z.string(),
   source: SourceIdentity,
+  /**
+   * The captures joined to the session when the run was made (`--capture`): the run's source was the
+   * joined session, and a request target indexes its joined list. Empty: the log alone.
+   */
+  captures: z.array(SourceIdentity).default([]),
   branch: z.string(),
   target: RunTarget,
   strategy: z.string(),
@@ -89,3 +94,17 @@ export const RunRecord = z.object({
   diagnostics: z.array(Diagnostic),
 });
 export type RunRecord = z.infer<typeof RunRecord>;
+
+/** Identities listed in the same order-free set: a run made with these captures. */
+export function sameCaptures(a: readonly SourceIdentity[], b: readonly SourceIdentity[]): boolean {
+  const key = (xs: readonly SourceIdentity[]): string => xs.map((x) => `${x.path}\0${x.fingerprint}`).sort().join('\n');
+  return key(a) === key(b);
+}
+
+/**
+ * Whether a run's target names the same thing in a session read with these captures: a compaction
+ * id is the log's either way, a request index is of the joined list only with the same captures.
+ */
+export function sameTargetSpace(run: Pick<RunRecord, 'target' | 'captures'>, captures: readonly SourceIdentity[]): boolean {
+  return 'compaction' in run.target || sameCaptures(run.captures, captures);
+}

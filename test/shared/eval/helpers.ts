@@ -53,7 +53,7 @@ export function runRecord(items: Item[] | null, opts: Partial<Pick<RunRecord, 'o
   const calls = opts.calls ?? [];
   return {
     format: 'palimpsest-runs', v: 1, runId: 'r', batchId: 'b', repeat: { index: 0, of: 1 }, at: '2026-01-01T00:00:00.000Z',
-    source: { path: 'trace.jsonl', size: 1, fingerprint: 'f' }, branch: 'main', target: opts.target ?? TARGET, strategy: 's', options: {},
+    source: { path: 'trace.jsonl', size: 1, fingerprint: 'f' }, captures: [], branch: 'main', target: opts.target ?? TARGET, strategy: 's', options: {},
     models: [], mock: opts.mock ?? false, budget: { window: 1000, maxOutput: null }, outcome: opts.outcome ?? (items ? 'committed' : 'failed'),
     error: null, summary: null, view: items ? { system: null, tools: null, items } : null, notes: [],
     tokens: { before: 100, after: items ? 50 : null, counter: 'chars/4' }, calls,
