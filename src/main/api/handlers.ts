@@ -32,6 +32,11 @@ export interface HandlerContext {
   readonly registry: SessionRegistry;
   /** The sessions the host was started with. */
   readonly initialPaths: readonly string[];
+  /**
+   * Captures the host was started with (`serve FILE --capture C`), joined to that one session
+   * whenever it is opened, besides any the caller names.
+   */
+  readonly initialCaptures?: { readonly path: string; readonly captures: readonly string[] };
   /** Progress of long loads, for transports that can push it. */
   readonly onProgress?: (e: ProgressEvent) => void;
   /** Where internal errors are reported (their stacks never cross the boundary). Default: stderr. */
@@ -98,7 +103,8 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
       if (format !== undefined && !importerById(format)) {
         throw new ApiFailure('BAD_INPUT', `Palimpsest cannot read the ${format} format yet.`);
       }
-      const s = await registry.open(path, format, ctx.onProgress, captures);
+      const given = ctx.initialCaptures?.path === path ? ctx.initialCaptures.captures : [];
+      const s = await registry.open(path, format, ctx.onProgress, [...given, ...(captures ?? [])]);
       try {
         return out('openSession', sessionSummary(s));
       } catch (err: unknown) {

@@ -3,14 +3,17 @@ import { startWebHost, type WebHost } from '../web/server';
 import { MEMORY_BUDGET_ENV, parseBudgetMb } from '../api/session-budget';
 import type { EndpointApprovals } from '../providers/endpoints';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { CAPTURE_SPEC, captureFlags } from './capture-flag';
 import { approvedEndpoints } from './endpoints';
 import type { Io } from './main';
 
 /** Flags of `palimpsest serve`. */
-export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = { port: 'value', 'memory-budget': 'value', 'allow-endpoint': 'value' };
+export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = { port: 'value', 'memory-budget': 'value', 'allow-endpoint': 'value', ...CAPTURE_SPEC };
 
 export interface ServeOptions {
   readonly paths: readonly string[];
+  /** Captures joined to the one session file of `paths` (`--capture`). */
+  readonly captures?: readonly string[];
   readonly port: number;
   /** Endpoints re-runs and evals may send keys to besides the providers' own (--allow-endpoint). */
   readonly endpoints?: EndpointApprovals;
@@ -70,7 +73,7 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
 /** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
 export async function serve(options: ServeOptions, io: Io): Promise<number> {
   // Session files are opened; folders are listed in the library (src/main/web/host-context.ts).
-  const context = await createHostContext({ paths: options.paths, memoryBudget: options.memoryBudget, ...(options.endpoints ? { endpoints: options.endpoints } : {}) });
+  const context = await createHostContext({ paths: options.paths, captures: options.captures ?? [], memoryBudget: options.memoryBudget, ...(options.endpoints ? { endpoints: options.endpoints } : {}) });
   const handlers = context.handlers;
   if (context.missing.length > 0) {
     context.dispose();
@@ -123,9 +126,9 @@ function memoryBudget(args: ParsedArgs, env: NodeJS.ProcessEnv): number | undefi
   return bytes;
 }
 
-/** `palimpsest serve [paths…] [--port N] [--memory-budget MB]` */
+/** `palimpsest serve [paths…] [--capture FILE]… [--port N] [--memory-budget MB]` */
 export async function serveCommand(args: ParsedArgs, io: Io): Promise<number> {
   const port = intFlag(args, 'port') ?? 0;
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  return serve({ paths: args.positional, port, memoryBudget: memoryBudget(args, process.env), endpoints: approvedEndpoints(args, []) }, io);
+  return serve({ paths: args.positional, captures: captureFlags(args), port, memoryBudget: memoryBudget(args, process.env), endpoints: approvedEndpoints(args, []) }, io);
 }

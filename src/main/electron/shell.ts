@@ -30,6 +30,8 @@ export const APP_ORIGIN = `${SCHEME}://${APP_HOST}`;
 export interface ShellOptions {
   /** Session files from the command line. */
   readonly paths: readonly string[];
+  /** Captures joined to the one session file of `paths` (`--capture`). */
+  readonly captures?: readonly string[];
   /** The built renderer. Default: out/renderer beside this bundle (out/main). */
   readonly rendererDir?: string;
   /** The built preload. Default: out/preload/index.cjs. */
@@ -110,7 +112,7 @@ export function startShell(options: ShellOptions): void {
   const preloadPath = options.preloadPath ?? defaultPreloadPath();
   app.enableSandbox();
   // API keys the user stores in the re-run panel: encrypted with safeStorage under userData (./keys.ts).
-  const context = createHostContext({ paths: options.paths, machine: options.machine, picker: pickPaths, confirm: confirmPath, keys: options.keys ?? appKeyVault(),
+  const context = createHostContext({ paths: options.paths, captures: options.captures ?? [], machine: options.machine, picker: pickPaths, confirm: confirmPath, keys: options.keys ?? appKeyVault(),
     // A key goes to an endpoint other than its provider's only once the user said yes in a native dialog.
     endpoints: new EndpointApprovals([], confirmEndpoint) });
 

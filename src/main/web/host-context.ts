@@ -18,6 +18,8 @@ import { Library, type Confirm, type Picker } from '../library/library';
 export interface HostOptions {
   /** Paths from the command line: session files and folders. */
   readonly paths: readonly string[];
+  /** Captures to join to the one session file of `paths` whenever it opens (`serve FILE --capture C`). */
+  readonly captures?: readonly string[];
   /** Discovery of this machine's sessions; false: none. Default: the harnesses' own folders. */
   readonly machine?: DiscoverOptions | false;
   readonly picker?: Picker;
@@ -75,9 +77,20 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
     else if (info.isDirectory() && !(await isSessionFolder(p))) folders.push(p);
     else files.push(p);
   }
-  const library = new Library({ files, folders, machine: options.machine, picker: options.picker, confirm: options.confirm });
+  const captures = options.captures ?? [];
+  if (captures.length > 0) {
+    if (files.length !== 1 || folders.length > 0) unusable.push('--capture joins one session: give exactly one session file');
+    for (const c of captures) {
+      const info = await stat(c).catch(() => null);
+      if (!info) missing.push(c);
+      else if (!info.isFile()) unusable.push(new NotRegularFile(c, kindOf(info) ?? 'a directory').message);
+    }
+  }
+  // The captures are read like a session, so the library lets them in as it does the files.
+  const library = new Library({ files: [...files, ...captures], folders, machine: options.machine, picker: options.picker, confirm: options.confirm });
   const registry = new SessionRegistry({ allow: library, memoryBudget: options.memoryBudget });
-  const handlers = createHandlers({ registry, initialPaths: files, library, rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) } });
+  const initialCaptures = captures.length > 0 && files[0] !== undefined ? { path: files[0], captures } : undefined;
+  const handlers = createHandlers({ registry, initialPaths: files, ...(initialCaptures ? { initialCaptures } : {}), library, rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) } });
   return {
     handlers, registry, library, files, folders, missing, unusable,
     dispose: () => {

@@ -126,3 +126,34 @@ describe('the library\'s capture marker', () => {
     }
   });
 });
+
+describe('a host started with captures (`serve FILE --capture C`)', () => {
+  const RUN = 'fixtures/fidelity/logs/claude-code-2.1.332/compact-http-500';
+  const SESSION = `${RUN}/projects/-tmp-palimpsest-fidelity-run-claude-code-compact-http-500-work/d7672e9b-78eb-4ae0-bede-e6cfd3bf86dc.jsonl`;
+  const CAPTURE = 'fixtures/captures/fidelity/claude-code-2.1.332.compact-http-500.capture.jsonl';
+
+  it('joins them to that session whenever it opens, and to no other', async () => {
+    const c = await createHostContext({ paths: [SESSION], captures: [CAPTURE], machine: false });
+    try {
+      expect(c.unusable).toEqual([]);
+      const s = await c.handlers.openSession({ path: SESSION });
+      expect(s.ok && s.value.captures).toEqual([expect.objectContaining({ format: 'palimpsest', exchanges: 6, taken: 6 })]);
+      const t = s.ok ? await c.handlers.listTimeline({ sessionId: s.value.sessionId }) : null;
+      expect(t?.ok && t.value.joined).toBe(true);
+    } finally {
+      c.dispose();
+    }
+  });
+
+  it('refuses captures with no single session file to join, and names a missing one', async () => {
+    const two = await createHostContext({ paths: [SESSION, 'fixtures/palimpsest/basic.jsonl'], captures: [CAPTURE], machine: false });
+    two.dispose();
+    expect(two.unusable).toEqual(['--capture joins one session: give exactly one session file']);
+    const folder = await createHostContext({ paths: ['fixtures/rind'], captures: [CAPTURE], machine: false });
+    folder.dispose();
+    expect(folder.unusable).toEqual(['--capture joins one session: give exactly one session file']);
+    const missing = await createHostContext({ paths: [SESSION], captures: ['no-such.capture.jsonl'], machine: false });
+    missing.dispose();
+    expect(missing.missing).toEqual(['no-such.capture.jsonl']);
+  });
+});
