@@ -4,7 +4,8 @@ import { whyUnreadable } from '../files/open-regular';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
-import { claimedDirectory, sessionsUnder } from '../session/targets';
+import { claimedDirectory, SEARCH_DEPTH, sessionsUnder } from '../session/targets';
+import { notSearchedNote } from './not-searched';
 import { createTokenCounter } from '../tokens/pool';
 import { DEFAULT_ENCODING } from '../../shared/tokens/encoding';
 import { jsonPieces } from './json-pieces';
@@ -118,7 +119,9 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
     }
   }
   if (captureFlags(args).length > 0) throw new UsageError('--capture joins one session: give a session file, not a folder');
-  const files = await sessionsUnder(path);
+  const notSearched: string[] = [];
+  const files = await sessionsUnder(path, SEARCH_DEPTH, notSearched);
+  notSearchedNote(notSearched, io);
   const sessions: unknown[] = [];
   const texts: string[] = [];
   let exit = EXIT_CLEAN;

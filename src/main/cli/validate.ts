@@ -6,7 +6,8 @@ import { whyUnreadable } from '../files/open-regular';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, locateDiagnostics, UnreadableSessionError } from '../session/load';
-import { claimedDirectory, sessionsUnder } from '../session/targets';
+import { claimedDirectory, SEARCH_DEPTH, sessionsUnder } from '../session/targets';
+import { notSearchedNote } from './not-searched';
 import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { stringFlag, UsageError, type ParsedArgs } from './args';
 import { formatFlag } from './formats';
@@ -179,7 +180,9 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   }
   if (options.branch !== undefined) throw new UsageError('--branch needs one session, not a directory');
   if (captureFlags(args).length > 0) throw new UsageError('--capture joins one session: give a session file, not a folder');
-  const paths = await sessionsUnder(path);
+  const notSearched: string[] = [];
+  const paths = await sessionsUnder(path, SEARCH_DEPTH, notSearched);
+  notSearchedNote(notSearched, io);
   if (paths.length === 0) {
     const message = `${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found`;
     // An exit 2: the listing carries the JSON error's fields too (docs/cli.md, "Errors").
