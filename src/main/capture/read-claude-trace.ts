@@ -4,7 +4,7 @@ import type { Capture, Exchange, ExchangeEvent } from './exchange';
 import { forEachJsonLine } from './json-lines';
 import { redactHeaders, redactPath } from './redact';
 import { SkipList } from './skipped';
-import { parseSse } from './sse';
+import { parseSse } from '../wire/sse';
 
 /*
  * claude-trace's log (badlogic/lemmy, apps/claude-trace, src/interceptor.ts and src/types.ts): one

@@ -6,7 +6,7 @@ import { describeIoError } from '../reader/io';
 import type { Capture, Exchange, ExchangeEvent } from './exchange';
 import { redactHeaders, redactPath } from './redact';
 import { SkipList } from './skipped';
-import { parseSse } from './sse';
+import { parseSse } from '../wire/sse';
 
 /*
  * HAR 1.2 (the W3C draft "HTTP Archive (HAR) format" by Jan Odvarko), as browser devtools and

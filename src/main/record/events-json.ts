@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { SseParser, type SseEvent } from './sse';
+import { SseParser, type SseEvent } from '../wire/sse';
 import type { Spool } from './spool';
 
 /*

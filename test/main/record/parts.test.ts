@@ -4,7 +4,7 @@ import { fingerprint, redactPath } from '../../../src/main/capture/redact';
 import { capturedHeaders } from '../../../src/main/record/credentials';
 import { endToEnd } from '../../../src/main/record/headers';
 import { parseUpstreams, route } from '../../../src/main/record/routes';
-import { SseParser, type SseEvent } from '../../../src/main/record/sse';
+import { SseParser, type SseEvent } from '../../../src/main/wire/sse';
 import { Utf8Check } from '../../../src/main/record/utf8';
 
 /* The recorder's small parts: SSE parsing, UTF-8 checks across chunks, credentials, routes, headers. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSse } from '../../../src/main/capture/sse';
+import { parseSse, SseParser } from '../../../src/main/wire/sse';
 
 describe('parseSse', () => {
   it('reads event names, joins multi-line data and skips comments', () => {
@@ -37,5 +37,22 @@ describe('parseSse', () => {
 
   it('does not count a trailing keep-alive comment as a cut', () => {
     expect(parseSse('data: 1\n\n: ping\n').cut).toBeNull();
+  });
+});
+
+describe('SseParser.finish', () => {
+  it('returns the same cut event whatever the chunks, and nothing unless asked to keep it', () => {
+    const body = Buffer.from('data: 1\r\n\r\nevent: delta\r\ndata: {"ty');
+    for (const at of [1, 9, 10, 11, 20, body.length - 1]) {
+      const seen: string[] = [];
+      const p = new SseParser((e) => seen.push(e.data.toString()), { keepCut: true });
+      p.push(body.subarray(0, at));
+      p.push(body.subarray(at));
+      expect(seen).toEqual(['1']);
+      expect(p.finish()?.toString()).toBe('event: delta\ndata: {"ty');
+    }
+    const plain = new SseParser(() => undefined);
+    plain.push(body);
+    expect(plain.finish()).toBeNull();
   });
 });

@@ -5,12 +5,16 @@
  * starting with a colon is a comment; `data` lines accumulate with a line feed between them; a
  * blank line dispatches the event, unless it has no data. `id` and `retry` do not change what a
  * client is given as the event, so they are not kept. An event not closed by a blank line when
- * the stream ends is dropped, as a client drops it.
+ * the stream ends is dropped, as a client drops it — but a reader of captures asks for it (`finish`):
+ * it says the stream was cut mid-event.
  *
  * It works on bytes, not decoded text: every byte the format gives a meaning to (CR, LF, colon,
  * space, the field names) is ASCII, which never occurs inside a multi-byte UTF-8 character, so
  * splitting the bytes is splitting the text — and each event's bytes are decoded once, by whoever
- * turns them into JSON (./events-json.ts), instead of the whole stream being decoded and sliced.
+ * turns them into JSON (src/main/record/events-json.ts), instead of the whole stream being decoded
+ * and sliced. The recorder feeds it as bytes arrive; the capture readers give it a whole body
+ * (`parseSse`). Written here rather than taken from `eventsource-parser`, which parses decoded text
+ * and drops a cut event: the recorder needs bytes, arrival offsets and the cut.
  */
 
 /** Its bytes may be views on the chunk being pushed: read them in the callback, or copy them. */
@@ -35,6 +39,11 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const isData = (f: Buffer): boolean => f.length === 4 && f[0] === 0x64 && f[1] === 0x61 && f[2] === 0x74 && f[3] === 0x61;
 const isEvent = (f: Buffer): boolean => f.length === 5 && f[0] === 0x65 && f[1] === 0x76 && f[2] === 0x65 && f[3] === 0x6e && f[4] === 0x74;
 
+export interface SseOptions {
+  /** Keep the lines of the event under way, so that `finish` can return a cut one (readers do; the recorder need not). */
+  readonly keepCut?: boolean;
+}
+
 export class SseParser {
   /** Stream offset of the next byte pushed. */
   private offset = 0;
@@ -49,7 +58,29 @@ export class SseParser {
   /** data[viewsFrom..] are views on the chunk being pushed; copied before push returns. */
   private viewsFrom = 0;
 
-  constructor(private readonly emit: (e: SseEvent) => void) {}
+  /** With keepCut: the lines since the last blank line (line ends made LF), and whether one was a field. */
+  private pending: Buffer[] | null;
+  private open = false;
+
+  constructor(private readonly emit: (e: SseEvent) => void, options: SseOptions = {}) {
+    this.pending = options.keepCut === true ? [] : null;
+  }
+
+  /**
+   * Ends the stream. Returns the text after the last event that a blank line closed, when it holds
+   * a field or a line that is not a comment: an event cut before its end (null: it ended between
+   * events, or keepCut was not asked for). A trailing keep-alive comment is no cut.
+   */
+  finish(): Buffer | null {
+    const rest = Buffer.concat([...(this.head ? [this.head] : []), ...this.line]);
+    this.head = null;
+    this.line = [];
+    if (this.pending === null) return null;
+    const cut = this.open || (rest.length > 0 && rest[0] !== COLON) ? Buffer.concat([...this.pending, rest]) : null;
+    this.pending = [];
+    this.open = false;
+    return cut;
+  }
 
   push(chunk: Buffer): void {
     let base = this.offset;
@@ -112,9 +143,15 @@ export class SseParser {
       this.event = null;
       this.data = [];
       this.viewsFrom = 0;
+      if (this.pending !== null) {
+        this.pending = [];
+        this.open = false;
+      }
       return;
     }
+    if (this.pending !== null) this.pending.push(Buffer.from(line), NEWLINE);
     if (line[0] === COLON) return;
+    this.open = true;
     const colon = line.indexOf(COLON);
     const field = colon < 0 ? line : line.subarray(0, colon);
     let value = colon < 0 ? EMPTY : line.subarray(colon + 1);
@@ -132,4 +169,26 @@ export class SseParser {
     }
     return Buffer.concat(parts);
   }
+}
+
+/** An event of a whole body, decoded. */
+export interface TextSseEvent {
+  /** The `event:` field; null when the event had none (a browser would call it "message"). */
+  readonly event: string | null;
+  readonly data: string;
+}
+
+export interface ParsedSse {
+  readonly events: TextSseEvent[];
+  /** Text of an event cut before its end (SseParser.finish); null: the stream ended between events. */
+  readonly cut: string | null;
+}
+
+/** Parses a whole text/event-stream body (a capture's, read back). */
+export function parseSse(text: string): ParsedSse {
+  const events: TextSseEvent[] = [];
+  const parser = new SseParser((e) => events.push({ event: e.event?.toString('utf8') ?? null, data: e.data.toString('utf8') }), { keepCut: true });
+  parser.push(Buffer.from(text, 'utf8'));
+  const cut = parser.finish();
+  return { events, cut: cut === null ? null : cut.toString('utf8') };
 }
