@@ -113,9 +113,12 @@ export function compacted(s: CodexState, p: unknown): void {
       opts.sources = [orig.seq];
       opts.meta = orig.context || e.mapped.contextual;
     }
+    // An item Codex never sends (a ghost snapshot, kept for /undo) stays display-only in the new
+    // history too: the replacement history carries it, every prompt filters it out.
+    if (e.mapped.flow === 'log') opts.op = LOG;
     const cid = `L${line}.r${e.index}`;
     place(s, cid, e.mapped, opts);
-    if (op.op !== 'log') {
+    if (opts.op.op !== 'log') {
       fresh.push(cid);
       freshSeqs.push(s.liveSeqs[s.liveSeqs.length - 1] as number);
     }
