@@ -154,13 +154,19 @@ export function compacted(s: CodexState, p: unknown): void {
   s.estimate = null;
 }
 
+/** Tool outputs: after one, the agent loop samples again; `/compact` never runs between the two. */
+const TOOL_OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output', 'tool_search_output']);
+
 /**
  * `auto` when the compaction happens inside a turn that already logged input or model calls
  * (Codex's auto-compaction before or between sampling rounds), `manual` when it is the first
- * thing of its turn (`/compact` runs as a turn of its own), `unknown` outside any turn.
+ * thing of its turn (`/compact` runs as a turn of its own), `unknown` outside any turn — unless it
+ * comes right after a tool output: only the agent loop compacts there. Rollouts of Codex 0.7x do
+ * not log turn starts, so without that the same mid-turn compaction was `unknown` in 0.77 and
+ * `auto` in 0.117.
  */
 function triggerOf(s: CodexState): EventOf<'compaction/start'>['trigger'] {
-  if (!s.turnOpen) return 'unknown';
+  if (!s.turnOpen) return s.lastPlaced !== undefined && TOOL_OUTPUTS.has(s.lastPlaced) ? 'auto' : 'unknown';
   return s.turnItems === 0 && s.turnRequests === 0 ? 'manual' : 'auto';
 }
 

@@ -51,6 +51,7 @@ export function place(s: CodexState, id: string, m: MappedItem, opts: PlaceOpts)
   if (opts.op.op !== 'log') {
     s.live.push(id);
     s.liveSeqs.push(seq);
+    s.lastPlaced = m.type;
   }
   if (s.turnOpen) s.turnItems++;
   if (m.key === undefined && !s.contextBlock) return undefined;

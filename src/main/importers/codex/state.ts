@@ -65,6 +65,8 @@ export class CodexState {
   turnItems = 0;
   turnRequests = 0;
   turnsEnded = 0;
+  /** The type of the last response item placed live (`function_call_output`, `message`, …). */
+  lastPlaced: string | undefined;
   compactedSinceTurnEnd = false;
   resumeMarked = false;
 

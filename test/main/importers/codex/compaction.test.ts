@@ -273,3 +273,24 @@ describe('Codex 0.171: the summarizer reply is logged', () => {
     expect(r.of('item').find((e) => e.item.id === 'L4')?.op.op).toBe('append');
   });
 });
+
+describe('the trigger of a compaction no turn start brackets (Codex 0.7x logs none)', () => {
+  const u1 = user('Add a --dry-run flag.');
+  const summary = [payload(u1), payload(user(SUMMARY))];
+
+  it('is auto right after a tool output: only the agent loop compacts between a tool output and the next call', () => {
+    const r = importValues([
+      meta(), u1, turnContext(), call('c1'), tokens({ input: 1000, output: 10 }, 1010), out('c1', 'ok'),
+      tokens({ input: 1100, output: 400 }, 1510), compacted(SUMMARY, summary),
+    ]);
+    expect(r.of('compaction/start')[0]?.trigger).toBe('auto');
+  });
+
+  it('stays unknown after the model answered, where /compact could have run as well', () => {
+    const r = importValues([
+      meta(), u1, turnContext(), say('Added.'), tokens({ input: 1000, output: 10 }, 1010),
+      tokens({ input: 1100, output: 400 }, 1510), compacted(SUMMARY, summary),
+    ]);
+    expect(r.of('compaction/start')[0]?.trigger).toBe('unknown');
+  });
+});
