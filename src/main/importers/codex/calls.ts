@@ -31,6 +31,8 @@ export interface RecordedUsage {
 
 export interface PendingUsage {
   readonly from: JsonLine;
+  /** Written before the output items of its call (./usage-order.ts): the next output item's call takes it. */
+  readonly ahead?: boolean;
   readonly usage: Usage | undefined;
   readonly at: string | undefined;
   /** The context size before this report (a summarizer's report must not count as the size it compacted). */
@@ -40,7 +42,10 @@ export interface PendingUsage {
 export function openCall(s: CodexState): void {
   const id = `req:${++s.requestCount}`;
   s.emit({ kind: 'request', id, purpose: 'agent' });
-  s.call = { id, line: s.cur.line, sawInput: false, recorded: null };
+  // A usage report written before its output items belongs to the call they open.
+  const ahead = s.pending?.ahead === true ? s.pending : null;
+  if (ahead) s.pending = null;
+  s.call = { id, line: s.cur.line, sawInput: false, recorded: ahead ? { usage: ahead.usage, totalKey: undefined, context: undefined } : null };
   s.turnRequests++;
 }
 

@@ -3,6 +3,7 @@ import { sentInstructions } from './compaction';
 import { isObj, str } from './json';
 import { NEWEST_KNOWN_CLI } from './known';
 import type { CodexState } from './state';
+import { knownUsageOrder } from './usage-order';
 
 /**
  * `session_meta`: the session (id, version, parent of a fork or subagent) and its first header
@@ -38,6 +39,7 @@ export function sessionMeta(s: CodexState, p: unknown): void {
   const version = str(p.cli_version);
   if (version !== undefined) {
     session.harnessVersion = version;
+    s.usageOrder = knownUsageOrder(version);
     if (newerThan(version, NEWEST_KNOWN_CLI)) {
       s.report('CODEX_VERSION', 'warning', `Line ${s.cur.line}: cli_version ${version} is newer than ${NEWEST_KNOWN_CLI}, the newest Codex this importer was checked against. Records it does not know are kept and counted (UNKNOWN_RECORDS); check the model view against the rollout.`);
     }

@@ -1,6 +1,7 @@
 import type { EventOf } from '../../../shared/model/event';
 import { type TokenUsage, isEstimate, mapUsage, readTokenUsage, usageKey } from './blocks';
 import { type Obj, isObj, pos, str } from './json';
+import { closeCall } from './calls';
 import type { CodexState } from './state';
 
 /**
@@ -59,7 +60,14 @@ export function tokenCount(s: CodexState, p: Obj): void {
   s.estimate = null;
   const usage = mapUsage(last);
   reportEstimate(s, last.input);
-  if (s.call) {
+  // The first report says, for a version whose order is not known, which order the rollout uses:
+  // a call whose output items are logged and not yet answered is closed by its usage.
+  s.usageOrder ??= s.call && !s.call.sawInput ? 'after-output' : 'before-output';
+  if (s.usageOrder === 'before-output') {
+    // The open call's usage came before it; this one belongs to the call whose items follow.
+    closeCall(s);
+    s.pending = { from: s.cur, usage, at: s.at, before, ahead: true };
+  } else if (s.call) {
     const c = s.call;
     s.call = null;
     const response: EventOf<'response'> = { kind: 'response', request: c.id };

@@ -58,7 +58,9 @@ export function eventMsg(s: CodexState, p: unknown): void {
       endTurn(s);
       return;
     case 'turn_aborted': {
-      closeCall(s, { raw: 'turn_aborted', reason: 'cancelled' });
+      // A call whose usage was written before its items had completed: the abort came after it.
+      const completed = s.usageOrder === 'before-output' && s.call?.recorded?.usage !== undefined;
+      closeCall(s, completed ? undefined : { raw: 'turn_aborted', reason: 'cancelled' });
       const reason = str(p.reason);
       s.record('event_msg/turn_aborted', reason !== undefined ? `turn aborted: ${reason}` : 'turn aborted');
       endTurn(s);
