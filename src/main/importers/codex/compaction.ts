@@ -70,21 +70,30 @@ export function summaryText(message: string): string {
 }
 
 /**
- * A line of `session_meta.base_instructions.text` that Codex 0.171.0 does not send: in every
- * captured request of the fidelity suite (fixtures/fidelity/logs/codex-0.171.0, 5 scenarios) the
- * first developer message is the logged text with exactly this line (and its newline) removed.
+ * A line of `session_meta.base_instructions.text` that Codex 0.169 and 0.171 do not send: in every
+ * request they sent the mock (fixtures/fidelity/logs), the first developer message is the logged
+ * text with exactly this line (and its newline) removed; 0.118 sends the logged text whole.
  * Observed, not read from Codex's source: a configuration that keeps it shows as a mismatch, never
  * as a false match.
  */
 export const UNSENT_CHECKLIST_LINE =
   '- If you create a checklist or task list, you update item statuses incrementally as each item is completed rather than marking every item done only at the end.\n';
 
-/** The instructions Codex sends, from a session_meta payload: `base_instructions.text` (0.171+: less the unsent line) or `instructions`. */
+/** The first minor line seen leaving UNSENT_CHECKLIST_LINE out (0.x). */
+const CHECKLIST_UNSENT_FROM_MINOR = 169;
+
+/**
+ * The system prompt Codex sends, from a session_meta payload: `base_instructions.text` (from
+ * 0.169: less the unsent line), or undefined — not recorded. Older rollouts have `instructions`
+ * instead, but that is not the system prompt: it is the user's instructions (AGENTS.md), which
+ * Codex 0.57–0.77 sent as a user message the rollout logs itself, while the system prompt on the
+ * wire was Codex's built-in one, which no rollout of theirs records.
+ */
 export function sentInstructions(p: Record<string, unknown>): string | undefined {
   const v = typeof p.cli_version === 'string' ? /^(\d+)\.(\d+)\./.exec(p.cli_version) : null;
-  const newDialect = v !== null && (Number(v[1]) > 0 || Number(v[2]) >= 171);
+  const unsentLine = v !== null && (Number(v[1]) > 0 || Number(v[2]) >= CHECKLIST_UNSENT_FROM_MINOR);
   const bi = p.base_instructions;
   const base = typeof bi === 'object' && bi !== null && !Array.isArray(bi) ? (bi as Record<string, unknown>).text : undefined;
-  if (typeof base === 'string') return newDialect ? base.replace(UNSENT_CHECKLIST_LINE, '') : base;
-  return typeof p.instructions === 'string' ? p.instructions : undefined;
+  if (typeof base === 'string') return unsentLine ? base.replace(UNSENT_CHECKLIST_LINE, '') : base;
+  return undefined;
 }

@@ -12,9 +12,10 @@ import { sniffCodex } from './sniff';
  * SESSION. `session_meta` → `session` {id, harness "codex", harnessVersion = cli_version, cwd,
  * title = agent_nickname (agent_role), parent}: `forked_from_id` → parent {origin "fork"},
  * `source.subagent.thread_spawn.parent_thread_id` → parent {origin "subagent"} (the parent's seq
- * is not known from this file). Then a `header`: system = `base_instructions.text` (older:
- * `instructions`) as one text block — the instructions field of every request; neither → null
- * (Codex then used the model's built-in prompt, which it does not log). tools = null: rollouts do
+ * is not known from this file). Then a `header`: system = `base_instructions.text` (from 0.169
+ * less one line it does not send: ./compaction.ts) as one text block; without it → null (Codex
+ * then sent its built-in prompt, which it does not log; an older rollout's `instructions` are the
+ * user's AGENTS.md, sent as a user message the rollout logs). tools = null: rollouts do
  * not record the tool schemas sent (`dynamic_tools` lists only the client's extra tools). route
  * {provider: model_provider}. A cli_version newer than 0.104.0 gets a CODEX_VERSION warning.
  *

@@ -64,8 +64,8 @@ export function sessionMeta(s: CodexState, p: unknown): void {
   const metaAt = str(p.timestamp);
   s.emit(session, s.cur, s.at ?? metaAt);
 
-  // The instructions sent with every request: `base_instructions.text`, or `instructions` in
-  // older rollouts. Without either, Codex used the model's built-in prompt, which is not logged.
+  // The instructions sent with every request: `base_instructions.text`. Without it (older
+  // rollouts), Codex sent its built-in prompt, which is not logged (./compaction.ts).
   const header: EventOf<'header'> = { kind: 'header', reason: 'session_meta', tools: null };
   const instructions = sentInstructions(p);
   header.system = instructions !== undefined ? [{ type: 'text', text: instructions }] : null;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CanonicalEvent } from '../../../../src/shared/model/event';
 import { call, complete, dev, errors, importValues, item, meta, msg, out, say, started, think, user } from './helpers';
@@ -10,9 +11,15 @@ describe('session_meta', () => {
     expect(r.diagnostics).toEqual([]);
   });
 
-  it('older rollouts: `instructions`; neither field: the system prompt is not recorded (null)', () => {
-    const old = importValues([meta({ base_instructions: undefined, instructions: 'Old prompt.' })]);
-    expect(old.of('header')[0]?.system).toEqual([{ type: 'text', text: 'Old prompt.' }]);
+  it('older rollouts: `instructions` is the user\'s AGENTS.md, not the system prompt, which is not recorded (null)', () => {
+    // A real Codex 0.58 rollout: the logged `instructions` are sent as the user message that
+    // opens the history; the system prompt on the wire was Codex's built-in one.
+    const values = readFileSync('fixtures/corpus/codex/moonladderstudios-moonmind/rollout-2025-11-13T18-21-11-019a802a-aab1-7c31-9831-d2510c7a74a2.jsonl', 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const logged = (values[0]?.payload as { instructions: string }).instructions;
+    const old = importValues(values);
+    expect(old.of('header')[0]?.system).toBeNull();
+    const first = old.of('item').find((e) => e.item.role === 'user');
+    expect(first?.item.blocks.map((b) => ('text' in b ? b.text : '')).join('')).toContain(logged);
     const none = importValues([meta({ base_instructions: null })]);
     expect(none.of('header')[0]?.system).toBeNull();
   });

@@ -52,7 +52,8 @@ describe('format health', () => {
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }] },
     ]);
     expect(r.of('session')[0]).toMatchObject({ id: 'old-1' });
-    expect(r.of('header')[0]?.system).toEqual([{ type: 'text', text: 'Be brief.' }]);
+    // Its `instructions` are the user's, not the system prompt (Codex's built-in one, not logged).
+    expect(r.of('header')[0]?.system).toBeNull();
     expect(r.of('item').map((e) => e.item.role)).toEqual(['user', 'assistant']);
     expect(r.of('request')).toHaveLength(1);
     expect(errors(r.diagnostics)).toEqual([]);
