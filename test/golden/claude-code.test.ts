@@ -1,3 +1,4 @@
+import { UNRECORDED_CONTEXT } from '../../src/main/importers/claude-code/branches';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionInspector } from '../../src/main/session/inspector';
@@ -123,7 +124,7 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
       const v = ins.view(i);
       expect(v?.system).toBeNull();
       expect(v?.tools).toBeNull();
-      expect(v?.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them']);
+      expect(v?.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them', `messages: ${UNRECORDED_CONTEXT}`]);
     }
   });
 
@@ -174,7 +175,7 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     const first = ins.view(0, SUBAGENT);
     expect(first?.items.map((i) => i.kind)).toEqual(['user']);
     expect(first?.system).toBeNull();
-    expect(first?.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them']);
+    expect(first?.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them', `messages: ${UNRECORDED_CONTEXT}`]);
   });
 });
 

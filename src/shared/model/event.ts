@@ -131,6 +131,12 @@ export const HeaderEvent = z.object({
   /** Tool schemas sent. `null`: not recorded. Absent: unchanged. */
   tools: z.array(ToolSchema).nullable().optional(),
   route: Route.optional(),
+  /**
+   * What the harness adds to the messages it sends that the log does not record (a context block
+   * before the first prompt, attachments rendered by its own rules), each in a sentence: named among
+   * the view's unknowns. Absent: unchanged; empty: nothing.
+   */
+  unrecorded: z.array(z.string()).optional(),
   /** Why the envelope changed, in the harness's words (DSH: initial, resume, change, series). */
   reason: z.string().optional(),
 });

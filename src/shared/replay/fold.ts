@@ -138,6 +138,7 @@ class Folder {
       toolsSeq: e.tools !== undefined ? e.seq : prev.toolsSeq,
       route: e.route ? { ...prev.route, ...stripUndefined(e.route) } : prev.route,
       routeSeqs: e.route ? [...prev.routeSeqs, e.seq] : prev.routeSeqs,
+      unrecorded: e.unrecorded ?? prev.unrecorded,
     };
   }
 

@@ -14,9 +14,11 @@ export interface Envelope {
   readonly systemSeq: number | null;
   readonly toolsSeq: number | null;
   readonly routeSeqs: readonly number[];
+  /** What the harness adds to messages that the log does not record (HeaderEvent.unrecorded). */
+  readonly unrecorded: readonly string[];
 }
 
-export const EMPTY_ENVELOPE: Envelope = { system: undefined, tools: undefined, route: {}, systemSeq: null, toolsSeq: null, routeSeqs: [] };
+export const EMPTY_ENVELOPE: Envelope = { system: undefined, tools: undefined, route: {}, systemSeq: null, toolsSeq: null, routeSeqs: [], unrecorded: [] };
 
 export interface FateChange {
   /** The event that changed the fate; it applies to requests after it. */

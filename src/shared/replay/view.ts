@@ -88,6 +88,7 @@ export function modelView(state: ReplayState, index: number): ModelView | null {
   else if (env.system === null) unknowns.push('system prompt: the log does not record it');
   if (env.tools === undefined) unknowns.push('tool schemas: no header event precedes this request');
   else if (env.tools === null) unknowns.push('tool schemas: the log does not record them');
+  for (const u of env.unrecorded) unknowns.push(`messages: ${u}`);
 
   const cache = viewCacheOf(state);
   let items: ViewItem[];

@@ -25,7 +25,8 @@ export function shape(f: ClaudeFile, v: Obj): void {
     return record(f, 'api-request-shape', v, str(v.shapeHash));
   }
   const a = registerRecord(f, v);
-  const h: EventOf<'header'> = { kind: 'header', reason: `api-request-shape ${str(v.shapeHash) ?? ''}`.trim() };
+  // The request records hold the messages as sent: nothing added to them is unrecorded any more.
+  const h: EventOf<'header'> = { kind: 'header', unrecorded: [], reason: `api-request-shape ${str(v.shapeHash) ?? ''}`.trim() };
   if (system !== undefined) h.system = system;
   if (tools !== undefined) h.tools = tools;
   const at = str(v.timestamp);

@@ -1,3 +1,4 @@
+import { UNRECORDED_CONTEXT } from '../../../../src/main/importers/claude-code/branches';
 import { describe, expect, it } from 'vitest';
 import { mapFinish, mapUsage } from '../../../../src/main/importers/claude-code/blocks';
 import { assistant, errors, importValues, progress, text, textOf, toolResult, toolUse, user } from './helpers';
@@ -73,7 +74,7 @@ describe('claude-code: one API response written as several lines', () => {
     expect(v.system).toBeNull();
     expect(v.tools).toBeNull();
     expect(v.request.route).toMatchObject({ provider: 'anthropic', model: 'claude-haiku-4-5' });
-    expect(v.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them']);
+    expect(v.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them', `messages: ${UNRECORDED_CONTEXT}`]);
   });
 
   it('keeps tool results as user items with tool_result blocks, as the Messages API has them', () => {

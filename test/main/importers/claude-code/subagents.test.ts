@@ -1,3 +1,4 @@
+import { UNRECORDED_CONTEXT } from '../../../../src/main/importers/claude-code/branches';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +43,7 @@ describe('claude-code: subagents/agent-<id>.jsonl', () => {
     const first = r.view(0, 'agent-a77');
     expect(first.items.map((i) => i.id)).toEqual(['s1']);
     expect(first.system).toBeNull();
-    expect(first.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them']);
+    expect(first.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them', `messages: ${UNRECORDED_CONTEXT}`]);
     expect(first.request.reportedInputTokens).toBe(13004);
     expect(r.view(1, 'agent-a77').items.map((i) => i.id)).toEqual(['s1', 'msg_s1', 's3']);
     expect(r.replay('main').requests.map((q) => q.id)).toEqual(['msg_1', 'msg_2']);
