@@ -108,7 +108,12 @@ function expectedOf(c: Count): Observed {
 }
 
 async function inspect(path: string) {
-  return inspectJson(path, new SessionInspector(await loadSession(path)));
+  const session = await loadSession(path);
+  try {
+    return inspectJson(path, new SessionInspector(session));
+  } finally {
+    await session.dispose();
+  }
 }
 
 const files = corpusFiles();

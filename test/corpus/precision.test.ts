@@ -41,13 +41,18 @@ const key = (f: Finding): string => JSON.stringify([f.file, f.rule, f.line, f.me
 
 /** What `validate --json` reports on one session, as scripts/corpus-findings.mjs lists it. */
 async function findingsOf(session: string): Promise<Finding[]> {
-  let inspector: SessionInspector;
+  let loaded: Awaited<ReturnType<typeof loadSession>>;
   try {
-    inspector = new SessionInspector(await loadSession(session));
+    loaded = await loadSession(session);
   } catch {
     return []; // An unreadable file (the corpus's empty one) has no findings to review.
   }
-  return (await validateSession(inspector)).map(diagnosticJson).map((d) => ({ file: d.file ?? session, rule: d.rule, line: d.line ?? null, message: d.message }));
+  try {
+    const found = await validateSession(new SessionInspector(loaded));
+    return found.map(diagnosticJson).map((d) => ({ file: d.file ?? session, rule: d.rule, line: d.line ?? null, message: d.message }));
+  } finally {
+    await loaded.dispose();
+  }
 }
 
 /** Per rule: findings, reviewed true, reviewed false, not reviewed. */
