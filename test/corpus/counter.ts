@@ -20,9 +20,10 @@ import { readFileSync } from 'node:fs';
  *
  * Codex: a model call leaves one event_msg/token_count with new usage. Not a call: a token_count
  * without info (rate limits only), one that repeats the previous total_token_usage, one whose
- * last_token_usage is all zero but total_tokens (Codex's own estimate of the history). A call whose
- * token_count is followed, in the same turn and before any response_item, by a `compacted` line is
- * the compaction's summarizer, not an agent call. Where Codex writes usage after a call's output
+ * last_token_usage is all zero but total_tokens (Codex's own estimate of the history). A call with
+ * no output item of its own (none logged before its usage where Codex writes usage after output,
+ * none after it where it writes usage first) whose token_count is followed, before any
+ * response_item, by a `compacted` line is the compaction's summarizer, not an agent call. Where Codex writes usage after a call's output
  * items, output items that no token_count closes before the turn ends (an aborted call, a log cut
  * short) are one more call. A compaction is a `compacted` line; Codex logs no trigger, but a
  * `/compact` runs as a turn of its own with no user message: a compaction in a turn that logs the
@@ -247,7 +248,12 @@ function countCodex(records: readonly Obj[], bad: number): Count {
     if (key === null) continue;
     lastTotal = key;
     if (pending) agent++;
-    pending = true;
+    // Usage after output closes the call that wrote it; usage with no output before it waits for
+    // what follows (its output, in the older order, or a `compacted`: the summarizer's).
+    if (!early && open > 0) {
+      agent++;
+      pending = false;
+    } else pending = true;
     open = 0;
     const last = (p.info as Obj).last_token_usage as Obj;
     const ctx = num(last.input_tokens);
