@@ -46,6 +46,7 @@ const USAGE_FIRST_WHY =
 const KNOWN: Record<string, Known> = {
   ...Object.fromEntries(
     [
+      ['codex/bumpy-croc-ai-trading-bot/rollout-2025-10-17T22-40-02-0199f41d-9079-7662-ba8d-eff8c75f8a7a.jsonl', 42],
       ['codex/edofengland-code-butler/rollout-2025-11-24T12-46-26-019ab730-4906-7b12-8569-c53c5dde1150.jsonl', 5],
       ['codex/edofengland-code-butler/rollout-2025-11-24T13-02-00-019ab73e-8c11-7ad2-b604-5987891db560.jsonl', 16],
       ['codex/edofengland-code-butler/rollout-2025-11-24T13-38-49-019ab760-3d78-7fd0-9ea1-4c39e889b87b.jsonl', 14],
