@@ -35,34 +35,8 @@ interface Known {
   readonly importer: Partial<Observed>;
 }
 
-const USAGE_FIRST = 'codex-usage-before-output';
-const USAGE_FIRST_WHY =
-  'Codex before 0.77 writes a call\'s token_count before its output items (reasoning, function_call, message); ' +
-  'the importer closes a call at the token_count after its output, so it shows a usage-only request at the first ' +
-  'token_count, gives each call the usage of the next one, and leaves the last call of every turn without usage: ' +
-  'one request too many per turn that ends after a call (aborted turns included).';
-
 /** Importer errors found on the corpus (path relative to the repository). */
 const KNOWN: Record<string, Known> = {
-  ...Object.fromEntries(
-    [
-      ['codex/bumpy-croc-ai-trading-bot/rollout-2025-10-17T22-40-02-0199f41d-9079-7662-ba8d-eff8c75f8a7a.jsonl', 42],
-      ['codex/edofengland-code-butler/rollout-2025-11-24T12-46-26-019ab730-4906-7b12-8569-c53c5dde1150.jsonl', 5],
-      ['codex/edofengland-code-butler/rollout-2025-11-24T13-02-00-019ab73e-8c11-7ad2-b604-5987891db560.jsonl', 16],
-      ['codex/edofengland-code-butler/rollout-2025-11-24T13-38-49-019ab760-3d78-7fd0-9ea1-4c39e889b87b.jsonl', 14],
-      ['codex/monotoba-openprintkit/rollout-2025-11-01T11-34-37-97b66f6c-a160-40e0-bd0f-1fdcbbb9498b.jsonl', 381],
-      ['codex/moonladderstudios-moonmind/rollout-2025-11-12T17-48-11-019a7ae6-1945-7c63-98f2-210adb922af9.jsonl', 104],
-      ['codex/moonladderstudios-moonmind/rollout-2025-11-13T18-21-11-019a802a-aab1-7c31-9831-d2510c7a74a2.jsonl', 44],
-      ['codex/python-ai-solutions-agentic-neurodata-conversion/rollout-2025-09-26T17-01-04-019985ca-7ef7-7580-a921-c20ac619f40b.jsonl', 32],
-      ['codex/python-ai-solutions-agentic-neurodata-conversion/rollout-2025-09-26T19-38-50-0199865a-ee71-7ae3-b232-87583b038e9f.jsonl', 5],
-      ['codex/python-ai-solutions-agentic-neurodata-conversion/rollout-2025-09-29T13-07-08-01999467-65bf-7281-8ab6-73bb53989041.jsonl', 3],
-      ['codex/python-ai-solutions-agentic-neurodata-conversion/rollout-2025-09-29T13-09-19-01999469-65fd-7fa2-ab93-d24bb4c714cb.jsonl', 25],
-      ['codex/python-ai-solutions-agentic-neurodata-conversion/rollout-2025-09-29T17-33-37-0199955b-5deb-72e2-9988-4b1b799e1206.jsonl', 9],
-    ].map(([f, n]) => [`${COMMITTED}/${f as string}`, { class: USAGE_FIRST, why: USAGE_FIRST_WHY, importer: { requests: n as number } }]),
-  ),
-  [`${FETCHED}/codex/isaacindex-qna-data-dashboard/rollout-2025-10-20T18-37-52-019a0132-695f-78d0-b253-7059e96d3e64.jsonl`]: {
-    class: USAGE_FIRST, why: USAGE_FIRST_WHY, importer: { requests: 21 },
-  },
   [`${FETCHED}/codex/laf-us-idaho-vault/rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl`]: {
     class: 'codex-pre-turn-compaction-called-manual',
     why: 'The `compacted` at line 381 is the first record of the turn started at line 380, and that turn goes on with ' +

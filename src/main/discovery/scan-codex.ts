@@ -1,6 +1,7 @@
 import { KeyCursor, ascii, objectBounds, parseObject, readId, readString, stringIs } from './json-bytes';
 import type { LineScanner } from './scan-file';
 import type { ScanResult } from './types';
+import { awaitsOutput, knownUsageOrder, type UsageOrder } from '../dialects/codex-usage-order';
 
 /*
  * Codex CLI rollouts, fast. Model calls are counted the way the full importer
@@ -14,7 +15,9 @@ import type { ScanResult } from './types';
  *   and at a `compacted` line;
  * - new usage with no call open is a call of its own (its output items are not logged), unless a
  *   `compacted` line follows: then it is the summarizer's;
- * - every `compacted` line is one compaction and one summarizer request.
+ * - every `compacted` line is one compaction and one summarizer request;
+ * - a rollout that writes a call's usage before its output items (src/main/dialects/
+ *   codex-usage-order.ts) gives the usage to the call the next output item opens, as the importer does.
  * Only `session_meta`, `token_count`, `turn_context` and `compacted` lines are parsed (they are
  * small, except session_meta's instructions, read once); every other line is classified from the
  * first keys of its `payload` at byte level.
@@ -39,6 +42,9 @@ export class CodexScanner implements LineScanner {
   private callOpen = false;
   private callSawInput = false;
   private pending = false;
+  /** The pending usage was written before its call's output items. */
+  private ahead = false;
+  private usageOrder: UsageOrder | null = null;
   private lastUsage = '';
   private requests = 0;
   private compactions = 0;
@@ -121,11 +127,11 @@ export class CodexScanner implements LineScanner {
           if (v && isObj(v.payload)) this.tokenCount(v.payload);
           return;
         }
-        this.flushPending();
+        if (!this.waits(type, ptype, role)) this.flushPending();
         if (CLOSING.has(ptype)) this.closeCall();
         return;
       }
-      this.flushPending();
+      if (!this.waits(type, ptype, role)) this.flushPending();
       this.item(ptype, assistant);
       return;
     }
@@ -150,14 +156,17 @@ export class CodexScanner implements LineScanner {
       this.compactions++;
       return;
     }
-    this.flushPending();
+    if (!(p && this.waits(type, typeof p.type === 'string' ? p.type : undefined, typeof p.role === 'string' ? p.role : undefined))) this.flushPending();
     if (!p) return;
     switch (type) {
       case 'session_meta':
         if (this.id === null && typeof p.id === 'string') {
           this.id = p.id;
           if (typeof p.cwd === 'string') this.project = p.cwd;
-          if (typeof p.cli_version === 'string') this.version = p.cli_version;
+          if (typeof p.cli_version === 'string') {
+            this.version = p.cli_version;
+            this.usageOrder = knownUsageOrder(p.cli_version);
+          }
           if (typeof p.agent_nickname === 'string') this.title = p.agent_nickname;
           if (typeof p.timestamp === 'string') this.startedAt ??= p.timestamp;
         }
@@ -181,7 +190,14 @@ export class CodexScanner implements LineScanner {
     const input = ptype === 'message' ? !assistant : INPUT.has(ptype);
     if (output) {
       if (this.callOpen && this.callSawInput) this.closeCall();
-      if (!this.callOpen) {
+      if (this.pending && this.ahead) {
+        // Its usage was written first: the report and this item are one call.
+        this.pending = false;
+        this.ahead = false;
+        this.callOpen = true;
+        this.callSawInput = false;
+        this.requests++;
+      } else if (!this.callOpen) {
         this.callOpen = true;
         this.callSawInput = false;
         this.requests++;
@@ -191,7 +207,7 @@ export class CodexScanner implements LineScanner {
 
   private tokenCount(p: Record<string, unknown>): void {
     // Like every record but `compacted`, a token_count first settles an earlier report without a call.
-    this.flushPending();
+    if (!this.ahead) this.flushPending();
     const info = isObj(p.info) ? p.info : undefined;
     const last = info && isObj(info.last_token_usage) ? info.last_token_usage : undefined;
     if (!info || !last) return;
@@ -201,8 +217,19 @@ export class CodexScanner implements LineScanner {
     const key = u(isObj(info.total_token_usage) ? info.total_token_usage : last);
     if (key === this.lastUsage) return;
     this.lastUsage = key;
-    if (this.callOpen) this.closeCall();
+    this.usageOrder ??= this.callOpen && !this.callSawInput ? 'after-output' : 'before-output';
+    if (this.usageOrder === 'before-output') {
+      this.flushPending();
+      this.closeCall();
+      this.pending = true;
+      this.ahead = true;
+    } else if (this.callOpen) this.closeCall();
     else this.pending = true;
+  }
+
+  /** A usage report written before its output items waits for them across this record. */
+  private waits(type: string, ptype: string | undefined, role: string | undefined): boolean {
+    return this.pending && this.ahead && awaitsOutput(type, ptype, role);
   }
 
   private closeCall(): void {
@@ -213,6 +240,7 @@ export class CodexScanner implements LineScanner {
   private flushPending(): void {
     if (!this.pending) return;
     this.pending = false;
+    this.ahead = false;
     this.requests++;
   }
 

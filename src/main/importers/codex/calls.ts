@@ -31,7 +31,7 @@ export interface RecordedUsage {
 
 export interface PendingUsage {
   readonly from: JsonLine;
-  /** Written before the output items of its call (./usage-order.ts): the next output item's call takes it. */
+  /** Written before the output items of its call (src/main/dialects/codex-usage-order.ts): the next output item's call takes it. */
   readonly ahead?: boolean;
   readonly usage: Usage | undefined;
   readonly at: string | undefined;

@@ -3,7 +3,7 @@ import { sentInstructions } from './compaction';
 import { isObj, str } from './json';
 import { NEWEST_KNOWN_CLI } from './known';
 import type { CodexState } from './state';
-import { knownUsageOrder } from './usage-order';
+import { knownUsageOrder } from '../../dialects/codex-usage-order';
 
 /**
  * `session_meta`: the session (id, version, parent of a fork or subagent) and its first header

@@ -1,4 +1,4 @@
-import type { UsageOrder } from './usage-order';
+import type { UsageOrder } from '../../dialects/codex-usage-order';
 import type { Severity } from '../../../shared/model/diagnostic';
 import type { EventBody, EventOf, Route } from '../../../shared/model/event';
 import type { JsonLine } from '../../reader/types';
@@ -66,7 +66,7 @@ export class CodexState {
   turnItems = 0;
   turnRequests = 0;
   turnsEnded = 0;
-  /** Where this rollout writes a call's usage (./usage-order.ts); null: not known yet. */
+  /** Where this rollout writes a call's usage (src/main/dialects/codex-usage-order.ts); null: not known yet. */
   usageOrder: UsageOrder | null = null;
   /** The type of the last response item placed live (`function_call_output`, `message`, …). */
   lastPlaced: string | undefined;

@@ -1,7 +1,7 @@
 import type { EventOf } from '../../../shared/model/event';
 import { type TokenUsage, isEstimate, mapUsage, readTokenUsage, usageKey } from './blocks';
 import { type Obj, isObj, pos, str } from './json';
-import { closeCall } from './calls';
+import { closeCall, flushPending } from './calls';
 import type { CodexState } from './state';
 
 /**
@@ -64,7 +64,9 @@ export function tokenCount(s: CodexState, p: Obj): void {
   // a call whose output items are logged and not yet answered is closed by its usage.
   s.usageOrder ??= s.call && !s.call.sawInput ? 'after-output' : 'before-output';
   if (s.usageOrder === 'before-output') {
-    // The open call's usage came before it; this one belongs to the call whose items follow.
+    // The open call's usage came before it; this one belongs to the call whose items follow. An
+    // earlier report still waiting had no output logged: a call of its own.
+    flushPending(s);
     closeCall(s);
     s.pending = { from: s.cur, usage, at: s.at, before, ahead: true };
   } else if (s.call) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { knownUsageOrder } from '../../../../src/main/importers/codex/usage-order';
+import { knownUsageOrder } from '../../../../src/main/dialects/codex-usage-order';
 import { importValues, views } from './helpers';
 
 /*

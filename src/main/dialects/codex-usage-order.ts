@@ -1,4 +1,7 @@
 /*
+ * Facts of Codex's rollout dialects that both the importer (src/main/importers/codex) and the
+ * fast listing (src/main/discovery/scan-codex.ts) read: kept apart from both.
+ *
  * Where a rollout writes a model call's usage. Codex up to the 0.6x line recorded each sampling
  * round's items in one batch after the round (its output items and the tool outputs they led to),
  * after the `token_count` of the call: usage first. Later versions record output items as they
@@ -23,4 +26,21 @@ export function knownUsageOrder(version: string | undefined): UsageOrder | null 
   if (major > 0 || minor >= USAGE_AFTER_OUTPUT_FROM_MINOR) return 'after-output';
   if (minor <= USAGE_BEFORE_OUTPUT_UNTIL_MINOR) return 'before-output';
   return null;
+}
+
+/** Commentary Codex logs between a usage report written first and the output items it belongs to. */
+export const BETWEEN_USAGE_AND_OUTPUT: ReadonlySet<string> = new Set(['agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break', 'agent_message', 'token_count']);
+
+/**
+ * Whether a record leaves a usage report written before its call's output items waiting for them:
+ * an output item (it opens the call), an item never sent (a ghost snapshot), commentary. An input
+ * (a user message, a tool output) or a turn boundary says the call's output is not in the log.
+ * `ptype` is the payload's type, `role` a message's role.
+ */
+export function awaitsOutput(recordType: string, ptype: string | undefined, role: string | undefined): boolean {
+  if (ptype === undefined) return false;
+  if (recordType === 'event_msg') return BETWEEN_USAGE_AND_OUTPUT.has(ptype);
+  if (recordType !== 'response_item') return false;
+  if (ptype === 'message') return role === 'assistant';
+  return !ptype.endsWith('_output');
 }
