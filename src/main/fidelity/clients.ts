@@ -5,6 +5,10 @@ import { join, relative } from 'node:path';
  * The real agent clients the fidelity suite runs, pinned. Each one says how to install it (an npm
  * package whose platform package carries the native binary), how to run one turn headless against
  * the mock provider, how to find the session id it used, and where its logs are.
+ *
+ * Each client is run at several pinned versions (`versions`, oldest first; `version` is the
+ * current one, the last). `clientAt` gives the definition for one version; where a version's
+ * command line differs, its argv says so (checked with that version's own `--help`).
  */
 
 export type ClientId = 'claude-code' | 'codex';
@@ -29,7 +33,10 @@ export interface RunDirs {
 export interface ClientDef {
   readonly id: ClientId;
   readonly pkg: string;
+  /** The version this definition runs. */
   readonly version: string;
+  /** Every pinned version of the matrix, oldest first; the last is the current one. */
+  readonly versions: readonly string[];
   /** The mock protocol the client speaks. */
   readonly protocol: string;
   /** The executable inside an install prefix. */
@@ -70,6 +77,9 @@ export const claudeCode: ClientDef = {
   id: 'claude-code',
   pkg: '@anthropic-ai/claude-code',
   version: '2.1.332',
+  // A 2.0.x (top-level `agent-*.jsonl` subagent files), an early 2.1, a 2.1.9x, the last before the
+  // `api-request` records, and the current one. Every one takes the same `-p` flags (their `--help`).
+  versions: ['2.0.77', '2.1.9', '2.1.97', '2.1.197', '2.1.332'],
   protocol: 'anthropic-messages',
   bin: (prefix) => join(prefix, 'node_modules', '.bin', 'claude'),
   argv(turn, _dirs, settings) {
@@ -114,6 +124,10 @@ export const codex: ClientDef = {
   id: 'codex',
   pkg: '@openai/codex',
   version: '0.171.0',
+  // One of each line (0.4x, 0.5x, 0.7x, 0.11x), the one before the current, and the current one.
+  // Every one has `exec resume`, `-c`, `--skip-git-repo-check` and
+  // `--dangerously-bypass-approvals-and-sandbox` (their `exec --help`).
+  versions: ['0.47.0', '0.59.0', '0.77.0', '0.118.0', '0.169.0', '0.171.0'],
   protocol: 'openai-responses',
   bin: (prefix) => join(prefix, 'node_modules', '.bin', 'codex'),
   argv(turn, dirs, settings) {
@@ -137,6 +151,27 @@ export const codex: ClientDef = {
 };
 
 export const CLIENTS: Readonly<Record<ClientId, ClientDef>> = { 'claude-code': claudeCode, codex };
+
+/** The definition of a client at one of its pinned versions (null: not a pinned version). */
+export function clientAt(id: ClientId, version: string): ClientDef | null {
+  const base = CLIENTS[id];
+  if (!base.versions.includes(version)) return null;
+  return version === base.version ? base : { ...base, version };
+}
+
+/**
+ * The versions a run covers: `current` (each client's current version), `all` (the whole matrix),
+ * or a comma-separated list (versions of no client are an error, returned as a string).
+ */
+export function selectVersions(id: ClientId, spec: string): string[] | string {
+  const c = CLIENTS[id];
+  if (spec === 'current') return [c.version];
+  if (spec === 'all') return [...c.versions];
+  const asked = spec.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const unknown = asked.filter((v) => !CLIENTS['claude-code'].versions.includes(v) && !CLIENTS.codex.versions.includes(v));
+  if (asked.length === 0 || unknown.length > 0) return `--versions takes current, all or pinned versions; not pinned: ${unknown.join(', ') || spec}`;
+  return asked.filter((v) => c.versions.includes(v));
+}
 
 /** A log path relative to the client's home, for copying into fixtures (`projects/…`, `sessions/…`). */
 export function logRelative(client: ClientDef, home: string, path: string): string {

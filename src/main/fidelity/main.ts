@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIENTS, type ClientId } from './clients';
+import { CLIENTS, type ClientDef, type ClientId, clientAt, selectVersions } from './clients';
 import { type ScenarioComparison, compareLog } from './compare';
 import { compareRecorded } from './recorded';
 import { resolve } from 'node:path';
@@ -8,13 +8,16 @@ import { type Installed, installClient } from './install';
 import { NOTES } from './notes';
 import { type ReportInput, renderReport } from './report';
 import { type RunResult, copyRun, defaultRunRoot, fixtureDir, runScenario } from './run';
-import { type Scenario, readScenarios } from './scenario';
+import { type Scenario, readScenarios, scenariosFor } from './scenario';
 
 /*
  * The fidelity suite's command line (scripts/fidelity.mjs runs the bundle of this file).
  *
- *   fidelity [--client claude-code|codex] [--scenario NAME] [--no-run] [--copy] [--report PATH]
- *            [--fixtures DIR] [--run-root DIR] [--allow-mismatch]
+ *   fidelity [--client claude-code|codex] [--scenario NAME[,NAME…]] [--versions all|current|V,V…]
+ *            [--no-run] [--copy] [--report PATH] [--fixtures DIR] [--run-root DIR] [--allow-mismatch]
+ *
+ * `--versions` picks the client versions (clients.ts): `all` (the default) is the whole version
+ * matrix, `current` each client's current version only.
  *
  * Installs the pinned clients, runs every scenario against the mock provider, compares every
  * captured request with the view Palimpsest rebuilds from the client's log, and writes the
@@ -29,6 +32,7 @@ export const EXIT = { ok: 0, mismatch: 1, usage: 2, unavailable: 3 } as const;
 interface Args {
   client: ClientId | null;
   scenario: string | null;
+  versions: string;
   run: boolean;
   copy: boolean;
   report: string | null;
@@ -38,7 +42,7 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args | string {
-  const a: Args = { client: null, scenario: null, run: true, copy: false, report: null, fixtures: 'fixtures/fidelity', runRoot: defaultRunRoot(), allowMismatch: false };
+  const a: Args = { client: null, scenario: null, versions: 'all', run: true, copy: false, report: null, fixtures: 'fixtures/fidelity', runRoot: defaultRunRoot(), allowMismatch: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = (): string | null => argv[++i] ?? null;
@@ -51,6 +55,9 @@ function parseArgs(argv: readonly string[]): Args | string {
       }
       case '--scenario':
         a.scenario = v();
+        break;
+      case '--versions':
+        a.versions = v() ?? '';
         break;
       case '--no-run':
         a.run = false;
@@ -88,43 +95,57 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.usage;
   }
   const all = readScenarios(join(args.fixtures, 'scenarios'));
-  const scenarios = all.filter((s) => (!args.client || s.client === args.client) && (!args.scenario || s.name === args.scenario));
-  if (scenarios.length === 0) {
+  // The work: every selected scenario on every selected version of its client.
+  const work: { client: ClientDef; scenario: Scenario }[] = [];
+  for (const id of Object.keys(CLIENTS) as ClientId[]) {
+    if (args.client && args.client !== id) continue;
+    const versions = selectVersions(id, args.versions);
+    if (typeof versions === 'string') {
+      log(`fidelity: ${versions}`);
+      return EXIT.usage;
+    }
+    for (const version of versions) {
+      const client = clientAt(id, version);
+      if (!client) continue;
+      for (const s of scenariosFor(all, id, version)) if (!args.scenario || args.scenario.split(',').includes(s.name)) work.push({ client, scenario: s });
+    }
+  }
+  if (work.length === 0) {
     log('fidelity: no scenario selected');
     return EXIT.usage;
   }
   const comparisons: ScenarioComparison[] = [];
   const unavailable: { client: ClientId; version: string; reason: string }[] = [];
   const runs: RunResult[] = [];
-  const installs = new Map<ClientId, Installed>();
+  const installs = new Map<string, Installed>();
 
-  for (const s of scenarios) {
-    const client = CLIENTS[s.client];
+  for (const { client, scenario: s } of work) {
     if (!args.run) {
       const dir = fixtureDir(args.fixtures, client, s.name);
       if (!existsSync(join(dir, 'run.json'))) {
-        unavailable.push({ client: s.client, version: client.version, reason: `no saved run of ${s.name} in ${dir}` });
+        unavailable.push({ client: client.id, version: client.version, reason: `no saved run of ${s.name} in ${dir}` });
         continue;
       }
       log(`comparing saved run ${dir}`);
       comparisons.push(await compareSaved(dir, s));
       continue;
     }
-    let inst = installs.get(s.client);
+    const key = `${client.id}@${client.version}`;
+    let inst = installs.get(key);
     if (!inst) {
       inst = installClient(client, { log });
-      installs.set(s.client, inst);
-      if (inst.ok) log(`${client.id}: ${inst.versionLine}${inst.reused ? ' (cached)' : ''} at ${inst.bin}`);
+      installs.set(key, inst);
+      if (inst.ok) log(`${key}: ${inst.versionLine}${inst.reused ? ' (cached)' : ''} at ${inst.bin}`);
       else {
-        log(`${client.id}@${client.version}: NOT AVAILABLE: ${inst.error}`);
-        unavailable.push({ client: s.client, version: client.version, reason: inst.error });
+        log(`${key}: NOT AVAILABLE: ${inst.error}`);
+        unavailable.push({ client: client.id, version: client.version, reason: inst.error });
       }
     }
     if (!inst.ok) continue;
-    log(`running ${client.id} ${s.name}`);
+    log(`running ${key} ${s.name}`);
     // Every run goes through `palimpsest record` (the built CLI), so each scenario is compared twice:
     // from the log alone, and joined with the capture.
-    const r = await runScenario(s, inst, { root: args.runRoot, log, record: { cli: resolve('bin/palimpsest.js') } });
+    const r = await runScenario(s, inst, { root: args.runRoot, log, client, record: { cli: resolve('bin/palimpsest.js') } });
     runs.push(r);
     for (const p of r.problems) log(`  problem: ${p}`);
     if (args.copy) log(`  copied to ${copyRun(r, args.fixtures)}`);
@@ -169,3 +190,4 @@ async function compareSaved(dir: string, s: Scenario): Promise<ScenarioCompariso
   const captures = (run.captures ?? []).map((f) => join(dir, f));
   return { ...c, recorded: captures.length > 0 ? await compareRecorded(mainLog, requests, captures, CLIENTS[s.client].protocol) : null };
 }
+

@@ -33,16 +33,19 @@ export function renderReport(input: ReportInput): string {
   L.push('wire; **unknown** when nothing the log records differs but the log does not reveal some part (never counted');
   L.push('as a match); **not in log** when no logged request stands for it (a call or attempt only the wire shows).');
   L.push('');
-  const versions = new Map<string, string>();
-  for (const c of input.comparisons) versions.set(c.client, c.version);
-  for (const u of input.unavailable) versions.set(u.client, u.version);
+  // One row per client version: the matrix runs several versions of each client.
+  const versions = new Map<string, { client: string; version: string }>();
+  for (const c of input.comparisons) versions.set(`${c.client} ${c.version}`, { client: c.client, version: c.version });
+  for (const u of input.unavailable) versions.set(`${u.client} ${u.version}`, { client: u.client, version: u.version });
   L.push('## Clients');
   L.push('');
   L.push('| client | version | status |');
   L.push('|---|---|---|');
-  for (const [client, version] of versions) {
-    const u = input.unavailable.filter((x) => x.client === client);
-    L.push(`| ${client} | ${version} | ${u.length > 0 ? `**not run**: ${esc(u.map((x) => x.reason).join('; '))}` : input.mode === 'saved' ? 'saved logs compared (fixtures/fidelity/logs), not re-run' : 'installed and run'} |`);
+  for (const { client, version } of versions.values()) {
+    const u = input.unavailable.filter((x) => x.client === client && x.version === version);
+    const ran = input.comparisons.some((c) => c.client === client && c.version === version);
+    const status = input.mode === 'saved' ? 'saved logs compared (fixtures/fidelity/logs), not re-run' : 'installed and run';
+    L.push(`| ${client} | ${version} | ${u.length > 0 ? `${ran ? `${status}; ` : ''}**not run**: ${esc(u.map((x) => x.reason).join('; '))}` : status} |`);
   }
   L.push('');
   L.push('## Match rates');

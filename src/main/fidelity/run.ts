@@ -14,7 +14,7 @@ import type { Scenario } from './scenario';
  * process (stdin closed, bounded in time, killed with its process group when over). Collects the
  * captured requests and the log files the client wrote.
  *
- * The run directory is fixed (`<root>/<client>/<scenario>/`, emptied first) so the absolute
+ * The run directory is fixed (`<root>/<client>-<version>/<scenario>/`, emptied first) so the absolute
  * paths the clients write into their logs are the same from run to run.
  */
 
@@ -117,7 +117,7 @@ export async function runScenario(
   opts: { root?: string; log?: (s: string) => void; client?: ClientDef; record?: { readonly cli: string } } = {},
 ): Promise<RunResult> {
   const client = opts.client ?? CLIENTS[scenario.client];
-  const dir = join(opts.root ?? defaultRunRoot(), client.id, scenario.name);
+  const dir = join(opts.root ?? defaultRunRoot(), `${client.id}-${client.version}`, scenario.name);
   rmSync(dir, { recursive: true, force: true });
   const home = join(dir, 'home');
   const work = join(dir, 'work');

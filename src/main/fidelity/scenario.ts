@@ -33,6 +33,11 @@ export const Scenario = z.object({
   turnTimeoutMs: z.number().int().positive().max(600_000).default(180_000),
   /** What the scenario is about, for the report: which compaction path and which failure. */
   covers: z.array(z.string()).default([]),
+  /**
+   * The client versions this file is for. Absent: every version that no other file of the same
+   * name claims. A variant exists only where a version truly needs other replies (an older tool).
+   */
+  versions: z.array(z.string()).optional(),
 });
 export type Scenario = z.infer<typeof Scenario>;
 
@@ -46,4 +51,20 @@ export function readScenarios(dir: string): Scenario[] {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => readScenario(join(dir, f)));
+}
+
+/**
+ * The scenarios to run on one client version: for each name, the file that lists this version, or
+ * else the file that lists none.
+ */
+export function scenariosFor(all: readonly Scenario[], client: Scenario['client'], version: string): Scenario[] {
+  const mine = all.filter((s) => s.client === client);
+  const names = [...new Set(mine.map((s) => s.name))];
+  const out: Scenario[] = [];
+  for (const name of names) {
+    const same = mine.filter((s) => s.name === name);
+    const pick = same.find((s) => s.versions?.includes(version)) ?? same.find((s) => s.versions === undefined);
+    if (pick) out.push(pick);
+  }
+  return out;
 }
