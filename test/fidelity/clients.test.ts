@@ -66,6 +66,13 @@ describe('scenario variants per version', () => {
     expect(scenariosFor(all, 'codex', '0.171.0').every((s) => s.client === 'codex')).toBe(true);
   });
 
+  it('runs the further compaction faults on the current version only', () => {
+    const old = scenariosFor(base, 'codex', '0.47.0', false).map((s) => s.name);
+    expect(old).toEqual(['auto-compact', 'compact-http-500', 'tools-resume']);
+    expect(scenariosFor(base, 'codex', '0.171.0', true).map((s) => s.name)).toContain('compact-overloaded');
+    expect(scenariosFor(base, 'claude-code', '2.0.77', false).map((s) => s.name).sort()).toEqual(['auto-compact', 'compact-http-500', 'manual-compact', 'tools-resume']);
+  });
+
   it('runs no file of a name when every file of it is for other versions', () => {
     const only = [{ ...tools, versions: ['0.171.0'] }];
     expect(scenariosFor(only, 'codex', '0.47.0')).toEqual([]);

@@ -107,7 +107,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     for (const version of versions) {
       const client = clientAt(id, version);
       if (!client) continue;
-      for (const s of scenariosFor(all, id, version)) if (!args.scenario || args.scenario.split(',').includes(s.name)) work.push({ client, scenario: s });
+      for (const s of scenariosFor(all, id, version, version === CLIENTS[id].version)) if (!args.scenario || args.scenario.split(',').includes(s.name)) work.push({ client, scenario: s });
     }
   }
   if (work.length === 0) {
