@@ -10,8 +10,8 @@ import { readCaptured } from '../../src/main/mock/record';
 import { loadSession } from '../../src/main/session/load';
 
 /*
- * The real logs of fixtures/fidelity/logs (written by Claude Code 2.1.332 and Codex 0.171.0
- * against the mock provider, with the requests the mock captured beside them). These tests check
+ * The real logs of fixtures/fidelity/logs (written by every pinned version of Claude Code and
+ * Codex, src/main/fidelity/clients.ts, against the mock provider, with the requests the mock captured beside them). These tests check
  * the fixtures themselves and what the suite established about the Claude Code records; how well
  * Palimpsest's importers rebuild the views is measured by `npm run test:fidelity` (docs/fidelity.md).
  */
@@ -70,7 +70,10 @@ describe.each(saved)('fixture $dir', ({ dir, run }) => {
     const { requests, errors } = readCaptured(join(dir, 'captured.jsonl'));
     expect(errors).toEqual([]);
     expect(requests).toHaveLength(run.requests);
-    for (const r of requests) expect(r.redacted.length).toBeGreaterThan(0);
+    // Every model call carried a key, and it was left out. (Claude Code 2.1.97 and 2.1.197 also
+    // send a bare `HEAD /` connectivity check, with no credentials.)
+    for (const r of requests) if (r.method === 'POST') expect(r.redacted.length, `${r.method} ${r.path}`).toBeGreaterThan(0);
+    for (const r of requests) if (r.method !== 'POST') expect([r.method, r.path]).toEqual(['HEAD', '/']);
     // Palimpsest opens the log (how exact its views are is docs/fidelity.md's business).
     const session = await loadSession(join(dir, run.mainLog as string));
     expect(session.events.length).toBeGreaterThan(0);
@@ -78,7 +81,12 @@ describe.each(saved)('fixture $dir', ({ dir, run }) => {
   });
 });
 
-const claude = saved.filter((s) => s.run.client === 'claude-code');
+// The versions that write api-request records (2.1.332 of the matrix; the older ones have none).
+const claude = saved.filter((s) => s.run.client === 'claude-code' && s.run.mainLog !== null && lines(join(s.dir, s.run.mainLog)).some((l) => l.type === 'api-request'));
+
+it('the api-request records are checked on the current Claude Code version', () => {
+  expect(claude.map((s) => s.run.version)).toContain(CLIENTS['claude-code'].version);
+});
 
 describe.each(claude)('Claude Code api-request records: $dir', ({ dir, run }) => {
   const log = lines(join(dir, run.mainLog as string));
