@@ -6,6 +6,9 @@ import { compareRecorded } from './recorded';
 import { resolve } from 'node:path';
 import { type Installed, installClient } from './install';
 import { NOTES } from './notes';
+import { allVersionFacts } from './compat';
+import { COMPAT_NOTES } from './compat-notes';
+import { renderCompatDoc, renderVersionTable } from './compat-render';
 import { type ReportInput, renderReport } from './report';
 import { type RunResult, copyRun, defaultRunRoot, fixtureDir, runScenario } from './run';
 import { type Scenario, readScenarios, scenariosFor } from './scenario';
@@ -15,6 +18,9 @@ import { type Scenario, readScenarios, scenariosFor } from './scenario';
  *
  *   fidelity [--client claude-code|codex] [--scenario NAME[,NAME…]] [--versions all|current|V,V…]
  *            [--no-run] [--copy] [--report PATH] [--fixtures DIR] [--run-root DIR] [--allow-mismatch]
+ *
+ * `--compat` runs nothing: it writes docs/compatibility.md and src/shared/compat/versions.ts from the
+ * saved runs in <fixtures>/logs (./compat.ts) and exits 0.
  *
  * `--versions` picks the client versions (clients.ts): `all` (the default) is the whole version
  * matrix, `current` each client's current version only.
@@ -39,10 +45,11 @@ interface Args {
   fixtures: string;
   runRoot: string;
   allowMismatch: boolean;
+  compat: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args | string {
-  const a: Args = { client: null, scenario: null, versions: 'all', run: true, copy: false, report: null, fixtures: 'fixtures/fidelity', runRoot: defaultRunRoot(), allowMismatch: false };
+  const a: Args = { client: null, scenario: null, versions: 'all', run: true, copy: false, report: null, fixtures: 'fixtures/fidelity', runRoot: defaultRunRoot(), allowMismatch: false, compat: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = (): string | null => argv[++i] ?? null;
@@ -74,6 +81,9 @@ function parseArgs(argv: readonly string[]): Args | string {
       case '--run-root':
         a.runRoot = v() ?? a.runRoot;
         break;
+      case '--compat':
+        a.compat = true;
+        break;
       case '--allow-mismatch':
         a.allowMismatch = true;
         break;
@@ -95,6 +105,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.usage;
   }
   const all = readScenarios(join(args.fixtures, 'scenarios'));
+  if (args.compat) {
+    const w = writeCompat(args.fixtures, all, 'docs/compatibility.md', 'src/shared/compat/versions.ts');
+    for (const m of w.missing) log(`compat: no saved run of ${m}`);
+    log(`compat: ${w.versions} versions written to docs/compatibility.md and src/shared/compat/versions.ts`);
+    return EXIT.ok;
+  }
   // The work: every selected scenario on every selected version of its client.
   const work: { client: ClientDef; scenario: Scenario }[] = [];
   for (const id of Object.keys(CLIENTS) as ClientId[]) {
@@ -191,3 +207,11 @@ async function compareSaved(dir: string, s: Scenario): Promise<ScenarioCompariso
   return { ...c, recorded: captures.length > 0 ? await compareRecorded(mainLog, requests, captures, CLIENTS[s.client].protocol) : null };
 }
 
+/** Writes the compatibility doc and the version table from the saved runs. */
+export function writeCompat(fixtures: string, scenarios: readonly Scenario[], docPath: string, tablePath: string): { versions: number; missing: string[] } {
+  const matrix = { 'claude-code': CLIENTS['claude-code'].versions, codex: CLIENTS.codex.versions };
+  const { facts, missing } = allVersionFacts(fixtures, scenarios, matrix);
+  writeFileSync(docPath, renderCompatDoc(facts, COMPAT_NOTES));
+  writeFileSync(tablePath, renderVersionTable(facts));
+  return { versions: facts.length, missing };
+}

@@ -1,0 +1,37 @@
+/*
+ * The hand-kept part of docs/compatibility.md: facts about client versions that the generator does
+ * not derive. Each says what it was read from. Everything above this section in the doc is computed
+ * from the saved runs; update these notes by hand when new runs change them.
+ */
+
+export const COMPAT_NOTES = `
+Not derived by the generator: read by hand from the saved runs named, and kept in
+src/main/fidelity/compat-notes.ts.
+
+- **Claude Code 2.0.77 and 2.1.9 side calls.** Besides the agent's calls, each \`-p\` turn sends side
+  requests. On 2.0.77 these are "Warmup" requests, one per built-in subagent type, each logged as a
+  top-level \`agent-<id>.jsonl\` file (\`isSidechain: true\`), plus a tool-less call that extracts file paths
+  from the Bash command's output. On 2.1.9 they are tool-less calls with their own system prompts: "Extract
+  any file paths that this command reads or modifies" and a Bash command prefix detection policy. Being unscripted, they consume the replies the
+  scenario meant for the agent: in tools-resume, "turn1-final" answered a side call, and the agent's
+  later calls got other steps or the fallback "OK". The scenarios were not varied for these versions;
+  their rows in docs/fidelity.md show the effect. Source: captured.jsonl (\`answer.label\`, the last
+  user text) and the logs. 2.1.97 and later write no \`agent-*.jsonl\` in these runs.
+- **Claude Code 2.1.97 and 2.1.197 connectivity check.** Each turn starts with a bare \`HEAD /\` to the
+  base URL, with no credentials. It is not a model call and is not counted. Source: captured.jsonl.
+- **api-request records.** Of the versions run, only 2.1.332 writes \`api-request\`,
+  \`api-request-shape\` and \`api-request-blob\`; 2.1.197 does not (see the record kinds above).
+- **Automatic compaction did not trigger** on Claude Code 2.0.77, 2.1.9 and 2.1.197, nor on Codex
+  0.77.0 (auto-compact and compact-http-500). Those runs have no \`compact_boundary\` / \`compacted\`
+  record, and no summarizer call on the wire. The scripted usage that makes 2.1.332 / 0.171.0
+  compact did not make these versions compact. Source: the runs' logs and captured.jsonl.
+- **Codex base instructions.** 0.47.0, 0.59.0 and 0.77.0 send them as \`instructions\` and do not
+  log them. 0.118.0 sends \`instructions\` and logs the same text in \`session_meta\`. 0.169.0 and
+  0.171.0 send them as the first \`input\` item, a \`developer\` message. They log
+  \`session_meta.base_instructions.text\`, which has one line more than what is sent: "- If you
+  create a checklist or task list, you update item statuses incrementally …". Source: the
+  tools-resume runs, diffing the logged text with the first captured request.
+- **Codex usage order.** On 0.47.0 and 0.59.0, a call's \`event_msg/token_count\` is written before
+  the call's output items; from 0.77.0 it is written after them. The generator checks this on every
+  scripted answer that has a usage (the "checked on" count above).
+`;
