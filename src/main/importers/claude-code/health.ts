@@ -2,7 +2,8 @@ import type { EventOf } from '../../../shared/model/event';
 import { registerRecord } from './dag';
 import type { ClaudeFile } from './file';
 import { type Obj, str } from './json';
-import { KNOWN_FIELDS, LAST_VERSION_WITHOUT_API_REQUESTS, NEWEST_KNOWN_VERSION, compareVersions } from './known';
+import { newerThanVerified, newestVerified } from '../../../shared/compat/newest';
+import { KNOWN_FIELDS, LAST_VERSION_WITHOUT_API_REQUESTS, compareVersions } from './known';
 import { branchFor } from './placement';
 
 // Format health (see ./importer.ts, FORMAT HEALTH): unknown fields and record types, newer versions.
@@ -14,10 +15,10 @@ export function health(f: ClaudeFile, v: Obj): void {
     f.lastVersion = version;
     const old = compareVersions(version, LAST_VERSION_WITHOUT_API_REQUESTS);
     f.hashMessages = old === null || old > 0;
-    const cmp = compareVersions(version, NEWEST_KNOWN_VERSION);
-    if (cmp !== null && cmp > 0 && !f.versionWarned) {
+    // The newest version the fidelity suite ran on the wire (src/shared/compat/versions.ts).
+    if (newerThanVerified('claude-code', version) && !f.versionWarned) {
       f.versionWarned = true;
-      f.report('CC_VERSION_NEWER', 'warning', `Line ${f.cur.line}: Claude Code ${version} is newer than ${NEWEST_KNOWN_VERSION}, the newest version this importer knows; records it does not know are counted below.`);
+      f.report('CC_VERSION_NEWER', 'warning', `Line ${f.cur.line}: Claude Code ${version} is newer than ${newestVerified('claude-code') ?? '?'}, the newest version verified on the wire (docs/compatibility.md); records this importer does not know are counted below.`);
     }
   }
 }

@@ -106,7 +106,7 @@ import type { SurfaceNode } from './surface';
  *
  * FORMAT HEALTH (./health.ts, ./file.ts). Unknown record types → `unknown` events, UNKNOWN_RECORDS (count and first line per
  * type and file); unknown top-level fields and content block types → UNKNOWN_FIELDS; a `version`
- * newer than 2.1.332 → CC_VERSION_NEWER. A line that cannot be mapped is reported, never thrown.
+ * newer than the newest version verified on the wire (src/shared/compat/versions.ts) → CC_VERSION_NEWER. A line that cannot be mapped is reported, never thrown.
  */
 
 /** One session: the main file and its companions, sharing the DAG. */

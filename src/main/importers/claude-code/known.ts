@@ -6,9 +6,6 @@
  * the 2.1.332 record names we were told of but have no sample of yet (see importer.ts).
  */
 
-/** The newest Claude Code version whose records this importer was written against. */
-export const NEWEST_KNOWN_VERSION = '2.1.332';
-
 /**
  * The newest version seen (the real 2.1.38/2.1.39 samples) that writes no `api-request` records.
  * Messages of such versions are never named by a request hash, so they are not hashed: hashing

@@ -3,7 +3,7 @@ import type { FileImport, ImportSink } from '../types';
 import { closeCall, flushPending } from './calls';
 import { flushBlock } from './context-block';
 import { readRecord } from './dispatch';
-import { NEWEST_KNOWN_CLI } from './known';
+import { newestVerified } from '../../../shared/compat/newest';
 import { classify, payloadType } from './records';
 import { CodexState } from './state';
 import { holdLine, release, startHold } from './summarizer';
@@ -63,7 +63,7 @@ export class CodexFileImport implements FileImport {
     }
     for (const [type, u] of s.unknown) {
       s.report('UNKNOWN_RECORDS', 'warning',
-        `${u.count} record${u.count === 1 ? '' : 's'} of type "${type}", which this importer (checked against Codex ${NEWEST_KNOWN_CLI}) does not know (first at line ${u.line}); kept as unknown events.${type.startsWith('response_item/') ? ' They are history items the model may have seen: the model view may be incomplete.' : ''}`,
+        `${u.count} record${u.count === 1 ? '' : 's'} of type "${type}", which this importer (checked against Codex ${newestVerified('codex') ?? '?'} on the wire) does not know (first at line ${u.line}); kept as unknown events.${type.startsWith('response_item/') ? ' They are history items the model may have seen: the model view may be incomplete.' : ''}`,
         u.seqs, u.line);
     }
   }

@@ -17,7 +17,8 @@ import { sniffCodex } from './sniff';
  * then sent its built-in prompt, which it does not log; an older rollout's `instructions` are the
  * user's AGENTS.md, sent as a user message the rollout logs). tools = null: rollouts do
  * not record the tool schemas sent (`dynamic_tools` lists only the client's extra tools). route
- * {provider: model_provider}. A cli_version newer than 0.104.0 gets a CODEX_VERSION warning.
+ * {provider: model_provider}. A cli_version newer than the newest Codex verified on the wire
+ * (src/shared/compat/versions.ts) gets a CODEX_VERSION warning.
  *
  * ROUTE. `turn_context` (written per sampling round in 0.104) → `header` {route {model, reasoning:
  * effort}} when either changed, else a `record`. The window comes from `model_context_window`

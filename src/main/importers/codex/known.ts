@@ -6,9 +6,6 @@
  * (cli_version 0.104.0-alpha.1).
  */
 
-/** The newest `cli_version` this importer was checked against; a newer one gets a warning. */
-export const NEWEST_KNOWN_CLI = '0.104.0';
-
 /** `RolloutLine.type` values (serde tag of `RolloutItem`). */
 export const RECORD_TYPES: ReadonlySet<string> = new Set(['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted']);
 

@@ -1,7 +1,7 @@
 import type { EventOf } from '../../../shared/model/event';
 import { sentInstructions } from './compaction';
 import { isObj, str } from './json';
-import { NEWEST_KNOWN_CLI } from './known';
+import { newerThanVerified, newestVerified } from '../../../shared/compat/newest';
 import type { CodexState } from './state';
 import { knownUsageOrder } from '../../dialects/codex-usage-order';
 
@@ -40,8 +40,9 @@ export function sessionMeta(s: CodexState, p: unknown): void {
   if (version !== undefined) {
     session.harnessVersion = version;
     s.usageOrder = knownUsageOrder(version);
-    if (newerThan(version, NEWEST_KNOWN_CLI)) {
-      s.report('CODEX_VERSION', 'warning', `Line ${s.cur.line}: cli_version ${version} is newer than ${NEWEST_KNOWN_CLI}, the newest Codex this importer was checked against. Records it does not know are kept and counted (UNKNOWN_RECORDS); check the model view against the rollout.`);
+    // The newest version the fidelity suite ran on the wire (src/shared/compat/versions.ts).
+    if (newerThanVerified('codex', version)) {
+      s.report('CODEX_VERSION', 'warning', `Line ${s.cur.line}: cli_version ${version} is newer than ${newestVerified('codex') ?? '?'}, the newest Codex verified on the wire (docs/compatibility.md). Records this importer does not know are kept and counted (UNKNOWN_RECORDS); check the model view against the rollout.`);
     }
   }
   const cwd = str(p.cwd);
@@ -88,15 +89,3 @@ export function ensureSession(s: CodexState): void {
   s.emit({ kind: 'session', id, harness: 'codex' });
 }
 
-/** `a` is a later release than `b` (major.minor.patch; a pre-release of `b` is not later). */
-export function newerThan(a: string, b: string): boolean {
-  const pa = /^(\d+)\.(\d+)\.(\d+)/.exec(a);
-  const pb = /^(\d+)\.(\d+)\.(\d+)/.exec(b);
-  if (!pa || !pb) return false;
-  for (let i = 1; i <= 3; i++) {
-    const x = Number(pa[i]);
-    const y = Number(pb[i]);
-    if (x !== y) return x > y;
-  }
-  return false;
-}

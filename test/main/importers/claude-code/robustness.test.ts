@@ -104,6 +104,7 @@ describe('claude-code: format health', () => {
     const newer = (v: Record<string, unknown>) => ({ ...v, version: '2.2.0' });
     const r = importValues([newer(user('u1', null, 'hi')), newer(assistant('a1', 'u1', 'msg_1', [text('ok')]))]);
     expect(r.diagnostics.filter((d) => d.rule === 'CC_VERSION_NEWER')).toEqual([expect.objectContaining({ severity: 'warning', line: 1 })]);
+    expect(r.diag('CC_VERSION_NEWER')?.message).toContain('newer than 2.1.332, the newest version verified on the wire');
     expect(importValues([{ ...user('u1', null, 'hi'), version: '2.1.332' }]).rules()).toEqual([]);
     expect(compareVersions('2.1.39', '2.1.332')).toBeLessThan(0);
     expect(compareVersions('2.10.0', '2.1.332')).toBeGreaterThan(0);

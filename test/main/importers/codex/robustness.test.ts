@@ -18,8 +18,12 @@ describe('format health', () => {
     expect(found[1]?.message).toMatch(/the model view may be incomplete/);
   });
 
-  it('a cli_version newer than the newest checked one is a warning; older and pre-releases are not', () => {
-    expect(importValues([meta({ cli_version: '0.128.0' })]).diagnostics.map((d) => [d.rule, d.severity, d.line])).toEqual([['CODEX_VERSION', 'warning', 1]]);
+  it('a cli_version newer than the newest verified on the wire is a warning naming it; older and pre-releases are not', () => {
+    const d = importValues([meta({ cli_version: '0.172.0' })]).diagnostics;
+    expect(d.map((x) => [x.rule, x.severity, x.line])).toEqual([['CODEX_VERSION', 'warning', 1]]);
+    expect(d[0]?.message).toContain('newer than 0.171.0, the newest Codex verified on the wire');
+    expect(importValues([meta({ cli_version: '0.171.0' })]).diagnostics).toEqual([]);
+    expect(importValues([meta({ cli_version: '0.128.0' })]).diagnostics).toEqual([]);
     expect(importValues([meta({ cli_version: '0.104.0-alpha.1' })]).diagnostics).toEqual([]);
     expect(importValues([meta({ cli_version: '0.45.0' })]).diagnostics).toEqual([]);
   });
