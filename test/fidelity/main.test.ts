@@ -30,6 +30,13 @@ describe('fidelity command', () => {
     expect(md).toContain('| claude-code | 2.1.332 | saved logs compared (fixtures/fidelity/logs), not re-run |');
     expect(md).toContain('| codex | 0.171.0 | saved logs compared (fixtures/fidelity/logs), not re-run |');
     expect(md).toContain('### claude-code 2.1.332 — compact-overloaded');
+    // The version matrix: a row, a section and a total per client version.
+    expect(md).toContain('| codex | 0.47.0 | saved logs compared (fixtures/fidelity/logs), not re-run |');
+    expect(md).toContain('| claude-code | 2.0.77 | saved logs compared (fixtures/fidelity/logs), not re-run |');
+    expect(md).toContain('### codex 0.47.0 — tools-resume');
+    expect(md).toMatch(/\| \*\*codex 0\.47\.0\*\* \| \*\*all\*\* \|/);
+    expect(md).toMatch(/\| \*\*codex 0\.171\.0\*\* \| \*\*all\*\* \|/);
+    expect(md).not.toContain('### codex 0.47.0 — compact-overloaded');
     expect(md).toContain('## What each log records, and what only the wire shows');
   });
 });
