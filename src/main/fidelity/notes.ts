@@ -188,12 +188,23 @@ so a log says which wire request each logged response answered.
 
 \`npm run test:fidelity\` installs the pinned clients on demand into
 \`~/.cache/palimpsest-fidelity/<client>@<version>/\` (\`npm install --prefix … --no-save\`; override the
-folder with \`PALIMPSEST_FIDELITY_CACHE\`). It runs every scenario of \`fixtures/fidelity/scenarios/\` in
-\`$TMPDIR/palimpsest-fidelity-run/<client>/<scenario>/\`, which holds a temporary HOME / CODEX_HOME
-and working directory. The fixed paths keep the logs comparable between runs. The suite then
+folder with \`PALIMPSEST_FIDELITY_CACHE\`). It runs the scenarios of \`fixtures/fidelity/scenarios/\` in
+\`$TMPDIR/palimpsest-fidelity-run/<client>-<version>/<scenario>/\`, which holds a temporary HOME /
+CODEX_HOME and working directory. The fixed paths keep the logs comparable between runs. The suite then
 compares and writes this file. \`--copy\` refreshes \`fixtures/fidelity/logs/<client>-<version>/\` (each
-scenario's log, \`captured.jsonl\` and \`run.json\`), and \`--no-run\` compares those saved logs without
-any client. The saved logs contain the run folder's absolute paths as data; no test depends on them.
+scenario's log, \`captured.jsonl\`, the recorder's captures and \`run.json\`), and \`--no-run\` compares
+those saved logs without any client. The saved logs contain the run folder's absolute paths as data; no
+test depends on them.
+
+**Version matrix.** Each client runs at several pinned versions (src/main/fidelity/clients.ts): Claude
+Code 2.0.77, 2.1.9, 2.1.97, 2.1.197 and 2.1.332; Codex 0.47.0, 0.59.0, 0.77.0, 0.118.0, 0.169.0 and
+0.171.0. All of them take the same headless flags (checked with each version's \`--help\`). The
+current versions run every scenario. The older ones run tools-resume, manual-compact (Claude Code),
+auto-compact and compact-http-500; the other compaction faults say \`currentOnly\`. A scenario file
+may name the versions it is for (\`versions\`), for a version that truly needs other replies; none does
+yet. \`--versions all\` (the default) runs the whole matrix, \`--versions current\` the current versions
+only, and \`--versions 2.1.9,0.47.0\` a list. What each version's log records is in
+docs/compatibility.md, generated from the saved runs by \`npm run docs:compat\`.
 
 Exit codes:
 - 0: every request the logs record matched.
