@@ -2,8 +2,9 @@
 // mock provider, compares every model view Palimpsest rebuilds from their logs with the request
 // actually sent, and writes docs/fidelity.md. See docs/fidelity.md and src/main/fidelity/main.ts.
 //
-//   node scripts/fidelity.mjs [--client claude-code|codex] [--scenario NAME] [--copy] [--no-run]
-//                             [--report PATH] [--allow-mismatch]
+//   node scripts/fidelity.mjs [--client claude-code|codex] [--scenario NAME[,NAME…]] [--copy] [--no-run]
+//                             [--versions all|current|older|V,V…] [--report PATH] [--allow-mismatch]
+//   node scripts/fidelity.mjs --compat   (npm run docs:compat: docs/compatibility.md from the saved runs)
 //
 // Exit codes: 0 every request the logs record matched; 1 a mismatch (or a run went wrong);
 // 2 bad usage; 3 a client could not be installed or run here (nothing proved for it).

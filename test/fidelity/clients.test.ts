@@ -48,6 +48,8 @@ describe('client version matrix', () => {
   it('selects versions: current, all, or a list of pinned ones', () => {
     expect(selectVersions('codex', 'current')).toEqual(['0.171.0']);
     expect(selectVersions('codex', 'all')).toEqual(CLIENTS.codex.versions);
+    expect(selectVersions('codex', 'older')).toEqual(['0.47.0', '0.59.0', '0.77.0', '0.118.0', '0.169.0']);
+    expect(selectVersions('claude-code', 'older')).not.toContain(CLIENTS['claude-code'].version);
     expect(selectVersions('codex', '0.47.0,2.0.77')).toEqual(['0.47.0']);
     expect(selectVersions('claude-code', '0.47.0,2.0.77')).toEqual(['2.0.77']);
     expect(selectVersions('codex', '9.9.9')).toMatch(/not pinned: 9\.9\.9/);

@@ -160,16 +160,17 @@ export function clientAt(id: ClientId, version: string): ClientDef | null {
 }
 
 /**
- * The versions a run covers: `current` (each client's current version), `all` (the whole matrix),
- * or a comma-separated list (versions of no client are an error, returned as a string).
+ * The versions a run covers: `current` (each client's current version), `older` (the matrix but
+ * the current version), `all` (the whole matrix), or a comma-separated list (versions of no client are an error, returned as a string).
  */
 export function selectVersions(id: ClientId, spec: string): string[] | string {
   const c = CLIENTS[id];
   if (spec === 'current') return [c.version];
   if (spec === 'all') return [...c.versions];
+  if (spec === 'older') return c.versions.filter((v) => v !== c.version);
   const asked = spec.split(',').map((v) => v.trim()).filter((v) => v !== '');
   const unknown = asked.filter((v) => !CLIENTS['claude-code'].versions.includes(v) && !CLIENTS.codex.versions.includes(v));
-  if (asked.length === 0 || unknown.length > 0) return `--versions takes current, all or pinned versions; not pinned: ${unknown.join(', ') || spec}`;
+  if (asked.length === 0 || unknown.length > 0) return `--versions takes current, older, all or pinned versions; not pinned: ${unknown.join(', ') || spec}`;
   return asked.filter((v) => c.versions.includes(v));
 }
 

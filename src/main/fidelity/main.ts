@@ -16,14 +16,14 @@ import { type Scenario, readScenarios, scenariosFor } from './scenario';
 /*
  * The fidelity suite's command line (scripts/fidelity.mjs runs the bundle of this file).
  *
- *   fidelity [--client claude-code|codex] [--scenario NAME[,NAME…]] [--versions all|current|V,V…]
+ *   fidelity [--client claude-code|codex] [--scenario NAME[,NAME…]] [--versions all|current|older|V,V…]
  *            [--no-run] [--copy] [--report PATH] [--fixtures DIR] [--run-root DIR] [--allow-mismatch]
  *
  * `--compat` runs nothing: it writes docs/compatibility.md and src/shared/compat/versions.ts from the
  * saved runs in <fixtures>/logs (./compat.ts) and exits 0.
  *
  * `--versions` picks the client versions (clients.ts): `all` (the default) is the whole version
- * matrix, `current` each client's current version only.
+ * matrix, `current` each client's current version only, `older` the matrix without it.
  *
  * Installs the pinned clients, runs every scenario against the mock provider, compares every
  * captured request with the view Palimpsest rebuilds from the client's log, and writes the
