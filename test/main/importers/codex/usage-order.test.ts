@@ -73,9 +73,11 @@ describe('a rollout that writes usage after output (Codex 0.104)', () => {
 });
 
 describe('knownUsageOrder', () => {
-  it('knows the lines seen on real rollouts, and leaves the gap between them to the rollout', () => {
-    expect(['0.34.0', '0.40.0', '0.42.0-alpha.3', '0.63.0'].map(knownUsageOrder)).toEqual(Array(4).fill('before-output'));
-    expect(['0.104.0-alpha.1', '0.171.0', '1.0.0'].map(knownUsageOrder)).toEqual(Array(3).fill('after-output'));
-    expect(['0.77.0', 'dev', undefined].map(knownUsageOrder)).toEqual([null, null, null]);
+  it('reads the verified versions: their order, the order of the verified ones around, or the rollout where those differ', () => {
+    // Verified on the wire: 0.47 and 0.59 usage first, 0.77 on after.
+    expect(['0.34.0', '0.47.0', '0.58.0', '0.59.0'].map((v) => knownUsageOrder(v))).toEqual(Array(4).fill('before-output'));
+    expect(['0.77.0', '0.104.0-alpha.1', '0.171.0', '1.0.0'].map((v) => knownUsageOrder(v))).toEqual(Array(4).fill('after-output'));
+    // Between 0.59 and 0.77 (the corpus's 0.63 is there), and without a version: the rollout says.
+    expect(['0.63.0', 'dev', undefined].map((v) => knownUsageOrder(v))).toEqual([null, null, null]);
   });
 });
