@@ -80,4 +80,17 @@ describe('inferred failures from Claude Code lines', () => {
     expect(ds[0]?.message).toContain('past the 167,000-token automatic compaction trigger');
     expect(ds[1]?.message).toContain('Claude Code reported "Autocompact is thrashing:');
   });
+
+  it('a "Prompt is too long" after an automatic compaction that committed is silent: the compaction did run', async () => {
+    // As in real Claude Code sessions of the corpus: boundary and summary, then the next request fails.
+    const ds = await rules([
+      user('u1', null, '2026-01-01T10:00:00.000Z', 'Read the dump.'),
+      assistant('a1', 'u1', '2026-01-01T10:00:05.000Z', 'Read it.', BIG),
+      { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', level: 'info', ...base('b1', null, '2026-01-01T10:01:00.000Z'), logicalParentUuid: 'a1', compactMetadata: { trigger: 'auto', preTokens: 170_036 } },
+      { type: 'user', ...base('c1', 'b1', '2026-01-01T10:01:00.000Z'), isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: 'This session is being continued from a previous conversation that ran out of context. Summary: read the dump.' } },
+      user('u2', 'c1', '2026-01-01T10:01:01.000Z', 'Read the other dump.'),
+      assistant('e1', 'u2', '2026-01-01T10:01:02.000Z', 'Prompt is too long', NONE, { isApiErrorMessage: true, error: 'invalid_request' }, '<synthetic>'),
+    ]);
+    expect(ds.filter((d) => d.rule === 'API_ERROR_NEAR_COMPACTION')).toEqual([]);
+  });
 });

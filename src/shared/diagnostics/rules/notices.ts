@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../model/diagnostic';
 import { firstAfter } from '../../seq-search';
 import { finding, measureText } from '../text';
+import type { RequestRecord } from '../../replay/records';
 import type { Rule, RuleContext } from '../types';
 import { harnessOf, itemText, pastClaudeCodeTrigger, quote } from './inferred';
 
@@ -69,6 +70,16 @@ export const COMPACTION_FAILURE_NOTICE: Rule = {
   },
 };
 
+/** Whether a compaction changed the view after the last agent request before `r` that was answered (or, with none, before `r`). */
+function compactedSinceAnswer(ctx: RuleContext, r: RequestRecord): boolean {
+  let since = -1;
+  for (const q of ctx.facts.agentRequests) {
+    if (q.seq >= r.seq) break;
+    if (q.error === null && q.responseSeq !== null) since = q.seq;
+  }
+  return ctx.facts.compactions.some((c) => c.commitSeq !== null && c.commitSeq > since && c.commitSeq < r.seq);
+}
+
 export const API_ERROR_NEAR_COMPACTION: Rule = {
   id: 'API_ERROR_NEAR_COMPACTION',
   severities: ['warning'],
@@ -84,6 +95,9 @@ export const API_ERROR_NEAR_COMPACTION: Rule = {
       const said = `"${quote(err.message)}"${err.code !== undefined ? ` (${quote(err.code, 40)})` : ''}`;
       const seqs = [r.responseSeq, r.seq];
       if (OVERFLOW.test(err.message)) {
+        // A compaction that changed the view since the last answered request did run: the log
+        // contradicts "failed or did not run", and says nothing of why the request was too long.
+        if (compactedSinceAnswer(ctx, r)) continue;
         const trigger = pastClaudeCodeTrigger(ctx, r.seq);
         out.push(finding('API_ERROR_NEAR_COMPACTION', 'warning',
           `Request #${r.index} (seq ${r.seq}) failed with the API error ${said} (seq ${r.responseSeq}): the context was too long for the model${trigger ? `; before it, ${trigger.text}` : ''}. The log suggests the automatic compaction that should have kept it under the window failed or did not run — inferred from the log: Claude Code does not log a failed summarizer call.`,
