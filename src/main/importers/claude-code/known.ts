@@ -19,6 +19,9 @@ export const CONVERSATION_TYPES: ReadonlySet<string> = new Set(['user', 'assista
 export const KNOWN_TYPES: ReadonlySet<string> = new Set([
   'user', 'assistant', 'system', 'progress', 'file-history-snapshot', 'queue-operation', 'summary',
   'custom-title', 'tag', 'last-prompt', 'agent-name', 'agent-color', 'pr-link',
+  // The session's permission mode (default, plan, acceptEdits…), written whenever it is set: a
+  // setting of the client, not a message, so it changes nothing the model sees.
+  'permission-mode',
   // 2.1.332 (named in the format notes; no sample yet).
   'attachment', 'api-request-shape', 'api-request-blob', 'api-request', 'cost-state', 'mode', 'tools-used', 'atis-latch',
 ]);
@@ -37,11 +40,16 @@ export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'message', 'requestId', 'toolUseResult', 'sourceToolAssistantUUID', 'sourceToolUseID', 'isMeta', 'thinkingMetadata',
   'todos', 'permissionMode', 'isCompactSummary', 'isVisibleInTranscriptOnly', 'isApiErrorMessage', 'error', 'imagePasteIds',
   'planContent', 'mcpMeta',
+  // Known and ignored: `promptId` names the human prompt a record belongs to (every record of one
+  // turn shares it); the turn's structure already comes from the uuid/parentUuid chain.
+  'promptId',
   // progress
   'data', 'toolUseID', 'parentToolUseID',
   // system
   'content', 'level', 'compactMetadata', 'microcompactMetadata', 'hookCount', 'hookInfos', 'hookErrors',
   'preventedContinuation', 'stopReason', 'hasOutput', 'durationMs', 'cause', 'retryInMs', 'retryAttempt', 'maxRetries',
+  // `system/turn_duration`: how many messages the turn wrote (read into the record's summary).
+  'messageCount',
   // file-history-snapshot, queue-operation, summary, titles
   'messageId', 'snapshot', 'isSnapshotUpdate', 'operation', 'summary', 'leafUuid', 'customTitle', 'tag', 'lastPrompt',
   // 2.1.332 records (named only)

@@ -20,7 +20,8 @@ export function system(f: ClaudeFile, v: Obj): void {
   let summary: string | undefined;
   if (subtype === 'turn_duration') {
     const ms = nat(v.durationMs);
-    if (ms !== undefined) summary = `${ms} ms`;
+    const n = nat(v.messageCount);
+    if (ms !== undefined) summary = n === undefined ? `${ms} ms` : `${ms} ms, ${n} message${n === 1 ? '' : 's'}`;
   } else if (typeof v.content === 'string') summary = oneLine(v.content);
   record(f, typeName('system/', subtype), v, summary);
 }
@@ -51,6 +52,9 @@ export function plain(f: ClaudeFile, type: string, v: Obj): void {
     }
     case 'custom-title':
       summary = str(v.customTitle);
+      break;
+    case 'permission-mode':
+      summary = str(v.permissionMode);
       break;
     case 'tag':
       summary = str(v.tag);
