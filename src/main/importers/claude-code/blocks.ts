@@ -200,7 +200,17 @@ export function attachmentBlocks(v: Record<string, unknown>, unknown?: Unknown):
   const message = isObj(v.message) ? mapContent(v.message.content, unknown) : undefined;
   if (message) return message;
   const a = isObj(v.attachment) ? v.attachment : undefined;
-  const content = mapContent(a?.content ?? a?.text, unknown);
+  const raw = a?.content ?? a?.text;
+  // Only text or content blocks are content: a `todo_reminder`'s `content` is the plan's entries
+  // ({content, status, activeForm}), data Claude Code renders in its own words, which the log
+  // does not hold. Read as blocks, each entry was an unknown block of type "?".
+  const content = isBlockContent(raw) ? mapContent(raw, unknown) : undefined;
   if (content) return content;
   return [opaque(`attachment:${str(a?.type) ?? '?'}`, a ?? null)];
+}
+
+/** A string, or a non-empty array of strings and objects that name their block type. */
+function isBlockContent(raw: unknown): boolean {
+  if (typeof raw === 'string') return true;
+  return Array.isArray(raw) && raw.length > 0 && raw.every((b) => typeof b === 'string' || (isObj(b) && typeof b.type === 'string'));
 }

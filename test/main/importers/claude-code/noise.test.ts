@@ -43,3 +43,20 @@ describe('claude-code on real logs: record types and fields it knows', () => {
     expect(records).toContainEqual(['system/turn_duration', '10000 ms, 10 messages']);
   });
 });
+
+describe('claude-code: attachment content', () => {
+  it('a todo_reminder lists the plan, not content blocks: kept opaque under its own type', () => {
+    // The shape Claude Code writes: `content` holds the plan's entries, `itemCount` their number.
+    const r = importValues([
+      user('u1', null, 'hi'),
+      {
+        type: 'attachment', uuid: 'at1', parentUuid: 'u1', sessionId: 's1',
+        attachment: { type: 'todo_reminder', content: [{ content: 'Write the test', status: 'in_progress', activeForm: 'Writing the test' }], itemCount: 1 },
+      },
+    ]);
+    expect(r.diag('UNKNOWN_FIELDS')).toBeUndefined();
+    const item = r.of('item').find((e) => e.item.id === 'at1');
+    expect(item?.item.origin).toBe('attachment:todo_reminder');
+    expect(item?.item.blocks).toEqual([expect.objectContaining({ type: 'opaque', label: 'claude-code:attachment:todo_reminder' })]);
+  });
+});
