@@ -126,6 +126,29 @@ describe('PAIR_SPLIT', () => {
   });
 });
 
+describe('PENDING_USER_SUMMARISED', () => {
+  // A /model run after the answer, as Claude Code logs it: the command's echo and its output
+  // follow the caveat, then the compaction summarises them with the answered history.
+  const COMMAND = '<command-name>/model</command-name>\n            <command-message>model</command-message>\n            <command-args></command-args>';
+  const OUTPUT = '<local-command-stdout>Set model to claude-opus-4-7</local-command-stdout>';
+  const summarised = (last: CanonicalEventInput[]): CanonicalEventInput[] => [
+    { kind: 'session', id: 's' }, user('u1'), assistant('a1'), ...last,
+    { kind: 'compaction/start', id: 'k', source: ['u1', 'a1', 'u2', 'u3'] },
+    checkpoint('k1', 'k', ['u1', 'a1', 'u2', 'u3'], { op: 'replace', from: 'u1', to: 'u3' }, [5, 1, 2, 3, 4]),
+    { kind: 'compaction/end', id: 'k', outcome: 'committed' },
+  ];
+
+  it('a local command\'s echo and output summarised after the answer are no pending prompt', () => {
+    const r = run(summarised([user('u2', COMMAND), user('u3', OUTPUT)]), { only: ['PENDING_USER_SUMMARISED'] });
+    expect(r.findings).toEqual([]);
+  });
+
+  it('a typed prompt summarised after the answer is', () => {
+    const r = run(summarised([user('u2', COMMAND), user('u3', 'Now sort the rows by date.')]), { only: ['PENDING_USER_SUMMARISED'] });
+    expect(r.findings.map((d) => d.message)).toEqual([expect.stringMatching(/summarised 1 user message nobody had answered yet \("u3"\)/)]);
+  });
+});
+
 describe('SYSTEM_HEAD_COMPACTED', () => {
   it('says nothing when a recorded system prompt travels in the envelope (a developer item at position 0 is not the head)', () => {
     const bodies: CanonicalEventInput[] = [

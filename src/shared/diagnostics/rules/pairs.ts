@@ -4,6 +4,7 @@ import { lowerBound } from '../../seq-search';
 import { finding, list, plural } from '../text';
 import type { Rule, RuleContext } from '../types';
 import { describeCut, itemRef } from './common';
+import { isPrompt } from './inferred';
 
 /**
  * Cuts: a compaction source, a replaced range, a truncation, a drop must never separate a tool call
@@ -153,7 +154,9 @@ export const PENDING_USER_SUMMARISED: Rule = {
         .map((rec) => rec.seq);
       const i = lowerBound(answers, commit) - 1;
       const lastAnswer = i >= 0 ? (answers[i] as number) : -1;
-      const pending = c.shadowed.filter((x) => x.seq > lastAnswer && ctx.facts.isUserInstruction(x));
+      // Only prompts await an answer: a local command's echo and its output (Claude Code's
+      // `/model`, `/context` after its "DO NOT respond to these messages" caveat) ask for none.
+      const pending = c.shadowed.filter((x) => x.seq > lastAnswer && isPrompt(ctx, x));
       if (pending.length === 0) continue;
       const responded = c.shadowed.some((x) => x.item.role === 'assistant' && x.seq < (pending[0]?.seq ?? 0));
       if (!responded) continue;
