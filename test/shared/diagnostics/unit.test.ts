@@ -317,6 +317,19 @@ describe('token-based rules', () => {
     expect(run(bodies, { only: ['MID_HISTORY_MUTATION'], estimate: quarterChars }).findings[0]?.message).toMatch(/About \d+ tokens after it/);
   });
 
+  it('MID_HISTORY_MUTATION reports one finding per event: a microcompact clearing several results is one change', () => {
+    // Claude Code's microcompact masks every cleared tool result in one event.
+    const bodies: CanonicalEventInput[] = [
+      ...base(), call('a3', 'c2'), result('t2', 'c2'), call('a4', 'c3'), result('t3', 'c3'), user('u2'),
+      { kind: 'mask', items: ['t1', 't2', 't3'], by: 'harness' },
+    ];
+    const r = run(bodies, { only: ['MID_HISTORY_MUTATION'] });
+    expect(r.findings.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^The harness masked 3 items \("t1", "t2" and "t3"\) at surface positions 2 to 7 of 9, with 6 items after the first:/),
+    ]);
+    expect(r.findings[0]?.seqs).toEqual([11, 4, 7, 9]);
+  });
+
   // Rules find "the request before / after" by binary search over indexed lists (facts.ts); these
   // pin the bounds the linear scans had.
   const ask = (id: string, n: number, extra: Partial<Extract<CanonicalEventInput, { kind: 'request' }>> = {}): CanonicalEventInput[] => [

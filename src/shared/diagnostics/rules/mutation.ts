@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../model/diagnostic';
 import type { LogEvent } from '../../model/event';
 import type { ItemRecord, RequestRecord } from '../../replay/records';
 import { firstAfter, lastBefore } from '../../seq-search';
-import { finding, num } from '../text';
+import { finding, list, num } from '../text';
 import type { Rule, RuleContext } from '../types';
 
 /**
@@ -11,9 +11,11 @@ import type { Rule, RuleContext } from '../types';
  * cache-neutral (seed 001, model-view policy 1; seed 002, cache-aware compaction).
  */
 
+/** One event that changed the view: a mask or a clearing of several items is one mutation. */
 interface Mutation {
   readonly seq: number;
-  readonly target: string;
+  readonly targets: readonly string[];
+  /** Who did what, to be followed by the items' names. */
   readonly what: string;
 }
 
@@ -21,11 +23,11 @@ function mutations(ctx: RuleContext): Mutation[] {
   const out: Mutation[] = [];
   for (const e of ctx.facts.ofKinds('mask', 'item', 'drop')) {
     if (e.kind === 'mask' && e.masked) {
-      for (const id of e.items) out.push({ seq: e.seq, target: id, what: `${e.by === 'harness' ? 'The harness masked' : e.by === 'model' ? 'The model masked' : 'Masking of'} ${id}` });
+      out.push({ seq: e.seq, targets: e.items, what: e.by === 'harness' ? 'The harness masked' : e.by === 'model' ? 'The model masked' : 'Masking of' });
     } else if (e.kind === 'item' && e.item.derivation?.kind === 'pruned' && e.op.op === 'replace') {
-      out.push({ seq: e.seq, target: e.op.from, what: `Pruning ${e.item.derivation.of} (into ${e.item.id})` });
+      out.push({ seq: e.seq, targets: [e.op.from], what: `Pruning (into ${e.item.id}) of` });
     } else if (e.kind === 'drop' && e.reason === 'cleared' && e.compactionId === undefined) {
-      for (const id of e.items) out.push({ seq: e.seq, target: id, what: `Clearing ${id}` });
+      out.push({ seq: e.seq, targets: e.items, what: 'Clearing' });
     }
   }
   return out;
@@ -57,21 +59,31 @@ export const MID_HISTORY_MUTATION: Rule = {
   title: 'Masking or pruning changed a position before the tail (prompt-cache cost)',
   origins: ['001', '002', '004'],
   run(ctx) {
+    // One finding per event (a microcompact clears many tool results at once), at the earliest
+    // position it changed: everything after that position lost its cache.
     const out: Diagnostic[] = [];
     for (const m of mutations(ctx)) {
       const surface = ctx.facts.surfaceAt(m.seq).items;
-      const pos = surface.findIndex((r) => r.id === m.target);
-      if (pos < 0) continue;
+      const targets = new Set(m.targets);
+      const positions: number[] = [];
+      surface.forEach((r, i) => {
+        if (targets.has(r.id)) positions.push(i);
+      });
+      const pos = positions[0];
+      if (pos === undefined) continue;
       const after = surface.slice(pos + 1);
-      // The tail: nothing after it but the assistant turn that asked for the change.
-      const tail = after.every((r) => r.item.role === 'assistant' && ctx.facts.answersOf(r).length === 0);
+      // The tail: nothing after it but the changed items and the assistant turn that asked for the change.
+      const tail = after.every((r) => targets.has(r.id) || (r.item.role === 'assistant' && ctx.facts.answersOf(r).length === 0));
       if (tail) continue;
       const e = ctx.facts.event(m.seq);
       if (!e) continue;
-      const target = surface[pos] as ItemRecord;
+      const changed = positions.map((i) => surface[i] as ItemRecord);
+      const where = changed.length === 1
+        ? `${changed[0]?.id ?? ''} at surface position ${num(pos)}`
+        : `${num(changed.length)} items (${list(changed.map((r) => r.id))}) at surface positions ${num(pos)} to ${num(positions[positions.length - 1] ?? pos)}`;
       out.push(finding('MID_HISTORY_MUTATION', 'warning',
-        `${m.what} at surface position ${num(pos)} of ${num(surface.length)}, with ${num(after.length)} item${after.length === 1 ? '' : 's'} after it: a change before the tail invalidates the prompt cache of everything after it.${cacheCost(ctx, e, after)}`,
-        [m.seq, target.seq]));
+        `${m.what} ${where} of ${num(surface.length)}, with ${num(after.length)} item${after.length === 1 ? '' : 's'} after ${changed.length === 1 ? 'it' : 'the first'}: a change before the tail invalidates the prompt cache of everything after it.${cacheCost(ctx, e, after)}`,
+        [m.seq, ...changed.map((r) => r.seq)]));
     }
     return out;
   },
