@@ -20,7 +20,8 @@ export function conversation(f: ClaudeFile, type: 'user' | 'assistant' | 'attach
   const skel = register(f, v);
   if (skel === 'duplicate') {
     const b = recordBranch(f, v);
-    f.emit(b, { kind: 'record', type, summary: `duplicate uuid ${str(v.uuid) ?? ''}: the first record with it stands` });
+    const summary = f.copiesConversation ? `copy of the conversation's record ${str(v.uuid) ?? ''}` : `duplicate uuid ${str(v.uuid) ?? ''}: the first record with it stands`;
+    f.emit(b, { kind: 'record', type, summary });
     return;
   }
   const message = obj(v.message);

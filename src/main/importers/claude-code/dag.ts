@@ -85,6 +85,10 @@ export function registerRecord(f: ClaudeFile, v: Obj): Skel | null {
 }
 
 function duplicate(f: ClaudeFile, uuid: string): 'duplicate' {
+  if (f.copiesConversation) {
+    f.copied++;
+    return 'duplicate';
+  }
   const seen = f.s.uuids.get(uuid);
   if (f.duplicates) f.duplicates.count++;
   else f.duplicates = { count: 1, line: f.cur.line, first: seen?.uuid === uuid ? seen.line : 0 };

@@ -41,6 +41,15 @@ export class ClaudeFile implements FileImport {
   current: Branch | null = null;
   readonly subagent: boolean;
   readonly acompact: boolean;
+  /** A side question (`agent-aside_question-*`): asked beside the conversation, never part of it. */
+  readonly aside: boolean;
+  /**
+   * Summarizer and side-question files copy the conversation before their own prompt, by design:
+   * the copies reuse the session's uuids and are not duplicates to report.
+   */
+  readonly copiesConversation: boolean;
+  /** Records of this file that are copies of records already in the session. */
+  copied = 0;
   readonly agentIdFromName: string | undefined;
   /** Branches this file wrote to, in order. */
   readonly touched: Branch[] = [];
@@ -70,6 +79,8 @@ export class ClaudeFile implements FileImport {
     if (!this.subagent) s.mainFile = info.index;
     this.agentIdFromName = name?.[1];
     this.acompact = this.agentIdFromName?.startsWith('acompact') ?? false;
+    this.aside = this.subagent && (this.agentIdFromName?.startsWith('aside_question') ?? false);
+    this.copiesConversation = this.subagent && (this.acompact || this.aside);
     this.unknownBlock = (what) => (what === TOO_DEEP_INPUT ? this.count(this.tooDeep, what) : this.count(this.unknownFields, what));
   }
 

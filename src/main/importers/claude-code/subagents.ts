@@ -29,7 +29,9 @@ export function openSubagent(f: ClaudeFile, v: Obj): Branch {
 export function openSummarizer(f: ClaudeFile, v: Obj): Branch {
   const agentId = id(v.agentId) ?? f.agentIdFromName ?? stem(f.info.path);
   const base = `agent-${agentId}`;
-  const p = resolve(f, v.parentUuid);
+  // A file that starts with a copy of the conversation hangs where the copied record is.
+  const own = id(v.uuid);
+  const p = resolve(f, own !== undefined && f.s.uuids.has(own) ? own : v.parentUuid);
   const anchor = p.state === 'found' ? p.anchor : null;
   const open = f.s.compactions.filter((c) => !c.linked);
   const c = (anchor ? open.find((x) => x.order > anchor.order) : undefined) ?? open[0];

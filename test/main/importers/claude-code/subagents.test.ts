@@ -135,3 +135,34 @@ describe('claude-code: a summarizer file whose boundary has no summary', () => {
     expect(r.replay('agent-acompact-1').surface.live.ids.map((i) => r.replay('agent-acompact-1').items[i]?.id)).toContain('u1');
   });
 });
+
+describe('claude-code: files that copy the conversation by design', () => {
+  // Current Claude Code writes a summarizer's or a side question's file as a copy of the
+  // conversation (the same records, uuids included) followed by its own prompt and answer.
+  const convo = [
+    user('u1', null, 'Fix the bug.'),
+    assistant('a1', 'u1', 'msg_1', [text('Fixed.')], { input_tokens: 3, cache_read_input_tokens: 100, output_tokens: 9 }),
+    user('u2', 'a1', 'Now the docs.'),
+    assistant('a2', 'u2', 'msg_2', [text('Docs updated.')], { input_tokens: 3, cache_read_input_tokens: 150, output_tokens: 9 }),
+  ];
+  const copy = (agentId: string, upTo: number) => convo.slice(0, upTo).map((v) => side(v, agentId));
+
+  it('a summarizer: its copies are records of its branch, not duplicates', () => {
+    const id = 'acompact-767ece576f2b74e8';
+    const main = [...convo, boundary('cb', 'a2'), { ...user('cs', 'cb', 'This session is being continued from a previous conversation. Summary: …'), isCompactSummary: true }];
+    const acompact = [
+      ...copy(id, 4),
+      side(user('m2', 'a2', 'Your task is to create a detailed summary of the conversation so far…'), id),
+      side(assistant('s1', 'm2', 'msg_sum', [text('<summary>…</summary>')], { input_tokens: 3, cache_read_input_tokens: 160, output_tokens: 40 }), id),
+    ];
+    const r = importFiles([{ path: '/p/s1.jsonl', values: main }, { path: `/p/s1/subagents/agent-${id}.jsonl`, values: acompact }]);
+    expect(r.rules()).toEqual([]);
+    expect(r.of('record').filter((e) => e.branch === `agent-${id}`).map((e) => e.summary)).toEqual(['u1', 'a1', 'u2', 'a2'].map((u) => `copy of the conversation's record ${u}`));
+    expect(r.replay(`agent-${id}`).requests.at(-1)).toMatchObject({ id: 'msg_sum', purpose: 'compaction', compactionId: 'cb' });
+  });
+
+  it('any other file reusing a uuid of the session is still reported', () => {
+    const r = importFiles([{ path: '/p/s1.jsonl', values: convo }, { path: '/p/s1/subagents/agent-a77.jsonl', values: copy('a77', 2) }]);
+    expect(r.rules()).toContain('CC_DUPLICATE_UUID');
+  });
+});
