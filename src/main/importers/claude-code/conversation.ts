@@ -19,6 +19,9 @@ import type { Placement, Skel } from './skeleton';
 export function conversation(f: ClaudeFile, type: 'user' | 'assistant' | 'attachment', v: Obj): void {
   const skel = register(f, v);
   if (skel === 'duplicate') {
+    // A side question's copy of the conversation before its question belongs to no branch yet:
+    // the question's fork inherits the records it copies.
+    if (f.aside && !f.fileBranch) return;
     const b = recordBranch(f, v);
     const summary = f.copiesConversation ? `copy of the conversation's record ${str(v.uuid) ?? ''}` : `duplicate uuid ${str(v.uuid) ?? ''}: the first record with it stands`;
     f.emit(b, { kind: 'record', type, summary });

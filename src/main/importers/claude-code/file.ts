@@ -165,6 +165,8 @@ export class ClaudeFile implements FileImport {
       envelope(this, b);
       return;
     }
+    // A side question's branch forks where its question hangs off the conversation (placement.ts).
+    if (this.aside) return;
     this.fileBranch = this.acompact ? openSummarizer(this, v) : openSubagent(this, v);
   }
 

@@ -21,17 +21,33 @@ export function recordBranch(f: ClaudeFile, v: Obj): Branch {
 /** Branch for a record hanging off conversation record `a`. */
 export function branchFor(f: ClaudeFile, a: Skel | null): Branch {
   if (a?.branch && (!f.subagent || a.file === f.info.index)) return a.branch;
-  return f.current ?? f.fileBranch ?? f.s.main ?? f.s.newBranch('main', null, null, false, 'agent');
+  return f.current ?? fileBranch(f);
+}
+
+/** The file's own branch; a side question's, before its question, is a branch of its own. */
+function fileBranch(f: ClaudeFile): Branch {
+  if (!f.fileBranch && f.aside) f.fileBranch = standalone(f, `agent-${f.agentIdFromName ?? 'aside_question'}`, true, 'agent');
+  return f.fileBranch ?? f.s.main ?? f.s.newBranch('main', null, null, false, 'agent');
+}
+
+/**
+ * A side question hanging off record `a` of another file: its branch forks there, so its view is
+ * the conversation up to `a` and the question. The question never joins the conversation, so the
+ * conversation going on after `a` lacks nothing.
+ */
+function aside(f: ClaudeFile, a: Skel): Placement {
+  f.fileBranch ??= forkFrom(f, a, `agent-${f.agentIdFromName ?? 'aside_question'}`, true, `side question ${f.agentIdFromName ?? ''} (after line ${a.line} of the main file)`);
+  return { branch: f.fileBranch, parent: a };
 }
 
 /** Where a conversation record goes (creating a branch for a rewind, sidechain or new root). */
 export function place(f: ClaudeFile, p: Parent, sidechain: boolean, prompt: boolean, agentId: string | undefined): Placement {
-  const fallback = f.current ?? f.fileBranch as Branch;
-  if (p.state === 'missing') return { branch: fallback, parent: null };
+  if (p.state === 'missing') return { branch: f.current ?? fileBranch(f), parent: null };
   const a = p.state === 'found' ? p.anchor : null;
+  if (f.aside && a?.branch && a.file !== f.info.index) return aside(f, a);
   if (!a || !a.branch) {
     // A root: the file's first conversation record, or a new conversation in the same file.
-    const fb = f.fileBranch as Branch;
+    const fb = fileBranch(f);
     if (f.subagent || !fb.head) return { branch: fb, parent: null };
     if (sidechain) return { branch: sidechainBranch(f, agentId), parent: null };
     f.report('CC_NEW_ROOT', 'info', `Line ${f.cur.line} starts a new conversation (no parent) after the first one; it is a branch of its own.`);
@@ -39,7 +55,7 @@ export function place(f: ClaudeFile, p: Parent, sidechain: boolean, prompt: bool
   }
   if (f.subagent && a.file !== f.info.index) {
     // A subagent or summarizer record hanging off a record of another file: context it inherited.
-    const b = f.fileBranch as Branch;
+    const b = fileBranch(f);
     if (a.succ !== undefined) {
       if (f.unlogged) {
         f.unlogged.count++;

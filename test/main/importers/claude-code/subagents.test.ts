@@ -147,6 +147,25 @@ describe('claude-code: files that copy the conversation by design', () => {
   ];
   const copy = (agentId: string, upTo: number) => convo.slice(0, upTo).map((v) => side(v, agentId));
 
+  it('a side question: its copies are no duplicates, its question is no unlogged context, its view is the conversation and the question', () => {
+    const id = 'aside_question-c5e5c961a7749e08';
+    const aside = [
+      ...copy(id, 2),
+      side(user('q1', 'a1', 'Which file did you change?'), id),
+      side(assistant('q2', 'q1', 'msg_q', [text('src/bug.ts.')], { input_tokens: 5, cache_read_input_tokens: 120, output_tokens: 4 }), id),
+    ];
+    const r = importFiles([{ path: '/p/s1.jsonl', values: convo }, { path: `/p/s1/subagents/agent-${id}.jsonl`, values: aside }]);
+    expect(r.rules()).toEqual([]);
+    expect(r.branches()).toEqual(['main', `agent-${id}`]);
+    expect(r.of('fork')[0]?.label).toMatch(/^side question aside_question-c5e5c961a7749e08 \(after line 2 of the main file\)/);
+    const st = r.replay(`agent-${id}`);
+    expect(st.requests.at(-1)?.id).toBe('msg_q');
+    expect(r.view(st.requests.length - 1, `agent-${id}`).items.map((i) => i.id)).toEqual(['u1', 'msg_1', 'q1']);
+    // The conversation lacks nothing: its views never hold the question.
+    expect(r.view(1, 'main').items.map((i) => i.id)).toEqual(['u1', 'msg_1', 'u2']);
+    expect(r.defaultBranch).toBe('main');
+  });
+
   it('a summarizer: its copies are records of its branch, not duplicates', () => {
     const id = 'acompact-767ece576f2b74e8';
     const main = [...convo, boundary('cb', 'a2'), { ...user('cs', 'cb', 'This session is being continued from a previous conversation. Summary: …'), isCompactSummary: true }];
