@@ -264,7 +264,9 @@ export class Facts {
 
   private measureRequest(r: RequestRecord): Measure | null {
     const reported = reportedContextTokens(r.usage ?? undefined);
-    if (reported !== null) return { value: reported, unit: 'tokens', source: 'reported' };
+    // Every request sends at least one token: a context of 0 is a placeholder (a client's
+    // record of a failed call), never a measurement.
+    if (reported !== null && reported > 0) return { value: reported, unit: 'tokens', source: 'reported' };
     if (!this.estimate || r.input !== null) return null;
     const { items } = this.surfaceAt(r.seq);
     let n = 0;

@@ -31,7 +31,10 @@ export function assistant(f: ClaudeFile, v: Obj, message: Obj | undefined, skel:
   const synthetic = model === '<synthetic>';
   const apiError = v.isApiErrorMessage === true;
   const at = str(v.timestamp);
-  const usage = mapUsage(message?.usage);
+  // A `<synthetic>` record (an API error Claude Code wrote in the model's place: "Prompt is too
+  // long", a rate limit, "Not logged in") carries zeros the client filled in, not a provider's
+  // report: its usage is unknown.
+  const usage = synthetic || apiError ? undefined : mapUsage(message?.usage);
   const finish = mapFinish(message?.stop_reason);
 
   let entry = s.requests.get(msgId);

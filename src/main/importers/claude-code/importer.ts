@@ -47,7 +47,8 @@ import type { SurfaceNode } from './surface';
  * reasoning, redacted_thinking → redacted reasoning, tool_use → tool_call (input as JSON).
  * Consecutive user items are not merged here: Claude Code merges them on the wire.
  * `<synthetic>` assistant lines are items without a request; `isApiErrorMessage` ones are a
- * request with an error response and an `op: log` item. `attachment` (2.1.332) → a meta user item.
+ * request with an error response (no usage: the zeros Claude Code writes are not a report) and an
+ * `op: log` item. `attachment` (2.1.332) → a meta user item.
  *
  * REQUESTS (./assistant.ts). Before the first line of each distinct message.id on a branch: `request` (id =
  * message.id, purpose `agent`, or `compaction` on a summarizer branch), preceded by a `header`

@@ -1,7 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importValues, user } from './helpers';
+import { diagnose } from '../../../../src/shared/diagnostics';
+import type { LogEvent } from '../../../../src/shared/model/event';
+import { assistant, boundary, importValues, summary, text, user } from './helpers';
 
 /*
  * Findings Claude Code's real logs must not raise on a healthy session: each case reads a log the
@@ -58,5 +60,38 @@ describe('claude-code: attachment content', () => {
     const item = r.of('item').find((e) => e.item.id === 'at1');
     expect(item?.item.origin).toBe('attachment:todo_reminder');
     expect(item?.item.blocks).toEqual([expect.objectContaining({ type: 'opaque', label: 'claude-code:attachment:todo_reminder' })]);
+  });
+});
+
+describe('claude-code: synthetic API-error records', () => {
+  // "Prompt is too long" as Claude Code writes it: a `<synthetic>` assistant record whose usage is
+  // zeros the client filled in; the user then runs /compact and the conversation goes on smaller.
+  const tooLong = (uuid: string, parent: string): Record<string, unknown> => {
+    const v = assistant(uuid, parent, `syn-${uuid}`, [text('Prompt is too long')], { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, { isApiErrorMessage: true, error: 'invalid_request' });
+    (v.message as Record<string, unknown>).model = '<synthetic>';
+    return v;
+  };
+  const values = [
+    user('u1', null, 'Read the whole dump.'),
+    assistant('a1', 'u1', 'msg_1', [text('Read.')], { input_tokens: 6, cache_read_input_tokens: 180_000, cache_creation_input_tokens: 9_000, output_tokens: 20 }),
+    user('u2', 'a1', 'And the other one.'),
+    tooLong('e1', 'u2'),
+    boundary('cb', 'e1', { trigger: 'manual', preTokens: 189_006 }),
+    summary('cs', 'cb'),
+    user('u3', 'cs', 'Go on.'),
+    assistant('a2', 'u3', 'msg_2', [text('Going on.')], { input_tokens: 6, cache_read_input_tokens: 20_000, cache_creation_input_tokens: 1_000, output_tokens: 20 }),
+  ];
+
+  it('is a failed request with an error and no usage: its zeros are not a report', () => {
+    const r = importValues(values);
+    const failed = r.of('response').find((e) => e.request === 'syn-e1');
+    expect(failed).toMatchObject({ error: { code: 'invalid_request', message: 'Prompt is too long' } });
+    expect(failed?.usage).toBeUndefined();
+  });
+
+  it('the compaction after it is compared with the last request that reported its size', () => {
+    const r = importValues(values);
+    const findings = diagnose({ events: r.events as unknown as LogEvent[], state: r.replay(), format: 'claude-code', estimate: null });
+    expect(findings.filter((d) => d.rule === 'COMPACTION_GREW_CONTEXT')).toEqual([]);
   });
 });
