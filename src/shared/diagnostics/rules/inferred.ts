@@ -69,6 +69,11 @@ export function quote(text: string, max = 100): string {
  */
 const NOT_A_PROMPT = /^(?:<command-name>|<command-message>|<local-command-|<system-reminder>|<bash-input>|<bash-stdout>|<bash-stderr>|\[Request interrupted)/;
 
+/** A user item that is one of Claude Code's local-command echoes, reminders or interruptions. */
+export function isHarnessEcho(ctx: RuleContext, rec: ItemRecord): boolean {
+  return NOT_A_PROMPT.test(itemText(ctx, rec));
+}
+
 /**
  * A user instruction a model call should answer: typed by the user (an item with an `origin` is the
  * harness's — an attachment, a message rebuilt from a logged request, a summary), and not a local

@@ -4,7 +4,7 @@ import { lowerBound } from '../../seq-search';
 import { finding, list, plural } from '../text';
 import type { Rule, RuleContext } from '../types';
 import { describeCut, itemRef } from './common';
-import { isPrompt } from './inferred';
+import { isHarnessEcho } from './inferred';
 
 /**
  * Cuts: a compaction source, a replaced range, a truncation, a drop must never separate a tool call
@@ -156,7 +156,9 @@ export const PENDING_USER_SUMMARISED: Rule = {
       const lastAnswer = i >= 0 ? (answers[i] as number) : -1;
       // Only prompts await an answer: a local command's echo and its output (Claude Code's
       // `/model`, `/context` after its "DO NOT respond to these messages" caveat) ask for none.
-      const pending = c.shadowed.filter((x) => x.seq > lastAnswer && isPrompt(ctx, x));
+      // (Not isPrompt: an origin does not make a message the harness's here — Rind names typed
+      // prompts `user_prompt`.)
+      const pending = c.shadowed.filter((x) => x.seq > lastAnswer && ctx.facts.isUserInstruction(x) && !isHarnessEcho(ctx, x));
       if (pending.length === 0) continue;
       const responded = c.shadowed.some((x) => x.item.role === 'assistant' && x.seq < (pending[0]?.seq ?? 0));
       if (!responded) continue;
