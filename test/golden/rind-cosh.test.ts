@@ -61,13 +61,13 @@ describe('golden: Rind session directory', () => {
     // Importer findings (half-written pairs, an unknown role), then the catalog's on compaction k2,
     // a deterministic fallback that summarised a pending user message with no visible marker.
     expect(rules(ins, 'warning')).toEqual([
-      'PENDING_USER_SUMMARISED', 'RIND_COMPACTION_WITHOUT_MARKER', 'RIND_MARKER_WITHOUT_RECORD', 'SILENT_FALLBACK', 'SUMMARY_NOT_SMALLER', 'UNKNOWN_RECORDS',
+      'HALF_WRITTEN_COMPACTION', 'PENDING_USER_SUMMARISED', 'RIND_MARKER_WITHOUT_RECORD', 'SILENT_FALLBACK', 'SUMMARY_NOT_SMALLER', 'UNKNOWN_RECORDS',
     ]);
     const unknown = ins.diagnostics().find((d) => d.rule === 'UNKNOWN_RECORDS');
     expect(unknown).toMatchObject({ line: 21, file: expect.stringMatching(/messages\.jsonl$/) });
     expect(unknown?.message).toMatch(/^1 record of kind role "developer"/);
     expect([...ins.session.events].filter((e) => e.kind === 'unknown').map((e) => e.kind === 'unknown' && e.type)).toEqual(['message/developer']);
-    const half = ins.diagnostics().find((d) => d.rule === 'RIND_COMPACTION_WITHOUT_MARKER');
+    const half = ins.diagnostics().find((d) => d.rule === 'HALF_WRITTEN_COMPACTION');
     expect(half).toMatchObject({ line: 3, file: expect.stringMatching(/compactions\.jsonl$/) });
     expect(ins.replay().requests.map((r) => r.id)).toEqual(['req-1', 'req-2', 'req-3', 'req-4', 'req-5', 'req-6', 'req-7', 'req-8']);
   });

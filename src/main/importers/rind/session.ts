@@ -699,7 +699,9 @@ class MessagesFile implements FileImport {
     }
     for (const [id, e] of s.compactions) {
       if (e.markers > 0) continue;
-      s.report('RIND_COMPACTION_WITHOUT_MARKER', 'warning', `Compaction ${id} (${e.rec.strategy ?? 'no strategy'}) has no compact_boundary marker in messages.jsonl; Rind ignores it (half-written pair), so it changes no view.`, e.seq >= 0 ? [e.seq] : [], e.line, s.compactionsPath);
+      // The catalog's half-written compaction, reported here: the record never reaches the
+      // canonical log (Rind ignores it), so no rule over that log can see it.
+      s.report('HALF_WRITTEN_COMPACTION', 'warning', `Compaction ${id} (${e.rec.strategy ?? 'no strategy'}) has no compact_boundary marker in messages.jsonl; Rind ignores it (half-written pair), so it changes no view.`, e.seq >= 0 ? [e.seq] : [], e.line, s.compactionsPath);
     }
     this.attachUsage();
     s.reportUnknown();

@@ -70,7 +70,9 @@ describe('Rind compaction pairs', () => {
     const r = importRind({ tools, compactions: [compaction('k6', 'llm_inline', 'h')], messages: [...before, marker('m6', 'k9'), asst('m7', 'x')] });
     expect(r.of('item').some((e) => e.item.derivation)).toBe(false);
     expect(ids(r.view(2))).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
-    expect(r.rules()).toEqual(expect.arrayContaining(['RIND_MARKER_WITHOUT_RECORD', 'RIND_COMPACTION_WITHOUT_MARKER']));
+    expect(r.rules()).toEqual(expect.arrayContaining(['RIND_MARKER_WITHOUT_RECORD', 'HALF_WRITTEN_COMPACTION']));
+    expect(r.rules()).not.toContain('RIND_COMPACTION_WITHOUT_MARKER');
+    expect(r.diagnostics.find((d) => d.rule === 'HALF_WRITTEN_COMPACTION')).toMatchObject({ severity: 'warning', message: expect.stringMatching(/^Compaction k6 \(llm_inline\) has no compact_boundary marker/) });
     expect(r.of('record').find((e) => e.type === 'compact_boundary')?.summary).toMatch(/k9: no valid compaction record/);
   });
 
