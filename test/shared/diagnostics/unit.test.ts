@@ -301,12 +301,25 @@ describe('token-based rules', () => {
     const bodies: CanonicalEventInput[] = [{ kind: 'session', id: 's' }, user('u1'), ...ask('r1', 160_000), ...ask('r2', 170_000), ...ask('r3', 175_000)];
     const cc = run(bodies, { only: ['TRIGGER_MISSED'], format: 'claude-code' });
     expect(cc.findings.map((d) => d.severity)).toEqual(['info']);
-    expect(cc.findings[0]?.message).toMatch(/past the 167,000-token automatic compaction trigger of .*documented policy \(the log records no policy\).*an inference from usage, not a recorded fact/);
+    expect(cc.findings[0]?.message).toMatch(/past the 167,000-token automatic compaction trigger of Claude Code's documented policy \(auto-compact at window − 20,000 output reserve − 13,000 buffer, on the 200,000-token window the log records; the log records no policy\).*an inference from usage, not a recorded fact/);
     expect(cc.findings[0]?.seqs).toEqual([5]);
     // A format whose logs record their policy gets no guess.
     expect(run(bodies, { only: ['TRIGGER_MISSED'], format: 'palimpsest' }).findings).toEqual([]);
     // Below the trigger: nothing.
     expect(run([{ kind: 'session', id: 's' }, user('u1'), ...ask('r1', 160_000), ...ask('r2', 166_000)], { only: ['TRIGGER_MISSED'], format: 'claude-code' }).findings).toEqual([]);
+  });
+
+  it('TRIGGER_MISSED infers Claude Code\'s trigger only on a recorded window where it is documented', () => {
+    // A session of Claude Code 2.1.92 going on at 187,000–195,000 tokens: its log names no window
+    // (the opt-in 1M window moved the threshold from version to version), so no trigger is known.
+    const ask = (id: string, n: number, window?: number): CanonicalEventInput[] => [
+      { kind: 'request', id, route: window === undefined ? { model: 'claude-opus-4-6' } : { model: 'claude-opus-4-6', window } },
+      assistant(`a-${id}`), { kind: 'response', request: id, usage: { input: n } },
+    ];
+    const bodies = (window?: number): CanonicalEventInput[] => [{ kind: 'session', id: 's' }, user('u1'), ...ask('r1', 187_000, window), ...ask('r2', 195_000, window), ...ask('r3', 196_000, window)];
+    expect(run(bodies(), { only: ['TRIGGER_MISSED'], format: 'claude-code' }).findings).toEqual([]);
+    expect(run(bodies(1_000_000), { only: ['TRIGGER_MISSED'], format: 'claude-code' }).findings).toEqual([]);
+    expect(run(bodies(200_000), { only: ['TRIGGER_MISSED'], format: 'claude-code' }).findings.map((d) => d.severity)).toEqual(['info']);
   });
 
   it('MID_HISTORY_MUTATION estimates the suffix when the log reports no cache usage', () => {

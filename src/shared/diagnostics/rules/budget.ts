@@ -17,6 +17,20 @@ import { amount, defaultPolicyFor } from '../../tokens/policy';
 const UNRECORDED_POLICY_FORMATS: ReadonlySet<string> = new Set(['claude-code', 'codex']);
 
 /**
+ * The windows on which a format's documented trigger is known to apply, when its threshold moved
+ * with the window and the version. Claude Code's (window − min(max output, 20,000) − 13,000) is
+ * documented for the 200,000-token window; on the opt-in 1M window it changed from version to
+ * version (capped at about 400,000 from 2.1.92, computed against 200,000 for Opus 4.7 until
+ * 2.1.117, about 367,000 in 2.1.119: anthropics/claude-code#43989, #52519, #54056), and the
+ * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE setting lowers it unseen. So the rule infers only on a window
+ * the log records, never on the preset's default: Claude Code's log records none, and a session
+ * seen compacting at 187,000–195,000 tokens ran on a window the log does not name.
+ */
+const KNOWN_TRIGGER_WINDOW: Readonly<Record<string, (window: number) => boolean>> = {
+  'claude-code': (w) => w <= 200_000,
+};
+
+/**
  * Sizes and budgets. Token numbers come from the provider's reported usage when the log has it,
  * from an estimator when one is plugged in (labelled), and otherwise the rule says nothing. The
  * budget policy is the one recorded on `compaction/start` (and the route's window) — never guessed.
@@ -192,8 +206,10 @@ export const TRIGGER_MISSED: Rule = {
     const preset = inferred ? defaultPolicyFor(ctx.format as string) : null;
     // The policy of the latest start at or before `seq` (the first one before any start).
     const policyAt = (seq: number): BudgetPolicy => (lastBefore(policies, seq + 1) ?? (policies[0] as { policy: BudgetPolicy })).policy;
+    const known = KNOWN_TRIGGER_WINDOW[ctx.format ?? ''];
     const limitAt = (r: RequestRecord): number | null => {
       if (!preset) return threshold(policyAt(r.seq), r.route.window);
+      if (known && (r.route.window === undefined || !known(r.route.window))) return null;
       const t = amount(preset.trigger, r.route.window ?? preset.defaultWindow);
       return t === null ? null : Math.floor(t);
     };
@@ -231,7 +247,7 @@ export const TRIGGER_MISSED: Rule = {
       const seqs = misses.slice(k, j + 1).map((x) => (rs[x.i] as RequestRecord).seq);
       if (preset) {
         out.push(finding('TRIGGER_MISSED', 'info',
-          `${which}, past the ${num(first.limit)}-token automatic compaction trigger of ${preset.name}'s documented policy (the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. This client does not log a failed automatic compaction, so one may have failed here unseen: an inference from usage, not a recorded fact (docs/fidelity.md).`,
+          `${which}, past the ${num(first.limit)}-token automatic compaction trigger of ${preset.name}'s documented policy (${preset.description}${r0.route.window !== undefined ? `, on the ${num(r0.route.window)}-token window the log records` : ''}; the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. This client does not log a failed automatic compaction, so one may have failed here unseen: an inference from usage, not a recorded fact (docs/fidelity.md).`,
           seqs));
       } else if (first.deferredBy) {
         out.push(finding('TRIGGER_MISSED', 'info',
