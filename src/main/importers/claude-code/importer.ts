@@ -10,7 +10,7 @@ import type { SurfaceNode } from './surface';
  * Claude Code transcripts → canonical events.
  *
  * INPUT. `~/.claude/projects/<cwd>/<sessionId>.jsonl` plus `<sessionId>/subagents/agent-*.jsonl`
- * (formats.md §4). The main file and its subagent files are one session (`sessionFiles`), read
+ * (2.1.x) or the `agent-*.jsonl` beside it whose first line names the session (2.0.x). The main file and its subagent files are one session (`sessionFiles`), read
  * main file first, through one `ClaudeSession` that shares state across them. Lines arrive in
  * file order and are never kept: per conversation record the importer keeps a small skeleton
  * (`Skel`: order, parent, branch, item id, message id, the seq of its last event, the surface

@@ -107,6 +107,42 @@ describe('claude-code: sessionFiles', () => {
   });
 });
 
+describe('claude-code 2.0.x: subagent files beside the session (agent-*.jsonl)', () => {
+  // As Claude Code 2.0.x wrote them: the transcript of a Task subagent in the project folder, its
+  // first line naming the session it belongs to.
+  const S = '5c0375b4-57a5-4f26-b12d-d022ee4e51b7';
+  const env = { userType: 'external', cwd: '/w', sessionId: S, version: '2.0.28', gitBranch: '' };
+  const main = [
+    { ...user('u1', null, 'Run the tests.'), ...env },
+    { ...assistant('a1', 'u1', 'msg_1', [toolUse('toolu_1', 'Task', { prompt: 'Run the test suite', subagent_type: 'general-purpose' })]), ...env },
+    { ...toolResult('r1', 'a1', 'toolu_1', 'All pass', { toolUseResult: { status: 'completed', agentId: 'abc123' } }), ...env },
+  ];
+  const agent = [
+    { ...side(user('s1', null, 'Run the test suite'), 'abc123'), ...env },
+    { ...side(assistant('s2', 's1', 'msg_s1', [text('All pass')], { input_tokens: 100, output_tokens: 10 }), 'abc123'), ...env },
+  ];
+  const other = [{ ...side(user('w1', null, 'Warmup'), 'fff999'), ...env, sessionId: 'another-session' }];
+  const jsonl = (vs: readonly Record<string, unknown>[]) => `${vs.map((v) => JSON.stringify(v)).join('\n')}\n`;
+  const project = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc20-'));
+    writeFileSync(join(dir, `${S}.jsonl`), jsonl(main));
+    writeFileSync(join(dir, 'agent-abc123.jsonl'), jsonl(agent));
+    writeFileSync(join(dir, 'agent-fff999.jsonl'), jsonl(other));
+    return dir;
+  };
+
+  it('are files of the session their first line names, and are read as its subagents', async () => {
+    const dir = project();
+    expect(await claudeCodeImporter.sessionFiles?.(join(dir, `${S}.jsonl`), false)).toEqual([join(dir, 'agent-abc123.jsonl')]);
+    // Opened on its own, such a file is read alone.
+    expect(await claudeCodeImporter.sessionFiles?.(join(dir, 'agent-abc123.jsonl'), false)).toEqual([]);
+    const r = importFiles([{ path: join(dir, `${S}.jsonl`), values: main }, { path: join(dir, 'agent-abc123.jsonl'), values: agent }]);
+    expect(r.branches()).toEqual(['main', 'agent-abc123']);
+    expect(r.of('fork')[0]).toMatchObject({ branch: 'agent-abc123', inherit: false });
+    expect(r.rules()).toEqual([]);
+  });
+});
+
 describe('claude-code: a subagent file opened on its own', () => {
   it('is a session whose main branch is the subagent conversation', () => {
     const r = importFiles([{ path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
