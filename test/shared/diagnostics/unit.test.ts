@@ -343,6 +343,12 @@ describe('token-based rules', () => {
     expect(r.findings[0]?.seqs).toEqual([11, 4, 7, 9]);
   });
 
+  it('PROTECTED_TEXT_SHORTENED reports a mask hiding several protected items once', () => {
+    const r = run([...base(), user('u2'), assistant('a3'), { kind: 'mask', items: ['u1', 'u2', 't1'], by: 'harness' }], { only: ['PROTECTED_TEXT_SHORTENED'] });
+    expect(r.findings.map((d) => d.message)).toEqual([expect.stringMatching(/^The mask at seq 8 hides 2 protected items \("u1" and "u2"\) behind a reference/)]);
+    expect(r.findings[0]?.seqs).toEqual([8, 2, 6]);
+  });
+
   // Rules find "the request before / after" by binary search over indexed lists (facts.ts); these
   // pin the bounds the linear scans had.
   const ask = (id: string, n: number, extra: Partial<Extract<CanonicalEventInput, { kind: 'request' }>> = {}): CanonicalEventInput[] => [

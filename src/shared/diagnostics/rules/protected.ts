@@ -2,7 +2,7 @@ import type { Block } from '../../model/content';
 import { blockChars } from '../../model/content';
 import type { Diagnostic } from '../../model/diagnostic';
 import type { ItemRecord } from '../../replay/records';
-import { charsOf, finding, num } from '../text';
+import { charsOf, finding, list, num } from '../text';
 import type { Rule, RuleContext } from '../types';
 
 /**
@@ -76,17 +76,21 @@ export const PROTECTED_TEXT_SHORTENED: Rule = {
           [rec.seq, orig.seq]));
       }
     }
+    // One finding per mask event, however many protected items it hides.
     for (const e of ctx.facts.ofKinds('mask')) {
       if (!e.masked) continue;
+      const hidden: { rec: ItemRecord; kind: string }[] = [];
       for (const id of e.items) {
         const rec = ctx.state.itemById.get(id);
-        if (!rec) continue;
-        const kind = protectedKind(ctx, rec);
-        if (!kind) continue;
-        out.push(finding('PROTECTED_TEXT_SHORTENED', 'error',
-          `The mask at seq ${e.seq} hides ${kind} ${rec.id} behind a reference: user instructions, tool arguments and the live plan are not masking targets; only tool results are.`,
-          [e.seq, rec.seq]));
+        const kind = rec ? protectedKind(ctx, rec) : null;
+        if (rec && kind) hidden.push({ rec, kind });
       }
+      const first = hidden[0];
+      if (!first) continue;
+      const what = hidden.length === 1 ? `${first.kind} ${first.rec.id}` : `${num(hidden.length)} protected items (${list(hidden.map((h) => h.rec.id))})`;
+      out.push(finding('PROTECTED_TEXT_SHORTENED', 'error',
+        `The mask at seq ${e.seq} hides ${what} behind a reference: user instructions, tool arguments and the live plan are not masking targets; only tool results are.`,
+        [e.seq, ...hidden.map((h) => h.rec.seq)]));
     }
     return out;
   },
