@@ -1,7 +1,8 @@
 import { UNRECORDED_CONTEXT } from '../../../../src/main/importers/claude-code/branches';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeImporter } from '../../../../src/main/importers/claude-code';
 import { BIG, FIXTURES, assistant, boundary, importFiles, progress, text, toolResult, toolUse, user } from './helpers';
@@ -140,6 +141,23 @@ describe('claude-code 2.0.x: subagent files beside the session (agent-*.jsonl)',
     expect(r.branches()).toEqual(['main', 'agent-abc123']);
     expect(r.of('fork')[0]).toMatchObject({ branch: 'agent-abc123', inherit: false });
     expect(r.rules()).toEqual([]);
+  });
+});
+
+describe('claude-code 2.0.71: a real session with its top-level agent files', () => {
+  // fixtures/corpus (HillviewCap/Personal_AI_Infrastructure, MIT): two "Warmup" subagents beside
+  // the session they name, as Claude Code 2.0.71 wrote them.
+  const DIR = fileURLToPath(new URL('../../../../fixtures/corpus/claude-code/hillviewcap-personal-ai-infrastructure/', import.meta.url));
+  const S = '155715ec-f4e9-47ea-859c-2e4cfcceab6f';
+  const read = (name: string) => readFileSync(DIR + name, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('the session names them as its files, and reads them as branches of its own', async () => {
+    const files = await claudeCodeImporter.sessionFiles?.(`${DIR}${S}.jsonl`, false);
+    expect(files).toEqual([`${DIR}agent-a4e3ca2.jsonl`, `${DIR}agent-a9d48ea.jsonl`]);
+    const r = importFiles([`${S}.jsonl`, 'agent-a4e3ca2.jsonl', 'agent-a9d48ea.jsonl'].map((n) => ({ path: DIR + n, values: read(n) })));
+    expect(r.branches()).toEqual(['main', 'agent-a4e3ca2', 'agent-a9d48ea']);
+    expect(r.replay('agent-a9d48ea').requests.map((q) => q.id)).toEqual(['msg_01E6ktS1V8yGDKCkZQQozCqn']);
+    expect(r.defaultBranch).toBe('main');
   });
 });
 
