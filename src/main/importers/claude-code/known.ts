@@ -40,6 +40,9 @@ export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'message', 'requestId', 'toolUseResult', 'sourceToolAssistantUUID', 'sourceToolUseID', 'isMeta', 'thinkingMetadata',
   'todos', 'permissionMode', 'isCompactSummary', 'isVisibleInTranscriptOnly', 'isApiErrorMessage', 'error', 'imagePasteIds',
   'planContent', 'mcpMeta',
+  // Known and ignored: an API error record's HTTP status and the raw error body it came with
+  // (2.1.9x); the record's text already says what the error was.
+  'apiErrorStatus', 'errorDetails',
   // Known and ignored: `promptId` names the human prompt a record belongs to (every record of one
   // turn shares it); the turn's structure already comes from the uuid/parentUuid chain.
   'promptId',

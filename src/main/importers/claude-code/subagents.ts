@@ -19,6 +19,9 @@ export function openSubagent(f: ClaudeFile, v: Obj): Branch {
   const call = callId === undefined ? undefined : f.s.taskCalls.get(callId);
   const base = `agent-${agentId}`;
   if (!call || !call.branch) {
+    // Claude Code 2.0.x warms the prompt cache of each subagent type with a "Warmup" prompt no
+    // Task call starts: a side call of its own by design, not a subagent that lost its link.
+    if (isWarmup(v)) return standalone(f, base, true, 'agent');
     f.report('CC_SUBAGENT_UNLINKED', 'info', `Subagent ${agentId}: no Task call in the session names it${callId ? ` (its call ${callId} is not in the log)` : ''}; its records are a branch of their own.`);
     return standalone(f, base, true, 'agent');
   }
@@ -60,4 +63,10 @@ export function sidechainBranch(f: ClaudeFile, agentId: string | undefined): Bra
 export function stem(path: string): string {
   const base = path.split(/[\\/]/).pop() ?? path;
   return base.replace(/\.jsonl$/, '');
+}
+
+/** The first record of a 2.0.x cache-warming agent file: a user message that says only "Warmup". */
+function isWarmup(v: Obj): boolean {
+  const m = v.message;
+  return v.type === 'user' && typeof m === 'object' && m !== null && (m as Obj).content === 'Warmup';
 }
