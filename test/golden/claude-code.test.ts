@@ -199,9 +199,10 @@ describe('golden: the other Claude Code samples', () => {
     expect(last?.items.map((i) => i.id)).toEqual(['cs', 'msg_b2a', 'b2u2', 'msg_b2a2', 'p1u']);
     // A synthetic parser test with placeholder sizes: a 121-character summary replaces 24 characters
     // and every request reports 10 tokens; the summary is one line with no summary block or numbered
-    // section of Claude Code's prompt. The catalog findings are true of the file as written.
+    // section of Claude Code's prompt. The catalog findings are true of the file as written; its
+    // boundary says 150,000 tokens were compacted, so the 10 after it did shrink the context.
     expect(ins.diagnostics().map((d) => [d.rule, d.severity])).toEqual([
-      ['CC_LOGICAL_PARENT_LATER', 'info'], ['SUMMARY_NOT_SMALLER', 'error'], ['SUMMARY_SECTIONS_MISSING', 'warning'], ['COMPACTION_GREW_CONTEXT', 'error'],
+      ['CC_LOGICAL_PARENT_LATER', 'info'], ['SUMMARY_NOT_SMALLER', 'error'], ['SUMMARY_SECTIONS_MISSING', 'warning'],
     ]);
   });
 

@@ -77,8 +77,13 @@ export const COMPACTION_GREW_CONTEXT: Rule = {
       const after = firstAgentAfter(ctx, Math.max(c.settledSeq, c.end?.seq ?? -1), nextCompactionSeq(ctx, c));
       if (!before || !after || before.m.source !== after.m.source) continue;
       if (after.m.value < before.m.value) continue;
+      // The harness's own count of what it compacted, when it logs one: what was added after the
+      // last request (tool results, the new prompt) is part of it, and a context smaller than that
+      // did shrink, if not below the last request.
+      const pre = c.start?.preTokens;
+      if (pre !== undefined && after.m.value < pre) continue;
       out.push(finding('COMPACTION_GREW_CONTEXT', 'error',
-        `The first request after compaction ${c.id}, ${req(after)}, sent ${measureText(after.m)}: not fewer than the ${num(before.m.value)} tokens of the last request before it, ${req(before)}. The compaction did not shrink the context it was run to shrink.`,
+        `The first request after compaction ${c.id}, ${req(after)}, sent ${measureText(after.m)}: not fewer than the ${num(before.m.value)} tokens of the last request before it, ${req(before)}${pre !== undefined ? `, nor than the ${num(pre)} tokens the compaction counted before it ran` : ''}. The compaction did not shrink the context it was run to shrink.`,
         [after.req.seq, c.commitSeq, before.req.seq]));
     }
     return out;
