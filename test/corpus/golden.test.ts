@@ -33,10 +33,20 @@ interface Known {
   readonly why: string;
   /** The importer's values where they differ from the counter's. */
   readonly importer: Partial<Observed>;
+  /** Where ls agrees with the counter rather than with inspect, why. */
+  readonly ls?: string;
 }
 
 /** Importer errors found on the corpus (path relative to the repository). */
 const KNOWN: Record<string, Known> = {
+  [`${COMMITTED}/claude-code/hillviewcap-personal-ai-infrastructure/d3d4e0f8-bcb2-4597-8d7e-3fbcb2d9402b.jsonl`]: {
+    class: 'claude-code-default-branch-on-a-warmup',
+    why: 'The session file holds two summary lines and no request; its two 2.0.x "Warmup" agent files (a cache warm-up ' +
+      'per subagent type, no Task call) are read with it, and the default branch is the one with the newest event: a ' +
+      'warmup\'s, whose one request inspect then shows. The session\'s own branch has none, as the counter and ls say.',
+    importer: { requests: 1, peakContext: 1400 },
+    ls: 'ls counts the session\'s own branch: no request, as the counter says',
+  },
   [`${FETCHED}/codex/laf-us-idaho-vault/rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl`]: {
     class: 'codex-pre-turn-compaction-called-manual',
     why: 'The `compacted` at line 381 is the first record of the turn started at line 380, and that turn goes on with ' +
@@ -172,8 +182,9 @@ describe('corpus: ls lists the sessions inspect reads, with the same counts', ()
           expect(s.requests ?? 0).toBe(0);
           continue;
         }
-        // ls counts every request of the session's own branch: the agent's and its summarizer's.
-        const o = observedOf(await inspect(rel));
+        // ls counts every request of the session's own branch: the agent's and its summarizer's —
+        // where inspect shows another branch by default (KNOWN, with `ls`), the counter's count.
+        const o = KNOWN[rel]?.ls !== undefined ? expectedOf(countFile(rel)) : observedOf(await inspect(rel));
         expect({ file: rel, requests: s.requests, compactions: s.compactions }).toEqual({ file: rel, requests: o.requests + o.summarizerRequests, compactions: o.compactions });
       }
     }, 600_000);
