@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Run, runBuilt } from './run-built';
 
 /*
  * `--capture` on rerun, runs, compare and facts, run as a user runs them: Claude Code's /compact
@@ -11,24 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * which the log does not hold: its request 2 is the agent's next turn.
  */
 
-const BIN = 'bin/palimpsest.js';
 const RUN = 'fixtures/fidelity/recorded/claude-code-2.1.332/compact-http-500';
 const PROJECTS = join(RUN, 'projects');
 const FOLDER = readdirSync(PROJECTS)[0] ?? '';
 const LOG = join(PROJECTS, FOLDER, readdirSync(join(PROJECTS, FOLDER)).find((f) => f.endsWith('.jsonl')) ?? '');
 const CAPTURE = ['capture-1.jsonl', 'capture-2.jsonl', 'capture-3.jsonl'].flatMap((c) => ['--capture', join(RUN, c)]);
 
-interface Run { code: number; stdout: string; stderr: string }
 let data = '';
 
-function run(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PALIMPSEST_DATA_DIR: data, ANTHROPIC_API_KEY: '' } }, (err, stdout, stderr) => {
-      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The built command, with its data directory in a temporary folder and no provider key. */
+const run = (...args: string[]): Promise<Run> => runBuilt(args, 120_000, { ...process.env, PALIMPSEST_DATA_DIR: data, ANTHROPIC_API_KEY: '' });
 
 interface RunJson { runs: { runId: string; captures: { path: string; fingerprint: string }[]; target: unknown; outcome: string; tokens: { before: number } }[]; unknowns: string[] }
 

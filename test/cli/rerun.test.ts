@@ -1,25 +1,16 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Run, runBuilt } from './run-built';
 
-/** The built command, as a user runs it, with its data directory in a temporary folder. */
-const BIN = 'bin/palimpsest.js';
 const SAMPLE = 'fixtures/palimpsest/basic.jsonl';
 
-interface Run { code: number; stdout: string; stderr: string }
 let data = '';
 
-function run(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PALIMPSEST_DATA_DIR: data, ANTHROPIC_API_KEY: '' } }, (err, stdout, stderr) => {
-      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The built command, with its data directory in a temporary folder and no provider key. */
+const run = (...args: string[]): Promise<Run> => runBuilt(args, 120_000, { ...process.env, PALIMPSEST_DATA_DIR: data, ANTHROPIC_API_KEY: '' });
 
 beforeAll(async () => {
   data = await mkdtemp(join(tmpdir(), 'palimpsest-rerun-cli-'));

@@ -7,11 +7,11 @@ export interface Run { code: number; stdout: string; stderr: string }
 
 /**
  * Runs the built command. A run past `timeoutMs` is killed and gets code -1, so a hang fails the
- * test that waits on it instead of holding the suite.
+ * test that waits on it instead of holding the suite. `env`: the whole environment (default: this process's).
  */
-export function runBuilt(args: readonly string[], timeoutMs: number): Promise<Run> {
+export function runBuilt(args: readonly string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs, killSignal: 'SIGKILL', ...(env ? { env } : {}) }, (err, stdout, stderr) => {
       const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : err ? -1 : 0;
       resolve({ code, stdout, stderr });
     });
