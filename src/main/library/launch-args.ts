@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 
 /**
- * The desktop app's command line: session files and folders, and `--capture FILE` (repeatable, or
+ * The desktop app's command line (read by src/main/electron/index.ts; kept out of the shell's
+ * folder so that it is tested without Electron): session files and folders, and `--capture FILE` (repeatable, or
  * `--capture=FILE`) joined to the one session file, as `palimpsest serve` takes them. Other
  * switches (`--…`) are Chromium's and are left alone; they are never taken for paths.
  */

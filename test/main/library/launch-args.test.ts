@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shellArgs } from '../../../src/main/electron/args';
+import { shellArgs } from '../../../src/main/library/launch-args';
 
 describe('the desktop app\'s command line', () => {
   it('takes session paths and --capture in both spellings, and leaves Chromium switches alone', () => {
