@@ -107,8 +107,11 @@ describe('rerun, runs, compare and facts with --capture', () => {
   it('joins the default branch only, and names a capture it cannot read', async () => {
     const branch = await run('rerun', LOG, '--request', '2', '--strategy', 'extractive', '--branch', 'nope', ...CAPTURE);
     expect(branch.code).toBe(2);
-    const missing = await run('compare', LOG, '--request', '2', '--capture', join(RUN, 'no-such.jsonl'));
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('no-such.jsonl');
+    const commands = [['compare', LOG, '--request', '2'], ['runs', LOG], ['rerun', LOG, '--request', '2', '--strategy', 'extractive']];
+    for (const command of commands) {
+      const missing = await run(...command, '--capture', join(RUN, 'no-such.jsonl'));
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/no-such\.jsonl.*(does not exist|no such file)/);
+    }
   });
 });

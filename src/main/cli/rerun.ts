@@ -6,6 +6,7 @@ import { runJob } from '../rerun/job';
 import { originalSubject, runSubject, sourceText } from '../rerun/original';
 import { readRuns, defaultRunsFile, sourceIdentity } from '../rerun/sidecar';
 import { resolveSource } from '../rerun/source';
+import { whyUnreadable } from '../files/open-regular';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
@@ -90,9 +91,11 @@ async function openInspector(path: string, args: ParsedArgs): Promise<SessionIns
   return inspector;
 }
 
-/** The identities of the `--capture` files, as runs record them. */
+/** The identities of the `--capture` files, as runs record them; one that cannot be read is named. */
 async function captureIdentities(args: ParsedArgs): Promise<SourceIdentity[]> {
-  return Promise.all(captureFlags(args).map((c) => sourceIdentity(c)));
+  return Promise.all(captureFlags(args).map((c) => sourceIdentity(c).catch((err: unknown) => {
+    throw new CommandFailure('UNREADABLE', whyUnreadable(c, err));
+  })));
 }
 
 export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
