@@ -1,3 +1,4 @@
+import { exitWhenSettled } from './exit-guard';
 import { runCli } from './main';
 
 // The `palimpsest` command. Output goes through one writer so a closed pipe (`| head`) ends quietly.
@@ -6,15 +7,8 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-runCli(process.argv.slice(2), {
+const command = runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`palimpsest: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 2;
-  },
-);
+});
+exitWhenSettled(command, (text) => process.stderr.write(text));
