@@ -1,23 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile, copyFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runBuilt, type Run } from './run-built';
 
-/** The built command, run as a user runs it. `npm test` builds dist/cli.js before this suite. */
-const BIN = 'bin/palimpsest.js';
 const RECOVERY = 'fixtures/dsh/examples/headless-agent/tests/snapshots/compaction-recovery/session.jsonl';
 
-interface Run { code: number; stdout: string; stderr: string }
-
-function run(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** A run killed, or ended by a signal, is code -1: never taken for exit 0. */
+const run = (...args: string[]): Promise<Run> => runBuilt(args, 120_000);
 
 let tmp = '';
 beforeAll(async () => {

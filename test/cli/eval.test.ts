@@ -1,24 +1,16 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runBuilt, type Run } from './run-built';
 import YAML from 'yaml';
 
 /** `palimpsest eval` and `palimpsest facts draft`, built, on the DSH example (no key, no network). */
-const BIN = 'bin/palimpsest.js';
 const SPEC = 'fixtures/eval/dsh.spec.yaml';
-interface Run { code: number; stdout: string; stderr: string }
 let data = '';
 
-function run(...args: string[]): Promise<Run> {
-  return new Promise((res) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PALIMPSEST_DATA_DIR: data } }, (err, stdout, stderr) => {
-      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 0;
-      res({ code, stdout, stderr });
-    });
-  });
-}
+/** A run killed, or ended by a signal, is code -1: never taken for exit 0. */
+const run = (...args: string[]): Promise<Run> => runBuilt(args, 120_000, { ...process.env, PALIMPSEST_DATA_DIR: data });
 
 beforeAll(async () => {
   data = await mkdtemp(join(tmpdir(), 'palimpsest-eval-cli-'));

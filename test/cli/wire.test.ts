@@ -1,23 +1,13 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runBuilt, type Run } from './run-built';
 
-/** The built command, run as a user runs it (`node scripts/build-cli.mjs` builds dist/cli.js). */
-const BIN = 'bin/palimpsest.js';
 const DIR = 'fixtures/fidelity/logs/claude-code-2.1.332/tools-resume';
 const LOG = join(DIR, (JSON.parse(readFileSync(join(DIR, 'run.json'), 'utf8')) as { mainLog: string }).mainLog);
 
-interface Run { code: number; stdout: string; stderr: string }
-
-function run(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** A run killed, or ended by a signal, is code -1: never taken for exit 0. */
+const run = (...args: string[]): Promise<Run> => runBuilt(args, 120_000);
 
 /** The body of captured wire request `seq` (in tools-resume wire request N is the log's request N). */
 function captured(seq: number): Record<string, unknown> {
