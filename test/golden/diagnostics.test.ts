@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError } from '../../src/main/cli/args';
+import { parseArgs, UsageError } from '../../src/main/command/args';
 import { VALIDATE_SPEC, validateCommand, validateSession } from '../../src/main/cli/validate';
 import { SessionInspector } from '../../src/main/session/inspector';
 import { loadSession, locateDiagnostics, UnreadableSessionError } from '../../src/main/session/load';

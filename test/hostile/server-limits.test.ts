@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, type Handlers } from '../../src/main/api/handlers';
 import { ApiFailure, SessionRegistry, type OpenSession } from '../../src/main/api/sessions';
 import { BYTES_PER_FILE_BYTE } from '../../src/main/api/session-budget';
-import { parseArgs, UsageError } from '../../src/main/cli/args';
+import { parseArgs, UsageError } from '../../src/main/command/args';
 import { serveCommand, SERVE_SPEC } from '../../src/main/cli/serve';
 import { startWebHost, type WebHost } from '../../src/main/web/server';
 

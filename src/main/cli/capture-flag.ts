@@ -1,7 +1,7 @@
 import { attachCaptures, CaptureError, readCaptures } from '../capture/attach';
 import type { SessionInspector } from '../session/inspector';
-import { type ParsedArgs, UsageError } from './args';
-import { CommandFailure } from './fail';
+import { type ParsedArgs, UsageError } from '../command/args';
+import { CommandFailure } from '../command/fail';
 
 /*
  * `--capture FILE` (repeatable), taken by every command that takes a session: the captures are

@@ -1,6 +1,6 @@
 import type { PinnedModel } from '../../shared/rerun/pinned';
 import { EndpointApprovals, endpointOrigin } from '../providers/endpoints';
-import { UsageError, type ParsedArgs } from './args';
+import { UsageError, type ParsedArgs } from '../command/args';
 
 /**
  * The endpoints a command may send keys to besides the providers' own: each `--allow-endpoint URL`,

@@ -10,11 +10,11 @@ import { runEval, type EvalOutcome } from '../eval/run';
 import { resolveSource } from '../rerun/source';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
-import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { approvedEndpoints } from './endpoints';
-import { EXIT_CLEAN, EXIT_FINDINGS } from './exit';
-import { CommandFailure } from './fail';
+import { EXIT_CLEAN, EXIT_FINDINGS } from '../command/exit';
+import { CommandFailure } from '../command/fail';
 import { formatFlag } from './formats';
 
 /*

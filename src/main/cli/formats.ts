@@ -1,6 +1,6 @@
 import { IMPORTERS } from '../importers/registry';
 import type { FormatId } from '../importers/types';
-import { stringFlag, UsageError, type ParsedArgs } from './args';
+import { stringFlag, UsageError, type ParsedArgs } from '../command/args';
 
 /** Every format id an importer reads; `--format` takes one of them. */
 export const FORMATS: readonly FormatId[] = IMPORTERS.map((i) => i.id);

@@ -1,6 +1,7 @@
 import { LS_SPEC, LsUsageError, runLs } from '../discovery/ls-command';
-import { UsageError, type ParsedArgs } from './args';
-import { EXIT_CLEAN, type Io } from './main';
+import { UsageError, type ParsedArgs } from '../command/args';
+import { EXIT_CLEAN } from '../command/exit';
+import type { Io } from '../command/io';
 
 /**
  * `palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]`: the local sessions

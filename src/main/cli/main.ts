@@ -10,9 +10,10 @@ import { createTokenCounter } from '../tokens/pool';
 import { DEFAULT_ENCODING } from '../../shared/tokens/encoding';
 import { jsonPieces } from './json-pieces';
 import { defaultShape, toWire, WIRE_SHAPES, type WireShape } from '../wire';
-import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from './args';
-import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
-import { CommandFailure, failureJson, wantsJson, type FailureCode } from './fail';
+import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from '../command/args';
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from '../command/exit';
+import { CommandFailure, failureJson, wantsJson, type FailureCode } from '../command/fail';
+import type { Io } from '../command/io';
 import { formatFlag } from './formats';
 import { callOf } from '../capture/attach';
 import { joinedView } from '../capture/joined-view';
@@ -28,12 +29,7 @@ import { renderEvent, renderInspect, renderView } from './text';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
 
-export { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
-
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
+export { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from '../command/exit';
 
 const USAGE = `palimpsest — the exact model view at every request of an agent session
 

@@ -1,6 +1,6 @@
 import { type ModelParams, type ModelPrices, type PinnedModel, parseModelSpec, parsePrices, ReasoningEffort } from '../../shared/rerun/pinned';
 import { readSettings } from '../rerun/settings';
-import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 
 /*
  * The summarization chain of `palimpsest rerun` (seed 001): the `--model`s given, in order, each

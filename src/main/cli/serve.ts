@@ -2,10 +2,10 @@ import { createHostContext } from '../web/host-context';
 import { startWebHost, type WebHost } from '../web/server';
 import { MEMORY_BUDGET_ENV, parseBudgetMb } from '../api/session-budget';
 import type { EndpointApprovals } from '../providers/endpoints';
-import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import { CAPTURE_SPEC, captureFlags } from './capture-flag';
 import { approvedEndpoints } from './endpoints';
-import type { Io } from './main';
+import type { Io } from '../command/io';
 
 /** Flags of `palimpsest serve`. */
 export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = { port: 'value', 'memory-budget': 'value', 'allow-endpoint': 'value', ...CAPTURE_SPEC };

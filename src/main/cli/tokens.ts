@@ -12,11 +12,11 @@ import { CAPTURE_SPEC, joinCaptureFlags } from './capture-flag';
 import { DEFAULT_MAX_PIECE_BYTES } from '../tokens/encoder';
 import { createTokenCounter, type TokenCounter } from '../tokens/pool';
 import { SessionTokens, type CountRunStats, type ViewAccount } from '../tokens/service';
-import { intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import { formatFlag } from './formats';
-import { EXIT_CLEAN, EXIT_FINDINGS } from './exit';
+import { EXIT_CLEAN, EXIT_FINDINGS } from '../command/exit';
 import { JSON_VERSION } from './json';
-import type { Io } from './main';
+import type { Io } from '../command/io';
 
 /**
  * `palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]`: the token account

@@ -9,11 +9,11 @@ import { loadSession, locateDiagnostics, UnreadableSessionError } from '../sessi
 import { claimedDirectory, SEARCH_DEPTH, sessionsUnder } from '../session/targets';
 import { notSearchedNote } from './not-searched';
 import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
-import { stringFlag, UsageError, type ParsedArgs } from './args';
+import { stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import { formatFlag } from './formats';
-import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from './exit';
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from '../command/exit';
 import { countSeverities, diagnosticJson, JSON_VERSION } from './json';
-import type { Io } from './main';
+import type { Io } from '../command/io';
 
 /**
  * `palimpsest validate <file|dir> [--json] [--rule ID…] [--min-severity S] [--format F] [--branch B]`

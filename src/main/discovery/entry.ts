@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
-import { EXIT_CLEAN, EXIT_UNUSABLE } from '../cli/exit';
-import { failureJson, wantsJson } from '../cli/fail';
+import { EXIT_CLEAN, EXIT_UNUSABLE } from '../command/exit';
+import { failureJson, wantsJson } from '../command/fail';
 import { LS_SPEC, LsUsageError, parseLsArgs, runLs } from './ls-command';
 import { serveAsWorker } from './parallel';
 

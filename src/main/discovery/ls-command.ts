@@ -1,4 +1,4 @@
-import { parseArgs, UsageError, type ParsedArgs } from '../cli/args';
+import { parseArgs, UsageError, type ParsedArgs } from '../command/args';
 import { discoverSessions, type Discovery } from './discover';
 import { ALIASES, parseRootFlag } from './locations';
 import { scanInParallel } from './parallel';

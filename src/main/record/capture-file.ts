@@ -1,7 +1,7 @@
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CAPTURE_VERSION, type CaptureHeader } from '../capture/format';
-import { UsageError } from '../cli/args';
+import { UsageError } from '../command/args';
 import { dataDir } from '../rerun/sidecar';
 import { lineBytes, type Piece } from './line';
 

@@ -1,6 +1,6 @@
 import { version } from '../../../package.json';
-import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../cli/args';
-import type { Io } from '../cli/main';
+import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
+import type { Io } from '../command/io';
 import { CaptureFile, defaultCapturePath } from './capture-file';
 import { runChild } from './child';
 import { startRecordingProxy, type RecordingProxy } from './proxy';

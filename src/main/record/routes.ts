@@ -1,4 +1,4 @@
-import { UsageError } from '../cli/args';
+import { UsageError } from '../command/args';
 
 /*
  * Which upstream a request goes to: by the first path segment, one upstream per provider, so the

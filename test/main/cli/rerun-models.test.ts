@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseArgs } from '../../../src/main/cli/args';
+import { parseArgs } from '../../../src/main/command/args';
 import { chainOf, parsePrice } from '../../../src/main/cli/rerun-models';
 import { RERUN_SPEC } from '../../../src/main/cli/rerun';
 import { settingsFile, writeChain } from '../../../src/main/rerun/settings';

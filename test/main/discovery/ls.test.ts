@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseArgs } from '../../../src/main/cli/args';
+import { parseArgs } from '../../../src/main/command/args';
 import { LS_SPEC, lsCommand } from '../../../src/main/cli/ls';
 import { EXIT_CLEAN, runCli } from '../../../src/main/cli/main';
 import { parseLsArgs } from '../../../src/main/discovery/ls-command';

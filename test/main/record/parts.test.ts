@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/main/cli/args';
+import { UsageError } from '../../../src/main/command/args';
 import { fingerprint, redactPath } from '../../../src/main/capture/redact';
 import { capturedHeaders } from '../../../src/main/record/credentials';
 import { endToEnd } from '../../../src/main/record/headers';

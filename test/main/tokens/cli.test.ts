@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError } from '../../../src/main/cli/args';
+import { parseArgs, UsageError } from '../../../src/main/command/args';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from '../../../src/main/cli/tokens';
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';

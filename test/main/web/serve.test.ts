@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError } from '../../../src/main/cli/args';
+import { parseArgs, UsageError } from '../../../src/main/command/args';
 import { serve, serveCommand, SERVE_SPEC } from '../../../src/main/cli/serve';
 import type { WebHost } from '../../../src/main/web/server';
 
