@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { diagnosticJson } from '../../src/main/cli/json';
+import { diagnosticJson } from '../../src/main/present/json';
 import { validateSession } from '../../src/main/cli/validate';
 import { SessionInspector } from '../../src/main/session/inspector';
 import { loadSession } from '../../src/main/session/load';

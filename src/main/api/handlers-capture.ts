@@ -3,7 +3,7 @@ import type { CaptureMethod, CONTRACT, ApiOutput } from '../../shared/api/contra
 import type { JoinedRequest, WireJoin } from '../../shared/model/wire-join';
 import { callOf } from '../capture/attach';
 import { joinedView } from '../capture/joined-view';
-import { viewJson } from '../cli/json';
+import { viewJson } from '../present/json';
 import { branchOf, contractOutput } from './conform';
 import { ApiFailure, type SessionRegistry } from './sessions';
 

@@ -4,8 +4,8 @@ import {
   type SessionFormat,
 } from '../../shared/api/contract';
 import { MAIN_BRANCH } from '../../shared/replay/branches';
-import { compactionJson, countSeverities, diagnosticJson, requestJson, viewJson } from '../cli/json';
-import { eventSummary } from '../cli/text';
+import { compactionJson, countSeverities, diagnosticJson, requestJson, viewJson } from '../present/json';
+import { eventSummary } from '../present/text';
 import { importerById } from '../importers/registry';
 import type { FormatId } from '../importers/types';
 import { requestInfo } from '../../shared/replay/view';

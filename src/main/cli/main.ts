@@ -19,13 +19,13 @@ import { callOf } from '../capture/attach';
 import { joinedView } from '../capture/joined-view';
 import type { WireJoin } from '../../shared/model/wire-join';
 import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
-import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from './json';
+import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from '../present/json';
 import { LS_SPEC, lsCommand } from './ls';
 import { SERVE_SPEC, serveCommand } from './serve';
 import { RECORD_SPEC, recordCommand } from '../record/command';
 import { EVAL_SPEC, evalCommand, FACTS_SPEC, factsCommand } from './eval';
 import { COMPARE_SPEC, compareCommand, RERUN_SPEC, rerunCommand, RUNS_SPEC, runsCommand } from './rerun';
-import { renderEvent, renderInspect, renderView } from './text';
+import { renderEvent, renderInspect, renderView } from '../present/text';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
 

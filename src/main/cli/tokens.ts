@@ -2,7 +2,7 @@ import { SEVERITY_RANK } from '../../shared/model/diagnostic';
 import { CATEGORY_LABEL, TOKEN_CATEGORIES, type TokenCategory } from '../../shared/tokens/categories';
 import { isEncodingName, type EncodingName } from '../../shared/tokens/encoding';
 import {
-  describeAmount, parsePolicySpec, PolicyError, POLICY_NAMES, type PolicyLines, type PolicyVerdict, type TokenPolicy,
+  parsePolicySpec, PolicyError, POLICY_NAMES, type PolicyLines, type PolicyVerdict, type TokenPolicy,
 } from '../../shared/tokens/policy';
 import type { PrefixAnalysis } from '../../shared/tokens/prefix';
 import type { RequestRow, SessionTokenReport } from '../../shared/tokens/report';
@@ -15,7 +15,7 @@ import { SessionTokens, type CountRunStats, type ViewAccount } from '../tokens/s
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import { formatFlag } from './formats';
 import { EXIT_CLEAN, EXIT_FINDINGS } from '../command/exit';
-import { JSON_VERSION } from './json';
+import { tokensJson } from '../present/tokens';
 import type { Io } from '../command/io';
 
 /**
@@ -28,7 +28,7 @@ export const TOKENS_SPEC: Record<string, 'value' | 'boolean'> = {
   ...CAPTURE_SPEC,
 };
 
-// Session text is untrusted: control characters must not reach the terminal (as in text.ts).
+// Session text is untrusted: control characters must not reach the terminal (as in ../present/text.ts).
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
 const clean = (s: string, max = 60): string => {
@@ -60,65 +60,6 @@ function encodingFlag(args: ParsedArgs): EncodingName | undefined {
   if (e === undefined) return undefined;
   if (!isEncodingName(e)) throw new UsageError(`--encoding must be o200k_base or cl100k_base, got "${e}"`);
   return e;
-}
-
-export function policyJson(p: TokenPolicy) {
-  return {
-    id: p.id, name: p.name, description: p.description, measure: p.measure, defaultWindow: p.defaultWindow,
-    trigger: describeAmount(p.trigger), reactive: p.reactive ? describeAmount(p.reactive) : null,
-    rawTail: p.rawTail ? describeAmount(p.rawTail) : null, rawTailMessages: p.rawTailMessages,
-    outputReserve: p.outputReserve ? describeAmount(p.outputReserve) : null, headroom: p.headroom ? describeAmount(p.headroom) : null,
-    reserveFor: p.reserveFor, pruner: p.pruner, breaker: p.breaker, edited: p.edited, sources: p.sources,
-  };
-}
-
-function verdictJson(v: PolicyVerdict | undefined) {
-  if (!v) return null;
-  return {
-    state: v.state, wouldTrigger: v.wouldTrigger, firstOfRun: v.firstOfRun, size: v.size, sizeSource: v.sizeSource, measured: v.measured,
-    fill: v.fill, lines: v.lines, compactedAfter: v.compactedAfter,
-  };
-}
-
-export function tokensJson(path: string, tokens: SessionTokens, report: SessionTokenReport, counted: CountRunStats | null, counter: TokenCounter | null, view: ViewAccount | null) {
-  const verdicts = new Map(report.policy.verdicts.map((v) => [v.index, v]));
-  return {
-    palimpsest: JSON_VERSION,
-    path,
-    branch: tokens.branch,
-    format: tokens.inspector.session.format,
-    encoding: {
-      name: report.encoding.encoding, exact: report.encoding.exact, family: report.encoding.family, note: report.encoding.note,
-      implementation: `js-tiktoken ${report.encoding.encoding}, pieces ≤ ${DEFAULT_MAX_PIECE_BYTES} bytes`,
-    },
-    counting: counted ? {
-      kind: counter?.kind ?? null, threads: counter?.threads ?? 0, refs: counted.refs, known: counted.known, fromCache: counted.fromCache,
-      texts: counted.texts, chars: counted.chars, hydrated: counted.hydrated, batches: counted.batches, wallMs: Math.round(counted.wallMs),
-      countMs: Math.round(counted.countMs), estimatedTokens: counted.encoder.estimatedTokens, longPieces: counted.encoder.longPieces,
-      chunks: counted.encoder.chunks, estimatedChunks: counted.encoder.estimatedChunks,
-    } : null,
-    partial: report.partial,
-    envelope: { logged: !report.envelopeUnlogged, fit: report.fit },
-    policy: {
-      ...policyJson(report.policy.policy),
-      triggers: report.policy.triggers, compactions: report.policy.compactions, matched: report.policy.matched,
-      unpredicted: report.policy.unpredicted, extra: report.policy.extra,
-    },
-    requests: report.requests.map((r) => ({ ...r, counted: r.uncounted === 0, policy: verdictJson(verdicts.get(r.index)) })),
-    view: view ? viewAccountJson(view) : null,
-  };
-}
-
-export function viewAccountJson(v: ViewAccount) {
-  const byCategory: Record<string, number> = {};
-  TOKEN_CATEGORIES.forEach((c, i) => {
-    byCategory[c] = Math.round(v.tokens.byCategory[i] as number);
-  });
-  return {
-    index: v.index, total: Math.round(v.tokens.total), uncounted: Math.round(v.tokens.estimated), byCategory,
-    uncountable: v.tokens.uncountable, unloggedSystem: v.tokens.unloggedSystem, unloggedTools: v.tokens.unloggedTools,
-    lines: v.lines, cache: v.cache, units: v.units,
-  };
 }
 
 function cacheText(c: PrefixAnalysis): string {

@@ -12,7 +12,7 @@ import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import { formatFlag } from './formats';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from '../command/exit';
-import { countSeverities, diagnosticJson, JSON_VERSION } from './json';
+import { countSeverities, diagnosticJson, JSON_VERSION } from '../present/json';
 import type { Io } from '../command/io';
 
 /**

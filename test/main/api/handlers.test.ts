@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandlers, dispatch, type Handlers } from '../../../src/main/api/handlers';
 import { SessionRegistry } from '../../../src/main/api/sessions';
-import { viewJson } from '../../../src/main/cli/json';
+import { viewJson } from '../../../src/main/present/json';
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';
 import { CONTRACT, type ProgressEvent } from '../../../src/shared/api/contract';

@@ -1,7 +1,7 @@
 import type { LogEvent } from '../../../shared/model/event';
 import { itemKind } from '../../../shared/model/item';
 import type { CompactionRecord } from '../../../shared/replay/records';
-import { compactionJson, diagnosticJson } from '../../cli/json';
+import { compactionJson, diagnosticJson } from '../../present/json';
 import type { SessionInspector } from '../../session/inspector';
 import { ApiFailure } from '../sessions';
 import { mapReduceDetail } from './mapreduce';

@@ -1,4 +1,4 @@
-import { inspectJson } from '../../cli/json';
+import { inspectJson } from '../../present/json';
 import type { OpenSession } from '../sessions';
 
 /**

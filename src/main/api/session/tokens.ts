@@ -2,7 +2,7 @@ import type { CountingStatus } from '../../../shared/api/contract';
 import { reportedContextTokens } from '../../../shared/model/event';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../../../shared/tokens/categories';
 import { parsePolicySpec, PolicyError, type TokenPolicy } from '../../../shared/tokens/policy';
-import { policyJson } from '../../cli/tokens';
+import { policyJson } from '../../present/tokens';
 import type { SessionInspector } from '../../session/inspector';
 import { createTokenCounter, type TokenCounter } from '../../tokens/pool';
 import { SessionTokens } from '../../tokens/service';

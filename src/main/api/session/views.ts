@@ -2,7 +2,7 @@ import type { AlignRow, FateCounts, FateListRow, FateName } from '../../../share
 import type { Block } from '../../../shared/model/content';
 import { itemKind } from '../../../shared/model/item';
 import { extensionsBefore, fateAt, fatesAt, type RawItemFate } from '../../../shared/replay/view';
-import { fateJson, requestJson, viewJson } from '../../cli/json';
+import { fateJson, requestJson, viewJson } from '../../present/json';
 import type { SessionInspector } from '../../session/inspector';
 import { ApiFailure } from '../sessions';
 import { charsOf, elidedOf, hydrated, longText, preview } from './text';
