@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import type { ApiErrorCode, OpenSessionProgress, ProgressEvent } from '../../shared/api/contract';
+import type { OpenSessionProgress, ProgressEvent } from '../../shared/api/contract';
+import { ApiFailure } from '../access/failure';
+import type { PathPolicy } from '../access/path-policy';
 import { canonicalPath as canonical } from '../files/canonical';
 import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import type { FormatId } from '../importers/types';
@@ -13,25 +15,15 @@ import type { DiscoverOptions } from '../capture/discover';
 import { dataDir } from '../rerun/sidecar';
 import { joinSessionCaptures } from './session-captures';
 
-/** An error a handler returns as a value: `{ ok: false, error: { code, message } }`. */
-export class ApiFailure extends Error {
-  constructor(readonly code: ApiErrorCode, message: string) {
-    super(message);
-  }
-}
+// Defined below the API, where the library (which throws one and is a policy) can use them too.
+export { ApiFailure };
+export type { PathPolicy };
 
 export interface OpenSession {
   readonly id: string;
   /** The path as the caller gave it. */
   readonly path: string;
   readonly inspector: SessionInspector;
-}
-
-/** Decides which paths a host may open (src/main/library/library.ts: the library's sessions and folders). */
-export interface PathPolicy {
-  allows(path: string): Promise<boolean>;
-  /** Why `path` may not be opened, in a sentence for the user. */
-  refusal(path: string): string;
 }
 
 export interface SessionRegistryOptions {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import type { PathPolicy } from '../api/sessions';
+import type { PathPolicy } from '../access/path-policy';
 import { canonicalPath as canonical } from '../files/canonical';
 import { dataDir } from '../rerun/sidecar';
 import { readResults } from './results-file';

@@ -1,6 +1,7 @@
 import { resolve, sep } from 'node:path';
 import type { Discovery } from '../../shared/api/library-contract';
-import { ApiFailure, type PathPolicy } from '../api/sessions';
+import { ApiFailure } from '../access/failure';
+import type { PathPolicy } from '../access/path-policy';
 import { canonicalPath as canonical } from '../files/canonical';
 import { discoverSessions, type DiscoverOptions, type Discovery as MachineDiscovery } from '../discovery/discover';
 import { listing, type FolderListing } from './listing';
@@ -9,7 +10,7 @@ import { scanFolder } from './folder-scan';
 /**
  * The library of one host: the sessions it was started with, the folders it was given or the user
  * picked, and the sessions discovery finds in each harness's own folders. It is also the host's
- * PathPolicy (src/main/api/sessions.ts): a host opens only
+ * PathPolicy (src/main/access/path-policy.ts): a host opens only
  *   - the files it was started with, or that the user picked in a native dialog;
  *   - files under the folders it was started with, or that the user picked;
  *   - sessions discovery listed (a harness's session, found where that harness keeps them);

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiFailure } from '../../../src/main/api/sessions';
+import { ApiFailure } from '../../../src/main/access/failure';
 import { Library } from '../../../src/main/library/library';
 import { createHostContext } from '../../../src/main/web/host-context';
 import { Discovery } from '../../../src/shared/api/library-contract';
