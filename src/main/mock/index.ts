@@ -2,7 +2,7 @@ export * from './script';
 export * from './record';
 export * from './server';
 export * from './sse';
-export * from './overflow-messages';
+export * from '../providers/overflow-messages';
 export type { Answerer, AnswererRequest } from './decide';
 export { extractiveAnswerer, extractiveSummary, MOCK_SUMMARY_LABEL } from './extractive';
 export type { ExtractiveOptions } from './extractive';

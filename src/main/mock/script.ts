@@ -91,7 +91,7 @@ export const Fault = z.discriminatedUnion('kind', [
   /** A 200 stream that ends with the protocol's in-stream error event (anthropic `error`, responses `response.failed`). */
   z.object({ kind: z.literal('stream_error'), errorType: z.string().optional(), message: z.string().optional(), after: z.number().int().nonnegative().default(1) }),
   /**
-   * The request does not fit the model's window: each protocol's real 400 (./overflow-messages.ts).
+   * The request does not fit the model's window: each protocol's real 400 (src/main/providers/overflow-messages.ts).
    * `promptTokens` defaults to the larger of window + 1 and a quarter of the body bytes. `message`
    * replaces the protocol's wording. `inStream` (Responses only, streaming requests): deliver it as
    * the real API does mid-stream, a 200 stream ending in `response.failed` with code

@@ -1,4 +1,4 @@
-import { anthropicOverflowMessage } from '../overflow-messages';
+import { anthropicOverflowMessage } from '../../providers/overflow-messages';
 import type { Fault, Reply, RequestDigest, StopReason } from '../script';
 import { type Obj, arr, deltas, isObj, overflowTokens, positiveInt, stopOf, str, toolInput, usageOf } from './common';
 import type { Answer, ProtocolAdapter, RenderContext, Route, SseEvent } from './types';

@@ -1,4 +1,4 @@
-import { geminiOverflowMessage } from '../overflow-messages';
+import { geminiOverflowMessage } from '../../providers/overflow-messages';
 import type { Fault, Reply, RequestDigest, StopReason } from '../script';
 import { type Obj, arr, deltas, isObj, overflowTokens, positiveInt, stopOf, usageOf } from './common';
 import type { Answer, ProtocolAdapter, RenderContext, Route, SseEvent } from './types';

@@ -1,4 +1,4 @@
-import { openaiChatOverflowMessage } from '../overflow-messages';
+import { openaiChatOverflowMessage } from '../../providers/overflow-messages';
 import type { Fault, Reply, RequestDigest, StopReason } from '../script';
 import { type Obj, arr, deltas, isObj, overflowTokens, positiveInt, stopOf, str, toolInput, usageOf } from './common';
 import type { Answer, ProtocolAdapter, RenderContext, SseEvent } from './types';

@@ -1,5 +1,5 @@
 import type { Fault, Reply, RequestDigest } from '../script';
-import { OPENAI_RESPONSES_OVERFLOW_MESSAGE } from '../overflow-messages';
+import { OPENAI_RESPONSES_OVERFLOW_MESSAGE } from '../../providers/overflow-messages';
 import { type Obj, arr, deltas, isObj, positiveInt, stopOf, str, toolInput, usageOf } from './common';
 import type { Answer, ProtocolAdapter, RenderContext, SseEvent } from './types';
 

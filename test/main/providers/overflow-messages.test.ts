@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   OPENAI_RESPONSES_OVERFLOW_MESSAGE, anthropicOverflowMessage, geminiOverflowMessage, openaiChatOverflowMessage, parseContextOverflow,
-} from '../../../src/main/mock';
+} from '../../../src/main/providers/overflow-messages';
 
 /* parseContextOverflow on the providers' own words, as reported in public issues (see overflow-messages.ts). */
 
