@@ -12,7 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
-import { createHostContext } from '../src/main/web/host-context';
+import { createHostContext } from '../src/main/host/host-context';
 import { findRendererDir, startWebHost } from '../src/main/web/server';
 import { closeSessionTokens } from '../src/main/api/session/tokens';
 import { DATA_SET, ensureData } from './generate';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import type { DiscoverOptions } from '../../src/main/discovery/discover';
-import { createHostContext } from '../../src/main/web/host-context';
+import { createHostContext } from '../../src/main/host/host-context';
 import { startWebHost, type WebHost } from '../../src/main/web/server';
 
 export const CHROMIUM = process.env.PALIMPSEST_CHROMIUM ?? '/usr/bin/chromium';

@@ -1,4 +1,4 @@
-import { createHostContext } from '../web/host-context';
+import { createHostContext } from '../host/host-context';
 import { startWebHost, type WebHost } from '../web/server';
 import { MEMORY_BUDGET_ENV, parseBudgetMb } from '../api/session-budget';
 import type { EndpointApprovals } from '../providers/endpoints';
@@ -72,7 +72,7 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
 
 /** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
 export async function serve(options: ServeOptions, io: Io): Promise<number> {
-  // Session files are opened; folders are listed in the library (src/main/web/host-context.ts).
+  // Session files are opened; folders are listed in the library (src/main/host/host-context.ts).
   const context = await createHostContext({ paths: options.paths, captures: options.captures ?? [], memoryBudget: options.memoryBudget, ...(options.endpoints ? { endpoints: options.endpoints } : {}) });
   const handlers = context.handlers;
   if (context.missing.length > 0) {

@@ -6,9 +6,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dispatch, type Handlers } from '../api/handlers';
-import { contentType, resolveStaticFile, SECURITY_HEADERS } from './static';
+import { contentType, resolveStaticFile, SECURITY_HEADERS } from '../host/static';
 
-export { CONTENT_SECURITY_POLICY } from './static';
+export { CONTENT_SECURITY_POLICY } from '../host/static';
 
 /**
  * The web host: the built renderer and the API on 127.0.0.1 only, for Chromium on machines without

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiFailure } from '../../../src/main/access/failure';
 import { Library } from '../../../src/main/library/library';
-import { createHostContext } from '../../../src/main/web/host-context';
+import { createHostContext } from '../../../src/main/host/host-context';
 import { Discovery } from '../../../src/shared/api/library-contract';
 
 const CLAUDE = 'fixtures/claude-code/short.jsonl';
