@@ -3,10 +3,7 @@ import { BranchName, Count, Seq, SessionId } from './scalars';
 import { Block, ToolSchema } from '../model/content';
 import { ItemId, Role } from '../model/item';
 import { CompactionDetail, LongText, TokenMeter, TokenSeries } from './session-shapes';
-// Only shapes are taken from ./contract, and only inside z.lazy: ./contract spreads SESSION_CONTRACT
-// into CONTRACT, so this module is evaluated while ./contract is still being evaluated. Import this
-// module at run time only through ./contract (which re-exports it); `import type` is always fine.
-import { FATE_NAMES, FateRow, ItemKindSchema, RequestRow, SessionSummary, ViewItemRow } from './contract';
+import { FATE_NAMES, FateRow, ItemKindSchema, RequestRow, SessionSummary, ViewItemRow } from './shapes';
 
 /**
  * The session inspector's part of the API contract (issue #7, views 2–6): windows of a model view,
@@ -35,7 +32,7 @@ export type FateCounts = z.infer<typeof FateCounts>;
 /** Everything of a model view but its items (those come in windows). */
 export const ViewHead = z.object({
   branch: z.string(),
-  request: z.lazy(() => RequestRow),
+  request: RequestRow,
   /** null: the log does not record the system prompt. May hold previews (`elided`); `getEventText` of a header seq has it whole. */
   system: z.array(Block).nullable(),
   systemChars: Count,
@@ -53,7 +50,7 @@ export type ViewHead = z.infer<typeof ViewHead>;
 
 export const ViewWindowItem = z.object({
   position: Count,
-  item: z.lazy(() => ViewItemRow),
+  item: ViewItemRow,
   /** Characters of the item's text as the model saw it, elided ones included. */
   chars: Count,
   /** Characters not in memory (`getItemText` reads them from the file). */
@@ -69,7 +66,7 @@ export const AlignRow = z.object({
   /** The item the event created, if it created one. */
   item: ItemId.nullable(),
   /** The item's fate at the request; null for events that are not items, or items written later. */
-  fate: z.lazy(() => FateRow).nullable(),
+  fate: FateRow.nullable(),
   /** Written at or after the request (the model could not have seen it). */
   later: z.boolean(),
   /** View positions whose provenance cites this event. */
@@ -80,8 +77,8 @@ export const AlignRow = z.object({
 export type AlignRow = z.infer<typeof AlignRow>;
 
 export const FateListRow = z.object({
-  fate: z.lazy(() => FateRow),
-  kind: z.lazy(() => ItemKindSchema),
+  fate: FateRow,
+  kind: ItemKindSchema,
   role: Role,
   preview: z.string(),
   chars: Count,
@@ -92,7 +89,7 @@ export const ViewDiffRow = z.object({
   change: z.enum(['added', 'removed', 'changed']),
   id: ItemId,
   seq: Seq,
-  kind: z.lazy(() => ItemKindSchema),
+  kind: ItemKindSchema,
   role: Role,
   /** Positions in view a and view b. */
   a: Count.nullable(),
@@ -106,7 +103,7 @@ export const SESSION_CONTRACT = {
   /** The summary of an open session (what openSession returned), for views mounted with only its id. */
   getSessionInfo: {
     input: WithSession,
-    output: z.lazy(() => SessionSummary),
+    output: SessionSummary,
   },
   getViewHead: {
     input: AtRequest,

@@ -4,8 +4,7 @@ import { Diagnostic } from '../model/diagnostic';
 import { BudgetPolicy, CompactionOutcome, CompactionTrigger, Finish, Usage } from '../model/event';
 import { ItemId } from '../model/item';
 import { TOKEN_CATEGORIES } from '../tokens/categories';
-// CompactionRow is read inside z.lazy only: see the note in ./session-contract.ts.
-import { CompactionRow } from './contract';
+import { CompactionRow } from './shapes';
 
 /** Shapes of the token meter and of compaction detail (issue #7), used by ./session-contract.ts. */
 
@@ -191,7 +190,7 @@ export const SummarizerCall = z.object({
 export type SummarizerCall = z.infer<typeof SummarizerCall>;
 
 export const CompactionDetail = z.object({
-  row: z.lazy(() => CompactionRow),
+  row: CompactionRow,
   trigger: CompactionTrigger,
   policy: BudgetPolicy.nullable(),
   preTokens: Tokens.nullable(),
