@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { BranchName, Count, Millis, Seq, SessionId } from './scalars';
 import { Finish, Usage } from '../model/event';
-// ViewOutput only inside z.lazy: ./contract spreads CAPTURE_CONTRACT into CONTRACT (see the note in ./session-contract.ts).
-import { ViewOutput } from './contract';
+import { ViewOutput } from './shapes';
 
 /*
  * A session joined with captures of its wire traffic (src/shared/model/wire-join.ts): the joined
@@ -72,7 +71,7 @@ export const CAPTURE_CONTRACT = {
     output: z.object({
       request: TimelineRow,
       /** null: neither the log nor the wire holds the request's body. */
-      view: z.lazy(() => ViewOutput).nullable(),
+      view: ViewOutput.nullable(),
       /** null: the wire does not have the request, or nothing came back. */
       output: WireOutput.nullable(),
       http: z.object({ method: z.string(), path: z.string(), status: z.number().int().nullable(), stream: z.boolean() }).nullable(),
