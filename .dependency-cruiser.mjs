@@ -29,7 +29,7 @@
  *   discovery  command dialects files reader
  *   library    access discovery files importers reader
  *   rerun      capture files jobs mock providers session tokens
- *   record     capture command rerun wire
+ *   record     capture command files wire
  *   eval       access files importers jobs mock providers rerun session
  *   fidelity   capture mock session wire
  *   api        access capture eval files importers library present providers rerun search session tokens
@@ -65,7 +65,7 @@ const LAYERS = {
   discovery: ['command', 'dialects', 'files', 'reader'],
   library: ['access', 'discovery', 'files', 'importers', 'reader'],
   rerun: ['capture', 'files', 'jobs', 'mock', 'providers', 'session', 'tokens'],
-  record: ['capture', 'command', 'wire', ...debtOf('record')],
+  record: ['capture', 'command', 'files', 'wire'],
   eval: ['access', 'files', 'importers', 'jobs', 'mock', 'providers', 'rerun', 'session'],
   fidelity: ['capture', 'mock', 'session', 'wire'],
   api: ['access', 'capture', 'eval', 'files', 'importers', 'library', 'present', 'providers', 'rerun', 'search', 'session', 'tokens'],
@@ -155,16 +155,6 @@ export default {
 
 // Known debt below this line ----------------------------------------------------------------------
 // Each entry is an exception the rules above allow only because it is listed here, with why.
-
-/** src/main folders a folder imports though it should not yet. */
-function debtOf(folder) {
-  const debt = {
-    // record/capture-file.ts writes a capture under the app's data folder, and takes that folder
-    // (dataDir) from rerun/sidecar.ts, where re-runs keep their results; dataDir belongs below both.
-    record: ['rerun'],
-  };
-  return debt[folder] ?? [];
-}
 
 /** Modules of src/shared in a cycle today, all within one folder of it. */
 function knownSharedCycles() {

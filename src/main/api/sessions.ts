@@ -12,7 +12,7 @@ import { RULES } from '../../shared/diagnostics';
 import { defaultMemoryBudget, estimateCost, megabytes, MEMORY_BUDGET_ENV } from './session-budget';
 import { stepThrough } from './steps';
 import type { DiscoverOptions } from '../capture/discover';
-import { dataDir } from '../rerun/sidecar';
+import { dataDir } from '../files/data-dir';
 import { joinSessionCaptures } from './session-captures';
 
 // Defined below the API, where the library (which throws one and is a policy) can use them too.

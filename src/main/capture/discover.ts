@@ -20,7 +20,7 @@ import { requestSessionId } from './join/session-id';
 export const CAPTURE_SUFFIX = '.capture.jsonl';
 
 export interface DiscoverOptions {
-  /** `<data dir>/captures` is searched too (src/main/rerun/sidecar.ts dataDir); null: not searched. */
+  /** `<data dir>/captures` is searched too (src/main/files/data-dir.ts); null: not searched. */
   readonly dataDir: string | null;
   /** Most files whose head is read, over every folder. Default 64. */
   readonly maxFiles?: number;

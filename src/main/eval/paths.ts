@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import type { PathPolicy } from '../access/path-policy';
 import { canonicalPath as canonical } from '../files/canonical';
-import { dataDir } from '../rerun/sidecar';
+import { dataDir } from '../files/data-dir';
 import { readResults } from './results-file';
 
 /*

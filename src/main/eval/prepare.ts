@@ -6,7 +6,7 @@ import { parseFacts, type FactsFile } from '../../shared/eval/facts';
 import { parseSpec, specWarnings, type EvalSpec } from '../../shared/eval/spec';
 import { strategyById } from '../../shared/strategies';
 import type { FormatId } from '../importers/types';
-import { dataDir } from '../rerun/sidecar';
+import { dataDir } from '../files/data-dir';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { expandTracePath, readStructured } from './files';

@@ -2,7 +2,7 @@ import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CAPTURE_VERSION, type CaptureHeader } from '../capture/format';
 import { UsageError } from '../command/args';
-import { dataDir } from '../rerun/sidecar';
+import { dataDir } from '../files/data-dir';
 import { lineBytes, type Piece } from './line';
 
 /*

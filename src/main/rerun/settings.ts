@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { PinnedModel, type SummarizationChain } from '../../shared/rerun/pinned';
-import { dataDir } from './sidecar';
+import { dataDir } from '../files/data-dir';
 
 /*
  * Re-run settings: the ordered summarization-model chain of seed 001 (empty: the session's own

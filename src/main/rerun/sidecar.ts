@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { appendLine } from '../files/append-line';
+import { dataDir } from '../files/data-dir';
 import { openRegular, readRegularFile } from '../files/open-regular';
 import { RunRecord, type SourceIdentity } from '../../shared/rerun/record';
 
@@ -15,12 +15,6 @@ import { RunRecord, type SourceIdentity } from '../../shared/rerun/record';
  */
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-export function dataDir(env: Env = process.env, home: string = homedir()): string {
-  if (env.PALIMPSEST_DATA_DIR) return env.PALIMPSEST_DATA_DIR;
-  if (env.XDG_DATA_HOME) return join(env.XDG_DATA_HOME, 'palimpsest');
-  return join(home, '.local', 'share', 'palimpsest');
-}
 
 /** The default results file of a session (by its real path, so two links to one file share runs). */
 export async function defaultRunsFile(sessionPath: string, env: Env = process.env): Promise<string> {
