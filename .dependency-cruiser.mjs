@@ -159,12 +159,6 @@ export default {
 /** Modules of src/shared in a cycle today, all within one folder of it. */
 function knownSharedCycles() {
   return [
-    // Each module of a pair re-exports the other for its importers' convenience, while the other
-    // takes values or types from it: aggregate.ts re-exports baseline.ts and thresholds.ts (which
-    // read QUALITY_METRICS and Aggregate from it), spec.ts re-exports cells.ts (which reads
-    // NONE_MODEL and strategyLabel from it), facts.ts re-exports draft.ts (which names its types).
-    // Importing from the defining module instead would end them.
-    '^src/shared/eval/(aggregate|baseline|thresholds|spec|cells|facts|draft)\\.ts$',
     // Type-only both ways (no cycle when the code runs): a fact names its rule, a rule its facts.
     '^src/shared/diagnostics/(facts|types)\\.ts$',
   ];

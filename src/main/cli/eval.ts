@@ -1,9 +1,10 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
 import YAML from 'yaml';
-import { aggregate, compareToBaseline, type BaselineComparison } from '../../shared/eval/aggregate';
+import { aggregate } from '../../shared/eval/aggregate';
+import { compareToBaseline, type BaselineComparison } from '../../shared/eval/baseline';
 import { parseShard } from '../../shared/eval/cells';
-import { draftFacts } from '../../shared/eval/facts';
+import { draftFacts } from '../../shared/eval/draft';
 import { reportHtml, reportJson, reportMarkdown, verdict, type ReportInput } from '../eval/report';
 import { readResults } from '../eval/results-file';
 import { runEval, type EvalOutcome } from '../eval/run';

@@ -1,6 +1,8 @@
 import type { EvalRunRow } from '../../shared/api/eval-contract';
 import { MAX_EVAL_RUN_ROWS } from '../../shared/api/eval-contract';
-import { aggregate, checkThresholds, compareToBaseline, type Aggregate, type BaselineComparison, type Miss } from '../../shared/eval/aggregate';
+import { aggregate, type Aggregate } from '../../shared/eval/aggregate';
+import { compareToBaseline, type BaselineComparison } from '../../shared/eval/baseline';
+import { checkThresholds, type Miss } from '../../shared/eval/thresholds';
 import type { EvalLine } from '../../shared/eval/results';
 import { readResults } from './results-file';
 import type { SpecInfo } from './spec-info';

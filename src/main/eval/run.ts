@@ -1,4 +1,5 @@
-import { aggregate, checkThresholds, type Aggregate, type Miss } from '../../shared/eval/aggregate';
+import { aggregate, type Aggregate } from '../../shared/eval/aggregate';
+import { checkThresholds, type Miss } from '../../shared/eval/thresholds';
 import type { Cell, Shard } from '../../shared/eval/cells';
 import { factsFingerprint, scoredFacts, type Fact } from '../../shared/eval/facts';
 import { judgeRequest, parseJudgeVerdict } from '../../shared/eval/judge';

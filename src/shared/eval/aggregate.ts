@@ -178,6 +178,3 @@ export function aggregate(runs: readonly ScoredRun[]): Aggregate {
 export function findCell(agg: Aggregate, strategy: string, model: string, trace: string | null = null): MatrixCell | undefined {
   return agg.cells.find((c) => c.strategy === strategy && c.model === model && c.trace === trace);
 }
-
-export { checkThresholds, type Miss } from './thresholds';
-export { compareToBaseline, type BaselineComparison, type Delta } from './baseline';

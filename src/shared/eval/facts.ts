@@ -114,5 +114,3 @@ export function draftCount(facts: readonly Fact[], target: RunTarget): number {
 export function factsFingerprint(facts: readonly Fact[]): string {
   return hashHex(canonicalJson(facts.filter((f) => f.confirmed)));
 }
-
-export { draftFacts, type DraftOptions } from './draft';

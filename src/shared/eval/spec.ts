@@ -199,5 +199,3 @@ export function specWarnings(spec: EvalSpec): string[] {
   if (spec.traces.some((t) => t.facts === undefined)) out.push('some traces have no facts file: their cells get structural checks and cost, no quality scores');
   return out;
 }
-
-export { cellKey, expandCells, inShard, parseShard, shardOf, type Cell, type ResolvedTrace, type StrategyLookup } from './cells';

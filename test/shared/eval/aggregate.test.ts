@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, checkThresholds, compareToBaseline, findCell, type ScoredRun } from '../../../src/shared/eval/aggregate';
+import { aggregate, findCell, type ScoredRun } from '../../../src/shared/eval/aggregate';
+import { compareToBaseline } from '../../../src/shared/eval/baseline';
+import { checkThresholds } from '../../../src/shared/eval/thresholds';
 import { hash32 } from '../../../src/shared/eval/hash';
 import { addSpend, expectedSpend, limitStop, NO_SPEND, spendOf } from '../../../src/shared/eval/limits';
 import { percentile, stat } from '../../../src/shared/eval/stats';

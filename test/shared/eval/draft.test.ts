@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { draftFacts, parseFacts } from '../../../src/shared/eval/facts';
+import { draftFacts } from '../../../src/shared/eval/draft';
+import { parseFacts } from '../../../src/shared/eval/facts';
 import { scoreRun } from '../../../src/shared/eval/score';
 import { call, kept, result, runRecord, src } from './helpers';
 

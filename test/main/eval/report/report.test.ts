@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, checkThresholds, compareToBaseline, type ScoredRun } from '../../../../src/shared/eval/aggregate';
+import { aggregate, type ScoredRun } from '../../../../src/shared/eval/aggregate';
+import { compareToBaseline } from '../../../../src/shared/eval/baseline';
+import { checkThresholds } from '../../../../src/shared/eval/thresholds';
 import { reportHtml, reportJson, reportMarkdown, REPORT_FORMAT, type ReportInput } from '../../../../src/main/eval/report';
 import { escapeMarkdown } from '../../../../src/main/eval/report/format';
 import { callRecord, scored } from '../../../shared/eval/helpers';
