@@ -144,11 +144,12 @@ export default {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
+    // The rules are about src; packages are not walked at all.
     exclude: { path: '^node_modules/' },
     // Type-only imports are edges too: a folder that names another's types depends on it.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // Resolve package subpaths (js-tiktoken/ranks/…) through their exports, as Node and esbuild do.
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
   },
 };
