@@ -94,4 +94,19 @@ describe('the version table and docs/compatibility.md', () => {
     expect(newerThanVerified('claude-code', '9.9.9', table)).toBe(false);
     expect(compareVersions('2.10.0', '2.9.9')).toBeGreaterThan(0);
   });
+
+  it('puts a prerelease below its release and orders prereleases (both hand-written comparators said equal)', () => {
+    expect(compareVersions('0.104.0-alpha.1', '0.104.0')).toBeLessThan(0);
+    expect(compareVersions('0.104.0', '0.104.0-alpha.1')).toBeGreaterThan(0);
+    expect(compareVersions('0.104.0-alpha.1', '0.104.0-alpha.2')).toBeLessThan(0);
+    expect(compareVersions('0.119.0-alpha.28', '0.119.0-alpha.3')).toBeGreaterThan(0);
+    expect(compareVersions('0.104.0-alpha.1', '0.104.0-alpha.1')).toBe(0);
+    expect(compareVersions('0.104', '0.104.0')).toBeNull();
+    const table: VerifiedVersion[] = [
+      { client: 'codex', version: '0.104.0', scenarios: [], wireRequests: 0, systemInLog: 'unknown', toolsInLog: { found: 0, of: 0 }, usage: 'unknown', compactionRecords: [], sideFiles: 'none' },
+    ];
+    // A prerelease of the newest verified version came before it: no warning.
+    expect(newerThanVerified('codex', '0.104.0-alpha.1', table)).toBe(false);
+    expect(newerThanVerified('codex', '0.104.1-alpha.1', table)).toBe(true);
+  });
 });

@@ -1,3 +1,5 @@
+// The file, not the bare subpath: semver has no exports map, and the app's main bundle leaves it to Node's ESM loader.
+import parse from 'semver/functions/parse.js';
 import type { CompatClient, VerifiedVersion } from './types';
 import { VERIFIED_VERSIONS } from './versions';
 
@@ -6,16 +8,14 @@ import { VERIFIED_VERSIONS } from './versions';
  * suite ran on the wire gets a warning naming the newest verified one.
  */
 
-/** Numeric compare of the leading `major.minor.patch` (null: not a version). */
+/**
+ * Semantic-version order, from semver: numeric parts, and a prerelease below its release
+ * (0.104.0-alpha.1 < 0.104.0). null: either is not a version.
+ */
 export function compareVersions(a: string, b: string): number | null {
-  const pa = /^(\d+)\.(\d+)\.(\d+)/.exec(a);
-  const pb = /^(\d+)\.(\d+)\.(\d+)/.exec(b);
-  if (!pa || !pb) return null;
-  for (let i = 1; i <= 3; i++) {
-    const d = Number(pa[i]) - Number(pb[i]);
-    if (d !== 0) return d;
-  }
-  return 0;
+  const pa = parse(a);
+  const pb = parse(b);
+  return pa && pb ? pa.compare(pb) : null;
 }
 
 /** The newest version of a client verified on the wire, from a version table (null: none). */

@@ -2,8 +2,8 @@ import type { EventOf } from '../../../shared/model/event';
 import { registerRecord } from './dag';
 import type { ClaudeFile } from './file';
 import { type Obj, str } from './json';
-import { newerThanVerified, newestVerified } from '../../../shared/compat/newest';
-import { KNOWN_FIELDS, LAST_VERSION_WITHOUT_API_REQUESTS, compareVersions } from './known';
+import { compareVersions, newerThanVerified, newestVerified } from '../../../shared/compat/newest';
+import { KNOWN_FIELDS, LAST_VERSION_WITHOUT_API_REQUESTS } from './known';
 import { branchFor } from './placement';
 
 // Format health (see ./importer.ts, FORMAT HEALTH): unknown fields and record types, newer versions.

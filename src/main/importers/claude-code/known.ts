@@ -68,18 +68,3 @@ export const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set([
 
 /** Tool names whose calls spawn a subagent (`subagents/agent-<id>.jsonl`). */
 export const SPAWN_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent']);
-
-/**
- * Compare dotted numeric versions ("2.1.39" < "2.1.332"). Non-numeric parts count as 0; returns
- * null when `a` has no number at all.
- */
-export function compareVersions(a: string, b: string): number | null {
-  const pa = a.split(/[.+-]/).slice(0, 3).map((x) => Number.parseInt(x, 10));
-  if (pa.length === 0 || pa.some((x) => Number.isNaN(x))) return null;
-  const pb = b.split('.').map((x) => Number.parseInt(x, 10));
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeImporter } from '../../../../src/main/importers/claude-code';
-import { compareVersions } from '../../../../src/main/importers/claude-code/known';
+import { compareVersions } from '../../../../src/shared/compat/newest';
 import { CanonicalEvent, type LogEvent } from '../../../../src/shared/model/event';
 import { listBranches } from '../../../../src/shared/replay/branches';
 import { replay } from '../../../../src/shared/replay/fold';

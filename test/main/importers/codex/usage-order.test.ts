@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { knownUsageOrder } from '../../../../src/main/dialects/codex-usage-order';
+import type { VerifiedVersion } from '../../../../src/shared/compat/types';
 import { importValues, views } from './helpers';
 
 /*
@@ -79,5 +80,14 @@ describe('knownUsageOrder', () => {
     expect(['0.77.0', '0.104.0-alpha.1', '0.171.0', '1.0.0'].map((v) => knownUsageOrder(v))).toEqual(Array(4).fill('after-output'));
     // Between 0.59 and 0.77 (the corpus's 0.63 is there), and without a version: the rollout says.
     expect(['0.63.0', 'dev', undefined].map((v) => knownUsageOrder(v))).toEqual([null, null, null]);
+  });
+
+  it('puts a prerelease before its release: between two verified versions that differ, the rollout says', () => {
+    const row = (version: string, usage: VerifiedVersion['usage']): VerifiedVersion => ({ client: 'codex', version, scenarios: [], wireRequests: 0, systemInLog: 'unknown', toolsInLog: { found: 0, of: 0 }, usage, compactionRecords: [], sideFiles: 'none' });
+    const table = [row('0.103.0', 'before-output'), row('0.104.0', 'after-output')];
+    expect(knownUsageOrder('0.104.0', table)).toBe('after-output');
+    expect(knownUsageOrder('0.104.0-alpha.1', table)).toBeNull();
+    expect(knownUsageOrder('0.103.1-alpha.1', table)).toBeNull();
+    expect(knownUsageOrder('0.103.0-alpha.1', [row('0.103.0', 'before-output')])).toBe('before-output');
   });
 });
