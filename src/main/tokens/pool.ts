@@ -82,6 +82,7 @@ interface Slot {
   job: Job | null;
 }
 
+// Ours, not piscina's or tinypool's: both cancel a running batch by ending its worker (a new one costs seconds to load its encoder).
 /**
  * A bounded pool of token workers. Owned by whoever creates it and closed by them; nothing starts
  * at import or construction: workers are spawned on the first batch, up to `size`. Each batch is
