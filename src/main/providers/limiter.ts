@@ -9,6 +9,7 @@ import type { PinnedModel } from '../../shared/rerun/pinned';
 
 export type Release = () => void;
 
+// Ours, not p-limit: p-limit cannot drop one queued caller whose signal aborts (only clearQueue, for all).
 export class Limiter {
   private active = 0;
   private readonly queue: { grant: (r: Release) => void }[] = [];
