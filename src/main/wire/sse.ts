@@ -13,8 +13,10 @@
  * splitting the bytes is splitting the text — and each event's bytes are decoded once, by whoever
  * turns them into JSON (src/main/record/events-json.ts), instead of the whole stream being decoded
  * and sliced. The recorder feeds it as bytes arrive; the capture readers give it a whole body
- * (`parseSse`). Written here rather than taken from `eventsource-parser`, which parses decoded text
- * and drops a cut event: the recorder needs bytes, arrival offsets and the cut.
+ * (`parseSse`). Written here rather than taken from `eventsource-parser` (4.x), which parses decoded
+ * text, gives no offsets, and drops a cut event: its `reset({ consume: true })` parses the last line
+ * and discards the event, and its `onError` reports only a buffer overflow. The recorder needs
+ * bytes, arrival offsets and the cut.
  */
 
 /** Its bytes may be views on the chunk being pushed: read them in the callback, or copy them. */
