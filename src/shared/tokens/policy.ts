@@ -4,8 +4,9 @@ import type { BudgetPolicy } from '../model/event';
  * Budget policies: when a harness compacts, and what it keeps back. A policy is drawn on a view as
  * lines against the window — trigger, raw-tail reserve, output reserve, headroom — and evaluated on
  * every request of a session to show which requests would have triggered it. The presets carry the
- * numbers of the seeds (../shared/seeds/) and of what Claude Code and Codex document or log; each
- * number names its source in `sources`.
+ * numbers of the compaction systems Palimpsest follows (Rind, cosh, DeepSeek Harness, the
+ * Conversation Compaction article; docs/sources.md) and of what Claude Code and Codex document or
+ * log; each number names its source in `sources`.
  */
 
 /** An amount of tokens: a share of the window plus a number of tokens, optionally clamped. */
@@ -51,11 +52,11 @@ export interface TokenPolicy {
    * What the trigger compares. context: the request's own context. next: the context the harness
    * measures before sending the next request (this one's context + its reply + the tool results
    * that came back) — what Claude Code's preTokens, DSH's pre-step pricing and Codex's total count
-   * measure. projected: next + the output reserve (seed 002's project_next_turn).
+   * measure. projected: next + the output reserve (the Conversation Compaction article's project_next_turn).
    */
   readonly measure: PolicyMeasure;
   readonly trigger: Amount;
-  /** A second, reactive watermark on the context itself (seed 002). */
+  /** A second, reactive watermark on the context itself (the Conversation Compaction article). */
   readonly reactive: Amount | null;
   /** The recent raw tail kept verbatim, in tokens … */
   readonly rawTail: Amount | null;
@@ -84,11 +85,10 @@ const base = {
 } as const;
 
 /**
- * cosh (seed 001, DiegoZaluski/cosh).
- * Raw tail — seed 001, "Model-view policy" 2: "Reserve a recent raw window (20% of the effective
+ * cosh (DiegoZaluski/cosh).
+ * Raw tail — cosh's docs/context-compaction.md, "Model-view policy" 2: "Reserve a recent raw window (20% of the effective
  * context budget), preserving native tool-call/result pairs."
- * Trigger — issue #5 and ../shared/formats.md §3 (from cosh's source): "The trigger is 80% of
- * `max_tokens`." Seed 001's GLM report ("1M context window, approximately 164k automatic trigger")
+ * Trigger — cosh's source: the trigger is 80% of `max_tokens`. cosh's GLM report ("1M context window, approximately 164k automatic trigger")
  * shows the budget is cosh's effective context budget (`max_tokens`), not the provider's window.
  */
 const COSH: TokenPolicy = {
@@ -98,18 +98,18 @@ const COSH: TokenPolicy = {
   trigger: { ratio: 0.8 },
   rawTail: { ratio: 0.2 },
   sources: {
-    trigger: 'formats.md §3 (cosh source) and issue #5: "The trigger is 80% of max_tokens"',
-    rawTail: 'seed 001: "Reserve a recent raw window (20% of the effective context budget)"',
+    trigger: 'cosh source: the trigger is 80% of max_tokens',
+    rawTail: 'cosh context-compaction.md: "Reserve a recent raw window (20% of the effective context budget)"',
   },
 };
 
 /**
- * DeepSeek Harness, compaction-basic (seed 004).
- * Seed 004 §1.1: "thresholdRatio: 0.8 triggers at 80% of its window; retainRatio: 0.16 reserves a
+ * DeepSeek Harness (deepseek-ai/deepseek-harness), compaction-basic.
+ * Its compaction chapter: "thresholdRatio: 0.8 triggers at 80% of its window; retainRatio: 0.16 reserves a
  * token budget equal to 16% of that window, not 16% of message count."
- * Seed 004 §2.1: "ctx.toolResultPruner acts when text blocks exceed 8192 Unicode code points by
+ * And: "ctx.toolResultPruner acts when text blocks exceed 8192 Unicode code points by
  * default, retaining 4096 at the head, a fixed marker, and 1024 at the tail."
- * formats.md §1.4: triggers at floor(contextWindow * thresholdRatio), retains floor(contextWindow * retainRatio).
+ * Its source: triggers at floor(contextWindow * thresholdRatio), retains floor(contextWindow * retainRatio).
  */
 const DSH: TokenPolicy = {
   ...base,
@@ -119,19 +119,19 @@ const DSH: TokenPolicy = {
   rawTail: { ratio: 0.16 },
   pruner: { over: 8192, head: 4096, tail: 1024, unit: 'codepoints' },
   sources: {
-    trigger: 'seed 004 §1.1: "thresholdRatio: 0.8 triggers at 80% of its window"',
-    rawTail: 'seed 004 §1.1: "retainRatio: 0.16 reserves a token budget equal to 16% of that window"',
-    pruner: 'seed 004 §2.1: "exceed 8192 Unicode code points … retaining 4096 at the head, a fixed marker, and 1024 at the tail"',
+    trigger: 'DeepSeek Harness compaction-basic: "thresholdRatio: 0.8 triggers at 80% of its window"',
+    rawTail: 'DeepSeek Harness compaction-basic: "retainRatio: 0.16 reserves a token budget equal to 16% of that window"',
+    pruner: 'DeepSeek Harness tool-result pruner: "exceed 8192 Unicode code points … retaining 4096 at the head, a fixed marker, and 1024 at the tail"',
   },
 };
 
 /**
- * Rind (seed 000, Azzurroooo/rind).
- * Seed 000: "The summary request reserves an output budget of min(8,192, window/10) and then leaves
+ * Rind (Azzurroooo/rind).
+ * Rind's compaction handoff docs: "The summary request reserves an output budget of min(8,192, window/10) and then leaves
  * 5% of the window as headroom." and "Over-long tool bodies can be compressed to their first 2,000
  * characters and last 2,000 characters, with the omitted amount marked in between".
- * Trigger — formats.md §2 (Rind's source): "Auto-compaction triggers at context_window_tokens *
- * auto_compact_token_limit_percent / 100 (defaults 200000 and 90)."
+ * Trigger — Rind's source: auto-compaction triggers at context_window_tokens *
+ * auto_compact_token_limit_percent / 100 (defaults 200000 and 90).
  */
 const RIND: TokenPolicy = {
   ...base,
@@ -143,24 +143,24 @@ const RIND: TokenPolicy = {
   reserveFor: 'summary',
   pruner: { over: 4000, head: 2000, tail: 2000, unit: 'chars' },
   sources: {
-    trigger: 'formats.md §2 (Rind source): auto_compact_token_limit_percent default 90',
-    defaultWindow: 'formats.md §2 (Rind source): context_window_tokens default 200000',
-    outputReserve: 'seed 000: "reserves an output budget of min(8,192, window/10)"',
-    headroom: 'seed 000: "then leaves 5% of the window as headroom"',
-    pruner: 'seed 000: "compressed to their first 2,000 characters and last 2,000 characters"',
+    trigger: 'Rind source: auto_compact_token_limit_percent default 90',
+    defaultWindow: 'Rind source: context_window_tokens default 200000',
+    outputReserve: 'Rind compaction handoff docs: "reserves an output budget of min(8,192, window/10)"',
+    headroom: 'Rind compaction handoff docs: "then leaves 5% of the window as headroom"',
+    pruner: 'Rind compaction handoff docs: "compressed to their first 2,000 characters and last 2,000 characters"',
   },
 };
 
 /**
- * The preemptive, cache-aware compactor of seed 002 (blog reference code).
- * Seed 002: "Run preemptive at ~70% of effective context; keep reactive as a backstop at ~95%";
+ * The preemptive, cache-aware compactor of "Conversation Compaction: Keeping Long Sessions Alive"
+ * (Jatin Bansal's blog; its reference code). The article: "Run preemptive at ~70% of effective context; keep reactive as a backstop at ~95%";
  * CompactionConfig: soft_watermark 0.70, hard_watermark 0.95, tail_keep 10, max_failures 3,
  * cooldown_turns 5, output_headroom_tokens 4096; Compactor(model_context_limit=200_000);
  * project_next_turn = estimate_tokens(messages) + pending_tool_result_estimate + output_headroom_tokens.
  */
 const PREEMPTIVE: TokenPolicy = {
   ...base,
-  id: 'preemptive', name: 'preemptive compactor (seed 002)', description: 'preemptive at 70 % of the projected next turn, reactive at 95 %, keep 10 messages',
+  id: 'preemptive', name: 'preemptive compactor (Conversation Compaction, Bansal)', description: 'preemptive at 70 % of the projected next turn, reactive at 95 %, keep 10 messages',
   defaultWindow: 200_000, measure: 'projected',
   trigger: { ratio: 0.7 },
   reactive: { ratio: 0.95 },
@@ -169,12 +169,12 @@ const PREEMPTIVE: TokenPolicy = {
   reserveFor: 'agent',
   breaker: { failures: 3, cooldownTurns: 5 },
   sources: {
-    trigger: 'seed 002: "Run preemptive at ~70% of effective context"; soft_watermark: float = 0.70 on project_next_turn',
-    reactive: 'seed 002: "keep reactive as a backstop at ~95%"; hard_watermark: float = 0.95',
-    rawTailMessages: 'seed 002: tail_keep: int = 10  # messages preserved verbatim after compaction',
-    outputReserve: 'seed 002: output_headroom_tokens: int = 4096  # reserved for the foreground reply',
-    defaultWindow: 'seed 002: Compactor(model_context_limit: int = 200_000)',
-    breaker: 'seed 002: max_failures: int = 3, cooldown_turns: int = 5',
+    trigger: 'Conversation Compaction (Bansal): "Run preemptive at ~70% of effective context"; soft_watermark: float = 0.70 on project_next_turn',
+    reactive: 'Conversation Compaction (Bansal): "keep reactive as a backstop at ~95%"; hard_watermark: float = 0.95',
+    rawTailMessages: 'Conversation Compaction (Bansal): tail_keep: int = 10  # messages preserved verbatim after compaction',
+    outputReserve: 'Conversation Compaction (Bansal): output_headroom_tokens: int = 4096  # reserved for the foreground reply',
+    defaultWindow: 'Conversation Compaction (Bansal): Compactor(model_context_limit: int = 200_000)',
+    breaker: 'Conversation Compaction (Bansal): max_failures: int = 3, cooldown_turns: int = 5',
   },
 };
 
@@ -183,9 +183,9 @@ const PREEMPTIVE: TokenPolicy = {
  * Trigger = window − min(max output, 20,000) − 13,000 = 167,000 on a 200,000 window (83.5 %): a
  * deobfuscation of the client in anthropics/claude-code#31806 and the mnemo v1.2.16 release notes
  * ("Claude Code compacts at window − min(max_output, 20000) − 13000"), both third-party. The real log
- * in ../shared/fixtures/claude-code_marot-spotter (2.1.39) agrees: its compact_boundary says
- * preTokens 170,251 — over 167,000, and 85 % of the window, where seed 002's "Claude Code's
- * auto-compact at ~95%" (an older figure) would not have fired yet. Window: 200,000, Anthropic's
+ * fixtures/claude-code/4d5611e5-….jsonl (marot/spotter, 2.1.39) agrees: its compact_boundary says
+ * preTokens 170,251 — over 167,000, and 85 % of the window, where the Conversation Compaction article's "Claude
+ * Code's auto-compact at ~95%" (an older figure) would not have fired yet. Window: 200,000, Anthropic's
  * documented context window of the Claude models (the 1M window is opt-in).
  */
 const CLAUDE_CODE: TokenPolicy = {
@@ -201,7 +201,7 @@ const CLAUDE_CODE: TokenPolicy = {
     outputReserve: 'same sources: min(max_output, 20,000)',
     headroom: 'same sources: 13,000-token buffer',
     defaultWindow: 'Anthropic model documentation: 200,000-token context window (1M opt-in)',
-    note: 'seed 002 says "~95%": older versions; the real 2.1.39 log does not fit it',
+    note: 'Conversation Compaction (Bansal) says "~95%": older versions; the real 2.1.39 log does not fit it',
   },
 };
 
@@ -211,7 +211,7 @@ const CLAUDE_CODE: TokenPolicy = {
  * auto-compacts at 90 % of the model's window (`context_window * 9 / 10` in codex-rs
  * protocol/src/openai_models.rs, as cited by third-party readings of the source) — 0.9 / 0.95 of the
  * logged window. The retained user messages of a local compaction are capped at
- * COMPACT_USER_MESSAGE_MAX_TOKENS = 20,000 (formats.md §5, verified in codex-rs core/src/compact.rs).
+ * COMPACT_USER_MESSAGE_MAX_TOKENS = 20,000 (codex-rs core/src/compact.rs).
  * The fixture's own compaction (cli 0.104.0-alpha.1) fired at 212,134 tokens, 82 % of the logged
  * window: that build's model catalog set a lower limit; edit the trigger to match a log.
  */
@@ -225,7 +225,7 @@ const CODEX: TokenPolicy = {
   reserveFor: 'agent',
   sources: {
     trigger: 'codex-rs protocol/src/openai_models.rs: context_window * 9 / 10 (third-party citations); logged window = 95 % of the model window',
-    rawTail: 'formats.md §5: COMPACT_USER_MESSAGE_MAX_TOKENS = 20_000 (retained user messages)',
+    rawTail: 'codex-rs core/src/compact.rs: COMPACT_USER_MESSAGE_MAX_TOKENS = 20_000 (retained user messages)',
     headroom: 'effective_context_window_percent = 95: the 5 % of the model window Codex keeps back',
     defaultWindow: 'localpush fixture: model_context_window 258,400 (gpt-5.3-codex)',
   },

@@ -12,43 +12,43 @@ const preset = (id: string) => {
 describe('policy presets carry the numbers of their sources', () => {
   it('cosh', () => {
     const p = preset('cosh');
-    // seed 001, "Model-view policy" 2: "Reserve a recent raw window (20% of the effective context budget)".
+    // cosh, "Model-view policy" 2: "Reserve a recent raw window (20% of the effective context budget)".
     expect(p.rawTail).toEqual({ ratio: 0.2 });
-    // formats.md §3 (cosh source) and issue #5: "The trigger is 80% of max_tokens".
+    // cosh's source: the trigger is 80% of max_tokens.
     expect(p.trigger).toEqual({ ratio: 0.8 });
     expect(policyLines(p, 100_000)).toMatchObject({ trigger: 80_000, rawTail: 20_000 });
   });
 
   it('DeepSeek Harness', () => {
     const p = preset('dsh');
-    // seed 004 §1.1: "thresholdRatio: 0.8 triggers at 80% of its window; retainRatio: 0.16 reserves a
+    // DeepSeek Harness: "thresholdRatio: 0.8 triggers at 80% of its window; retainRatio: 0.16 reserves a
     // token budget equal to 16% of that window, not 16% of message count."
     expect(p.trigger).toEqual({ ratio: 0.8 });
     expect(p.rawTail).toEqual({ ratio: 0.16 });
-    // seed 004 §2.1: "ctx.toolResultPruner acts when text blocks exceed 8192 Unicode code points by
+    // DeepSeek Harness: "ctx.toolResultPruner acts when text blocks exceed 8192 Unicode code points by
     // default, retaining 4096 at the head, a fixed marker, and 1024 at the tail."
     expect(p.pruner).toEqual({ over: 8192, head: 4096, tail: 1024, unit: 'codepoints' });
-    // formats.md §1.4: floor(contextWindow * thresholdRatio).
+    // DeepSeek Harness compaction-basic: floor(contextWindow * thresholdRatio).
     expect(policyLines(p, 131_071)).toMatchObject({ trigger: Math.floor(131_071 * 0.8), rawTail: Math.floor(131_071 * 0.16) });
   });
 
   it('Rind', () => {
     const p = preset('rind');
-    // formats.md §2 (Rind source): context_window_tokens * auto_compact_token_limit_percent / 100, defaults 200000 and 90.
+    // Rind's source: context_window_tokens * auto_compact_token_limit_percent / 100, defaults 200000 and 90.
     expect(p.trigger).toEqual({ ratio: 0.9 });
     expect(p.defaultWindow).toBe(200_000);
-    // seed 000: "The summary request reserves an output budget of min(8,192, window/10) and then
+    // Rind: "The summary request reserves an output budget of min(8,192, window/10) and then
     // leaves 5% of the window as headroom."
     expect(policyLines(p, 200_000)).toMatchObject({ trigger: 180_000, outputReserve: 8192, headroom: 10_000 });
     expect(policyLines(p, 32_000)).toMatchObject({ outputReserve: 3200, headroom: 1600 });
     expect(p.reserveFor).toBe('summary');
-    // seed 000: "compressed to their first 2,000 characters and last 2,000 characters".
+    // Rind: "compressed to their first 2,000 characters and last 2,000 characters".
     expect(p.pruner).toMatchObject({ head: 2000, tail: 2000, unit: 'chars' });
   });
 
-  it('the preemptive compactor of seed 002', () => {
+  it('the preemptive compactor of the Conversation Compaction article', () => {
     const p = preset('preemptive');
-    // seed 002: "Run preemptive at ~70% of effective context; keep reactive as a backstop at ~95%";
+    // The Conversation Compaction article: "Run preemptive at ~70% of effective context; keep reactive as a backstop at ~95%";
     // CompactionConfig: soft_watermark 0.70, hard_watermark 0.95, tail_keep 10,
     // output_headroom_tokens 4096, max_failures 3, cooldown_turns 5; model_context_limit 200_000.
     expect(p.trigger).toEqual({ ratio: 0.7 });
