@@ -170,7 +170,7 @@ function history(f: PFix, ctx = 20_000, step = 9_000): number {
 const SRC = ['u1', 'a1', 't1', 'a2', 't2', 'a3'];
 
 // ---------------------------------------------------------------------------------------------
-// DeepSeek Harness fixtures (session.jsonl format, seed 004; formats.md §1)
+// DeepSeek Harness fixtures (its session.jsonl format)
 // ---------------------------------------------------------------------------------------------
 
 interface DUsage { inputTokens: number; outputTokens: number }
@@ -388,7 +388,7 @@ function emptySummary(): void {
   const partial = '{"session_intent":"Fix the nightly import job","files_touched":["src/import.ts"]}';
   for (const v of ['fail', 'pass'] as const) {
     const f = new PFix('EMPTY_SUMMARY', v, v === 'fail'
-      ? 'the committed JSON summary lacks the required fields decisions, pending_questions and next_steps (seed 002 schema)'
+      ? 'the committed JSON summary lacks the required fields decisions, pending_questions and next_steps (the Conversation Compaction article\'s schema)'
       : 'the committed JSON summary has every required field');
     history(f);
     f.compact({ id: 'cmp_1', source: SRC, summary: v === 'fail' ? partial : full });
@@ -707,7 +707,7 @@ function midHistory(): void {
 function retryLoop(): void {
   for (const v of ['fail', 'pass'] as const) {
     const f = new PFix('RETRY_LOOP', v, v === 'fail'
-      ? 'one user turn; each tool dispatch starts the same failing compaction again: 2,000-token output ceiling, finish reason length, three times (seed 001\'s summary_failure_loop)'
+      ? 'one user turn; each tool dispatch starts the same failing compaction again: 2,000-token output ceiling, finish reason length, three times (cosh\'s summary_failure_loop)'
       : 'the automatic compaction fails once and is deferred for the rest of the turn; the next user turn gets a fresh attempt, which commits');
     f.user('u1', 'Port the parser to the new AST.');
     let ctx = 160_000;

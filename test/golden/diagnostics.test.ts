@@ -45,7 +45,7 @@ const EXPECTED: Record<string, { findings: string[]; why: string }> = {
   },
   'fixtures/palimpsest/lifecycle.jsonl': { findings: ['ORPHAN_COMPACTION_START:info', 'ORPHAN_COMPACTION_START:info'], why: 'one open start inherited before end-seed, one left by a crashed process before process-start: both stale' },
   'fixtures/palimpsest/mapreduce.jsonl': { findings: ['ORPHAN_COMPACTION_START:info'], why: 'the legacy attempt cmp_6 was left open before process-start (stale); the rebuild is clean' },
-  'fixtures/palimpsest/pruning-masking.jsonl': { findings: ['MID_HISTORY_MUTATION:warning'], why: 'the harness masks the superseded read t3 mid-history (seed 002 surgical deletion costs the cache after it)' },
+  'fixtures/palimpsest/pruning-masking.jsonl': { findings: ['MID_HISTORY_MUTATION:warning'], why: 'the harness masks the superseded read t3 mid-history (the Conversation Compaction article\'s surgical deletion costs the cache after it)' },
   'fixtures/palimpsest/remote-compaction.jsonl': { findings: [], why: 'an encrypted summary is not compared in characters' },
   'fixtures/palimpsest/rind-handoff.jsonl': { findings: ['SILENT_FALLBACK:warning'], why: 'cmp_02 falls back to a deterministic handoff with marker: false' },
   'fixtures/palimpsest/unknown-kinds.jsonl': { findings: ['UNKNOWN_RECORDS:warning'], why: 'the converter\'s own `unknown` event (assistant/chunk), which the importer does not count' },

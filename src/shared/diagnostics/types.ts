@@ -8,7 +8,7 @@ import type { Facts } from './facts';
 /**
  * A local token estimate of some blocks (a tokenizer, or a rough chars/4 rule). Provider reports
  * are authoritative: rules use reported usage first and an estimator only where the log has none,
- * and say so in their message (DESIGN.md: local counts are estimates and labelled so).
+ * and say so in their message (local counts are estimates and labelled so).
  */
 export type TokenEstimator = (blocks: readonly Block[]) => number;
 
@@ -48,7 +48,11 @@ export interface RuleContext {
   readonly wire: WireJoin | null;
 }
 
-/** Where a rule comes from: a seed (000 Rind, 001 cosh, 002 preemptive compactor, 004 DSH) or user reports. */
+/**
+ * Where a rule comes from: a compaction system, by its number in docs/sources.md (000 Rind, 001 cosh,
+ * 002 the Conversation Compaction article's preemptive compactor, 004 DeepSeek Harness), user
+ * reports, the format itself, or what went over the wire.
+ */
 export type RuleOrigin = '000' | '001' | '002' | '004' | 'users' | 'format' | 'wire';
 
 /**

@@ -7,9 +7,9 @@ import { finding, list, num, plural } from '../text';
 import type { Rule, RuleContext } from '../types';
 
 /**
- * The compaction bracket over time: the log-recorded lock (004 §5.2), retries within a turn
- * (001's summary_failure_loop, 002's circuit breaker), half-written commits (000) and loud
- * fallbacks (002).
+ * The compaction bracket over time: the log-recorded lock (DeepSeek Harness), retries within a turn
+ * (cosh's summary_failure_loop, the Conversation Compaction article's circuit breaker), half-written
+ * commits (Rind) and loud fallbacks (the Conversation Compaction article).
  */
 
 export const ORPHAN_COMPACTION_START: Rule = {

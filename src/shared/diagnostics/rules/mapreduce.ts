@@ -5,7 +5,7 @@ import { finding, list, num, plural } from '../text';
 import type { Rule, RuleContext } from '../types';
 
 /**
- * MapReduce (seed 001): whole-item segments that cover the source exactly once, staging that is
+ * MapReduce (cosh): whole-item segments that cover the source exactly once, staging that is
  * rebuilt rather than reused when the source changed or was written by a legacy build, audits that
  * pass before a commit, and the bounds cosh sets on concurrency, repartitions, levels, corrections
  * and rereads.
@@ -270,7 +270,7 @@ export const AUDIT_FAILED_COMMITTED: Rule = {
   },
 };
 
-/** cosh's bounds (seed 001). */
+/** cosh's bounds. */
 export const MAPREDUCE_BOUNDS = { concurrentMaps: 4, repartitions: 3, levels: 8, corrections: 2, rereadsPerReduction: 1 } as const;
 
 export const MAPREDUCE_LIMIT_EXCEEDED: Rule = {

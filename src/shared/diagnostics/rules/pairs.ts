@@ -8,8 +8,8 @@ import { isHarnessEcho } from './inferred';
 
 /**
  * Cuts: a compaction source, a replaced range, a truncation, a drop must never separate a tool call
- * from its result, and an unanswered call must not cross a cut (seeds 000, 001, 004). The system
- * message at surface position 0 never enters a compacted range (004 §1.2). Unanswered or queued
+ * from its result, and an unanswered call must not cross a cut (Rind, cosh, DeepSeek Harness). The system
+ * message at surface position 0 never enters a compacted range (DeepSeek Harness). Unanswered or queued
  * user messages stay verbatim (001).
  */
 

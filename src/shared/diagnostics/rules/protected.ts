@@ -6,9 +6,9 @@ import { charsOf, finding, list, num } from '../text';
 import type { Rule, RuleContext } from '../types';
 
 /**
- * Budget shortening (seed 000's 2,000 + 2,000 character shortening, seed 004's tool-result pruner)
+ * Budget shortening (Rind's 2,000 + 2,000 character shortening, DeepSeek Harness's tool-result pruner)
  * may only shorten tool results. User text, tool arguments and the live plan are protected; they
- * are not masking targets either (seed 001).
+ * are not masking targets either (cosh).
  */
 
 const PLAN = /todo|plan/i;

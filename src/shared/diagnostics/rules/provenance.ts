@@ -4,7 +4,7 @@ import { finding, list, plural } from '../text';
 import type { Rule, RuleContext } from '../types';
 
 /**
- * A replacement must prove what it displaced (004 §6.4): a checkpoint names its compaction and its
+ * A replacement must prove what it displaced (DeepSeek Harness): a checkpoint names its compaction and its
  * sources cite the start, the summary and every shadowed event — and nothing it did not shadow.
  */
 

@@ -119,7 +119,7 @@ function stripFence(t: string): string {
   return (m?.[1] ?? s).trim();
 }
 
-/** What is wrong with a summary's structure, if anything (seed 002 JSON fields, seed 001 repeated sections). */
+/** What is wrong with a summary's structure, if anything (the Conversation Compaction article's JSON fields, cosh's repeated sections). */
 function structureProblems(text: string, coveredItems: number): { severity: 'error' | 'warning'; message: string }[] {
   const problems: { severity: 'error' | 'warning'; message: string }[] = [];
   const body = stripFence(text);
