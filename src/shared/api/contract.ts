@@ -11,7 +11,7 @@ import { EVAL_CONTRACT, EvalProgressEvent } from './eval-contract';
 import { CAPTURE_CONTRACT } from './capture-contract';
 
 /**
- * The one API contract between the core (src/main) and any UI (DESIGN.md: "the API contract lives
+ * The one API contract between the core (src/main) and any UI (docs/architecture.md: "the API contract lives
  * once"). Each method has a zod input and output schema; both transports (Electron IPC and the
  * loopback web host) serve the same handlers, which validate every input and every output against
  * these schemas. Errors cross the boundary as values (`{ ok: false, error }`), never as throws.
@@ -84,13 +84,13 @@ export const CONTRACT = {
     input: WithSession.extend({ from: Seq, count: z.number().int().positive().max(MAX_EVENT_WINDOW) }),
     output: z.object({ total: Count, from: Seq, events: z.array(EventRow) }),
   },
-  // The session inspector's methods (issue #7): windows, alignment, tokens, compaction detail, diffs.
+  // The session inspector's methods (docs/session-view.md): windows, alignment, tokens, compaction detail, diffs.
   ...SESSION_CONTRACT,
-  // The app shell's methods (issue #7): the library, native pickers, search in a session.
+  // The app shell's methods (docs/session-view.md): the library, native pickers, search in a session.
   ...LIBRARY_CONTRACT,
-  // Re-run and compare (issue #8): strategies, jobs, runs, comparison, provider keys.
+  // Re-run and compare (docs/rerun.md): strategies, jobs, runs, comparison, provider keys.
   ...RERUN_CONTRACT,
-  // Offline evaluation (issue #9): eval files, jobs, the matrix, a run's comparison.
+  // Offline evaluation (docs/eval.md): eval files, jobs, the matrix, a run's comparison.
   ...EVAL_CONTRACT,
   // A session joined with captures of its wire traffic: ./capture-contract.ts.
   ...CAPTURE_CONTRACT,

@@ -7,7 +7,7 @@ import { EvalAggregate, EvalComparison, EvalMiss } from './eval-shapes';
 import { Comparison } from './rerun-contract';
 
 /**
- * The offline-evaluation part of the API contract (issue #9, "App"): the eval files this host may
+ * The offline-evaluation part of the API contract (docs/eval.md, "In the app"): the eval files this host may
  * use, eval jobs (the runner of `palimpsest eval`, src/main/eval/run.ts, in main with a cancel),
  * their progress, a results file as the matrix (with threshold misses and a baseline comparison),
  * and one run's comparison with the compaction it re-ran. Spread into CONTRACT by ./contract.ts;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BranchName, Count, Seq, SessionId } from './scalars';
 
 /**
- * The app shell's part of the API contract (issue #7): the library (sessions found on this machine
+ * The app shell's part of the API contract (docs/session-view.md): the library (sessions found on this machine
  * and in folders the host was given, native pickers) and search within an open session. Spread
  * into CONTRACT by ./contract.ts; the method names are in ./methods.ts.
  *

@@ -13,7 +13,7 @@ export const API_METHODS = [
   'listDiagnostics',
   'getView',
   'listEvents',
-  // The session inspector (issue #7 views; schemas in ./session-contract.ts).
+  // The session inspector (docs/session-view.md; schemas in ./session-contract.ts).
   'getSessionInfo',
   'getViewHead',
   'getViewWindow',
@@ -25,11 +25,11 @@ export const API_METHODS = [
   'getCompaction',
   'listFates',
   'diffViews',
-  // The app shell (issue #7; schemas in ./library-contract.ts).
+  // The app shell (docs/session-view.md; schemas in ./library-contract.ts).
   'discoverSessions',
   'pickPaths',
   'searchSession',
-  // Re-run and compare (issue #8; schemas in ./rerun-contract.ts).
+  // Re-run and compare (docs/rerun.md; schemas in ./rerun-contract.ts).
   'listStrategies',
   'listRuns',
   'startRerun',
@@ -42,7 +42,7 @@ export const API_METHODS = [
   'removeProviderKey',
   'rerunSettings',
   'setSummarizationChain',
-  // Offline evaluation (issue #9; schemas in ./eval-contract.ts).
+  // Offline evaluation (docs/eval.md; schemas in ./eval-contract.ts).
   'listEvalFiles',
   'openEvalResults',
   'startEval',

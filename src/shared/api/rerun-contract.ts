@@ -6,7 +6,7 @@ import { Comparison } from './compare-contract';
 import { ApiKeyInput, KeyProvider, KeyStatusRow, KeyStoreStatus, ProviderKeyRow } from './rerun-keys-contract';
 
 /**
- * The re-run and compare part of the API contract (issue #8): strategies, jobs that re-run a
+ * The re-run and compare part of the API contract (docs/rerun.md): strategies, jobs that re-run a
  * compaction (or any request) against pinned models, their progress, the session's runs from its
  * results file, the side-by-side comparison, and which provider keys are set. Spread into CONTRACT
  * by ./contract.ts; the method names are in ./methods.ts. Semantics mirror `palimpsest rerun | runs
@@ -63,7 +63,7 @@ export type PinnedModelRow = Extract<ModelSpec, object>;
 export const RerunSettings = z.object({
   /** Where they are kept. */
   file: z.string(),
-  /** Seed 001: empty, the session's own model; else only these, in order. */
+  /** cosh: empty, the session's own model; else only these, in order. */
   chain: z.array(ModelSpec.options[1]).max(MAX_CHAIN),
   /** Why the file could not be used (the chain is then empty), in a sentence; null: fine or absent. */
   problem: z.string().nullable(),
@@ -197,7 +197,7 @@ export const RERUN_CONTRACT = {
       target: RerunTarget,
       strategy: z.string().min(1).max(100),
       options: z.record(z.string().max(100), z.json()).optional(),
-      /** The summarization chain; empty or absent: the session's own model (seed 001). Ignored by model-free strategies. */
+      /** The summarization chain; empty or absent: the session's own model (cosh). Ignored by model-free strategies. */
       models: z.array(ModelSpec).max(MAX_CHAIN).optional(),
       window: z.number().int().positive().max(100_000_000).optional(),
       maxOutput: z.number().int().positive().max(10_000_000).optional(),

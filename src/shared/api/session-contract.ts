@@ -6,7 +6,7 @@ import { CompactionDetail, LongText, TokenMeter, TokenSeries } from './session-s
 import { FATE_NAMES, FateRow, ItemKindSchema, RequestRow, SessionSummary, ViewItemRow } from './shapes';
 
 /**
- * The session inspector's part of the API contract (issue #7, views 2–6): windows of a model view,
+ * The session inspector's part of the API contract (docs/session-view.md): windows of a model view,
  * the raw ↔ view alignment, token meters, compaction detail and diffs — all computed in main, so
  * the renderer never holds a whole session. Spread into CONTRACT by ./contract.ts.
  */

@@ -6,7 +6,7 @@ import { ItemId } from '../model/item';
 import { TOKEN_CATEGORIES } from '../tokens/categories';
 import { CompactionRow } from './shapes';
 
-/** Shapes of the token meter and of compaction detail (issue #7), used by ./session-contract.ts. */
+/** Shapes of the token meter and of compaction detail (docs/session-view.md), used by ./session-contract.ts. */
 
 const LoggedError = z.object({ code: z.string().optional(), message: z.string() });
 

@@ -135,7 +135,7 @@ export type CompactionRow = z.infer<typeof CompactionRow>;
 export const DiagnosticRow = Diagnostic;
 export type DiagnosticRow = z.infer<typeof DiagnosticRow>;
 
-/** The fate of a raw item at a request (`fateJson`): exactly one of DESIGN.md's fates. */
+/** The fate of a raw item at a request (`fateJson`): exactly one of the fates (docs/architecture.md). */
 const fateOf = { id: ItemId, seq: Seq };
 export const FateRow = z.discriminatedUnion('fate', [
   z.object({ ...fateOf, fate: z.literal('verbatim') }),

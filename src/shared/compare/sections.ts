@@ -1,7 +1,8 @@
 /*
- * Which sections a structured handoff has. Seed 001 names them (objective, constraints, decisions and
- * evidence, invalidations, completed/active/blocked work, next action, files, code anchors); seed
- * 002's JSON summary has required keys. A section counts as present when a Markdown heading or a
+ * Which sections a structured handoff has. cosh names them (objective, constraints, decisions and
+ * evidence, invalidations, completed/active/blocked work, next action, files, code anchors); the
+ * Conversation Compaction article's JSON summary has required keys. A section counts as present
+ * when a Markdown heading or a
  * "Name:" line (or, for JSON, a key) names it and something follows before the next section.
  */
 

@@ -1,5 +1,5 @@
 /*
- * The verbatim anchors of a text: identifiers, paths, numbers and error strings. Seed 002's prompt
+ * The verbatim anchors of a text: identifiers, paths, numbers and error strings. The Conversation Compaction article's prompt
  * says why these matter ("Never paraphrase file paths, error codes, function names, or version
  * numbers — copy them verbatim"): a summary that keeps them lets the agent act without re-reading.
  * Which of a source's anchors survive verbatim in a candidate is a deterministic recall measure —

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Content blocks: what an item says. Text-bearing fields may be *elided* in memory: the event log
  * keeps a short preview and the count of characters left out (`elided`), and the full text is
- * re-read from the source line on demand (see DESIGN.md: parse content lazily).
+ * re-read from the source line on demand (content is parsed lazily: docs/architecture.md).
  */
 const elided = z.number().int().nonnegative().optional();
 

@@ -74,21 +74,21 @@ export type CompactionOutcome = z.infer<typeof CompactionOutcome>;
 export const BudgetPolicy = z.object({
   name: z.string().optional(),
   window: z.number().int().positive().optional(),
-  /** Trigger as a fraction of the window (0.8; seed 002's preemptive 0.7) … */
+  /** Trigger as a fraction of the window (0.8; the Conversation Compaction article's preemptive 0.7) … */
   triggerRatio: z.number().positive().optional(),
   /** … or as tokens. */
   triggerTokens: z.number().int().positive().optional(),
-  /** A second, reactive watermark (seed 002: 0.95). */
+  /** A second, reactive watermark (the Conversation Compaction article: 0.95). */
   reactiveRatio: z.number().positive().optional(),
   /** The recent raw tail kept verbatim: as a fraction of the window (cosh 0.2, DSH 0.16) … */
   rawTailRatio: z.number().nonnegative().optional(),
   /** … as tokens … */
   rawTailTokens: z.number().int().nonnegative().optional(),
-  /** … or as messages (seed 002 keeps the last 10). */
+  /** … or as messages (the Conversation Compaction article keeps the last 10). */
   rawTailMessages: z.number().int().nonnegative().optional(),
   outputReserve: z.number().int().nonnegative().optional(),
   headroom: z.number().int().nonnegative().optional(),
-  /** A circuit breaker: trip after this many consecutive failures, reset after a cool-down (seed 002: 3 and 5 turns). */
+  /** A circuit breaker: trip after this many consecutive failures, reset after a cool-down (the Conversation Compaction article: 3 and 5 turns). */
   breaker: z.object({ failures: z.number().int().positive(), cooldownTurns: z.number().int().nonnegative() }).optional(),
 });
 export type BudgetPolicy = z.infer<typeof BudgetPolicy>;

@@ -12,7 +12,7 @@ export type Role = z.infer<typeof Role>;
  * place of the items it cites; their fate at later requests follows from it.
  */
 export const Derivation = z.discriminatedUnion('kind', [
-  /** Tool-result pruning: head + marker + tail of one result (seed 004's pruner, seed 000's shortening). */
+  /** Tool-result pruning: head + marker + tail of one result (DeepSeek Harness's pruner, Rind's shortening). */
   z.object({
     kind: z.literal('pruned'),
     of: ItemId,
@@ -84,7 +84,7 @@ export function itemAnswers(item: { readonly blocks: readonly Block[] }): string
 }
 
 /**
- * The kind of an item for display and accounting, in the words of DESIGN.md: system, user,
+ * The kind of an item for display and accounting, in the project's words (docs/architecture.md): system, user,
  * assistant text, tool call, tool result, reasoning, checkpoint.
  */
 export type ItemKind = 'system' | 'user' | 'assistant' | 'tool_call' | 'tool_result' | 'reasoning' | 'checkpoint' | 'pruned' | 'marker';

@@ -3,7 +3,7 @@ import type { Finish, Route, Usage } from './event';
 import type { Derivation, ItemId, ItemKind, Role } from './item';
 
 /**
- * What became of a raw item at a given request. Exactly one of DESIGN.md's fates:
+ * What became of a raw item at a given request. Exactly one of the fates (docs/architecture.md):
  * verbatim, masked, pruned, summarised (by checkpoint K), dropped, re-injected.
  */
 export type Fate =

@@ -23,7 +23,7 @@ interface Ops {
   readonly events: CanonicalEventInput[];
   /** Seq of each source item's event (events are numbered by position). */
   readonly seqOf: ReadonlyMap<string, number>;
-  /** Bracket events a checkpoint cites first (compaction/start, the summary), as seed 004's commit does. */
+  /** Bracket events a checkpoint cites first (compaction/start, the summary), as DeepSeek Harness's commit does. */
   readonly bracket: readonly number[];
 }
 
@@ -83,7 +83,7 @@ export function candidateLog(source: SourceView, result: StrategyResult, window:
     ev.push({ kind: 'item', item: { id: it.id, role: it.role, blocks: [...it.blocks], ...(it.meta ? { meta: true } : {}) } });
   }
   ev.push({ kind: 'request', id: 'rerun:before', purpose: 'agent' });
-  // Model-free pruning is no compaction (seed 004: the pruner changes the surface only); a result
+  // Model-free pruning is no compaction (DeepSeek Harness: the pruner changes the surface only); a result
   // without any checkpoint is written as surface operations alone, with no bracket around them.
   const checkpoints = result.view?.items.some((i) => i.derivation?.kind === 'checkpoint') ?? false;
   const bracketed = checkpoints || result.calls.length > 0 || result.outcome !== 'committed';

@@ -34,7 +34,7 @@ export const ModelParams = z.object({
    * documented default is sent and recorded).
    */
   maxOutput: z.number().int().positive().nullable().optional(),
-  /** Reasoning effort; null or absent: provider default (seed 001: explicit summary models do not inherit the agent's effort). */
+  /** Reasoning effort; null or absent: provider default (cosh: explicit summary models do not inherit the agent's effort). */
   reasoning: ReasoningEffort.nullable().optional(),
 }).strict();
 export type ModelParams = z.infer<typeof ModelParams>;
@@ -90,7 +90,7 @@ export type PinnedModel = z.infer<typeof PinnedModel>;
 export type PinnedModelInput = z.input<typeof PinnedModel>;
 
 /**
- * The ordered summarization models of a re-run (seed 001, "Summarization model selection"):
+ * The ordered summarization models of a re-run (cosh, "Summarization model selection"):
  * - empty: summaries use the session's own connector (its route resolved to a pinned model,
  *   reasoning included; see `resolveSummarizationModels`);
  * - non-empty: only these models, in order. Bounded retries run on one model before the next is
@@ -134,7 +134,7 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Pa
 }
 
 /**
- * The session's own connector as a pinned model (seed 001: an empty chain uses the agent's
+ * The session's own connector as a pinned model (cosh: an empty chain uses the agent's
  * connector, including its reasoning choices and output setting). Fails, rather than guesses,
  * when the route names no provider we can speak or no model.
  */
@@ -149,7 +149,7 @@ export function pinnedFromRoute(route: Route | null, options: ModelSpecOptions =
   return parseModelSpec(`${route.provider}:${route.model}`, { window: route.window ?? null, ...options, params });
 }
 
-/** Seed 001: a non-empty chain is used alone; an empty one falls back to the session's connector. */
+/** cosh: a non-empty chain is used alone; an empty one falls back to the session's connector. */
 export function resolveSummarizationModels(chain: SummarizationChain, sessionConnector: PinnedModel | null): PinnedModel[] {
   if (chain.length > 0) return [...chain];
   return sessionConnector ? [sessionConnector] : [];

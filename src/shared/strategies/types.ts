@@ -34,7 +34,7 @@ export interface SourceView {
   readonly reportedInputTokens: number | null;
 }
 
-/** The receiving agent's budget. Source coverage, the raw tail and the commit budget belong to it (seed 001). */
+/** The receiving agent's budget. Source coverage, the raw tail and the commit budget belong to it (cosh). */
 export interface AgentBudget {
   /** Context window of the agent's model, in tokens. */
   readonly window: number;
@@ -42,7 +42,7 @@ export interface AgentBudget {
   readonly maxOutput: number | null;
 }
 
-/** What a summary call is for (recorded with every call; seed 001's MapReduce stages). */
+/** What a summary call is for (recorded with every call; cosh's MapReduce stages). */
 export type SummaryStage = 'one-shot' | 'map' | 'reduce' | 'final-reduce' | 'audit' | 'correction' | 'chunk' | 'merge';
 
 export interface SummaryMessage {
@@ -58,7 +58,7 @@ export interface SummaryRequest {
   readonly system: string | null;
   readonly messages: readonly SummaryMessage[];
   /**
-   * Output ceiling to send. null keeps the connector's own output configuration (seed 001: one-shot
+   * Output ceiling to send. null keeps the connector's own output configuration (cosh: one-shot
    * summaries, final reductions and corrections never borrow a segment ceiling).
    */
   readonly maxOutput: number | null;
@@ -75,7 +75,7 @@ export type SummaryErrorKind =
   | 'network'
   | 'timeout'
   | 'cancelled'
-  /** The summarization-model chain ran out of models (seed 001: exhaustion keeps the source). */
+  /** The summarization-model chain ran out of models (cosh: exhaustion keeps the source). */
   | 'exhausted';
 
 export interface SummaryError {
@@ -138,7 +138,7 @@ export interface CandidateView {
 
 export type SegmentStatus = 'accepted' | 'failed' | 'pending' | 'repartitioned';
 
-/** Seed 001's MapReduce, as it ran: what the coverage chart and the reduction tree draw. */
+/** cosh's MapReduce, as it ran: what the coverage chart and the reduction tree draw. */
 export interface MapReduceTrace {
   readonly segments: readonly {
     readonly ordinal: number;

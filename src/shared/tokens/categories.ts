@@ -3,7 +3,7 @@ import type { Derivation, Role } from '../model/item';
 
 /**
  * What a model view's tokens are spent on. Every countable text of a view falls in exactly one
- * category, so the categories of a view sum to its total (issue #5's list, plus `framing`: the
+ * category, so the categories of a view sum to its total (docs/tokens.md's list, plus `framing`: the
  * per-message overhead of the chat format, which the log does not contain and which is estimated).
  */
 export const TOKEN_CATEGORIES = [

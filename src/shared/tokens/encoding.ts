@@ -28,7 +28,7 @@ const CL100K_MODELS = /^(gpt-4(?!o|\.)|gpt-3\.5|gpt-35|text-embedding)/i;
 
 /**
  * Which encoding approximates Claude best. Measured on the real Claude Code session of
- * `../shared/fixtures/claude-code_marot-spotter` (docs/tokens.md, "Which encoding for Claude"): the
+ * the marot/spotter Claude Code sessions (docs/tokens.md, "Which encoding for Claude"): the
  * provider-reported context grows by k tokens per counted token; k is closer to 1 with this one.
  */
 /** What chooseEncoding answers for a route it knows nothing about, and for most it does. */

@@ -1,4 +1,4 @@
-// Token accounting of model views (issue #5): pure, no node:*. Counting itself (encoders, the worker
+// Token accounting of model views (docs/tokens.md): pure, no node:*. Counting itself (encoders, the worker
 // pool, the content-hash cache) lives in src/main/tokens.
 export * from './categories';
 export * from './encoding';

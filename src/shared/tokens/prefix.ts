@@ -4,8 +4,8 @@ import type { RequestTokens, UnitInfo } from './units';
 /**
  * Prompt-cache analysis: providers reuse the computation of the longest prefix a request shares,
  * token for token, with an earlier one (Anthropic, OpenAI and DeepSeek all cache exact prefixes).
- * Seed 001: "a mutation at position k invalidates the exact-prefix prompt cache of every provider for
- * everything after k, while a tail mutation is cache-neutral." Seed 004: "From the first shadowed
+ * cosh: "a mutation at position k invalidates the exact-prefix prompt cache of every provider for
+ * everything after k, while a tail mutation is cache-neutral." DeepSeek Harness: "From the first shadowed
  * token onward, the old cache no longer matches, so checkpoint and recent tail are recomputed."
  */
 export type ChangeCause =
@@ -43,7 +43,7 @@ export interface PrefixAnalysis {
   readonly firstChange: { readonly position: number; readonly unit: string; readonly cause: ChangeCause } | null;
   /** Part of the previous request after the shared prefix is not reused: the cache is broken there. */
   readonly cacheBreak: boolean;
-  /** head: tools or system changed; tail: only the newest item changed (cache-neutral in seed 001's sense); mid: history changed. */
+  /** head: tools or system changed; tail: only the newest item changed (cache-neutral in cosh's sense); mid: history changed. */
   readonly where: 'head' | 'mid' | 'tail' | null;
   /** Tokens of the previous request after the shared prefix (cached work lost). */
   readonly invalidatedTokens: number;
@@ -191,7 +191,7 @@ export function comparePrefix(prev: RequestTokens | null, cur: RequestTokens): P
     }
   }
 
-  // The todo block sits at the tail (seed 001): new items push it back, which costs its own tokens
+  // The todo block sits at the tail (cosh): new items push it back, which costs its own tokens
   // only. It is not counted as a break of the cache.
   let lost = 0;
   for (let i = k; i < prev.units.length; i++) if ((prev.units[i] as UnitInfo).kind !== 'todo') lost++;

@@ -2,8 +2,8 @@ import type { Block } from '../../model/content';
 import type { SourceItem, TokenCounter } from '../types';
 
 /*
- * Line selection for the extractive baseline: keep the lines a handoff must not lose (seed 001's
- * handoff: constraints, decisions and evidence, files, code anchors; seed 002's prompt: "Never
+ * Line selection for the extractive baseline: keep the lines a handoff must not lose (cosh's
+ * handoff: constraints, decisions and evidence, files, code anchors; the Conversation Compaction article's prompt: "Never
  * paraphrase file paths, error codes, function names, or version numbers"). Deterministic: fixed
  * patterns, a fixed priority, source order in the output.
  */

@@ -7,9 +7,9 @@ import { extractLines, lineText, selectLines } from './extract';
 /*
  * Baseline: an extractive summary, no model. The summarised range becomes one checkpoint made of
  * lines copied verbatim from it (user constraints, error strings, paths, identifiers and numbers),
- * followed by the recent tail. Seed 000 names a "deterministic fallback" next to the model summary;
+ * followed by the recent tail. Rind names a "deterministic fallback" next to the model summary;
  * this is one such, and the floor a model summary should beat. The line budget defaults to the
- * output a one-shot summary may take (seed 000: min(8,192, window/10)), so both get the same room.
+ * output a one-shot summary may take (Rind: min(8,192, window/10)), so both get the same room.
  */
 
 export const EXTRACTIVE_ID = 'extractive';

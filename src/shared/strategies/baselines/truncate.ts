@@ -6,7 +6,7 @@ import { units } from '../common/units';
 import type { SourceItem, StrategyDef, StrategyInput, StrategyResult } from '../types';
 
 /*
- * Baseline: head/tail truncation, no model. Seed 002's last-resort eviction ("keep the system
+ * Baseline: head/tail truncation, no model. The Conversation Compaction article's last-resort eviction ("keep the system
  * prompt, keep the most recent K turns, drop everything in the middle"), made loud with a marker
  * item. The tail is a token budget cut at unit boundaries, the same 20 % of the window the one-shot
  * and extractive strategies keep, so that comparing them measures what the summary adds.

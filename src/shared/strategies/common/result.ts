@@ -41,7 +41,7 @@ export function derivedItem(id: string, of: SourceItem, blocks: Block[], derivat
 
 /**
  * 1 when the first item is a system message: the system head at surface position 0 never enters a
- * compacted range (seed 004 §1.2); later system messages are history like any other.
+ * compacted range (DeepSeek Harness); later system messages are history like any other.
  */
 export function headLength(items: readonly SourceItem[]): number {
   return items[0]?.role === 'system' ? 1 : 0;
@@ -133,7 +133,7 @@ export class Run {
 /**
  * Why a summary call's answer cannot be installed, or null when it can. Completion integrity (seed
  * 000: "An empty summary or a non-success finish reason cannot be treated as a complete handoff";
- * seed 001: only a natural stop counts). The call stays in `calls` either way, with its usage.
+ * cosh: only a natural stop counts). The call stays in `calls` either way, with its usage.
  */
 export function unusable(call: SummaryCall): string | null {
   if (call.error) return `summary call failed (${call.error.kind}: ${call.error.message})`;

@@ -3,9 +3,9 @@ import type { SourceItem } from '../types';
 
 /**
  * Conversation units: the smallest runs of items a cut may not split. An assistant item that issues
- * tool calls forms one unit with the items that answer those calls (seed 000: "the split unit must
- * not break apart an assistant tool_calls and its corresponding tool results"; seed 001: "preserving
- * native tool-call/result pairs"; seed 004: "no unanswered call crosses a cut").
+ * tool calls forms one unit with the items that answer those calls (Rind: "the split unit must
+ * not break apart an assistant tool_calls and its corresponding tool results"; cosh: "preserving
+ * native tool-call/result pairs"; DeepSeek Harness: "no unanswered call crosses a cut").
  */
 export interface Unit {
   /** Index of the first item of the unit in the source items. */

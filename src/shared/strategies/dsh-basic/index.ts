@@ -8,7 +8,7 @@ import { selectRange } from './range';
 import { checkpointText, dshRequest } from './request';
 
 /*
- * Seed 004 (DeepSeek Harness, compaction-basic): price the whole envelope; below 0.8 × window do
+ * DeepSeek Harness (compaction-basic): price the whole envelope; below 0.8 × window do
  * nothing; under pressure prune tool results first and skip the summary when that is enough; else
  * replace the oldest non-head range (keeping a 0.16 × window tail) by one <compacted-summary>
  * user checkpoint, rejecting a summary that is not smaller than its source.
@@ -23,7 +23,7 @@ const Options = z.strictObject({
   retainRatio: z.number().min(0).max(1).default(RETAIN_RATIO),
   /**
    * A manual compaction: skip the pressure gate and the "safe after pruning" shortcut, so the
-   * summary path runs on any source. Off by default: seed 004 §2.2, a below-pressure step never prunes.
+   * summary path runs on any source. Off by default: in DeepSeek Harness a below-pressure step never prunes.
    */
   force: z.boolean().default(false),
   /** Run the tool-result pruner (DSH's is optional: ctx.toolResultPruner). */
@@ -82,7 +82,7 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const call = await summarizer.summarize(dshRequest(input.source.system, pruned.surface, head, range.from, range.to), input.signal);
   r.calls.push(call);
   input.onProgress?.({ stage: 'summarize', done: 1, total: 1 });
-  const pruneKept = pruned.derived.size > 0 ? ' (DSH would keep the pruning already logged: seed 004 §3.2)' : '';
+  const pruneKept = pruned.derived.size > 0 ? ' (DSH would keep the pruning already logged)' : '';
   const why = unusable(call);
   if (why !== null) return r.failed(`summary rejected: ${why}${pruneKept}`);
   if (input.signal.aborted) return r.failed('cancelled after the summary returned; nothing committed');

@@ -5,7 +5,7 @@ import { shortenToolBodies, type CutRule } from '../common/shorten';
 import type { SourceItem, TokenCounter } from '../types';
 
 /*
- * Seed 004 §2.1, DSH's ctx.toolResultPruner: "acts when text blocks exceed 8192 Unicode code points
+ * DeepSeek Harness's ctx.toolResultPruner: "acts when text blocks exceed 8192 Unicode code points
  * by default, retaining 4096 at the head, a fixed marker, and 1024 at the tail. Non-text blocks keep
  * relative order. Slicing never splits a UTF-16 surrogate pair." The replacement cites the result it
  * shadows; the original stays in the log. The kept text (5,120 code points + marker) is under the

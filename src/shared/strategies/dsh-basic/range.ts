@@ -2,7 +2,7 @@ import { fmt, headLength, openTail, splitByTokens } from '../common/result';
 import type { SourceItem, TokenCounter } from '../types';
 
 /*
- * Seed 004 §1.2: "Range selection starts at the oldest non-system-head nodes, reserves a recent
+ * DeepSeek Harness: "Range selection starts at the oldest non-system-head nodes, reserves a recent
  * tail, and uses the tool-pairing boundary helpers so no unanswered call crosses a cut. A
  * system/message at surface position 0 never enters the compacted range ... An open indivisible
  * tail instead makes compaction decline until it closes." The tail reserve is retainRatio × window

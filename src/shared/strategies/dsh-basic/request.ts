@@ -3,7 +3,7 @@ import { blocksText } from '../common/render';
 import type { SourceItem, SummaryMessage, SummaryRequest } from '../types';
 
 /*
- * Seed 004 §4.1: the default summarizer "derives the system message from surface position 0,
+ * DeepSeek Harness: the default summarizer "derives the system message from surface position 0,
  * follows it with the shadowed-region messages ... and appends the compaction instruction. The
  * system head stays outside replacement; an empty head emits no wire message." Replaying the old
  * prefix unchanged is what lets a provider reuse its cache; only the final instruction is new.

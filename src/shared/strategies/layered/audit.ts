@@ -5,10 +5,10 @@ import { auditRequest, correctionRequest, parseVerdict, renderSummary, type Labe
 import type { TraceRecorder } from './trace';
 
 /*
- * Seed 001: "A validator audits the final candidate against the original map summaries. Corrections
+ * cosh: "A validator audits the final candidate against the original map summaries. Corrections
  * are revalidated. Eight reduction levels and two corrections bound non-converging output." An audit
  * sends the 10 % map reservation as its ceiling; a correction keeps the connector's output settings.
- * A model's own PASS is recorded, not trusted as ground truth (DESIGN.md): the invariants checked
+ * A model's own PASS is recorded, not trusted as ground truth: the invariants checked
  * deterministically (coverage, budget) do not depend on it.
  */
 

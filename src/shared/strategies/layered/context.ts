@@ -9,7 +9,7 @@ export class RunContext {
   readonly calls: SummaryCall[] = [];
   readonly notes: string[] = [];
   /**
-   * The window summary requests are checked against. Seed 001: "Discovered/reported windows bound
+   * The window summary requests are checked against. cosh: "Discovered/reported windows bound
    * summary requests; when discovery is unavailable the existing context-budget estimate is used
    * until the provider reports a limit." It only ever shrinks, on a provider's report.
    */
@@ -36,7 +36,7 @@ export class RunContext {
 
   /**
    * What a request that leaves maxOutput to the connector reserves: the ceiling the connector
-   * actually sends. Seed 001: "Unknown provider output defaults remain unknown" — nothing is invented.
+   * actually sends. cosh: "Unknown provider output defaults remain unknown" — nothing is invented.
    */
   get connectorOutput(): number {
     return this.summarizer.defaultMaxOutput ?? 0;
@@ -92,12 +92,12 @@ export type Sent =
   | { readonly ok: false; readonly kind: 'overflow' | 'cancelled' | 'failed'; readonly reason: string; readonly window?: number };
 
 /**
- * Seed 001: "Generic errors and cancellation are not classified as stuck context windows." Only an
+ * cosh: "Generic errors and cancellation are not classified as stuck context windows." Only an
  * explicit overflow error is an overflow; a 'cancelled' answer is a cancellation only when we asked.
  */
 export function classify(call: SummaryCall, signal: AbortSignal): Sent {
   const label = call.request.label;
-  // Completion integrity (seed 001): only a natural finish with text is evidence. The Summarizer
+  // Completion integrity (cosh): only a natural finish with text is evidence. The Summarizer
   // contract already withholds text otherwise; a text with another finish is still refused here.
   if (call.error === null && call.text !== null && call.text.trim() !== '') {
     if (call.finish?.reason === 'stop') return { ok: true, text: call.text, call };

@@ -4,7 +4,7 @@ import type { RunContext, Step } from './context';
 /**
  * Splits an ordered list into consecutive groups whose complete requests (instructions + members +
  * reserved output) fit the summarizer window. Greedy on per-member estimates, then each request is
- * verified as built — the check seed 001 asks of every request "before sending". A member that
+ * verified as built — the check cosh asks of every request "before sending". A member that
  * cannot fit even alone fails the grouping explicitly.
  */
 export function groupToFit<T>(

@@ -12,7 +12,7 @@ import { staleNotes, staleObservations } from './stale';
 import { TraceRecorder } from './trace';
 
 /*
- * Seed 001 (cosh), "Layered context compaction": a structured handoff checkpoint over the older
+ * cosh, "Layered context compaction": a structured handoff checkpoint over the older
  * prefix, composed before a raw tail of 20 % of the agent's budget. One-shot when the summarizer's
  * actual request fits its window; otherwise MapReduce (maps.ts, reduce.ts, audit.ts).
  */
@@ -39,7 +39,7 @@ export async function runLayered(input: StrategyInput): Promise<StrategyResult> 
   const parsed = parseOptions(input.options);
   if (!parsed.ok) return failed(parsed.error, { calls: [], notes: [], mapreduce: null, before });
   const opts = parsed.options;
-  if (!input.summarizer) return failed('layered needs a summarizer: seed 001 checkpoints are written by a model', { calls: [], notes: [], mapreduce: null, before });
+  if (!input.summarizer) return failed('layered needs a summarizer: cosh checkpoints are written by a model', { calls: [], notes: [], mapreduce: null, before });
 
   const plan = planCut(items, tokens, input.budget.window);
   const ctx = new RunContext(items, tokens, input.count, input.summarizer, input.signal, input.budget.window, input.onProgress, { from: plan.from, to: plan.to });
@@ -52,7 +52,7 @@ export async function runLayered(input: StrategyInput): Promise<StrategyResult> 
   ctx.notes.push(`checkpoint covers items #${plan.from}–#${plan.to}; raw tail #${plan.tailFrom}–#${items.length - 1} (${tailTokens} tokens; budget ${plan.tailBudget} = 20 % of the agent window ${input.budget.window})`);
   if (input.summarizer.defaultMaxOutput === null) ctx.notes.push("the connector's output ceiling is unknown (provider default); no output is reserved for requests that leave it to the connector");
 
-  // Seed 001: "Before choosing MapReduce, the selected summarizer's actual request is checked against
+  // cosh: "Before choosing MapReduce, the selected summarizer's actual request is checked against
   // its own known window, with prompt overhead and the output ceiling its adapter actually sends."
   let summary: string | null = null;
   const oneShot = oneShotRequest(items, plan.from, plan.to);
@@ -63,7 +63,7 @@ export async function runLayered(input: StrategyInput): Promise<StrategyResult> 
     ctx.notes.push(`one-shot request (${oneShotTokens} tokens with its output ceiling) exceeds the ${ctx.window}-token summarizer window: MapReduce`);
   } else {
     ctx.progress({ stage: 'one-shot', done: 0, total: 1 });
-    // maxOutput null: one-shot never borrows MapReduce's segment ceiling (seed 001's regression).
+    // maxOutput null: one-shot never borrows MapReduce's segment ceiling (cosh's regression).
     const sent = await ctx.send(oneShot);
     if (sent.ok) summary = sent.text;
     else if (sent.kind === 'cancelled') return failed('cancelled', records());

@@ -8,7 +8,7 @@ import { runPool } from './pool';
 import type { Segment, TraceRecorder } from './trace';
 
 /*
- * The map stage of seed 001's MapReduce: whole-item segments, up to four in flight, a sequential
+ * The map stage of cosh's MapReduce: whole-item segments, up to four in flight, a sequential
  * fallback after a provider failure, and at most three whole-item repartitions of incomplete maps
  * after context overflows. Accepted summaries are never regenerated.
  */
@@ -21,7 +21,7 @@ export interface MapOptions {
 class MapStage {
   /** Soft packing target each segment was packed with (halved for the incomplete ones on overflow). */
   private readonly targets = new Map<Segment, number>();
-  /** Set after a provider failure; later rounds stay sequential (seed 001: "persists sequential fallback"). */
+  /** Set after a provider failure; later rounds stay sequential (cosh: "persists sequential fallback"). */
   private sequential = false;
   private readonly sep: number;
 
@@ -51,7 +51,7 @@ class MapStage {
    * Whether a map request fits the window. The packer's own sum (items + joining allowance) within
    * the room settles it without tokenising the request again; only a segment past that sum (an
    * item larger than the target, or a window that shrank) has its actual request counted, so an
-   * indivisible item fails on the request it would really send (seed 001).
+   * indivisible item fails on the request it would really send (cosh).
    */
   private fits(seg: Segment): boolean {
     if (seg.tokens + this.sep * (seg.to - seg.from + 1) <= this.room()) return true;
@@ -89,7 +89,7 @@ class MapStage {
 
     for (let round = 0; ; round++) {
       const pending = trace.live().filter((s) => s.status === 'pending');
-      // Seed 001: "An indivisible item that cannot fit that request fails explicitly with source and
+      // cosh: "An indivisible item that cannot fit that request fails explicitly with source and
       // accepted progress intact. It does not trigger textual slicing or unchanged singleton retries."
       for (const seg of pending) {
         if (seg.from === seg.to && !this.fits(seg)) {
@@ -142,7 +142,7 @@ class MapStage {
     await runPool(segs, this.sequential ? 1 : this.opts.concurrency, ctx.signal, runOne);
     if (ctx.cancelled) return { ok: false, reason: `cancelled; ${this.trace.coverage()}`, cancelled: true };
     if (failure !== null) {
-      // Seed 001: "persists sequential fallback for missing maps".
+      // cosh: "persists sequential fallback for missing maps".
       this.sequential = true;
       const missing = segs.filter((s) => s.status !== 'accepted' && !overflowed.includes(s));
       ctx.notes.push(`provider failure (${failure}): stopped scheduling, drained the maps in flight, ${missing.length} missing map(s) run sequentially`);
@@ -157,7 +157,7 @@ class MapStage {
   }
 
   /**
-   * Seed 001: "Context overflow permits at most three whole-item repartitions of incomplete maps;
+   * cosh: "Context overflow permits at most three whole-item repartitions of incomplete maps;
    * accepted summaries are not regenerated. Reducing the packing target does not reduce the actual
    * request window unless the provider reports a smaller window. Repartitioning stops when no further
    * item boundaries exist."

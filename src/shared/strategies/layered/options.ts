@@ -1,6 +1,6 @@
 /*
- * Seed 001's numbers, in one place, and the options the `layered` strategy accepts. Every constant
- * cites the sentence of seed 001 (cosh, "Layered context compaction") it comes from.
+ * cosh's numbers, in one place, and the options the `layered` strategy accepts. Every constant
+ * cites the sentence of cosh's "Layered context compaction" (its docs/context-compaction.md) it comes from.
  */
 
 /** "Reserve a recent raw window (20% of the effective context budget)". */
@@ -25,7 +25,7 @@ export function mapOutputReserve(window: number): number {
 }
 
 export interface LayeredOptions {
-  /** Map calls in flight at once, 1–4 (default 4). 1 is seed 001's sequential MapReduce mode. */
+  /** Map calls in flight at once, 1–4 (default 4). 1 is cosh's sequential MapReduce mode. */
   readonly concurrency: number;
   /**
    * Soft packing target of a map segment, in item tokens. Default: all the room a map request has
@@ -52,7 +52,7 @@ export function parseOptions(raw: Readonly<Record<string, unknown>> | undefined)
   if (unknown.length > 0) return { ok: false, error: `unknown option(s) for layered: ${unknown.join(', ')} (accepted: ${[...KNOWN].join(', ')})` };
   const { concurrency, segmentTokens, audit, forceMapReduce } = raw;
   if (concurrency !== undefined && (!isInt(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)) {
-    return { ok: false, error: `concurrency must be an integer from 1 to ${MAX_CONCURRENCY} (seed 001: up to four map calls run concurrently)` };
+    return { ok: false, error: `concurrency must be an integer from 1 to ${MAX_CONCURRENCY} (cosh: up to four map calls run concurrently)` };
   }
   if (segmentTokens !== undefined && segmentTokens !== null && (!isInt(segmentTokens) || segmentTokens < 1)) {
     return { ok: false, error: 'segmentTokens must be a positive integer' };

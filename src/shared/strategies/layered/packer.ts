@@ -1,5 +1,5 @@
 /**
- * Whole-item segment packing. Seed 001: "The packing target is soft: if the next item exceeds the
+ * Whole-item segment packing. cosh: "The packing target is soft: if the next item exceeds the
  * remaining space, move it intact to the next group and reset the group's accounting. An item larger
  * than the target occupies its own group; it is never cut at byte or token offsets."
  */

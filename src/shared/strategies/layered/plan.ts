@@ -3,7 +3,7 @@ import type { SourceItem } from '../types';
 import { TAIL_RATIO } from './options';
 
 /**
- * Where the checkpoint cut falls. Seed 001: "Reserve a recent raw window (20% of the effective
+ * Where the checkpoint cut falls. cosh: "Reserve a recent raw window (20% of the effective
  * context budget), preserving native tool-call/result pairs. Automatic checkpointing covers the
  * older prefix". The budget is the receiving agent's ("Source coverage, the recent raw tail, and the
  * checkpoint commit budget belong to the receiving agent"), never the summarizer's.
@@ -27,7 +27,7 @@ function isPlainUser(item: SourceItem): boolean {
 }
 
 /**
- * Index of the first unanswered/queued user message at the end, or items.length. Seed 001:
+ * Index of the first unanswered/queued user message at the end, or items.length. cosh:
  * "Unanswered or queued user messages remain verbatim when prior responded work exists" — so the
  * rule applies only when some assistant item precedes them.
  */
@@ -46,7 +46,7 @@ export function planCut(items: readonly SourceItem[], itemTokens: readonly numbe
   const tailBudget = Math.floor(agentWindow * TAIL_RATIO);
   let start = Math.max(headEnd, tailStart(items, itemTokens, tailBudget));
   if (start === items.length && items.length > headEnd) {
-    // Seed 001: "An oversized indivisible source item/tool chain may require folding the whole
+    // cosh: "An oversized indivisible source item/tool chain may require folding the whole
     // eligible source into a checkpoint."
     notes.push(`the newest unit does not fit the raw tail (${tailBudget} tokens = 20 % of the agent window ${agentWindow}); the whole eligible source is folded into the checkpoint`);
   }

@@ -1,7 +1,7 @@
 /**
  * Runs tasks in order with at most `limit` in flight. When a task answers 'stop' (a provider failure
  * or a cancellation) or the signal aborts, nothing new is scheduled and the calls already in flight
- * are drained — awaited, so their results are kept (seed 001: "A provider failure stops new
+ * are drained — awaited, so their results are kept (cosh: "A provider failure stops new
  * scheduling, drains successful in-flight calls"). Returns the tasks never started, in order.
  */
 export async function runPool<T>(tasks: readonly T[], limit: number, signal: AbortSignal, run: (task: T) => Promise<'continue' | 'stop'>): Promise<T[]> {

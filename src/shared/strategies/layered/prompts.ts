@@ -2,7 +2,7 @@ import { renderItems } from '../common/render';
 import type { SourceItem, SummaryRequest } from '../types';
 
 /*
- * Every text the `layered` strategy sends. Seed 001: "Build a structured handoff containing the
+ * Every text the `layered` strategy sends. cosh: "Build a structured handoff containing the
  * objective, constraints, decisions and evidence, invalidations, completed/active/blocked work, next
  * action, files, and code anchors. Changed-file observations must be marked stale." The same ten
  * sections are asked of maps and reductions, so that reducing is merging like with like.
@@ -129,7 +129,7 @@ export function reduceRequest(inputs: readonly LabelledSummary[], level: number,
 
 /**
  * The same reduction, re-sent once with the raw items a REREAD asked for. The ranges are whole
- * items, so the header may say they are complete; a range is never cut (seed 001: "partial excerpts
+ * items, so the header may say they are complete; a range is never cut (cosh: "partial excerpts
  * never claim complete range coverage").
  */
 export function withRawItems(req: SummaryRequest, items: readonly SourceItem[], ranges: readonly (readonly [number, number])[]): SummaryRequest {
@@ -155,7 +155,7 @@ export function correctionRequest(candidate: string, findings: readonly string[]
     label: `correction ${round}`,
     system: CORRECTION_SYSTEM,
     messages: [{ role: 'user', text: `${ev}CANDIDATE:\n\n${candidate}\n\nPROBLEMS:\n${findings.map((f) => `- ${f}`).join('\n')}` }],
-    // Seed 001: "Final reductions and corrections preserve the selected connector's output configuration."
+    // cosh: "Final reductions and corrections preserve the selected connector's output configuration."
     maxOutput: null,
   };
 }

@@ -7,7 +7,7 @@ import { findReread, parseReread } from './reread';
 import type { TraceRecorder } from './trace';
 
 /*
- * Seed 001: "Reducers process all ordered summaries, recursively grouping them when needed." The
+ * cosh: "Reducers process all ordered summaries, recursively grouping them when needed." The
  * final reduction keeps the connector's output configuration (maxOutput null); intermediate ones
  * send the 10 % map reservation. "Eight reduction levels ... bound non-converging output."
  */
@@ -20,7 +20,7 @@ export interface ReduceInput extends LabelledSummary {
 const cancelled = (): Step<never> => ({ ok: false, reason: 'cancelled', cancelled: true });
 
 /**
- * Sends one reduction; honours one REREAD. Seed 001: "One reread attempt is permitted per reduction
+ * Sends one reduction; honours one REREAD. cosh: "One reread attempt is permitted per reduction
  * request"; "Malformed, unavailable, or oversized rereads fail explicitly".
  */
 export async function reduceOnce(ctx: RunContext, trace: TraceRecorder, req: SummaryRequest): Promise<Step<string>> {
@@ -62,7 +62,7 @@ export async function runReduce(ctx: RunContext, trace: TraceRecorder, maps: rea
       return r;
     }
     if (level >= MAX_REDUCE_LEVELS) {
-      return { ok: false, reason: `${inputs.length} summaries still do not fit one final reduction after ${MAX_REDUCE_LEVELS} reduction levels (seed 001 bounds non-converging reduction at ${MAX_REDUCE_LEVELS})` };
+      return { ok: false, reason: `${inputs.length} summaries still do not fit one final reduction after ${MAX_REDUCE_LEVELS} reduction levels (cosh bounds non-converging reduction at ${MAX_REDUCE_LEVELS})` };
     }
     const groups = groupToFit(
       ctx,

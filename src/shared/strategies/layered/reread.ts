@@ -1,7 +1,7 @@
 import { MAX_REREAD_RANGES } from './options';
 
 /*
- * Seed 001: "REREAD: start-end,... can request up to three raw ranges ... Malformed, unavailable, or
+ * cosh: "REREAD: start-end,... can request up to three raw ranges ... Malformed, unavailable, or
  * oversized rereads fail explicitly". Ranges are inclusive source item indices, the numbers of the
  * [#n role] labels the summaries cite.
  */

@@ -12,7 +12,7 @@ function keep(it: SourceItem): Item {
 
 /**
  * The text actually installed: a one-line frame saying what the checkpoint covers, then the handoff.
- * Seed 001: "All commit paths measure the annotated text they actually install."
+ * cosh: "All commit paths measure the annotated text they actually install."
  */
 export function annotate(summary: string, plan: CutPlan, tailLength: number): string {
   const n = plan.to - plan.from + 1;
@@ -21,7 +21,7 @@ export function annotate(summary: string, plan: CutPlan, tailLength: number): st
 
 /**
  * The candidate view: system + leading system items + one checkpoint + the raw tail. The checkpoint
- * is composed before the raw tail (seed 001: "the checkpoint is composed before the raw tail even
+ * is composed before the raw tail (cosh: "the checkpoint is composed before the raw tail even
  * though its event was appended afterward").
  */
 export function candidateView(input: StrategyInput, plan: CutPlan, installed: string): CandidateView {
@@ -44,7 +44,7 @@ export function candidateView(input: StrategyInput, plan: CutPlan, installed: st
 }
 
 /**
- * The commit budget: the agent's window less the output it reserves for its next reply. Seed 001:
+ * The commit budget: the agent's window less the output it reserves for its next reply. cosh:
  * "Checkpoint commit still respects the agent's budget"; "A handoff that still exceeds the commit
  * budget is rejected without changing the committed view."
  */

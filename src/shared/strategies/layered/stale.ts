@@ -2,7 +2,7 @@ import type { ToolCallBlock } from '../../model/content';
 import type { SourceItem } from '../types';
 
 /*
- * Seed 001: "Changed-file observations must be marked stale." The prompt asks the model to do it;
+ * cosh: "Changed-file observations must be marked stale." The prompt asks the model to do it;
  * this is the deterministic side: from the tool calls themselves, which files were observed in the
  * compacted prefix and changed later (in the prefix or in the raw tail). The result is reported in
  * the strategy's notes, with whether the installed handoff mentions each such path.

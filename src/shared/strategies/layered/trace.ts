@@ -1,7 +1,7 @@
 import type { ItemId } from '../../model/item';
 import type { MapReduceTrace, SegmentStatus } from '../types';
 
-/** One map segment as the run tracks it (seed 001: "Each map has a stable ordinal, exact item ranges, and ordered whole-item IDs"). */
+/** One map segment as the run tracks it (cosh: "Each map has a stable ordinal, exact item ranges, and ordered whole-item IDs"). */
 export interface Segment {
   readonly ordinal: number;
   readonly from: number;

@@ -1,6 +1,6 @@
 /*
- * Seed 000 (Rind): "The summary request reserves an output budget of min(8,192, window/10) and then
- * leaves 5% of the window as headroom." The window is the summarizer's own when known: seed 001 says
+ * Rind: "The summary request reserves an output budget of min(8,192, window/10) and then
+ * leaves 5% of the window as headroom." The window is the summarizer's own when known: cosh says
  * a summarizer's window sizes its requests, while the raw tail and the commit budget stay the agent's.
  */
 

@@ -7,16 +7,16 @@ import { precheck } from './precheck';
 import { CONTINUATION_TEXT } from './request';
 
 /*
- * Seed 000 (Rind): one model summary turns the old history into a handoff pair, the recent stretch
+ * Rind: one model summary turns the old history into a handoff pair, the recent stretch
  * stays as-is. View = system + user continuation message + assistant handoff + recent tail.
  */
 
 export const ONE_SHOT_ID = 'one-shot';
 
 /**
- * Seed 000 names no tail size. The default is 20 % of the agent's window, seed 001's "recent raw
+ * Rind names no tail size. The default is 20 % of the agent's window, cosh's "recent raw
  * window (20% of the effective context budget)", the only raw-tail figure among the seeds that is
- * a share of the window; the tail belongs to the receiving agent (seed 001), so it is sized on the
+ * a share of the window; the tail belongs to the receiving agent (cosh), so it is sized on the
  * agent's window, never the summarizer's.
  */
 export const DEFAULT_TAIL_RATIO = 0.2;
@@ -63,7 +63,7 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   input.onProgress?.({ stage: 'summarize', done: 1, total: 1 });
   const why = unusable(call);
   if (why !== null) return r.failed(`not a handoff: ${why}`);
-  // Seed 000: "Cancellation is also rechecked after the model returns but before the commit."
+  // Rind: "Cancellation is also rechecked after the model returns but before the commit."
   if (input.signal.aborted) return r.failed('cancelled after the summary returned; nothing committed');
 
   const handoff = (call.text as string).trim();
@@ -76,7 +76,7 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   ];
   const view = r.view(out);
   const after = r.measure(view);
-  // Seed 001: the commit budget is the agent's; a handoff view that does not fit it is rejected.
+  // cosh: the commit budget is the agent's; a handoff view that does not fit it is rejected.
   if (after > input.budget.window) return r.failed(`the handoff view (${fmt(after)} tokens) does not fit the agent's window (${fmt(input.budget.window)})`);
   r.note(`strategy: one-shot handoff (${fmt(input.count(handoff))} tokens) replaced ${covers.length} items`);
   return r.finish('committed', view, handoff);

@@ -5,7 +5,7 @@ import type { SummaryBudget } from './budget';
 import { oneShotRequest, requestTokens, type RequestShape } from './request';
 
 /*
- * Seed 000's budget precheck: "The budget precheck only shortens over-long tool bodies; it never
+ * Rind's budget precheck: "The budget precheck only shortens over-long tool bodies; it never
  * deletes user text or tool arguments. If the input still does not fit, the commit is rejected."
  * Bodies are cut to their first 2,000 and last 2,000 characters with the omitted amount marked.
  * Rind is a Python CLI, where a character is a code point, so the cut counts code points (and so can

@@ -2,7 +2,7 @@ import { renderItems } from '../common/render';
 import type { SourceItem, SummaryRequest, TokenCounter } from '../types';
 
 /*
- * The one-shot handoff request. Seed 000: "The summary request keeps history and
+ * The one-shot handoff request. Rind: "The summary request keeps history and
  * retained_recent_messages separate, retaining the latter for reference without duplicating it in
  * the handoff." The two sections are tagged so the summarizer cannot mistake one for the other.
  */
@@ -19,7 +19,7 @@ export const ONE_SHOT_SYSTEM = [
 
 export const ONE_SHOT_INSTRUCTION = 'Write the handoff for <history> now.';
 
-/** The user continuation message that opens the compacted view (seed 000's pair: continuation + handoff). */
+/** The user continuation message that opens the compacted view (Rind's pair: continuation + handoff). */
 export const CONTINUATION_TEXT = [
   'This session continues from an earlier conversation that was compacted.',
   'The handoff that follows summarises that history; the messages after it are the most recent ones, kept verbatim.',

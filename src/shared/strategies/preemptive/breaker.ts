@@ -1,5 +1,5 @@
 /*
- * Seed 002's circuit breaker around compaction failures: "Maintain a per-session counter of
+ * The Conversation Compaction article's circuit breaker around compaction failures: "Maintain a per-session counter of
  * consecutive failures. Trip at N=3 ... When tripped, do not retry compaction; fall back to a
  * degraded strategy ... After M turns of cool-down, reset." The reference code's CompactorState and
  * the order of its checks in maybe_compact(), as a pure state machine (no clock, no I/O): a turn

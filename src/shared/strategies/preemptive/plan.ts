@@ -4,7 +4,7 @@ import { units } from '../common/units';
 import type { SourceItem, TokenCounter } from '../types';
 
 /*
- * Seed 002's trigger and cut. project_next_turn(): "the current buffer size plus a conservative
+ * The Conversation Compaction article's trigger and cut. project_next_turn(): "the current buffer size plus a conservative
  * max_tokens bound on output plus the expected tool-result size from the most recent tool_use
  * block", gated on the projection, not the current size. The tail is tail_keep = 10 messages.
  */
@@ -29,7 +29,7 @@ export type Trigger = 'none' | 'preemptive' | 'reactive';
 
 /**
  * Which watermark the projection crosses. The reference code reads only the soft watermark; the
- * hard one (seed 002: "reactive as a backstop at ~95%") labels a compaction that had no headroom
+ * hard one (the Conversation Compaction article: "reactive as a backstop at ~95%") labels a compaction that had no headroom
  * left to retry in.
  */
 export function triggerOf(projected: number, limit: number, soft: number, hard: number): Trigger {

@@ -6,7 +6,7 @@ import { pyDumps } from './pyjson';
 import { checkSummary, summaryPrompt, type SummaryJson } from './summary';
 
 /*
- * Seed 002's _run_summarizer() and the wedged-buffer escape hatch _chunked_and_merge(): "split the
+ * The Conversation Compaction article's _run_summarizer() and the wedged-buffer escape hatch _chunked_and_merge(): "split the
  * buffer in half, summarize each half independently, then summarize the summaries". The halves are
  * cut at the conversation-unit boundary nearest the middle, so a tool call and its result land in
  * the same half (the reference cuts at len // 2 whatever it splits; it does so only when the range
