@@ -14,7 +14,7 @@ import { useApp } from './useApp';
 
 /**
  * The open session: the search bar when it is open, then the session view (UI-2's) for this tab
- * or, when chosen above it, re-run & compare (./rerun, issue #8).
+ * or, when chosen above it, re-run & compare (./rerun, docs/rerun.md).
  */
 function SessionArea({ sessionId }: { sessionId: string }): React.JSX.Element {
   const searching = useApp((s) => s.search.open && s.search.sessionId === sessionId);

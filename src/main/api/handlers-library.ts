@@ -7,7 +7,7 @@ import type { HandlerContext } from './handlers';
 import { ApiFailure } from './sessions';
 
 /**
- * The app shell's handlers (issue #7): the library listing, native pickers and search within a
+ * The app shell's handlers (docs/session-view.md): the library listing, native pickers and search within a
  * session. createHandlers (./handlers.ts) validates their inputs before they run and turns what
  * they throw into error values; each output is checked against the contract here.
  */

@@ -9,7 +9,7 @@ import { alignment, eventText, fateList, indexOrFail, itemText, viewHead, viewWi
 import { branchOf, contractOutput } from './conform';
 
 /**
- * Handlers of the session inspector's methods (src/shared/api/session-contract.ts; issue #7 views).
+ * Handlers of the session inspector's methods (src/shared/api/session-contract.ts; docs/session-view.md).
  * Spread into the handler table by ./handlers.ts, which validates inputs and turns failures into
  * values; each result is checked against its output schema here, as ./handlers.ts does for its own.
  */

@@ -43,7 +43,7 @@ export interface HandlerContext {
   readonly logError?: (method: string, err: unknown) => void;
   /** The host's library (discovery, pickers); without one, discoverSessions and pickPaths answer NOT_AVAILABLE. */
   readonly library?: Library;
-  /** Re-runs (issue #8): the environment API keys and the data directory are read from, and a key store. Default: process.env, no store. */
+  /** Re-runs (docs/rerun.md): the environment API keys and the data directory are read from, and a key store. Default: process.env, no store. */
   readonly rerun?: RerunHostOptions;
 }
 
@@ -79,19 +79,19 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
     conform(CONTRACT[m].output, value, `a ${m} result`) as ApiOutput<M>;
   // Re-run jobs belong to this handler table; closing a session stops its jobs.
   const rerun = rerunImplementations(ctx);
-  // Eval jobs (issue #9) belong to this handler table too; they are not tied to a session.
+  // Eval jobs (docs/eval.md) belong to this handler table too; they are not tied to a session.
   const evals = evalImplementations(ctx);
 
   const impl: Impl = {
-    // The session inspector's methods (issue #7): ./handlers-session.ts.
+    // The session inspector's methods (docs/session-view.md): ./handlers-session.ts.
     ...sessionImplementations(ctx),
     // A session joined with its captures: ./handlers-capture.ts.
     ...captureImplementations(ctx),
-    // The app shell's methods (issue #7): ./handlers-library.ts.
+    // The app shell's methods (docs/session-view.md): ./handlers-library.ts.
     ...libraryImplementations(ctx),
-    // Re-run and compare (issue #8): ./handlers-rerun.ts.
+    // Re-run and compare (docs/rerun.md): ./handlers-rerun.ts.
     ...rerun.impl,
-    // Offline evaluation (issue #9): ./handlers-eval.ts.
+    // Offline evaluation (docs/eval.md): ./handlers-eval.ts.
     ...evals.impl,
 
     async initialSessions() {

@@ -3,7 +3,7 @@ import { readSettings } from '../rerun/settings';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 
 /*
- * The summarization chain of `palimpsest rerun` (seed 001): the `--model`s given, in order, each
+ * The summarization chain of `palimpsest rerun` (cosh): the `--model`s given, in order, each
  * pinned with the flags below when there is one; else the chain kept in settings (the app's, in
  * settings.json under the data folder); else — or with --session-model — the session's own route.
  */

@@ -11,7 +11,7 @@ import type { ScanResult, SessionCandidate } from './types';
  * cache), so the sessions are shared out by size between this thread and `threads - 1` workers.
  * The workers run the small discovery bundle (dist/ls.js, built from ./entry.ts), never the
  * whole CLI; from the TypeScript sources (tests, tsx) or without that bundle, everything is
- * scanned on this thread. Measured on the 2-core machine of ENVIRONMENT.md: see bench/ls.ts.
+ * scanned on this thread. Measured on a 2-core development machine: see bench/ls.ts.
  */
 
 /** Below this many bytes to scan, a worker's start-up (a new V8 isolate) costs more than it saves. */
@@ -52,7 +52,7 @@ export function idleCores(): number {
 /**
  * Threads for a scan by default. V8 compiles the scanner on background threads while this one
  * runs it, so a cold scan already keeps two cores busy, and each worker pays its own start-up
- * and warm-up: on the 2-core machine of ENVIRONMENT.md a worker made the first `ls` of the
+ * and warm-up: on a 2-core development machine a worker made the first `ls` of the
  * 200 MB bench tree slower (0.29–0.31 s against 0.26–0.27 s on one thread). Workers are used
  * only when at least three cores are idle, one left for the JIT.
  */

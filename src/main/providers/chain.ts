@@ -7,7 +7,7 @@ import { type AttemptRecord, type CallOptions, type ModelCall, callModel } from 
 import type { AttemptError } from './types';
 
 /*
- * The Summarizer a re-run hands to a strategy: seed 001's summarization-model chain over the
+ * The Summarizer a re-run hands to a strategy: cosh's summarization-model chain over the
  * provider adapters.
  * - The models are given resolved: a non-empty configured chain as is, or — for an empty one — the
  *   session's own connector (pinned.ts resolveSummarizationModels). No model is ever added here.

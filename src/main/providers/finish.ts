@@ -3,7 +3,7 @@ import type { SummaryError } from '../../shared/strategies/types';
 
 /*
  * Finish reasons, normalised per protocol with the raw string kept, and the completion-integrity
- * rule of seed 001: a summary is evidence only when the stream reported a natural finish (stop,
+ * rule of cosh: a summary is evidence only when the stream reported a natural finish (stop,
  * Claude's end_turn, Gemini's STOP) and carried text. Length, refusal, pause, unknown and missing
  * finishes are rejected as 'incomplete' (their usage is still recorded by the caller); a natural
  * finish without text is 'empty'.
@@ -84,7 +84,7 @@ export interface Judged {
   readonly error: SummaryError | null;
 }
 
-/** Seed 001's completion integrity. */
+/** cosh's completion integrity. */
 export function judgeCompletion(text: string, finish: Finish | null): Judged {
   const fin = finish ?? MISSING_FINISH;
   if (fin.reason !== 'stop') {

@@ -1,7 +1,7 @@
 import type { PinnedModel } from '../../shared/rerun/pinned';
 
 /*
- * Concurrency per provider endpoint: MapReduce runs several summary calls at once (seed 001: up to
+ * Concurrency per provider endpoint: MapReduce runs several summary calls at once (cosh: up to
  * four maps), and several strategies may share one endpoint. A slot is held for one HTTP attempt
  * only — never across a backoff sleep — and a queued caller whose signal aborts leaves the queue at
  * once without taking a slot.

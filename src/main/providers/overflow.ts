@@ -3,7 +3,7 @@ import { parseContextOverflow } from './overflow-messages';
 /*
  * Recognises "the request does not fit the model's window" in a provider's error, and the window it
  * reports. A context overflow is not retried and does not advance the model chain: the strategy
- * repartitions (seed 001), and a reported window is authoritative over the pinned one.
+ * repartitions (cosh), and a reported window is authoritative over the pinned one.
  *
  * The four providers' own wordings are read by parseContextOverflow (src/main/providers/overflow-messages.ts,
  * the same module the mock builds its overflow errors from, so both sides agree on the text). The

@@ -8,7 +8,7 @@ import type { AttemptError } from './types';
  * provider's retry-after / retry-after-ms honoured; retries only for errors classified retryable
  * (errors.ts: connection errors, cut streams, timeouts, 408, 409, 429, 5xx incl. 529). Answers the
  * model gave (incomplete, empty) and context overflows are never retried on the same model: the
- * same request would get the same answer (seed 001's regression is exactly such a loop).
+ * same request would get the same answer (cosh's regression is exactly such a loop).
  * One AbortSignal cancels everything at once, backoff sleeps included. Clock, sleep and randomness
  * are injectable for tests.
  */

@@ -30,7 +30,7 @@ export interface RerunJob {
   readonly captures?: readonly string[];
   readonly strategy: string;
   readonly options?: Readonly<Record<string, unknown>>;
-  /** The summarization chain; empty: the session's own route (seed 001). Ignored by model-free strategies. */
+  /** The summarization chain; empty: the session's own route (cosh). Ignored by model-free strategies. */
   readonly models: readonly PinnedModel[];
   readonly window?: number;
   readonly maxOutput?: number;

@@ -5,7 +5,7 @@ import { PinnedModel, type SummarizationChain } from '../../shared/rerun/pinned'
 import { dataDir } from '../files/data-dir';
 
 /*
- * Re-run settings: the ordered summarization-model chain of seed 001 (empty: the session's own
+ * Re-run settings: the ordered summarization-model chain of cosh (empty: the session's own
  * route; non-empty: only those models, in order), kept in `settings.json` under the data folder so
  * the app and `palimpsest rerun` share it. A model is pinned whole — provider, base URL, model,
  * parameters, window, prices — and never with a key (keys live in the environment or the app's

@@ -9,7 +9,7 @@ import { extractiveSummary, ScriptPlayer, startMockProvider, type Answerer, type
 import type { SummarizerHandle } from './run';
 
 /*
- * The summarizer of a re-run: seed 001's chain over the provider adapters. A `mock` model without a
+ * The summarizer of a re-run: cosh's chain over the provider adapters. A `mock` model without a
  * baseUrl gets a mock provider started here, in process, for the life of the handle: it answers
  * with a deterministic extractive summary labelled "[MOCK SUMMARY — not a model]" (and PASS to the
  * layered strategy's audits), so a user with no key sees the whole flow, and every record says mock.

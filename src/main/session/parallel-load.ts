@@ -55,7 +55,7 @@ async function afterLines(fh: FileHandle, path: string, from: number, count: num
 /**
  * What a worker loses to starting (a new isolate and its bundle: the bench's "worker start") and
  * to running its code before it is optimised, in bytes this thread reads meanwhile. On the 2-core
- * machine of ENVIRONMENT.md, given an even share of the 1 M-event bench session, the worker ended
+ * 2-core development machine, given an even share of the 1 M-event bench session, the worker ended
  * well after this thread; given this head start, about with it (docs/performance.md, "Parallel load").
  */
 export const WORKER_HEAD_START_BYTES = 12 * 1024 * 1024;

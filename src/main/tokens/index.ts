@@ -1,4 +1,4 @@
-// Token counting (issue #5): encoders, the worker pool, the content-hash cache and the session-level
+// Token counting (docs/tokens.md): encoders, the worker pool, the content-hash cache and the session-level
 // token service. Importing this module starts nothing: a pool exists only once someone creates it.
 export { ContentCountCache } from './cache';
 export {

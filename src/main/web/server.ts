@@ -12,7 +12,7 @@ export { CONTENT_SECURITY_POLICY } from '../host/static';
 
 /**
  * The web host: the built renderer and the API on 127.0.0.1 only, for Chromium on machines without
- * the Electron binary and for remote inspection through an SSH tunnel (DESIGN.md).
+ * the Electron binary and for remote inspection through an SSH tunnel (docs/architecture.md).
  *
  * - Binds 127.0.0.1, never another interface.
  * - A random token per launch, required on every API call as `Authorization: Bearer`. The URL

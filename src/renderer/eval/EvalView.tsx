@@ -7,7 +7,7 @@ import { useEval } from './useEval';
 import './eval.css';
 
 /**
- * The eval view (issue #9, "App"; docs/eval.md, "In the app"): on the left, running a spec and
+ * The eval view (docs/eval.md, "In the app"): on the left, running a spec and
  * choosing the results to show; on the right, the matrix, the runs of the cell drilled into, and
  * one run compared with the original compaction.
  */

@@ -2,7 +2,7 @@ import { setHomeMode, useHomeMode, type HomeMode } from './home';
 import './eval.css';
 
 /**
- * Beside the Library: the evals (issue #9). Two tabs over the Library tab's panel, as a session has
+ * Beside the Library: the evals (docs/eval.md). Two tabs over the Library tab's panel, as a session has
  * Inspect and Re-run & compare; arrow keys move between them.
  */
 

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * What the Library tab shows: the library of sessions, or the evals (issue #9). Kept outside the
+ * What the Library tab shows: the library of sessions, or the evals (docs/eval.md). Kept outside the
  * app store (as the re-run panel keeps a session's mode, ../rerun/registry.ts) so the eval view
  * stays in its own files; it survives switching to a session tab and back.
  */

@@ -5,7 +5,7 @@ import { entryLabel, isMock, PROVIDERS, type ChainEntry } from './form';
 import type { ModelKey } from './store';
 
 /**
- * The summarization-model chain (seed 001): tried in order, each with bounded retries before the
+ * The summarization-model chain (cosh): tried in order, each with bounded retries before the
  * next; empty means the session's own model. It is a setting: an edit is saved for every session
  * (and `palimpsest rerun`), and each model is pinned whole — endpoint, window, parameters, prices. Entries are added, moved and removed with buttons;
  * each shows whether its key is set (and its last four characters) — never the key, which the
@@ -120,7 +120,7 @@ export function ModelChain(): React.JSX.Element {
     <fieldset className="rr-chain">
       <legend>Summarization models, in order</legend>
       {chain.length === 0 ? (
-        <p className="muted small">Empty: the session&apos;s own model, as its log records it (seed 001).</p>
+        <p className="muted small">Empty: the session&apos;s own model, as its log records it (cosh).</p>
       ) : (
         <ol aria-label="Model chain">
           {chain.map((e, i) => <Entry key={e.key} e={e} first={i === 0} last={i === chain.length - 1} />)}

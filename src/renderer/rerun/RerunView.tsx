@@ -9,7 +9,7 @@ import { RunsList } from './RunsList';
 import './rerun.css';
 
 /**
- * Re-run & compare for one open session (issue #8): the re-run panel (target, strategy, model
+ * Re-run & compare for one open session (docs/rerun.md): the re-run panel (target, strategy, model
  * chain, window, repeat; Run; streamed progress; Cancel) on the left, the session's runs and the
  * comparison with the original on the right. Mounted by the app shell beside the inspector.
  */

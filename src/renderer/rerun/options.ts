@@ -32,7 +32,7 @@ const tail = (tailDefault: string): OptionField[] => [
 export const STRATEGY_OPTIONS: Readonly<Record<string, readonly OptionField[]>> = {
   'one-shot': tail('0.2'),
   layered: [
-    { key: 'concurrency', kind: 'int', min: 1, max: 4, default: '4', help: 'Map calls in flight at once; 1 is seed 001\u2019s sequential mode.' },
+    { key: 'concurrency', kind: 'int', min: 1, max: 4, default: '4', help: 'Map calls in flight at once; 1 is cosh\u2019s sequential mode.' },
     { key: 'segmentTokens', kind: 'int', min: 1, default: 'all a map request holds', help: 'Soft target of a map segment, in item tokens (clamped to what a map request holds).' },
     { key: 'audit', kind: 'bool', default: 'true', help: 'Run the validator audit and its corrections (\u2264 2) on a MapReduce candidate.' },
     { key: 'forceMapReduce', kind: 'bool', default: 'false', help: 'Take the MapReduce path even when one request fits.' },

@@ -42,7 +42,7 @@ export interface RerunState extends KeyActions {
   /** No provider key is set at all: the form starts from the baselines and the mock. */
   noKeys: boolean;
   /**
-   * The chain kept in settings (seed 001's setting, shared by every session and by `palimpsest
+   * The chain kept in settings (cosh's setting, shared by every session and by `palimpsest
    * rerun`): where, and what happened to it last — loaded, saved, or why not — in a sentence.
    */
   chainSettings: { readonly file: string | null; readonly ok: boolean; readonly note: string | null; readonly saving: boolean };
@@ -193,7 +193,7 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
           targetKind: first ? 'compaction' : 'request',
           compactionId: first?.id ?? '',
           request: String(agent.at(-1)?.index ?? 0),
-          // With no key, the obvious first run is one that needs none; with keys, the seed-000 handoff.
+          // With no key, the obvious first run is one that needs none; with keys, Rind's one-shot handoff.
           strategy: noKeys ? 'extractive' : 'one-shot',
           chain: saved.length > 0 ? saved : noKeys ? [{ key: nextKey++, ...MOCK_MODEL }] : [],
           window: demo ? String(demo.window) : '',

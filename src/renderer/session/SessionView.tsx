@@ -7,7 +7,7 @@ import { createSessionStore, type SessionStore } from './store';
 import './session.css';
 
 /**
- * The inspector for one open session (issue #7 views 2–6): a timeline of requests with compaction
+ * The inspector for one open session (docs/session-view.md): a timeline of requests with compaction
  * and diagnostic markers, the model view at the selected request beside the raw history (aligned
  * both ways), and panels for tokens, compaction detail, diffs and diagnostics. Mounted by the app
  * shell for the active session; keys are listed in ./keys.ts (press ? in the view).

@@ -8,7 +8,7 @@ import { mapReduceDetail } from './mapreduce';
 import { blocksText, hydrated, longText } from './text';
 
 /**
- * Everything about one compaction attempt (issue #7 view 4): its bracket on the log, trigger and
+ * Everything about one compaction attempt (docs/session-view.md): its bracket on the log, trigger and
  * policy, what each summarizer call received and returned (whole texts re-read from the file),
  * finish reasons, usage, errors and retries, the diagnostics that cite it, and MapReduce detail.
  */

@@ -5,7 +5,7 @@ import { preview } from './text';
 import type { ViewIndex } from './view-index';
 
 /**
- * View N against view M (issue #7 view 5): which items one has and the other has not, and which
+ * View N against view M (docs/session-view.md): which items one has and the other has not, and which
  * changed between them (masked or unmasked, extended by a later record). Items are matched by id:
  * an item is the same unit of conversation in both views, whatever position it holds.
  */

@@ -5,7 +5,7 @@ import type { SessionInspector } from '../../session/inspector';
 import { blocksText, hydrated, longText } from './text';
 
 /**
- * The MapReduce side of a compaction (seed 001): stagings, maps, repartitions, the reduction tree,
+ * The MapReduce side of a compaction (cosh): stagings, maps, repartitions, the reduction tree,
  * rereads, audits and corrections as the log records them, and the coverage of the source range by
  * the segments in force at the commit — what COVERAGE_GAP / COVERAGE_OVERLAP judge, drawn instead.
  */

@@ -12,7 +12,7 @@ import { ReportBuilder } from './report-builder';
 /**
  * Token meters for the session inspector: one SessionTokens per open session and branch, counting
  * every ref in the background (worker threads) from the first question on, answering at once with
- * what is counted and estimating the rest (labelled). Issue #7 view 3, on issue #5's accounting.
+ * what is counted and estimating the rest (labelled). The token view of docs/session-view.md, on the accounting of docs/tokens.md.
  */
 
 interface Entry {

@@ -8,7 +8,7 @@ import { ApiFailure } from '../sessions';
 import { charsOf, elidedOf, hydrated, longText, preview } from './text';
 import { itemAtSeq, onBranch, targetOf, viewIndex, type ViewIndex } from './view-index';
 
-/** The session inspector's windows of one model view and of its raw history (issue #7). */
+/** The session inspector's windows of one model view and of its raw history (docs/session-view.md). */
 
 export function indexOrFail(inspector: SessionInspector, branch: string, index: number): ViewIndex {
   const ix = viewIndex(inspector, branch, index);

@@ -2,8 +2,8 @@
  * What this importer knows of the Claude Code transcript format: record types, `system` subtypes,
  * top-level fields and content block types. Anything else is counted per file and reported
  * (UNKNOWN_RECORDS, UNKNOWN_FIELDS), so a format change shows up as a diagnostic, not as silence.
- * Sources: real 2.1.38/2.1.39 transcripts (fixtures/claude-code), `../shared/formats.md` §4, and
- * the 2.1.332 record names we were told of but have no sample of yet (see importer.ts).
+ * Sources: real 2.1.38/2.1.39 transcripts (fixtures/claude-code), third-party descriptions of the
+ * format, and the 2.1.332 record names we were told of but have no sample of yet (see importer.ts).
  */
 
 /**

@@ -6,7 +6,7 @@ import { sniffCodex } from './sniff';
 
 /**
  * OpenAI Codex CLI rollouts: `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`, one
- * `{timestamp, type, payload}` line per `RolloutItem` (formats.md §5; checked against Codex
+ * `{timestamp, type, payload}` line per `RolloutItem` (checked against Codex
  * 0.104.0-alpha.1 rollouts and the Codex source). Mapping decisions:
  *
  * SESSION. `session_meta` → `session` {id, harness "codex", harnessVersion = cli_version, cwd,

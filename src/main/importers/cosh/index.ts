@@ -7,7 +7,8 @@ import { sniffCosh } from './sniff';
 /**
  * cosh (DiegoZaluski/co-sh): one JSONL of versioned `HistoryEvent` deltas per root session,
  * `{data_dir}/sessions/{xxh32(cwd)}/session-{root-id}.jsonl`, all branches in one file. See
- * formats.md §3, seed 001 and ./machine.ts for the mapping.
+ * cosh's source and its docs/context-compaction.md (docs/sources.md), and ./machine.ts for the
+ * mapping.
  */
 export const coshImporter: Importer = {
   id: 'cosh',

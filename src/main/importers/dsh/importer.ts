@@ -246,7 +246,7 @@ export class DshFileImport implements FileImport {
         return this.todo(ev, d);
       case 'turn/start':
       case 'turn/end': {
-        // Turns are lifecycle boundaries: retry budgets and deferrals count in turns (seed 001).
+        // Turns are lifecycle boundaries: retry budgets and deferrals count in turns (cosh).
         const turn = typeof d.turn === 'number' && Number.isSafeInteger(d.turn) && d.turn >= 0 ? d.turn : undefined;
         const boundary = ev.type === 'turn/start' ? 'turn-start' : 'turn-end';
         return this.emit(this.timed(turn === undefined ? { kind: 'lifecycle', boundary } : { kind: 'lifecycle', boundary, turn }, ev));

@@ -7,8 +7,9 @@ import { sniffDsh } from './sniff';
 /**
  * DeepSeek Harness (`deepseek-ai/deepseek-harness`): the append-only `SessionEvent` log,
  * `session.jsonl` or `session.jsonl.zstd` (the reader decompresses), with packed chunk rows.
- * Also reads headless `stream-json` output (`session_event` wrappers). See formats.md §1 and
- * seed 004 for the protocol; the mapping decisions are documented where they are made.
+ * Also reads headless `stream-json` output (`session_event` wrappers). See DeepSeek Harness's
+ * packages/core/session/src/types.ts and its compaction chapter for the protocol (docs/sources.md);
+ * the mapping decisions are documented where they are made.
  */
 export const dshImporter: Importer = {
   id: 'dsh',

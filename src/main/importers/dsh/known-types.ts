@@ -1,7 +1,7 @@
 /**
  * The DSH event vocabulary. `KNOWN_AT_B150A551` is `KNOWN_SESSION_EVENT_TYPES` of
  * deepseek-ai/deepseek-harness @ b150a551 (packages/core/session/src/known-event-types.ts), the
- * 48 types that build understands. Seed 004 describes a newer protocol (pinned at ddefc45) that
+ * 48 types that build understands. DeepSeek Harness describes a newer protocol (pinned at ddefc45) that
  * adds `system/message` and `compaction/summary-error`; they are listed separately because their
  * payloads are known only from prose.
  */
@@ -19,7 +19,7 @@ export const KNOWN_AT_B150A551: readonly string[] = [
   'web/deepseek-search-llm-request',
 ];
 
-/** Types of the newer protocol described by seed 004, not in the b150a551 catalog. */
+/** Types of the newer protocol described by DeepSeek Harness, not in the b150a551 catalog. */
 export const KNOWN_FROM_SEED_004: readonly string[] = ['system/message', 'compaction/summary-error'];
 
 export const KNOWN_TYPES: ReadonlySet<string> = new Set([...KNOWN_AT_B150A551, ...KNOWN_FROM_SEED_004]);

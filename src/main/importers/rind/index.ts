@@ -9,7 +9,7 @@ import { sniffRind } from './sniff';
 /**
  * Rind (`Azzurroooo/rind`, read at dfe87c5): a session is a directory `~/.rind/sessions/<id>/`
  * with `meta.json`, `messages.jsonl`, `tool_calls.jsonl` and (after the first compaction)
- * `compactions.jsonl`. See formats.md §2, seed 000 and ./session.ts for the mapping.
+ * `compactions.jsonl`. See Rind's agent/infrastructure/persistence/ and ./session.ts for the mapping.
  */
 
 async function isFile(path: string): Promise<boolean> {

@@ -3,7 +3,7 @@ import { CoverageChart } from './CoverageChart';
 import { ReductionTree } from './ReductionTree';
 import { TextDiffView } from './TextDiffView';
 
-/** Everything the log records of a MapReduce compaction (seed 001), each row linked to its event. */
+/** Everything the log records of a MapReduce compaction (cosh), each row linked to its event. */
 export function MapReduceSection({ mr, onPick }: { mr: MapReduceDetail; onPick: (seq: number) => void }): React.JSX.Element {
   const seq = (s: number): React.JSX.Element => <button type="button" className="link" onClick={() => onPick(s)}>{s}</button>;
   const finalOut = [...mr.reductions].reverse().find((r) => r.final)?.output ?? null;
