@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
 // `electron-vite build` writes out/main, out/preload and out/renderer. It does not need the
-// Electron binary (ENVIRONMENT.md), so this builds on machines without one.
+// Electron binary (the development machine cannot download it), so this builds on machines without one.
 export default defineConfig({
   main: {
     build: {

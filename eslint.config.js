@@ -1,5 +1,5 @@
 // @ts-check
-// Layer rules of DESIGN.md are enforced here, not by hope (VS Code's `code-layering` idea):
+// Layer rules (docs/architecture.md, "Layers") are enforced here, not by hope (VS Code's `code-layering` idea):
 //   src/shared   imports nothing outside itself: no node:*, no electron, no DOM globals.
 //   src/renderer never imports src/main, node:* or electron.
 //   electron     is imported only by the Electron shell (src/main/electron/**) and the preload.
@@ -11,7 +11,7 @@ const nodeBuiltins = [
   'stream/promises', 'url', 'util', 'worker_threads', 'zlib', 'events', 'readline', 'buffer',
 ];
 const noNode = [
-  { group: ['node:*'], message: 'This layer must not use Node built-ins (DESIGN.md layers).' },
+  { group: ['node:*'], message: 'This layer must not use Node built-ins (docs/architecture.md, "Layers").' },
   ...nodeBuiltins.map((n) => ({ group: [n], message: 'This layer must not use Node built-ins.' })),
 ];
 const noElectron = { group: ['electron', 'electron/*'], message: 'Only the Electron shell (src/main/electron) and the preload import electron.' };

@@ -7,10 +7,10 @@
 //   npm run bench -- --cpu-prof       also write a V8 CPU profile of each child to bench/data/prof/
 //   npm run bench -- --only ls        only `palimpsest ls` against ccusage (--no-ccusage: ls alone)
 //   npm run bench -- --only claude200mb   only the Claude Code importer on a ~200 MB session
-//   npm run bench -- --only rerun     only issue #8's MapReduce scheduling against the mock (bench/rerun.ts; --runs rounds)
+//   npm run bench -- --only rerun     only the re-run's MapReduce scheduling against the mock (bench/rerun.ts; --runs rounds)
 //   npm run bench -- --only record    only `palimpsest record`'s proxy against the mock (bench/record.ts)
 //   npm run bench -- --only joined    only opening a ~3 MB session with its capture against alone (bench/joined.ts)
-//   npm run bench -- --only ui        only issue #7's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
+//   npm run bench -- --only ui        only the session view's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
 // ~90-session Claude Code tree against `ccusage session --json --offline` (bench/ls.ts).
@@ -713,7 +713,7 @@ async function parent(argv: readonly string[]): Promise<void> {
     }
   }
 
-  // The Claude Code importer on a ~200 MB session (issue 3), measured the same way.
+  // The Claude Code importer on a ~200 MB session (docs/performance.md), measured the same way.
   let claude: FileResult | null = null;
   if (!args.quick && (args.only.length === 0 || args.only.includes('claude200mb'))) {
     const path = ensureClaudeBig(args.dataDir, 200_000_000, (m) => console.log(m));
@@ -752,7 +752,7 @@ async function parent(argv: readonly string[]): Promise<void> {
 
   let rerun: RerunBenchResult | null = null;
   if (args.only.length === 0 || args.only.includes('rerun')) {
-    console.log('\nRe-run: seed 001 MapReduce, 4 concurrent maps vs 1, against the mock in a child process (issue #8)');
+    console.log('\nRe-run: cosh MapReduce, 4 concurrent maps vs 1, against the mock in a child process (docs/rerun.md)');
     try {
       rerun = await runRerunBench((m) => console.log(`  ${m}`), args.runs);
       const r = rerun;
@@ -791,10 +791,10 @@ async function parent(argv: readonly string[]): Promise<void> {
     }
   }
 
-  // The session view in Chromium (issue #7): its own script, run as a child with tsx so that
+  // The session view in Chromium (docs/session-view.md): its own script, run as a child with tsx so that
   // Playwright stays out of this bundle; it needs the built renderer (out/renderer).
   if (!args.quick && (args.only.length === 0 || args.only.includes('ui'))) {
-    console.log('\nThe session view in Chromium: first view of s100mb, scrolling a 100k-item view (issue #7)');
+    console.log('\nThe session view in Chromium: first view of s100mb, scrolling a 100k-item view (docs/session-view.md)');
     if (!existsSync('out/renderer/index.html')) spawnSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], { stdio: 'inherit' });
     const ui = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'bench/ui-bench.ts', '--data', args.dataDir], { stdio: 'inherit' });
     if (ui.status !== 0) failures.push({ name: 'ui', error: `bench/ui-bench.ts exited ${ui.status ?? ui.signal ?? '?'}` });
@@ -802,7 +802,7 @@ async function parent(argv: readonly string[]): Promise<void> {
 
   let ls: LsBenchResult | null = null;
   if (!args.quick && (args.only.length === 0 || args.only.includes('ls'))) {
-    console.log('\npalimpsest ls vs ccusage session --json --offline (issue #3)');
+    console.log('\npalimpsest ls vs ccusage session --json --offline (docs/performance.md)');
     ls = await benchLs({ runs: Math.max(args.runs, 5), dataDir: args.dataDir, noCcusage: args.noCcusage });
   }
 

@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { join } from 'node:path';
 
 /**
- * A ~200 MB Claude Code session for the importer's throughput (issue 3: "importers keep the
- * spine's reading speed (≥ 0.5× of the bare parse loop on a 200 MB synthetic Claude Code session)").
+ * A ~200 MB Claude Code session for the importer's throughput (docs/performance.md). The target:
+ * importers keep the spine's reading speed, at least 0.5× the bare parse loop on a 200 MB
+ * synthetic Claude Code session.
  * Built from the real 2.1.39 sample in fixtures/claude-code/ repeated with every uuid and API id
  * rewritten per copy, so the copies are distinct records of one file (each copy starts a new root, as
  * a `/clear` does). Deterministic; rebuilt only when missing or of another version.

@@ -519,7 +519,7 @@ class SessionWriter {
     }
   }
 
-  /** A five-step compaction bracket (seed 004): start, summarizer request(s), summary, checkpoint replacing the range, end. */
+  /** A five-step compaction bracket (DeepSeek Harness): start, summarizer request(s), summary, checkpoint replacing the range, end. */
   private compact(): void {
     const rng = this.rng;
     const p = this.p;

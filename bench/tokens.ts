@@ -1,4 +1,4 @@
-// The token-counting bench (docs/tokens.md, issue #5), run by `npm run bench` on the 100 MB session:
+// The token-counting bench (docs/tokens.md), run by `npm run bench` on the 100 MB session:
 //
 //   1. a sample of the session's own texts (the same strings for every counter) counted three ways on
 //      one thread — Palimpsest's bounded encoder, raw js-tiktoken `encode`, gpt-tokenizer

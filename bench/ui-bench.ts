@@ -1,4 +1,4 @@
-// The session view's figures (issue #7), in Debian's Chromium against the web host:
+// The session view's figures (docs/session-view.md), in Debian's Chromium against the web host:
 //   1. time to first view of a 100 MB session: from navigation to the first model-view item on screen
 //      (the host reads, imports and replays the file, the renderer asks for the requests, the view's
 //      head and its first window);

@@ -125,7 +125,7 @@ function schema(name: string, description: string, properties: Record<string, { 
 
 // ---------------------------------------------------------------------------------------------
 // basic.jsonl — the sample session `npm start` opens: a small coding session with tool calls, a
-// masked tool result (cosh, seed 001) and one committed manual compaction (DSH bracket, seed 004).
+// masked tool result (cosh) and one committed manual compaction (DeepSeek Harness bracket).
 // ---------------------------------------------------------------------------------------------
 
 function basic(): Fixture {
@@ -205,7 +205,7 @@ function basic(): Fixture {
   ].join('\n'));
   f.add(see(t1));
 
-  // Masking on the model's request, tail only (seed 001): the newest tool result becomes a reference.
+  // Masking on the model's request, tail only (cosh): the newest tool result becomes a reference.
   turn(assistantItem('a2',
     text('The last page loses its final item. I have what I need from that output, so I\'ll mask it before reading the source.'),
     call('call_02', 'mask_tool_result', { call_id: 'call_01' })), TOOL_USE());
@@ -249,7 +249,7 @@ function basic(): Fixture {
   f.wait(40);
   f.add({ kind: 'item', item: { id: 'cmd1', role: 'user', blocks: [text('/compact')], origin: 'user-command' }, op: { op: 'log' } });
 
-  // One committed manual compaction, in DSH's five steps (seed 004): start, summary, one
+  // One committed manual compaction, in DSH's five steps (DeepSeek Harness): start, summary, one
   // replacement item citing start + summary + every replaced event, end.
   const source = ['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3', 'a4', 't4', 'a5', 't5', 'a6'];
   const sourceTokens = prompt - prefix;
@@ -314,10 +314,10 @@ function basic(): Fixture {
 
 // ---------------------------------------------------------------------------------------------
 // compaction-lifecycle.jsonl — one long session, four compaction attempts: rejected for finish
-// reason `length` (cosh's summary_failure_loop, seed 001), failed schema check (seed 002), failed
-// provider call with a loud head/tail truncation fallback with marker (seed 002), committed after
-// a provider context overflow (DSH, seed 004), and a manual attempt cancelled after the model
-// answered (Rind, seed 000). The harness does not record its system prompt: `system: null`.
+// reason `length` (cosh's summary_failure_loop), failed schema check (the Conversation Compaction article), failed
+// provider call with a loud head/tail truncation fallback with marker (the Conversation Compaction article), committed after
+// a provider context overflow (DeepSeek Harness), and a manual attempt cancelled after the model
+// answered (Rind). The harness does not record its system prompt: `system: null`.
 // ---------------------------------------------------------------------------------------------
 
 function compactionLifecycle(): Fixture {
@@ -349,8 +349,8 @@ function compactionLifecycle(): Fixture {
   // preTokens of a preemptive attempt: the projected next-turn size (context + output bound +
   // expected tool result), which is what crossed the 70 % watermark.
   // Attempt 1: preemptive trigger at 70 %; the summarizer stops at its 1,024-token ceiling
-  // (finish reason `length`). Usage is still recorded; nothing is committed (seed 001,
-  // completion integrity; seed 000: a non-success finish is not a handoff).
+  // (finish reason `length`). Usage is still recorded; nothing is committed (cosh,
+  // completion integrity; Rind: a non-success finish is not a handoff).
   f.add({ kind: 'compaction/start', id: 'cmp_1', trigger: 'preemptive', strategy: 'summary-json', policy, preTokens: ctx + 4_096 + 2_100, source: ['u1', 'a1', 't1', 'a2', 't2'] });
   f.add({ kind: 'request', id: 'req_c1', purpose: 'compaction', compactionId: 'cmp_1', route: summarizer, input: { items: ['u1', 'a1', 't1', 'a2', 't2'], instruction } });
   f.wait(9);
@@ -361,7 +361,7 @@ function compactionLifecycle(): Fixture {
 
   unit('git log -3 --format=%h %s -- src/checkout/reserve.ts', 'e41b9c2 checkout: reserve stock without waiting\n77a0d13 checkout: add reservations', 7_900);
 
-  // Attempt 2: the summary comes back complete but fails the required-fields check (seed 002).
+  // Attempt 2: the summary comes back complete but fails the required-fields check (the Conversation Compaction article).
   f.add({ kind: 'compaction/start', id: 'cmp_2', trigger: 'preemptive', strategy: 'summary-json', policy, preTokens: ctx + 4_096 + 2_100, source: ['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3'] });
   f.add({ kind: 'request', id: 'req_c2', purpose: 'compaction', compactionId: 'cmp_2', route: summarizer, input: { items: ['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3'], instruction } });
   f.wait(7);
@@ -372,7 +372,7 @@ function compactionLifecycle(): Fixture {
   unit('sed -n 1,30p src/checkout/reserve.ts', 'export async function placeOrder(cart: Cart): Promise<Order> {\n  const order = await orders.create(cart);\n  for (const { sku, qty } of cart.lines) {\n    void stock.reserve(sku, qty);\n  }\n  return order;\n}', 8_800);
 
   // Attempt 3: the provider is overloaded; third consecutive failure trips the circuit breaker
-  // (seed 002), and the harness falls back to loud head/tail truncation: the system prompt and
+  // (the Conversation Compaction article), and the harness falls back to loud head/tail truncation: the system prompt and
   // the recent turns stay, the middle is replaced by a visible marker.
   f.add({ kind: 'compaction/start', id: 'cmp_3', trigger: 'preemptive', strategy: 'summary-json', policy, preTokens: ctx + 4_096 + 2_100, source: ['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3', 'a4', 't4'] });
   f.add({ kind: 'request', id: 'req_c3', purpose: 'compaction', compactionId: 'cmp_3', route: summarizer, input: { items: ['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3', 'a4', 't4'], instruction } });
@@ -393,7 +393,7 @@ function compactionLifecycle(): Fixture {
   unit('cat test/checkout.int.test.ts', 'it("reserves stock", async () => {\n  await placeOrder(cart);\n  expect(await stock.reservations(sku)).toHaveLength(1);\n});', 61_000);
 
   // Attempt 4: the next agent request overflows the window; the provider's error is
-  // authoritative (DSH canonical overflow recovery, seed 004). The commit is one replacement
+  // authoritative (DeepSeek Harness's canonical overflow recovery). The commit is one replacement
   // item citing start, summary and every replaced event; the agent then retries.
   n++;
   f.add({ kind: 'request', id: `req_${n}` });
@@ -420,7 +420,7 @@ function compactionLifecycle(): Fixture {
   f.add(item(toolItem(`t${n}`, `call_${n}`, '')));
 
   // Attempt 5: a manual /compact; the summary arrives, but the user cancelled meanwhile. The
-  // cancellation is rechecked after the model returns and before the commit (seed 000).
+  // cancellation is rechecked after the model returns and before the commit (Rind).
   const src5 = ['k4', 'a6', 't6', `a${n}`, `t${n}`];
   f.add({ kind: 'compaction/start', id: 'cmp_5', trigger: 'manual', strategy: 'summary-json', policy, preTokens: 5_420, source: src5 });
   f.add({ kind: 'request', id: 'req_c5', purpose: 'compaction', compactionId: 'cmp_5', route: summarizer, input: { items: src5, instruction: null } });
@@ -432,7 +432,7 @@ function compactionLifecycle(): Fixture {
 }
 
 // ---------------------------------------------------------------------------------------------
-// rind-handoff.jsonl — Rind (seed 000): an LLM handoff pair (user continuation + assistant
+// rind-handoff.jsonl — Rind: an LLM handoff pair (user continuation + assistant
 // handoff) with the recent tail kept, tool bodies shortened to 2,000 + 2,000 characters for the
 // summary request only, the compact_boundary marker, and a deterministic fallback pair (no marker)
 // after the summarizer failed.
@@ -590,10 +590,10 @@ function remoteCompaction(): Fixture {
 
 // ---------------------------------------------------------------------------------------------
 // pruning-masking.jsonl — model-free shrinking: DSH's tool-result pruner (head + marker + tail,
-// seed 004, configured small here), masking on the model's request with no recorded reference
-// (seed 001), a harness mask of a superseded result (seed 002), a hidden and restored item,
+// DeepSeek Harness, configured small here), masking on the model's request with no recorded reference
+// (cosh), a harness mask of a superseded result (the Conversation Compaction article), a hidden and restored item,
 // images, a meta item, a response logged as two records (extend), and the todo plan bound to item
-// boundaries (seed 001).
+// boundaries (cosh).
 // ---------------------------------------------------------------------------------------------
 
 function pruningMasking(): Fixture {
@@ -671,7 +671,7 @@ function pruningMasking(): Fixture {
   f.add(item(assistantItem('a5', call('call_5', 'read_file', { path: 'src/import/prices.ts' }))));
   resp(r, TOOL_USE('tool_calls'), 40, 28);
   f.add(item(toolItem('t5', 'call_5', 'const prices = await db.pricesFor(rows.map((r) => r.sku));\nfor (const row of rows) {\n  out.push({ ...row, price: prices.get(row.sku) });\n}')));
-  // The harness replaces the older read of the same file (surgical tool-result deletion, seed 002).
+  // The harness replaces the older read of the same file (surgical tool-result deletion, the Conversation Compaction article).
   f.add({ kind: 'mask', items: ['t3'], by: 'harness', reference: [text('[result superseded; see call_5]')] });
   // The reminder is stale now; the harness hides it from the model.
   f.add({ kind: 'drop', items: ['sr1'], reason: 'hidden' });
@@ -697,7 +697,7 @@ function pruningMasking(): Fixture {
 }
 
 // ---------------------------------------------------------------------------------------------
-// mapreduce.jsonl — cosh (seed 001): a legacy version-1 staging from an older build, rebuilt after
+// mapreduce.jsonl — cosh: a legacy version-1 staging from an older build, rebuilt after
 // a process restart as version-3 staging with a new fingerprint; four whole-item segments mapped
 // concurrently (one overflows), one repartition, reductions by level, one reread, an audit that
 // fails, a correction, a passing re-audit, and the checkpoint composed before the raw tail.
@@ -790,7 +790,7 @@ function mapreduce(): Fixture {
 }
 
 // ---------------------------------------------------------------------------------------------
-// branches.jsonl — cosh (seed 001): one file, branches named; a fork shares the parent's events
+// branches.jsonl — cosh: one file, branches named; a fork shares the parent's events
 // by reference; a revert cuts a branch back to an earlier event; a rollback restores the exact
 // head the revert abandoned. Plans (todo) follow the branch.
 // ---------------------------------------------------------------------------------------------
@@ -840,7 +840,7 @@ function branches(): Fixture {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lifecycle.jsonl — DSH (seed 004): a forked child session whose log replays the parent's prefix,
+// lifecycle.jsonl — DeepSeek Harness: a forked child session whose log replays the parent's prefix,
 // then `end-seed`; an unmatched compaction/start inherited from the parent (stale, does not
 // block); a compaction bracket left open by a crashed process, then `process-start`; later a
 // `resume`. The system prompt is an item at surface position 0 (header `system: []`).

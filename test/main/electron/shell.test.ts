@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_METHODS, ipcChannel } from '../../../src/shared/api/contract';
 
-// The Electron binary cannot be downloaded here (ENVIRONMENT.md): `electron` is mocked, and the
+// The Electron binary cannot be downloaded on the development machine: `electron` is mocked, and the
 // shell is checked for what it asks Electron to do.
 type Listener = (...args: unknown[]) => unknown;
 const electron = vi.hoisted(() => ({

@@ -6,7 +6,7 @@ import { resolveSummarizationModels } from '../../../src/shared/rerun/pinned';
 import { KEY, fixedKey, pin, recordingClock, request, sentMaxOutput, startMock } from './helpers';
 
 /*
- * Seed 001's summarization-model chain over the real adapters: bounded retries on one model, then
+ * cosh's summarization-model chain over the real adapters: bounded retries on one model, then
  * the next; cancellation stops it; exhaustion names every model; an overflow goes straight back.
  */
 
@@ -142,7 +142,7 @@ describe('ChainSummarizer', () => {
   });
 });
 
-describe("seed 001's regression: streamed summary, length finish, no loop", () => {
+describe("cosh's regression: streamed summary, length finish, no loop", () => {
   it('output ceiling 2,000 and finish `length`: exactly one request per summarize call, the connector setting kept, the failure recorded', async () => {
     // The same model for agent and summarizer: an empty chain resolves to the session's connector,
     // whose output setting is the 2,000-token ceiling of the report.

@@ -92,7 +92,7 @@ describe('a re-run job', () => {
   });
 });
 
-describe('seed 001 regression: streamed summary, length finish, repeat', () => {
+describe('cosh regression: streamed summary, length finish, repeat', () => {
   it('one request per compaction, the connector output ceiling kept as is, the failure recorded, no loop', async () => {
     // The GLM report: a 2,000-token ceiling on one-shot summaries and a fresh retry budget after every
     // tool dispatch gave three failed compactions of three requests each. Here: one summarize call,
@@ -113,7 +113,7 @@ describe('seed 001 regression: streamed summary, length finish, repeat', () => {
     expect(run.calls[0]?.error?.kind).toBe('incomplete');
     expect(run.calls[0]?.usage).not.toBeNull();
     const sent = JSON.parse(run.calls[0]?.sent[0]?.body ?? '{}') as { max_tokens?: number };
-    // Seed 001: a one-shot summary keeps the connector's own output configuration.
+    // cosh: a one-shot summary keeps the connector's own output configuration.
     expect(sent.max_tokens).toBe(2_000);
     expect(run.calls[0]?.sent).toHaveLength(1);
     expect(run.totals.requests).toBe(1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PinnedModel, SummarizationChain, modelLabel, parseModelSpec, pinnedFromRoute, resolveSummarizationModels } from '../../../src/shared/rerun/pinned';
 
-/* Pinned models: parsing "PROVIDER:MODEL" with clear errors, labels, and seed 001's chain resolution. */
+/* Pinned models: parsing "PROVIDER:MODEL" with clear errors, labels, and cosh's chain resolution. */
 
 describe('parseModelSpec', () => {
   it('parses a spec with options, defaulting params and window', () => {

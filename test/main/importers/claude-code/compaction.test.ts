@@ -132,7 +132,7 @@ describe('claude-code: compact_boundary + isCompactSummary', () => {
 });
 
 describe('claude-code: microcompact_boundary', () => {
-  // Hand-written: formats.md §4.4 gives the record's shape from ports of the TS source.
+  // Hand-written: the record's shape comes from third-party ports of the TS source.
   const lines = [
     user('u1', null, 'Read both files.'),
     assistant('a1', 'u1', 'msg_1', [toolUse('toolu_A', 'Read'), toolUse('toolu_B', 'Read')]),

@@ -8,7 +8,7 @@ import { hasLoneSurrogate } from './build';
 const digits = (n: number): string => Array.from({ length: n }, (_, i) => String(i % 10)).join('');
 const EMOJI = '😀'; // one code point, two UTF-16 code units
 
-describe('cutHeadTail: seed 000 body shortening (first 2,000 + last 2,000 characters)', () => {
+describe('cutHeadTail: Rind body shortening (first 2,000 + last 2,000 characters)', () => {
   it('keeps exactly the first 2,000 and last 2,000 characters with the omitted amount between', () => {
     const body = digits(10_000);
     const cut = cutHeadTail(body, RIND_BODY_RULE);
@@ -41,7 +41,7 @@ describe('cutHeadTail: seed 000 body shortening (first 2,000 + last 2,000 charac
   });
 });
 
-describe('cutHeadTail: seed 004 pruner (8,192 code points -> 4,096 + marker + 1,024)', () => {
+describe('cutHeadTail: DeepSeek Harness pruner (8,192 code points -> 4,096 + marker + 1,024)', () => {
   it('does not touch 8,192 code points of astral characters (16,384 UTF-16 units)', () => {
     const body = EMOJI.repeat(8_192);
     expect(body.length).toBe(16_384);
@@ -54,7 +54,7 @@ describe('cutHeadTail: seed 004 pruner (8,192 code points -> 4,096 + marker + 1,
     expect(cut?.text).toBe('A' + EMOJI.repeat(4_095) + PRUNE_MARKER + EMOJI.repeat(1_024));
     expect(cut).toMatchObject({ head: 4_096, tail: 1_024, omitted: 3_073 });
     expect(hasLoneSurrogate(cut?.text ?? '')).toBe(false);
-    // The result is under the threshold, so a later scan does not trim it again (seed 004 §2.1).
+    // The result is under the threshold, so a later scan does not trim it again (DeepSeek Harness).
     expect(cutHeadTail(cut?.text ?? '', dshPruneRule())).toBeNull();
     expect(codePointLength(cut?.text ?? '')).toBe(5_120 + PRUNE_MARKER.length);
   });

@@ -8,7 +8,7 @@ import { FakeSummarizer, type FakeRule } from '../fake-summarizer';
 import { call, input, mapsOf, result, text } from './helpers';
 
 /*
- * Seed 001's "offline long trace" in spirit: 24 file-inspection turns, constraints, a decision,
+ * cosh's "offline long trace" in spirit: 24 file-inspection turns, constraints, a decision,
  * verified work, open work, a later file invalidation and pending user steering, compacted through
  * three paths (one-shot, sequential MapReduce, parallel MapReduce) with scripted replies — not a
  * live model. It proves transport behaviour for the supplied replies, not model recall.
@@ -67,7 +67,7 @@ async function compact(summarizerWindow: number, options: Record<string, unknown
   return { res, fake };
 }
 
-describe('offline long trace (seed 001)', () => {
+describe('offline long trace (cosh)', () => {
   const source = trace();
 
   it('is the trace the seed describes: 24 file-inspection turns, a later invalidation, pending steering', () => {

@@ -8,7 +8,7 @@ import { call, history, input, mapsOf, passAudit, result, sized, text } from './
 const HANDOFF = '## Objective\nShip it.\n## Constraints\nNone.';
 
 describe('layered: definition and one-shot path', () => {
-  it('is seed 001, needs a model', () => {
+  it('follows cosh, needs a model', () => {
     expect(layered).toMatchObject({ id: 'layered', seed: '001', needsModel: true });
   });
 

@@ -6,7 +6,7 @@ import { missingSections, HANDOFF_SECTIONS } from '../../../../src/shared/strate
 import type { SummaryCall } from '../../../../src/shared/strategies/types';
 import { call, history, result, sized, text } from './helpers';
 
-describe('seed 001 numbers', () => {
+describe('cosh numbers', () => {
   it('map output reservation is 10 % of the summarizer window clamped to 64–2,000 tokens', () => {
     expect(mapOutputReserve(16_000)).toBe(1_600);
     expect(mapOutputReserve(128_000)).toBe(2_000);

@@ -22,7 +22,7 @@ function session() {
 }
 const sum = (xs: readonly number[], from: number, to = xs.length): number => xs.slice(from, to).reduce((a, b) => a + b, 0);
 
-describe('one-shot: seed 000 summary budget', () => {
+describe('one-shot: Rind summary budget', () => {
   it('reserves min(8,192, window/10) for output and 5 % of the window as headroom', () => {
     expect(summaryBudget(100_000, 1)).toEqual({ window: 100_000, windowOf: 'summarizer', reserve: 8_192, headroom: 5_000, input: 86_808 });
     expect(summaryBudget(32_000, 1)).toEqual({ window: 32_000, windowOf: 'summarizer', reserve: 3_200, headroom: 1_600, input: 27_200 });
@@ -83,7 +83,7 @@ describe('one-shot: handoff view', () => {
     expect(withCall.view?.items.map((i) => i.id)).toEqual(['one-shot:1', 'one-shot:2', 'c1', 'r1', 'a1', 'u2', 'a2']);
   });
 
-  it("rejects a handoff view that does not fit the agent's window (the commit budget is the agent's, seed 001)", async () => {
+  it("rejects a handoff view that does not fit the agent's window (the commit budget is the agent's, cosh)", async () => {
     const items = session();
     const t = itemTokens(items, charCounter);
     // A 6,000-character system prompt alone is 1,500 tokens, over a 1,000-token agent window.
@@ -100,7 +100,7 @@ describe('one-shot: handoff view', () => {
   });
 });
 
-describe('one-shot: seed 000 precheck', () => {
+describe('one-shot: Rind precheck', () => {
   it('shortens an over-long tool result body to first 2,000 + marker + last 2,000; user text and tool arguments stay whole', async () => {
     const body = Array.from({ length: 60_000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
     const requirement = `Requirement: ${chars(3_000, 'r')}`;

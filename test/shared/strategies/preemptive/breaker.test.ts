@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker } from '../../../../src/shared/strategies/preemptive/breaker';
 
-describe('preemptive: circuit breaker (seed 002: trip at 3 consecutive failures, 5-turn cool-down)', () => {
+describe('preemptive: circuit breaker (the Conversation Compaction article: trip at 3 consecutive failures, 5-turn cool-down)', () => {
   it('trips at the third consecutive failure, stays open for the cool-down, resets at turn trip + 5', () => {
     const b = new CircuitBreaker();
     expect(b.state).toEqual({ turn: 0, consecutiveFailures: 0, trippedAtTurn: null });

@@ -4,7 +4,7 @@ import { checkSummary, stripFence, summaryPrompt } from '../../../../src/shared/
 
 const full = { session_intent: 'fix the build', files_touched: ['src/app.ts'], decisions: [], pending_questions: [], next_steps: ['run tests'] };
 
-describe('preemptive: summary validation (seed 002 _run_summarizer)', () => {
+describe('preemptive: summary validation (the Conversation Compaction article\'s _run_summarizer)', () => {
   it('accepts an object with the five required keys, fenced or not', () => {
     expect(checkSummary(JSON.stringify(full), 30)).toEqual({ ok: true, value: full });
     expect(checkSummary('```json\n' + JSON.stringify(full) + '\n```', 30)).toEqual({ ok: true, value: full });
