@@ -2,6 +2,7 @@ import { compare, type CompareSubject, type Comparison } from '../../shared/comp
 import { modelLabel } from '../../shared/rerun/pinned';
 import { sameCaptures, sameTargetSpace, type RunRecord, type RunTarget, type SourceIdentity } from '../../shared/rerun/record';
 import { STRATEGIES } from '../../shared/strategies';
+import { strategySource } from '../../shared/strategies/types';
 import { runJob } from '../rerun/job';
 import { originalSubject, runSubject, sourceText } from '../rerun/original';
 import { readRuns, defaultRunsFile, sourceIdentity } from '../rerun/sidecar';
@@ -100,7 +101,7 @@ async function captureIdentities(args: ParsedArgs): Promise<SourceIdentity[]> {
 
 export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.has('list-strategies')) {
-    for (const s of STRATEGIES) io.out(`${s.id.padEnd(12)} ${s.seed === 'baseline' ? 'baseline ' : `seed ${s.seed}`} ${s.needsModel ? 'model     ' : 'model-free'} ${s.title}`);
+    for (const s of STRATEGIES) io.out(`${s.id.padEnd(12)} ${strategySource(s.seed).padEnd(23)} ${s.needsModel ? 'model     ' : 'model-free'} ${s.title}`);
     return EXIT_CLEAN;
   }
   const path = args.positional[0];

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { CompactionRow, StrategyRow } from '../../shared/api/contract';
 import { num } from '../compare/format';
+import { strategySource } from '../../shared/strategies/types';
 import { useRerun } from './context';
 import { formTarget, isMock } from './form';
 import { KeysEditor } from './KeysEditor';
@@ -14,7 +15,7 @@ import { OptionsEditor } from './OptionsEditor';
  */
 
 function strategyText(s: StrategyRow): string {
-  return `${s.id} — ${s.seed === 'baseline' ? 'baseline, no model' : `seed ${s.seed}, needs a model`}`;
+  return `${s.id} — ${s.seed === 'baseline' ? 'baseline, no model' : `${strategySource(s.seed)}, needs a model`}`;
 }
 
 function compactionText(c: CompactionRow): string {

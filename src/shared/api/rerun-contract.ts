@@ -72,7 +72,7 @@ export const RerunSettings = z.object({
 export const StrategyRow = z.object({
   id: z.string(),
   title: z.string(),
-  /** "000", "001", "002", "004" or "baseline". */
+  /** The compaction system it follows, by its number in docs/sources.md ("000", "001", "002", "004"), or "baseline". */
   seed: z.string(),
   needsModel: z.boolean(),
 });

@@ -178,8 +178,24 @@ export interface StrategyResult {
 export interface StrategyDef {
   readonly id: string;
   readonly title: string;
-  /** Which seed specifies it ("000", "001", "002", "004") or "baseline". */
+  /**
+   * The compaction system that specifies it, by its number in docs/sources.md ("000", "001",
+   * "002", "004"; STRATEGY_SOURCES names them), or "baseline".
+   */
   readonly seed: string;
   readonly needsModel: boolean;
   run(input: StrategyInput): Promise<StrategyResult>;
+}
+
+/** The compaction systems strategies follow, by their numbers in docs/sources.md. */
+export const STRATEGY_SOURCES: Readonly<Record<string, string>> = {
+  '000': 'Rind',
+  '001': 'cosh',
+  '002': 'Conversation Compaction',
+  '004': 'DeepSeek Harness',
+};
+
+/** What a strategy's `seed` says, in words: the system it follows, or "baseline". */
+export function strategySource(seed: string): string {
+  return seed === 'baseline' ? 'baseline' : STRATEGY_SOURCES[seed] ?? seed;
 }

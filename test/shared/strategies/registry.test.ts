@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STRATEGIES, strategyById } from '../../../src/shared/strategies';
 import { charCounter } from '../../../src/shared/strategies/common/render';
-import type { SourceItem, SourceView } from '../../../src/shared/strategies/types';
+import { strategySource, type SourceItem, type SourceView } from '../../../src/shared/strategies/types';
 import { candidateDiagnostics } from '../../../src/shared/rerun/as-log';
 import { FakeSummarizer } from './fake-summarizer';
 
@@ -20,10 +20,19 @@ function longSource(): SourceView {
 const JSON_SUMMARY = JSON.stringify({ session_intent: 'refactor router', files_touched: ['src/server/router.ts'], decisions: ['keep createRouter API'], pending_questions: [], next_steps: ['continue'] });
 
 describe('the strategy registry', () => {
-  it('lists each seed strategy and the baselines once', () => {
+  it('lists each strategy of a compaction system and the baselines once', () => {
     expect(STRATEGIES.map((s) => s.id)).toEqual(['one-shot', 'layered', 'dsh-basic', 'preemptive', 'truncate', 'clear-tools', 'extractive']);
     expect(strategyById('layered')?.seed).toBe('001');
     expect(strategyById('nope')).toBeNull();
+  });
+
+  it('names the compaction system each strategy follows, in words', () => {
+    expect(STRATEGIES.map((s) => [s.id, strategySource(s.seed)])).toEqual([
+      ['one-shot', 'Rind'], ['layered', 'cosh'], ['dsh-basic', 'DeepSeek Harness'], ['preemptive', 'Conversation Compaction'],
+      ['truncate', 'baseline'], ['clear-tools', 'baseline'], ['extractive', 'baseline'],
+    ]);
+    // A number no table knows is shown as it is, not guessed.
+    expect(strategySource('003')).toBe('003');
   });
 
   it.each(STRATEGIES.map((s) => s.id))('%s produces a candidate the diagnostics catalog accepts without errors', async (id) => {
