@@ -54,7 +54,7 @@ describe('re-run handlers', () => {
     }
   }
 
-  it('lists the strategies with their seed and whether they need a model', async () => {
+  it('lists the strategies with the system they follow and whether they need a model', async () => {
     const { strategies } = value(await handlers.listStrategies({}));
     expect(strategies.map((s) => s.id)).toEqual(['one-shot', 'layered', 'dsh-basic', 'preemptive', 'truncate', 'clear-tools', 'extractive']);
     expect(strategies.find((s) => s.id === 'truncate')).toMatchObject({ seed: 'baseline', needsModel: false });

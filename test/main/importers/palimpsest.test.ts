@@ -150,7 +150,7 @@ describe('palimpsest fixtures', () => {
       'handoff pair (continuation + handoff)': ['continuation', 'handoff'].every((p) => derivations.some((d) => d.kind === 'checkpoint' && d.part === p)),
       'reinjected item': derivations.some((d) => d.kind === 'reinjected'),
       'truncation marker': derivations.some((d) => d.kind === 'marker'),
-      'every compaction trigger kind used by the seeds': ['auto', 'manual', 'preemptive', 'overflow'].every((t) => starts.some((s) => s.trigger === t)),
+      'every compaction trigger kind the systems we follow use': ['auto', 'manual', 'preemptive', 'overflow'].every((t) => starts.some((s) => s.trigger === t)),
       'policy with window, trigger, raw tail, output reserve and headroom': starts.some((s) => s.policy?.window !== undefined && s.policy.triggerRatio !== undefined && s.policy.rawTailTokens !== undefined && s.policy.outputReserve !== undefined && s.policy.headroom !== undefined),
       'strategy recorded': starts.every((s) => s.strategy !== undefined),
       'every outcome': ['committed', 'rejected', 'failed', 'fallback', 'cancelled'].every((o) => ends.some((e) => e.outcome === o)),

@@ -19,7 +19,7 @@ export const fmt = (n: number): string => n.toLocaleString('en-US');
 
 /**
  * ratio × window as a watermark, free of binary-fraction noise: 0.7 × 100,020 is 70,014, not
- * 70,014.00000000001, so a view of exactly 70,014 tokens is at the watermark, as the seeds mean.
+ * 70,014.00000000001, so a view of exactly 70,014 tokens is at the watermark, as the systems we follow mean.
  */
 export const watermark = (ratio: number, window: number): number => Math.round(ratio * window * 1e6) / 1e6;
 
@@ -131,8 +131,8 @@ export class Run {
 }
 
 /**
- * Why a summary call's answer cannot be installed, or null when it can. Completion integrity (seed
- * 000: "An empty summary or a non-success finish reason cannot be treated as a complete handoff";
+ * Why a summary call's answer cannot be installed, or null when it can. Completion integrity (Rind:
+ * "An empty summary or a non-success finish reason cannot be treated as a complete handoff";
  * cosh: only a natural stop counts). The call stays in `calls` either way, with its usage.
  */
 export function unusable(call: SummaryCall): string | null {

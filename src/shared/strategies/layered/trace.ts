@@ -15,8 +15,8 @@ export interface Segment {
 }
 
 /**
- * The MapReduce record as it grows. The application, not the model, owns coverage metadata (seed
- * 001): segment ranges and ids come from the packer, never from a model's answer.
+ * The MapReduce record as it grows. The application, not the model, owns coverage metadata (cosh):
+ * segment ranges and ids come from the packer, never from a model's answer.
  *
  * `reductions[].inputs`: at level 1 the ordinals of the map segments reduced; at level n > 1 the
  * indices (into `reductions`) of the level n−1 reductions whose outputs were reduced — enough to

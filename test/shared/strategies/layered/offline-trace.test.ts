@@ -70,7 +70,7 @@ async function compact(summarizerWindow: number, options: Record<string, unknown
 describe('offline long trace (cosh)', () => {
   const source = trace();
 
-  it('is the trace the seed describes: 24 file-inspection turns, a later invalidation, pending steering', () => {
+  it('is the trace cosh describes: 24 file-inspection turns, a later invalidation, pending steering', () => {
     expect(source.filter((it) => it.blocks.some((b) => b.type === 'tool_call' && b.name === 'read_file'))).toHaveLength(24);
     expect(source.at(-1)?.role).toBe('user');
   });
