@@ -67,13 +67,24 @@ function scanned(file: string): boolean {
   return true;
 }
 
-/** Every line of `text` that matches a pattern, as `file:line: what (the line)`. */
+/** A line's text without its indentation and comment markers, so that a wrapped phrase joins up. */
+const LEAD = /^\s*(?:\/\/+|\/?\*+\/?|#+|--)?\s*/;
+
+/**
+ * Every line of `text` that matches a pattern, as `file:line: what: the line`. A line is also read
+ * joined with the next, so a reference wrapped at the end of a comment line is caught; it is
+ * reported on the line where it starts.
+ */
 function outsideReferences(file: string, text: string): string[] {
   if (text.slice(0, 8192).includes('\0')) return [];
+  const lines = text.split('\n');
   const found: string[] = [];
-  text.split('\n').forEach((line, i) => {
+  lines.forEach((line, i) => {
+    const next = lines[i + 1]?.replace(LEAD, '') ?? '';
     for (const p of PATTERNS) {
-      if (p.re.test(line)) found.push(`${file}:${i + 1}: ${p.name}: ${line.trim().slice(0, 160)}`);
+      const alone = p.re.test(line);
+      const wrapped = !alone && next !== '' && p.re.test(`${line.trimEnd()} ${next}`) && !p.re.test(next);
+      if (alone || wrapped) found.push(`${file}:${i + 1}: ${p.name}: ${line.trim().slice(0, 160)}`);
     }
   });
   return found;
@@ -96,6 +107,9 @@ describe('no references outside the repository', () => {
     const clean = "import { Item } from '../shared/model/item'; // cosh's chain (docs/sources.md), docs/format.md §9";
     expect(outsideReferences('x.ts', clean)).toEqual([]);
     expect(outsideReferences('x.ts', 'ok\n' + bad[0])).toEqual([`x.ts:2: design notes outside the repo: ${bad[0]}`]);
+    // Wrapped at the end of a comment line, reported where it starts, once.
+    const wrapped = ' * Completion integrity (' + 'se' + 'ed\n * 000: an empty summary is no handoff).';
+    expect(outsideReferences('x.ts', wrapped)).toEqual([`x.ts:1: a numbered seed text: * Completion integrity (${'se' + 'ed'}`]);
   });
 
   it('has none in any tracked text file', () => {
