@@ -791,8 +791,8 @@ async function parent(argv: readonly string[]): Promise<void> {
     }
   }
 
-  // The session view in Chromium (docs/session-view.md): its own script, run as a child with tsx so that
-  // Playwright stays out of this bundle; it needs the built renderer (out/renderer).
+  // The session view in Chromium (docs/session-view.md): its own script, run as a child with tsx so
+  // that Playwright stays out of this bundle; it needs the built renderer (out/renderer).
   if (!args.quick && (args.only.length === 0 || args.only.includes('ui'))) {
     console.log('\nThe session view in Chromium: first view of s100mb, scrolling a 100k-item view (docs/session-view.md)');
     if (!existsSync('out/renderer/index.html')) spawnSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], { stdio: 'inherit' });

@@ -1,6 +1,6 @@
 // `palimpsest ls` against `ccusage session --json --offline` on the same Claude Code tree, for
-// `npm run bench` (bench/bench.ts calls benchLs()). The targets (docs/performance.md): the first run (empty index)
-// no slower than ccusage, a repeat run (warm index) at most 0.3x of it.
+// `npm run bench` (bench/bench.ts calls benchLs()). The targets (docs/performance.md): the first
+// run (empty index) no slower than ccusage, a repeat run (warm index) at most 0.3x of it.
 //
 // The tree (~90 sessions, ~200 MB) is made once under bench/data/claude-tree/ by replicating the
 // real Claude Code samples committed in fixtures/claude-code/ (marot/spotter, MIT; see

@@ -10,8 +10,9 @@ import { mockAnswerer, openSummarizer } from '../src/main/rerun/summarizer';
 import { spread, type Spread } from './stats';
 
 /**
- * The re-run figures (docs/rerun.md): cosh's MapReduce with 4 concurrent maps against the in-process mock at a
- * fixed latency, against the same run with 1 map at a time (same process, same source, same mock).
+ * The re-run figures (docs/rerun.md): cosh's MapReduce with 4 concurrent maps against the
+ * in-process mock at a fixed latency, against the same run with 1 map at a time (same process, same
+ * source, same mock).
  *   wall(4) / wall(1) ≤ 0.3
  *   our overhead per request = (wall(1) − requests × latency − the mock's own work) / requests ≤ 5 ms
  * and, beside it, the overhead beyond a bare client: the same request bodies sent one after another

@@ -314,10 +314,11 @@ function basic(): Fixture {
 
 // ---------------------------------------------------------------------------------------------
 // compaction-lifecycle.jsonl — one long session, four compaction attempts: rejected for finish
-// reason `length` (cosh's summary_failure_loop), failed schema check (the Conversation Compaction article), failed
-// provider call with a loud head/tail truncation fallback with marker (the Conversation Compaction article), committed after
-// a provider context overflow (DeepSeek Harness), and a manual attempt cancelled after the model
-// answered (Rind). The harness does not record its system prompt: `system: null`.
+// reason `length` (cosh's summary_failure_loop), failed schema check (the Conversation Compaction
+// article), failed provider call with a loud head/tail truncation fallback with marker (the
+// Conversation Compaction article), committed after a provider context overflow (DeepSeek Harness),
+// and a manual attempt cancelled after the model answered (Rind). The harness does not record its
+// system prompt: `system: null`.
 // ---------------------------------------------------------------------------------------------
 
 function compactionLifecycle(): Fixture {
@@ -361,7 +362,8 @@ function compactionLifecycle(): Fixture {
 
   unit('git log -3 --format=%h %s -- src/checkout/reserve.ts', 'e41b9c2 checkout: reserve stock without waiting\n77a0d13 checkout: add reservations', 7_900);
 
-  // Attempt 2: the summary comes back complete but fails the required-fields check (the Conversation Compaction article).
+  // Attempt 2: the summary comes back complete but fails the required-fields check (the
+  // Conversation Compaction article).
   f.add({ kind: 'compaction/start', id: 'cmp_2', trigger: 'preemptive', strategy: 'summary-json', policy, preTokens: ctx + 4_096 + 2_100, source: ['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3'] });
   f.add({ kind: 'request', id: 'req_c2', purpose: 'compaction', compactionId: 'cmp_2', route: summarizer, input: { items: ['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3'], instruction } });
   f.wait(7);
@@ -372,8 +374,8 @@ function compactionLifecycle(): Fixture {
   unit('sed -n 1,30p src/checkout/reserve.ts', 'export async function placeOrder(cart: Cart): Promise<Order> {\n  const order = await orders.create(cart);\n  for (const { sku, qty } of cart.lines) {\n    void stock.reserve(sku, qty);\n  }\n  return order;\n}', 8_800);
 
   // Attempt 3: the provider is overloaded; third consecutive failure trips the circuit breaker
-  // (the Conversation Compaction article), and the harness falls back to loud head/tail truncation: the system prompt and
-  // the recent turns stay, the middle is replaced by a visible marker.
+  // (the Conversation Compaction article), and the harness falls back to loud head/tail truncation:
+  // the system prompt and the recent turns stay, the middle is replaced by a visible marker.
   f.add({ kind: 'compaction/start', id: 'cmp_3', trigger: 'preemptive', strategy: 'summary-json', policy, preTokens: ctx + 4_096 + 2_100, source: ['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3', 'a4', 't4'] });
   f.add({ kind: 'request', id: 'req_c3', purpose: 'compaction', compactionId: 'cmp_3', route: summarizer, input: { items: ['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3', 'a4', 't4'], instruction } });
   f.wait(30);
@@ -591,9 +593,9 @@ function remoteCompaction(): Fixture {
 // ---------------------------------------------------------------------------------------------
 // pruning-masking.jsonl — model-free shrinking: DSH's tool-result pruner (head + marker + tail,
 // DeepSeek Harness, configured small here), masking on the model's request with no recorded reference
-// (cosh), a harness mask of a superseded result (the Conversation Compaction article), a hidden and restored item,
-// images, a meta item, a response logged as two records (extend), and the todo plan bound to item
-// boundaries (cosh).
+// (cosh), a harness mask of a superseded result (the Conversation Compaction article), a hidden and
+// restored item, images, a meta item, a response logged as two records (extend), and the todo plan
+// bound to item boundaries (cosh).
 // ---------------------------------------------------------------------------------------------
 
 function pruningMasking(): Fixture {
@@ -671,7 +673,8 @@ function pruningMasking(): Fixture {
   f.add(item(assistantItem('a5', call('call_5', 'read_file', { path: 'src/import/prices.ts' }))));
   resp(r, TOOL_USE('tool_calls'), 40, 28);
   f.add(item(toolItem('t5', 'call_5', 'const prices = await db.pricesFor(rows.map((r) => r.sku));\nfor (const row of rows) {\n  out.push({ ...row, price: prices.get(row.sku) });\n}')));
-  // The harness replaces the older read of the same file (surgical tool-result deletion, the Conversation Compaction article).
+  // The harness replaces the older read of the same file (surgical tool-result deletion, the
+  // Conversation Compaction article).
   f.add({ kind: 'mask', items: ['t3'], by: 'harness', reference: [text('[result superseded; see call_5]')] });
   // The reminder is stale now; the harness hides it from the model.
   f.add({ kind: 'drop', items: ['sr1'], reason: 'hidden' });

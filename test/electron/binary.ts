@@ -3,9 +3,9 @@ import { join, resolve } from 'node:path';
 
 /**
  * Where the Electron binary is, found without `require('electron')` — which, offline, tries to
- * download it (no network access to its CDN). $ELECTRON_EXEC_PATH first, else the file node_modules/electron/
- * path.txt names under its dist/ (both exist only after a successful download). Returns the path,
- * or why there is none.
+ * download it (no network access to its CDN). $ELECTRON_EXEC_PATH first, else the file
+ * node_modules/electron/ path.txt names under its dist/ (both exist only after a successful
+ * download). Returns the path, or why there is none.
  */
 export function findElectron(root = resolve('.'), env: NodeJS.ProcessEnv = process.env): { path: string } | { missing: string } {
   const given = env.ELECTRON_EXEC_PATH;

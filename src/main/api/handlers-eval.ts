@@ -18,9 +18,9 @@ import { ApiFailure } from './sessions';
 import { contractOutput } from './conform';
 
 /**
- * Handlers of the offline-evaluation methods (src/shared/api/eval-contract.ts; docs/eval.md, "In the app").
- * createHandlers (./handlers.ts) validates inputs and turns what is thrown here into error values;
- * outputs are checked against the contract here. Every path goes through EvalPaths
+ * Handlers of the offline-evaluation methods (src/shared/api/eval-contract.ts; docs/eval.md, "In
+ * the app"). createHandlers (./handlers.ts) validates inputs and turns what is thrown here into
+ * error values; outputs are checked against the contract here. Every path goes through EvalPaths
  * (src/main/eval/paths.ts): the host's path policy, plus its own results folder.
  */
 

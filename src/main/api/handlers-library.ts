@@ -7,9 +7,9 @@ import type { HandlerContext } from './handlers';
 import { ApiFailure } from './sessions';
 
 /**
- * The app shell's handlers (docs/session-view.md): the library listing, native pickers and search within a
- * session. createHandlers (./handlers.ts) validates their inputs before they run and turns what
- * they throw into error values; each output is checked against the contract here.
+ * The app shell's handlers (docs/session-view.md): the library listing, native pickers and search
+ * within a session. createHandlers (./handlers.ts) validates their inputs before they run and turns
+ * what they throw into error values; each output is checked against the contract here.
  */
 
 export type LibraryImpl = { readonly [M in LibraryMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };

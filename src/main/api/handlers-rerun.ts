@@ -19,8 +19,8 @@ import { ApiFailure, type OpenSession, type SessionRegistry } from './sessions';
 import { branchOf, contractOutput } from './conform';
 
 /**
- * Handlers of the re-run and compare methods (src/shared/api/rerun-contract.ts; docs/rerun.md), with the
- * semantics of `palimpsest rerun | runs | compare` (src/main/cli/rerun.ts). createHandlers
+ * Handlers of the re-run and compare methods (src/shared/api/rerun-contract.ts; docs/rerun.md),
+ * with the semantics of `palimpsest rerun | runs | compare` (src/main/cli/rerun.ts). createHandlers
  * (./handlers.ts) validates inputs and turns what is thrown here into error values; outputs are
  * checked against the contract here. Keys never leave main: the renderer gets keyStatus() only
  * (./handlers-rerun-keys.ts).

@@ -9,9 +9,10 @@ import { alignment, eventText, fateList, indexOrFail, itemText, viewHead, viewWi
 import { branchOf, contractOutput } from './conform';
 
 /**
- * Handlers of the session inspector's methods (src/shared/api/session-contract.ts; docs/session-view.md).
- * Spread into the handler table by ./handlers.ts, which validates inputs and turns failures into
- * values; each result is checked against its output schema here, as ./handlers.ts does for its own.
+ * Handlers of the session inspector's methods (src/shared/api/session-contract.ts;
+ * docs/session-view.md). Spread into the handler table by ./handlers.ts, which validates inputs and
+ * turns failures into values; each result is checked against its output schema here, as
+ * ./handlers.ts does for its own.
  */
 
 type SessionImpl = { readonly [M in SessionMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };

@@ -1,5 +1,6 @@
-// Token counting (docs/tokens.md): encoders, the worker pool, the content-hash cache and the session-level
-// token service. Importing this module starts nothing: a pool exists only once someone creates it.
+// Token counting (docs/tokens.md): encoders, the worker pool, the content-hash cache and the
+// session-level token service. Importing this module starts nothing: a pool exists only once
+// someone creates it.
 export { ContentCountCache } from './cache';
 export {
   BoundedEncoder, DEFAULT_MAX_LONG_CHUNKS, DEFAULT_MAX_PIECE_BYTES, loadEncoder, loadTiktoken, newStats,

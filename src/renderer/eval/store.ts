@@ -5,10 +5,10 @@ import { followEval } from './follow';
 import type { MetricId } from './matrix';
 
 /**
- * State of the eval view (docs/eval.md, "In the app"): the eval files the host offers, the run form, the job
- * being followed, the results file shown as the matrix (with a baseline), the matrix's metric,
- * trace and filter, the cell drilled into and the run compared. One store per window
- * (evalStoreFor), so a running eval keeps streaming while the user looks at a session.
+ * State of the eval view (docs/eval.md, "In the app"): the eval files the host offers, the run
+ * form, the job being followed, the results file shown as the matrix (with a baseline), the
+ * matrix's metric, trace and filter, the cell drilled into and the run compared. One store per
+ * window (evalStoreFor), so a running eval keeps streaming while the user looks at a session.
  */
 
 export type EvalFiles = ApiOutput<'listEvalFiles'>;

@@ -193,7 +193,8 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
           targetKind: first ? 'compaction' : 'request',
           compactionId: first?.id ?? '',
           request: String(agent.at(-1)?.index ?? 0),
-          // With no key, the obvious first run is one that needs none; with keys, Rind's one-shot handoff.
+          // With no key, the obvious first run is one that needs none; with keys, Rind's one-shot
+          // handoff.
           strategy: noKeys ? 'extractive' : 'one-shot',
           chain: saved.length > 0 ? saved : noKeys ? [{ key: nextKey++, ...MOCK_MODEL }] : [],
           window: demo ? String(demo.window) : '',

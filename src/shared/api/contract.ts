@@ -11,10 +11,11 @@ import { EVAL_CONTRACT, EvalProgressEvent } from './eval-contract';
 import { CAPTURE_CONTRACT } from './capture-contract';
 
 /**
- * The one API contract between the core (src/main) and any UI (docs/architecture.md: "the API contract lives
- * once"). Each method has a zod input and output schema; both transports (Electron IPC and the
- * loopback web host) serve the same handlers, which validate every input and every output against
- * these schemas. Errors cross the boundary as values (`{ ok: false, error }`), never as throws.
+ * The one API contract between the core (src/main) and any UI (docs/architecture.md: "the API
+ * contract lives once"). Each method has a zod input and output schema; both transports (Electron
+ * IPC and the loopback web host) serve the same handlers, which validate every input and every
+ * output against these schemas. Errors cross the boundary as values (`{ ok: false, error }`), never
+ * as throws.
  *
  * Output shapes are the CLI's `--json` shapes (src/main/present/json.ts): a request row is
  * `requestJson`, a compaction is `compactionJson`, a view is `viewJson`. The handlers type-check
@@ -84,7 +85,8 @@ export const CONTRACT = {
     input: WithSession.extend({ from: Seq, count: z.number().int().positive().max(MAX_EVENT_WINDOW) }),
     output: z.object({ total: Count, from: Seq, events: z.array(EventRow) }),
   },
-  // The session inspector's methods (docs/session-view.md): windows, alignment, tokens, compaction detail, diffs.
+  // The session inspector's methods (docs/session-view.md): windows, alignment, tokens, compaction
+  // detail, diffs.
   ...SESSION_CONTRACT,
   // The app shell's methods (docs/session-view.md): the library, native pickers, search in a session.
   ...LIBRARY_CONTRACT,

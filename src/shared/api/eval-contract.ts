@@ -7,11 +7,11 @@ import { EvalAggregate, EvalComparison, EvalMiss } from './eval-shapes';
 import { Comparison } from './rerun-contract';
 
 /**
- * The offline-evaluation part of the API contract (docs/eval.md, "In the app"): the eval files this host may
- * use, eval jobs (the runner of `palimpsest eval`, src/main/eval/run.ts, in main with a cancel),
- * their progress, a results file as the matrix (with threshold misses and a baseline comparison),
- * and one run's comparison with the compaction it re-ran. Spread into CONTRACT by ./contract.ts;
- * method names in ./methods.ts. Semantics: docs/eval.md ("In the app").
+ * The offline-evaluation part of the API contract (docs/eval.md, "In the app"): the eval files this
+ * host may use, eval jobs (the runner of `palimpsest eval`, src/main/eval/run.ts, in main with a
+ * cancel), their progress, a results file as the matrix (with threshold misses and a baseline
+ * comparison), and one run's comparison with the compaction it re-ran. Spread into CONTRACT by
+ * ./contract.ts; method names in ./methods.ts. Semantics: docs/eval.md ("In the app").
  *
  * Paths follow the host's path policy (src/main/library/library.ts): a spec, results or baseline
  * file is read only when the host was started with it or a folder holding it, it was picked in a

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { BranchName, Count, Seq, SessionId } from './scalars';
 
 /**
- * The app shell's part of the API contract (docs/session-view.md): the library (sessions found on this machine
- * and in folders the host was given, native pickers) and search within an open session. Spread
- * into CONTRACT by ./contract.ts; the method names are in ./methods.ts.
+ * The app shell's part of the API contract (docs/session-view.md): the library (sessions found on
+ * this machine and in folders the host was given, native pickers) and search within an open
+ * session. Spread into CONTRACT by ./contract.ts; the method names are in ./methods.ts.
  *
  * Like ./session-contract.ts, this module is evaluated while ./contract.ts is, so it takes its small
  * schemas from ./scalars.ts instead of reading ./contract's at evaluation time.

@@ -1,9 +1,10 @@
 /*
- * The verbatim anchors of a text: identifiers, paths, numbers and error strings. The Conversation Compaction article's prompt
- * says why these matter ("Never paraphrase file paths, error codes, function names, or version
- * numbers — copy them verbatim"): a summary that keeps them lets the agent act without re-reading.
- * Which of a source's anchors survive verbatim in a candidate is a deterministic recall measure —
- * not a quality judgement (a summary can keep every anchor and still be wrong).
+ * The verbatim anchors of a text: identifiers, paths, numbers and error strings. The Conversation
+ * Compaction article's prompt says why these matter ("Never paraphrase file paths, error codes,
+ * function names, or version numbers — copy them verbatim"): a summary that keeps them lets the
+ * agent act without re-reading. Which of a source's anchors survive verbatim in a candidate is a
+ * deterministic recall measure — not a quality judgement (a summary can keep every anchor and still
+ * be wrong).
  */
 
 export const ANCHOR_KINDS = ['path', 'identifier', 'number', 'error'] as const;

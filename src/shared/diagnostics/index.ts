@@ -1,8 +1,9 @@
 /**
  * Diagnostics: a catalog of rules that explain failed compactions. Each rule turns an invariant of
  * the compaction systems we follow (docs/sources.md), or a failure users report, into findings
- * with a stable id, a severity, the events they cite and a sentence a user understands. Pure: no Node, no I/O (loadRuleTexts takes the re-reader
- * as a function). Documented rule by rule in docs/diagnostics.md.
+ * with a stable id, a severity, the events they cite and a sentence a user understands. Pure: no
+ * Node, no I/O (loadRuleTexts takes the re-reader as a function). Documented rule by rule in
+ * docs/diagnostics.md.
  */
 export type { Measure, Rule, RuleContext, RuleInput, RuleOrigin, TokenEstimator } from './types';
 export { Facts } from './facts';

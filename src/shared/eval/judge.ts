@@ -4,9 +4,10 @@ import type { JudgeVerdict } from './results';
 
 /*
  * The optional LLM judge: a second opinion in its own column, never merged into the deterministic
- * scores and never ground truth (a model's verdict is evidence, not truth; cosh: a model-based audit cannot guarantee recall).
- * The judge sees the facts in words (not their matchers) and the strategy's new text, and answers
- * in JSON. The runner sends the request through a pinned model and parses the answer here.
+ * scores and never ground truth (a model's verdict is evidence, not truth; cosh: a model-based
+ * audit cannot guarantee recall). The judge sees the facts in words (not their matchers) and the
+ * strategy's new text, and answers in JSON. The runner sends the request through a pinned model and
+ * parses the answer here.
  */
 
 export const JUDGE_INSTRUCTIONS = [

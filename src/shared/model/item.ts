@@ -84,8 +84,8 @@ export function itemAnswers(item: { readonly blocks: readonly Block[] }): string
 }
 
 /**
- * The kind of an item for display and accounting, in the project's words (docs/architecture.md): system, user,
- * assistant text, tool call, tool result, reasoning, checkpoint.
+ * The kind of an item for display and accounting, in the project's words (docs/architecture.md):
+ * system, user, assistant text, tool call, tool result, reasoning, checkpoint.
  */
 export type ItemKind = 'system' | 'user' | 'assistant' | 'tool_call' | 'tool_result' | 'reasoning' | 'checkpoint' | 'pruned' | 'marker';
 

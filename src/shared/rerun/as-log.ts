@@ -83,8 +83,9 @@ export function candidateLog(source: SourceView, result: StrategyResult, window:
     ev.push({ kind: 'item', item: { id: it.id, role: it.role, blocks: [...it.blocks], ...(it.meta ? { meta: true } : {}) } });
   }
   ev.push({ kind: 'request', id: 'rerun:before', purpose: 'agent' });
-  // Model-free pruning is no compaction (DeepSeek Harness: the pruner changes the surface only); a result
-  // without any checkpoint is written as surface operations alone, with no bracket around them.
+  // Model-free pruning is no compaction (DeepSeek Harness: the pruner changes the surface only); a
+  // result without any checkpoint is written as surface operations alone, with no bracket around
+  // them.
   const checkpoints = result.view?.items.some((i) => i.derivation?.kind === 'checkpoint') ?? false;
   const bracketed = checkpoints || result.calls.length > 0 || result.outcome !== 'committed';
   const bracket: number[] = [];

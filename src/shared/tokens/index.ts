@@ -1,5 +1,5 @@
-// Token accounting of model views (docs/tokens.md): pure, no node:*. Counting itself (encoders, the worker
-// pool, the content-hash cache) lives in src/main/tokens.
+// Token accounting of model views (docs/tokens.md): pure, no node:*. Counting itself (encoders, the
+// worker pool, the content-hash cache) lives in src/main/tokens.
 export * from './categories';
 export * from './encoding';
 export * from './envelope';

@@ -52,7 +52,8 @@ export interface TokenPolicy {
    * What the trigger compares. context: the request's own context. next: the context the harness
    * measures before sending the next request (this one's context + its reply + the tool results
    * that came back) — what Claude Code's preTokens, DSH's pre-step pricing and Codex's total count
-   * measure. projected: next + the output reserve (the Conversation Compaction article's project_next_turn).
+   * measure. projected: next + the output reserve (the Conversation Compaction article's
+   * project_next_turn).
    */
   readonly measure: PolicyMeasure;
   readonly trigger: Amount;
@@ -86,10 +87,11 @@ const base = {
 
 /**
  * cosh (DiegoZaluski/cosh).
- * Raw tail — cosh's docs/context-compaction.md, "Model-view policy" 2: "Reserve a recent raw window (20% of the effective
- * context budget), preserving native tool-call/result pairs."
- * Trigger — cosh's source: the trigger is 80% of `max_tokens`. cosh's GLM report ("1M context window, approximately 164k automatic trigger")
- * shows the budget is cosh's effective context budget (`max_tokens`), not the provider's window.
+ * Raw tail — cosh's docs/context-compaction.md, "Model-view policy" 2: "Reserve a recent raw window
+ * (20% of the effective context budget), preserving native tool-call/result pairs." Trigger —
+ * cosh's source: the trigger is 80% of `max_tokens`. cosh's GLM report ("1M context window,
+ * approximately 164k automatic trigger") shows the budget is cosh's effective context budget
+ * (`max_tokens`), not the provider's window.
  */
 const COSH: TokenPolicy = {
   ...base,
@@ -105,11 +107,11 @@ const COSH: TokenPolicy = {
 
 /**
  * DeepSeek Harness (deepseek-ai/deepseek-harness), compaction-basic.
- * Its compaction chapter: "thresholdRatio: 0.8 triggers at 80% of its window; retainRatio: 0.16 reserves a
- * token budget equal to 16% of that window, not 16% of message count."
- * And: "ctx.toolResultPruner acts when text blocks exceed 8192 Unicode code points by
- * default, retaining 4096 at the head, a fixed marker, and 1024 at the tail."
- * Its source: triggers at floor(contextWindow * thresholdRatio), retains floor(contextWindow * retainRatio).
+ * Its compaction chapter: "thresholdRatio: 0.8 triggers at 80% of its window; retainRatio: 0.16
+ * reserves a token budget equal to 16% of that window, not 16% of message count." And:
+ * "ctx.toolResultPruner acts when text blocks exceed 8192 Unicode code points by default, retaining
+ * 4096 at the head, a fixed marker, and 1024 at the tail." Its source: triggers at
+ * floor(contextWindow * thresholdRatio), retains floor(contextWindow * retainRatio).
  */
 const DSH: TokenPolicy = {
   ...base,
@@ -127,10 +129,10 @@ const DSH: TokenPolicy = {
 
 /**
  * Rind (Azzurroooo/rind).
- * Rind's compaction handoff docs: "The summary request reserves an output budget of min(8,192, window/10) and then leaves
- * 5% of the window as headroom." and "Over-long tool bodies can be compressed to their first 2,000
- * characters and last 2,000 characters, with the omitted amount marked in between".
- * Trigger — Rind's source: auto-compaction triggers at context_window_tokens *
+ * Rind's compaction handoff docs: "The summary request reserves an output budget of min(8,192,
+ * window/10) and then leaves 5% of the window as headroom." and "Over-long tool bodies can be
+ * compressed to their first 2,000 characters and last 2,000 characters, with the omitted amount
+ * marked in between". Trigger — Rind's source: auto-compaction triggers at context_window_tokens *
  * auto_compact_token_limit_percent / 100 (defaults 200000 and 90).
  */
 const RIND: TokenPolicy = {
@@ -153,10 +155,11 @@ const RIND: TokenPolicy = {
 
 /**
  * The preemptive, cache-aware compactor of "Conversation Compaction: Keeping Long Sessions Alive"
- * (Jatin Bansal's blog; its reference code). The article: "Run preemptive at ~70% of effective context; keep reactive as a backstop at ~95%";
- * CompactionConfig: soft_watermark 0.70, hard_watermark 0.95, tail_keep 10, max_failures 3,
- * cooldown_turns 5, output_headroom_tokens 4096; Compactor(model_context_limit=200_000);
- * project_next_turn = estimate_tokens(messages) + pending_tool_result_estimate + output_headroom_tokens.
+ * (Jatin Bansal's blog; its reference code). The article: "Run preemptive at ~70% of effective
+ * context; keep reactive as a backstop at ~95%"; CompactionConfig: soft_watermark 0.70,
+ * hard_watermark 0.95, tail_keep 10, max_failures 3, cooldown_turns 5, output_headroom_tokens 4096;
+ * Compactor(model_context_limit=200_000); project_next_turn = estimate_tokens(messages) +
+ * pending_tool_result_estimate + output_headroom_tokens.
  */
 const PREEMPTIVE: TokenPolicy = {
   ...base,
@@ -184,9 +187,10 @@ const PREEMPTIVE: TokenPolicy = {
  * deobfuscation of the client in anthropics/claude-code#31806 and the mnemo v1.2.16 release notes
  * ("Claude Code compacts at window − min(max_output, 20000) − 13000"), both third-party. The real log
  * fixtures/claude-code/4d5611e5-….jsonl (marot/spotter, 2.1.39) agrees: its compact_boundary says
- * preTokens 170,251 — over 167,000, and 85 % of the window, where the Conversation Compaction article's "Claude
- * Code's auto-compact at ~95%" (an older figure) would not have fired yet. Window: 200,000, Anthropic's
- * documented context window of the Claude models (the 1M window is opt-in).
+ * preTokens 170,251 — over 167,000, and 85 % of the window, where the Conversation Compaction
+ * article's "Claude Code's auto-compact at ~95%" (an older figure) would not have fired yet.
+ * Window: 200,000, Anthropic's documented context window of the Claude models (the 1M window is
+ * opt-in).
  */
 const CLAUDE_CODE: TokenPolicy = {
   ...base,

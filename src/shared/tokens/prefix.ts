@@ -5,8 +5,9 @@ import type { RequestTokens, UnitInfo } from './units';
  * Prompt-cache analysis: providers reuse the computation of the longest prefix a request shares,
  * token for token, with an earlier one (Anthropic, OpenAI and DeepSeek all cache exact prefixes).
  * cosh: "a mutation at position k invalidates the exact-prefix prompt cache of every provider for
- * everything after k, while a tail mutation is cache-neutral." DeepSeek Harness: "From the first shadowed
- * token onward, the old cache no longer matches, so checkpoint and recent tail are recomputed."
+ * everything after k, while a tail mutation is cache-neutral." DeepSeek Harness: "From the first
+ * shadowed token onward, the old cache no longer matches, so checkpoint and recent tail are
+ * recomputed."
  */
 export type ChangeCause =
   /** The previous request is a prefix of this one: only new items were appended. */

@@ -21,8 +21,8 @@ describe('policy presets carry the numbers of their sources', () => {
 
   it('DeepSeek Harness', () => {
     const p = preset('dsh');
-    // DeepSeek Harness: "thresholdRatio: 0.8 triggers at 80% of its window; retainRatio: 0.16 reserves a
-    // token budget equal to 16% of that window, not 16% of message count."
+    // DeepSeek Harness: "thresholdRatio: 0.8 triggers at 80% of its window; retainRatio: 0.16
+    // reserves a token budget equal to 16% of that window, not 16% of message count."
     expect(p.trigger).toEqual({ ratio: 0.8 });
     expect(p.rawTail).toEqual({ ratio: 0.16 });
     // DeepSeek Harness: "ctx.toolResultPruner acts when text blocks exceed 8192 Unicode code points by
@@ -34,7 +34,8 @@ describe('policy presets carry the numbers of their sources', () => {
 
   it('Rind', () => {
     const p = preset('rind');
-    // Rind's source: context_window_tokens * auto_compact_token_limit_percent / 100, defaults 200000 and 90.
+    // Rind's source: context_window_tokens * auto_compact_token_limit_percent / 100, defaults
+    // 200000 and 90.
     expect(p.trigger).toEqual({ ratio: 0.9 });
     expect(p.defaultWindow).toBe(200_000);
     // Rind: "The summary request reserves an output budget of min(8,192, window/10) and then
@@ -48,9 +49,10 @@ describe('policy presets carry the numbers of their sources', () => {
 
   it('the preemptive compactor of the Conversation Compaction article', () => {
     const p = preset('preemptive');
-    // The Conversation Compaction article: "Run preemptive at ~70% of effective context; keep reactive as a backstop at ~95%";
-    // CompactionConfig: soft_watermark 0.70, hard_watermark 0.95, tail_keep 10,
-    // output_headroom_tokens 4096, max_failures 3, cooldown_turns 5; model_context_limit 200_000.
+    // The Conversation Compaction article: "Run preemptive at ~70% of effective context; keep
+    // reactive as a backstop at ~95%"; CompactionConfig: soft_watermark 0.70, hard_watermark 0.95,
+    // tail_keep 10, output_headroom_tokens 4096, max_failures 3, cooldown_turns 5;
+    // model_context_limit 200_000.
     expect(p.trigger).toEqual({ ratio: 0.7 });
     expect(p.reactive).toEqual({ ratio: 0.95 });
     expect(p.measure).toBe('projected');

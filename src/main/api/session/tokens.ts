@@ -12,7 +12,8 @@ import { ReportBuilder } from './report-builder';
 /**
  * Token meters for the session inspector: one SessionTokens per open session and branch, counting
  * every ref in the background (worker threads) from the first question on, answering at once with
- * what is counted and estimating the rest (labelled). The token view of docs/session-view.md, on the accounting of docs/tokens.md.
+ * what is counted and estimating the rest (labelled). The token view of docs/session-view.md, on
+ * the accounting of docs/tokens.md.
  */
 
 interface Entry {

@@ -11,9 +11,10 @@ import { jsonTextOf } from '../../../shared/json-depth';
 /**
  * The compaction bracket (DeepSeek Harness's packages/compaction/compaction/src/types.ts):
  * `compaction/start`, `compaction/summary` (log-only: the summarizer call and its result), the
- * checkpoint `user/message` that replaces the shadowed range, `compaction/end`. Model-free pruning logs `compaction/prune` right before the
- * replacing `tool/result`. Each handler returns the canonical seq of the event that stands for
- * the DSH event, or a sentence saying what is missing (the importer reports it and keeps a record).
+ * checkpoint `user/message` that replaces the shadowed range, `compaction/end`. Model-free pruning
+ * logs `compaction/prune` right before the replacing `tool/result`. Each handler returns the
+ * canonical seq of the event that stands for the DSH event, or a sentence saying what is missing
+ * (the importer reports it and keeps a record).
  */
 
 interface Bracket {
@@ -125,9 +126,9 @@ export class CompactionTracker {
   }
 
   /**
-   * `compaction/summary-error` belongs to the newer protocol of DeepSeek Harness ("failed summary requests
-   * also reach synchronous compaction/summary-error"); its payload is not in the b150a551 source,
-   * so the error is read from `error` (string or {code, message}) or `failure`.
+   * `compaction/summary-error` belongs to the newer protocol of DeepSeek Harness ("failed summary
+   * requests also reach synchronous compaction/summary-error"); its payload is not in the b150a551
+   * source, so the error is read from `error` (string or {code, message}) or `failure`.
    */
   summaryError(ev: DshEvent, d: Obj): Handled {
     const id = str(d.compactionId);

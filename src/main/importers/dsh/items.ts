@@ -31,7 +31,8 @@ function messageOf(ev: DshEvent): Obj | undefined {
       // The payload is the UserMessage itself.
       return data;
     case 'system/message':
-      // Known only from DeepSeek Harness's prose: accept the message itself or one wrapped in `message`.
+      // Known only from DeepSeek Harness's prose: accept the message itself or one wrapped in
+      // `message`.
       return isObj(data.message) ? data.message : data;
     default:
       return isObj(data.message) ? data.message : undefined;

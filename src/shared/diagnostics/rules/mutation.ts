@@ -8,7 +8,8 @@ import type { Rule, RuleContext } from '../types';
 /**
  * Masking and pruning change what the model sees without a compaction. A change at surface
  * position k invalidates every provider's exact-prefix cache after k; only a tail change is
- * cache-neutral (cosh, model-view policy 1; the Conversation Compaction article, cache-aware compaction).
+ * cache-neutral (cosh, model-view policy 1; the Conversation Compaction article, cache-aware
+ * compaction).
  */
 
 /** One event that changed the view: a mask or a clearing of several items is one mutation. */

@@ -8,9 +8,9 @@ import { isHarnessEcho } from './inferred';
 
 /**
  * Cuts: a compaction source, a replaced range, a truncation, a drop must never separate a tool call
- * from its result, and an unanswered call must not cross a cut (Rind, cosh, DeepSeek Harness). The system
- * message at surface position 0 never enters a compacted range (DeepSeek Harness). Unanswered or queued
- * user messages stay verbatim (001).
+ * from its result, and an unanswered call must not cross a cut (Rind, cosh, DeepSeek Harness). The
+ * system message at surface position 0 never enters a compacted range (DeepSeek Harness).
+ * Unanswered or queued user messages stay verbatim (cosh).
  */
 
 interface Units {

@@ -4,8 +4,9 @@ import { finding, list, plural } from '../text';
 import type { Rule, RuleContext } from '../types';
 
 /**
- * A replacement must prove what it displaced (DeepSeek Harness): a checkpoint names its compaction and its
- * sources cite the start, the summary and every shadowed event — and nothing it did not shadow.
+ * A replacement must prove what it displaced (DeepSeek Harness): a checkpoint names its compaction
+ * and its sources cite the start, the summary and every shadowed event — and nothing it did not
+ * shadow.
  */
 
 /** The item an item event created or extended, by that event's seq. */

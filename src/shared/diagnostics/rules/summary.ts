@@ -7,9 +7,9 @@ import { anyElided, charsOf, finding, isEmptyContent, list, measureText, num, pl
 import type { Measure, Rule, RuleContext } from '../types';
 
 /**
- * What a commit was built from, and whether it was whole: completion integrity (001), empty or
- * malformed summaries (000, 002), summaries not smaller than their source (004), summaries that
- * keep growing.
+ * What a commit was built from, and whether it was whole: completion integrity (cosh), empty or
+ * malformed summaries (Rind, the Conversation Compaction article), summaries not smaller than their
+ * source (DeepSeek Harness), summaries that keep growing.
  */
 
 /** A compaction that installed a summary (not a fallback): checkpoints and a summary or final reduction. */

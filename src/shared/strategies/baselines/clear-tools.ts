@@ -6,12 +6,13 @@ import { derivedItem, fmt, headLength, kept, parseOptions, Run } from '../common
 import type { SourceItem, StrategyDef, StrategyInput, StrategyResult } from '../types';
 
 /*
- * Baseline: tool-result clearing, no model (the Conversation Compaction article's "surgical tool-result deletion, system
- * prompt and assistant turns preserved"; Anthropic's clear_tool_uses, Claude Code's micro-compact).
- * The last N results stay verbatim; older ones become a short placeholder naming the call.
- * Each cleared item keeps its place, role and call id, so call/result pairing stays valid; it is
- * recorded as `pruned` (head 0, tail 0, everything omitted) rather than `marker`, because a marker
- * stands for dropped items while here the item survives with its body taken out.
+ * Baseline: tool-result clearing, no model (the Conversation Compaction article's "surgical
+ * tool-result deletion, system prompt and assistant turns preserved"; Anthropic's clear_tool_uses,
+ * Claude Code's micro-compact). The last N results stay verbatim; older ones become a short
+ * placeholder naming the call. Each cleared item keeps its place, role and call id, so call/result
+ * pairing stays valid; it is recorded as `pruned` (head 0, tail 0, everything omitted) rather than
+ * `marker`, because a marker stands for dropped items while here the item survives with its body
+ * taken out.
  */
 
 export const CLEAR_TOOLS_ID = 'clear-tools';

@@ -3,9 +3,9 @@ import type { SourceItem, TokenCounter } from '../types';
 
 /*
  * Line selection for the extractive baseline: keep the lines a handoff must not lose (cosh's
- * handoff: constraints, decisions and evidence, files, code anchors; the Conversation Compaction article's prompt: "Never
- * paraphrase file paths, error codes, function names, or version numbers"). Deterministic: fixed
- * patterns, a fixed priority, source order in the output.
+ * handoff: constraints, decisions and evidence, files, code anchors; the Conversation Compaction
+ * article's prompt: "Never paraphrase file paths, error codes, function names, or version
+ * numbers"). Deterministic: fixed patterns, a fixed priority, source order in the output.
  */
 
 /** Priority classes, most important first. */

@@ -6,12 +6,12 @@ import { units } from '../common/units';
 import type { SourceItem, StrategyDef, StrategyInput, StrategyResult } from '../types';
 
 /*
- * Baseline: head/tail truncation, no model. The Conversation Compaction article's last-resort eviction ("keep the system
- * prompt, keep the most recent K turns, drop everything in the middle"), made loud with a marker
- * item. The tail is a token budget cut at unit boundaries, the same 20 % of the window the one-shot
- * and extractive strategies keep, so that comparing them measures what the summary adds.
- * The first user message is kept by default: in agent sessions it usually states the task, and
- * losing it is the commonest way truncation derails a session.
+ * Baseline: head/tail truncation, no model. The Conversation Compaction article's last-resort
+ * eviction ("keep the system prompt, keep the most recent K turns, drop everything in the middle"),
+ * made loud with a marker item. The tail is a token budget cut at unit boundaries, the same 20 % of
+ * the window the one-shot and extractive strategies keep, so that comparing them measures what the
+ * summary adds. The first user message is kept by default: in agent sessions it usually states the
+ * task, and losing it is the commonest way truncation derails a session.
  */
 
 export const TRUNCATE_ID = 'truncate';

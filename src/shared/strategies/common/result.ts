@@ -19,7 +19,8 @@ export const fmt = (n: number): string => n.toLocaleString('en-US');
 
 /**
  * ratio × window as a watermark, free of binary-fraction noise: 0.7 × 100,020 is 70,014, not
- * 70,014.00000000001, so a view of exactly 70,014 tokens is at the watermark, as the systems we follow mean.
+ * 70,014.00000000001, so a view of exactly 70,014 tokens is at the watermark, as the systems we
+ * follow mean.
  */
 export const watermark = (ratio: number, window: number): number => Math.round(ratio * window * 1e6) / 1e6;
 

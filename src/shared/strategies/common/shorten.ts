@@ -2,8 +2,8 @@ import type { Block, LeafBlock } from '../../model/content';
 
 /*
  * Head + marker + tail shortening of tool-result bodies, shared by Rind's budget precheck
- * (first 2,000 + last 2,000 characters, omitted amount marked) and DeepSeek Harness's tool-result pruner
- * (8,192 code points -> 4,096 head + fixed marker + 1,024 tail). Only the text leaves of
+ * (first 2,000 + last 2,000 characters, omitted amount marked) and DeepSeek Harness's tool-result
+ * pruner (8,192 code points -> 4,096 head + fixed marker + 1,024 tail). Only the text leaves of
  * `tool_result` blocks are ever touched: user text and tool arguments are exempt (Rind).
  */
 
@@ -99,8 +99,8 @@ export interface ShortenedBlocks {
 
 /**
  * Apply a rule to every text leaf of every tool_result block; other blocks (and non-text leaves)
- * keep their place and order (DeepSeek Harness: "non-text blocks keep relative order"). null when nothing
- * was cut.
+ * keep their place and order (DeepSeek Harness: "non-text blocks keep relative order"). null when
+ * nothing was cut.
  */
 export function shortenToolBodies(blocks: readonly Block[], rule: CutRule): ShortenedBlocks | null {
   let cuts = 0;

@@ -23,7 +23,8 @@ const Options = z.strictObject({
   retainRatio: z.number().min(0).max(1).default(RETAIN_RATIO),
   /**
    * A manual compaction: skip the pressure gate and the "safe after pruning" shortcut, so the
-   * summary path runs on any source. Off by default: in DeepSeek Harness a below-pressure step never prunes.
+   * summary path runs on any source. Off by default: in DeepSeek Harness a below-pressure step
+   * never prunes.
    */
   force: z.boolean().default(false),
   /** Run the tool-result pruner (DSH's is optional: ctx.toolResultPruner). */

@@ -1,6 +1,7 @@
 /*
  * cosh's numbers, in one place, and the options the `layered` strategy accepts. Every constant
- * cites the sentence of cosh's "Layered context compaction" (its docs/context-compaction.md) it comes from.
+ * cites the sentence of cosh's "Layered context compaction" (its docs/context-compaction.md) it
+ * comes from.
  */
 
 /** "Reserve a recent raw window (20% of the effective context budget)". */

@@ -15,9 +15,9 @@ export const ONE_SHOT_ID = 'one-shot';
 
 /**
  * Rind names no tail size. The default is 20 % of the agent's window, cosh's "recent raw
- * window (20% of the effective context budget)", the only raw-tail figure among the systems we follow that is
- * a share of the window; the tail belongs to the receiving agent (cosh), so it is sized on the
- * agent's window, never the summarizer's.
+ * window (20% of the effective context budget)", the only raw-tail figure among the systems we
+ * follow that is a share of the window; the tail belongs to the receiving agent (cosh), so it is
+ * sized on the agent's window, never the summarizer's.
  */
 export const DEFAULT_TAIL_RATIO = 0.2;
 

@@ -1,10 +1,11 @@
 /*
- * The Conversation Compaction article's circuit breaker around compaction failures: "Maintain a per-session counter of
- * consecutive failures. Trip at N=3 ... When tripped, do not retry compaction; fall back to a
- * degraded strategy ... After M turns of cool-down, reset." The reference code's CompactorState and
- * the order of its checks in maybe_compact(), as a pure state machine (no clock, no I/O): a turn
- * starts (and may reset a breaker whose cool-down has elapsed), then one attempt reports success or
- * failure. One re-run is one turn; the eval runner may carry the state across runs.
+ * The Conversation Compaction article's circuit breaker around compaction failures: "Maintain a
+ * per-session counter of consecutive failures. Trip at N=3 ... When tripped, do not retry
+ * compaction; fall back to a degraded strategy ... After M turns of cool-down, reset." The
+ * reference code's CompactorState and the order of its checks in maybe_compact(), as a pure state
+ * machine (no clock, no I/O): a turn starts (and may reset a breaker whose cool-down has elapsed),
+ * then one attempt reports success or failure. One re-run is one turn; the eval runner may carry
+ * the state across runs.
  */
 
 export const MAX_FAILURES = 3;

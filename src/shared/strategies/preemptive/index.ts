@@ -10,10 +10,11 @@ import { chunkedAndMerge, summarizeRange, type Attempt } from './summarize';
 import { SUMMARY_BLOCK_HEADER, summaryPrompt, TRUNCATION_MARKER } from './summary';
 
 /*
- * The Conversation Compaction article's preemptive compactor (Compactor.maybe_compact): gate on the projected next turn,
- * snapshot, summarise into a validated JSON object (chunk-and-merge when the summarizer cannot hold
- * the buffer), and on any failure fall back loudly to head/tail truncation. The source is never
- * mutated, so the snapshot-and-rollback is implicit: a failure simply builds from the source.
+ * The Conversation Compaction article's preemptive compactor (Compactor.maybe_compact): gate on the
+ * projected next turn, snapshot, summarise into a validated JSON object (chunk-and-merge when the
+ * summarizer cannot hold the buffer), and on any failure fall back loudly to head/tail truncation.
+ * The source is never mutated, so the snapshot-and-rollback is implicit: a failure simply builds
+ * from the source.
  */
 
 export const PREEMPTIVE_ID = 'preemptive';

@@ -4,9 +4,10 @@ import { units } from '../common/units';
 import type { SourceItem, TokenCounter } from '../types';
 
 /*
- * The Conversation Compaction article's trigger and cut. project_next_turn(): "the current buffer size plus a conservative
- * max_tokens bound on output plus the expected tool-result size from the most recent tool_use
- * block", gated on the projection, not the current size. The tail is tail_keep = 10 messages.
+ * The Conversation Compaction article's trigger and cut. project_next_turn(): "the current buffer
+ * size plus a conservative max_tokens bound on output plus the expected tool-result size from the
+ * most recent tool_use block", gated on the projection, not the current size. The tail is tail_keep
+ * = 10 messages.
  */
 
 export const SOFT_WATERMARK = 0.7;
@@ -29,8 +30,8 @@ export type Trigger = 'none' | 'preemptive' | 'reactive';
 
 /**
  * Which watermark the projection crosses. The reference code reads only the soft watermark; the
- * hard one (the Conversation Compaction article: "reactive as a backstop at ~95%") labels a compaction that had no headroom
- * left to retry in.
+ * hard one (the Conversation Compaction article: "reactive as a backstop at ~95%") labels a
+ * compaction that had no headroom left to retry in.
  */
 export function triggerOf(projected: number, limit: number, soft: number, hard: number): Trigger {
   if (projected >= watermark(hard, limit)) return 'reactive';

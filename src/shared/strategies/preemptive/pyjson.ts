@@ -1,8 +1,9 @@
 /*
- * Python's json.dumps, for the bytes the Conversation Compaction article's reference code writes: the summary block uses
- * json.dumps(summary, indent=2) and the merge input json.dumps(half). Python's defaults differ from
- * JSON.stringify (", " and ": " separators without indent; ensure_ascii escapes every non-ASCII
- * character as \uXXXX), and those bytes are what gets counted in the compacted view.
+ * Python's json.dumps, for the bytes the Conversation Compaction article's reference code writes:
+ * the summary block uses json.dumps(summary, indent=2) and the merge input json.dumps(half).
+ * Python's defaults differ from JSON.stringify (", " and ": " separators without indent;
+ * ensure_ascii escapes every non-ASCII character as \uXXXX), and those bytes are what gets counted
+ * in the compacted view.
  */
 
 const asciiOnly = (s: string): string => s.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -6,11 +6,11 @@ import { pyDumps } from './pyjson';
 import { checkSummary, summaryPrompt, type SummaryJson } from './summary';
 
 /*
- * The Conversation Compaction article's _run_summarizer() and the wedged-buffer escape hatch _chunked_and_merge(): "split the
- * buffer in half, summarize each half independently, then summarize the summaries". The halves are
- * cut at the conversation-unit boundary nearest the middle, so a tool call and its result land in
- * the same half (the reference cuts at len // 2 whatever it splits; it does so only when the range
- * is a single unit).
+ * The Conversation Compaction article's _run_summarizer() and the wedged-buffer escape hatch
+ * _chunked_and_merge(): "split the buffer in half, summarize each half independently, then
+ * summarize the summaries". The halves are cut at the conversation-unit boundary nearest the
+ * middle, so a tool call and its result land in the same half (the reference cuts at len // 2
+ * whatever it splits; it does so only when the range is a single unit).
  */
 
 export type Attempt = { readonly ok: true; readonly summary: SummaryJson } | { readonly ok: false; readonly error: string; readonly cancelled: boolean };

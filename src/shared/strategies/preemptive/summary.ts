@@ -1,8 +1,8 @@
 /*
- * The Conversation Compaction article's summary contract: the SUMMARY_PROMPT and the checks of _run_summarizer(), which raise
- * (here: return a reason) on malformed JSON, missing required keys, or empty load-bearing fields
- * after more than 20 messages ("a summary with no decisions and no files touched after a 50-turn
- * coding session is almost certainly a silent failure").
+ * The Conversation Compaction article's summary contract: the SUMMARY_PROMPT and the checks of
+ * _run_summarizer(), which raise (here: return a reason) on malformed JSON, missing required keys,
+ * or empty load-bearing fields after more than 20 messages ("a summary with no decisions and no
+ * files touched after a 50-turn coding session is almost certainly a silent failure").
  */
 
 export const REQUIRED_KEYS = ['session_intent', 'files_touched', 'decisions', 'pending_questions', 'next_steps'] as const;

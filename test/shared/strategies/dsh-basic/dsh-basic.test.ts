@@ -111,7 +111,8 @@ describe('dsh-basic: one <compacted-summary> checkpoint', () => {
     expect(res.summary).toBe(SUMMARY);
     expect(res.tokens).toEqual({ before: viewTokens(source, charCounter), after: viewTokens(res.view ?? source, charCounter) });
 
-    // DeepSeek Harness: system head, then the shadowed-region messages, then the compaction instruction.
+    // DeepSeek Harness: system head, then the shadowed-region messages, then the compaction
+    // instruction.
     const req = fake.requests[0];
     expect(req?.system).toBe('You are DSH.');
     expect(req?.maxOutput).toBeNull();
