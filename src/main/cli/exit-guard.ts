@@ -1,4 +1,4 @@
-import { EXIT_UNUSABLE } from './exit';
+import { EXIT_UNUSABLE } from '../command/exit';
 
 /**
  * Sets the exit code when `command` settles — and makes sure a command never ends silently: if the

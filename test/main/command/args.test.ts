@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intFlag, parseArgs, stringFlag, UsageError } from '../../../src/main/cli/args';
+import { intFlag, parseArgs, stringFlag, UsageError } from '../../../src/main/command/args';
 
 // The CLI's argument parser: Node's util.parseArgs splits the words, the checks and messages are ours.
 
