@@ -84,7 +84,20 @@ function precision(found, review) {
   return [...rules.values()].sort((a, b) => a.rule.localeCompare(b.rule));
 }
 
-function table(rows, sessions) {
+/**
+ * Warnings per healthy session: a session is healthy when no error-level finding on it was reviewed
+ * true (a real failure). Every warning on a healthy session counts, reviewed true or not: the target
+ * is what a user reads on a session that needs no attention.
+ */
+function noise(found, review, sessions) {
+  const verdicts = new Map(review.map((r) => [key(r), r.verdict]));
+  const broken = new Set(found.filter((f) => f.severity === 'error' && verdicts.get(key(f)) === 'true').map((f) => f.session));
+  const healthy = sessions.filter((s) => !broken.has(s));
+  const warnings = found.filter((f) => f.severity === 'warning' && !broken.has(f.session)).length;
+  return { healthy: healthy.length, warnings };
+}
+
+function table(rows, sessions, n) {
   const lines = [
     SECTION,
     '',
@@ -98,6 +111,10 @@ function table(rows, sessions) {
     '| rule | findings | true | false | not reviewed | precision |',
     '|---|---|---|---|---|---|',
     ...rows.map((r) => `| \`${r.rule}\` | ${r.findings} | ${r.true} | ${r.false} | ${r.unreviewed} | ${r.true + r.false > 0 ? `${Math.round((100 * r.true) / (r.true + r.false))} %` : '—'} |`),
+    '',
+    `Warnings per healthy session: ${n.warnings} warnings on the ${n.healthy} sessions with no error-level`,
+    `finding reviewed true, ${n.healthy > 0 ? (n.warnings / n.healthy).toFixed(2) : '—'} a session (target: at most 1). Every warning counts here, reviewed`,
+    'true or not: it is what a user reads on a session that needs no attention.',
     '',
   ];
   return lines.join('\n');
@@ -113,7 +130,7 @@ if (docs) {
   const text = readFileSync(DOCS, 'utf8');
   const start = text.indexOf(SECTION);
   const next = start < 0 ? -1 : text.indexOf('\n## ', start + SECTION.length);
-  const body = table(precision(found, review), files.length);
+  const body = table(precision(found, review), files.length, noise(found, review, files));
   const updated = start < 0 ? `${text.trimEnd()}\n\n${body}` : `${text.slice(0, start)}${body}${next < 0 ? '' : text.slice(next + 1)}`;
   writeFileSync(DOCS, updated.endsWith('\n') ? updated : `${updated}\n`);
   process.stdout.write(`corpus-findings: ${found.length} findings on ${files.length} sessions; precision written to ${DOCS}\n`);
