@@ -56,6 +56,26 @@ describe('inferred failures from Claude Code lines', () => {
     expect(ds[0]?.message).toContain('inferred from the log');
   });
 
+  it('names the window the trigger assumes, and infers nothing from a trigger on a larger window', async () => {
+    const prompt = [
+      user('u2', 'a1', '2026-01-01T10:01:00.000Z', 'Fix the schema.'),
+      assistant('s1', 'u2', '2026-01-01T10:01:00.000Z', 'No response requested.', NONE, {}, '<synthetic>'),
+      user('u3', 's1', '2026-01-01T10:06:00.000Z', 'Fix the schema.'),
+    ];
+    const on200k = await rules([user('u1', null, '2026-01-01T10:00:00.000Z', 'Read the dump.'), assistant('a1', 'u1', '2026-01-01T10:00:05.000Z', 'Read it.', BIG), ...prompt]);
+    expect(on200k[0]?.message).toContain('on the 200,000-token window (the log does not record the window; no request of the session reported more)');
+    // A request of the session reported 240,000 tokens: it ran on a larger (1M) window, whose
+    // trigger moved from version to version. The 169,000 tokens before the prompt then prove nothing.
+    const larger = await rules([
+      user('u0', null, '2026-01-01T09:00:00.000Z', 'Load everything.'),
+      assistant('a0', 'u0', '2026-01-01T09:00:05.000Z', 'Loaded.', { input_tokens: 6, cache_read_input_tokens: 240_000, output_tokens: 3 }),
+      user('u1', 'a0', '2026-01-01T10:00:00.000Z', 'Read the dump.'),
+      assistant('a1', 'u1', '2026-01-01T10:00:05.000Z', 'Read it.', BIG),
+      ...prompt,
+    ]);
+    expect(larger).toEqual([]);
+  });
+
   it('the same session with the prompt answered is silent', async () => {
     const ds = await rules([
       user('u1', null, '2026-01-01T10:00:00.000Z', 'Read the dump.'),

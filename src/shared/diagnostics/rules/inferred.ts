@@ -26,27 +26,49 @@ export function reportedBefore(ctx: RuleContext, seq: number): { req: RequestRec
   return req && m ? { req, m } : null;
 }
 
+/** The window Claude Code's documented trigger is written for; larger windows moved it from version to version. */
+const DOCUMENTED_WINDOW = 200_000;
+
 /**
  * Claude Code's automatic compaction trigger for a request, from its documented policy (the log
  * records neither the window nor the threshold): window − 20,000 − 13,000, on the route's window
- * or 200,000.
+ * or 200,000. On the 200,000-token window that trigger is an upper bound (a setting can only lower
+ * it). On a larger window (the opt-in 1M one) it moved from version to version, so it is not known:
+ * null when the route records a larger window, or when `session` reported more input than
+ * 200,000 tokens anywhere, which no request on the 200,000-token window can.
  */
-export function claudeCodeTrigger(req: RequestRecord): number | null {
+export function claudeCodeTrigger(req: RequestRecord, session?: RuleContext): number | null {
   const preset = defaultPolicyFor('claude-code');
-  return amount(preset.trigger, req.route.window ?? preset.defaultWindow);
+  const window = req.route.window ?? preset.defaultWindow ?? DOCUMENTED_WINDOW;
+  if (window > DOCUMENTED_WINDOW) return null;
+  if (req.route.window === undefined && session && largestReported(session) > DOCUMENTED_WINDOW) return null;
+  return amount(preset.trigger, window);
+}
+
+/** The largest input a provider reported for an agent request of the session (0 when none). */
+function largestReported(ctx: RuleContext): number {
+  let max = 0;
+  for (const r of ctx.facts.agentRequests) {
+    const m = ctx.facts.requestTokens(r);
+    if (m?.source === 'reported' && m.value > max) max = m.value;
+  }
+  return max;
 }
 
 /**
  * The context last reported before `seq`, when it was at or past Claude Code's trigger: the
- * sentence that says so, and the request it rests on.
+ * sentence that says so, with the window it assumed, and the request it rests on.
  */
 export function pastClaudeCodeTrigger(ctx: RuleContext, seq: number): { text: string; seq: number } | null {
   const last = reportedBefore(ctx, seq);
   if (!last) return null;
-  const limit = claudeCodeTrigger(last.req);
+  const limit = claudeCodeTrigger(last.req, ctx);
   if (limit === null || last.m.value < limit) return null;
+  const window = last.req.route.window === undefined
+    ? `on the ${num(DOCUMENTED_WINDOW)}-token window (the log does not record the window; no request of the session reported more)`
+    : `on the ${num(last.req.route.window)}-token window the log records`;
   return {
-    text: `request #${last.req.index} (seq ${last.req.seq}) reported ${measureText(last.m)}, past the ${num(limit)}-token automatic compaction trigger of Claude Code's documented policy`,
+    text: `request #${last.req.index} (seq ${last.req.seq}) reported ${measureText(last.m)}, past the ${num(limit)}-token automatic compaction trigger of Claude Code's documented policy ${window}`,
     seq: last.req.seq,
   };
 }
