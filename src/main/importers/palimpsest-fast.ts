@@ -1,5 +1,11 @@
-import type { EventBody, EventOf } from '../../shared/model/event';
+import { ImageBlock, OpaqueBlock, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock } from '../../shared/model/content';
+import {
+  BudgetPolicy, CompactionEndEvent, CompactionStartEvent, CompactionSummaryErrorEvent, CompactionSummaryEvent, Finish, ItemEvent,
+  MaskEvent, RecordEvent, RequestEvent, ResponseEvent, Route, SurfaceOp, Todo, TodoEvent, Usage, type EventBody, type EventOf,
+} from '../../shared/model/event';
+import { Derivation, Item } from '../../shared/model/item';
 import { isObj, type Obj } from './json';
+import { accepts, inner, member, type Shaped } from './palimpsest-keys';
 
 // ---------------------------------------------------------------------------------------------
 // Fast path. zod copies every object it parses; for the four kinds that make up nearly all of a
@@ -28,16 +34,16 @@ function leafOk(b: unknown): boolean {
   if (!isObj(b)) return false;
   switch (b.type) {
     case 'text':
-      for (const k in b) if (k !== 'type' && k !== 'text' && k !== 'elided') return false;
+      if (!onlyKeys(b, FAST_KEYS.text)) return false;
       return typeof b.text === 'string' && optCount(b.elided);
     case 'reasoning':
-      for (const k in b) if (k !== 'type' && k !== 'text' && k !== 'elided' && k !== 'redacted') return false;
+      if (!onlyKeys(b, FAST_KEYS.reasoning)) return false;
       return typeof b.text === 'string' && optCount(b.elided) && optBool(b.redacted);
     case 'image':
-      for (const k in b) if (k !== 'type' && k !== 'mediaType' && k !== 'bytes') return false;
+      if (!onlyKeys(b, FAST_KEYS.image)) return false;
       return optString(b.mediaType) && optCount(b.bytes);
     case 'opaque':
-      for (const k in b) if (k !== 'type' && k !== 'label' && k !== 'chars') return false;
+      if (!onlyKeys(b, FAST_KEYS.opaque)) return false;
       return typeof b.label === 'string' && optCount(b.chars);
     default:
       return false;
@@ -47,11 +53,11 @@ function leafOk(b: unknown): boolean {
 function blockOk(b: unknown): boolean {
   if (!isObj(b)) return false;
   if (b.type === 'tool_call') {
-    for (const k in b) if (k !== 'type' && k !== 'id' && k !== 'name' && k !== 'input' && k !== 'elided') return false;
+    if (!onlyKeys(b, FAST_KEYS.toolCall)) return false;
     return typeof b.id === 'string' && typeof b.name === 'string' && typeof b.input === 'string' && optCount(b.elided);
   }
   if (b.type === 'tool_result') {
-    for (const k in b) if (k !== 'type' && k !== 'callId' && k !== 'content' && k !== 'isError') return false;
+    if (!onlyKeys(b, FAST_KEYS.toolResult)) return false;
     if (typeof b.callId !== 'string' || !optBool(b.isError) || !Array.isArray(b.content)) return false;
     for (const c of b.content) if (!leafOk(c)) return false;
     return true;
@@ -64,6 +70,32 @@ function blocksOk(x: unknown): boolean {
   for (const b of x) if (!blockOk(b)) return false;
   return true;
 }
+
+// The keys each check accepts: the fields it tests that the schema declares (palimpsest-keys.ts).
+const BASE_KEYS = ['kind', 'seq', 'branch', 'at'];
+const FAST_KEYS = {
+  text: accepts('text block', TextBlock, ['type', 'text', 'elided']),
+  reasoning: accepts('reasoning block', ReasoningBlock, ['type', 'text', 'elided', 'redacted']),
+  image: accepts('image block', ImageBlock, ['type', 'mediaType', 'bytes']),
+  opaque: accepts('opaque block', OpaqueBlock, ['type', 'label', 'chars']),
+  toolCall: accepts('tool_call block', ToolCallBlock, ['type', 'id', 'name', 'input', 'elided']),
+  toolResult: accepts('tool_result block', ToolResultBlock, ['type', 'callId', 'content', 'isError']),
+  appendOp: accepts('append op', member(SurfaceOp, 'op', 'append'), ['op']),
+  extendOp: accepts('extend op', member(SurfaceOp, 'op', 'extend'), ['op']),
+  logOp: accepts('log op', member(SurfaceOp, 'op', 'log'), ['op']),
+  replaceOp: accepts('replace op', member(SurfaceOp, 'op', 'replace'), ['op', 'from', 'to']),
+  insertOp: accepts('insert op', member(SurfaceOp, 'op', 'insert'), ['op', 'before']),
+  itemEvent: accepts('item event', ItemEvent, [...BASE_KEYS, 'item', 'op', 'sources']),
+  item: accepts('item', Item, ['id', 'role', 'blocks', 'meta', 'origin', 'derivation']),
+  route: accepts('route', Route, ['provider', 'model', 'window', 'maxOutput', 'reasoning']),
+  requestEvent: accepts('request event', RequestEvent, [...BASE_KEYS, 'id', 'purpose', 'compactionId', 'route', 'input']),
+  requestInput: accepts('request input', inner(RequestEvent.shape.input), ['items', 'instruction']),
+  responseEvent: accepts('response event', ResponseEvent, [...BASE_KEYS, 'request', 'finish', 'usage', 'error']),
+  finish: accepts('finish', Finish, ['raw', 'reason']),
+  usage: accepts('usage', Usage, ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning', 'context']),
+  error: accepts('response error', inner(ResponseEvent.shape.error), ['code', 'message']),
+  recordEvent: accepts('record event', RecordEvent, [...BASE_KEYS, 'type', 'summary']),
+};
 
 const isItemId = (x: unknown): boolean => typeof x === 'string' && x !== '';
 
@@ -78,9 +110,6 @@ function onlyKeys(o: Obj, keys: ReadonlySet<string>): boolean {
   return true;
 }
 
-const OP_KEYS: ReadonlySet<string> = new Set(['op']);
-const REPLACE_KEYS: ReadonlySet<string> = new Set(['op', 'from', 'to']);
-const INSERT_KEYS: ReadonlySet<string> = new Set(['op', 'before']);
 
 const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
 const FINISH_REASONS: ReadonlySet<unknown> = new Set(['stop', 'tool_calls', 'length', 'refusal', 'pause', 'error', 'cancelled', 'unknown']);
@@ -100,22 +129,22 @@ function surfaceOp(op: unknown): EventOf<'item'>['op'] | null {
   if (!isObj(op)) return null;
   switch (op.op) {
     case 'append':
-      return onlyKeys(op, OP_KEYS) ? APPEND : null;
+      return onlyKeys(op, FAST_KEYS.appendOp) ? APPEND : null;
     case 'extend':
-      return onlyKeys(op, OP_KEYS) ? EXTEND : null;
+      return onlyKeys(op, FAST_KEYS.extendOp) ? EXTEND : null;
     case 'log':
-      return onlyKeys(op, OP_KEYS) ? LOG : null;
+      return onlyKeys(op, FAST_KEYS.logOp) ? LOG : null;
     case 'replace':
-      return onlyKeys(op, REPLACE_KEYS) && isItemId(op.from) && isItemId(op.to) ? (op as EventOf<'item'>['op']) : null;
+      return onlyKeys(op, FAST_KEYS.replaceOp) && isItemId(op.from) && isItemId(op.to) ? (op as EventOf<'item'>['op']) : null;
     case 'insert':
-      return onlyKeys(op, INSERT_KEYS) && isItemId(op.before) ? (op as EventOf<'item'>['op']) : null;
+      return onlyKeys(op, FAST_KEYS.insertOp) && isItemId(op.before) ? (op as EventOf<'item'>['op']) : null;
     default:
       return null;
   }
 }
 
 function itemOk(v: Obj): boolean {
-  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'item' && k !== 'op' && k !== 'sources') return false;
+  if (!onlyKeys(v, FAST_KEYS.itemEvent)) return false;
   if (!baseOk(v) || surfaceOp(v.op) === null) return false;
   if (v.sources !== undefined) {
     if (!Array.isArray(v.sources)) return false;
@@ -123,7 +152,7 @@ function itemOk(v: Obj): boolean {
   }
   const it = v.item;
   if (!isObj(it)) return false;
-  for (const k in it) if (k !== 'id' && k !== 'role' && k !== 'blocks' && k !== 'meta' && k !== 'origin' && k !== 'derivation') return false;
+  if (!onlyKeys(it, FAST_KEYS.item)) return false;
   if (typeof it.id !== 'string' || it.id === '' || !ROLES.has(it.role) || !optBool(it.meta) || !optString(it.origin)) return false;
   if (it.derivation !== undefined && derivation(it.derivation) === null) return false;
   return blocksOk(it.blocks);
@@ -142,51 +171,48 @@ function itemOf(it: Obj): unknown {
 function routeOk(r: unknown): boolean {
   if (r === undefined) return true;
   if (!isObj(r)) return false;
-  for (const k in r) if (k !== 'provider' && k !== 'model' && k !== 'window' && k !== 'maxOutput') return false;
-  return optString(r.provider) && optString(r.model) && (r.window === undefined || isPositive(r.window)) && (r.maxOutput === undefined || isPositive(r.maxOutput));
+  if (!onlyKeys(r, FAST_KEYS.route)) return false;
+  return optString(r.provider) && optString(r.model) && optString(r.reasoning) && (r.window === undefined || isPositive(r.window)) && (r.maxOutput === undefined || isPositive(r.maxOutput));
 }
 
 function requestOk(v: Obj): boolean {
-  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'id' && k !== 'purpose' && k !== 'compactionId' && k !== 'route' && k !== 'input') return false;
+  if (!onlyKeys(v, FAST_KEYS.requestEvent)) return false;
   return baseOk(v) && typeof v.id === 'string' && (v.purpose === undefined || PURPOSES.has(v.purpose)) && optString(v.compactionId) && routeOk(v.route) && (v.input === undefined || summarizerInputOk(v.input));
 }
 
 /** A summarizer call's `input`: the items sent and the instruction (null: not recorded). */
 function summarizerInputOk(x: unknown): boolean {
   if (!isObj(x)) return false;
-  for (const k in x) if (k !== 'items' && k !== 'instruction') return false;
+  if (!onlyKeys(x, FAST_KEYS.requestInput)) return false;
   return itemIdsOk(x.items) && (x.instruction === undefined || x.instruction === null || blocksOk(x.instruction));
 }
 
 function responseOk(v: Obj): boolean {
-  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'request' && k !== 'finish' && k !== 'usage' && k !== 'error') return false;
+  if (!onlyKeys(v, FAST_KEYS.responseEvent)) return false;
   return baseOk(v) && typeof v.request === 'string' && (v.finish === undefined || finishOk(v.finish)) && (v.usage === undefined || usageOk(v.usage))
     && (v.error === undefined || errorOk(v.error));
 }
 
 function finishOk(f: unknown): boolean {
   if (!isObj(f)) return false;
-  for (const k in f) if (k !== 'raw' && k !== 'reason') return false;
+  if (!onlyKeys(f, FAST_KEYS.finish)) return false;
   return typeof f.raw === 'string' && FINISH_REASONS.has(f.reason);
 }
 
 function usageOk(u: unknown): boolean {
   if (!isObj(u)) return false;
-  for (const k in u) {
-    if (k !== 'input' && k !== 'output' && k !== 'cacheRead' && k !== 'cacheWrite' && k !== 'reasoning' && k !== 'context') return false;
-    if (!optCount(u[k])) return false;
-  }
+  for (const k in u) if (!FAST_KEYS.usage.has(k) || !optCount(u[k])) return false;
   return true;
 }
 
 function errorOk(e: unknown): boolean {
   if (!isObj(e)) return false;
-  for (const k in e) if (k !== 'code' && k !== 'message') return false;
+  if (!onlyKeys(e, FAST_KEYS.error)) return false;
   return optString(e.code) && typeof e.message === 'string';
 }
 
 function recordOk(v: Obj): boolean {
-  for (const k in v) if (k !== 'kind' && k !== 'seq' && k !== 'branch' && k !== 'at' && k !== 'type' && k !== 'summary') return false;
+  if (!onlyKeys(v, FAST_KEYS.recordEvent)) return false;
   return baseOk(v) && typeof v.type === 'string' && optString(v.summary);
 }
 
@@ -199,9 +225,13 @@ interface Shape {
   readonly required: readonly string[];
 }
 
-/** A Map, not an object: a key such as `constructor` must not find a check on Object.prototype. */
-function shape(fields: Record<string, Check>, required: readonly string[] = []): Shape {
-  return { fields: new Map(Object.entries(fields)), required };
+/**
+ * A Map, not an object: a key such as `constructor` must not find a check on Object.prototype. Only
+ * the fields `schema` declares keep their check (palimpsest-keys.ts).
+ */
+function shape(name: string, schema: Shaped, fields: Record<string, Check>, required: readonly string[] = []): Shape {
+  const keys = accepts(name, schema, Object.keys(fields));
+  return { fields: new Map(Object.entries(fields).filter(([k]) => keys.has(k))), required };
 }
 
 function fits(o: unknown, s: Shape): o is Obj {
@@ -240,12 +270,12 @@ const BASE = {
 };
 
 const DERIVATIONS: ReadonlyMap<unknown, Shape> = new Map([
-  ['pruned', shape({
+  ['pruned', shape('pruned derivation', member(Derivation, 'kind', 'pruned'), {
     kind: isString, of: isItemId, head: isCount, tail: isCount, omitted: isCount, unit: oneOf('chars', 'codepoints', 'tokens', 'lines'), shadowedTokens: isCount,
   }, ['of', 'head', 'tail', 'omitted'])],
-  ['checkpoint', shape({ kind: isString, compactionId: isString, covers: itemIdsOk, part: oneOf('summary', 'continuation', 'handoff') }, ['compactionId', 'covers'])],
-  ['reinjected', shape({ kind: isString, of: itemIdsOk }, ['of'])],
-  ['marker', shape({ kind: isString, of: itemIdsOk, fallback: isString }, ['of'])],
+  ['checkpoint', shape('checkpoint derivation', member(Derivation, 'kind', 'checkpoint'), { kind: isString, compactionId: isString, covers: itemIdsOk, part: oneOf('summary', 'continuation', 'handoff') }, ['compactionId', 'covers'])],
+  ['reinjected', shape('reinjected derivation', member(Derivation, 'kind', 'reinjected'), { kind: isString, of: itemIdsOk }, ['of'])],
+  ['marker', shape('marker derivation', member(Derivation, 'kind', 'marker'), { kind: isString, of: itemIdsOk, fallback: isString }, ['of'])],
 ]);
 
 /** A derivation as zod gives it (its default filled in), or null when it is not a valid one. */
@@ -258,7 +288,7 @@ function derivation(d: unknown): Obj | null {
   return d;
 }
 
-const POLICY = shape({
+const POLICY = shape('policy', BudgetPolicy, {
   name: isString,
   window: isPositive,
   triggerRatio: (x) => isNumber(x) && x > 0,
@@ -271,27 +301,27 @@ const POLICY = shape({
   headroom: isCount,
   breaker: (x) => fits(x, BREAKER),
 });
-const BREAKER = shape({ failures: isPositive, cooldownTurns: isCount }, ['failures', 'cooldownTurns']);
-const TODO = shape({ content: isString, status: isString }, ['content', 'status']);
-const FALLBACK = shape({ kind: oneOf('truncation', 'deterministic', 'other'), marker: isBool }, ['kind', 'marker']);
+const BREAKER = shape('breaker', inner(BudgetPolicy.shape.breaker), { failures: isPositive, cooldownTurns: isCount }, ['failures', 'cooldownTurns']);
+const TODO = shape('todo entry', Todo, { content: isString, status: isString }, ['content', 'status']);
+const FALLBACK = shape('fallback', inner(CompactionEndEvent.shape.fallback), { kind: oneOf('truncation', 'deterministic', 'other'), marker: isBool }, ['kind', 'marker']);
 
 const RARE: ReadonlyMap<unknown, Shape> = new Map([
-  ['mask', shape({
+  ['mask', shape('mask event', MaskEvent, {
     ...BASE, kind: literal('mask'), items: nonEmpty(itemIdsOk), masked: isBool, by: oneOf('model', 'harness'), reference: blocksOk,
   }, ['items'])],
-  ['todo', shape({ ...BASE, kind: literal('todo'), todos: listOf((t) => fits(t, TODO)), after: (x) => x === null || isItemId(x) }, ['todos'])],
-  ['compaction/start', shape({
+  ['todo', shape('todo event', TodoEvent, { ...BASE, kind: literal('todo'), todos: listOf((t) => fits(t, TODO)), after: (x) => x === null || isItemId(x) }, ['todos'])],
+  ['compaction/start', shape('compaction/start event', CompactionStartEvent, {
     ...BASE, kind: literal('compaction/start'), id: isString, trigger: oneOf('auto', 'manual', 'overflow', 'preemptive', 'reactive', 'unknown'),
     strategy: isString, policy: (x) => fits(x, POLICY), preTokens: isCount, projectedTokens: isCount, source: itemIdsOk,
   }, ['id'])],
-  ['compaction/summary', shape({
+  ['compaction/summary', shape('compaction/summary event', CompactionSummaryEvent, {
     ...BASE, kind: literal('compaction/summary'), id: isString, summary: blocksOk, source: itemIdsOk, sourceTokens: isCount, route: routeOk,
     finish: finishOk, usage: usageOk, request: isString,
   }, ['id', 'summary'])],
-  ['compaction/summary-error', shape({
+  ['compaction/summary-error', shape('compaction/summary-error event', CompactionSummaryErrorEvent, {
     ...BASE, kind: literal('compaction/summary-error'), id: isString, error: errorOk, finish: finishOk, usage: usageOk, route: routeOk,
   }, ['id', 'error'])],
-  ['compaction/end', shape({
+  ['compaction/end', shape('compaction/end event', CompactionEndEvent, {
     ...BASE, kind: literal('compaction/end'), id: isString, outcome: oneOf('committed', 'rejected', 'failed', 'fallback', 'cancelled'),
     fallback: (x) => fits(x, FALLBACK), error: errorOk, postTokens: isCount,
   }, ['id', 'outcome'])],
