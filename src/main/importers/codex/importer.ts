@@ -32,7 +32,7 @@ export class CodexFileImport implements FileImport {
     const s = this.s;
     s.lines++;
     const rec = classify(l.value, s.lines === 1);
-    if (s.hold && holdLine(s, l, rec)) return;
+    if (s.held.kind !== null && holdLine(s, l, rec)) return;
     if (!s.turnOpen && rec.type === 'response_item' && payloadType(rec) === 'message') {
       s.block.push(l);
       if (s.block.length >= MAX_BLOCK) flushBlock(s, null);
@@ -45,11 +45,8 @@ export class CodexFileImport implements FileImport {
 
   end(): void {
     const s = this.s;
-    if (s.hold) {
-      const h = s.hold;
-      s.hold = null;
-      release(s, h);
-    }
+    const h = s.held.take();
+    if (h) release(s, h);
     if (s.block.length > 0) flushBlock(s, null);
     flushPending(s);
     endCompaction(s, null);

@@ -5,7 +5,8 @@ import type { JsonLine } from '../../reader/types';
 import type { ImportSink } from '../types';
 import type { Call, PendingUsage } from './calls';
 import type { ItemInfo } from './history';
-import type { Hold, SummarizerReply } from './summarizer';
+import { HeldLines } from './held-lines';
+import type { SummarizerReply } from './summarizer';
 import type { Estimate } from './token-counts';
 
 /** Seqs cited by one aggregated diagnostic, at most. */
@@ -86,7 +87,8 @@ export class CodexState {
   readonly scratch: string[] = [];
   contextSummary = { key: '', text: '' };
   withoutOutput: { count: number; line: number } | null = null;
-  hold: Hold | null = null;
+  /** Lines held back while it is not yet known whose model call they are. */
+  readonly held = new HeldLines();
   summarizer: SummarizerReply | null = null;
   /** Usage reports being read belong to a compaction's summarizer call already accounted for. */
   absorbing = false;

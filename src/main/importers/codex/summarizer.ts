@@ -5,34 +5,17 @@ import { closeCall, flushPending } from './calls';
 import { readRecord } from './dispatch';
 import { type Obj, isObj, str } from './json';
 import { SUMMARY_PREFIX_HEAD } from './known';
+import type { Hold } from './held-lines';
 import { type RolloutRecord, payloadType } from './records';
 import type { CodexState } from './state';
 import { endCompaction } from './token-counts';
 
 /**
  * Codex 0.171's compaction summarizer calls, told apart from agent calls by the lines that follow
- * them (see `Hold`): a logged reply taken as a local compaction's output by the `compacted` line
- * after it (./compacted.ts places it), and a failed compaction left only as a usage record.
+ * them (see `Hold` in ./held-lines.ts): a logged reply taken as a local compaction's output by the
+ * `compacted` line after it (./compacted.ts places it), and a failed compaction left only as a
+ * usage record.
  */
-
-export interface HeldLine {
-  readonly l: JsonLine;
-  readonly rec: RolloutRecord;
-}
-
-/**
- * Lines held back until the log says whose model call they are (Codex 0.171+):
- * - `reply`: an assistant message that starts a model call, and the usage lines after it. A
- *   `compacted` next whose summary is its text makes it the local summarizer's reply.
- * - `failed`: a `token_usage_record` at the very start of a turn (before the turn's user message,
- *   where only a pre-turn compaction calls the model), and the input and bookkeeping lines after
- *   it. A `task_complete` with an `error` next makes it a failed compaction's summarizer call.
- * Anything else releases the lines, which are then read as usual.
- */
-export interface Hold {
-  readonly kind: 'reply' | 'failed';
-  readonly lines: HeldLine[];
-}
 
 /** The summarizer's logged reply, taken from a `reply` hold by the `compacted` line that follows it. */
 export interface SummarizerReply {
@@ -42,36 +25,27 @@ export interface SummarizerReply {
   readonly usage: { readonly from: JsonLine; readonly usage: Usage | undefined } | undefined;
 }
 
-/** Lines held back while deciding whether a reply or a usage record is a compaction's summarizer call, at most. */
-const MAX_HOLD = 64;
-
 /** Start holding lines back (see `Hold`), or not. */
 export function startHold(s: CodexState, l: JsonLine, rec: RolloutRecord): boolean {
   if (!s.turnOpen || s.pending) return false;
   const p = rec.payload;
   if (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'assistant' && (!s.call || s.call.sawInput)) {
-    s.hold = { kind: 'reply', lines: [{ l, rec }] };
-    return true;
+    return s.held.start('reply', l, rec);
   }
   if (rec.type === 'token_usage_record' && isObj(p) && !s.call && s.turnItems === 0 && s.turnRequests === 0) {
-    s.hold = { kind: 'failed', lines: [{ l, rec }] };
-    return true;
+    return s.held.start('failed', l, rec);
   }
   return false;
 }
 
-/** The next line while lines are held: held too (true), or it decides what they are (false: read it as usual). */
+/** The next line while lines are held (s.held.kind is not null): held too (true), or it decides what they are (false: read it as usual). */
 export function holdLine(s: CodexState, l: JsonLine, rec: RolloutRecord): boolean {
-  const h = s.hold as Hold;
   const pt = payloadType(rec);
   const usageLine = rec.type === 'token_usage_record' || (rec.type === 'event_msg' && pt === 'token_count');
-  if (h.kind === 'reply') {
-    if (usageLine && h.lines.length < MAX_HOLD) {
-      h.lines.push({ l, rec });
-      return true;
-    }
-    s.hold = null;
-    const first = h.lines[0] as HeldLine;
+  if (s.held.kind === 'reply') {
+    if (usageLine && s.held.add(l, rec)) return true;
+    const h = s.held.take() as Hold;
+    const [first] = h.lines;
     if (rec.type === 'compacted' && isObj(rec.payload) && isObj(first.rec.payload) && isSummaryReply(first.l, first.rec.payload, rec.payload)) {
       const usageRec = h.lines.find((x) => x.rec.type === 'token_usage_record');
       const u = usageRec && isObj(usageRec.rec.payload) ? readTokenUsage(usageRec.rec.payload.usage) : undefined;
@@ -84,20 +58,15 @@ export function holdLine(s: CodexState, l: JsonLine, rec: RolloutRecord): boolea
     return false;
   }
   if (rec.type === 'event_msg' && (pt === 'task_complete' || pt === 'turn_complete') && isObj(rec.payload) && isObj(rec.payload.error)) {
-    s.hold = null;
-    failedCompaction(s, h, l, rec.payload.error);
+    failedCompaction(s, s.held.take() as Hold, l, rec.payload.error);
     return false;
   }
   const p = rec.payload;
   const waits = (rec.type === 'event_msg' && (pt === 'token_count' || pt === 'item_completed' || pt === 'user_message' || pt === 'thread_settings_applied'))
     || rec.type === 'world_state' || rec.type === 'turn_context'
     || (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'user');
-  if (waits && h.lines.length < MAX_HOLD) {
-    h.lines.push({ l, rec });
-    return true;
-  }
-  s.hold = null;
-  release(s, h);
+  if (waits && s.held.add(l, rec)) return true;
+  release(s, s.held.take() as Hold);
   return false;
 }
 
@@ -116,7 +85,7 @@ export function release(s: CodexState, h: Hold): void {
  * `compacted`; the history stays as it was.
  */
 export function failedCompaction(s: CodexState, h: Hold, endLine: JsonLine, err: Obj): void {
-  const first = h.lines[0] as HeldLine;
+  const [first] = h.lines;
   s.cur = first.l;
   s.at = first.rec.timestamp;
   flushPending(s);
