@@ -2,6 +2,7 @@ import {
   BAD, COLON, IdTable, KeyCursor, LBRACE, LBRACKET, QUOTE, RBRACE, ascii, bytesAt, isTrue, objectBounds, parseObject, readString,
   realQuote, skipNested, skipString, stringIs, walkBackward,
 } from './json-bytes';
+import { preservedRefs, walkSegment } from '../dialects/claude-preserved';
 import type { BlockScanner } from './scan-file';
 import type { ScanResult } from './types';
 
@@ -704,28 +705,19 @@ export class ClaudeScanner implements BlockScanner {
 
   /** `preservedMessages.uuids` ∪ the records from `preservedSegment.tailUuid` back to its head (when the walk reaches it). */
   private preservedOf(cm: Record<string, unknown>): Set<string> {
+    const refs = preservedRefs(cm);
     const out = new Set<string>();
-    const pm = isObj(cm.preservedMessages) ? cm.preservedMessages : undefined;
-    if (pm && Array.isArray(pm.uuids)) for (const u of pm.uuids) if (typeof u === 'string') out.add(asKey(u));
-    const seg = isObj(cm.preservedSegment) ? cm.preservedSegment : undefined;
-    const head = seg && typeof seg.headUuid === 'string' ? this.lookup(seg.headUuid) : -1;
-    const tail = seg && typeof seg.tailUuid === 'string' ? this.lookup(seg.tailUuid) : -1;
+    for (const u of refs.uuids) out.add(asKey(u));
+    const head = refs.segment ? this.lookup(refs.segment.head) : NONE;
+    const tail = refs.segment ? this.lookup(refs.segment.tail) : NONE;
     if (head >= 0 && tail >= 0) {
-      const walked: number[] = [];
-      const seen = new Set<number>();
-      let s = this.anchorOf(tail);
-      let reached = false;
-      while (s >= 0 && !seen.has(s)) {
-        seen.add(s);
-        walked.push(s);
-        if (s === head) {
-          reached = true;
-          break;
-        }
-        const p = this.rawParent[s] as number;
-        s = p >= 0 ? this.anchorOf(p) : NONE;
-      }
-      if (reached) for (const w of walked) out.add(this.ids.text(w));
+      const record = (i: number): number | null => (i >= 0 ? i : null);
+      const parentOf = (i: number): number | null => {
+        const p = this.rawParent[i] as number;
+        return p >= 0 ? record(this.anchorOf(p)) : null;
+      };
+      const walked = walkSegment(record(this.anchorOf(tail)), (i) => i === head, parentOf);
+      if (walked) for (const w of walked) out.add(this.ids.text(w));
     }
     return out;
   }

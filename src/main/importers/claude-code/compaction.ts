@@ -1,5 +1,6 @@
 import type { EventOf } from '../../../shared/model/event';
 import type { Item } from '../../../shared/model/item';
+import { preservedRefs, walkSegment } from '../../dialects/claude-preserved';
 import { flush } from './assistant';
 import { register, rememberMissing, resolve } from './dag';
 import type { ClaudeFile } from './file';
@@ -71,29 +72,13 @@ export function boundary(f: ClaudeFile, v: Obj): void {
 
 /** `preservedMessages.uuids` ∪ the records from `preservedSegment.tailUuid` back to its head. */
 function preservedUuids(f: ClaudeFile, cm: Obj): Set<string> {
-  const out = new Set<string>();
-  const pm = obj(cm.preservedMessages);
-  if (Array.isArray(pm?.uuids)) for (const u of pm.uuids) if (typeof u === 'string') out.add(u);
-  const seg = obj(cm.preservedSegment);
-  const head = id(seg?.headUuid);
-  const tail = id(seg?.tailUuid);
-  if (head !== undefined && tail !== undefined) {
-    // Walk from the tail back to the head through conversation records.
-    const walked: string[] = [];
-    const seen = new Set<Skel>();
-    let s = f.s.uuids.get(tail)?.anchor ?? null;
-    let reached = false;
-    while (s && !seen.has(s)) {
-      seen.add(s);
-      walked.push(s.uuid);
-      if (s.uuid === head) {
-        reached = true;
-        break;
-      }
-      s = s.parent?.anchor ?? null;
-    }
-    // Only a walk that reaches the head names the segment; otherwise the uuids list stands alone.
-    if (reached) for (const u of walked) out.add(u);
+  const refs = preservedRefs(cm);
+  const out = new Set<string>(refs.uuids);
+  const seg = refs.segment;
+  if (seg) {
+    // Walk from the tail back to the head through conversation records (the walk the fast listing shares).
+    const walked = walkSegment<Skel>(f.s.uuids.get(seg.tail)?.anchor ?? null, (s) => s.uuid === seg.head, (s) => s.parent?.anchor ?? null);
+    if (walked) for (const s of walked) out.add(s.uuid);
   }
   return out;
 }
