@@ -2,6 +2,7 @@ import {
   BAD, COLON, IdTable, KeyCursor, LBRACE, LBRACKET, QUOTE, RBRACE, ascii, bytesAt, isTrue, objectBounds, parseObject, readString,
   realQuote, skipNested, skipString, stringIs, walkBackward,
 } from './json-bytes';
+import { SYNTHETIC_MODEL, isModelCall } from '../dialects/claude-model-call';
 import { preservedRefs, walkSegment } from '../dialects/claude-preserved';
 import type { BlockScanner } from './scan-file';
 import type { ScanResult } from './types';
@@ -63,7 +64,7 @@ const PARSE_BELOW = 32 * 1024;
 
 const V = {
   user: ascii('user'), assistant: ascii('assistant'), attachment: ascii('attachment'), system: ascii('system'),
-  progress: ascii('progress'), compactBoundary: ascii('compact_boundary'), synthetic: ascii('<synthetic>'),
+  progress: ascii('progress'), compactBoundary: ascii('compact_boundary'), synthetic: ascii(SYNTHETIC_MODEL),
   customTitle: ascii('custom-title'), summary: ascii('summary'),
 };
 
@@ -669,7 +670,8 @@ export class ClaudeScanner implements BlockScanner {
     this.link.push(link);
     if (t === TYPE_ASSISTANT) {
       this.msg.push(f.msgBuf !== null ? this.msgIds.intern(f.msgBuf, f.msgS, f.msgE) : this.msgIds.intern(ub, f.uuidS, f.uuidE));
-      if (f.synthetic && !f.apiError) this.noRequest.add(i);
+      // Preserved records are known only once the boundary's segment is resolved: see `count`.
+      if (!isModelCall(f.synthetic, f.apiError, false)) this.noRequest.add(i);
       if (f.msgModel !== undefined && !f.synthetic) {
         this.model = f.msgModel;
         this.modelLen = -1;
@@ -782,6 +784,8 @@ export class ClaudeScanner implements BlockScanner {
       const m = this.msg[i] as number;
       if (counted[m] === 1) continue;
       counted[m] = 1;
+      // Not isModelCall's rule for a preserved API error (the importer counts it, this does not):
+      // no real transcript has one yet to pin either way.
       if (this.noRequest.has(i) || keep.has(i)) continue;
       requests++;
     }
@@ -863,6 +867,6 @@ function fieldsOf(v: Record<string, unknown>, f: LineFields): void {
       [f.msgBuf, f.msgS, f.msgE] = [b, 0, b.length];
     }
     f.msgModel = s(m.model);
-    f.synthetic = m.model === '<synthetic>';
+    f.synthetic = m.model === SYNTHETIC_MODEL;
   }
 }

@@ -1,5 +1,6 @@
 import type { EventOf } from '../../../shared/model/event';
 import type { Item } from '../../../shared/model/item';
+import { isModelCall, SYNTHETIC_MODEL } from '../../dialects/claude-model-call';
 import { mapContent, mapFinish, mapUsage } from './blocks';
 import type { ClaudeFile } from './file';
 import { enter, itemEvent, settle } from './items';
@@ -28,7 +29,7 @@ export function assistant(f: ClaudeFile, v: Obj, message: Obj | undefined, skel:
   if (!blocks) f.report('CC_BAD_RECORD', 'warning', `Line ${f.cur.line}: an assistant record without message content; it is kept as an empty message.`);
   const msgId = id(message?.id) ?? id(v.uuid) ?? `line-${f.info.index}-${f.cur.line}`;
   const model = str(message?.model);
-  const synthetic = model === '<synthetic>';
+  const synthetic = model === SYNTHETIC_MODEL;
   const apiError = v.isApiErrorMessage === true;
   const at = str(v.timestamp);
   // A `<synthetic>` record (an API error Claude Code wrote in the model's place: "Prompt is too
@@ -57,7 +58,7 @@ export function assistant(f: ClaudeFile, v: Obj, message: Obj | undefined, skel:
     isNew = true;
     const uuid = id(v.uuid);
     const preserved = uuid !== undefined && (b.preserved?.has(uuid) ?? false);
-    const request = apiError || (!synthetic && !preserved);
+    const request = isModelCall(synthetic, apiError, preserved);
     let reqSeq = -1;
     if (request) {
       flush(f, b);
