@@ -43,8 +43,7 @@ export function openCall(s: CodexState): void {
   const id = `req:${++s.requestCount}`;
   s.emit({ kind: 'request', id, purpose: 'agent' });
   // A usage report written before its output items belongs to the call they open.
-  const ahead = s.pending?.ahead === true ? s.pending : null;
-  if (ahead) s.pending = null;
+  const ahead = s.pending.takeAhead();
   s.call = { id, line: s.cur.line, sawInput: false, recorded: ahead ? { usage: ahead.usage, totalKey: undefined, context: undefined } : null };
   s.turnRequests++;
 }
@@ -72,9 +71,8 @@ export function closeCall(s: CodexState, finish?: Finish): void {
 
 /** A usage report for a call whose output items are not in the log: request and response both from its line. */
 export function flushPending(s: CodexState): void {
-  const p = s.pending;
+  const p = s.pending.take();
   if (!p) return;
-  s.pending = null;
   const id = `req:${++s.requestCount}`;
   s.emit({ kind: 'request', id, purpose: 'agent' }, p.from, p.at);
   const response: EventOf<'response'> = { kind: 'response', request: id };

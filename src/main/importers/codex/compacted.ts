@@ -58,8 +58,7 @@ export function compacted(s: CodexState, p: unknown): void {
 
   // The context Codex compacted: the last agent call's prompt + output (a local summarizer's own
   // report, in the token_count right before, does not count).
-  const usageFrom = s.pending;
-  s.pending = null;
+  const usageFrom = s.pending.take();
   const reply = s.summarizer;
   s.summarizer = null;
   const pre = usageFrom ? usageFrom.before : s.lastContext;

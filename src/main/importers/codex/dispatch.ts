@@ -23,7 +23,8 @@ export function readRecord(s: CodexState, l: JsonLine, rec: RolloutRecord): void
   s.cur = l;
   s.at = rec.timestamp;
   if (rec.type !== 'session_meta') ensureSession(s);
-  if (s.pending && rec.type !== 'compacted' && !(s.pending.ahead === true && aheadWaits(rec))) flushPending(s);
+  const waiting = s.pending.current;
+  if (waiting && rec.type !== 'compacted' && !(waiting.ahead === true && aheadWaits(rec))) flushPending(s);
   if (s.closing && !(rec.type === 'event_msg' && isObj(rec.payload) && rec.payload.type === 'token_count' && isEstimateCount(rec.payload))) {
     endCompaction(s, null);
   }

@@ -3,10 +3,11 @@ import type { Severity } from '../../../shared/model/diagnostic';
 import type { EventBody, EventOf, Route } from '../../../shared/model/event';
 import type { JsonLine } from '../../reader/types';
 import type { ImportSink } from '../types';
-import type { Call, PendingUsage } from './calls';
+import type { Call } from './calls';
 import type { ItemInfo } from './history';
 import { HeldLines } from './held-lines';
 import type { SummarizerReply } from './summarizer';
+import { WaitingUsage } from './waiting-usage';
 import type { Estimate } from './token-counts';
 
 /** Seqs cited by one aggregated diagnostic, at most. */
@@ -50,7 +51,8 @@ export class CodexState {
   readonly byKey = new Map<string, string[]>();
 
   call: Call | null = null;
-  pending: PendingUsage | null = null;
+  /** A usage report waiting for the call that claims it. */
+  readonly pending = new WaitingUsage();
   requestCount = 0;
   lastUsageKey = '';
   /** `last_token_usage.total_tokens` of the latest model call: the context size Codex compacts on. */

@@ -27,7 +27,7 @@ export interface SummarizerReply {
 
 /** Start holding lines back (see `Hold`), or not. */
 export function startHold(s: CodexState, l: JsonLine, rec: RolloutRecord): boolean {
-  if (!s.turnOpen || s.pending) return false;
+  if (!s.turnOpen || s.pending.current) return false;
   const p = rec.payload;
   if (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'assistant' && (!s.call || s.call.sawInput)) {
     return s.held.start('reply', l, rec);

@@ -68,7 +68,7 @@ export function tokenCount(s: CodexState, p: Obj): void {
     // earlier report still waiting had no output logged: a call of its own.
     flushPending(s);
     closeCall(s);
-    s.pending = { from: s.cur, usage, at: s.at, before, ahead: true };
+    s.pending.wait({ from: s.cur, usage, at: s.at, before, ahead: true });
   } else if (s.call) {
     const c = s.call;
     s.call = null;
@@ -76,7 +76,7 @@ export function tokenCount(s: CodexState, p: Obj): void {
     if (usage) response.usage = usage;
     s.emit(response);
   } else {
-    s.pending = { from: s.cur, usage, at: s.at, before };
+    s.pending.wait({ from: s.cur, usage, at: s.at, before });
   }
   setWindow(s, window);
 }
