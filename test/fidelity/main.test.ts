@@ -2,10 +2,30 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT, main } from '../../src/main/fidelity/main';
+import { EXIT, main, parseFidelityArgs } from '../../src/main/fidelity/main';
 
 const dir = mkdtempSync(join(tmpdir(), 'palimpsest-fidelity-main-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('fidelity flags', () => {
+  it('reads every flag, in both --flag value and --flag=value forms', () => {
+    const a = parseFidelityArgs(['--client', 'codex', '--scenario=a,b', '--versions', 'older', '--no-run', '--copy', '--report=r.md', '--fixtures', 'fx', '--run-root', 'rr', '--allow-mismatch', '--compat']);
+    expect(a).toEqual({ client: 'codex', scenario: 'a,b', versions: 'older', run: false, copy: true, report: 'r.md', fixtures: 'fx', runRoot: 'rr', allowMismatch: true, compat: true });
+  });
+
+  it('defaults to every version, running the clients, with the committed fixtures', () => {
+    const a = parseFidelityArgs([]);
+    expect(a).toMatchObject({ client: null, scenario: null, versions: 'all', run: true, copy: false, report: null, fixtures: 'fixtures/fidelity', allowMismatch: false, compat: false });
+  });
+
+  it('names what is wrong with bad usage', () => {
+    expect(parseFidelityArgs(['--client', 'nope'])).toBe('--client takes claude-code or codex, not nope');
+    expect(parseFidelityArgs(['--bogus'])).toBe('unknown option --bogus');
+    expect(parseFidelityArgs(['--report'])).toBe('--report needs a value');
+    expect(parseFidelityArgs(['--compat=yes'])).toBe('--compat takes no value');
+    expect(parseFidelityArgs(['stray'])).toBe('unknown argument stray');
+  });
+});
 
 describe('fidelity command', () => {
   it('rejects bad usage with exit 2', async () => {

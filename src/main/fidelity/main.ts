@@ -12,6 +12,7 @@ import { renderCompatDoc, renderVersionTable } from './compat-render';
 import { type ReportInput, renderReport } from './report';
 import { type RunResult, copyRun, defaultRunRoot, fixtureDir, runScenario } from './run';
 import { type Scenario, readScenarios, scenariosFor } from './scenario';
+import { type ParsedArgs, UsageError, parseArgs, stringFlag } from '../command/args';
 
 /*
  * The fidelity suite's command line (scripts/fidelity.mjs runs the bundle of this file).
@@ -48,50 +49,37 @@ interface Args {
   compat: boolean;
 }
 
-function parseArgs(argv: readonly string[]): Args | string {
-  const a: Args = { client: null, scenario: null, versions: 'all', run: true, copy: false, report: null, fixtures: 'fixtures/fidelity', runRoot: defaultRunRoot(), allowMismatch: false, compat: false };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const v = (): string | null => argv[++i] ?? null;
-    switch (k) {
-      case '--client': {
-        const c = v();
-        if (c !== 'claude-code' && c !== 'codex') return `--client takes claude-code or codex, not ${c ?? 'nothing'}`;
-        a.client = c;
-        break;
-      }
-      case '--scenario':
-        a.scenario = v();
-        break;
-      case '--versions':
-        a.versions = v() ?? '';
-        break;
-      case '--no-run':
-        a.run = false;
-        break;
-      case '--copy':
-        a.copy = true;
-        break;
-      case '--report':
-        a.report = v();
-        break;
-      case '--fixtures':
-        a.fixtures = v() ?? a.fixtures;
-        break;
-      case '--run-root':
-        a.runRoot = v() ?? a.runRoot;
-        break;
-      case '--compat':
-        a.compat = true;
-        break;
-      case '--allow-mismatch':
-        a.allowMismatch = true;
-        break;
-      default:
-        return `unknown argument ${k ?? ''}`;
-    }
+// The flags and whether each takes a value; the strict parser the CLI uses turns anything else
+// (an unknown flag, a missing value, a stray word) into a usage error instead of ignoring it.
+const FLAGS = {
+  client: 'value', scenario: 'value', versions: 'value', 'no-run': 'boolean', copy: 'boolean', report: 'value',
+  fixtures: 'value', 'run-root': 'value', 'allow-mismatch': 'boolean', compat: 'boolean',
+} as const;
+
+/** The fidelity flags, or the usage error to print. */
+export function parseFidelityArgs(argv: readonly string[]): Args | string {
+  let p: ParsedArgs;
+  try {
+    p = parseArgs(argv, FLAGS);
+  } catch (e) {
+    if (e instanceof UsageError) return e.message;
+    throw e;
   }
-  return a;
+  if (p.positional.length > 0) return `unknown argument ${p.positional[0]}`;
+  const client = stringFlag(p, 'client') ?? null;
+  if (client !== null && client !== 'claude-code' && client !== 'codex') return `--client takes claude-code or codex, not ${client}`;
+  return {
+    client,
+    scenario: stringFlag(p, 'scenario') ?? null,
+    versions: stringFlag(p, 'versions') ?? 'all',
+    run: !p.flags.has('no-run'),
+    copy: p.flags.has('copy'),
+    report: stringFlag(p, 'report') ?? null,
+    fixtures: stringFlag(p, 'fixtures') ?? 'fixtures/fidelity',
+    runRoot: stringFlag(p, 'run-root') ?? defaultRunRoot(),
+    allowMismatch: p.flags.has('allow-mismatch'),
+    compat: p.flags.has('compat'),
+  };
 }
 
 const log = (s: string): void => {
@@ -99,7 +87,7 @@ const log = (s: string): void => {
 };
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv);
+  const args = parseFidelityArgs(argv);
   if (typeof args === 'string') {
     log(`fidelity: ${args}`);
     return EXIT.usage;
