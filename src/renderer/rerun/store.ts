@@ -139,7 +139,7 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
     };
 
     /** The compactions and requests of another branch (the inspector's), before targeting one of them. */
-    const useBranch = async (branch: string): Promise<boolean> => {
+    const loadBranch = async (branch: string): Promise<boolean> => {
       const [c, r] = await Promise.all([api.listCompactions({ sessionId, branch }), api.listRequests({ sessionId, branch })]);
       if (!c.ok || !r.ok) {
         const e = !c.ok ? c.error : !r.ok ? r.error : null;
@@ -216,7 +216,7 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
         }
         pending = null;
         const branch = request.branch ?? get().defaultBranch;
-        if (branch !== null && branch !== get().branch && !(await useBranch(branch))) return;
+        if (branch !== null && branch !== get().branch && !(await loadBranch(branch))) return;
         get().setForm(formTargetOf(request.target));
       },
 
