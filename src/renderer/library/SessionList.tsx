@@ -55,7 +55,8 @@ export function SessionList(): React.JSX.Element {
   const discover = useApp((s) => s.discover);
   const openPath = useApp((s) => s.openPath);
 
-  const all = discovery?.sessions ?? [];
+  // Memoised so that, with nothing discovered yet, the empty fallback is one array, not a new one each render.
+  const all = useMemo(() => discovery?.sessions ?? [], [discovery]);
   const shown = useMemo(() => filterSessions(all, filter, harness), [all, filter, harness]);
   const chips = useMemo(() => harnessCounts(all), [all]);
   const recentByPath = useMemo(() => new Map(recent.map((r) => [r.path, r])), [recent]);
