@@ -35,7 +35,7 @@ export function useQuery<T>(key: string | null, ask: () => Promise<ApiResult<T>>
       live = false;
       if (timer) clearTimeout(timer);
     };
-    // `ask` and `again` are new functions each render; `key` says when the question changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `ask` and `again` are new functions each render and `refresh` a constant; `key` says when the question changes.
   }, [key]);
   return q;
 }
