@@ -5,6 +5,7 @@
 //   electron     is imported only by the Electron shell (src/main/electron/**) and the preload.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const nodeBuiltins = [
   'fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream',
@@ -58,6 +59,16 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [...noNode, noElectron, { group: ['**/main/**', '**/preload/**'], message: 'The renderer talks to the API contract, never to src/main.' }],
       }],
+    },
+  },
+  {
+    // The two core hook rules, both errors: a hook called conditionally, or an effect missing a
+    // dependency, renders stale or mismatched state with no error at run time.
+    files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {
