@@ -46,5 +46,3 @@ export function blocksPreview(blocks: readonly Block[], max = 400): { text: stri
 export function blocksFull(blocks: readonly Block[]): string {
   return blocks.map(blockText).join('\n\n');
 }
-
-export const num = (n: number | null | undefined): string => (n === null || n === undefined ? 'unknown' : n.toLocaleString('en-US'));

@@ -18,9 +18,3 @@ export const Diagnostic = z.object({
 export type Diagnostic = z.infer<typeof Diagnostic>;
 
 export const SEVERITY_RANK: Record<Severity, number> = { error: 2, warning: 1, info: 0 };
-
-export function worstSeverity(ds: readonly Diagnostic[]): Severity | null {
-  let worst: Severity | null = null;
-  for (const d of ds) if (worst === null || SEVERITY_RANK[d.severity] > SEVERITY_RANK[worst]) worst = d.severity;
-  return worst;
-}

@@ -21,8 +21,6 @@ export const REF_SYSTEM = 2;
 export const REF_TOOLS = 3;
 
 export const refKey = (seq: number, sub: number): number => seq * 4 + sub;
-export const refSeq = (ref: number): number => Math.floor(ref / 4);
-export const refSub = (ref: number): number => ref % 4;
 
 export type RefKind = 'blocks' | 'mask' | 'system' | 'tools' | 'todo';
 

@@ -58,10 +58,3 @@ export async function hydrated(session: LoadedSession, seq: number): Promise<Log
     return e;
   }
 }
-
-/** Blocks with their elided text re-read, when the event can be re-read. */
-export async function fullBlocks(session: LoadedSession, blocks: readonly Block[] | null, seq: number, pick: (e: LogEvent) => readonly Block[] | null | undefined): Promise<readonly Block[] | null> {
-  if (!blocks || !blocks.some(blockIsElided)) return blocks;
-  const e = await hydrated(session, seq);
-  return pick(e) ?? blocks;
-}

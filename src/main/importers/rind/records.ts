@@ -174,13 +174,6 @@ export function mapUsage(u: unknown): Usage | undefined {
   return out;
 }
 
-/** The context window a usage record was measured against, when it says. */
-export function usageWindow(u: unknown): number | undefined {
-  if (!isObj(u)) return undefined;
-  const w = nat(u.context_window_tokens);
-  return w !== undefined && w > 0 ? w : undefined;
-}
-
 // ---------------------------------------------------------------------------------------------
 // messages.jsonl
 // ---------------------------------------------------------------------------------------------
