@@ -154,7 +154,6 @@ export const Step = z.object({
   fault: Fault.optional(),
 }).refine((s) => (s.reply === undefined) !== (s.fault === undefined), { message: 'a step has exactly one of reply or fault' });
 export type Step = z.infer<typeof Step>;
-export type StepInput = z.input<typeof Step>;
 
 export const Script = z.object({
   steps: z.array(Step).default([]),

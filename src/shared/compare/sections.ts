@@ -11,8 +11,6 @@ export const HANDOFF_SECTIONS = [
   'Next action', 'Files', 'Code anchors',
 ] as const;
 
-export const JSON_SUMMARY_KEYS = ['session_intent', 'files_touched', 'decisions', 'pending_questions', 'next_steps'] as const;
-
 export interface SectionPresence {
   readonly name: string;
   readonly present: boolean;

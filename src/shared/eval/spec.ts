@@ -170,7 +170,6 @@ export const EvalSpec = z
     });
   });
 export type EvalSpec = z.infer<typeof EvalSpec>;
-export type EvalSpecInput = z.input<typeof EvalSpec>;
 
 /** Validates a parsed spec (YAML or JSON; reading and parsing the text is main's job). */
 export function parseSpec(value: unknown, file: string): Result<EvalSpec> {

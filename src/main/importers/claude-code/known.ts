@@ -13,9 +13,6 @@
  */
 export const LAST_VERSION_WITHOUT_API_REQUESTS = '2.1.39';
 
-/** Records that are part of the uuid/parentUuid conversation (they become items). */
-export const CONVERSATION_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'attachment']);
-
 export const KNOWN_TYPES: ReadonlySet<string> = new Set([
   'user', 'assistant', 'system', 'progress', 'file-history-snapshot', 'queue-operation', 'summary',
   'custom-title', 'tag', 'last-prompt', 'agent-name', 'agent-color', 'pr-link',

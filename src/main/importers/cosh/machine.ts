@@ -56,11 +56,6 @@ function lighten(ev: Envelope): Envelope {
   return ev;
 }
 
-export interface MachineOptions {
-  /** The root session id from the file name (`session-<id>.jsonl`), if any. */
-  readonly fileSessionId?: string | null;
-}
-
 export class CoshMachine {
   readonly branches = new Map<string, Branch>();
   readonly revertCache = new Map<string, Branch>();
