@@ -8,8 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { dispatch, type Handlers } from '../api/handlers';
 import { contentType, resolveStaticFile, SECURITY_HEADERS } from '../host/static';
 
-export { CONTENT_SECURITY_POLICY } from '../host/static';
-
 /**
  * The web host: the built renderer and the API on 127.0.0.1 only, for Chromium on machines without
  * the Electron binary and for remote inspection through an SSH tunnel (docs/architecture.md).

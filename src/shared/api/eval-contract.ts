@@ -18,7 +18,7 @@ import { Comparison } from './rerun-contract';
  * native dialog (Electron), or it is in the host's own eval results folder; otherwise FORBIDDEN_PATH.
  */
 
-export { EvalAggregate, EvalComparison, EvalDelta, EvalMatrixCell, EvalMiss, EvalStat, DELTA_METRICS } from './eval-shapes';
+export { EvalComparison, EvalDelta, EvalMatrixCell, EvalMiss, EvalStat } from './eval-shapes';
 
 
 /** Longest a `watchEval` call waits for news, in ms (below every transport's request timeout). */

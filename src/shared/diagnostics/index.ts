@@ -5,10 +5,8 @@
  * Node, no I/O (loadRuleTexts takes the re-reader as a function). Documented rule by rule in
  * docs/diagnostics.md.
  */
-export type { Measure, Rule, RuleContext, RuleInput, RuleOrigin, TokenEstimator } from './types';
-export { Facts } from './facts';
-export type { CompactionFacts } from './facts';
+export type { Rule, TokenEstimator } from './types';
 export { RULES, RULE_IDS, ruleById } from './registry';
-export { INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, buildContext, diagnose, diagnoseSteps, runRules, runRulesSteps } from './runner';
+export { INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, buildContext, diagnose, diagnoseSteps, runRules } from './runner';
 export type { RunOptions } from './runner';
-export { MAX_RULE_TEXTS, loadRuleTexts, ruleTextSeqs } from './hydrate';
+export { loadRuleTexts, ruleTextSeqs } from './hydrate';

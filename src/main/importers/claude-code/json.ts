@@ -3,7 +3,7 @@
  * have never seen), so nothing is assumed about their shape: a wrong type reads as "absent".
  */
 
-export { id, isObj, nat, obj, pos, str, type Obj } from '../json';
+export { id, isObj, nat, obj, str, type Obj } from '../json';
 
 /** `s` cut to one line of at most `max` characters (only the head of a long string is looked at). */
 export function oneLine(s: string, max = 120): string {

@@ -3,7 +3,7 @@
  * their shape: every field is read through one of these and a wrong type reads as "absent".
  */
 
-export { isObj, nat, obj, pos, str, type Obj } from '../json';
+export { isObj, nat, pos, str, type Obj } from '../json';
 import { nat } from '../json';
 
 /** A finite number, or undefined. */

@@ -112,8 +112,8 @@ export const layered: StrategyDef = {
   run: runLayered,
 };
 
-export { HANDOFF_SECTIONS, AUDIT_SYSTEM, parseVerdict } from './prompts';
-export { mapOutputReserve, parseOptions, type LayeredOptions } from './options';
+export { parseVerdict } from './prompts';
+export { mapOutputReserve, parseOptions } from './options';
 export { packSegments } from './packer';
 export { planCut } from './plan';
 export { parseReread } from './reread';
