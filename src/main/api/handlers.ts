@@ -53,7 +53,7 @@ export type Handlers = { readonly [M in ApiMethod]: (input: unknown) => Promise<
 
 type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 type Assert<T extends true> = T;
-/** The importers' formats and the contract's are the same set. */
+/** The importers' formats and the contract's are the same set (exported only so the compiler keeps it: a check, never imported). @public */
 export type _FormatsAgree = Assert<[FormatId] extends [SessionFormat] ? ([SessionFormat] extends [FormatId] ? true : false) : false>;
 
 /**
