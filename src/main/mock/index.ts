@@ -1,7 +1,6 @@
 export * from './script';
 export * from './record';
 export * from './server';
-export * from './sse';
 export * from '../providers/overflow-messages';
 export type { Answerer } from './decide';
 export { extractiveAnswerer, extractiveSummary, MOCK_SUMMARY_LABEL } from './extractive';

@@ -49,12 +49,6 @@ export const CapturedRequest = z.object({
 });
 export type CapturedRequest = z.infer<typeof CapturedRequest>;
 
-/** A header's value (first occurrence, case-insensitive). */
-export function header(r: Pick<CapturedRequest, 'headers'>, name: string): string | null {
-  const n = name.toLowerCase();
-  return r.headers.find(([k]) => k.toLowerCase() === n)?.[1] ?? null;
-}
-
 /** The body as text: the decoded body when there was a content-encoding, else the raw UTF-8. */
 export function bodyText(r: Pick<CapturedRequest, 'body' | 'bodyEncoding' | 'decoded'>): string {
   if (r.decoded !== undefined) return r.decoded;

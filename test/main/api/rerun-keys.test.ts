@@ -8,7 +8,8 @@ import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
 import { NO_STORE_MESSAGE, type KeyVault } from '../../../src/main/api/handlers-rerun-keys';
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { EndpointApprovals } from '../../../src/main/providers/endpoints';
-import { extractiveAnswerer, header, startMockProvider, type MockProvider } from '../../../src/main/mock';
+import { extractiveAnswerer, startMockProvider, type MockProvider } from '../../../src/main/mock';
+import { header } from '../mock/captured';
 import type { ApiResult, ProgressEvent, RerunJob } from '../../../src/shared/api/contract';
 import { value, errorOf } from './results';
 

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { type MockProvider, type RequestDigest, parseContextOverflow, parseSse } from '../../../src/main/mock';
+import { type MockProvider, type RequestDigest, parseContextOverflow } from '../../../src/main/mock';
+import { sseEvents } from './captured';
 import { drain, rejection, spyFetch, startMock } from './helpers';
 
 /* Chat Completions, driven by the official openai SDK against the mock. */
@@ -32,7 +33,7 @@ describe('mock provider: OpenAI Chat Completions through the openai SDK', () => 
     });
     // The raw wire: unnamed data lines, the usage chunk has no choices, the last line is [DONE].
     const res = await fetch(`${m.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-test', messages, stream: true, stream_options: { include_usage: true } }) });
-    const ev = parseSse(await res.text());
+    const ev = sseEvents(await res.text());
     expect(ev.every((e) => e.event === null)).toBe(true);
     expect(ev.at(-1)?.data).toBe('[DONE]');
     expect(JSON.parse(ev.at(-2)?.data ?? '{}')).toMatchObject({ object: 'chat.completion.chunk', choices: [] });
@@ -66,7 +67,7 @@ describe('mock provider: OpenAI Chat Completions through the openai SDK', () => 
     const err = await rejection(client(m).chat.completions.stream({ model: 'gpt-test', messages }).finalChatCompletion());
     expect(err.message).toMatch(/missing finish_reason/);
     const res = await fetch(`${m.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'gpt-test', messages, stream: true, stream_options: { include_usage: true } }) });
-    const ev = parseSse(await res.text());
+    const ev = sseEvents(await res.text());
     expect(ev.map((e) => e.data)).not.toContain('[DONE]');
     const finishes = ev.map((e) => (JSON.parse(e.data) as { choices: { finish_reason: string | null }[] }).choices[0]?.finish_reason);
     expect(finishes.every((f) => f === null)).toBe(true);

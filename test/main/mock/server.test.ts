@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MockProvider, type ScriptInput, bodyJson, header, parseSse, readCaptured, startMockProvider } from '../../../src/main/mock';
+import { type MockProvider, type ScriptInput, bodyJson, readCaptured, startMockProvider } from '../../../src/main/mock';
+import { header, sseEvents } from './captured';
 
 const open: MockProvider[] = [];
 const dirs: string[] = [];
@@ -31,7 +32,7 @@ function post(m: MockProvider, path: string, body: unknown, headers: Record<stri
 
 type Json = Record<string, unknown>;
 async function events(res: Response): Promise<{ event: string | null; data: Json }[]> {
-  return parseSse(await res.text()).map((e) => ({ event: e.event, data: JSON.parse(e.data) as Json }));
+  return sseEvents(await res.text()).map((e) => ({ event: e.event, data: JSON.parse(e.data) as Json }));
 }
 
 const anthropicBody = (text: string, stream = true) => ({
@@ -236,7 +237,7 @@ describe('mock provider: faults', () => {
       failed = true;
     }
     expect(failed).toBe(true);
-    expect(parseSse(text).map((e) => e.event)).toEqual(['message_start', 'ping', 'content_block_start']);
+    expect(sseEvents(text).map((e) => e.event)).toEqual(['message_start', 'ping', 'content_block_start']);
     const res2 = await post(m, '/v1/responses', responsesBody('x'));
     await expect(res2.text()).rejects.toThrow();
   });
