@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, sep } from 'node:path';
 import YAML from 'yaml';
 import { NotRegularFile, readRegularFile, whyUnreadable } from '../files/open-regular';
+import type { Result } from '../../shared/eval/result';
 
 /*
  * Reading the eval's own files: specs and facts as YAML or JSON (by extension; YAML is a superset
@@ -9,7 +10,7 @@ import { NotRegularFile, readRegularFile, whyUnreadable } from '../files/open-re
  * back as sentences naming the file.
  */
 
-export type Read<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+export type Read<T> = Result<T>;
 
 export async function readStructured(path: string): Promise<Read<unknown>> {
   let text: string;

@@ -1,6 +1,7 @@
 import { matches, Script, ScriptPlayer, type Answerer, type Matcher, type RequestDigest } from '../mock';
 import { extractiveSummary } from '../mock/extractive';
 import type { FaultScenario, MockConfig } from '../../shared/eval/spec';
+import type { Result } from '../../shared/eval/result';
 
 /*
  * What the mock provider answers in one eval cell: the cell's fault steps first (injected faults,
@@ -19,7 +20,7 @@ export interface LoadedMock {
   readonly extractive: { readonly when?: Matcher; readonly maxLinesPerSection?: number; readonly charsPerToken?: number } | null;
 }
 
-export function parseMock(config: MockConfig | undefined, script: unknown): { ok: true; value: LoadedMock } | { ok: false; error: string } {
+export function parseMock(config: MockConfig | undefined, script: unknown): Result<LoadedMock> {
   let parsed: Script | null = null;
   if (script !== undefined) {
     const r = Script.safeParse(script);
@@ -32,7 +33,7 @@ export function parseMock(config: MockConfig | undefined, script: unknown): { ok
   return { ok: true, value: { script: parsed, extractive } };
 }
 
-export function cellMock(mock: LoadedMock, fault: FaultScenario | null): { ok: true; value: CellMock } | { ok: false; error: string } {
+export function cellMock(mock: LoadedMock, fault: FaultScenario | null): Result<CellMock> {
   let faults: ScriptPlayer | null = null;
   if (fault) {
     const r = Script.safeParse({ steps: fault.steps });

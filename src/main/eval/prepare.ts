@@ -11,6 +11,7 @@ import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import { expandTracePath, readStructured } from './files';
 import { parseMock, type LoadedMock } from './mock';
+import type { Result } from '../../shared/eval/result';
 
 /*
  * Everything an eval run needs before its first cell: the spec validated, every trace glob expanded
@@ -41,7 +42,7 @@ export interface PreparedEval {
   dispose(): Promise<void>;
 }
 
-export type Prepared = { readonly ok: true; readonly value: PreparedEval } | { readonly ok: false; readonly error: string };
+export type Prepared = Result<PreparedEval>;
 
 const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'eval';
 

@@ -13,6 +13,7 @@ import { openSummarizer } from '../rerun/summarizer';
 import { cellMock } from './mock';
 import { defaultResultsFile, prepareEval, type PreparedEval } from './prepare';
 import { appendResult, readResults } from './results-file';
+import type { Result } from '../../shared/eval/result';
 
 /*
  * The eval runner (docs/eval.md): traces × targets × strategies × models (× fault scenarios) ×
@@ -62,7 +63,7 @@ export interface EvalOutcome {
   readonly facts: ReadonlyMap<string, { file: string | null; facts: readonly Fact[]; description: string | null }>;
 }
 
-export type EvalResult = { readonly ok: true; readonly value: EvalOutcome } | { readonly ok: false; readonly error: string };
+export type EvalResult = Result<EvalOutcome>;
 
 async function judge(prepared: PreparedEval, cell: Cell, run: RunRecord, facts: readonly Fact[], env: Readonly<Record<string, string | undefined>>, endpoints: EndpointApprovals, signal: AbortSignal): Promise<JudgeVerdict | null> {
   const j = prepared.spec.judge;

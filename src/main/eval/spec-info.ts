@@ -3,6 +3,7 @@ import type { EvalFact } from '../../shared/api/eval-contract';
 import { parseFacts } from '../../shared/eval/facts';
 import { parseSpec, type EvalSpec } from '../../shared/eval/spec';
 import { expandTracePath, readStructured } from './files';
+import type { Result } from '../../shared/eval/result';
 
 /*
  * What the app needs of a spec without running it: its name and thresholds, the format of each
@@ -21,10 +22,10 @@ export interface SpecInfo {
   readonly problems: readonly string[];
 }
 
-export type SpecRead = { readonly ok: true; readonly value: SpecInfo } | { readonly ok: false; readonly error: string };
+export type SpecRead = Result<SpecInfo>;
 
 /** The spec alone (name, thresholds): no facts or globs read. */
-export async function readSpec(file: string): Promise<{ ok: true; value: EvalSpec } | { ok: false; error: string }> {
+export async function readSpec(file: string): Promise<Result<EvalSpec>> {
   const raw = await readStructured(file);
   return raw.ok ? parseSpec(raw.value, file) : raw;
 }

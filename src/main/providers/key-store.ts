@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import type { Result } from '../../shared/eval/result';
 
 /*
  * Stored API keys: a small JSON file (path chosen by the caller) of keys encrypted by an injected
@@ -19,7 +20,7 @@ export interface Encryptor {
   decrypt(cipher: Buffer): string;
 }
 
-export type StoreResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+export type StoreResult<T> = Result<T>;
 
 const ok = <T>(value: T): StoreResult<T> => ({ ok: true, value });
 const fail = <T>(error: string): StoreResult<T> => ({ ok: false, error });
