@@ -3,7 +3,6 @@ import type { LogEvent } from '../../shared/model/event';
 import { kindAt, shallowAt, type EventLog } from '../../shared/model/event-log';
 import { MAIN_BRANCH } from '../../shared/replay/branches';
 import { lowerBoundBy } from '../../shared/seq-search';
-import { CompactLog } from '../session/compact-log';
 import type { SessionInspector } from '../session/inspector';
 import { eventTexts, type EventText } from './event-text';
 
@@ -58,12 +57,15 @@ function rawTextHolds(query: string): boolean {
   return !/[\s"\\/\u0000-\u001f\u007f]/u.test(query);
 }
 
+/** A log that keeps some events as their lines' text (EventLog.lineText). */
+type LineTextLog = EventLog & Required<Pick<EventLog, 'lineText'>>;
+
 /**
- * On a compact log, whether the event at seq may hold the query, judged from its line's text
+ * On a log that keeps lines as text, whether the event at seq may hold the query, judged from its line's text
  * without parsing it: an item or a record line (their texts are the line's strings, nothing
  * added by defaults) with no \u escape that does not contain the query cannot. Else true.
  */
-function mayHold(events: CompactLog, seq: number, pattern: RegExp): boolean {
+function mayHold(events: LineTextLog, seq: number, pattern: RegExp): boolean {
   const kind = kindAt(events, seq);
   if (kind !== 'item' && kind !== 'record') return true;
   const line = events.lineText(seq);
@@ -81,8 +83,8 @@ export async function searchSession(inspector: SessionInspector, query: string, 
   const deadline = now() + (options.budgetMs ?? 5000);
   const state = inspector.replay(branch);
   const events: EventLog = inspector.session.events;
-  // A compact log keeps lines as bytes: most lines are ruled out on their text, not parsed.
-  const compact = events instanceof CompactLog && rawTextHolds(query) ? events : null;
+  // A log that keeps lines as text (the compact log): most lines are ruled out on it, not parsed.
+  const compact = events.lineText && rawTextHolds(query) ? (events as LineTextLog) : null;
   const requestById = new Map(state.requests.map((r) => [r.id, r.index]));
   const pattern = literalPattern(query);
   const matches: SearchMatch[] = [];

@@ -7,7 +7,6 @@ import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '
 import { isZstdPath, LineSource, readJsonl } from '../reader';
 import { keepShape } from '../reader/shapes';
 import type { JsonLine, JsonLineReceiver, ReaderOptions, ReadStats } from '../reader/types';
-import { CompactLog } from './compact-log';
 import { defaultLogPlan } from './log-choice';
 import { LogBuilder } from './log-builder';
 import { defaultLoadThreads, PARALLEL_LOAD_MIN_BYTES, planRanges, RangeProgress, readInRanges, startRangeJobs, type ByteRange, type RangeJob, type RangeMode } from './parallel-load';
@@ -253,8 +252,8 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
       const e = seq >= 0 ? events.at(seq) : undefined;
       const loc = locations.of(seq);
       if (!e || !loc) throw new RangeError(`No event at seq ${seq}.`);
-      // A compact log holds the line itself (the bytes the file had when it was read).
-      const kept = events instanceof CompactLog ? events.lineValue(seq) : null;
+      // A log may hold the line itself (the compact log: the bytes the file had when it was read).
+      const kept = events.lineValue?.(seq) ?? null;
       out.push(kept ? whole(e, kept) : e);
       if (kept || !sources[loc.file]) continue;
       let wanted = byFile.get(loc.file);

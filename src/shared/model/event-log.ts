@@ -31,6 +31,14 @@ export interface EventLog {
    * (a getter), so that the items a replay holds do not hold their content. Same fields as `at`.
    */
   shallowAt?(seq: number): LogEvent | undefined;
+  /*
+   * Answers a log that keeps events as their source lines gives, so callers ask the log rather
+   * than which kind of log it is. Absent, or null for a seq: that event is kept as an object.
+   */
+  /** The text of the line the event at seq was kept as (a search may rule it out before a parse). */
+  lineText?(seq: number): string | null;
+  /** The parsed line the event at seq was kept as: the whole line, long texts included. */
+  lineValue?(seq: number): Record<string, unknown> | null;
 }
 
 /** The event with this seq, for callers that only ask for seqs the log has. */
