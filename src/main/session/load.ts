@@ -3,64 +3,17 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { LogEvent } from '../../shared/model/event';
 import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
-import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
-import { isZstdPath, LineSource, readJsonl } from '../reader';
+import type { FileImport, ImportSink, Importer, SessionImport } from '../importers/types';
+import { LineSource, readJsonl } from '../reader';
 import { keepShape } from '../reader/shapes';
-import type { JsonLine, JsonLineReceiver, ReaderOptions, ReadStats } from '../reader/types';
-import { defaultLogPlan } from './log-choice';
+import type { JsonLine, JsonLineReceiver, ReadStats } from '../reader/types';
 import { LogBuilder } from './log-builder';
-import { defaultLoadThreads, PARALLEL_LOAD_MIN_BYTES, planRanges, RangeProgress, readInRanges, startRangeJobs, type ByteRange, type RangeJob, type RangeMode } from './parallel-load';
+import { RangeProgress, readInRanges } from './parallel-load';
+import { chooseStrategy, SNIFF_LINES, staysCompact, type LoadOptions } from './strategy';
 import type { LoadedSession, SessionFile } from './types';
 import { nothingToRead } from './unreadable';
 
-/** Lines looked at before choosing an importer. */
-const SNIFF_LINES = 16;
-
-export interface LoadOptions extends Omit<ReaderOptions, 'onBytes'> {
-  /** Use this importer instead of detecting the format. */
-  readonly format?: FormatId;
-  /** Called as the session's files are read, with the bytes read so far over all of them. */
-  readonly onBytes?: (read: number) => void;
-  /**
-   * Keep the events a line gives by itself as the line's bytes, off the heap, and build them again
-   * when read (CompactLog; docs/performance.md, "The compact log" and "Parallel load"). Unset: as
-   * defaultLogPlan says (log-choice.ts) — the compact log, read in parallel, for a large plain file
-   * whose importer keeps lines as bytes (Palimpsest) — else the array log. PALIMPSEST_COMPACT_LOG=1
-   * (or 0) chooses for every load that does not, so that any command, or the whole test suite, runs
-   * over one or the other.
-   */
-  readonly compactLog?: boolean;
-  /**
-   * Threads that read a large Palimpsest file into a compact log, each a byte range: this one and
-   * workers (docs/performance.md, "Parallel load"). 1: this thread alone. Default:
-   * PALIMPSEST_LOAD_THREADS when set, else the machine's parallelism, at most 4. Files under
-   * PARALLEL_LOAD_MIN_BYTES, other formats, compressed files and the array log are read on this
-   * thread whatever this says.
-   */
-  readonly threads?: number;
-  /** For tests: the smallest file read in ranges, the first range's share, and whether later ranges are read by workers or inline. */
-  readonly parallel?: { readonly minBytes?: number; readonly firstShare?: number; readonly mode?: RangeMode };
-}
-
-/** Whether the options (or the environment) choose the log: true compact, false array, null by size and format. */
-function chosenLog(options: LoadOptions): boolean | null {
-  if (options.compactLog !== undefined) return options.compactLog;
-  const env = process.env.PALIMPSEST_COMPACT_LOG;
-  return env === '1' ? true : env === '0' ? false : null;
-}
-
-/** The threads a load may use: the option, else PALIMPSEST_LOAD_THREADS, else the default. */
-function loadThreads(options: LoadOptions): number {
-  if (options.threads !== undefined) return options.threads;
-  const env = Number(process.env.PALIMPSEST_LOAD_THREADS);
-  return Number.isInteger(env) && env >= 1 ? env : defaultLoadThreads();
-}
-
-/** A file to read in ranges: the ranges, and the jobs reading all but the first. */
-interface RangePlan {
-  readonly ranges: readonly ByteRange[];
-  readonly jobs: readonly RangeJob[];
-}
+export type { LoadOptions } from './strategy';
 
 export class UnreadableSessionError extends Error {
   /** `path`: the file or directory that could not be read, when one is known. */
@@ -154,9 +107,10 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   // A FIFO or a device is never opened: reading one would wait, or never end.
   const kind = info.isDirectory() ? null : kindOf(info);
   if (kind !== null) throw new UnreadableSessionError(new NotRegularFile(path, kind).message, [], path);
-  const threads = loadThreads(options);
-  const logChoice = chosenLog(options);
-  const b = new LogBuilder(logChoice ?? (await defaultLogPlan(path, info.isDirectory(), info.size, threads)).compact);
+  // How this load reads (which log; byte ranges on other threads, already started): strategy.ts.
+  const progress = new RangeProgress(options.onBytes);
+  const strategy = await chooseStrategy({ path, isDirectory: info.isDirectory(), size: info.size }, options, (k, n) => progress.report(k, n));
+  const b = new LogBuilder(strategy.kind !== 'array');
   const sink: ImportSink = b;
   let paths = [path];
   if (info.isDirectory()) {
@@ -166,24 +120,12 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     paths = claimed.files;
   }
 
-  // A plain Palimpsest file large enough is read in byte ranges, the later ones by workers, which
-  // start now (before its importer is chosen, from the first range) so they run beside this thread.
-  const progress = new RangeProgress(options.onBytes);
-  let plan: RangePlan | null = null;
-  const rangesPossible = !info.isDirectory() && b.compactLog && !isZstdPath(path) && (options.format === undefined || options.format === 'palimpsest');
-  if (rangesPossible && threads >= 2 && info.size >= (options.parallel?.minBytes ?? PARALLEL_LOAD_MIN_BYTES)) {
-    const ranges = await planRanges(path, info.size, threads, SNIFF_LINES, options.parallel?.firstShare);
-    const jobs = ranges && startRangeJobs(path, ranges, options, options.parallel?.mode ?? 'worker', (k, n) => progress.report(k, n));
-    if (ranges && jobs) plan = { ranges, jobs };
-  }
-
   const choose = (first: readonly JsonLine[]): SessionImport | null => {
     if (!session) {
       if (!importer) importer = detectFormat(first.map((l) => l.value), path)?.importer ?? null;
       if (!importer) return null;
       b.lineEvent = importer.lineEvent?.bind(importer) ?? null;
-      // Chosen by size: an importer that keeps no line as bytes gains nothing from the compact log.
-      if (logChoice === null && b.lineEvent === null && b.compactLog) b.useArrayLog();
+      if (b.compactLog && !staysCompact(strategy, b.lineEvent !== null)) b.useArrayLog();
       session = sessionImport(importer, sink);
     }
     return session;
@@ -200,15 +142,15 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     const onDiagnostic = (d: Diagnostic): void => void b.diagnostics.push(d);
     let stats: ReadStats;
     let ranges: SessionFile['ranges'];
-    if (i === 0 && plan) {
+    if (i === 0 && strategy.kind === 'ranges') {
       const isPalimpsest = (): boolean => (importer as Importer | null)?.id === 'palimpsest' && b.lineEvent !== null;
-      const read = await readInRanges(p, plan.ranges, plan.jobs, reader, onDiagnostic, options, isPalimpsest, (r, lineBase) => {
+      const read = await readInRanges(p, strategy.ranges, strategy.jobs, reader, onDiagnostic, options, isPalimpsest, (r, lineBase) => {
         if (!reader.adopt(r.events, r.anchor)) return false;
         b.adopt(r.part, lineBase);
         return true;
       }, progress);
       stats = read.stats;
-      ranges = { count: plan.ranges.length, byWorkers: plan.ranges.length - 1 - read.readHere.length, readHere: read.readHere };
+      ranges = { count: strategy.ranges.length, byWorkers: strategy.ranges.length - 1 - read.readHere.length, readHere: read.readHere };
       readSoFar = stats.bytes;
     } else {
       stats = await readJsonl(p, reader, onDiagnostic, { ...options, onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined });
