@@ -1,7 +1,6 @@
 import { JsonlDecoder } from './decode';
 import { LineSplitter, lineLimit } from './lines';
 import { FileReport } from './report';
-import { keepShape } from './shapes';
 import type { DiagnosticSink, OnJsonLine, ReaderOptions, ReadStats } from './types';
 import { type ZstdGap, type ZstdOutput, ZstdStream } from './zstd';
 
@@ -122,6 +121,3 @@ export class JsonlPipeline {
     );
   }
 }
-
-// The pipeline, its decoder, splitter and report: see keepShape.
-keepShape(new JsonlPipeline('', { line: () => undefined }, () => undefined, {}, false));

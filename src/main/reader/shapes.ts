@@ -12,6 +12,7 @@
  * constructor and so holding the same map, keeps the code that one load optimised for the next.
  *
  * Each object is small (empty buffers and counters) and holds nothing from any session.
+ * The loader keeps them all in one place, before its first load (warmShapes, session/load.ts).
  * `PALIMPSEST_KEEP_SHAPES=0` keeps none, to measure what they are worth (docs/performance.md).
  */
 const kept: object[] = [];

@@ -5,6 +5,8 @@ import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
 import type { FileImport, ImportSink, Importer, SessionImport } from '../importers/types';
 import { LineSource, readJsonl } from '../reader';
+import { palimpsestImporter } from '../importers/palimpsest';
+import { JsonlPipeline } from '../reader/pipeline';
 import { keepShape } from '../reader/shapes';
 import type { JsonLine, JsonLineReceiver, ReadStats } from '../reader/types';
 import { LogBuilder } from './log-builder';
@@ -75,8 +77,23 @@ class FileReader implements JsonLineReceiver {
   }
 }
 
-// See keepShape.
-keepShape(new FileReader('', 0, () => null));
+let warmed = false;
+
+/**
+ * Keeps one idle object of each class a load makes afresh per file (see keepShape for why), once
+ * per program, before the first load: the file reader, the reader's pipeline (its decoder,
+ * splitter and report), the Palimpsest file import (on a stand-in sink: it never reads a line) and
+ * both forms of the log builder (with their locations, compact log builder, arena and heads).
+ */
+function warmShapes(): void {
+  if (warmed) return;
+  warmed = true;
+  keepShape(new FileReader('', 0, () => null));
+  keepShape(new JsonlPipeline('', { line: () => undefined }, () => undefined, {}, false));
+  keepShape(palimpsestImporter.open({ path: '', index: 0 }, { emit: () => 0, diagnostic: () => undefined, nextSeq: 0 }));
+  keepShape(new LogBuilder(false));
+  keepShape(new LogBuilder(true));
+}
 
 async function sizeOf(path: string): Promise<number> {
   const info = await stat(path).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
@@ -97,6 +114,7 @@ async function claimDirectory(path: string, forced: Importer | null): Promise<{ 
  * reader and its importer into an in-memory event log (long texts elided, re-read on demand).
  */
 export async function loadSession(path: string, options: LoadOptions = {}): Promise<LoadedSession> {
+  warmShapes();
   let importer: Importer | null = options.format ? importerById(options.format) : null;
   let session: SessionImport | null = null;
   const files: SessionFile[] = [];

@@ -2,7 +2,6 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { EventBody, LogEvent } from '../../shared/model/event';
 import type { EventLog } from '../../shared/model/event-log';
 import type { ImportSink } from '../importers/types';
-import { keepShape } from '../reader/shapes';
 import type { JsonLine } from '../reader/types';
 import { CompactLogBuilder, type CompactLogPart, type LineConversion } from './compact-log';
 import { elideBlocksInPlace, elideEvent } from './elide';
@@ -113,7 +112,3 @@ export class LogBuilder implements ImportSink {
     return this.events ? this.events.length : (this.compact as CompactLogBuilder).length;
   }
 }
-
-// Both forms, with their locations, compact log builder and its arena and heads: see keepShape.
-keepShape(new LogBuilder(false));
-keepShape(new LogBuilder(true));

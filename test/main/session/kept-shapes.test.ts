@@ -14,8 +14,13 @@ const SESSION = fileURLToPath(new URL('../../../fixtures/palimpsest/lifecycle.js
  */
 describe('the objects kept for their shapes', () => {
   it('are one of each class a Palimpsest load makes per file, and stay idle through a load', async () => {
+    // Kept by the loader, not as a side effect of importing its modules.
+    expect(keptShapes()).toEqual([]);
     const session = await loadSession(SESSION);
     expect(session.events.length).toBeGreaterThan(0);
+    // Once per program: a second load keeps no more.
+    await (await loadSession(SESSION)).dispose();
+    await session.dispose();
     const names = keptShapes().map((o) => o.constructor.name).sort();
     expect(names).toEqual(['FileReader', 'JsonlPipeline', 'LogBuilder', 'LogBuilder', 'PalimpsestFileImport']);
     for (const o of keptShapes()) {
