@@ -17,6 +17,11 @@ export interface ImportSink {
    * changed nothing the line alone does not give (no seq rewritten, no reference translated).
    * Such an event is made from the line's own parse and is the log's to change: the log may cut
    * its long texts where they stand, and sets its seq. An importer keeps no reference to it.
+   *
+   * Why it is a parameter of every sink and not a capability apart (a separate sink interface
+   * that only the compact log implements): it is a hint any sink may ignore (the array log does),
+   * an importer that never keeps lines just leaves it out, and `emit` runs once per event on the
+   * load's hottest path, which a second method would split in two in the importer that keeps lines.
    */
   emit(event: EventBody, from: JsonLine, fileIndex?: number, lineAlone?: boolean): number;
   /** Report a finding about the input; loading goes on. */
@@ -36,6 +41,8 @@ export interface FileImport {
    * to report (a parallel load of a Palimpsest file; `anchor` is the seq the first of those lines
    * would carry by the seqs the lines wrote, null when none wrote one). False when this import
    * cannot go on as if it had read them: the caller then reads those lines itself.
+   * Optional, so only an import whose state after a range is known from the range alone (the
+   * Palimpsest importer's) offers it; no other importer needs to know about parallel loads.
    */
   adopt?(events: number, anchor: number | null): boolean;
 }
