@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 const CHILD = fileURLToPath(new URL('./exit-guard.child.ts', import.meta.url));
 
-function run(arg: string): { code: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', CHILD, arg], { encoding: 'utf8', timeout: 30_000 });
+function run(...args: string[]): { code: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', CHILD, ...args], { encoding: 'utf8', timeout: 30_000 });
   return { code: r.status, stderr: r.stderr };
 }
 
@@ -27,5 +27,11 @@ describe('the exit guard every command runs under', () => {
     const r = run('pending');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the command ended before it finished');
+  });
+
+  it('leaves an explicit exit alone: a pending command ended by process.exit(0) (a closed pipe) exits 0, quietly', () => {
+    const r = run('pending', 'exit0');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });
