@@ -26,7 +26,7 @@
  *   providers  async
  *   capture    files importers providers reader session wire
  *   mock       async capture files providers wire
- *   discovery  command dialects files reader
+ *   discovery  dialects files reader
  *   library    access discovery files importers reader
  *   rerun      capture files jobs mock providers session tokens
  *   record     capture command files wire
@@ -62,7 +62,7 @@ const LAYERS = {
   providers: ['async'],
   capture: ['files', 'importers', 'providers', 'reader', 'session', 'wire'],
   mock: ['async', 'capture', 'files', 'providers', 'wire'],
-  discovery: ['command', 'dialects', 'files', 'reader'],
+  discovery: ['dialects', 'files', 'reader'],
   library: ['access', 'discovery', 'files', 'importers', 'reader'],
   rerun: ['capture', 'files', 'jobs', 'mock', 'providers', 'session', 'tokens'],
   record: ['capture', 'command', 'files', 'wire'],

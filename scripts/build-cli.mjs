@@ -5,7 +5,7 @@ import { build } from 'esbuild';
 const entries = {
   cli: 'src/main/cli/index.ts',
   // `palimpsest ls` has a bundle of its own: it must start faster than the whole CLI loads.
-  ls: 'src/main/discovery/entry.ts',
+  ls: 'src/main/cli/ls-entry.ts',
   // Found next to cli.js / bench.js by the token counter's worker pool.
   'token-worker': 'src/main/tokens/worker.ts',
   // Found next to cli.js / bench.js by a parallel load (src/main/session/parallel-load.ts).

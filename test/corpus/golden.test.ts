@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inspectJson } from '../../src/main/present/json';
-import { LS_SPEC, parseLsArgs, runLs } from '../../src/main/discovery/ls-command';
+import { LS_SPEC, parseLsArgs, runLs } from '../../src/main/cli/ls-command';
 import { SessionInspector } from '../../src/main/session/inspector';
 import { loadSession } from '../../src/main/session/load';
 import { type Count, countFile } from './counter';

@@ -1,4 +1,4 @@
-import { LS_SPEC, LsUsageError, runLs } from '../discovery/ls-command';
+import { LS_SPEC, LsUsageError, runLs } from './ls-command';
 import { UsageError, type ParsedArgs } from '../command/args';
 import { EXIT_CLEAN } from '../command/exit';
 import type { Io } from '../command/io';

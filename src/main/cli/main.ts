@@ -22,7 +22,7 @@ import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from '../present/json';
 import { LS_SPEC, lsCommand } from './ls';
 import { SERVE_SPEC, serveCommand } from './serve';
-import { RECORD_SPEC, recordCommand } from '../record/command';
+import { RECORD_SPEC, recordCommand } from './record';
 import { EVAL_SPEC, evalCommand, FACTS_SPEC, factsCommand } from './eval';
 import { COMPARE_SPEC, compareCommand, RERUN_SPEC, rerunCommand, RUNS_SPEC, runsCommand } from './rerun';
 import { renderEvent, renderInspect, renderView } from '../present/text';

@@ -9,7 +9,7 @@ import type { ScanResult, SessionCandidate } from './types';
 /*
  * Scanning many sessions on several threads. A scan is CPU-bound (bytes already in the page
  * cache), so the sessions are shared out by size between this thread and `threads - 1` workers.
- * The workers run the small discovery bundle (dist/ls.js, built from ./entry.ts), never the
+ * The workers run the small discovery bundle (dist/ls.js, built from src/main/cli/ls-entry.ts), never the
  * whole CLI; from the TypeScript sources (tests, tsx) or without that bundle, everything is
  * scanned on this thread. Measured on a 2-core development machine: see bench/ls.ts.
  */

@@ -1,15 +1,15 @@
 import { parseArgs, UsageError, type ParsedArgs } from '../command/args';
-import { discoverSessions, type Discovery } from './discover';
-import { ALIASES, parseRootFlag } from './locations';
-import { scanInParallel } from './parallel';
-import { HARNESSES, type Harness, type SessionSummary } from './types';
+import { discoverSessions, type Discovery } from '../discovery/discover';
+import { ALIASES, parseRootFlag } from '../discovery/locations';
+import { scanInParallel } from '../discovery/parallel';
+import { HARNESSES, type Harness, type SessionSummary } from '../discovery/types';
 
 /**
  * `palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]`: the local sessions
  * of every harness, from their default folders and the environment's overrides (docs/cli.md).
  *
  * The command lives here, importing nothing of the rest of the CLI (whose argument parser loads
- * every importer), so that it can also be bundled on its own (./entry.ts → dist/ls.js: a small
+ * every importer), so that it can also be bundled on its own (./ls-entry.ts → dist/ls.js: a small
  * bundle that starts fast, and the code of the scan workers). src/main/cli/ls.ts is its entry in
  * `palimpsest`'s command table, where LsUsageError becomes the CLI's UsageError (exit 2).
  */

@@ -1,13 +1,13 @@
 import { version } from '../../../package.json';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import type { Io } from '../command/io';
-import { CaptureFile, defaultCapturePath } from './capture-file';
-import { runChild } from './child';
-import { startRecordingProxy, type RecordingProxy } from './proxy';
-import { parseUpstreams, PROVIDERS, upstreamText } from './routes';
-import { clientEnv, codexSetting } from './settings';
-import { RecordStats } from './stats';
-import { StatusLine, type StatusOutput } from './status-line';
+import { CaptureFile, defaultCapturePath } from '../record/capture-file';
+import { runChild } from '../record/child';
+import { startRecordingProxy, type RecordingProxy } from '../record/proxy';
+import { parseUpstreams, PROVIDERS, upstreamText } from '../record/routes';
+import { clientEnv, codexSetting } from '../record/settings';
+import { RecordStats } from '../record/stats';
+import { StatusLine, type StatusOutput } from '../record/status-line';
 
 /** Flags of `palimpsest record`. */
 export const RECORD_SPEC: Record<string, 'value' | 'boolean'> = { out: 'value', upstream: 'value', port: 'value', listen: 'boolean' };

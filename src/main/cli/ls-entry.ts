@@ -2,7 +2,7 @@ import { writeSync } from 'node:fs';
 import { EXIT_CLEAN, EXIT_UNUSABLE } from '../command/exit';
 import { failureJson, wantsJson } from '../command/fail';
 import { LS_SPEC, LsUsageError, parseLsArgs, runLs } from './ls-command';
-import { serveAsWorker } from './parallel';
+import { serveAsWorker } from '../discovery/parallel';
 
 /*
  * The entry of dist/ls.js: `palimpsest ls` on its own (bin/palimpsest.js hands `ls` to it, so a
