@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RerunJob as JobView, ModelSpec, RerunJobState, RerunProgressEvent, RerunStage, RerunTarget, RunRow } from '../../shared/api/rerun-contract';
-import { parseModelSpec, PinnedModel, type Parsed } from '../../shared/rerun/pinned';
+import { parseModelSpec, PinnedModel } from '../../shared/rerun/pinned';
+import type { Result } from '../../shared/result';
 import type { RunRecord } from '../../shared/rerun/record';
 import type { EndpointApprovals } from '../providers/endpoints';
 import type { Env, KeyReader } from '../providers/keys';
@@ -67,7 +68,7 @@ interface Entry {
 const label = (m: Readonly<Record<string, unknown>>): string => String(m.label ?? `${String(m.provider)}:${String(m.model)}`);
 
 /** A chain entry as the CLI reads `--model`: "mock:NAME" without an address is the in-process mock. */
-export function pinnedOf(spec: ModelSpec): Parsed<PinnedModel> {
+export function pinnedOf(spec: ModelSpec): Result<PinnedModel> {
   if (typeof spec === 'string') return parseModelSpec(spec);
   const r = PinnedModel.safeParse(spec);
   if (!r.success) return { ok: false, error: `Invalid settings for ${spec.provider}:${spec.model}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };

@@ -1,5 +1,6 @@
 import type { ModelSpec, PinnedModelRow } from '../../shared/api/contract';
 import { parsePrices, pricesText, ReasoningEffort } from '../../shared/rerun/pinned';
+import type { Result } from '../../shared/result';
 
 /**
  * One model of the summarization chain as the panel edits it (strings, as typed), and its
@@ -27,13 +28,12 @@ export interface ChainEntry {
 }
 
 /** A field as typed, checked: its value, or what is wrong with it in a sentence. */
-export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 const INT = /^\d+$/;
 const KEY_ENV = /^[A-Z][A-Z0-9_]*_API_KEY$/;
 
 /** A whole number from 1 to `max` as typed (thousands separators allowed); empty: undefined. */
-export function positiveInt(text: string, what: string, max: number): Checked<number | undefined> {
+export function positiveInt(text: string, what: string, max: number): Result<number | undefined> {
   const t = text.trim().replace(/[,_\s]/g, '');
   if (t === '') return { ok: true, value: undefined };
   if (!INT.test(t) || Number(t) < 1 || Number(t) > max) return { ok: false, error: `${what} must be a whole number from 1 to ${max.toLocaleString('en-US')}.` };
@@ -43,7 +43,7 @@ export function positiveInt(text: string, what: string, max: number): Checked<nu
 export const isMock = (e: Pick<ChainEntry, 'provider' | 'baseUrl'>): boolean => e.provider === 'mock' && e.baseUrl.trim() === '';
 
 /** "provider:model", or the object form when the entry pins anything more. */
-export function modelSpec(e: ChainEntry): Checked<ModelSpec> {
+export function modelSpec(e: ChainEntry): Result<ModelSpec> {
   const model = e.model.trim();
   const name = `${e.provider}:${model}`;
   if (model === '') return { ok: false, error: `The ${e.provider} entry names no model.` };
@@ -81,7 +81,7 @@ export function modelSpec(e: ChainEntry): Checked<ModelSpec> {
 }
 
 /** The object form of an entry (what settings keep), or what is wrong with it. */
-export function modelRow(e: ChainEntry): Checked<PinnedModelRow> {
+export function modelRow(e: ChainEntry): Result<PinnedModelRow> {
   const m = modelSpec(e);
   if (!m.ok) return m;
   return { ok: true, value: typeof m.value === 'string' ? { provider: e.provider as PinnedModelRow['provider'], model: e.model.trim() } : m.value };

@@ -1,8 +1,9 @@
 import type { ApiInput, CompactionRow, ModelSpec, RequestRow, StrategyRow } from '../../shared/api/contract';
-import { isMock, modelSpec, positiveInt, type ChainEntry, type Checked } from './chain';
+import { isMock, modelSpec, positiveInt, type ChainEntry } from './chain';
 import { strategyOptions } from './options';
+import type { Result } from '../../shared/result';
 
-export { entryLabel, isMock, modelSpec, type ChainEntry, type Checked } from './chain';
+export { entryLabel, isMock, modelSpec, type ChainEntry } from './chain';
 
 /**
  * The re-run panel's form as the user edits it (strings, as typed) and its translation into a
@@ -45,7 +46,7 @@ const INT = /^\d+$/;
 
 
 /** The startRerun input of a form, or the first thing wrong with it, in a sentence. */
-export function toStartInput(sessionId: string, form: RerunForm, strategies: readonly StrategyRow[]): Checked<StartInput> {
+export function toStartInput(sessionId: string, form: RerunForm, strategies: readonly StrategyRow[]): Result<StartInput> {
   const strategy = strategies.find((s) => s.id === form.strategy);
   if (!strategy) return { ok: false, error: 'Choose a strategy.' };
   let target: StartInput['target'];

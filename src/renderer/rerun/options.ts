@@ -10,6 +10,8 @@
  * constants.
  */
 
+import type { Result } from '../../shared/result';
+
 export type OptionKind = 'int' | 'ratio' | 'bool';
 
 export interface OptionField {
@@ -74,13 +76,12 @@ export const optionFields = (strategy: string): readonly OptionField[] => STRATE
 
 /** JSON, as startRerun carries options. */
 export type OptionValue = string | number | boolean | null | OptionValue[] | { [key: string]: OptionValue };
-type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 
 const INT = /^\d+$/;
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 const KEY = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
 
-function fieldValue(f: OptionField, typed: string): Checked<OptionValue | undefined> {
+function fieldValue(f: OptionField, typed: string): Result<OptionValue | undefined> {
   const t = f.kind === 'int' ? typed.trim().replace(/[,_\s]/g, '') : typed.trim();
   if (t === '') return { ok: true, value: undefined };
   if (f.kind === 'bool') {
@@ -103,7 +104,7 @@ function fieldValue(f: OptionField, typed: string): Checked<OptionValue | undefi
 }
 
 /** "key=value" lines; the value is JSON when it parses (numbers, booleans), else a string — as `--option`. */
-export function parseExtra(text: string, typed: ReadonlySet<string>): Checked<Record<string, OptionValue>> {
+export function parseExtra(text: string, typed: ReadonlySet<string>): Result<Record<string, OptionValue>> {
   const out: Record<string, OptionValue> = {};
   for (const line of text.split('\n').map((l) => l.trim()).filter((l) => l !== '')) {
     const eq = line.indexOf('=');
@@ -130,7 +131,7 @@ function jsonOrString(raw: string): OptionValue {
 }
 
 /** The options of one strategy as startRerun takes them, or the first thing wrong, in a sentence. */
-export function strategyOptions(strategy: string, typed: Readonly<Record<string, string>>, extra: string): Checked<Record<string, OptionValue>> {
+export function strategyOptions(strategy: string, typed: Readonly<Record<string, string>>, extra: string): Result<Record<string, OptionValue>> {
   const fields = optionFields(strategy);
   const out: Record<string, OptionValue> = {};
   for (const f of fields) {

@@ -9,6 +9,7 @@ import { LIBRARY_CONTRACT } from './library-contract';
 import { RERUN_CONTRACT, RerunProgressEvent } from './rerun-contract';
 import { EVAL_CONTRACT, EvalProgressEvent } from './eval-contract';
 import { CAPTURE_CONTRACT } from './capture-contract';
+import type { Result } from '../result';
 
 /**
  * The one API contract between the core (src/main) and any UI (docs/architecture.md: "the API
@@ -133,7 +134,8 @@ export type ApiErrorCode = z.infer<typeof ApiErrorCode>;
 export const ApiError = z.object({ code: ApiErrorCode, message: z.string() });
 export type ApiError = z.infer<typeof ApiError>;
 
-export type ApiResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError };
+/** What every API method answers with: the one Result type, with the API's structured error. */
+export type ApiResult<T> = Result<T, ApiError>;
 
 /** The envelope every transport carries. The value is validated by the method's output schema. */
 export const ApiResultEnvelope = z.discriminatedUnion('ok', [

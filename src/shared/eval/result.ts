@@ -1,16 +1,11 @@
 import type { z } from 'zod';
-import type { Parsed } from '../rerun/pinned';
 
 /*
  * Failures as values. Every parser of the eval layer returns a Result whose error names the file
  * and the field, so a user can fix a spec or a facts file without reading a stack trace.
  */
 
-/** The same shape as rerun's Parsed: { ok: true, value } or { ok: false, error }. */
-export type Result<T> = Parsed<T>;
-
-export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = <T>(error: string): Result<T> => ({ ok: false, error });
+export { fail, ok, type Result } from '../result';
 
 /** A zod path as a user writes it: traces[0].targets[1].compaction. */
 export function fieldPath(path: readonly PropertyKey[]): string {

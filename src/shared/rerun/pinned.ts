@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Route } from '../model/event';
+import type { Result } from '../result';
 
 /*
  * A pinned model: everything a re-run needs to send the same request again (provider protocol,
@@ -55,7 +56,7 @@ export type ModelPrices = z.infer<typeof ModelPrices>;
  * --price, the app's field). A cache price may be left empty ("3,15,,3.75"): unpriced, which is not
  * free — a run that reads the cache then has no cost (src/shared/rerun/cost.ts), never a low one.
  */
-export function parsePrices(text: string): { readonly ok: true; readonly value: ModelPrices } | { readonly ok: false; readonly error: string } {
+export function parsePrices(text: string): Result<ModelPrices> {
   const parts = text.split(',').map((p) => p.trim());
   const num = (p: string | undefined): number | undefined => (p === undefined || p === '' ? undefined : Number(p));
   const [input, output, cacheRead, cacheWrite] = [num(parts[0]), num(parts[1]), num(parts[2]), num(parts[3])];
@@ -102,8 +103,6 @@ export type PinnedModelInput = z.input<typeof PinnedModel>;
 export const SummarizationChain = z.array(PinnedModel);
 export type SummarizationChain = z.infer<typeof SummarizationChain>;
 
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
-
 /** "provider:model", the label run records and notifications use. */
 export function modelLabel(p: Pick<PinnedModel, 'provider' | 'model'>): string {
   return `${p.provider}:${p.model}`;
@@ -119,7 +118,7 @@ export type ModelSpecOptions = Omit<PinnedModelInput, 'provider' | 'model'>;
  * Parses "PROVIDER:MODEL" (the first colon splits, so Ollama's "openai:llama3.1:8b" keeps its tag)
  * plus options into a validated pinned model.
  */
-export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Parsed<PinnedModel> {
+export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Result<PinnedModel> {
   const s = spec.trim();
   const colon = s.indexOf(':');
   if (colon < 0) return { ok: false, error: `"${spec}" is not PROVIDER:MODEL (for example anthropic:claude-sonnet-4-5 or openai:gpt-4.1).` };
@@ -138,7 +137,7 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Pa
  * connector, including its reasoning choices and output setting). Fails, rather than guesses,
  * when the route names no provider we can speak or no model.
  */
-export function pinnedFromRoute(route: Route | null, options: ModelSpecOptions = {}): Parsed<PinnedModel> {
+export function pinnedFromRoute(route: Route | null, options: ModelSpecOptions = {}): Result<PinnedModel> {
   if (!route?.provider || !route.model) return { ok: false, error: 'The session does not record its model route; choose a summarization model.' };
   const reasoning = ReasoningEffort.safeParse(route.reasoning);
   const params: ModelParams = {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Block } from '../../model/content';
 import type { Derivation, Item, Role } from '../../model/item';
 import { tailStart, units } from './units';
+import type { Result } from '../../result';
 import { headTokens, itemTokens, viewTokens } from './render';
 import type { CandidateView, SourceItem, StrategyInput, StrategyOutcome, StrategyResult, SummaryCall } from '../types';
 
@@ -76,10 +77,8 @@ export function openTail(items: readonly SourceItem[]): boolean {
   return (us[us.length - 1]?.open.length ?? 0) > 0;
 }
 
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
-
 /** Validate a strategy's options against its schema (strict: unknown keys are an error). */
-export function parseOptions<T>(schema: z.ZodType<T>, raw: Readonly<Record<string, unknown>> | undefined): Parsed<T> {
+export function parseOptions<T>(schema: z.ZodType<T>, raw: Readonly<Record<string, unknown>> | undefined): Result<T> {
   const r = schema.safeParse(raw ?? {});
   return r.success ? { ok: true, value: r.data } : { ok: false, error: `invalid options: ${z.prettifyError(r.error).replace(/\n/g, '; ')}` };
 }

@@ -5,6 +5,8 @@
  * files touched after a 50-turn coding session is almost certainly a silent failure").
  */
 
+import type { Result } from '../../result';
+
 export const REQUIRED_KEYS = ['session_intent', 'files_touched', 'decisions', 'pending_questions', 'next_steps'] as const;
 
 /** Above this many summarised messages, empty decisions and files_touched is a failure. */
@@ -27,7 +29,7 @@ MESSAGES:
 export const summaryPrompt = (messages: string): string => `${PROMPT_HEAD}${messages}\n\nRespond with the JSON object only.\n`;
 
 export type SummaryJson = Readonly<Record<string, unknown>>;
-export type Checked = { readonly ok: true; readonly value: SummaryJson } | { readonly ok: false; readonly error: string };
+export type Checked = Result<SummaryJson>;
 
 /** Python truthiness, as `not x` reads it in the reference check. */
 function truthy(v: unknown): boolean {
