@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLineAt } from '../../src/main/reader';
+import { readLineAt } from '../main/reader/helpers';
 import { LineSource } from '../../src/main/reader/source';
 import { BAD_INPUT, brief, readAll, readChunks, split, type ReadResult } from '../main/reader/helpers';
 

@@ -1,10 +1,8 @@
-import { constants as bufferConstants } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
-import { parseLineBytes } from './decode';
 import { closeQuietly, IoFailure, openForReading, readInto } from './io';
 import { JsonlPipeline } from './pipeline';
 import type { DiagnosticSink, OnJsonLine, ReaderOptions, ReadStats } from './types';
-import { isZstdPath, type ZstdPart, ZstdStream } from './zstd';
+import { isZstdPath } from './zstd';
 
 export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
@@ -145,79 +143,4 @@ export class RangeReader {
     if (this.fh !== null) await closeQuietly(this.fh);
     return this.pipeline.end();
   }
-}
-
-/**
- * The same reader over bytes already in memory, split however the caller likes; `file` names the
- * source in diagnostics and decides, by its suffix, whether the bytes are zstd compressed.
- * The chunks must not change until this returns.
- */
-export function readJsonlChunks(
-  chunks: Iterable<Uint8Array>,
-  file: string,
-  onLine: OnJsonLine,
-  onDiagnostic: DiagnosticSink,
-  opts: ReaderOptions = {},
-): ReadStats {
-  const pipeline = new JsonlPipeline(file, onLine, onDiagnostic, opts, isZstdPath(file));
-  for (const chunk of chunks) if (!pipeline.push(chunk)) break;
-  return pipeline.end();
-}
-
-/**
- * Re-reads one line given the `offset` and `length` a JsonLine reported. Returns null when the file
- * is gone or unreadable, or those bytes no longer parse to a JSON object.
- */
-export async function readLineAt(path: string, offset: number, length: number): Promise<Record<string, unknown> | null> {
-  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) return null;
-  // No line the reader delivered is longer than a string can be (see JsonlPipeline).
-  if (length > bufferConstants.MAX_STRING_LENGTH) return null;
-  const fh = await openForReading(path);
-  if (fh instanceof IoFailure) return null;
-  try {
-    const bytes = isZstdPath(path) ? await decompressedRange(fh, path, offset, length) : await plainRange(fh, path, offset, length);
-    return bytes === null ? null : parseLineBytes(bytes, 0, bytes.length);
-  } finally {
-    await closeQuietly(fh);
-  }
-}
-
-async function plainRange(fh: FileHandle, path: string, offset: number, length: number): Promise<Buffer | null> {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = await readInto(fh, path, buf.subarray(got), length - got, offset + got);
-    if (n instanceof IoFailure || n === 0) return null;
-    got += n;
-  }
-  return buf;
-}
-
-/** Offsets refer to the decompressed stream, so the only way there is to decompress up to it. */
-async function decompressedRange(fh: FileHandle, path: string, offset: number, length: number): Promise<Buffer | null> {
-  const out = Buffer.allocUnsafe(length);
-  const zstd = new ZstdStream();
-  let pos = 0;
-  let got = 0;
-  const take = (parts: ZstdPart[]): void => {
-    for (const b of parts) {
-      // A gap adds no bytes: offsets count only what decoded, as the reader counted them.
-      if (!(b instanceof Uint8Array)) continue;
-      const from = Math.max(offset, pos);
-      const to = Math.min(offset + length, pos + b.length);
-      if (to > from) {
-        out.set(b.subarray(from - pos, to - pos), from - offset);
-        got += to - from;
-      }
-      pos += b.length;
-    }
-  };
-  const buf = Buffer.allocUnsafeSlow(DEFAULT_CHUNK_BYTES);
-  while (got < length) {
-    const n = await readInto(fh, path, buf, DEFAULT_CHUNK_BYTES, null);
-    if (n instanceof IoFailure) return null;
-    take((n === 0 ? zstd.end() : zstd.push(buf.subarray(0, n))).parts);
-    if (zstd.done || n === 0) break;
-  }
-  return got === length ? out : null;
 }

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Diagnostic } from '../../../src/shared/model/diagnostic';
-import { readLineAt } from '../../../src/main/reader';
-import type { ReaderOptions, ReadStats } from '../../../src/main/reader';
-import { BAD_INPUT, brief, readAll, type Brief, type ReadResult } from './helpers';
+import type { ReaderOptions, ReadStats } from '../../../src/main/reader/types';
+import { BAD_INPUT, brief, readAll, readLineAt, type Brief, type ReadResult } from './helpers';
 
 interface Case {
   file: string;

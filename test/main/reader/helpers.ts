@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../../../src/shared/model/diagnostic';
-import { readJsonl, readJsonlChunks } from '../../../src/main/reader';
-import type { JsonLine, ReaderOptions, ReadStats } from '../../../src/main/reader';
+import { isZstdPath, readJsonl } from '../../../src/main/reader';
+import { JsonlPipeline } from '../../../src/main/reader/pipeline';
+import { LineSource } from '../../../src/main/reader/source';
+import type { JsonLine, ReaderOptions, ReadStats } from '../../../src/main/reader/types';
 
 export const BAD_INPUT = fileURLToPath(new URL('../../../fixtures/bad-input/', import.meta.url));
 export const SAMPLES = fileURLToPath(new URL('../../../fixtures/reader-samples/', import.meta.url));
@@ -25,8 +27,20 @@ export async function readAll(path: string, opts?: ReaderOptions): Promise<ReadR
 export function readChunks(chunks: Iterable<Uint8Array>, file: string, opts?: ReaderOptions): ReadResult {
   const lines: JsonLine[] = [];
   const diags: Diagnostic[] = [];
-  const stats = readJsonlChunks(chunks, file, (l) => lines.push(kept(l)), (d) => diags.push(d), opts);
-  return { lines, diags, stats };
+  // The reader's own pipeline, fed the chunks as given: cuts fall wherever a test puts them.
+  const pipeline = new JsonlPipeline(file, (l) => lines.push(kept(l)), (d) => diags.push(d), opts ?? {}, isZstdPath(file));
+  for (const chunk of chunks) if (!pipeline.push(chunk)) break;
+  return { lines, diags, stats: pipeline.end() };
+}
+
+/** One line re-read by the offsets the reader gave, as a session re-reads it (LineSource). */
+export async function readLineAt(path: string, offset: number, length: number): Promise<Record<string, unknown> | null> {
+  const source = new LineSource(path);
+  try {
+    return await source.read(offset, length);
+  } finally {
+    await source.dispose();
+  }
 }
 
 /** `bytes` cut into consecutive pieces whose sizes cycle through `sizes` (each ≥ 1). */

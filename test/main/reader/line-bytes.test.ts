@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonl, type JsonLine } from '../../../src/main/reader';
+import { readJsonl } from '../../../src/main/reader';
+import { type JsonLine } from '../../../src/main/reader/types';
 import { BAD_INPUT } from './helpers';
 
 /**

@@ -1,8 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readLineAt } from '../../../src/main/reader';
-import { readAll, SAMPLES } from './helpers';
+import { readAll, readLineAt, SAMPLES } from './helpers';
 
 const codexDir = join(SAMPLES, 'codex');
 const codex = readdirSync(codexDir).filter((f) => f.endsWith('.jsonl'));

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isZstdPath, readLineAt } from '../../../src/main/reader';
-import { BAD_INPUT, brief, readAll, readChunks, split } from './helpers';
+import { isZstdPath } from '../../../src/main/reader';
+import { BAD_INPUT, brief, readAll, readChunks, readLineAt, split } from './helpers';
 
 const plain = join(BAD_INPUT, 'frames.jsonl');
 const zst = join(BAD_INPUT, 'frames.jsonl.zst');
