@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../../src/shared/model/item';
 import { candidateDiagnostics, candidateLog } from '../../../src/shared/rerun/as-log';
-import { charCounter } from '../../../src/shared/strategies/common/render';
+import { charCounter } from '../strategies/common/char-counter';
 import type { SourceItem, SourceView, StrategyResult } from '../../../src/shared/strategies/types';
 import { replay } from '../../../src/shared/replay/fold';
 import { modelView } from '../../../src/shared/replay/view';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STRATEGIES, strategyById } from '../../../src/shared/strategies';
-import { charCounter } from '../../../src/shared/strategies/common/render';
+import { charCounter } from './common/char-counter';
 import { strategySource, type SourceItem, type SourceView } from '../../../src/shared/strategies/types';
 import { candidateDiagnostics } from '../../../src/shared/rerun/as-log';
 import { FakeSummarizer } from './fake-summarizer';

@@ -61,6 +61,3 @@ export function viewTokens(view: SourceView | CandidateView, count: TokenCounter
   for (let i = 0; i < items.length; i++) n += count(renderItem(items[i] as SourceItem, i));
   return n;
 }
-
-/** A counter for tests and for when no encoder is available: ceil(chars / 4). Labelled as an estimate wherever shown. */
-export const charCounter: TokenCounter = (text) => Math.ceil(text.length / 4);

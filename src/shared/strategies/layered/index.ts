@@ -111,10 +111,3 @@ export const layered: StrategyDef = {
   needsModel: true,
   run: runLayered,
 };
-
-export { parseVerdict } from './prompts';
-export { mapOutputReserve, parseOptions } from './options';
-export { packSegments } from './packer';
-export { planCut } from './plan';
-export { parseReread } from './reread';
-export { staleObservations } from './stale';

@@ -7,7 +7,7 @@ import { parseFacts, type Fact, type FactsFile } from '../../../../src/shared/ev
 import { cellRef } from '../../../../src/shared/eval/results';
 import { scoreRun } from '../../../../src/shared/eval/score';
 import { parseSpec, type EvalSpec } from '../../../../src/shared/eval/spec';
-import { charCounter } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../../../shared/strategies/common/char-counter';
 import { strategyById } from '../../../../src/shared/strategies';
 import type { Summarizer, SummaryCall, SummaryRequest } from '../../../../src/shared/strategies/types';
 import { costBreakdown } from '../../../../src/shared/rerun/cost';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { charCounter, itemTokens, renderItem, viewTokens } from '../../../../src/shared/strategies/common/render';
+import { itemTokens, renderItem, viewTokens } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../common/char-counter';
 import { baselines, clearTools, extractive, truncate } from '../../../../src/shared/strategies/baselines';
 import { classify } from '../../../../src/shared/strategies/baselines/extract';
 import type { SourceItem } from '../../../../src/shared/strategies/types';

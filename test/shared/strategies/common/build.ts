@@ -1,5 +1,5 @@
 import type { Block } from '../../../../src/shared/model/content';
-import { charCounter } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from './char-counter';
 import type { SourceItem, SourceView, StrategyInput, Summarizer } from '../../../../src/shared/strategies/types';
 
 /** Small builders for strategy tests: items, a view, an input with the char counter (ceil(chars / 4)). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { charCounter, itemTokens, renderItem, viewTokens } from '../../../../src/shared/strategies/common/render';
+import { itemTokens, renderItem, viewTokens } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../common/char-counter';
 import { dshBasic } from '../../../../src/shared/strategies/dsh-basic';
 import { PRUNE_MARKER } from '../../../../src/shared/strategies/dsh-basic/pruner';
 import { DSH_INSTRUCTION } from '../../../../src/shared/strategies/dsh-basic/request';

@@ -1,5 +1,5 @@
 import type { Role } from '../../../../src/shared/model/item';
-import { charCounter } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../common/char-counter';
 import type { SourceItem, StrategyInput, StrategyProgress, SummaryRequest, Summarizer } from '../../../../src/shared/strategies/types';
 import { byStage, type FakeRule } from '../fake-summarizer';
 

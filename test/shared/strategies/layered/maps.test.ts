@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { charCounter, itemTokens } from '../../../../src/shared/strategies/common/render';
-import { layered, packSegments } from '../../../../src/shared/strategies/layered';
+import { itemTokens } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../common/char-counter';
+import { layered } from '../../../../src/shared/strategies/layered';
+import { packSegments } from '../../../../src/shared/strategies/layered/packer';
 import type { StrategyProgress, SummaryCall, SummaryRequest, Summarizer } from '../../../../src/shared/strategies/types';
 import { FakeSummarizer, type FakeRule } from '../fake-summarizer';
 import { history, input, itemsIn, mapsOf, ofStage, passAudit, sized } from './helpers';

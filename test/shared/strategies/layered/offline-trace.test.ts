@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../../../src/shared/model/item';
-import { charCounter } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../common/char-counter';
 import { layered } from '../../../../src/shared/strategies/layered';
 import { HANDOFF_SECTIONS } from '../../../../src/shared/strategies/layered/prompts';
 import type { SourceItem, StrategyResult, SummaryRequest } from '../../../../src/shared/strategies/types';

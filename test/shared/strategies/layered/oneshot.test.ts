@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { charCounter, viewTokens } from '../../../../src/shared/strategies/common/render';
+import { viewTokens } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../common/char-counter';
 import { layered } from '../../../../src/shared/strategies/layered';
 import type { StrategyProgress } from '../../../../src/shared/strategies/types';
 import { byStage, FakeSummarizer } from '../fake-summarizer';

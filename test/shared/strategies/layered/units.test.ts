@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { charCounter, itemTokens } from '../../../../src/shared/strategies/common/render';
-import { mapOutputReserve, packSegments, parseOptions, parseReread, parseVerdict, planCut, staleObservations } from '../../../../src/shared/strategies/layered';
+import { itemTokens } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../common/char-counter';
+import { mapOutputReserve, parseOptions } from '../../../../src/shared/strategies/layered/options';
+import { packSegments } from '../../../../src/shared/strategies/layered/packer';
+import { parseReread } from '../../../../src/shared/strategies/layered/reread';
+import { parseVerdict } from '../../../../src/shared/strategies/layered/prompts';
+import { planCut } from '../../../../src/shared/strategies/layered/plan';
+import { staleObservations } from '../../../../src/shared/strategies/layered/stale';
 import { classify } from '../../../../src/shared/strategies/layered/context';
 import { missingSections, HANDOFF_SECTIONS } from '../../../../src/shared/strategies/layered/prompts';
 import type { SummaryCall } from '../../../../src/shared/strategies/types';

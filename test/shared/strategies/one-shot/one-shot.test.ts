@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { charCounter, itemTokens, viewTokens } from '../../../../src/shared/strategies/common/render';
+import { itemTokens, viewTokens } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../common/char-counter';
 import { summaryBudget } from '../../../../src/shared/strategies/one-shot/budget';
 import { oneShot } from '../../../../src/shared/strategies/one-shot';
 import { bodyMarker } from '../../../../src/shared/strategies/one-shot/precheck';

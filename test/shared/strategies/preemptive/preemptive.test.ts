@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { charCounter, renderItem, viewTokens } from '../../../../src/shared/strategies/common/render';
+import { renderItem, viewTokens } from '../../../../src/shared/strategies/common/render';
+import { charCounter } from '../common/char-counter';
 import { preemptive } from '../../../../src/shared/strategies/preemptive';
 import { halfPoint } from '../../../../src/shared/strategies/preemptive/summarize';
 import type { SourceItem, SourceView } from '../../../../src/shared/strategies/types';
