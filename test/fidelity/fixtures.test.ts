@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLIENTS } from '../../src/main/fidelity/clients';
-import { messageHash, rebuildApiRequests, requestBody } from '../../src/main/fidelity/claude-requests';
+import { messageHash, rebuildApiRequests, requestBody } from './claude-requests';
 import { anthropicRequest, canonicalJson } from '../../src/main/wire/normalize';
 import { normalizeWire } from '../../src/main/fidelity/compare';
 import { readScenarios } from '../../src/main/fidelity/scenario';

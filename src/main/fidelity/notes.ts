@@ -72,7 +72,7 @@ Record types seen: \`user\`, \`assistant\`, \`attachment\`, \`system\` (subtypes
     and without the billing block and \`metadata\`, and none matched.
   - **cacheControl.** \`cacheControl\` lists the cache breakpoints by path into the logged request
     (\`["system", i]\` counts the shape's blocks).
-  - **Verified.** \`src/main/fidelity/claude-requests.ts\` rebuilds every api-request of every
+  - **Verified.** \`test/fidelity/claude-requests.ts\` rebuilds every api-request of every
     fixture, and test/fidelity/fixtures.test.ts checks the result against the captured wire request.
     **All agent requests rebuild exactly.** The only differences are the billing header and the
     string/block representation.

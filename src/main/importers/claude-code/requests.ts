@@ -9,7 +9,7 @@ import { type Obj, isObj } from './json';
 /*
  * The messages of a Claude Code 2.1.332 `api-request` (one per agent model call): the first `keep`
  * messages of the api-request named by `base`, followed by the messages named by the hashes in
- * `tail` (src/main/fidelity/claude-requests.ts is the reference; this is its streaming port).
+ * `tail` (test/fidelity/claude-requests.ts is the reference; this is its streaming port).
  *
  * A hash is sha256 of the message as canonical JSON (keys sorted, no spaces, UTF-8), a string
  * content written as one text block. It names an `api-request-blob` message, a `user` record's

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../wire/normalize';
+import { canonicalJson } from '../../src/main/wire/normalize';
 
 /*
  * A reference reconstruction of the requests a Claude Code 2.1.332 transcript records, written
