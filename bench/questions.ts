@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { indexOrFail, viewHead } from '../src/main/api/session/views';
 import { searchSession } from '../src/main/search/session-search';
 import type { SessionInspector } from '../src/main/session/inspector';
-import { InlineCounter, SessionTokens } from '../src/main/tokens';
+import { InlineCounter } from '../src/main/tokens/pool';
+import { SessionTokens } from '../src/main/tokens/service';
 
 export interface Questions {
   /** searchSession for SEARCH_QUERY: wall time, texts that hold it, events searched in their preview only. */

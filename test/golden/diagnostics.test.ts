@@ -5,7 +5,7 @@ import { parseArgs, UsageError } from '../../src/main/command/args';
 import { VALIDATE_SPEC, validateCommand, validateSession } from '../../src/main/cli/validate';
 import { SessionInspector } from '../../src/main/session/inspector';
 import { loadSession, locateDiagnostics, UnreadableSessionError } from '../../src/main/session/load';
-import { RULES, RULE_IDS, diagnose, loadRuleTexts } from '../../src/shared/diagnostics';
+import { RULES, diagnose, loadRuleTexts } from '../../src/shared/diagnostics';
 import type { Diagnostic } from '../../src/shared/model/diagnostic';
 
 /**
@@ -105,7 +105,7 @@ describe('golden: the catalog on the example sessions', () => {
   it('locates every finding at a line of the session\'s files', async () => {
     const session = await loadSession('fixtures/palimpsest/compaction-lifecycle.jsonl');
     try {
-      const ds = await validateSession(new SessionInspector(session), { rules: [...RULE_IDS] });
+      const ds = await validateSession(new SessionInspector(session), { rules: RULES.map((r) => r.id) });
       expect(ds.length).toBeGreaterThan(0);
       for (const d of ds) {
         expect(d.file).toBe('fixtures/palimpsest/compaction-lifecycle.jsonl');

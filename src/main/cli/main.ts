@@ -29,8 +29,6 @@ import { renderEvent, renderInspect, renderView } from '../present/text';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
 
-export { EXIT_CLEAN } from '../command/exit';
-
 const USAGE = `palimpsest — the exact model view at every request of an agent session
 
 Usage:

@@ -6,8 +6,6 @@ import type { SubResult } from '../wire/compare';
 import { type NormRequest, normalizeBody } from '../wire/normalize';
 import { type LoggedRequest, type PairedView, type Verdict, lastUserText, loggedRequests, pairRequests } from '../wire/pair';
 
-export { compareParts, compareRequest, similarity } from '../wire/compare';
-export { loggedRequests } from '../wire/pair';
 export type { PairedView, Verdict } from '../wire/pair';
 
 /*

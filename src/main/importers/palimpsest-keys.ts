@@ -26,7 +26,11 @@ const registry: KeySet[] = [];
 /** An object with no keys: what a lookup below gives when the schema no longer has the member. */
 const NONE: Shaped = { shape: {} };
 
-/** Every key set made so far (all of them once the fast path is loaded): for the test. */
+/**
+ * Every key set made so far (all of them once the fast path is loaded), for the test that each
+ * accepts exactly what the schema declares.
+ * @internal
+ */
 export function keySets(): readonly KeySet[] {
   return registry;
 }

@@ -118,7 +118,11 @@ export function extractiveSummary(digest: RequestDigest, opts: Omit<ExtractiveOp
   };
 }
 
-/** An answerer that gives every request (or every request `when` matches) its extractive summary. */
+/**
+ * An answerer that gives every request (or every request `when` matches) its extractive summary:
+ * what tests script the mock with.
+ * @internal
+ */
 export function extractiveAnswerer(opts: ExtractiveOptions = {}): Answerer {
   return (digest) => (matches(opts.when, digest) ? extractiveSummary(digest, opts) : null);
 }

@@ -23,7 +23,10 @@ export function keepShape(o: object): void {
   if (keeping) kept.push(o);
 }
 
-/** The objects kept (tests: that each class has one, and that no load ever used them). */
+/**
+ * The objects kept, for the tests that each class has one and that no load ever used them.
+ * @internal
+ */
 export function keptShapes(): readonly object[] {
   return kept;
 }

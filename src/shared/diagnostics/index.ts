@@ -5,8 +5,6 @@
  * Node, no I/O (loadRuleTexts takes the re-reader as a function). Documented rule by rule in
  * docs/diagnostics.md.
  */
-export type { Rule, TokenEstimator } from './types';
-export { RULES, RULE_IDS, ruleById } from './registry';
-export { INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, buildContext, diagnose, diagnoseSteps, runRules } from './runner';
-export type { RunOptions } from './runner';
-export { loadRuleTexts, ruleTextSeqs } from './hydrate';
+export { RULES, ruleById } from './registry';
+export { diagnose, diagnoseSteps } from './runner';
+export { loadRuleTexts } from './hydrate';

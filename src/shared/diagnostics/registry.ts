@@ -63,5 +63,3 @@ const BY_ID = new Map(RULES.map((r) => [r.id, r]));
 export function ruleById(id: string): Rule | undefined {
   return BY_ID.get(id);
 }
-
-export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -53,18 +53,11 @@ function sanitize(rule: Rule, d: Diagnostic, maxSeq: number): Diagnostic {
 }
 
 /**
- * Run rules over a context. Never throws: a rule that throws (or returns something that is not a
- * list of findings) becomes one INTERNAL_RULE_ERROR warning naming the rule, and the others run.
- * Findings come back in log order (first cited seq), then by rule id.
- */
-export function runRules(ctx: RuleContext, options: RunOptions = {}): Diagnostic[] {
-  return runToEnd(runRulesSteps(ctx, options));
-}
-
-/**
- * runRules() in steps: it pauses after each rule, yielding how many of the rules have run, so that
- * a caller on a busy thread can answer other questions between rules (some take a second on a
- * session of a million events).
+ * Run rules over a context, in steps: it pauses after each rule, yielding how many of the rules
+ * have run, so that a caller on a busy thread can answer other questions between rules (some take
+ * a second on a session of a million events). Never throws: a rule that throws (or returns
+ * something that is not a list of findings) becomes one INTERNAL_RULE_ERROR warning naming the
+ * rule, and the others run. Findings come back in log order (first cited seq), then by rule id.
  */
 export function* runRulesSteps(ctx: RuleContext, options: RunOptions = {}): Generator<Steps, Diagnostic[], void> {
   const only = options.only ? new Set(options.only) : null;

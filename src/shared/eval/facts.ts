@@ -65,6 +65,10 @@ export const FactsFile = z
     facts: z.array(Fact),
   });
 export type FactsFile = z.infer<typeof FactsFile>;
+/**
+ * A facts file as written, before defaults: what tests build.
+ * @internal
+ */
 export type FactsFileInput = z.input<typeof FactsFile>;
 
 /**

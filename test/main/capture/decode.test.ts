@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { decodeCall, routeOf } from '../../../src/main/capture/decode';
 import type { Exchange } from '../../../src/main/capture/exchange';
 import { readCapture } from '../../../src/main/capture/read';
-import { anthropicMessages, gemini, openaiChat, openaiResponses, type ProtocolAdapter } from '../../../src/main/mock/protocols';
+import { type ProtocolAdapter } from '../../../src/main/mock/protocols';
+import { anthropicMessages } from '../../../src/main/mock/protocols/anthropic';
+import { gemini } from '../../../src/main/mock/protocols/gemini';
+import { openaiChat } from '../../../src/main/mock/protocols/openai-chat';
+import { openaiResponses } from '../../../src/main/mock/protocols/openai-responses';
 import { Fault, Reply, type FaultInput, type ReplyInput } from '../../../src/main/mock/script';
 import { join } from 'node:path';
 

@@ -2,7 +2,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { HANDOFF_SECTIONS, MOCK_SUMMARY_LABEL, type MockProvider, type ReplyInput, type RequestDigest, extractiveAnswerer, extractiveSummary } from '../../../src/main/mock';
+import { type MockProvider, type ReplyInput, type RequestDigest } from '../../../src/main/mock';
+import { HANDOFF_SECTIONS } from '../../../src/main/mock/extract';
+import { MOCK_SUMMARY_LABEL, extractiveAnswerer, extractiveSummary } from '../../../src/main/mock/extractive';
 import { startMock } from './helpers';
 
 /* The programmatic answerer, and the extractive mock summary re-runs answer with. */

@@ -100,7 +100,7 @@ describe('token worker pool', () => {
 
   it('importing the token modules creates no pool', async () => {
     const before = process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker').length;
-    await import('../../../src/main/tokens/index');
+    for (const m of ['cache', 'encoder', 'pool', 'service']) await import(`../../../src/main/tokens/${m}.ts`);
     await import('../../../src/main/tokens/worker');
     const after = process.getActiveResourcesInfo().filter((r) => r === 'MessagePort' || r === 'Worker').length;
     expect(after).toBe(before);

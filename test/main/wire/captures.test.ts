@@ -1,7 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareRequest, loggedRequests, pairAndCompare } from '../../../src/main/fidelity/compare';
+import { pairAndCompare } from '../../../src/main/fidelity/compare';
+import { compareRequest } from '../../../src/main/wire/compare';
+import { loggedRequests } from '../../../src/main/wire/pair';
 import { anthropicRequest } from '../../../src/main/wire/normalize';
 import { normalizeWire } from '../../../src/main/fidelity/compare';
 import { bodyJson, readCaptured } from '../../../src/main/mock/record';

@@ -2,7 +2,9 @@ import type { Diagnostic } from '../../../src/shared/model/diagnostic';
 import type { CanonicalEventInput, LogEvent } from '../../../src/shared/model/event';
 import { CanonicalEvent } from '../../../src/shared/model/event';
 import { replay } from '../../../src/shared/replay/fold';
-import { diagnose, type RunOptions, type TokenEstimator } from '../../../src/shared/diagnostics';
+import { diagnose } from '../../../src/shared/diagnostics';
+import { type RunOptions } from '../../../src/shared/diagnostics/runner';
+import { type TokenEstimator } from '../../../src/shared/diagnostics/types';
 
 /** A validated in-memory log, as an importer would build it: seq = position, line = seq + 1. */
 export function log(bodies: readonly CanonicalEventInput[]): LogEvent[] {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildContext, INTERNAL_RULE_ERROR, RULES, diagnose } from '../../../src/shared/diagnostics';
+import { RULES, diagnose } from '../../../src/shared/diagnostics';
+import { buildContext, INTERNAL_RULE_ERROR } from '../../../src/shared/diagnostics/runner';
 import type { Block } from '../../../src/shared/model/content';
 import type { CanonicalEventInput } from '../../../src/shared/model/event';
 import { replay } from '../../../src/shared/replay/fold';

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, RULES, buildContext, diagnose, diagnoseSteps, ruleById, ruleTextSeqs, runRules, type Rule,
-} from '../../../src/shared/diagnostics';
+import { RULES, diagnose, diagnoseSteps, ruleById } from '../../../src/shared/diagnostics';
+import { INTERNAL_RULE_ERROR, MAX_FINDINGS_PER_RULE, buildContext, runRulesSteps } from '../../../src/shared/diagnostics/runner';
+import { runToEnd } from '../../../src/shared/steps';
+import { ruleTextSeqs } from '../../../src/shared/diagnostics/hydrate';
+import { type Rule } from '../../../src/shared/diagnostics/types';
 import type { CanonicalEventInput } from '../../../src/shared/model/event';
 import { firstAfter, lastBefore } from '../../../src/shared/seq-search';
 import { replay } from '../../../src/shared/replay/fold';
 import { assistant, call, checkpoint, log, quarterChars, result, run, text, user } from './helpers';
+
+const runRules = (ctx: Parameters<typeof runRulesSteps>[0], options?: Parameters<typeof runRulesSteps>[1]) => runToEnd(runRulesSteps(ctx, options));
 
 /** Cases the fixtures do not show one by one: guards, labels, severities, and the runner itself. */
 

@@ -4,10 +4,6 @@ import { openaiChat } from './openai-chat';
 import { openaiResponses } from './openai-responses';
 import type { ProtocolAdapter } from './types';
 
-export { anthropicMessages } from './anthropic';
-export { gemini } from './gemini';
-export { openaiChat } from './openai-chat';
-export { openaiResponses } from './openai-responses';
 export type { ProtocolAdapter } from './types';
 
 /** The protocols the mock speaks, tried in order for each request (their routes do not overlap). */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { aggregate, type ScoredRun } from '../../../../src/shared/eval/aggregate';
 import { compareToBaseline } from '../../../../src/shared/eval/baseline';
 import { checkThresholds } from '../../../../src/shared/eval/thresholds';
-import { reportHtml, reportJson, reportMarkdown, REPORT_FORMAT, type ReportInput } from '../../../../src/main/eval/report';
+import { reportHtml, reportJson, reportMarkdown, type ReportInput } from '../../../../src/main/eval/report';
+import { REPORT_FORMAT } from '../../../../src/main/eval/report/json';
 import { escapeMarkdown } from '../../../../src/main/eval/report/format';
 import { callRecord, scored } from '../../../shared/eval/helpers';
 
