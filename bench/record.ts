@@ -68,7 +68,7 @@ export async function recordChild(argv: readonly string[]): Promise<void> {
     else waiting.push({ n: ask.after, answer });
   });
   process.on('disconnect', () => {
-    void proxy.close(2000).then(() => capture.close()).then(() => {
+    void proxy.close(2000).then(() => capture.dispose()).then(() => {
       rmSync(dir, { recursive: true, force: true });
       process.exit(0);
     });
@@ -196,6 +196,6 @@ export async function runRecordBench(log: (m: string) => void, rounds: number, p
   } finally {
     child.stop();
     agent.destroy();
-    await mock.close();
+    await mock.dispose();
   }
 }

@@ -41,7 +41,7 @@ export async function mockChild(argv: readonly string[]): Promise<void> {
     process.send?.({ workMs });
     workMs = 0;
   });
-  process.on('disconnect', () => void mock.close().then(() => process.exit(0)));
+  process.on('disconnect', () => void mock.dispose().then(() => process.exit(0)));
 }
 
 interface MockChild {

@@ -320,7 +320,7 @@ export async function runTokenBench(path: string, log: (line: string) => void): 
         afterReportMs.push(performance.now() - t1);
       }
     } finally {
-      await counter.close();
+      await counter.dispose();
     }
     const cached = latency(seekMs);
     const afterReport = latency(afterReportMs);

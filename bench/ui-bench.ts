@@ -39,7 +39,7 @@ async function served<T>(path: string, rendererDir: string, run: (url: string) =
   try {
     return await run(host.url);
   } finally {
-    await host.close();
+    await host.dispose();
     context.dispose();
   }
 }

@@ -52,8 +52,8 @@ async function capture(run: (typeof RUNS)[number]): Promise<void> {
     }
   } finally {
     await proxy.close(2000);
-    await file.close();
-    await mock.close();
+    await file.dispose();
+    await mock.dispose();
   }
   console.log(`${out}: ${requests.length} exchanges`);
 }

@@ -17,7 +17,7 @@ beforeAll(async () => {
   mock = await startMockProvider({ script: { steps: [], fallback: { content: [{ type: 'text', text: 'recorded answer' }] } } });
   dir = mkdtempSync(join(tmpdir(), 'palimpsest-record-cli-'));
 });
-afterAll(() => mock.close());
+afterAll(() => mock.dispose());
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {

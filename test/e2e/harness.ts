@@ -38,7 +38,7 @@ export async function serveSessions(paths: readonly string[], machine: DiscoverO
   return {
     host,
     async close() {
-      await host.close();
+      await host.dispose();
       context.dispose();
     },
   };

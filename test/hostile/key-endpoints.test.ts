@@ -57,7 +57,7 @@ describe('hostile: a re-run asked to send a key to an endpoint nobody approved',
   afterEach(async () => {
     registry.dispose();
     await proxy.close();
-    await mock.close();
+    await mock.dispose();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -154,7 +154,7 @@ describe('hostile: a re-run asked to send a key to an endpoint nobody approved',
       await finish(handlers, String(started.value?.jobId));
       expect(proxy.seen).toEqual([]);
     } finally {
-      await host.close();
+      await host.dispose();
     }
   });
 });

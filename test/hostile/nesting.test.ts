@@ -32,7 +32,7 @@ describe('deeply nested API input', () => {
     host = await startWebHost({ handlers, rendererDir: null, token: TOKEN });
   });
   afterAll(async () => {
-    await host.close();
+    await host.dispose();
     handlers[Symbol.dispose]();
     registry.dispose();
   });

@@ -168,7 +168,7 @@ describe('web host connection limits', () => {
     handlers = { ...base, initialSessions: async (input) => (await sleep(900), base.initialSessions(input)) };
   });
   afterEach(async () => {
-    await host?.close();
+    await host?.dispose();
     host = null;
   });
   afterAll(() => registry.dispose());

@@ -109,7 +109,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
         await inspector.session.dispose();
       }
     } finally {
-      await counter?.close();
+      await counter?.dispose();
     }
   }
   if (captureFlags(args).length > 0) throw new UsageError('--capture joins one session: give a session file, not a folder');
@@ -138,7 +138,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
       }
     }
   } finally {
-    await counter?.close();
+    await counter?.dispose();
   }
   const none = files.length === 0 ? `${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found` : null;
   if (none !== null) texts.push(none);

@@ -67,7 +67,7 @@ export async function recordCommand(args: ParsedArgs, io: Io, options: RecordOpt
       onWriteError: (err) => say(`palimpsest record: could not write to ${capture.path}: ${err.message}`),
     });
   } catch (err: unknown) {
-    await capture.close();
+    await capture.dispose();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port, or leave it out for any free one`);
     if (code === 'EACCES') throw new UsageError(`not allowed to listen on port ${port}`);
@@ -99,7 +99,7 @@ export async function recordCommand(args: ParsedArgs, io: Io, options: RecordOpt
     exit = result.code;
   }
   await proxy.close(CLOSE_GRACE_MS);
-  await capture.close();
+  await capture.dispose();
   status.finish();
   if (listen) io.out(`Recorded ${capture.lines} exchange${capture.lines === 1 ? '' : 's'} to ${capture.path}`);
   else io.err(`palimpsest record: ${capture.lines} exchange${capture.lines === 1 ? '' : 's'} in ${capture.path}`);

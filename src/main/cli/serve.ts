@@ -105,7 +105,7 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
     if (watch) signal = await watch.stopped;
     else await options.until;
     // Open connections are dropped; a handler still at work must not hold the shutdown.
-    await within(host.close(), CLOSE_GRACE_MS);
+    await within(host.dispose(), CLOSE_GRACE_MS);
     // Running re-runs and evals stop (recorded as cancelled), then the sessions close.
     context.dispose();
     io.out('Palimpsest stopped serving.');

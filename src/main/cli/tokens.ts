@@ -51,7 +51,7 @@ export async function estimateRequestTokens(inspector: SessionInspector, options
     await tokens.countAll({ signal: options.signal });
     return tokens.requestTotals();
   } finally {
-    if (!options.counter) await counter.close();
+    if (!options.counter) await counter.dispose();
   }
 }
 
@@ -218,7 +218,7 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
     else io.out(view ? renderView(path, report, view, counted, counter) : renderReport(path, report, counted, counter));
     return inspector.diagnostics(branch).some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK.error) ? EXIT_FINDINGS : EXIT_CLEAN;
   } finally {
-    await counter?.close();
+    await counter?.dispose();
     await session.dispose();
   }
 }

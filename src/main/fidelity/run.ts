@@ -163,7 +163,7 @@ export async function runScenario(
       else if (t.expect === 'fail' && r.code === 0) problems.push(`turn ${i + 1} was expected to fail and exited 0`);
     }
   } finally {
-    await mock.close();
+    await mock.dispose();
   }
   const logs = client.logs(home);
   if (logs.length === 0) problems.push('the client wrote no log');

@@ -53,7 +53,7 @@ export interface MockProvider {
   readonly player: ScriptPlayer;
   /** Requests being answered right now (body read, answer not yet finished or abandoned). */
   readonly active: number;
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -191,7 +191,7 @@ export async function startMockProvider(opts: MockProviderOptions): Promise<Mock
     get active() {
       return active;
     },
-    close: () =>
+    dispose: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());

@@ -88,7 +88,7 @@ export class CaptureFile {
     for (let off = 0; off < rest.length; off += bytesWritten) ({ bytesWritten } = await this.fh.write(rest, off));
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     await this.queue;
     await this.fh.close();
   }

@@ -70,7 +70,7 @@ export async function openSummarizer(setup: SummarizerSetup): Promise<OpenSummar
       models.push({ ...m, baseUrl: mockProvider.url, window: m.window ?? MOCK_WINDOW });
     }
   } catch (err) {
-    await mockProvider?.close();
+    await mockProvider?.dispose();
     throw err;
   }
   const chain = new ChainSummarizer(models, {
@@ -86,7 +86,7 @@ export async function openSummarizer(setup: SummarizerSetup): Promise<OpenSummar
     mock: models.some((m) => m.provider === 'mock'),
     mockProvider: provider,
     dispose: async () => {
-      await provider?.close();
+      await provider?.dispose();
     },
   };
 }

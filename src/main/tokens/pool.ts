@@ -21,7 +21,7 @@ export interface TokenCounter {
    */
   warm(encoding: EncodingName): void;
   /** Stop: queued and running batches are rejected, workers terminated. Idempotent. */
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 export interface BatchResult {
@@ -203,7 +203,7 @@ export class WorkerPool implements TokenCounter {
     }
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const job of this.queue.splice(0)) this.settle(job, new PoolClosedError());
@@ -262,7 +262,7 @@ export class InlineCounter implements TokenCounter {
     return { tokens: reply.tokens, estimated: reply.estimated, stats: reply.stats, ms: reply.ms };
   }
 
-  async close(): Promise<void> {
+  async dispose(): Promise<void> {
     this.closed = true;
   }
 }

@@ -57,7 +57,7 @@ export interface WebHost {
   /** The URL to open, token included (in the fragment, which no request carries). */
   readonly url: string;
   readonly rendererDir: string | null;
-  close(): Promise<void>;
+  dispose(): Promise<void>;
 }
 
 /**
@@ -235,7 +235,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     token,
     url: `${origin}/#token=${token}`,
     rendererDir,
-    close() {
+    dispose() {
       closing ??= new Promise<void>((ok) => {
         server.close(() => ok());
         server.closeAllConnections();

@@ -148,7 +148,7 @@ describe('provider keys through the handlers', () => {
       mock = await startMockProvider({ script: { steps: [] }, answer: extractiveAnswerer() });
     });
     afterEach(async () => {
-      await mock.close();
+      await mock.dispose();
     });
 
     it('no answer of any re-run method, no progress event, no log line and no results file contains the key', async () => {

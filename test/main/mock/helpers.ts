@@ -9,7 +9,7 @@ import { type MockProvider, type MockProviderOptions, type ScriptInput, startMoc
 const open: MockProvider[] = [];
 
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((m) => m.close()));
+  await Promise.all(open.splice(0).map((m) => m.dispose()));
 });
 
 export async function startMock(script: ScriptInput, opts: Omit<MockProviderOptions, 'script'> = {}): Promise<MockProvider> {

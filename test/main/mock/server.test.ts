@@ -22,7 +22,7 @@ function tmp(): string {
 }
 
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((m) => m.close()));
+  await Promise.all(open.splice(0).map((m) => m.dispose()));
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 

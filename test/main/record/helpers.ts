@@ -26,7 +26,7 @@ export function tempDir(): string {
 
 export async function mock(script: ScriptInput, eventDelayMs = 0): Promise<MockProvider> {
   const m = await startMockProvider({ script, eventDelayMs });
-  cleanups.push(() => m.close());
+  cleanups.push(() => m.dispose());
   return m;
 }
 
@@ -50,7 +50,7 @@ export async function rig(upstream: string | readonly string[]): Promise<Rig> {
     if (closed) return;
     closed = true;
     await proxy.close(2000);
-    await capture.close();
+    await capture.dispose();
   };
   cleanups.push(close);
   return {

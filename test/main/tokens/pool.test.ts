@@ -3,9 +3,9 @@ import {
   createTokenCounter, defaultWorkerSpec, InlineCounter, PoolClosedError, PoolFullError, WorkerPool,
 } from '../../../src/main/tokens/pool';
 
-const pools: { close(): Promise<void> }[] = [];
+const pools: { dispose(): Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all(pools.splice(0).map((p) => p.close()));
+  await Promise.all(pools.splice(0).map((p) => p.dispose()));
 });
 
 const TEXTS = ['hello world', 'export const x = 1;', 'Größe café 日本語 🚀', ''];
@@ -81,14 +81,14 @@ describe('token worker pool', () => {
   it('rejects what is pending when closed, and everything after', async () => {
     const pool = new WorkerPool({ size: 1 });
     const settled = Promise.allSettled([pool.count('o200k_base', TEXTS), pool.count('o200k_base', TEXTS)]);
-    await pool.close();
+    await pool.dispose();
     for (const r of await settled) {
       expect(r.status).toBe('rejected');
       if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(PoolClosedError);
     }
     await expect(pool.count('o200k_base', TEXTS)).rejects.toBeInstanceOf(PoolClosedError);
     expect(pool.started).toBe(0);
-    await pool.close();
+    await pool.dispose();
   }, 60_000);
 
   it('finds its worker from source, and falls back to inline where there is none', () => {

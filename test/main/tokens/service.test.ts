@@ -31,8 +31,8 @@ class Spy implements TokenCounter {
   warm(): void {
     this.inner.warm();
   }
-  close(): Promise<void> {
-    return this.inner.close();
+  dispose(): Promise<void> {
+    return this.inner.dispose();
   }
 }
 
@@ -158,7 +158,7 @@ describe('session token service', () => {
       await Promise.all([a.countAll(), b.countAll()]);
       expect(a.report().requests.map((r) => r.estimatedTokens)).toEqual(b.report().requests.map((r) => r.estimatedTokens));
     } finally {
-      await pool.close();
+      await pool.dispose();
     }
   }, 60_000);
 });

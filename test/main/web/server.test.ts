@@ -52,7 +52,7 @@ describe('web host', () => {
   });
 
   afterAll(async () => {
-    await host.close();
+    await host.dispose();
     registry.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -166,7 +166,7 @@ describe('web host', () => {
       expect(r.status).toBe(503);
       expect(r.body).toContain('npm run build');
     } finally {
-      await other.close();
+      await other.dispose();
     }
   });
 });

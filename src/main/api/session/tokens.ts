@@ -40,7 +40,7 @@ function sharedCounter(): TokenCounter {
 export async function closeSessionTokens(): Promise<void> {
   const c = counter;
   counter = null;
-  await c?.close();
+  await c?.dispose();
 }
 
 function entryFor(inspector: SessionInspector, branch: string, alive: () => boolean): Entry {
