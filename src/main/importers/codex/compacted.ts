@@ -149,8 +149,7 @@ export function compacted(s: CodexState, p: unknown): void {
   s.liveSeqs = freshSeqs;
   s.compactedSinceTurnEnd = true;
   s.lastContext = undefined;
-  s.closing = { id, from: s.cur, estimate: s.estimate };
-  s.estimate = null;
+  s.compaction.open(id, s.cur);
 }
 
 /** Tool outputs: after one, the agent loop samples again; `/compact` never runs between the two. */

@@ -31,7 +31,7 @@ export function flushBlock(s: CodexState, next: RolloutRecord | null): void {
     s.at = str(first.value.timestamp);
     ensureSession(s);
     flushPending(s);
-    endCompaction(s, null);
+    endCompaction(s);
     s.emit({ kind: 'lifecycle', boundary: 'resume' });
     s.resumeMarked = true;
   }

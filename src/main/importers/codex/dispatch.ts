@@ -25,8 +25,8 @@ export function readRecord(s: CodexState, l: JsonLine, rec: RolloutRecord): void
   if (rec.type !== 'session_meta') ensureSession(s);
   const waiting = s.pending.current;
   if (waiting && rec.type !== 'compacted' && !(waiting.ahead === true && aheadWaits(rec))) flushPending(s);
-  if (s.closing && !(rec.type === 'event_msg' && isObj(rec.payload) && rec.payload.type === 'token_count' && isEstimateCount(rec.payload))) {
-    endCompaction(s, null);
+  if (s.compaction.isOpen && !(rec.type === 'event_msg' && isObj(rec.payload) && rec.payload.type === 'token_count' && isEstimateCount(rec.payload))) {
+    endCompaction(s);
   }
   const p = rec.payload;
   switch (rec.type) {

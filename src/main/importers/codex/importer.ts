@@ -49,7 +49,7 @@ export class CodexFileImport implements FileImport {
     if (h) release(s, h);
     if (s.block.length > 0) flushBlock(s, null);
     flushPending(s);
-    endCompaction(s, null);
+    endCompaction(s);
     closeCall(s);
     reportEstimate(s, null);
     if (s.withoutOutput) {

@@ -5,19 +5,13 @@ import type { JsonLine } from '../../reader/types';
 import type { ImportSink } from '../types';
 import type { Call } from './calls';
 import type { ItemInfo } from './history';
+import { CompactionBracket } from './compaction-bracket';
 import { HeldLines } from './held-lines';
 import type { SummarizerReply } from './summarizer';
 import { WaitingUsage } from './waiting-usage';
-import type { Estimate } from './token-counts';
 
 /** Seqs cited by one aggregated diagnostic, at most. */
 const MAX_CITED = 20;
-
-interface Closing {
-  readonly id: string;
-  readonly from: JsonLine;
-  readonly estimate: Estimate | null;
-}
 
 interface UnknownCount {
   count: number;
@@ -57,10 +51,8 @@ export class CodexState {
   lastUsageKey = '';
   /** `last_token_usage.total_tokens` of the latest model call: the context size Codex compacts on. */
   lastContext: number | undefined;
-  estimate: Estimate | null = null;
-  closing: Closing | null = null;
-  /** A post-compaction estimate that was not used; reported with the next provider count. */
-  estimateNote: { compactionLine: number; estimate: Estimate } | null = null;
+  /** The open compaction bracket, and Codex's own estimates of the history around it. */
+  readonly compaction = new CompactionBracket();
   window: number | undefined;
   route: Route = {};
 

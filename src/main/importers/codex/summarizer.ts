@@ -89,7 +89,7 @@ export function failedCompaction(s: CodexState, h: Hold, endLine: JsonLine, err:
   s.cur = first.l;
   s.at = first.rec.timestamp;
   flushPending(s);
-  endCompaction(s, null);
+  endCompaction(s);
   closeCall(s);
   const id = `cmp:L${first.l.line}`;
   // Copies: the live list grows as the turn goes on, and events are never mutated.

@@ -1,4 +1,5 @@
 import type { EventOf } from '../../../shared/model/event';
+import type { ClosedBracket } from './compaction-bracket';
 import { type TokenUsage, isEstimate, mapUsage, readTokenUsage, usageKey } from './blocks';
 import { type Obj, isObj, pos, str } from './json';
 import { closeCall, flushPending } from './calls';
@@ -9,11 +10,6 @@ import type { CodexState } from './state';
  * own re-estimates of the history — the one right after a `compacted` line closes the
  * compaction's bracket with its post-compaction size.
  */
-
-export interface Estimate {
-  readonly total: number;
-  readonly line: number;
-}
 
 export function isEstimateCount(p: Obj): boolean {
   const info = isObj(p.info) ? p.info : undefined;
@@ -38,8 +34,7 @@ export function tokenCount(s: CodexState, p: Obj): void {
   if (isEstimate(last)) {
     const total0 = last.total ?? 0;
     s.record('event_msg/token_count', `Codex's own estimate of the history: ${total0} tokens (not a provider count)`);
-    s.estimate = { total: total0, line: s.cur.line };
-    if (s.closing) endCompaction(s, s.estimate);
+    writeEnd(s, s.compaction.estimated({ total: total0, line: s.cur.line }, s.window));
     setWindow(s, window);
     return;
   }
@@ -57,7 +52,7 @@ export function tokenCount(s: CodexState, p: Obj): void {
   }
   const before = s.lastContext;
   s.lastContext = contextOf(last);
-  s.estimate = null;
+  s.compaction.counted();
   const usage = mapUsage(last);
   reportEstimate(s, last.input);
   // The first report says, for a version whose order is not known, which order the rollout uses:
@@ -111,9 +106,8 @@ function contextOf(u: TokenUsage): number | undefined {
 
 /** Explain a post-compaction estimate that was not used, with the provider's next count when there is one. */
 export function reportEstimate(s: CodexState, nextInput: number | undefined | null): void {
-  const note = s.estimateNote;
+  const note = s.compaction.takeNote();
   if (!note) return;
-  s.estimateNote = null;
   const next = nextInput === null
     ? ' No model call follows it in the log.'
     : ` The first provider count after it (line ${s.cur.line}) is ${nextInput ?? '?'} input tokens.`;
@@ -128,16 +122,15 @@ export function setWindow(s: CodexState, window: number | undefined): void {
   s.emit({ kind: 'header', route: { window } });
 }
 
-/** Close the bracket: after the `compacted` line, or after Codex's re-estimate that follows it. */
-export function endCompaction(s: CodexState, estimate: Estimate | null): void {
-  const c = s.closing;
+/** Close the open bracket (if any) with no re-estimate after its line: its size is the estimate before it, if any. */
+export function endCompaction(s: CodexState): void {
+  writeEnd(s, s.compaction.close(s.window));
+}
+
+/** The `compaction/end` of a bracket just closed, at its `compacted` line. */
+function writeEnd(s: CodexState, c: ClosedBracket | null): void {
   if (!c) return;
-  s.closing = null;
-  const est = estimate ?? c.estimate;
   const end: EventOf<'compaction/end'> = { kind: 'compaction/end', id: c.id, outcome: 'committed' };
-  if (est) {
-    if (s.window !== undefined && est.total > s.window) s.estimateNote = { compactionLine: c.from.line, estimate: est };
-    else end.postTokens = est.total;
-  }
+  if (c.postTokens !== undefined) end.postTokens = c.postTokens;
   s.emit(end, c.from, str(c.from.value.timestamp));
 }
