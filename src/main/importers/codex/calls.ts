@@ -45,7 +45,7 @@ export function openCall(s: CodexState): void {
   // A usage report written before its output items belongs to the call they open.
   const ahead = s.pending.takeAhead();
   s.call = { id, line: s.cur.line, sawInput: false, recorded: ahead ? { usage: ahead.usage, totalKey: undefined, context: undefined } : null };
-  s.turnRequests++;
+  s.turn.request();
 }
 
 /**
@@ -78,7 +78,7 @@ export function flushPending(s: CodexState): void {
   const response: EventOf<'response'> = { kind: 'response', request: id };
   if (p.usage) response.usage = p.usage;
   s.emit(response, p.from, p.at);
-  s.turnRequests++;
+  s.turn.request();
   if (s.withoutOutput) s.withoutOutput.count++;
   else s.withoutOutput = { count: 1, line: p.from.line };
 }

@@ -64,7 +64,7 @@ export function compacted(s: CodexState, p: unknown): void {
   const pre = usageFrom ? usageFrom.before : s.lastContext;
   // Codex 0.171 runs its pre-turn compaction before it logs the turn's user message: at the start
   // of a turn, the place does not tell an automatic compaction from /compact.
-  const trigger = reply && s.turnItems === 0 && s.turnRequests === 0 ? 'unknown' : triggerOf(s);
+  const trigger = reply && s.turn.untouched ? 'unknown' : triggerOf(s);
   const start: EventOf<'compaction/start'> = { kind: 'compaction/start', id, trigger, strategy, source: old };
   if (pre !== undefined) start.preTokens = pre;
   if (s.window !== undefined) start.policy = { window: s.window };
@@ -147,7 +147,7 @@ export function compacted(s: CodexState, p: unknown): void {
   }
   s.live = fresh;
   s.liveSeqs = freshSeqs;
-  s.compactedSinceTurnEnd = true;
+  s.turn.compacted();
   s.lastContext = undefined;
   s.compaction.open(id, s.cur);
 }
@@ -164,8 +164,8 @@ const TOOL_OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output',
  * `auto` in 0.117.
  */
 function triggerOf(s: CodexState): EventOf<'compaction/start'>['trigger'] {
-  if (!s.turnOpen) return s.lastPlaced !== undefined && TOOL_OUTPUTS.has(s.lastPlaced) ? 'auto' : 'unknown';
-  return s.turnItems === 0 && s.turnRequests === 0 ? 'manual' : 'auto';
+  if (!s.turn.open) return s.lastPlaced !== undefined && TOOL_OUTPUTS.has(s.lastPlaced) ? 'auto' : 'unknown';
+  return s.turn.untouched ? 'manual' : 'auto';
 }
 
 /**

@@ -26,14 +26,14 @@ export function flushBlock(s: CodexState, next: RolloutRecord | null): void {
     else if (p.role === 'user') user++;
   }
   const first = lines[0];
-  if (first && beforeTurn && s.turnsEnded > 0 && !s.compactedSinceTurnEnd && !s.resumeMarked && (developer >= 2 || (developer >= 1 && user >= 1))) {
+  if (first && beforeTurn && s.turn.resumable && (developer >= 2 || (developer >= 1 && user >= 1))) {
     s.cur = first;
     s.at = str(first.value.timestamp);
     ensureSession(s);
     flushPending(s);
     endCompaction(s);
+    s.turn.markResume();
     s.emit({ kind: 'lifecycle', boundary: 'resume' });
-    s.resumeMarked = true;
   }
   s.contextBlock = beforeTurn;
   s.contextIds = [];

@@ -53,7 +53,7 @@ export function place(s: CodexState, id: string, m: MappedItem, opts: PlaceOpts)
     s.liveSeqs.push(seq);
     s.lastPlaced = m.type;
   }
-  if (s.turnOpen) s.turnItems++;
+  s.turn.item();
   if (m.key === undefined && !s.contextBlock) return undefined;
   const info: ItemInfo = {
     id, seq, role: m.role, userText: context ? undefined : m.userText, context, mapped: s.contextBlock ? m : undefined,

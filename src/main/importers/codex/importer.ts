@@ -33,7 +33,7 @@ export class CodexFileImport implements FileImport {
     s.lines++;
     const rec = classify(l.value, s.lines === 1);
     if (s.held.kind !== null && holdLine(s, l, rec)) return;
-    if (!s.turnOpen && rec.type === 'response_item' && payloadType(rec) === 'message') {
+    if (!s.turn.open && rec.type === 'response_item' && payloadType(rec) === 'message') {
       s.block.push(l);
       if (s.block.length >= MAX_BLOCK) flushBlock(s, null);
       return;

@@ -19,10 +19,7 @@ export function sessionMeta(s: CodexState, p: unknown): void {
   if (s.sessionEmitted) {
     if (id !== undefined && id === s.sessionId) {
       // The same session written again: a new process appended to it.
-      if (!s.resumeMarked && s.liveSeqs.length > 0) {
-        s.emit({ kind: 'lifecycle', boundary: 'resume' });
-        s.resumeMarked = true;
-      }
+      if (s.liveSeqs.length > 0 && s.turn.markResume()) s.emit({ kind: 'lifecycle', boundary: 'resume' });
       s.record('session_meta', 'session_meta repeated: the session was resumed');
     } else if (s.forkParent !== undefined) {
       s.record('session_meta', `session_meta of ${id ?? '?'}, copied with the forked history`);

@@ -7,6 +7,7 @@ import type { Call } from './calls';
 import type { ItemInfo } from './history';
 import { CompactionBracket } from './compaction-bracket';
 import { HeldLines } from './held-lines';
+import { TurnTracker } from './turn-tracker';
 import type { SummarizerReply } from './summarizer';
 import { WaitingUsage } from './waiting-usage';
 
@@ -23,9 +24,10 @@ interface UnknownCount {
  * One rollout file's cross-line state, and the plumbing every part of the import writes through
  * (events, diagnostics, records). See `index.ts` for the mapping rules; the parts are: the live
  * history (./history.ts), the open model call (./calls.ts) and its usage (./token-counts.ts), the
- * open turn (./turns.ts), held-back context messages (./context-block.ts) and summarizer lines
- * (./summarizer.ts), and what compactions need (./compacted.ts: content fingerprints, the last
- * reported context size, Codex's own estimates).
+ * open turn (./turns.ts; counted by ./turn-tracker.ts), held-back context messages
+ * (./context-block.ts) and summarizer lines (./summarizer.ts), and what compactions need
+ * (./compacted.ts: content fingerprints, the last reported context size; Codex's own estimates
+ * in ./compaction-bracket.ts).
  */
 export class CodexState {
   cur: JsonLine = { value: {}, line: 0, offset: 0, length: 0 };
@@ -56,17 +58,12 @@ export class CodexState {
   window: number | undefined;
   route: Route = {};
 
-  turnOpen = false;
-  turnNo = 0;
-  turnItems = 0;
-  turnRequests = 0;
-  turnsEnded = 0;
+  /** The open turn, its counts, and what happened since the last one ended. */
+  readonly turn = new TurnTracker();
   /** Where this rollout writes a call's usage (src/main/dialects/codex-usage-order.ts); null: not known yet. */
   usageOrder: UsageOrder | null = null;
   /** The type of the last response item placed live (`function_call_output`, `message`, …). */
   lastPlaced: string | undefined;
-  compactedSinceTurnEnd = false;
-  resumeMarked = false;
 
   /** Messages logged outside a turn, held until the next record says what they are. */
   block: JsonLine[] = [];

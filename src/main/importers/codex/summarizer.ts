@@ -27,12 +27,12 @@ export interface SummarizerReply {
 
 /** Start holding lines back (see `Hold`), or not. */
 export function startHold(s: CodexState, l: JsonLine, rec: RolloutRecord): boolean {
-  if (!s.turnOpen || s.pending.current) return false;
+  if (!s.turn.open || s.pending.current) return false;
   const p = rec.payload;
   if (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'assistant' && (!s.call || s.call.sawInput)) {
     return s.held.start('reply', l, rec);
   }
-  if (rec.type === 'token_usage_record' && isObj(p) && !s.call && s.turnItems === 0 && s.turnRequests === 0) {
+  if (rec.type === 'token_usage_record' && isObj(p) && !s.call && s.turn.untouched) {
     return s.held.start('failed', l, rec);
   }
   return false;
@@ -73,7 +73,7 @@ export function holdLine(s: CodexState, l: JsonLine, rec: RolloutRecord): boolea
 /** Held lines that are not a summarizer's: read them as usual. */
 export function release(s: CodexState, h: Hold): void {
   for (const x of h.lines) {
-    if (!s.turnOpen && x.rec.type === 'response_item' && payloadType(x.rec) === 'message') s.block.push(x.l);
+    if (!s.turn.open && x.rec.type === 'response_item' && payloadType(x.rec) === 'message') s.block.push(x.l);
     else readRecord(s, x.l, x.rec);
   }
 }

@@ -44,11 +44,7 @@ export function eventMsg(s: CodexState, p: unknown): void {
     case 'task_started':
     case 'turn_started':
       closeCall(s);
-      s.turnOpen = true;
-      s.turnNo++;
-      s.turnItems = 0;
-      s.turnRequests = 0;
-      s.emit({ kind: 'lifecycle', boundary: 'turn-start', turn: s.turnNo });
+      s.emit({ kind: 'lifecycle', boundary: 'turn-start', turn: s.turn.start() });
       setWindow(s, pos(p.model_context_window));
       return;
     case 'task_complete':
@@ -99,9 +95,5 @@ function turnError(s: CodexState, type: string, err: unknown): void {
 }
 
 function endTurn(s: CodexState): void {
-  s.emit({ kind: 'lifecycle', boundary: 'turn-end', turn: s.turnNo });
-  s.turnOpen = false;
-  s.turnsEnded++;
-  s.compactedSinceTurnEnd = false;
-  s.resumeMarked = false;
+  s.emit({ kind: 'lifecycle', boundary: 'turn-end', turn: s.turn.end() });
 }
