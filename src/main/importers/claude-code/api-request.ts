@@ -58,14 +58,10 @@ function rebuildSurface(f: ClaudeFile, v: Obj): void {
   const b = recordBranch(f, v);
   const r = f.api.resolve(v);
   if (r.bad !== null) {
-    if (f.apiBadCount) f.apiBadCount.count++;
-    else f.apiBadCount = { count: 1, line: f.cur.line, what: r.bad };
+    f.findings.apiRequestBadCount(f.cur.line, r.bad);
     return;
   }
-  const fail = (what: string): void => {
-    if (f.apiUnresolved) f.apiUnresolved.count++;
-    else f.apiUnresolved = { count: 1, line: f.cur.line, what };
-  };
+  const fail = (what: string): void => f.findings.apiRequestUnresolved(f.cur.line, what);
   if (r.unresolved.length > 0) return fail(`names ${r.unresolved.length} message${r.unresolved.length === 1 ? '' : 's'} the log does not hold (${r.unresolved.slice(0, 3).map((h) => h.slice(0, 16)).join(', ')})`);
   const live = toArray(b.node);
   const liveIds = new Set(live.map((n) => n.id));

@@ -90,8 +90,7 @@ function duplicate(f: ClaudeFile, uuid: string): 'duplicate' {
     return 'duplicate';
   }
   const seen = f.s.uuids.get(uuid);
-  if (f.duplicates) f.duplicates.count++;
-  else f.duplicates = { count: 1, line: f.cur.line, first: seen?.uuid === uuid ? seen.line : 0 };
+  f.findings.duplicate(f.cur.line, seen?.uuid === uuid ? seen.line : 0);
   return 'duplicate';
 }
 

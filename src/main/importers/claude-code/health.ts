@@ -9,15 +9,14 @@ import { branchFor } from './placement';
 // Format health (see ./importer.ts, FORMAT HEALTH): unknown fields and record types, newer versions.
 
 export function health(f: ClaudeFile, v: Obj): void {
-  for (const k in v) if (!KNOWN_FIELDS.has(k)) f.count(f.unknownFields, `field "${k}"`);
+  for (const k in v) if (!KNOWN_FIELDS.has(k)) f.findings.unknownField(k, f.cur.line);
   const version = v.version;
   if (typeof version === 'string' && version !== f.lastVersion) {
     f.lastVersion = version;
     const old = compareVersions(version, LAST_VERSION_WITHOUT_API_REQUESTS);
     f.hashMessages = old === null || old > 0;
     // The newest version the fidelity suite ran on the wire (src/shared/compat/versions.ts).
-    if (newerThanVerified('claude-code', version) && !f.versionWarned) {
-      f.versionWarned = true;
+    if (newerThanVerified('claude-code', version) && f.findings.newerVersion()) {
       f.report('CC_VERSION_NEWER', 'warning', `Line ${f.cur.line}: Claude Code ${version} is newer than ${newestVerified('claude-code') ?? '?'}, the newest version verified on the wire (docs/compatibility.md); records this importer does not know are counted below.`);
     }
   }
@@ -28,5 +27,5 @@ export function unknownRecord(f: ClaudeFile, type: string, v: Obj): void {
   const e: EventOf<'unknown'> = { kind: 'unknown', type };
   const at = str(v.timestamp);
   if (at !== undefined) e.at = at;
-  f.count(f.unknownTypes, type, f.emit(b, e));
+  f.findings.unknownType(type, f.cur.line, f.emit(b, e));
 }

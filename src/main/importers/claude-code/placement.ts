@@ -57,10 +57,7 @@ export function place(f: ClaudeFile, p: Parent, sidechain: boolean, prompt: bool
     // A subagent or summarizer record hanging off a record of another file: context it inherited.
     const b = fileBranch(f);
     if (a.succ !== undefined) {
-      if (f.unlogged) {
-        f.unlogged.count++;
-        if (f.unlogged.parents.length < 5) f.unlogged.parents.push(a.line);
-      } else f.unlogged = { count: 1, line: f.cur.line, parents: [a.line] };
+      f.findings.unloggedContext(f.cur.line, a.line);
       if (contains(b.node, a.succ)) return { branch: b, parent: a, before: a.succ };
     }
     return { branch: b, parent: a };
