@@ -11,24 +11,6 @@ import type { CodexState } from './state';
 // closes at the next token_count that reports new usage; an output item after inputs with no
 // usage report in between starts a new call (the old one gets a response without usage).
 
-export interface Call {
-  readonly id: string;
-  readonly line: number;
-  /** An input (tool output, message) was logged after the call's output items. */
-  sawInput: boolean;
-  /** Its `token_usage_record` (Codex 0.171+), for a call no token_count closes (./token-counts.ts). */
-  recorded: RecordedUsage | null;
-}
-
-/** What a `token_usage_record` says of the response it belongs to. */
-export interface RecordedUsage {
-  readonly usage: Usage | undefined;
-  /** The key of the thread's running total after it: the token_count reporting the same response has it. */
-  readonly totalKey: string | undefined;
-  /** The context size of the call, as a token_count would give it. */
-  readonly context: number | undefined;
-}
-
 export interface PendingUsage {
   readonly from: JsonLine;
   /** Written before the output items of its call (src/main/dialects/codex-usage-order.ts): the next output item's call takes it. */
@@ -44,7 +26,7 @@ export function openCall(s: CodexState): void {
   s.emit({ kind: 'request', id, purpose: 'agent' });
   // A usage report written before its output items belongs to the call they open.
   const ahead = s.pending.takeAhead();
-  s.call = { id, line: s.cur.line, sawInput: false, recorded: ahead ? { usage: ahead.usage, totalKey: undefined, context: undefined } : null };
+  s.call.open(id, ahead ? { usage: ahead.usage, totalKey: undefined, context: undefined } : null);
   s.turn.request();
 }
 
@@ -55,9 +37,8 @@ export function openCall(s: CodexState): void {
  * the same report again, not a new call.
  */
 export function closeCall(s: CodexState, finish?: Finish): void {
-  const c = s.call;
+  const c = s.call.take();
   if (!c) return;
-  s.call = null;
   const response: EventOf<'response'> = { kind: 'response', request: c.id };
   if (finish) response.finish = finish;
   const r = c.recorded;

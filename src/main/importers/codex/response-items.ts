@@ -25,10 +25,10 @@ export function responseItem(s: CodexState, p: unknown): void {
   }
   s.notes(notes);
   if (m.item.flow === 'output') {
-    if (s.call?.sawInput) closeCall(s);
-    if (!s.call) openCall(s);
-  } else if (m.item.flow === 'input' && s.call) {
-    s.call.sawInput = true;
+    if (s.call.sawInput) closeCall(s);
+    if (!s.call.isOpen) openCall(s);
+  } else if (m.item.flow === 'input') {
+    s.call.input();
   }
   const info = place(s, id, m.item, { op: m.item.flow === 'log' ? LOG : APPEND });
   if (info && s.contextBlock) s.contextIds.push(info);

@@ -3,10 +3,10 @@ import type { Severity } from '../../../shared/model/diagnostic';
 import type { EventBody, EventOf, Route } from '../../../shared/model/event';
 import type { JsonLine } from '../../reader/types';
 import type { ImportSink } from '../types';
-import type { Call } from './calls';
 import type { ItemInfo } from './history';
 import { CompactionBracket } from './compaction-bracket';
 import { HeldLines } from './held-lines';
+import { OpenCall } from './open-call';
 import { TurnTracker } from './turn-tracker';
 import type { SummarizerReply } from './summarizer';
 import { WaitingUsage } from './waiting-usage';
@@ -46,7 +46,8 @@ export class CodexState {
   /** Content fingerprint → ids of messages with that content, oldest first. */
   readonly byKey = new Map<string, string[]>();
 
-  call: Call | null = null;
+  /** The model call whose output items are being read. */
+  readonly call = new OpenCall();
   /** A usage report waiting for the call that claims it. */
   readonly pending = new WaitingUsage();
   requestCount = 0;

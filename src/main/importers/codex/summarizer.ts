@@ -29,10 +29,10 @@ export interface SummarizerReply {
 export function startHold(s: CodexState, l: JsonLine, rec: RolloutRecord): boolean {
   if (!s.turn.open || s.pending.current) return false;
   const p = rec.payload;
-  if (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'assistant' && (!s.call || s.call.sawInput)) {
+  if (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'assistant' && (!s.call.isOpen || s.call.sawInput)) {
     return s.held.start('reply', l, rec);
   }
-  if (rec.type === 'token_usage_record' && isObj(p) && !s.call && s.turn.untouched) {
+  if (rec.type === 'token_usage_record' && isObj(p) && !s.call.isOpen && s.turn.untouched) {
     return s.held.start('failed', l, rec);
   }
   return false;

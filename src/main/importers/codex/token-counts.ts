@@ -57,21 +57,20 @@ export function tokenCount(s: CodexState, p: Obj): void {
   reportEstimate(s, last.input);
   // The first report says, for a version whose order is not known, which order the rollout uses:
   // a call whose output items are logged and not yet answered is closed by its usage.
-  s.usageOrder ??= s.call && !s.call.sawInput ? 'after-output' : 'before-output';
+  s.usageOrder ??= s.call.isOpen && !s.call.sawInput ? 'after-output' : 'before-output';
   if (s.usageOrder === 'before-output') {
     // The open call's usage came before it; this one belongs to the call whose items follow. An
     // earlier report still waiting had no output logged: a call of its own.
     flushPending(s);
     closeCall(s);
     s.pending.wait({ from: s.cur, usage, at: s.at, before, ahead: true });
-  } else if (s.call) {
-    const c = s.call;
-    s.call = null;
-    const response: EventOf<'response'> = { kind: 'response', request: c.id };
-    if (usage) response.usage = usage;
-    s.emit(response);
   } else {
-    s.pending.wait({ from: s.cur, usage, at: s.at, before });
+    const c = s.call.take();
+    if (c) {
+      const response: EventOf<'response'> = { kind: 'response', request: c.id };
+      if (usage) response.usage = usage;
+      s.emit(response);
+    } else s.pending.wait({ from: s.cur, usage, at: s.at, before });
   }
   setWindow(s, window);
 }
@@ -88,15 +87,15 @@ export function tokenCount(s: CodexState, p: Obj): void {
 export function usageRecord(s: CodexState, p: unknown): void {
   const rid = isObj(p) ? str(p.response_id) : undefined;
   s.record('token_usage_record', rid !== undefined ? `usage of ${rid}` : undefined);
-  if (!s.call || !isObj(p)) return;
+  if (!s.call.isOpen || !isObj(p)) return;
   const u = readTokenUsage(p.usage);
   if (!u) return;
   const thread = readTokenUsage(p.thread_token_usage);
-  s.call.recorded = {
+  s.call.record({
     usage: mapUsage(u),
     totalKey: thread ? usageKey(thread) : undefined,
     context: contextOf(u),
-  };
+  });
 }
 
 /** The context size of a model call: its `total_tokens`, or input + output. */

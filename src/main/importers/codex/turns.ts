@@ -55,7 +55,7 @@ export function eventMsg(s: CodexState, p: unknown): void {
       return;
     case 'turn_aborted': {
       // A call whose usage was written before its items had completed: the abort came after it.
-      const completed = s.usageOrder === 'before-output' && s.call?.recorded?.usage !== undefined;
+      const completed = s.usageOrder === 'before-output' && s.call.recorded?.usage !== undefined;
       closeCall(s, completed ? undefined : { raw: 'turn_aborted', reason: 'cancelled' });
       const reason = str(p.reason);
       s.record('event_msg/turn_aborted', reason !== undefined ? `turn aborted: ${reason}` : 'turn aborted');
