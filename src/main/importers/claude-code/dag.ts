@@ -85,10 +85,7 @@ export function registerRecord(f: ClaudeFile, v: Obj): Skel | null {
 }
 
 function duplicate(f: ClaudeFile, uuid: string): 'duplicate' {
-  if (f.copiesConversation) {
-    f.copied++;
-    return 'duplicate';
-  }
+  if (f.copiesConversation) return 'duplicate';
   const seen = f.s.uuids.get(uuid);
   f.findings.duplicate(f.cur.line, seen?.uuid === uuid ? seen.line : 0);
   return 'duplicate';

@@ -38,8 +38,6 @@ export class ClaudeFile implements FileImport {
    * the copies reuse the session's uuids and are not duplicates to report.
    */
   readonly copiesConversation: boolean;
-  /** Records of this file that are copies of records already in the session. */
-  copied = 0;
   readonly agentIdFromName: string | undefined;
   /** Branches this file wrote to, in order. */
   readonly touched: Branch[] = [];
