@@ -8,7 +8,7 @@ import type { ReplayState } from '../replay/fold';
 import type { CompactionRecord, ItemRecord, RequestRecord } from '../replay/records';
 import { surfaceBefore } from '../replay/view';
 import { lowerBoundBy, upperBound } from '../seq-search';
-import type { Measure, TokenEstimator } from './types';
+import type { Measure, TokenEstimator } from './measure';
 
 /**
  * Indexes over one replayed branch that several rules need: compactions with their events and

@@ -1,7 +1,7 @@
 import type { Block } from '../model/content';
 import { blockChars, blockIsElided } from '../model/content';
 import type { Diagnostic, Severity } from '../model/diagnostic';
-import type { Measure } from './types';
+import type { Measure } from './measure';
 
 /**
  * A finding. `seqs` lists the cited events, the main one first: file and line are filled in from

@@ -4,13 +4,7 @@ import type { EventLog } from '../model/event-log';
 import type { WireJoin } from '../model/wire-join';
 import type { ReplayState } from '../replay/fold';
 import type { Facts } from './facts';
-
-/**
- * A local token estimate of some blocks (a tokenizer, or a rough chars/4 rule). Provider reports
- * are authoritative: rules use reported usage first and an estimator only where the log has none,
- * and say so in their message (local counts are estimates and labelled so).
- */
-export type TokenEstimator = (blocks: readonly Block[]) => number;
+import type { TokenEstimator } from './measure';
 
 /** What a rule reads: the canonical log, the replay of one branch, and what is known about the log. */
 export interface RuleInput {
@@ -69,12 +63,4 @@ export interface Rule {
   readonly title: string;
   readonly origins: readonly RuleOrigin[];
   run(ctx: RuleContext): Diagnostic[];
-}
-
-/** Token or character measure of something, with where the number comes from. */
-export interface Measure {
-  readonly value: number;
-  readonly unit: 'tokens' | 'characters';
-  /** reported: the provider's usage; harness: the harness's own count in the log; estimated: a local estimator; counted: characters counted here. */
-  readonly source: 'reported' | 'harness' | 'estimated' | 'counted';
 }

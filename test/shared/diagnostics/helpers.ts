@@ -4,7 +4,7 @@ import { CanonicalEvent } from '../../../src/shared/model/event';
 import { replay } from '../../../src/shared/replay/fold';
 import { diagnose } from '../../../src/shared/diagnostics';
 import { type RunOptions } from '../../../src/shared/diagnostics/runner';
-import { type TokenEstimator } from '../../../src/shared/diagnostics/types';
+import { type TokenEstimator } from '../../../src/shared/diagnostics/measure';
 
 /** A validated in-memory log, as an importer would build it: seq = position, line = seq + 1. */
 export function log(bodies: readonly CanonicalEventInput[]): LogEvent[] {

@@ -5,7 +5,8 @@ import type { CompactionFacts } from '../facts';
 import { isAutomatic, isFailedAttempt } from '../facts';
 import { firstAfter, lastBefore, upperBound } from '../../seq-search';
 import { finding, measureText, num, plural } from '../text';
-import type { Measure, Rule, RuleContext } from '../types';
+import type { Measure } from '../measure';
+import type { Rule, RuleContext } from '../types';
 import { amount, defaultPolicyFor } from '../../tokens/policy';
 
 /**

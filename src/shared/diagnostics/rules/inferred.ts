@@ -2,7 +2,8 @@ import type { ItemRecord, RequestRecord } from '../../replay/records';
 import { lastBefore } from '../../seq-search';
 import { amount, defaultPolicyFor } from '../../tokens/policy';
 import { measureText, num, textOf } from '../text';
-import type { Measure, RuleContext } from '../types';
+import type { Measure } from '../measure';
+import type { RuleContext } from '../types';
 
 /**
  * What the rules that infer a failure from the log alone share: which harness wrote the log, the

@@ -4,7 +4,8 @@ import type { Finish, Usage } from '../../model/event';
 import { reportedContextTokens } from '../../model/event';
 import type { CompactionFacts } from '../facts';
 import { anyElided, charsOf, finding, isEmptyContent, list, measureText, num, plural, textOf } from '../text';
-import type { Measure, Rule, RuleContext } from '../types';
+import type { Measure } from '../measure';
+import type { Rule, RuleContext } from '../types';
 
 /**
  * What a commit was built from, and whether it was whole: completion integrity (cosh), empty or
