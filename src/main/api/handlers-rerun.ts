@@ -153,7 +153,7 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
 
   const impl: RerunImpl = {
     async listStrategies() {
-      return contractOutput('listStrategies', { strategies: STRATEGIES.map((s) => ({ id: s.id, title: s.title, seed: s.seed, needsModel: s.needsModel })) });
+      return contractOutput('listStrategies', { strategies: STRATEGIES.map((s) => ({ id: s.id, title: s.title, source: s.source, needsModel: s.needsModel })) });
     },
 
     async listRuns({ sessionId }) {

@@ -101,7 +101,7 @@ async function captureIdentities(args: ParsedArgs): Promise<SourceIdentity[]> {
 
 export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.has('list-strategies')) {
-    for (const s of STRATEGIES) io.out(`${s.id.padEnd(12)} ${strategySource(s.seed).padEnd(23)} ${s.needsModel ? 'model     ' : 'model-free'} ${s.title}`);
+    for (const s of STRATEGIES) io.out(`${s.id.padEnd(12)} ${strategySource(s.source).padEnd(23)} ${s.needsModel ? 'model     ' : 'model-free'} ${s.title}`);
     return EXIT_CLEAN;
   }
   const path = args.positional[0];

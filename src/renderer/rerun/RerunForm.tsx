@@ -15,7 +15,7 @@ import { OptionsEditor } from './OptionsEditor';
  */
 
 function strategyText(s: StrategyRow): string {
-  return `${s.id} — ${s.seed === 'baseline' ? 'baseline, no model' : `${strategySource(s.seed)}, needs a model`}`;
+  return `${s.id} — ${s.source === 'baseline' ? 'baseline, no model' : `${strategySource(s.source)}, needs a model`}`;
 }
 
 function compactionText(c: CompactionRow): string {

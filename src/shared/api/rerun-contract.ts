@@ -73,7 +73,7 @@ export const StrategyRow = z.object({
   id: z.string(),
   title: z.string(),
   /** The compaction system it follows, by its number in docs/sources.md ("000", "001", "002", "004"), or "baseline". */
-  seed: z.string(),
+  source: z.string(),
   needsModel: z.boolean(),
 });
 export type StrategyRow = z.infer<typeof StrategyRow>;

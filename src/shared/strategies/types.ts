@@ -182,7 +182,7 @@ export interface StrategyDef {
    * The compaction system that specifies it, by its number in docs/sources.md ("000", "001",
    * "002", "004"; STRATEGY_SOURCES names them), or "baseline".
    */
-  readonly seed: string;
+  readonly source: string;
   readonly needsModel: boolean;
   run(input: StrategyInput): Promise<StrategyResult>;
 }
@@ -195,7 +195,7 @@ export const STRATEGY_SOURCES: Readonly<Record<string, string>> = {
   '004': 'DeepSeek Harness',
 };
 
-/** What a strategy's `seed` says, in words: the system it follows, or "baseline". */
-export function strategySource(seed: string): string {
-  return seed === 'baseline' ? 'baseline' : STRATEGY_SOURCES[seed] ?? seed;
+/** What a strategy's `source` says, in words: the system it follows, or "baseline". */
+export function strategySource(source: string): string {
+  return source === 'baseline' ? 'baseline' : STRATEGY_SOURCES[source] ?? source;
 }

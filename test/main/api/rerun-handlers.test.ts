@@ -57,8 +57,8 @@ describe('re-run handlers', () => {
   it('lists the strategies with the system they follow and whether they need a model', async () => {
     const { strategies } = value(await handlers.listStrategies({}));
     expect(strategies.map((s) => s.id)).toEqual(['one-shot', 'layered', 'dsh-basic', 'preemptive', 'truncate', 'clear-tools', 'extractive']);
-    expect(strategies.find((s) => s.id === 'truncate')).toMatchObject({ seed: 'baseline', needsModel: false });
-    expect(strategies.find((s) => s.id === 'one-shot')).toMatchObject({ seed: '000', needsModel: true });
+    expect(strategies.find((s) => s.id === 'truncate')).toMatchObject({ source: 'baseline', needsModel: false });
+    expect(strategies.find((s) => s.id === 'one-shot')).toMatchObject({ source: '000', needsModel: true });
   });
 
   it('runs truncate on cmp_01: progress events, a run in the results file under the data dir, listRuns reads it back', async () => {

@@ -41,7 +41,7 @@ function fakeApi(opts: { store?: 'available' | 'web' } = {}): Fake {
     ? { available: false, location: null, message: 'This host does not store API keys; set environment variables.' }
     : { available: true, location: '/home/u/.config/Palimpsest/provider-keys.json', message: null };
   const api = {
-    listStrategies: () => ok({ strategies: [{ id: 'extractive', title: 'Extractive', seed: 'baseline', needsModel: false }] }),
+    listStrategies: () => ok({ strategies: [{ id: 'extractive', title: 'Extractive', source: 'baseline', needsModel: false }] }),
     listCompactions: (input: unknown) => {
       calls.push({ method: 'listCompactions', input });
       const b = branchOf(input);

@@ -4,8 +4,8 @@ import { CONTRACT } from '../../../src/shared/api/contract';
 import { demoWindow, modelSpec, toStartInput, type ChainEntry, type RerunForm } from '../../../src/renderer/rerun/form';
 
 const STRATEGIES: StrategyRow[] = [
-  { id: 'one-shot', title: 'One-shot', seed: '000', needsModel: true },
-  { id: 'extractive', title: 'Extractive', seed: 'baseline', needsModel: false },
+  { id: 'one-shot', title: 'One-shot', source: '000', needsModel: true },
+  { id: 'extractive', title: 'Extractive', source: 'baseline', needsModel: false },
 ];
 const mock: ChainEntry = { key: 1, provider: 'mock', model: 'summarizer', baseUrl: '', window: '' };
 const FORM: RerunForm = {

@@ -20,7 +20,7 @@ function fakeApi(keySet: boolean, saved: PinnedModelRow[] = []) {
   });
   let watched = 0;
   const api = {
-    listStrategies: () => ok({ strategies: [{ id: 'one-shot', title: 'One-shot', seed: '000', needsModel: true }, { id: 'extractive', title: 'Extractive', seed: 'baseline', needsModel: false }] }),
+    listStrategies: () => ok({ strategies: [{ id: 'one-shot', title: 'One-shot', source: '000', needsModel: true }, { id: 'extractive', title: 'Extractive', source: 'baseline', needsModel: false }] }),
     listCompactions: () => ok({ branch: 'main', compactions: [{ id: 'cmp_01', preTokens: 1224, startSeq: 28 }] }),
     listRequests: () => ok({ branch: 'main', requests: [{ index: 0, seq: 5, window: 200_000, compactionId: null }] }),
     providerKeys: (input: unknown) => {

@@ -22,12 +22,12 @@ const JSON_SUMMARY = JSON.stringify({ session_intent: 'refactor router', files_t
 describe('the strategy registry', () => {
   it('lists each strategy of a compaction system and the baselines once', () => {
     expect(STRATEGIES.map((s) => s.id)).toEqual(['one-shot', 'layered', 'dsh-basic', 'preemptive', 'truncate', 'clear-tools', 'extractive']);
-    expect(strategyById('layered')?.seed).toBe('001');
+    expect(strategyById('layered')?.source).toBe('001');
     expect(strategyById('nope')).toBeNull();
   });
 
   it('names the compaction system each strategy follows, in words', () => {
-    expect(STRATEGIES.map((s) => [s.id, strategySource(s.seed)])).toEqual([
+    expect(STRATEGIES.map((s) => [s.id, strategySource(s.source)])).toEqual([
       ['one-shot', 'Rind'], ['layered', 'cosh'], ['dsh-basic', 'DeepSeek Harness'], ['preemptive', 'Conversation Compaction'],
       ['truncate', 'baseline'], ['clear-tools', 'baseline'], ['extractive', 'baseline'],
     ]);

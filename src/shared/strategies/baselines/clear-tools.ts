@@ -65,4 +65,4 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   return r.finish('committed', r.view(out), null);
 }
 
-export const clearTools: StrategyDef = { id: CLEAR_TOOLS_ID, title: 'Tool-result clearing (baseline)', seed: 'baseline', needsModel: false, run };
+export const clearTools: StrategyDef = { id: CLEAR_TOOLS_ID, title: 'Tool-result clearing (baseline)', source: 'baseline', needsModel: false, run };

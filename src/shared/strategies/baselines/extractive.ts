@@ -51,4 +51,4 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   return r.finish('committed', r.view(out), text);
 }
 
-export const extractive: StrategyDef = { id: EXTRACTIVE_ID, title: 'Extractive summary (baseline)', seed: 'baseline', needsModel: false, run };
+export const extractive: StrategyDef = { id: EXTRACTIVE_ID, title: 'Extractive summary (baseline)', source: 'baseline', needsModel: false, run };

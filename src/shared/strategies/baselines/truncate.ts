@@ -62,4 +62,4 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   return r.finish('fallback', r.view(out), null);
 }
 
-export const truncate: StrategyDef = { id: TRUNCATE_ID, title: 'Head/tail truncation (baseline)', seed: 'baseline', needsModel: false, run };
+export const truncate: StrategyDef = { id: TRUNCATE_ID, title: 'Head/tail truncation (baseline)', source: 'baseline', needsModel: false, run };

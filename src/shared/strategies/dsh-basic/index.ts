@@ -106,7 +106,7 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
 export const dshBasic: StrategyDef = {
   id: DSH_BASIC_ID,
   title: 'DSH compaction-basic (prune, then one checkpoint)',
-  seed: '004',
+  source: '004',
   needsModel: true,
   run,
 };

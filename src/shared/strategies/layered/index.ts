@@ -107,7 +107,7 @@ export async function runLayered(input: StrategyInput): Promise<StrategyResult> 
 export const layered: StrategyDef = {
   id: STRATEGY_ID,
   title: 'Layered checkpoint: structured handoff, 20 % raw tail, MapReduce with audit (cosh)',
-  seed: '001',
+  source: '001',
   needsModel: true,
   run: runLayered,
 };

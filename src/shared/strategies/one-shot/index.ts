@@ -85,7 +85,7 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
 export const oneShot: StrategyDef = {
   id: ONE_SHOT_ID,
   title: 'One-shot handoff (Rind)',
-  seed: '000',
+  source: '000',
   needsModel: true,
   run,
 };

@@ -104,7 +104,7 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
 export const preemptive: StrategyDef = {
   id: PREEMPTIVE_ID,
   title: 'Preemptive compactor with breaker and truncation fallback',
-  seed: '002',
+  source: '002',
   needsModel: true,
   run,
 };

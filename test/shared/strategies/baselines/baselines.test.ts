@@ -11,7 +11,7 @@ const sum = (xs: readonly number[], from: number): number => xs.slice(from).redu
 
 describe('baselines: definitions', () => {
   it('need no model', () => {
-    expect(baselines.map((b) => [b.id, b.seed, b.needsModel])).toEqual([['truncate', 'baseline', false], ['clear-tools', 'baseline', false], ['extractive', 'baseline', false]]);
+    expect(baselines.map((b) => [b.id, b.source, b.needsModel])).toEqual([['truncate', 'baseline', false], ['clear-tools', 'baseline', false], ['extractive', 'baseline', false]]);
   });
 });
 

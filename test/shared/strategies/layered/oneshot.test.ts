@@ -10,7 +10,7 @@ const HANDOFF = '## Objective\nShip it.\n## Constraints\nNone.';
 
 describe('layered: definition and one-shot path', () => {
   it('follows cosh, needs a model', () => {
-    expect(layered).toMatchObject({ id: 'layered', seed: '001', needsModel: true });
+    expect(layered).toMatchObject({ id: 'layered', source: '001', needsModel: true });
   });
 
   it('sends one one-shot request with maxOutput null when the request fits the summarizer window', async () => {
