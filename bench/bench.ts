@@ -15,6 +15,12 @@
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
 // ~90-session Claude Code tree against `ccusage session --json --offline` (bench/ls.ts).
 //
+// Each trick of docs/performance.md is measured with and without in the same run, and the table
+// "With and without" sums them up: the reader with and without reading ahead (same rounds); the
+// compact log in ranges, on one thread, and the array log (same rounds, when the default load reads
+// ranges); the idle objects kept per load class and none (children in turns, small files); the
+// token count on workers and on this thread (bench/tokens.ts); `ls` through each loader (bench/ls.ts).
+//
 // Each data file is measured in its own child process (so peak RSS is per file): the bare loop
 // (1 MiB reads, split on 0x0A with Buffer.indexOf, toString per line, JSON.parse), the reader alone,
 // and loadSession (read + import, as the app loads: the compact log and parallel ranges for a large
@@ -87,6 +93,8 @@ export interface FileResult {
   readonly baseline: Timing;
   /** readJsonl with a callback that does nothing: the reader alone. */
   readonly reader: Timing;
+  /** The same without reading ahead (`readAhead: false`: each read waits for the chunk before it to be parsed), in the same rounds. */
+  readonly readerNoReadAhead: Timing;
   /** loadSession with the default options (what the app does): read + import (+ elision) into the in-memory event log. */
   readonly load: Timing;
   /** Median time for a worker to read an empty range: what a parallel load pays to start one (null: no worker script). */
@@ -96,7 +104,11 @@ export interface FileResult {
   readonly replay: Timing;
   /** load + replay of the same round. */
   readonly loadReplay: Timing;
-  readonly ratio: { readonly reader: number; readonly load: number; readonly loadReplay: number; readonly loadArray: number; readonly loadReplayArray: number };
+  readonly ratio: {
+    readonly reader: number; readonly readerNoReadAhead: number; readonly load: number; readonly loadReplay: number; readonly loadArray: number; readonly loadReplayArray: number;
+    /** The compact log on one thread (null: the default load did not read the file in ranges). */
+    readonly loadCompactOneThread: number | null; readonly loadReplayCompactOneThread: number | null;
+  };
   /**
    * The array log read on one thread (`{ compactLog: false, threads: 1 }`, the default before the
    * compact log and parallel load) and replay over it, in the same rounds; not the session the views below use.
@@ -109,6 +121,12 @@ export interface FileResult {
     readonly logHeap: number;
   };
   /**
+   * When the default load read the file in byte ranges on several threads: the compact log read on
+   * this thread alone (`{ compactLog: true, threads: 1 }`) and replay over it, in the same rounds,
+   * so that the parallel load and the compact log each have a figure of their own. Else null.
+   */
+  readonly compactOneThread: { readonly load: Timing; readonly replay: Timing; readonly loadReplay: Timing } | null;
+  /**
    * Process CPU time (all threads, GC helpers included) of each round of the bare loop and the load,
    * and the ratio of their medians. Not a target: a second view of the load ratio that moves less
    * than wall time when other jobs share the cores.
@@ -120,6 +138,16 @@ export interface FileResult {
    * SMALL_FILE_BYTES only, null otherwise. Set by the parent.
    */
   v8Defaults?: { readonly baseline: Timing; readonly load: Timing; readonly loadRatio: number } | null;
+  /**
+   * What keeping one idle object per load class buys (src/main/reader/shapes.ts): the same rounds in
+   * children that keep them and children that keep none (`PALIMPSEST_KEEP_SHAPES=0`), SHAPE_PAIRS
+   * of each, in turns, with the bench's map retention and with V8's default; medians over the
+   * children of each kind. Files under SMALL_FILE_BYTES only, null otherwise. Set by the parent.
+   */
+  keptShapes?: {
+    readonly kept: ShapeFigure; readonly none: ShapeFigure;
+    readonly keptV8Defaults: ShapeFigure; readonly noneV8Defaults: ShapeFigure;
+  } | null;
   /**
    * The first bare loop and the first load of a fresh process each (no code optimised yet, V8's
    * defaults), COLD_RUNS processes of each, alternately: what opening the file from the command line
@@ -153,6 +181,14 @@ export interface FileResult {
   readonly rules: { readonly ms: number; readonly findings: number } | null;
   /** Questions a user asks of a long session beyond views (with every view in order only: e1m, or --only). */
   readonly questions: Questions | null;
+}
+
+/** Medians over children of one kind: the load ratio, the load's median ms and the CPU ratio (steadier when other jobs share the cores). */
+interface ShapeFigure {
+  readonly loadRatio: number;
+  readonly loadMs: number;
+  readonly cpuRatio: number;
+  readonly children: number;
 }
 
 type ChildMessage = { readonly ok: true; readonly result: FileResult } | { readonly ok: false; readonly error: string };
@@ -238,9 +274,9 @@ async function bareLoop(path: string): Promise<number> {
   return objects;
 }
 
-async function readerOnly(path: string): Promise<number> {
+async function readerOnly(path: string, readAhead: boolean): Promise<number> {
   let n = 0;
-  await readJsonl(path, () => void n++, () => undefined);
+  await readJsonl(path, () => void n++, () => undefined, { readAhead });
   return n;
 }
 
@@ -253,6 +289,7 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   const t = (): number => performance.now();
   const base: number[] = [];
   const rdr: number[] = [];
+  const rdrNoAhead: number[] = [];
   const ld: number[] = [];
   const rp: number[] = [];
   const lr: number[] = [];
@@ -261,6 +298,9 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   const ldA: number[] = [];
   const rpA: number[] = [];
   const lrA: number[] = [];
+  const ldC: number[] = [];
+  const rpC: number[] = [];
+  const lrC: number[] = [];
   let arrayHeap = 0;
   let logInfo: FileResult['log'] = { kind: 'array', ranges: 1, byWorkers: 0, arenaBytes: 0, inArena: 0, objects: 0 };
   let lines = 0;
@@ -322,6 +362,26 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     log(name, `round ${round + 1}/${runs}: array log, one thread: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms (${st.requests.length} requests)`);
     await s.dispose();
   };
+  // The compact log on this thread alone, when the default load read ranges on several: the same
+  // log without the parallel load. The session is let go after its replay.
+  const compactRound = async (round: number): Promise<void> => {
+    held.session = null;
+    held.state = null;
+    gc();
+    const t0 = t();
+    const s = await loadSession(path, { compactLog: true, threads: 1 });
+    const t1 = t();
+    gc();
+    const t1b = t();
+    replay(s.events);
+    const t2 = t();
+    ldC.push(t1 - t0);
+    rpC.push(t2 - t1b);
+    lrC.push(t1 - t0 + (t2 - t1b));
+    log(name, `round ${round + 1}/${runs}: compact log, one thread: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms`);
+    await s.dispose();
+  };
+  const parallel = (): boolean => logInfo.ranges > 1;
 
   for (let round = 0; round < runs; round++) {
     gc();
@@ -332,17 +392,26 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     cpuBase.push(cpuMsSince(c0));
     if (round === 0) baselinePeakRss = maxRss();
 
-    gc();
-    t0 = t();
-    const records = await readerOnly(path);
-    rdr.push(t() - t0);
-    if (records !== lines) log(name, `the reader saw ${records} records, the bare loop ${lines} objects`);
+    // The reader with and without reading ahead, in turns (which goes first alternates).
+    for (const ahead of round % 2 === 0 ? [true, false] : [false, true]) {
+      gc();
+      t0 = t();
+      const records = await readerOnly(path, ahead);
+      (ahead ? rdr : rdrNoAhead).push(t() - t0);
+      if (records !== lines) log(name, `the reader saw ${records} records, the bare loop ${lines} objects`);
+    }
 
-    // The array log's load and replay after the default's in the first round (so that the first
-    // peak RSS is the default load's alone), before it in the others.
-    if (round > 0) await arrayRound(round);
+    // The array log's load and replay (and the compact log's on one thread) after the default's in
+    // the first round (so that the first peak RSS is the default load's alone), before it in the others.
+    if (round > 0) {
+      await arrayRound(round);
+      if (parallel()) await compactRound(round);
+    }
     await defaultRound(round);
-    if (round === 0) await arrayRound(round);
+    if (round === 0) {
+      await arrayRound(round);
+      if (parallel()) await compactRound(round);
+    }
   }
   // With one round, the array log came last and let the session go: load again, untimed, for the views.
   if (!held.session) {
@@ -369,12 +438,14 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
 
   const baseline = timing(base, bytes);
   const reader = timing(rdr, bytes);
+  const readerNoReadAhead = timing(rdrNoAhead, bytes);
   const load = timing(ld, bytes);
   const rep = timing(rp, bytes);
   const loadReplay = timing(lr, bytes);
   const loadArray = timing(ldA, bytes);
   const replayArray = timing(rpA, bytes);
   const loadReplayArray = timing(lrA, bytes);
+  const compactOneThread = ldC.length > 0 ? { load: timing(ldC, bytes), replay: timing(rpC, bytes), loadReplay: timing(lrC, bytes) } : null;
   const diagnosticsFirst = [...session.diagnostics, ...state.diagnostics].slice(0, 5).map((d) => `${d.rule}: ${d.message}`);
 
   // The view at seeded random requests.
@@ -436,14 +507,17 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   return {
     name, file: path, bytes, lines, events: session.events.length, requests: n, compactions: state.compactions.length, items: state.items.length,
     diagnostics: { load: session.diagnostics.length, replay: state.diagnostics.length, first: diagnosticsFirst },
-    baseline, reader, load, replay: rep, loadReplay,
+    baseline, reader, readerNoReadAhead, load, replay: rep, loadReplay,
     ratio: {
-      reader: reader.mbps / baseline.mbps, load: load.mbps / baseline.mbps, loadReplay: loadReplay.mbps / baseline.mbps,
+      reader: reader.mbps / baseline.mbps, readerNoReadAhead: readerNoReadAhead.mbps / baseline.mbps, load: load.mbps / baseline.mbps, loadReplay: loadReplay.mbps / baseline.mbps,
       loadArray: loadArray.mbps / baseline.mbps, loadReplayArray: loadReplayArray.mbps / baseline.mbps,
+      loadCompactOneThread: compactOneThread ? compactOneThread.load.mbps / baseline.mbps : null,
+      loadReplayCompactOneThread: compactOneThread ? compactOneThread.loadReplay.mbps / baseline.mbps : null,
     },
     log: logInfo,
     workerStartMs,
     arrayLog: { load: loadArray, replay: replayArray, loadReplay: loadReplayArray, logHeap: arrayHeap },
+    compactOneThread,
     cpu: { baselineMs: cpuBase, loadMs: cpuLoad, loadRatio: median(cpuBase) / median(cpuLoad) },
     memory: {
       baselinePeakRss, peakRss: firstPeakRss, peakRssRatio: firstPeakRss / bytes, peakRssAllRounds,
@@ -514,19 +588,20 @@ function parseArgs(argv: readonly string[]): Args {
   return a;
 }
 
-function runChild(spec: DataSpec, path: string, args: Args, step: boolean, v8Defaults = false): Promise<ChildMessage> {
+function runChild(spec: DataSpec, path: string, args: Args, step: boolean, v8Defaults = false, keepShapes = true, roundsOnly = v8Defaults): Promise<ChildMessage> {
   const self = fileURLToPath(import.meta.url);
   const execArgv = [...process.execArgv];
   if (!execArgv.includes('--expose-gc')) execArgv.push('--expose-gc');
   if (!v8Defaults) execArgv.push(`--retain-maps-for-n-gc=${RETAIN_MAPS_FOR_N_GC}`);
-  if (args.cpuProf && !v8Defaults) {
+  if (args.cpuProf && !roundsOnly) {
     const dir = resolve(args.dataDir, 'prof');
     mkdirSync(dir, { recursive: true });
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${spec.name}.cpuprofile`);
   }
   return new Promise((res) => {
     let message: ChildMessage | null = null;
-    const c = fork(self, ['--child', spec.name, path, String(roundsFor(path, args.runs)), step ? '1' : '0', v8Defaults ? 'rounds' : 'all'], { execArgv, stdio: 'inherit' });
+    const env = keepShapes ? process.env : { ...process.env, PALIMPSEST_KEEP_SHAPES: '0' };
+    const c = fork(self, ['--child', spec.name, path, String(roundsFor(path, args.runs)), step ? '1' : '0', roundsOnly ? 'rounds' : 'all'], { execArgv, stdio: 'inherit', env });
     c.on('message', (m) => {
       message = m as ChildMessage;
     });
@@ -534,6 +609,28 @@ function runChild(spec: DataSpec, path: string, args: Args, step: boolean, v8Def
       res(message ?? { ok: false, error: `the child process ended with ${signal ? `signal ${signal}` : `exit code ${code}`} before reporting (out of memory?)` });
     });
   });
+}
+
+/** Children of each kind in the kept-shapes comparison: one child's ratio moves by ±0.1 when other jobs share the cores. */
+const SHAPE_PAIRS = 3;
+
+/** The kept-shapes comparison (FileResult.keptShapes), or why it failed. */
+async function compareKeptShapes(spec: DataSpec, path: string, args: Args): Promise<NonNullable<FileResult['keptShapes']> | string> {
+  const kinds = [[false, true], [false, false], [true, true], [true, false]] as const;
+  const got: { ratio: number; ms: number; cpu: number }[][] = kinds.map(() => []);
+  for (let k = 0; k < SHAPE_PAIRS; k++) {
+    for (let i = 0; i < kinds.length; i++) {
+      const [v8Defaults, keep] = kinds[i] as readonly [boolean, boolean];
+      const m = await runChild(spec, path, args, false, v8Defaults, keep, true);
+      if (!m.ok) return m.error;
+      (got[i] as { ratio: number; ms: number; cpu: number }[]).push({ ratio: m.result.ratio.load, ms: m.result.load.medianMs, cpu: m.result.cpu.loadRatio });
+    }
+  }
+  const figure = (i: number): ShapeFigure => {
+    const xs = got[i] as { ratio: number; ms: number; cpu: number }[];
+    return { loadRatio: median(xs.map((x) => x.ratio)), loadMs: median(xs.map((x) => x.ms)), cpuRatio: median(xs.map((x) => x.cpu)), children: xs.length };
+  };
+  return { kept: figure(0), none: figure(1), keptV8Defaults: figure(2), noneV8Defaults: figure(3) };
 }
 
 /** Processes of each kind for the fresh-process figure: a process costs about 0.2 s (s10mb) to 0.6 s (s100mb). */
@@ -655,6 +752,21 @@ function report(results: readonly FileResult[]): string {
     ]));
   }
   out.push('');
+  out.push('With and without, in the same run (ratios to the bare loop of the same process):');
+  for (const r of results) {
+    out.push(`  ${r.name}: reader ${f2(r.ratio.reader)}, without reading ahead ${f2(r.ratio.readerNoReadAhead)}`);
+    if (r.compactOneThread && r.ratio.loadCompactOneThread !== null && r.ratio.loadReplayCompactOneThread !== null) {
+      out.push(`  ${r.name}: load (+ replay): compact log in ${r.log.ranges} ranges ${f2(r.ratio.load)} (${f2(r.ratio.loadReplay)}), `
+        + `compact log on one thread ${f2(r.ratio.loadCompactOneThread)} (${f2(r.ratio.loadReplayCompactOneThread)}), array log on one thread ${f2(r.ratio.loadArray)} (${f2(r.ratio.loadReplayArray)})`);
+    }
+    const k = r.keptShapes;
+    if (k) {
+      const fig = (x: ShapeFigure): string => `${f2(x.loadRatio)} (${f0(x.loadMs)} ms, CPU ratio ${f2(x.cpuRatio)})`;
+      out.push(`  ${r.name}: load with one idle object per load class kept ${fig(k.kept)}, none kept ${fig(k.none)}; `
+        + `under V8's default map retention ${fig(k.keptV8Defaults)} against ${fig(k.noneV8Defaults)} (medians of ${k.kept.children} children each)`);
+    }
+  }
+  out.push('');
   out.push('Targets:');
   for (const r of results) {
     const d = r.v8Defaults ? ` (with V8's default map retention, under which the bench's forced GCs drop optimised code before each load: ${f2(r.v8Defaults.loadRatio)}×, load ${f0(r.v8Defaults.load.medianMs)} ms against ${f0(r.load.medianMs)})` : '';
@@ -698,6 +810,10 @@ async function parent(argv: readonly string[]): Promise<void> {
         const d = await runChild(spec, path, args, false, true);
         if (d.ok) m.result.v8Defaults = { baseline: d.result.baseline, load: d.result.load, loadRatio: d.result.ratio.load };
         else failures.push({ name: `${spec.name} (V8 defaults)`, error: d.error });
+        console.log(`  [${spec.name}] the same rounds in children keeping one idle object per load class and keeping none (PALIMPSEST_KEEP_SHAPES=0), ${SHAPE_PAIRS} of each, in turns:`);
+        const shapes = await compareKeptShapes(spec, path, args);
+        if (typeof shapes === 'string') failures.push({ name: `${spec.name} (kept shapes)`, error: shapes });
+        else m.result.keptShapes = shapes;
       }
       if (m.result.bytes < COLD_MAX_BYTES) {
         const cold = runCold(path);
@@ -741,6 +857,7 @@ async function parent(argv: readonly string[]): Promise<void> {
   }
   if (tokens) {
     console.log(`  token count of s100mb ≤ ${TARGET_FULL_COUNT_S} s: ${(tokens.full.wallMs / 1000).toFixed(1)} s ${mark(tokens.full.pass)}`);
+    console.log(`    (on this thread alone, no worker: ${(tokens.inline.wallMs / 1000).toFixed(1)} s; again from the warm content cache: ${(tokens.recountSameSession.wallMs / 1000).toFixed(2)} s)`);
     console.log(`  view after a seek p99 ≤ ${TARGET_SEEK_P99_MS} ms: ${tokens.seek.cached.p99.toFixed(2)} ms ${mark(tokens.seek.pass)}`);
   }
   for (const r of results) {

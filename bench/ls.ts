@@ -24,11 +24,18 @@
 // the machine of docs/performance.md, for `ls` as for `node -e 0`, none for ccusage (a Bun
 // binary). Then each round also runs node -e 0 and both ls runs without it, and both sets of
 // figures are reported.
+//
+// In the same rounds, a repeat `ls` (the index warm: the loader is most of what it pays) is run
+// through each way of loading its bundle, so that each has its figure beside the others: bin/
+// palimpsest.js as shipped; the same without its vm.Script (importing dist/ls.js); the simplest
+// loader (built-ins imported by import statements, dist/ls.js imported); and the whole CLI
+// (dist/cli.js ls). The two loaders that are not shipped are written under the data folder.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { spread } from './stats';
+import { pathToFileURL } from 'node:url';
+import { median, spread } from './stats';
 
 /** Bump when the tree a given version makes changes: an older tree is rebuilt. */
 export const TREE_VERSION = 3;
@@ -209,6 +216,54 @@ export interface LsBenchResult {
   readonly pass: { readonly cold: boolean; readonly warm: boolean } | null;
   /** The same without NODE_EXTRA_CA_CERTS, when it is set (see the top of this file); else null. */
   readonly withoutCaCerts: LsEnvResult | null;
+  /**
+   * A repeat `ls` through each way of loading it (see the top of this file), LOADER_REPEATS of each
+   * per round, in turns, in the cleanest environment (without NODE_EXTRA_CA_CERTS when it is set).
+   */
+  readonly loaders: {
+    readonly env: string;
+    /** cpu: the child's user + system CPU time (GNU time), which moves far less than wall time when other jobs share the cores; null without /usr/bin/time. */
+    readonly rows: readonly { readonly name: string; readonly command: string; readonly timings: Timings; readonly cpu: Timings | null }[];
+  } | null;
+}
+
+/** GNU time, for the CPU time of a loader's process (Linux); without it the loaders get wall time only. */
+const GNU_TIME = '/usr/bin/time';
+
+/** A process run under GNU time: its wall ms and its user + system CPU ms (null when GNU time did not report). */
+function runTimed(args: readonly string[], env: NodeJS.ProcessEnv, out: string): Run & { readonly cpuMs: number | null } {
+  if (!existsSync(GNU_TIME)) return { ...run(process.execPath, args, env), cpuMs: null };
+  const r = run(GNU_TIME, ['-f', '%U %S', '-o', out, process.execPath, ...args], env);
+  const [user, system] = readFileSync(out, 'utf8').trim().split('\n').pop()?.split(' ').map(Number) ?? [];
+  const cpuMs = user !== undefined && system !== undefined && Number.isFinite(user + system) ? (user + system) * 1000 : null;
+  return { ...r, cpuMs };
+}
+
+/** Runs of each loader per round. */
+const LOADER_REPEATS = 3;
+
+/**
+ * The ways of loading `ls` that are compared: bin/palimpsest.js, and two loaders written into
+ * `dir` that differ from it by one thing each (the vm.Script; then the built-ins' import statements too).
+ */
+function lsLoaders(repo: string, dir: string): { name: string; args: string[] }[] {
+  mkdirSync(dir, { recursive: true });
+  const lean = JSON.stringify(pathToFileURL(join(repo, 'dist', 'ls.js')).href);
+  const cli = JSON.stringify(pathToFileURL(join(repo, 'dist', 'cli.js')).href);
+  const body = `const lean = fileURLToPath(new URL(${lean}));\nconst cli = fileURLToPath(new URL(${cli}));\n`
+    + `if (process.argv[2] === 'ls' && existsSync(lean)) await import(lean);\nelse await import(cli);\n`;
+  const viaImport = join(dir, 'import-getbuiltin.js');
+  writeFileSync(viaImport, `// bin/palimpsest.js without its vm.Script (written by bench/ls.ts).\n`
+    + `const { existsSync } = process.getBuiltinModule('node:fs');\nconst { fileURLToPath } = process.getBuiltinModule('node:url');\n${body}`);
+  const simplest = join(dir, 'import-static.js');
+  writeFileSync(simplest, `// The simplest loader (written by bench/ls.ts).\n`
+    + `import { existsSync } from 'node:fs';\nimport { fileURLToPath } from 'node:url';\n${body}`);
+  return [
+    { name: 'bin/palimpsest.js (ls.cjs, vm.Script)', args: [join(repo, 'bin', 'palimpsest.js'), 'ls'] },
+    { name: 'no vm.Script: import(ls.js)', args: [viaImport, 'ls'] },
+    { name: 'simplest: import statements + ls.js', args: [simplest, 'ls'] },
+    { name: 'dist/cli.js ls (the whole CLI)', args: [join(repo, 'dist', 'cli.js'), 'ls'] },
+  ];
 }
 
 const TARGET_COLD = 1;
@@ -315,6 +370,10 @@ export async function benchLs(options: LsBenchOptions = {}): Promise<LsBenchResu
   let lsFailed = false;
   const lsArgs = ['--root', `claude-code=${info.configDir}`, '--json'];
   const ccEnv = { ...process.env, CLAUDE_CONFIG_DIR: info.configDir };
+  const loaders = typeof ls === 'string' ? [] : lsLoaders(repo, join(dataDir, 'ls-loaders'));
+  const loaderMs: number[][] = loaders.map(() => []);
+  const loaderCpu: number[][] = loaders.map(() => []);
+  const timeOut = join(dataDir, 'ls-loaders', 'time.txt');
   for (let round = 0; round < runs; round++) {
     const parts: string[] = [];
     for (let e = 0; e < envs.length && typeof ls !== 'string' && !lsFailed; e++) {
@@ -344,6 +403,21 @@ export async function benchLs(options: LsBenchOptions = {}): Promise<LsBenchResu
       }
     }
     if (lsFailed) break;
+    // The loaders, over the index the last ls left, in the last environment, in turns.
+    const loaderEnv = { ...envs[envs.length - 1], PALIMPSEST_CACHE_DIR: join(dataDir, 'ls-index') };
+    for (let k = 0; k < LOADER_REPEATS * loaders.length && !lsFailed; k++) {
+      const i = (k + round) % loaders.length;
+      const r = runTimed([...(loaders[i] as { args: string[] }).args, ...lsArgs], loaderEnv, timeOut);
+      if (r.code !== 0) {
+        skipped.push(`ls through ${loaders[i]?.name ?? '?'} failed (exit ${r.code ?? '?'}): ${r.stderr.split('\n')[0] ?? ''}`);
+        lsFailed = true;
+      } else {
+        (loaderMs[i] as number[]).push(r.ms);
+        if (r.cpuMs !== null) (loaderCpu[i] as number[]).push(r.cpuMs);
+      }
+    }
+    if (lsFailed) break;
+    parts.push(`loaders ${loaders.map((l, i) => `${median(loaderMs[i] as number[]).toFixed(0)}`).join(' / ')} ms so far`);
     if (cc) {
       const c = run(cc.binary, ['session', '--json', '--offline'], ccEnv);
       if (c.code !== 0) {
@@ -363,6 +437,15 @@ export async function benchLs(options: LsBenchOptions = {}): Promise<LsBenchResu
   const result: LsBenchResult = {
     tree, command: typeof ls === 'string' ? null : [ls.cmd, ...ls.args, ...lsArgs].join(' '), skipped, node: main.node, cold: main.cold, warm: main.warm,
     ccusage: ccT, ratios: main.ratios, listed, pass: main.pass, withoutCaCerts: byEnv[1] ?? null,
+    loaders: loaders.length > 0 && loaderMs.every((m) => m.length > 0)
+      ? {
+        env: caCerts ? 'without NODE_EXTRA_CA_CERTS' : 'as set',
+        rows: loaders.map((l, i) => ({
+          name: l.name, command: ['node', ...l.args, ...lsArgs].join(' '), timings: timings(loaderMs[i] as number[]),
+          cpu: (loaderCpu[i] as number[]).length > 0 ? timings(loaderCpu[i] as number[]) : null,
+        })),
+      }
+      : null,
   };
   log(renderLsBench(result));
   return result;
@@ -410,6 +493,15 @@ export function renderLsBench(r: LsBenchResult): string {
     out.push(row('  palimpsest ls, first run (no index)', w.cold));
     out.push(row('  palimpsest ls, repeat run (index)', w.warm));
     verdicts(w, '    ');
+  }
+  if (r.loaders) {
+    out.push(`  a repeat run through each loader (${r.loaders.env}, ${r.loaders.rows[0]?.timings.runsMs.length ?? 0} runs each; wall median, min, then CPU median, min):`);
+    const first = r.loaders.rows[0];
+    const diff = (x: number | undefined, y: number | undefined): string => (x === undefined || y === undefined ? '' : `${x >= y ? '+' : ''}${(x - y).toFixed(1)}`);
+    for (const l of r.loaders.rows) {
+      out.push(`${row(`  ${l.name}`, l.timings)} ${f0(l.cpu?.medianMs).padStart(7)} ${f0(l.cpu?.minMs).padStart(7)}   `
+        + `wall ${diff(l.timings.medianMs, first?.timings.medianMs)} ms, CPU ${diff(l.cpu?.medianMs, first?.cpu?.medianMs)} ms`);
+    }
   }
   if (r.listed) out.push(`  ls listed ${r.listed.sessions} sessions, ${r.listed.requests.toLocaleString('en-US')} requests, ${r.listed.compactions} compactions`);
   for (const s of r.skipped) out.push(`  note: ${s}`);

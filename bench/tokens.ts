@@ -85,6 +85,8 @@ export interface TokenBenchResult {
     readonly pass: boolean;
   };
   readonly recountSameSession: { readonly wallMs: number };
+  /** The same full count on this thread alone (an inline counter, a cold content cache): what the worker pool buys. */
+  readonly inline: { readonly wallMs: number; readonly mcharsPerSec: number; readonly texts: number };
   readonly seek: {
     readonly requests: number;
     /** Views not shown before: units built, counts summed. */
@@ -322,6 +324,11 @@ export async function runTokenBench(path: string, log: (line: string) => void): 
     } finally {
       await counter.dispose();
     }
+    // 2b. The same count with no worker: every text encoded on this thread.
+    gc();
+    const inlineRun = await new SessionTokens(inspector, { counter: createTokenCounter({ inline: true }), cache: new ContentCountCache() }).countAll();
+    const inline = { wallMs: inlineRun.wallMs, mcharsPerSec: inlineRun.chars / 1e6 / (inlineRun.wallMs / 1000), texts: inlineRun.texts };
+    log(`full count on this thread alone (no worker): ${(inline.wallMs / 1000).toFixed(1)} s (${inline.mcharsPerSec.toFixed(1)} M chars/s), against ${(full.wallMs / 1000).toFixed(1)} s on ${full.workers} ${full.counter}`);
     const cached = latency(seekMs);
     const afterReport = latency(afterReportMs);
     seekMs = [];
@@ -332,6 +339,7 @@ export async function runTokenBench(path: string, log: (line: string) => void): 
       sample: { ...sample, counters, gptTokenizer: gptState, ...(gptError ? { gptTokenizerError: gptError.split('\n')[0] } : {}) },
       full,
       recountSameSession: { wallMs: recountMs },
+      inline,
       seek: { requests: n, cached, afterReport, reportMs, estimatesBeforeCounting: latency(before), pass: cached.p99 <= TARGET_SEEK_P99_MS, loadAverage: os.loadavg()[0] ?? 0 },
     };
   } finally {

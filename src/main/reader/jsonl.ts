@@ -30,7 +30,7 @@ export async function readJsonl(
     return pipeline.end();
   }
   try {
-    await pump(fh, path, pipeline, chunkSize(opts), compressed, null, opts.onBytes);
+    await pump(fh, path, pipeline, chunkSize(opts), compressed, null, opts.onBytes, undefined, opts.readAhead !== false);
   } finally {
     await closeQuietly(fh);
   }
@@ -50,10 +50,12 @@ async function pump(
   range: { readonly start: number; readonly end: number } | null,
   onBytes: ((read: number) => void) | undefined,
   stop?: () => boolean,
+  ahead = true,
 ): Promise<void> {
   // Two buffers: the next chunk is read while this one is split and parsed, so the thread does not
   // sit idle for every read (docs/performance.md, "Reading ahead"). A read may reuse its buffer:
-  // the splitter and the zstd stream copy what they keep.
+  // the splitter and the zstd stream copy what they keep. `ahead` false (ReaderOptions.readAhead):
+  // each read starts once the chunk before it is parsed.
   const pair: readonly Buffer[] = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
   let which = 0;
   let buf = pair[0] as Buffer;
@@ -77,8 +79,9 @@ async function pump(
       which ^= 1;
       buf = pair[which] as Buffer;
       if (position !== null) position += n;
-      next = readNext(buf);
+      if (ahead) next = readNext(buf);
       if (!pipeline.push(chunk) || stop?.() === true) break;
+      if (!ahead) next = readNext(buf);
       read += n;
       onBytes?.(read);
     }

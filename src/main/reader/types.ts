@@ -48,6 +48,11 @@ export interface ReaderOptions {
   chunkBytes?: number;
   /** Called after each read with the bytes read from the file so far (compressed bytes for zstd). */
   onBytes?: (read: number) => void;
+  /**
+   * Read the next chunk while this one is split and parsed (the default). False: read, then parse,
+   * one after the other, so that the bench can show what reading ahead is worth in the same run.
+   */
+  readAhead?: boolean;
 }
 
 export type DiagnosticSink = (d: Diagnostic) => void;

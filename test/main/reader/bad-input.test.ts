@@ -125,6 +125,8 @@ describe('bad-input corpus', () => {
       // The file is small: a 3-byte read size puts chunk boundaries inside every line.
       const small = await readAll(path, { ...c.opts, chunkBytes: 3 });
       expect(small).toEqual(r);
+      // Without reading ahead (the bench's comparison), the same, whatever the read size.
+      expect(await readAll(path, { ...c.opts, chunkBytes: 3, readAhead: false })).toEqual(r);
     });
   }
 
