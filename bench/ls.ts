@@ -27,9 +27,10 @@
 //
 // In the same rounds, a repeat `ls` (the index warm: the loader is most of what it pays) is run
 // through each way of loading its bundle, so that each has its figure beside the others: bin/
-// palimpsest.js as shipped; the same without its vm.Script (importing dist/ls.js); the simplest
-// loader (built-ins imported by import statements, dist/ls.js imported); and the whole CLI
-// (dist/cli.js ls). The two loaders that are not shipped are written under the data folder.
+// palimpsest.js as shipped (dist/ls.cjs as a vm.Script); the same without its vm.Script (dist/ls.js
+// imported as an ES module: the simplest loader); that with Node's built-ins taken from
+// process.getBuiltinModule instead of import statements; and the whole CLI (dist/cli.js ls). The
+// two loaders that are not shipped are written under the data folder.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -222,16 +223,26 @@ export interface LsBenchResult {
    */
   readonly loaders: {
     readonly env: string;
-    /** cpu: the child's user + system CPU time (GNU time), which moves far less than wall time when other jobs share the cores; null without /usr/bin/time. */
+    /**
+     * cpu: the process's CPU time, all threads (perf stat's task-clock, else GNU time's user +
+     * system to 10 ms), which moves far less than wall time when other jobs share the cores; null
+     * without either tool.
+     */
     readonly rows: readonly { readonly name: string; readonly command: string; readonly timings: Timings; readonly cpu: Timings | null }[];
   } | null;
 }
 
-/** GNU time, for the CPU time of a loader's process (Linux); without it the loaders get wall time only. */
+/** perf, else GNU time, for the CPU time of a loader's process (Linux); without either the loaders get wall time only. */
+const PERF = '/usr/bin/perf';
 const GNU_TIME = '/usr/bin/time';
 
-/** A process run under GNU time: its wall ms and its user + system CPU ms (null when GNU time did not report). */
+/** A process run under perf stat or GNU time: its wall ms and its CPU ms (null when neither reported). */
 function runTimed(args: readonly string[], env: NodeJS.ProcessEnv, out: string): Run & { readonly cpuMs: number | null } {
+  if (existsSync(PERF)) {
+    const r = run(PERF, ['stat', '-x,', '-e', 'task-clock', '-o', out, process.execPath, ...args], env);
+    const m = /^([\d.]+),msec,task-clock/m.exec(readFileSync(out, 'utf8'));
+    return { ...r, cpuMs: m ? Number(m[1]) : null };
+  }
   if (!existsSync(GNU_TIME)) return { ...run(process.execPath, args, env), cpuMs: null };
   const r = run(GNU_TIME, ['-f', '%U %S', '-o', out, process.execPath, ...args], env);
   const [user, system] = readFileSync(out, 'utf8').trim().split('\n').pop()?.split(' ').map(Number) ?? [];
@@ -244,7 +255,7 @@ const LOADER_REPEATS = 3;
 
 /**
  * The ways of loading `ls` that are compared: bin/palimpsest.js, and two loaders written into
- * `dir` that differ from it by one thing each (the vm.Script; then the built-ins' import statements too).
+ * `dir`: without its vm.Script, then that with its built-ins from process.getBuiltinModule.
  */
 function lsLoaders(repo: string, dir: string): { name: string; args: string[] }[] {
   mkdirSync(dir, { recursive: true });
@@ -252,16 +263,16 @@ function lsLoaders(repo: string, dir: string): { name: string; args: string[] }[
   const cli = JSON.stringify(pathToFileURL(join(repo, 'dist', 'cli.js')).href);
   const body = `const lean = fileURLToPath(new URL(${lean}));\nconst cli = fileURLToPath(new URL(${cli}));\n`
     + `if (process.argv[2] === 'ls' && existsSync(lean)) await import(lean);\nelse await import(cli);\n`;
-  const viaImport = join(dir, 'import-getbuiltin.js');
-  writeFileSync(viaImport, `// bin/palimpsest.js without its vm.Script (written by bench/ls.ts).\n`
-    + `const { existsSync } = process.getBuiltinModule('node:fs');\nconst { fileURLToPath } = process.getBuiltinModule('node:url');\n${body}`);
   const simplest = join(dir, 'import-static.js');
-  writeFileSync(simplest, `// The simplest loader (written by bench/ls.ts).\n`
+  writeFileSync(simplest, `// bin/palimpsest.js without its vm.Script: the simplest loader (written by bench/ls.ts).\n`
     + `import { existsSync } from 'node:fs';\nimport { fileURLToPath } from 'node:url';\n${body}`);
+  const viaGetBuiltin = join(dir, 'import-getbuiltin.js');
+  writeFileSync(viaGetBuiltin, `// The simplest loader with its built-ins from process.getBuiltinModule (written by bench/ls.ts).\n`
+    + `const { existsSync } = process.getBuiltinModule('node:fs');\nconst { fileURLToPath } = process.getBuiltinModule('node:url');\n${body}`);
   return [
     { name: 'bin/palimpsest.js (ls.cjs, vm.Script)', args: [join(repo, 'bin', 'palimpsest.js'), 'ls'] },
-    { name: 'no vm.Script: import(ls.js)', args: [viaImport, 'ls'] },
-    { name: 'simplest: import statements + ls.js', args: [simplest, 'ls'] },
+    { name: 'no vm.Script: import(ls.js)', args: [simplest, 'ls'] },
+    { name: 'that, built-ins by getBuiltinModule', args: [viaGetBuiltin, 'ls'] },
     { name: 'dist/cli.js ls (the whole CLI)', args: [join(repo, 'dist', 'cli.js'), 'ls'] },
   ];
 }
