@@ -1,7 +1,7 @@
 // Questions a user asks of a long session beyond its views: an inspector step, a search, the token
 // report before any count, and `palimpsest inspect --json`. bench.ts asks them of e1m (and of any
 // file named with --only); bench/questions-cli.ts asks them alone, on any tree that has these APIs,
-// to compare two trees (docs/performance.md, "Long sessions beyond loading").
+// to compare two trees (docs/performance.md, "Questions of a long session").
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -5,7 +5,7 @@
 //
 //   node --expose-gc bench/retention.mjs bench/data/e1m.jsonl [ROUNDS] [--more]
 //
-// docs/performance.md ("Why e1m misses") quotes its output.
+// docs/performance.md ("The compact log", "Tried and not kept") uses its output.
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 
@@ -27,7 +27,7 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 
 // --more: ways of keeping less or differently that were tried on the way to the structure-only log
-// (docs/performance.md, fourth round). None of them reaches 0.6 on e1m.
+// (docs/performance.md, "Tried and not kept"). None of them reaches 0.6 on e1m.
 const more = process.argv.includes('--more');
 
 /** Values of the canonical enums, shared instead of one string per event. */

@@ -8,10 +8,11 @@ import { getHeapStatistics } from 'node:v8';
  */
 
 /**
- * Bytes of memory a loaded session holds per byte of its file. docs/performance.md measures the
- * heap a load keeps at 0.74× the file (the 1 GB session, long lines) to 2.30× (a million short
- * events), and a load's peak at about 3× on the latter: 2.5 covers what a session keeps on the
- * worst measured shape without refusing sessions the machine can hold.
+ * Bytes of memory a loaded session holds per byte of its file. docs/performance.md ("Memory") has
+ * the heap a loaded session holds at 0.65× the file (the 1 GB session, long lines) to 1.49× (a
+ * million short events, in the compact log; 2.30× when that session kept the array log), and a
+ * load's peak at about 3.5× on the latter: 2.5 covers what a session keeps on the worst measured
+ * shape without refusing sessions the machine can hold.
  */
 export const BYTES_PER_FILE_BYTE = 2.5;
 

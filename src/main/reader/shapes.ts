@@ -7,13 +7,13 @@
  * builder all die with the load, and the full GCs that follow free their maps. The optimised code
  * built for those maps is then thrown away ("reason: weak objects" under `node --trace-deopt`), the
  * next load makes new maps, and V8 optimises the same functions again while that load runs (on
- * s10mb, loads of 55–65 ms instead of 35–40, and twice the CPU time: docs/performance.md, "Why the
- * first load after a pause was slow"). An object of each class, built by the same
- * constructor and so holding the same map, keeps the code that one load optimised for the next.
+ * s10mb, about a quarter more CPU per load: docs/performance.md, "Kept shapes"). An object of each
+ * class, built by the same constructor and so holding the same map, keeps the code that one load
+ * optimised for the next.
  *
  * Each object is small (empty buffers and counters) and holds nothing from any session.
  * The loader keeps them all in one place, before its first load (warmShapes, session/load.ts).
- * `PALIMPSEST_KEEP_SHAPES=0` keeps none, to measure what they are worth (docs/performance.md).
+ * `PALIMPSEST_KEEP_SHAPES=0` keeps none, to measure what they are worth (docs/performance.md, "Kept shapes").
  */
 const kept: object[] = [];
 const keeping = process.env.PALIMPSEST_KEEP_SHAPES !== '0';

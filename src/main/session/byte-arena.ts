@@ -15,8 +15,8 @@ export const FIRST_CHUNK_BYTES = 64 * 1024;
 
 /**
  * An append-only store of byte strings (source lines) outside the JS heap, for logs that keep a
- * line instead of the object graph parsed from it (docs/performance.md, "The redesign the remaining
- * gap needs": every kept object costs the garbage collector two copies before it settles).
+ * line instead of the object graph parsed from it (docs/performance.md, "The compact log": every kept
+ * object costs the garbage collector two copies before it settles).
  *
  * Bytes live in Buffers from `allocUnsafeSlow` (not the shared pool), each chunk twice the previous
  * up to MAX_CHUNK_BYTES; a chunk is never reallocated or copied, so `put` costs one copy of the

@@ -47,7 +47,7 @@ export interface CompactLogPart extends Columns {
 
 /**
  * Builds a CompactLog, one event at a time; seqs are given in push order. The loader decides
- * which events may live as bytes (docs/performance.md, "The compact log, stage 2a").
+ * which events may live as bytes (docs/performance.md, "The compact log").
  */
 export class CompactLogBuilder {
   private kinds = new Uint8Array(1024);

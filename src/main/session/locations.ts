@@ -11,10 +11,10 @@ export interface LocationsPart {
 /**
  * Where each event of a log came from — file index, 1-based line, byte offset and length — in
  * typed arrays indexed by seq, grown by doubling, rather than an object on every event: on e1m
- * (1 M small events) that is 55 MB less heap after a load (docs/performance.md), and the first
- * column of the structure-only log that document plans. Offsets and lines are doubles, exact up to 2^53, so
- * no file is too large; file indices and lengths are 32-bit (the reader skips, and never emits, a
- * line longer than a string can be, far below 4 GiB).
+ * (1 M small events) that was 55 MB less heap after a load (the history of docs/performance.md).
+ * Offsets and lines are doubles, exact up to 2^53, so no file is too large; file indices and
+ * lengths are 32-bit (the reader skips, and never emits, a line longer than a string can be, far
+ * below 4 GiB).
  */
 export class EventLocations {
   private files = new Uint32Array(1024);

@@ -3,8 +3,8 @@ import { closeQuietly, IoFailure, openForReading, readInto } from '../reader/io'
 import { PARALLEL_LOAD_MIN_BYTES } from './parallel-load';
 
 /*
- * Which event log a load builds when its options do not say (docs/performance.md, "Parallel
- * load", has the figures). The array log keeps an object graph per event; on a session of many
+ * Which event log a load builds when its options do not say (docs/performance.md, "Which log a
+ * load builds", has the figures). The array log keeps an object graph per event; on a session of many
  * small events the garbage collector's copying of those objects is most of a load, and one thread
  * does not reach 0.6x of the bare parse loop. The compact log keeps lines as bytes, which worker
  * threads can hand over, so such a file is read in byte ranges on several threads into it. When

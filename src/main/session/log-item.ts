@@ -16,7 +16,7 @@ const idList = (ids: CallIds): readonly string[] => (ids === null ? NO_IDS : typ
  * A plain item (no derivation, meta or origin) as a compact log hands it to replay: its id, role
  * and tool call ids, which replay and the diagnostics ask of every item, and its blocks, read from
  * the log's copy of the line each time they are asked for. Replay keeps one of these per item
- * instead of the item's blocks (docs/performance.md, the redesign).
+ * instead of the item's blocks (docs/performance.md, "The compact log").
  *
  * Only `id` and `role` are own properties: the rest is on the prototype, so a spread of it
  * (`{ ...item }`) leaves its blocks out. Code that copies an item names `blocks` (replay's

@@ -232,7 +232,8 @@ export class Facts {
    * The agent requests `keep` accepts, in order, computed once per `key`. Rules look for "the last
    * such request before seq s" once per compaction or mutation; over this list that is a binary
    * search (lastBefore / firstAfter) instead of a scan of every request, which on a session of
-   * 180,000 requests and 500 compactions was most of the diagnostics' 14 s (docs/performance.md).
+   * 180,000 requests and 500 compactions was most of the diagnostics' 14 s (the history of
+   * docs/performance.md).
    */
   agentRequestsWhere(key: string, keep: (r: RequestRecord) => boolean): readonly RequestRecord[] {
     return this.memo(`agentRequestsWhere:${key}`, () => this.agentRequests.filter(keep));

@@ -4,7 +4,7 @@ import type { EventKind, EventOf, LogEvent } from './event';
  * The canonical event log of a session, read by seq. An array of events is one (`Array.prototype.at`
  * has this shape, so tests and small logs pass arrays as they are); a loaded session's log may
  * instead keep its events in compact storage and build each one when asked (docs/performance.md,
- * "The redesign the remaining gap needs"). So callers read it through `at` and do not hold on to
+ * "The compact log"). So callers read it through `at` and do not hold on to
  * the events they get, compare them by identity, or expect array methods beyond `at`, `length` and
  * iteration.
  */

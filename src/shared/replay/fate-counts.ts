@@ -10,7 +10,8 @@ const WIDTH = FATE_NAMES.length;
  * How many raw items have each fate at every request of a replay: row `index` (FATE_NAMES order)
  * counts what `fatesAt(state, index)` lists. Built in one sweep over every fate change, sorted by
  * seq: the inspector shows these counts at each step, and counting the fates of every raw item per
- * request took 77 ms a step (median) on a session of 500,000 items (docs/performance.md).
+ * request took 77 ms a step (median) on a session of 500,000 items (the history of
+ * docs/performance.md).
  */
 export function fateCountTable(state: ReplayState): Int32Array {
   const requests = state.requests;

@@ -45,7 +45,7 @@ export function keyAfter(before: string): string {
  * Keys of items that left the surface. Every removal adds its items' keys, but only an insert or a
  * restore asks about them, and many logs never do either: the keys are listed as they come and made
  * into a set at the first question, instead of hashing every key of every removal into a set while
- * replaying (half a million on the bench's 1M-event session; docs/performance.md, fifth round).
+ * replaying (half a million on the bench's 1M-event session; docs/performance.md, "Replay and views").
  */
 export class VacatedKeys {
   private list: string[] = [];

@@ -30,7 +30,7 @@ interface ViewCache {
   /**
    * Views of items that look the same at every request (no extension, not masked), built once, by
    * item index. An array, not a map keyed by record: stepping through every view of a long session
-   * looks up some hundred million of them (docs/performance.md, sixth round).
+   * looks up some hundred million of them (docs/performance.md, "Replay and views").
    */
   readonly stable: (ViewItem | undefined)[];
   /**
