@@ -1,4 +1,4 @@
-import { UNRECORDED_CONTEXT } from '../../src/main/importers/claude-code/branches';
+import { UNRECORDED_CONTEXT } from '../../src/main/dialects/claude-unrecorded';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionInspector } from '../../src/main/session/inspector';

@@ -1,3 +1,4 @@
+import { UNRECORDED_CONTEXT } from '../../dialects/claude-unrecorded';
 import type { ClaudeFile } from './file';
 import { type Branch, type Skel, inHistory } from './skeleton';
 import type { SurfaceNode } from './surface';
@@ -5,18 +6,10 @@ import type { SurfaceNode } from './surface';
 /** Opening branches: a fresh one with its own envelope, a fork that inherits history, a subagent spawned at a call. */
 
 /**
- * What Claude Code adds to the messages it sends and a log without `api-request` records leaves
- * out. On the wire (2.1.197 against the mock) the first user message opens with a
- * `<system-reminder>` context block (the date, CLAUDE.md); the agent-types listing the log records
- * as an attachment travels as a message of its own, and the skills listing it also records is not
- * sent as user text at all. The items shown for attachments are the log's, not what was sent.
- */
-export const UNRECORDED_CONTEXT = 'Claude Code adds a <system-reminder> context block (the date, CLAUDE.md) to the first prompt and renders attachments (agent and skill listings, reminders) by its own rules; this log records neither, so the user messages and the attachment items shown are the log\'s, not exactly what was sent';
-
-/**
  * Claude Code does not log the system prompt, the tool schemas or the context it adds to messages
  * (versions before the `api-request` records, which set all three: ./api-request.ts): unknown,
- * never guessed.
+ * never guessed. What it adds to messages is named on the envelope (src/main/dialects/
+ * claude-unrecorded.ts).
  */
 export function envelope(f: ClaudeFile, b: Branch): void {
   f.emit(b, { kind: 'header', system: null, tools: null, route: { provider: 'anthropic' }, unrecorded: [UNRECORDED_CONTEXT], reason: 'initial' });

@@ -1,4 +1,4 @@
-import { UNRECORDED_CONTEXT } from '../../../../src/main/importers/claude-code/branches';
+import { UNRECORDED_CONTEXT } from '../../../../src/main/dialects/claude-unrecorded';
 import { describe, expect, it } from 'vitest';
 import { mapFinish, mapUsage } from '../../../../src/main/importers/claude-code/blocks';
 import { assistant, errors, importValues, progress, text, textOf, toolResult, toolUse, user } from './helpers';

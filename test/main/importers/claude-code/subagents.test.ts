@@ -1,4 +1,4 @@
-import { UNRECORDED_CONTEXT } from '../../../../src/main/importers/claude-code/branches';
+import { UNRECORDED_CONTEXT } from '../../../../src/main/dialects/claude-unrecorded';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UNRECORDED_CONTEXT } from '../../../../src/main/importers/claude-code/branches';
+import { UNRECORDED_CONTEXT } from '../../../../src/main/dialects/claude-unrecorded';
 import { loadSession } from '../../../../src/main/session/load';
 import { SessionInspector } from '../../../../src/main/session/inspector';
 
