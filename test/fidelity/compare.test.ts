@@ -136,6 +136,19 @@ describe('fidelity comparison on a hand-made pair', () => {
     expect(joinTextRuns([p('user', 'a'), p('user', 'b'), p('assistant', 'c')])).toEqual([p('user', 'a\n\nb'), p('assistant', 'c')]);
     expect(compareParts([p('user', 'a')], [p('user', 'a'), p('user', 'b')])).toMatchObject({ status: 'mismatch', index: 1, wire: '(nothing)' });
     expect(compareParts([p('user', 'a')], [{ role: 'user', type: 'unknown', why: 'masked' }])).toEqual({ status: 'unknown', index: 0, why: 'masked' });
+    // A spanning unknown stands for what the client adds: the start of the next text up to a blank
+    // line, or whole user and system texts; the parts after it are compared in place.
+    const span = (why: string): Part => ({ role: 'user', type: 'unknown', why, span: 'any' });
+    const a = (text: string): Part => ({ role: 'assistant', type: 'text', text });
+    expect(compareParts([p('user', 'ctx\n\nhi'), a('yo')], [span('ctx'), p('user', 'hi'), a('yo')])).toEqual({ status: 'unknown', index: 0, why: 'ctx' });
+    expect(compareParts([p('user', 'hi'), a('yo')], [span('ctx'), p('user', 'hi'), a('yo')])).toEqual({ status: 'unknown', index: 0, why: 'ctx' });
+    expect(compareParts([p('user', 'ctx\n\nhi'), p('system', 'list'), a('yo')], [span('ctx'), p('user', 'hi'), span('list'), a('yo')])).toEqual({ status: 'unknown', index: 0, why: 'ctx; list' });
+    expect(compareParts([p('user', 'ctx\n\nhi'), a('yo')], [span('ctx'), p('user', 'bye'), a('yo')])).toMatchObject({ status: 'mismatch', index: 0 });
+    expect(compareParts([p('user', 'ctx\n\nhi'), a('no')], [span('ctx'), p('user', 'hi'), a('yo')])).toMatchObject({ status: 'mismatch', index: 1, differing: 1, of: 2 });
+    // It never stands for what the model wrote.
+    expect(compareParts([p('user', 'hi'), a('extra'), a('yo')], [p('user', 'hi'), span('list'), a('yo')])).toMatchObject({ status: 'mismatch', index: 1 });
+    expect(compareParts([p('user', 'hi'), p('system', 'list')], [p('user', 'hi'), span('list')])).toEqual({ status: 'unknown', index: 1, why: 'list' });
+    expect(compareParts([p('user', 'hi'), a('extra')], [p('user', 'hi'), span('list')])).toMatchObject({ status: 'mismatch', index: 1 });
     const n = (parts: Part[]) => ({ system: [], parts, tools: [], model: null, notes: [] });
     expect(similarity(n([p('user', 'a'), p('user', 'b')]), n([p('user', 'b'), p('user', 'a')]))).toBe(1);
     expect(similarity(n([p('user', 'a')]), n([p('user', 'z')]))).toBe(0);

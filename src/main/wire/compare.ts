@@ -4,7 +4,8 @@ import { type NormRequest, type NormTool, type Part, canonicalJson, describePart
  * One wire request against one rebuilt model view, both in the common shape of ./normalize.ts.
  * match: system, messages and tools all equal; mismatch: some part the log records differs (the
  * first difference is reported); unknown: nothing recorded differs, but the log does not reveal
- * some part (the system prompt, tools, a masked item, an instruction) — never counted as a match.
+ * some part (the system prompt, tools, a masked item, an instruction, what a client adds to the
+ * messages by its own rules) — never counted as a match.
  */
 
 /** How one part of a request (system, messages, tools) compares. */
@@ -46,41 +47,89 @@ function textDiff(w: Part | undefined, v: Part | undefined): { wire: string; vie
   return { wire: `${kind} (${a.length} chars) at char ${i}: ${ctx(a)}`, view: `${kind} (${b.length} chars) at char ${i}: ${ctx(b)}` };
 }
 
-/** Compare two part lists: match, or the first index where they differ; `unknown` parts on the view side make it unknown. */
+/**
+ * Compare two part lists: match, or the first place where they differ; `unknown` parts on the view
+ * side make it unknown. An unknown part stands for the wire part in its place; one that spans
+ * (`span: 'any'`, what a client adds by rules the log does not hold) stands for the wire's user and
+ * system texts up to the first that agrees with the next view part, and for the start of that text
+ * when the view's text is its end after a blank line. The parts after it are compared in place from
+ * there: a real difference among them is still a mismatch.
+ */
 export function compareParts(wire: readonly Part[], view: readonly Part[]): SubResult {
-  const r = firstDifference(wire, view);
-  if (r.status !== 'mismatch') return r;
-  let differing = 0;
-  const n = Math.max(wire.length, view.length);
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  let j = 0;
+  let unknownAt: { index: number; why: string } | null = null;
+  // What a client adds is named whole: every spanning unknown's reason, each once.
+  const spans: string[] = [];
+  while (i < wire.length || j < view.length) {
     const w = wire[i];
-    const v = view[i];
-    if (v?.type !== 'unknown' && (!w || !v || !same(w, v))) differing++;
-  }
-  return { ...r, differing, of: n };
-}
-
-function firstDifference(wire: readonly Part[], view: readonly Part[]): SubResult {
-  const n = Math.max(wire.length, view.length);
-  let unknownAt: number | null = null;
-  for (let i = 0; i < n; i++) {
-    const w = wire[i];
-    const v = view[i];
+    const v = view[j];
     if (v?.type === 'unknown') {
-      unknownAt ??= i;
+      unknownAt ??= { index: i, why: v.why };
+      if (v.span !== 'any') {
+        i++;
+        j++;
+        continue;
+      }
+      if (v.why !== unknownAt.why && !spans.includes(v.why)) spans.push(v.why);
+      const at = spanEnd(wire, i, view[j + 1]);
+      if (at === null) return mismatchAt(wire, view, i, j + 1);
+      i = at.next;
+      j += at.tail ? 2 : 1;
       continue;
     }
-    if (!w || !v || !same(w, v)) {
-      const at = textDiff(w, v);
-      if (at) return { status: 'mismatch', index: i, wire: at.wire, view: at.view };
-      return { status: 'mismatch', index: i, wire: describePart(w), view: describePart(v) };
-    }
+    if (!w || !v || !same(w, v)) return mismatchAt(wire, view, i, j);
+    i++;
+    j++;
   }
-  if (unknownAt !== null) {
-    const v = view[unknownAt];
-    return { status: 'unknown', index: unknownAt, why: v?.type === 'unknown' ? v.why : 'unknown part' };
-  }
+  if (unknownAt !== null) return { status: 'unknown', index: unknownAt.index, why: [unknownAt.why, ...spans].join('; ') };
   return { status: 'match' };
+}
+
+/** Texts a spanning unknown may stand for whole: what a client adds is user or system text. */
+const spannable = (p: Part): boolean => p.type === 'text' && (p.role === 'user' || p.role === 'system');
+
+/**
+ * Where the wire resumes after a spanning unknown that starts at wire part `from`: at the first
+ * wire part equal to the next view part `next`, or past the first user or system text that ends
+ * with `next`'s text after a blank line (`tail`: `next` is used up). Null: the parts it would have
+ * to skip are not texts a client adds, or nothing agrees with `next`.
+ */
+function spanEnd(wire: readonly Part[], from: number, next: Part | undefined): { next: number; tail: boolean } | null {
+  // Another unknown next decides for itself what it stands for.
+  if (next?.type === 'unknown') return { next: from, tail: false };
+  if (next === undefined) {
+    let k = from;
+    while (k < wire.length && spannable(wire[k] as Part)) k++;
+    return k === wire.length ? { next: k, tail: false } : null;
+  }
+  for (let k = from; k < wire.length; k++) {
+    const w = wire[k] as Part;
+    if (same(w, next)) return { next: k, tail: false };
+    if (next.type === 'text' && w.type === 'text' && w.role === next.role && w.text.endsWith(`\n\n${next.text}`)) return { next: k + 1, tail: true };
+    if (!spannable(w)) return null;
+  }
+  return null;
+}
+
+/**
+ * A mismatch at wire part `i` and view part `j`, with how many parts differ position by position
+ * from there (a shifted list differs everywhere after the shift), of how many wire positions the
+ * aligned lists cover.
+ */
+function mismatchAt(wire: readonly Part[], view: readonly Part[], i: number, j: number): SubResult {
+  const w = wire[i];
+  const v = view[j];
+  const at = textDiff(w, v);
+  const first = at ?? { wire: describePart(w), view: describePart(v) };
+  let differing = 0;
+  const n = Math.max(wire.length - i, view.length - j);
+  for (let k = 0; k < n; k++) {
+    const a = wire[i + k];
+    const b = view[j + k];
+    if (b?.type !== 'unknown' && (!a || !b || !same(a, b))) differing++;
+  }
+  return { status: 'mismatch', index: i, wire: first.wire, view: first.view, differing, of: i + n };
 }
 
 function describeTool(t: NormTool | undefined): string {

@@ -30,8 +30,13 @@ export type Part =
   | { readonly role: Role; readonly type: 'tool_result'; readonly callId: string; readonly content: string; readonly isError: boolean }
   | { readonly role: Role; readonly type: 'image' }
   | { readonly role: Role; readonly type: 'opaque'; readonly label: string }
-  /** Something the log does not say (a masked item without its reference, an unrecorded instruction). */
-  | { readonly role: Role; readonly type: 'unknown'; readonly why: string }
+  /**
+   * Something the log does not say (a masked item without its reference, an unrecorded instruction).
+   * It stands for one wire part in place, or, with `span: 'any'`, for what a client adds by rules the
+   * log does not hold: any number of user or system texts (none included), and the start of the
+   * next text of its role up to a blank line (./compare.ts aligns the parts after it).
+   */
+  | { readonly role: Role; readonly type: 'unknown'; readonly why: string; readonly span?: 'any' }
   | { readonly role: Role; readonly type: 'other'; readonly kind: string; readonly json: string };
 
 export interface NormTool {
