@@ -20,7 +20,7 @@
  *   importers  dialects files reader
  *   session    files importers reader workers
  *   tokens     session workers
- *   wire       session
+ *   wire       dialects session
  *   search     session
  *   present    session tokens   the JSON and text shapes the CLI prints and the API answers with
  *   providers  async
@@ -56,7 +56,7 @@ const LAYERS = {
   importers: ['dialects', 'files', 'reader'],
   session: ['files', 'importers', 'reader', 'workers'],
   tokens: ['session', 'workers'],
-  wire: ['session'],
+  wire: ['dialects', 'session'],
   search: ['session'],
   present: ['session', 'tokens'],
   providers: ['async'],

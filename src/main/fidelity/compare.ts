@@ -24,8 +24,8 @@ export type { PairedView, Verdict } from '../wire/pair';
  *
  * Verdicts. match: system, messages and tools all equal. mismatch: some part the log does record
  * differs (the first differing part is reported). unknown: nothing recorded differs, but the log
- * does not reveal some part (the system prompt, tools, a masked item, an instruction) — never
- * counted as a match. not-in-log: no logged request stands for it.
+ * does not reveal some part (the system prompt, tools, a masked item, an instruction, the context
+ * Claude Code adds to the messages) — never counted as a match. not-in-log: no logged request stands for it.
  */
 
 export interface RequestComparison {

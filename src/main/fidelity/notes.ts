@@ -23,6 +23,15 @@ is a difference of representation only:
   Responses they are compared as the exact argument string.
 - Claude Code adds \`x-anthropic-billing-header: cc_version=…; cc_entrypoint=…;\` as the first system
   block of every request. No log records it, so it is left out, and every report row notes that.
+- Claude Code before its \`api-request\` records (2.0.77 to 2.1.197 here) opens the first user message
+  of every request with \`<system-reminder>\` blocks the log does not hold: the context block ("As
+  you answer the user's questions, you can use the following context: # currentDate …", CLAUDE.md)
+  and, in 2.1.97, the skills listing. 2.1.197 sends the agent-types and skills listings instead as a
+  \`system\` message of its own after the prompt. The view marks each of these as unknown at its
+  place (src/main/dialects/claude-unrecorded.ts): it stands for the wire's user and system texts
+  there, none included, and for the start of the prompt up to a blank line. The parts around it
+  are compared in place, so such a request is **unknown**, never a match, and a real difference
+  elsewhere is still a mismatch.
 
 ## What each log records, and what only the wire shows
 

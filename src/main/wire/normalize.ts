@@ -271,13 +271,40 @@ export function blockParts(role: Role, blocks: readonly Block[], protocol: strin
 }
 
 /**
- * The view in the common shape. `instruction`: a summarizer request's instruction (undefined: the
- * request has none; null: it has one the log does not record).
+ * What a client adds to the messages by rules the log does not hold (src/main/dialects/
+ * claude-unrecorded.ts): why the start of the first user message is unknown, and, per item, why
+ * its text on the wire is (null: the item is sent as the log says). Such an item is unknown where
+ * the log has it and before the prompt just before it.
  */
-export function normalizeView(v: ModelView, protocol: string, instruction?: readonly Block[] | null): NormRequest {
+export interface UnrecordedRendering {
+  readonly firstUser: string;
+  readonly item: (it: ModelView['items'][number]) => string | null;
+}
+
+/**
+ * The view in the common shape. `instruction`: a summarizer request's instruction (undefined: the
+ * request has none; null: it has one the log does not record). `unrecorded`: what the client adds
+ * that the log does not hold, each marked unknown at its place.
+ */
+export function normalizeView(v: ModelView, protocol: string, instruction?: readonly Block[] | null, unrecorded?: UnrecordedRendering): NormRequest {
   const parts: Part[] = [];
+  let firstUser = unrecorded !== undefined;
   for (const it of v.items) {
     const role = viewRole(it.role);
+    const rendered = unrecorded?.item(it) ?? null;
+    if (rendered !== null) {
+      const unknown: Part = { role, type: 'unknown', why: rendered, span: 'any' };
+      // The client may send it as a reminder before the prompt it came with, or after it as a
+      // message of its own: it is unknown at both places.
+      const prompt = parts.at(-1);
+      if (prompt?.type === 'text' && prompt.role === 'user') parts.splice(parts.length - 1, 0, unknown);
+      parts.push(unknown);
+      continue;
+    }
+    if (firstUser && unrecorded && role === 'user') {
+      parts.push({ role, type: 'unknown', why: unrecorded.firstUser, span: 'any' });
+      firstUser = false;
+    }
     if (it.blocks === null) parts.push({ role, type: 'unknown', why: `masked item ${it.id}: its reference is not recorded` });
     else parts.push(...blockParts(role, it.blocks, protocol));
   }

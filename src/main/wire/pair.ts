@@ -1,6 +1,7 @@
+import { CONTEXT_BLOCK_UNKNOWN, UNRECORDED_CONTEXT, attachmentUnknown } from '../dialects/claude-unrecorded';
 import type { SessionInspector } from '../session/inspector';
 import { type RequestResult, compareRequest, similarity } from './compare';
-import { type NormRequest, type Part, canonicalJson, normalizeView } from './normalize';
+import { type NormRequest, type Part, type UnrecordedRendering, canonicalJson, normalizeView } from './normalize';
 
 /*
  * Pairs requests seen on the wire with the requests a log records — by content, never by position
@@ -63,11 +64,14 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
     const mine = st.requests.filter((r) => !seen.has(r.seq));
     for (const r of mine) seen.add(r.seq);
     const views = await ins.fullViews(mine.map((r) => r.index), branch);
+    // Claude Code before its api-request records: what it adds to the messages is unknown in place.
+    const claude: UnrecordedRendering = { firstUser: CONTEXT_BLOCK_UNKNOWN, item: (it) => attachmentUnknown(st.itemById.get(it.id)?.item.origin) };
     mine.forEach((r, k) => {
       const v = views[k];
       if (!v) return;
       const instruction = r.input ? (r.input.instruction === undefined ? null : r.input.instruction) : undefined;
-      out.push({ branch, index: r.index, id: r.id, seq: r.seq, purpose: r.purpose, norm: normalizeView(v, protocol, instruction) });
+      const unrecorded = r.envelope.unrecorded.includes(UNRECORDED_CONTEXT) ? claude : undefined;
+      out.push({ branch, index: r.index, id: r.id, seq: r.seq, purpose: r.purpose, norm: normalizeView(v, protocol, instruction, unrecorded) });
     });
   }
   return out.sort((a, b) => a.seq - b.seq);
