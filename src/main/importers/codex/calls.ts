@@ -9,7 +9,9 @@ import type { CodexState } from './state';
 // the next turn's input come after. A call opens at its first output item (the request is
 // emitted right before it, so the view at the request is the history before the call) and
 // closes at the next token_count that reports new usage; an output item after inputs with no
-// usage report in between starts a new call (the old one gets a response without usage).
+// usage report in between starts a new call (the old one gets a response without usage). Where
+// the usage comes first (Codex 0.4x writes a round's calls and their outputs interleaved, after
+// it), the output item must also follow a new round's turn_context to start a new call.
 
 export interface PendingUsage {
   readonly from: JsonLine;

@@ -25,6 +25,7 @@ export interface TakenCall {
 export class OpenCall {
   private id: string | null = null;
   private sawInput_ = false;
+  private roundAfterInput_ = false;
   private recorded_: RecordedUsage | null = null;
 
   /** A call is open. */
@@ -37,6 +38,11 @@ export class OpenCall {
     return this.sawInput_;
   }
 
+  /** A sampling round began (a `turn_context`) after an input was logged; false: none is open. */
+  get roundAfterInput(): boolean {
+    return this.roundAfterInput_;
+  }
+
   /** The open call's `token_usage_record`, if one was read; null: none, or no call is open. */
   get recorded(): RecordedUsage | null {
     return this.recorded_;
@@ -47,6 +53,7 @@ export class OpenCall {
     if (this.id !== null) return false;
     this.id = id;
     this.sawInput_ = false;
+    this.roundAfterInput_ = false;
     this.recorded_ = recorded;
     return true;
   }
@@ -54,6 +61,11 @@ export class OpenCall {
   /** An input was logged: the open call (if any) is answered, and the next output item starts a new one. */
   input(): void {
     if (this.id !== null) this.sawInput_ = true;
+  }
+
+  /** A sampling round began: after an input, the next output item is another call's, whatever the order. */
+  round(): void {
+    if (this.sawInput_) this.roundAfterInput_ = true;
   }
 
   /** Keep the usage of the open call's response (if one is open), for when no token_count closes it. */
@@ -68,6 +80,7 @@ export class OpenCall {
     const taken = { id, recorded: this.recorded_ };
     this.id = null;
     this.sawInput_ = false;
+    this.roundAfterInput_ = false;
     this.recorded_ = null;
     return taken;
   }

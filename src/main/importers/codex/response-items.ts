@@ -6,7 +6,8 @@ import type { CodexState } from './state';
 
 /**
  * `response_item`: one item of the model history (id `L<line>`), mapped by ./blocks.ts. An output
- * item opens a model call (or a new one, after inputs); an input marks the open call as answered.
+ * item opens a model call (or a new one, after inputs; where usage is written first, after inputs
+ * and a new round); an input marks the open call as answered.
  */
 export function responseItem(s: CodexState, p: unknown): void {
   if (!isObj(p)) {
@@ -25,7 +26,10 @@ export function responseItem(s: CodexState, p: unknown): void {
   }
   s.notes(notes);
   if (m.item.flow === 'output') {
-    if (s.call.sawInput) closeCall(s);
+    // Where usage comes first, Codex writes a round's items in one batch after it, each call
+    // followed by its output (parallel calls interleave): only a new round ends the batch.
+    const answered = s.usageOrder === 'before-output' ? s.call.roundAfterInput : s.call.sawInput;
+    if (answered) closeCall(s);
     if (!s.call.isOpen) openCall(s);
   } else if (m.item.flow === 'input') {
     s.call.input();

@@ -16,6 +16,8 @@ export function turnContext(s: CodexState, p: unknown): void {
     s.bad('turn_context', 'turn_context has no payload object');
     return;
   }
+  // Codex writes one before each sampling round: the open call's round, if inputs came, is over.
+  s.call.round();
   const model = str(p.model);
   const effort = str(p.effort);
   const change: Route = {};

@@ -31,4 +31,20 @@ describe('OpenCall', () => {
     expect(c.sawInput).toBe(false);
     expect(c.recorded).toBeNull();
   });
+
+  it('tells a new round after an input, on the open call only', () => {
+    const c = new OpenCall();
+    c.round();
+    c.open('req:1', null);
+    c.round();
+    expect(c.roundAfterInput).toBe(false);
+    c.input();
+    expect(c.roundAfterInput).toBe(false);
+    c.round();
+    expect(c.roundAfterInput).toBe(true);
+    c.take();
+    expect(c.roundAfterInput).toBe(false);
+    c.open('req:2', null);
+    expect(c.roundAfterInput).toBe(false);
+  });
 });
