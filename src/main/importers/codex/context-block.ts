@@ -1,3 +1,5 @@
+import type { JsonLine } from '../../reader/types';
+import { mapResponseItem } from './blocks';
 import { flushPending } from './calls';
 import { readRecord } from './dispatch';
 import { isObj, str } from './json';
@@ -35,13 +37,32 @@ export function flushBlock(s: CodexState, next: RolloutRecord | null): void {
     s.turn.markResume();
     s.emit({ kind: 'lifecycle', boundary: 'resume' });
   }
-  s.contextBlock = beforeTurn;
+  const head = beforeTurn ? lines.length : openingContext(s, lines);
+  s.contextBlock = head > 0;
   s.contextIds = [];
-  for (const l of lines) readRecord(s, l, classify(l.value, false));
-  if (beforeTurn && s.contextIds.length > 0) {
+  for (const l of lines.slice(0, head)) readRecord(s, l, classify(l.value, false));
+  if (s.contextIds.length > 0) {
     s.initialContext = s.contextIds;
     s.initialContextLine = first?.line;
   }
   s.contextBlock = false;
   s.contextIds = [];
+  for (const l of lines.slice(head)) readRecord(s, l, classify(l.value, false));
+}
+
+/**
+ * A Codex that logs no turn start (0.47 to 0.7x): its initial context (user instructions, environment) is
+ * the run of context messages that opens the session, before its first user message. How many
+ * of the block's lines are that; 0 when something was placed already or a context is known.
+ */
+function openingContext(s: CodexState, lines: readonly JsonLine[]): number {
+  if (s.live.length > 0 || s.initialContext.length > 0) return 0;
+  let n = 0;
+  for (const l of lines) {
+    const p = l.value.payload;
+    const m = isObj(p) ? mapResponseItem(p, '') : null;
+    if (!m?.ok || !(m.item.contextual || m.item.role0 === 'developer')) break;
+    n++;
+  }
+  return n;
 }
