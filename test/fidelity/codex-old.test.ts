@@ -49,7 +49,7 @@ describe.each(['0.47.0', '0.59.0'])('Codex %s', (version) => {
   });
 });
 
-describe.each(['0.59.0'])('Codex %s, a local compaction', (version) => {
+describe.each(['0.47.0', '0.59.0'])('Codex %s, a local compaction', (version) => {
   it.each([['auto-compact', 5], ['compact-http-500', 6]])('%s: each wire request paired, the history after the compaction as sent', async (scenario, logged) => {
     const c = await compare(version, scenario);
     expect(c.unpairedViews).toEqual([]);
@@ -58,7 +58,8 @@ describe.each(['0.59.0'])('Codex %s, a local compaction', (version) => {
     // Every agent request's messages are what was sent; the summarizer's instruction is not logged.
     for (const r of c.requests) expect([r.seq, r.messages?.status]).toEqual([r.seq, r.view?.purpose === 'compaction' ? 'unknown' : 'match']);
     // The first request after the compaction starts with the initial context, as on the wire.
-    const after = c.requests.find((r) => r.label === 'after-compact');
+    const compaction = c.requests.findIndex((r) => r.view?.purpose === 'compaction');
+    const after = c.requests.slice(compaction).find((r) => r.view?.purpose === 'agent');
     expect(after?.messages?.status).toBe('match');
     expect(firstText(join(ROOT, `codex-${version}`, scenario), after?.seq ?? -1)).toMatch(/^<environment_context>/);
   });

@@ -4,6 +4,7 @@ import type { Derivation } from '../../../shared/model/item';
 import { type MappedItem, mapResponseItem, mappedItem } from './blocks';
 import { closeCall } from './calls';
 import { selectUserMessages, summaryText } from './compaction';
+import { BRIDGE_MAX_BYTES, type BridgePiece, historyBridge, usesHistoryBridge } from './history-bridge';
 import { APPEND, type ItemInfo, LOG, type PlaceOpts, match, place } from './history';
 import { isObj, str } from './json';
 import type { CodexState } from './state';
@@ -23,6 +24,8 @@ interface Entry {
   readonly orig?: ItemInfo | null;
   /** Origin to give the copy. */
   readonly origin?: string;
+  /** A piece of Codex 0.47's history bridge (./history-bridge.ts). */
+  readonly piece?: BridgePiece;
 }
 
 export function compacted(s: CodexState, p: unknown): void {
@@ -116,6 +119,7 @@ export function compacted(s: CodexState, p: unknown): void {
     // history too: the replacement history carries it, every prompt filters it out.
     if (e.mapped.flow === 'log') opts.op = LOG;
     const cid = `L${line}.r${e.index}`;
+    if (e.piece?.from) opts.from = e.piece.from;
     place(s, cid, e.mapped, opts);
     if (opts.op.op !== 'log') {
       fresh.push(cid);
@@ -131,7 +135,7 @@ export function compacted(s: CodexState, p: unknown): void {
     const derivation: Derivation = { kind: 'checkpoint', compactionId: id, covers: old, part: 'summary' };
     place(s, ckId, ck.mapped, {
       op: APPEND, derivation, sources: [startSeq, summarySeq, ...oldSeqs],
-      origin: ck.mapped.compaction ? 'compaction' : 'compaction summary', meta: true,
+      origin: ck.origin ?? (ck.mapped.compaction ? 'compaction' : 'compaction summary'), meta: true,
     });
     const ckSeq = s.liveSeqs[s.liveSeqs.length - 1] as number;
     for (const e of entries) {
@@ -147,6 +151,7 @@ export function compacted(s: CodexState, p: unknown): void {
   }
   s.live = fresh;
   s.liveSeqs = freshSeqs;
+  placedBridge(s, line, entries);
   s.turn.compacted();
   s.lastContext = undefined;
   s.compaction.open(id, s.cur);
@@ -171,7 +176,8 @@ function triggerOf(s: CodexState): EventOf<'compaction/start'>['trigger'] {
 /**
  * A `compacted` record without `replacement_history` (older Codex): the new history by Codex's
  * rule (./compaction.ts) — the latest initial context, the newest user messages within 20,000
- * tokens, the summary. Said in a diagnostic, with the estimate it uses.
+ * tokens, the summary — or, for a Codex before 0.59, the initial context and a history bridge
+ * (./history-bridge.ts). Said in a diagnostic, with the estimate it uses.
  */
 function legacyEntries(s: CodexState, line: number, message: string): Entry[] {
   const entries: Entry[] = [];
@@ -179,6 +185,7 @@ function legacyEntries(s: CodexState, line: number, message: string): Entry[] {
   for (const c of s.initialContext) {
     if (c.mapped) entries.push({ index: index++, mapped: c.mapped, orig: c, origin: 'rebuilt: initial context' });
   }
+  if (usesHistoryBridge(s.version, message)) return bridgeEntries(s, line, message, entries);
   const users = s.live.map((id) => s.infos.get(id)).filter((x): x is ItemInfo => x !== undefined && x.userText !== undefined);
   const kept = selectUserMessages(users.map((u) => u.userText as string));
   let cut = 0;
@@ -199,6 +206,37 @@ function legacyEntries(s: CodexState, line: number, message: string): Entry[] {
     `Line ${line}: compacted without replacement_history (an older Codex). The history after it is rebuilt by Codex's rule, not read from the log: ${ctx > 0 ? `the initial context recorded at line ${s.initialContextLine ?? '?'} (${ctx} message${ctx === 1 ? '' : 's'})` : 'no initial context (none was recorded)'}, ${kept.length} of ${users.length} user message${users.length === 1 ? '' : 's'} (newest first within 20,000 tokens, counted as Codex estimates them: 4 bytes per token${cut > 0 ? '; the oldest kept one cut to the budget' : ''}), and the summary as one user message.`,
     [], line);
   return entries;
+}
+
+/**
+ * The new history of a Codex that sent a history bridge (./history-bridge.ts): the initial
+ * context, then the bridge's pieces — its head, every user message of the history (an earlier
+ * bridge's pieces among them), the summary — which is the checkpoint.
+ */
+function bridgeEntries(s: CodexState, line: number, message: string, entries: Entry[]): Entry[] {
+  const ctx = entries.length;
+  const bridge = historyBridge(s, message);
+  for (const p of bridge.pieces) {
+    const mapped = mappedItem('message', 'user', [{ type: 'text', text: p.text }], 'input', { summary: p.summary });
+    entries.push({ index: entries.length, mapped, orig: p.orig, origin: p.origin, piece: p });
+  }
+  s.report('CODEX_LEGACY_COMPACTION', 'info',
+    `Line ${line}: compacted without replacement_history (Codex ${s.version ?? '?'}). The history after it is rebuilt by that Codex's rule, not read from the log: ${ctx > 0 ? `the initial context recorded at line ${s.initialContextLine ?? '?'} (${ctx} message${ctx === 1 ? '' : 's'})` : 'no initial context (none was recorded)'}, then one user message holding the ${bridge.users} user message${bridge.users === 1 ? '' : 's'} of the history and the summary, shown in pieces${bridge.cut ? `; the user messages were longer than Codex keeps (${BRIDGE_MAX_BYTES} bytes), and how it cut them is not recorded, so they are shown as unknown` : ''}.`,
+    [], line);
+  return entries;
+}
+
+/** Keep what the next bridge needs of this one's pieces; mask the user messages Codex cut unrecorded. */
+function placedBridge(s: CodexState, line: number, entries: readonly Entry[]): void {
+  const masked: string[] = [];
+  for (const e of entries) {
+    const p = e.piece;
+    if (!p) continue;
+    const id = `L${line}.r${e.index}`;
+    s.bridges.set(id, { text: p.text, from: p.from ?? s.cur, summary: p.summary });
+    if (p.masked) masked.push(id);
+  }
+  if (masked.length > 0) s.emit({ kind: 'mask', items: masked, masked: true, by: 'harness' });
 }
 
 function lastOf<T>(xs: readonly T[] | undefined, f: (x: T) => boolean): T | undefined {

@@ -26,6 +26,8 @@ export interface ItemInfo {
   readonly context: boolean;
   /** The mapped item, kept only for initial-context messages (a legacy compaction copies them). */
   readonly mapped: MappedItem | undefined;
+  /** Where a user turn's text can be re-read (a history bridge copies it from there); no value kept. */
+  readonly at: JsonLine | undefined;
 }
 
 export interface PlaceOpts {
@@ -36,6 +38,9 @@ export interface PlaceOpts {
   meta?: boolean;
   from?: JsonLine;
 }
+
+/** The value of a line kept only for its place in the file. */
+const NO_VALUE: Record<string, unknown> = Object.freeze({});
 
 /** Emit an item event and track it in the live history. */
 export function place(s: CodexState, id: string, m: MappedItem, opts: PlaceOpts): ItemInfo | undefined {
@@ -55,8 +60,11 @@ export function place(s: CodexState, id: string, m: MappedItem, opts: PlaceOpts)
   }
   s.turn.item();
   if (m.key === undefined && !s.contextBlock) return undefined;
+  const userText = context ? undefined : m.userText;
+  const from = opts.from ?? s.cur;
   const info: ItemInfo = {
-    id, seq, role: m.role, userText: context ? undefined : m.userText, context, mapped: s.contextBlock ? m : undefined,
+    id, seq, role: m.role, userText, context, mapped: s.contextBlock ? m : undefined,
+    at: userText !== undefined ? { value: NO_VALUE, line: from.line, offset: from.offset, length: from.length } : undefined,
   };
   s.infos.set(id, info);
   if (m.key !== undefined) {

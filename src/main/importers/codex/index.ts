@@ -77,7 +77,9 @@ import { sniffCodex } from './sniff';
  * "replacement_history". Without a summary item the old history is dropped (reason compaction).
  * Without `replacement_history` (older Codex) the new history is rebuilt by Codex's rule
  * (./compaction.ts; a CODEX_LEGACY_COMPACTION info says so, with its 4-bytes-per-token
- * estimate). compaction/end {committed, postTokens = Codex's own re-estimate around the line
+ * estimate); before 0.59, by the older rule of one "history bridge" message (./history-bridge.ts).
+ * The initial context it starts with is the block logged before the turn, or, where no turn
+ * start is logged, the context messages that open the session. compaction/end {committed, postTokens = Codex's own re-estimate around the line
  * when it fits the window; one over the window is not used and is reported as
  * CODEX_TOKEN_ESTIMATE}. event_msg context_compacted → record.
  *

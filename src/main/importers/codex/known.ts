@@ -48,6 +48,15 @@ export const SUMMARY_PREFIX =
   'Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools that were used by that language model. Use this to build on the work that has already been done and avoid duplicating work. Here is the summary produced by the other language model, use the information in this summary to  assist with your own analysis:';
 export const SUMMARY_PREFIX_HEAD = 'Another language model started to solve this problem and produced a summary of its thinking process.';
 
+/**
+ * `compact/history_bridge.md` of Codex 0.47 (as it sent it to the mock): the one user message a
+ * local compaction leaves after the initial context, `HISTORY_BRIDGE_HEAD + "\n\n" + the user
+ * messages joined by "\n\n" + "\n\n" + HISTORY_BRIDGE_SUMMARY + "\n\n" + summary`.
+ */
+export const HISTORY_BRIDGE_HEAD = 'You were originally given instructions from a user over one or more turns. Here were the user messages:';
+export const HISTORY_BRIDGE_SUMMARY =
+  'Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools that were used by that language model. Use this to build on the work that has already been done and avoid duplicating work. Here is the summary produced by the other language model, use the information in this summary to assist with your own analysis:';
+
 /** `COMPACT_USER_MESSAGE_MAX_TOKENS`: the budget of retained user messages in a local compaction. */
 export const COMPACT_USER_MESSAGE_MAX_TOKENS = 20_000;
 /** Codex's `approx_token_count`: UTF-8 bytes / 4, rounded up. */

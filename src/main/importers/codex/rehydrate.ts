@@ -1,6 +1,7 @@
 import type { EventBody } from '../../../shared/model/event';
 import { mapResponseItem } from './blocks';
 import { sentInstructions, summaryText } from './compaction';
+import { BRIDGE_ORIGIN, bridgeSummary } from './history-bridge';
 import { isObj, str } from './json';
 import { classify } from './records';
 
@@ -29,7 +30,8 @@ export function rehydrateCodex(event: EventBody, line: Record<string, unknown>):
         const m = mapResponseItem(raw, event.item.id);
         return m.ok ? { ...event, item: { ...event.item, blocks: m.item.blocks } } : null;
       }
-      // A legacy rebuild: only the summary's text is on this line.
+      // A legacy rebuild: only the summary's text is on this line (in a history bridge's piece, or a copy of one).
+      if (event.item.origin === BRIDGE_ORIGIN) return { ...event, item: { ...event.item, blocks: [{ type: 'text', text: bridgeSummary(str(p.message) ?? '') }] } };
       if (event.item.derivation?.kind === 'checkpoint') {
         return { ...event, item: { ...event.item, blocks: [{ type: 'text', text: summaryText(str(p.message) ?? '') }] } };
       }

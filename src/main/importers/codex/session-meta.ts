@@ -36,6 +36,7 @@ export function sessionMeta(s: CodexState, p: unknown): void {
   const version = str(p.cli_version);
   if (version !== undefined) {
     session.harnessVersion = version;
+    s.version = version;
     s.usageOrder = knownUsageOrder(version);
     // The newest version the fidelity suite ran on the wire (src/shared/compat/versions.ts).
     if (newerThanVerified('codex', version)) {

@@ -6,6 +6,7 @@ import type { ImportSink } from '../types';
 import type { ItemInfo } from './history';
 import { CompactionBracket } from './compaction-bracket';
 import { HeldLines } from './held-lines';
+import type { PlacedPiece } from './history-bridge';
 import { OpenCall } from './open-call';
 import { TurnTracker } from './turn-tracker';
 import type { SummarizerReply } from './summarizer';
@@ -36,6 +37,8 @@ export class CodexState {
 
   sessionEmitted = false;
   sessionId: string | undefined;
+  /** `cli_version` of the session_meta: which rule an older Codex rebuilt a compacted history by. */
+  version: string | undefined;
   forkParent: string | undefined;
 
   /** Live history: item ids in surface order, and the seq of each. */
@@ -74,6 +77,8 @@ export class CodexState {
   /** The latest initial-context block: what a legacy compaction re-injects. */
   initialContext: ItemInfo[] = [];
   initialContextLine: number | undefined;
+  /** The pieces of history bridges (Codex 0.47), by item id: the next bridge holds their text again. */
+  readonly bridges = new Map<string, PlacedPiece>();
 
   readonly unknown = new Map<string, UnknownCount>();
   readonly scratch: string[] = [];
