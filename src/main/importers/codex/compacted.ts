@@ -229,11 +229,13 @@ function bridgeEntries(s: CodexState, line: number, message: string, entries: En
 /** Keep what the next bridge needs of this one's pieces; mask the user messages Codex cut unrecorded. */
 function placedBridge(s: CodexState, line: number, entries: readonly Entry[]): void {
   const masked: string[] = [];
+  // Where the pieces without a line of their own are re-read: this line, without its value.
+  const here = { value: {}, line: s.cur.line, offset: s.cur.offset, length: s.cur.length };
   for (const e of entries) {
     const p = e.piece;
     if (!p) continue;
     const id = `L${line}.r${e.index}`;
-    s.bridges.set(id, { text: p.text, from: p.from ?? s.cur, summary: p.summary });
+    s.bridges.set(id, { text: p.text, from: p.from ?? here, summary: p.summary });
     if (p.masked) masked.push(id);
   }
   if (masked.length > 0) s.emit({ kind: 'mask', items: masked, masked: true, by: 'harness' });
