@@ -4,7 +4,8 @@ import type { Block } from '../shared/model/content';
 
 // Control characters in session text would break the one-line layout; they are shown as spaces.
 // eslint-disable-next-line no-control-regex
-const flat = (s: string): string => s.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+const flat = (s: string): string => s.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
 
 export function blockText(b: Block): string {
   switch (b.type) {

@@ -40,11 +40,14 @@ export function elidedOf(blocks: readonly Block[] | null): number {
   return n;
 }
 
+/** Control characters would break a one-line preview; they become spaces. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+
 /** A one-line preview of blocks, for lists. */
 export function preview(blocks: readonly Block[] | null, max = 160): string {
   if (!blocks) return '';
-  // eslint-disable-next-line no-control-regex
-  const flat = blocksText(blocks).replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = blocksText(blocks).replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
