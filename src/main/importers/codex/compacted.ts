@@ -1,6 +1,7 @@
 import type { Block } from '../../../shared/model/content';
 import type { EventOf } from '../../../shared/model/event';
 import type { Derivation } from '../../../shared/model/item';
+import type { JsonLine } from '../../reader/types';
 import { type MappedItem, mapResponseItem, mappedItem } from './blocks';
 import { closeCall } from './calls';
 import { selectUserMessages, summaryText } from './compaction';
@@ -24,6 +25,8 @@ interface Entry {
   readonly orig?: ItemInfo | null;
   /** Origin to give the copy. */
   readonly origin?: string;
+  /** The line the copy's text is re-read from; undefined: the `compacted` line. */
+  readonly from?: JsonLine;
   /** A piece of Codex 0.47's history bridge (./history-bridge.ts). */
   readonly piece?: BridgePiece;
 }
@@ -119,7 +122,7 @@ export function compacted(s: CodexState, p: unknown): void {
     // history too: the replacement history carries it, every prompt filters it out.
     if (e.mapped.flow === 'log') opts.op = LOG;
     const cid = `L${line}.r${e.index}`;
-    if (e.piece?.from) opts.from = e.piece.from;
+    if (e.from) opts.from = e.from;
     place(s, cid, e.mapped, opts);
     if (opts.op.op !== 'log') {
       fresh.push(cid);
@@ -183,7 +186,7 @@ function legacyEntries(s: CodexState, line: number, message: string): Entry[] {
   const entries: Entry[] = [];
   let index = 0;
   for (const c of s.initialContext) {
-    if (c.mapped) entries.push({ index: index++, mapped: c.mapped, orig: c, origin: 'rebuilt: initial context' });
+    if (c.mapped) entries.push({ index: index++, mapped: c.mapped, orig: c, origin: 'rebuilt: initial context', from: c.at });
   }
   if (usesHistoryBridge(s.version, message)) return bridgeEntries(s, line, message, entries);
   const users = s.live.map((id) => s.infos.get(id)).filter((x): x is ItemInfo => x !== undefined && x.userText !== undefined);
@@ -193,7 +196,10 @@ function legacyEntries(s: CodexState, line: number, message: string): Entry[] {
     const orig = users[k.index] as ItemInfo;
     if (k.truncated) cut++;
     const mapped = mappedItem('message', 'user', [{ type: 'text', text: k.text }], 'input', { userText: k.text });
-    entries.push({ index: index++, mapped, orig, origin: k.truncated ? 'rebuilt: user message cut to the token budget' : 'rebuilt: user message' });
+    // A whole copy is emitted from its original's line, so that its text re-reads whole there (long
+    // texts are kept elided in memory); a cut one has no line of its own.
+    const origin = k.truncated ? 'rebuilt: user message cut to the token budget' : 'rebuilt: user message';
+    entries.push({ index: index++, mapped, orig, origin, from: k.truncated ? undefined : orig.at });
   }
   const text = summaryText(message);
   entries.push({
@@ -218,7 +224,7 @@ function bridgeEntries(s: CodexState, line: number, message: string, entries: En
   const bridge = historyBridge(s, message);
   for (const p of bridge.pieces) {
     const mapped = mappedItem('message', 'user', [{ type: 'text', text: p.text }], 'input', { summary: p.summary });
-    entries.push({ index: entries.length, mapped, orig: p.orig, origin: p.origin, piece: p });
+    entries.push({ index: entries.length, mapped, orig: p.orig, origin: p.origin, from: p.from, piece: p });
   }
   s.report('CODEX_LEGACY_COMPACTION', 'info',
     `Line ${line}: compacted without replacement_history (Codex ${s.version ?? '?'}). The history after it is rebuilt by that Codex's rule, not read from the log: ${ctx > 0 ? `the initial context recorded at line ${s.initialContextLine ?? '?'} (${ctx} message${ctx === 1 ? '' : 's'})` : 'no initial context (none was recorded)'}, then one user message holding the ${bridge.users} user message${bridge.users === 1 ? '' : 's'} of the history and the summary, shown in pieces${bridge.cut ? `; the user messages were longer than Codex keeps (${BRIDGE_MAX_BYTES} bytes), and how it cut them is not recorded, so they are shown as unknown` : ''}.`,

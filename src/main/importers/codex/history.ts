@@ -26,7 +26,10 @@ export interface ItemInfo {
   readonly context: boolean;
   /** The mapped item, kept only for initial-context messages (a legacy compaction copies them). */
   readonly mapped: MappedItem | undefined;
-  /** Where a user turn's text can be re-read (a history bridge copies it from there); no value kept. */
+  /**
+   * Where the text of a user turn or an initial-context message can be re-read (a legacy
+   * compaction's copies of it are emitted from there); no value kept.
+   */
   readonly at: JsonLine | undefined;
 }
 
@@ -64,7 +67,7 @@ export function place(s: CodexState, id: string, m: MappedItem, opts: PlaceOpts)
   const from = opts.from ?? s.cur;
   const info: ItemInfo = {
     id, seq, role: m.role, userText, context, mapped: s.contextBlock ? m : undefined,
-    at: userText !== undefined ? { value: NO_VALUE, line: from.line, offset: from.offset, length: from.length } : undefined,
+    at: userText !== undefined || s.contextBlock ? { value: NO_VALUE, line: from.line, offset: from.offset, length: from.length } : undefined,
   };
   s.infos.set(id, info);
   if (m.key !== undefined) {

@@ -8,8 +8,9 @@ import { classify } from './records';
 /**
  * The event with its full text, re-mapped from its source line with the same mappers the importer
  * used. What the import derived from other lines (ids, ops, derivations, sources, meta, origin) is
- * kept from the in-memory event. Items of a legacy rebuild that copy other lines' text, and events
- * without text, come back unchanged. Null when the line no longer yields the event.
+ * kept from the in-memory event. A legacy rebuild's copies are emitted from the line their text is
+ * on; a user message it cut to the token budget (no line holds that text) and events without text
+ * come back unchanged. Null when the line no longer yields the event.
  */
 export function rehydrateCodex(event: EventBody, line: Record<string, unknown>): EventBody | null {
   const rec = classify(line, line.type === undefined && line.payload === undefined);

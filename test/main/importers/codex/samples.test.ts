@@ -66,15 +66,13 @@ describe('rehydrate', () => {
     }
   });
 
-  it('a legacy rebuild restores the summary from its line and leaves copies of other lines as they are', () => {
+  it('a legacy rebuild restores the summary from its line, and each copy from its original\'s line', () => {
     const r = importValues([meta(), started(), user('keep this'), compacted('Summary text')]);
-    const items = r.of('item').filter((e) => e.line === 4);
-    expect(items).toHaveLength(2);
+    const items = r.of('item').filter((e) => e.item.id.startsWith('L4.'));
+    expect(items.map((e) => [e.item.id, e.line, e.item.derivation?.kind])).toEqual([['L4.r1', 4, 'checkpoint'], ['L4.r0', 3, 'reinjected']]);
     for (const e of items) {
       const full = body(e);
-      const back = codexImporter.rehydrate(shorten(full), r.lines[4] ?? {});
-      if (e.item.derivation?.kind === 'checkpoint') expect(back).toEqual(full);
-      else expect(back).toEqual(shorten(full));
+      expect(codexImporter.rehydrate(shorten(full), r.lines[e.line] ?? {})).toEqual(full);
     }
   });
 
