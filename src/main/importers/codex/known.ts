@@ -42,10 +42,12 @@ export const EVENT_MSG_TYPES: ReadonlySet<string> = new Set([
 
 /**
  * `compact/summary_prefix.md`: the first sentence of the user message that carries a local
- * compaction's summary (`SUMMARY_PREFIX + "\n" + summary`). Matched as a prefix.
+ * compaction's summary (`SUMMARY_PREFIX + "\n" + summary`). Matched as a prefix. One space in
+ * "to assist": that is what Codex 0.59, 0.118, 0.169 and 0.171 log and send (fixtures/fidelity),
+ * though a revision of the template has two there.
  */
 export const SUMMARY_PREFIX =
-  'Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools that were used by that language model. Use this to build on the work that has already been done and avoid duplicating work. Here is the summary produced by the other language model, use the information in this summary to  assist with your own analysis:';
+  'Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools that were used by that language model. Use this to build on the work that has already been done and avoid duplicating work. Here is the summary produced by the other language model, use the information in this summary to assist with your own analysis:';
 export const SUMMARY_PREFIX_HEAD = 'Another language model started to solve this problem and produced a summary of its thinking process.';
 
 /**
