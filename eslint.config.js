@@ -8,14 +8,33 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 const nodeBuiltins = [
-  'fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'stream',
-  'stream/promises', 'url', 'util', 'worker_threads', 'zlib', 'events', 'readline', 'buffer',
+  'fs',
+  'fs/promises',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'stream',
+  'stream/promises',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
+  'events',
+  'readline',
+  'buffer',
 ];
 const noNode = [
   { group: ['node:*'], message: 'This layer must not use Node built-ins (docs/architecture.md, "Layers").' },
   ...nodeBuiltins.map((n) => ({ group: [n], message: 'This layer must not use Node built-ins.' })),
 ];
-const noElectron = { group: ['electron', 'electron/*'], message: 'Only the Electron shell (src/main/electron) and the preload import electron.' };
+const noElectron = {
+  group: ['electron', 'electron/*'],
+  message: 'Only the Electron shell (src/main/electron) and the preload import electron.',
+};
 const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'HTMLElement', 'fetch'].map((name) => ({
   name,
   message: 'src/shared runs anywhere: no DOM or fetch.',
@@ -28,9 +47,20 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: {
-        console: 'readonly', process: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
-        setImmediate: 'readonly', URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', AbortController: 'readonly',
-        AbortSignal: 'readonly', performance: 'readonly', queueMicrotask: 'readonly', structuredClone: 'readonly',
+        console: 'readonly',
+        process: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+        URL: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        performance: 'readonly',
+        queueMicrotask: 'readonly',
+        structuredClone: 'readonly',
       },
     },
     rules: {
@@ -43,22 +73,40 @@ export default tseslint.config(
   {
     files: ['src/shared/**/*.ts', 'src/shared/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...noNode,
-          noElectron,
-          { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/shared imports nothing outside itself.' },
-        ],
-      }],
-      'no-restricted-globals': ['error', ...domGlobals, { name: 'process', message: 'src/shared runs anywhere: no process.' }, { name: 'Buffer', message: 'src/shared runs anywhere: no Buffer.' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...noNode,
+            noElectron,
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'],
+              message: 'src/shared imports nothing outside itself.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...domGlobals,
+        { name: 'process', message: 'src/shared runs anywhere: no process.' },
+        { name: 'Buffer', message: 'src/shared runs anywhere: no Buffer.' },
+      ],
     },
   },
   {
     files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [...noNode, noElectron, { group: ['**/main/**', '**/preload/**'], message: 'The renderer talks to the API contract, never to src/main.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...noNode,
+            noElectron,
+            { group: ['**/main/**', '**/preload/**'], message: 'The renderer talks to the API contract, never to src/main.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -47,7 +47,14 @@ import { askQuestions, SEARCH_QUERY, type Questions } from './questions';
 import type { LoadedSession } from '../src/main/session/types';
 import { replay, type ReplayState } from '../src/shared/replay/fold';
 import { modelView } from '../src/shared/replay/view';
-import { recordChild, RECORD_TARGET_GROWTH_MB, RECORD_TARGET_MBPS, RECORD_TARGET_TTFB_MS, runRecordBench, type RecordBenchResult } from './record';
+import {
+  recordChild,
+  RECORD_TARGET_GROWTH_MB,
+  RECORD_TARGET_MBPS,
+  RECORD_TARGET_TTFB_MS,
+  runRecordBench,
+  type RecordBenchResult,
+} from './record';
 import { mockChild, RERUN_TARGET_OVERHEAD_MS, RERUN_TARGET_RATIO, runRerunBench, type RerunBenchResult } from './rerun';
 import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
 import { CLAUDE_TARGET_RATIO, ensureClaudeBig } from './claude';
@@ -100,14 +107,27 @@ export interface FileResult {
   /** Median time for a worker to read an empty range: what a parallel load pays to start one (null: no worker script). */
   readonly workerStartMs: number | null;
   /** How the default load held the log and read the file. */
-  readonly log: { readonly kind: 'compact' | 'array'; readonly ranges: number; readonly byWorkers: number; readonly arenaBytes: number; readonly inArena: number; readonly objects: number };
+  readonly log: {
+    readonly kind: 'compact' | 'array';
+    readonly ranges: number;
+    readonly byWorkers: number;
+    readonly arenaBytes: number;
+    readonly inArena: number;
+    readonly objects: number;
+  };
   readonly replay: Timing;
   /** load + replay of the same round. */
   readonly loadReplay: Timing;
   readonly ratio: {
-    readonly reader: number; readonly readerNoReadAhead: number; readonly load: number; readonly loadReplay: number; readonly loadArray: number; readonly loadReplayArray: number;
+    readonly reader: number;
+    readonly readerNoReadAhead: number;
+    readonly load: number;
+    readonly loadReplay: number;
+    readonly loadArray: number;
+    readonly loadReplayArray: number;
     /** The compact log on one thread (null: the default load did not read the file in ranges). */
-    readonly loadCompactOneThread: number | null; readonly loadReplayCompactOneThread: number | null;
+    readonly loadCompactOneThread: number | null;
+    readonly loadReplayCompactOneThread: number | null;
   };
   /**
    * The array log read on one thread (`{ compactLog: false, threads: 1 }`, the default before the
@@ -145,8 +165,10 @@ export interface FileResult {
    * children of each kind. Files under SMALL_FILE_BYTES only, null otherwise. Set by the parent.
    */
   keptShapes?: {
-    readonly kept: ShapeFigure; readonly none: ShapeFigure;
-    readonly keptV8Defaults: ShapeFigure; readonly noneV8Defaults: ShapeFigure;
+    readonly kept: ShapeFigure;
+    readonly none: ShapeFigure;
+    readonly keptV8Defaults: ShapeFigure;
+    readonly noneV8Defaults: ShapeFigure;
   } | null;
   /**
    * The first bare loop and the first load of a fresh process each (no code optimised yet, V8's
@@ -176,7 +198,13 @@ export interface FileResult {
   };
   readonly views: (Latency & { readonly avgItems: number; readonly maxItems: number }) | null;
   readonly fullViews: (Latency & { readonly hydrated: number }) | null;
-  readonly stepping: { readonly views: number; readonly totalMs: number; readonly msPerView: number; readonly ratioToReplay: number; readonly items: number } | null;
+  readonly stepping: {
+    readonly views: number;
+    readonly totalMs: number;
+    readonly msPerView: number;
+    readonly ratioToReplay: number;
+    readonly items: number;
+  } | null;
   /** The diagnostics rules over the replayed default branch, once (what `palimpsest inspect` and the app's panel wait for). */
   readonly rules: { readonly ms: number; readonly findings: number } | null;
   /** Questions a user asks of a long session beyond views (with every view in order only: e1m, or --only). */
@@ -212,7 +240,6 @@ const cpuMsSince = (from: NodeJS.CpuUsage): number => {
   return (d.user + d.system) / 1000;
 };
 
-
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -223,8 +250,12 @@ function percentile(sorted: readonly number[], p: number): number {
 function latency(ms: readonly number[]): Latency {
   const s = [...ms].sort((a, b) => a - b);
   return {
-    samples: s.length, p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99),
-    max: s[s.length - 1] ?? NaN, mean: s.reduce((a, b) => a + b, 0) / Math.max(1, s.length),
+    samples: s.length,
+    p50: percentile(s, 50),
+    p95: percentile(s, 95),
+    p99: percentile(s, 99),
+    max: s[s.length - 1] ?? NaN,
+    mean: s.reduce((a, b) => a + b, 0) / Math.max(1, s.length),
   };
 }
 
@@ -276,7 +307,12 @@ async function bareLoop(path: string): Promise<number> {
 
 async function readerOnly(path: string, readAhead: boolean): Promise<number> {
   let n = 0;
-  await readJsonl(path, () => void n++, () => undefined, { readAhead });
+  await readJsonl(
+    path,
+    () => void n++,
+    () => undefined,
+    { readAhead },
+  );
   return n;
 }
 
@@ -329,8 +365,12 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     const ranges = session.files[0]?.ranges;
     const stats = session.events instanceof CompactLog ? session.events.stats() : null;
     logInfo = {
-      kind: stats ? 'compact' : 'array', ranges: ranges?.count ?? 1, byWorkers: ranges?.byWorkers ?? 0,
-      arenaBytes: stats?.arenaBytes ?? 0, inArena: stats?.inArena ?? 0, objects: stats?.objects ?? session.events.length,
+      kind: stats ? 'compact' : 'array',
+      ranges: ranges?.count ?? 1,
+      byWorkers: ranges?.byWorkers ?? 0,
+      arenaBytes: stats?.arenaBytes ?? 0,
+      inArena: stats?.inArena ?? 0,
+      objects: stats?.objects ?? session.events.length,
     };
     const t1b = t();
     held.state = replay(session.events);
@@ -339,9 +379,12 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     rp.push(t2 - t1b);
     lr.push(t1 - t0 + (t2 - t1b));
     if (round === 0) firstPeakRss = maxRss();
-    log(name, `round ${round + 1}/${runs}: bare ${(base[round] as number).toFixed(0)} ms, reader ${(rdr[round] as number).toFixed(0)} ms, `
-      + `load ${(t1 - t0).toFixed(0)} ms (${logInfo.kind} log, ${logInfo.ranges} range${logInfo.ranges === 1 ? '' : 's'}, ${logInfo.byWorkers} by workers; `
-      + `CPU: bare ${(cpuBase[round] as number).toFixed(0)}, load ${(cpuLoad[round] as number).toFixed(0)}), replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`);
+    log(
+      name,
+      `round ${round + 1}/${runs}: bare ${(base[round] as number).toFixed(0)} ms, reader ${(rdr[round] as number).toFixed(0)} ms, ` +
+        `load ${(t1 - t0).toFixed(0)} ms (${logInfo.kind} log, ${logInfo.ranges} range${logInfo.ranges === 1 ? '' : 's'}, ${logInfo.byWorkers} by workers; ` +
+        `CPU: bare ${(cpuBase[round] as number).toFixed(0)}, load ${(cpuLoad[round] as number).toFixed(0)}), replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`,
+    );
   };
   // The array log on one thread, with nothing else held; the session is let go after its replay.
   const arrayRound = async (round: number): Promise<void> => {
@@ -359,7 +402,10 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     ldA.push(t1 - t0);
     rpA.push(t2 - t1b);
     lrA.push(t1 - t0 + (t2 - t1b));
-    log(name, `round ${round + 1}/${runs}: array log, one thread: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms (${st.requests.length} requests)`);
+    log(
+      name,
+      `round ${round + 1}/${runs}: array log, one thread: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms (${st.requests.length} requests)`,
+    );
     await s.dispose();
   };
   // The compact log on this thread alone, when the default load read ranges on several: the same
@@ -422,7 +468,16 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   const workerStarts: number[] = [];
   for (let k = 0; k < 3; k++) {
     const t0 = t();
-    const jobs = startRangeJobs(path, [{ start: 0, end: 0 }, { start: bytes, end: bytes }], {}, 'worker', () => undefined);
+    const jobs = startRangeJobs(
+      path,
+      [
+        { start: 0, end: 0 },
+        { start: bytes, end: bytes },
+      ],
+      {},
+      'worker',
+      () => undefined,
+    );
     if (!jobs) break;
     await Promise.all(jobs.map((j) => j.result));
     for (const j of jobs) j.cancel();
@@ -478,7 +533,10 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
       for (let i = 0; i < n; i++) all += modelView(state, i)?.items.length ?? 0;
       const totalMs = t() - t0;
       stepping = { views: n, totalMs, msPerView: totalMs / n, ratioToReplay: totalMs / rep.medianMs, items: all };
-      log(name, `every view in order: ${(totalMs / 1000).toFixed(1)} s (${stepping.msPerView.toFixed(3)} ms/view, ${stepping.ratioToReplay.toFixed(1)}× replay)`);
+      log(
+        name,
+        `every view in order: ${(totalMs / 1000).toFixed(1)} s (${stepping.msPerView.toFixed(3)} ms/view, ${stepping.ratioToReplay.toFixed(1)}× replay)`,
+      );
     }
 
     // The same views with every elided text re-read from the file (what a reader of the full text waits for).
@@ -505,12 +563,28 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
   }
 
   return {
-    name, file: path, bytes, lines, events: session.events.length, requests: n, compactions: state.compactions.length, items: state.items.length,
+    name,
+    file: path,
+    bytes,
+    lines,
+    events: session.events.length,
+    requests: n,
+    compactions: state.compactions.length,
+    items: state.items.length,
     diagnostics: { load: session.diagnostics.length, replay: state.diagnostics.length, first: diagnosticsFirst },
-    baseline, reader, readerNoReadAhead, load, replay: rep, loadReplay,
+    baseline,
+    reader,
+    readerNoReadAhead,
+    load,
+    replay: rep,
+    loadReplay,
     ratio: {
-      reader: reader.mbps / baseline.mbps, readerNoReadAhead: readerNoReadAhead.mbps / baseline.mbps, load: load.mbps / baseline.mbps, loadReplay: loadReplay.mbps / baseline.mbps,
-      loadArray: loadArray.mbps / baseline.mbps, loadReplayArray: loadReplayArray.mbps / baseline.mbps,
+      reader: reader.mbps / baseline.mbps,
+      readerNoReadAhead: readerNoReadAhead.mbps / baseline.mbps,
+      load: load.mbps / baseline.mbps,
+      loadReplay: loadReplay.mbps / baseline.mbps,
+      loadArray: loadArray.mbps / baseline.mbps,
+      loadReplayArray: loadReplayArray.mbps / baseline.mbps,
       loadCompactOneThread: compactOneThread ? compactOneThread.load.mbps / baseline.mbps : null,
       loadReplayCompactOneThread: compactOneThread ? compactOneThread.loadReplay.mbps / baseline.mbps : null,
     },
@@ -520,13 +594,24 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
     compactOneThread,
     cpu: { baselineMs: cpuBase, loadMs: cpuLoad, loadRatio: median(cpuBase) / median(cpuLoad) },
     memory: {
-      baselinePeakRss, peakRss: firstPeakRss, peakRssRatio: firstPeakRss / bytes, peakRssAllRounds,
-      heldRss: mem.rss, heldHeap: mem.heapUsed, heldExternal: mem.external, heldHeapRatio: mem.heapUsed / bytes,
+      baselinePeakRss,
+      peakRss: firstPeakRss,
+      peakRssRatio: firstPeakRss / bytes,
+      peakRssAllRounds,
+      heldRss: mem.rss,
+      heldHeap: mem.heapUsed,
+      heldExternal: mem.external,
+      heldHeapRatio: mem.heapUsed / bytes,
       heapBytesPerEvent: mem.heapUsed / Math.max(1, session.events.length),
-      logHeap, logHeapPerEvent: logHeap / Math.max(1, session.events.length),
+      logHeap,
+      logHeapPerEvent: logHeap / Math.max(1, session.events.length),
       finalPeakRss: maxRss(),
     },
-    views, fullViews, stepping, rules, questions,
+    views,
+    fullViews,
+    stepping,
+    rules,
+    questions,
   };
 }
 
@@ -543,13 +628,14 @@ async function coldChild(argv: readonly string[]): Promise<void> {
 async function child(argv: readonly string[]): Promise<void> {
   const [name, path, runsText, stepText, whatText] = argv;
   if (!name || !path) throw new Error('usage: bench.js --child NAME PATH RUNS STEP [rounds|all]');
-  const send = (m: ChildMessage): Promise<void> => new Promise((res) => {
-    if (process.send) process.send(m, () => res());
-    else {
-      console.log(JSON.stringify(m));
-      res();
-    }
-  });
+  const send = (m: ChildMessage): Promise<void> =>
+    new Promise((res) => {
+      if (process.send) process.send(m, () => res());
+      else {
+        console.log(JSON.stringify(m));
+        res();
+      }
+    });
   try {
     const result = await measureFile(name, path, Math.max(1, Number(runsText ?? 3)), stepText === '1', whatText === 'rounds');
     await send({ ok: true, result });
@@ -588,7 +674,15 @@ function parseArgs(argv: readonly string[]): Args {
   return a;
 }
 
-function runChild(spec: DataSpec, path: string, args: Args, step: boolean, v8Defaults = false, keepShapes = true, roundsOnly = v8Defaults): Promise<ChildMessage> {
+function runChild(
+  spec: DataSpec,
+  path: string,
+  args: Args,
+  step: boolean,
+  v8Defaults = false,
+  keepShapes = true,
+  roundsOnly = v8Defaults,
+): Promise<ChildMessage> {
   const self = fileURLToPath(import.meta.url);
   const execArgv = [...process.execArgv];
   if (!execArgv.includes('--expose-gc')) execArgv.push('--expose-gc');
@@ -601,12 +695,21 @@ function runChild(spec: DataSpec, path: string, args: Args, step: boolean, v8Def
   return new Promise((res) => {
     let message: ChildMessage | null = null;
     const env = keepShapes ? process.env : { ...process.env, PALIMPSEST_KEEP_SHAPES: '0' };
-    const c = fork(self, ['--child', spec.name, path, String(roundsFor(path, args.runs)), step ? '1' : '0', roundsOnly ? 'rounds' : 'all'], { execArgv, stdio: 'inherit', env });
+    const c = fork(
+      self,
+      ['--child', spec.name, path, String(roundsFor(path, args.runs)), step ? '1' : '0', roundsOnly ? 'rounds' : 'all'],
+      { execArgv, stdio: 'inherit', env },
+    );
     c.on('message', (m) => {
       message = m as ChildMessage;
     });
     c.on('exit', (code, signal) => {
-      res(message ?? { ok: false, error: `the child process ended with ${signal ? `signal ${signal}` : `exit code ${code}`} before reporting (out of memory?)` });
+      res(
+        message ?? {
+          ok: false,
+          error: `the child process ended with ${signal ? `signal ${signal}` : `exit code ${code}`} before reporting (out of memory?)`,
+        },
+      );
     });
   });
 }
@@ -616,19 +719,33 @@ const SHAPE_PAIRS = 3;
 
 /** The kept-shapes comparison (FileResult.keptShapes), or why it failed. */
 async function compareKeptShapes(spec: DataSpec, path: string, args: Args): Promise<NonNullable<FileResult['keptShapes']> | string> {
-  const kinds = [[false, true], [false, false], [true, true], [true, false]] as const;
+  const kinds = [
+    [false, true],
+    [false, false],
+    [true, true],
+    [true, false],
+  ] as const;
   const got: { ratio: number; ms: number; cpu: number }[][] = kinds.map(() => []);
   for (let k = 0; k < SHAPE_PAIRS; k++) {
     for (let i = 0; i < kinds.length; i++) {
       const [v8Defaults, keep] = kinds[i] as readonly [boolean, boolean];
       const m = await runChild(spec, path, args, false, v8Defaults, keep, true);
       if (!m.ok) return m.error;
-      (got[i] as { ratio: number; ms: number; cpu: number }[]).push({ ratio: m.result.ratio.load, ms: m.result.load.medianMs, cpu: m.result.cpu.loadRatio });
+      (got[i] as { ratio: number; ms: number; cpu: number }[]).push({
+        ratio: m.result.ratio.load,
+        ms: m.result.load.medianMs,
+        cpu: m.result.cpu.loadRatio,
+      });
     }
   }
   const figure = (i: number): ShapeFigure => {
     const xs = got[i] as { ratio: number; ms: number; cpu: number }[];
-    return { loadRatio: median(xs.map((x) => x.ratio)), loadMs: median(xs.map((x) => x.ms)), cpuRatio: median(xs.map((x) => x.cpu)), children: xs.length };
+    return {
+      loadRatio: median(xs.map((x) => x.ratio)),
+      loadMs: median(xs.map((x) => x.ms)),
+      cpuRatio: median(xs.map((x) => x.cpu)),
+      children: xs.length,
+    };
   };
   return { kept: figure(0), none: figure(1), keptV8Defaults: figure(2), noneV8Defaults: figure(3) };
 }
@@ -671,10 +788,12 @@ const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '—');
 function table(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
-  return rows.map((r, ri) => {
-    const line = r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-    return ri === 0 ? `${line}\n${widths.map((w) => '─'.repeat(w)).join('  ')}` : line;
-  }).join('\n');
+  return rows
+    .map((r, ri) => {
+      const line = r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+      return ri === 0 ? `${line}\n${widths.map((w) => '─'.repeat(w)).join('  ')}` : line;
+    })
+    .join('\n');
 }
 
 /**
@@ -710,71 +829,192 @@ const mark = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
 
 function report(results: readonly FileResult[]): string {
   const out: string[] = [];
-  out.push(table([
-    ['file', 'MB', 'events', 'bare MB/s', 'reader MB/s', 'load MB/s', 'load ratio', `≥${TARGET_RATIO}`, 'CPU ratio', 'replay ms', 'load+replay ratio', 'peak RSS MB', 'RSS/size', 'all rounds MB', 'heap held/size'],
-    ...results.map((r) => [
-      r.name, f1(r.bytes / MB), r.events.toLocaleString('en-US'), f0(r.baseline.mbps), f0(r.reader.mbps), f0(r.load.mbps), f2(r.ratio.load),
-      mark(r.ratio.load >= TARGET_RATIO), f2(r.cpu.loadRatio), f0(r.replay.medianMs), f2(r.ratio.loadReplay), f0(r.memory.peakRss / MB), f2(r.memory.peakRssRatio),
-      f0(r.memory.peakRssAllRounds / MB), f2(r.memory.heldHeapRatio),
+  out.push(
+    table([
+      [
+        'file',
+        'MB',
+        'events',
+        'bare MB/s',
+        'reader MB/s',
+        'load MB/s',
+        'load ratio',
+        `≥${TARGET_RATIO}`,
+        'CPU ratio',
+        'replay ms',
+        'load+replay ratio',
+        'peak RSS MB',
+        'RSS/size',
+        'all rounds MB',
+        'heap held/size',
+      ],
+      ...results.map((r) => [
+        r.name,
+        f1(r.bytes / MB),
+        r.events.toLocaleString('en-US'),
+        f0(r.baseline.mbps),
+        f0(r.reader.mbps),
+        f0(r.load.mbps),
+        f2(r.ratio.load),
+        mark(r.ratio.load >= TARGET_RATIO),
+        f2(r.cpu.loadRatio),
+        f0(r.replay.medianMs),
+        f2(r.ratio.loadReplay),
+        f0(r.memory.peakRss / MB),
+        f2(r.memory.peakRssRatio),
+        f0(r.memory.peakRssAllRounds / MB),
+        f2(r.memory.heldHeapRatio),
+      ]),
     ]),
-  ]));
+  );
   out.push('');
-  out.push(table([
-    ['file', 'log', 'ranges', 'by workers', 'worker start ms', 'load ratio', '(array log, 1 thread)', 'replay ms', '(array log)', 'load+replay ratio', '(array log)', 'log heap MB', '(array log)', 'arena MB', 'events in arena'],
-    ...results.map((r) => [
-      r.name, r.log.kind, String(r.log.ranges), String(r.log.byWorkers), r.workerStartMs === null ? '—' : f0(r.workerStartMs), f2(r.ratio.load), f2(r.ratio.loadArray), f0(r.replay.medianMs), f0(r.arrayLog.replay.medianMs),
-      f2(r.ratio.loadReplay), f2(r.ratio.loadReplayArray), f0(r.memory.logHeap / MB), f0(r.arrayLog.logHeap / MB), f0(r.log.arenaBytes / MB),
-      `${f1((100 * r.log.inArena) / Math.max(1, r.log.inArena + r.log.objects))} %`,
+  out.push(
+    table([
+      [
+        'file',
+        'log',
+        'ranges',
+        'by workers',
+        'worker start ms',
+        'load ratio',
+        '(array log, 1 thread)',
+        'replay ms',
+        '(array log)',
+        'load+replay ratio',
+        '(array log)',
+        'log heap MB',
+        '(array log)',
+        'arena MB',
+        'events in arena',
+      ],
+      ...results.map((r) => [
+        r.name,
+        r.log.kind,
+        String(r.log.ranges),
+        String(r.log.byWorkers),
+        r.workerStartMs === null ? '—' : f0(r.workerStartMs),
+        f2(r.ratio.load),
+        f2(r.ratio.loadArray),
+        f0(r.replay.medianMs),
+        f0(r.arrayLog.replay.medianMs),
+        f2(r.ratio.loadReplay),
+        f2(r.ratio.loadReplayArray),
+        f0(r.memory.logHeap / MB),
+        f0(r.arrayLog.logHeap / MB),
+        f0(r.log.arenaBytes / MB),
+        `${f1((100 * r.log.inArena) / Math.max(1, r.log.inArena + r.log.objects))} %`,
+      ]),
     ]),
-  ]));
+  );
   const withViews = results.filter((r) => r.views);
   if (withViews.length > 0) {
     out.push('');
-    out.push(table([
-      ['file', 'requests', 'avg view items', 'view p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'every view s', 'ms/view', '× replay', 'full-text p50 ms', 'full-text p99 ms', 'rules ms'],
-      ...withViews.map((r) => [
-        r.name, r.requests.toLocaleString('en-US'), f0(r.views?.avgItems ?? NaN), f2(r.views?.p50 ?? NaN), f2(r.views?.p95 ?? NaN), f2(r.views?.p99 ?? NaN),
-        f2(r.views?.max ?? NaN), r.stepping ? f1(r.stepping.totalMs / 1000) : '—', r.stepping ? f2(r.stepping.msPerView) : '—',
-        r.stepping ? f1(r.stepping.ratioToReplay) : '—', f1(r.fullViews?.p50 ?? NaN), f1(r.fullViews?.p99 ?? NaN), f0(r.rules?.ms ?? NaN),
+    out.push(
+      table([
+        [
+          'file',
+          'requests',
+          'avg view items',
+          'view p50 ms',
+          'p95 ms',
+          'p99 ms',
+          'max ms',
+          'every view s',
+          'ms/view',
+          '× replay',
+          'full-text p50 ms',
+          'full-text p99 ms',
+          'rules ms',
+        ],
+        ...withViews.map((r) => [
+          r.name,
+          r.requests.toLocaleString('en-US'),
+          f0(r.views?.avgItems ?? NaN),
+          f2(r.views?.p50 ?? NaN),
+          f2(r.views?.p95 ?? NaN),
+          f2(r.views?.p99 ?? NaN),
+          f2(r.views?.max ?? NaN),
+          r.stepping ? f1(r.stepping.totalMs / 1000) : '—',
+          r.stepping ? f2(r.stepping.msPerView) : '—',
+          r.stepping ? f1(r.stepping.ratioToReplay) : '—',
+          f1(r.fullViews?.p50 ?? NaN),
+          f1(r.fullViews?.p99 ?? NaN),
+          f0(r.rules?.ms ?? NaN),
+        ]),
       ]),
-    ]));
+    );
   }
   const asked = results.filter((r) => r.questions);
   if (asked.length > 0) {
     out.push('');
-    out.push(table([
-      ['file', 'inspector step ms (median)', 'max', `search "${SEARCH_QUERY}" ms`, 'texts found', 'in preview only', 'token report s (before counting)', 'steps', 'longest step ms', 'inspect --json s'],
-      ...asked.map((r) => {
-        const q = r.questions as Questions;
-        return [r.name, f1(q.step.medianMs), f0(q.step.maxMs), f0(q.search.ms), q.search.total.toLocaleString('en-US'), String(q.search.partial), f1(q.report.ms / 1000), String(q.report.steps ?? '—'),
-          q.report.longestStepMs === null ? '—' : f0(q.report.longestStepMs), q.inspectJsonMs === null ? '—' : f1(q.inspectJsonMs / 1000)];
-      }),
-    ]));
+    out.push(
+      table([
+        [
+          'file',
+          'inspector step ms (median)',
+          'max',
+          `search "${SEARCH_QUERY}" ms`,
+          'texts found',
+          'in preview only',
+          'token report s (before counting)',
+          'steps',
+          'longest step ms',
+          'inspect --json s',
+        ],
+        ...asked.map((r) => {
+          const q = r.questions as Questions;
+          return [
+            r.name,
+            f1(q.step.medianMs),
+            f0(q.step.maxMs),
+            f0(q.search.ms),
+            q.search.total.toLocaleString('en-US'),
+            String(q.search.partial),
+            f1(q.report.ms / 1000),
+            String(q.report.steps ?? '—'),
+            q.report.longestStepMs === null ? '—' : f0(q.report.longestStepMs),
+            q.inspectJsonMs === null ? '—' : f1(q.inspectJsonMs / 1000),
+          ];
+        }),
+      ]),
+    );
   }
   out.push('');
   out.push('With and without, in the same run (ratios to the bare loop of the same process):');
   for (const r of results) {
     out.push(`  ${r.name}: reader ${f2(r.ratio.reader)}, without reading ahead ${f2(r.ratio.readerNoReadAhead)}`);
     if (r.compactOneThread && r.ratio.loadCompactOneThread !== null && r.ratio.loadReplayCompactOneThread !== null) {
-      out.push(`  ${r.name}: load (+ replay): compact log in ${r.log.ranges} ranges ${f2(r.ratio.load)} (${f2(r.ratio.loadReplay)}), `
-        + `compact log on one thread ${f2(r.ratio.loadCompactOneThread)} (${f2(r.ratio.loadReplayCompactOneThread)}), array log on one thread ${f2(r.ratio.loadArray)} (${f2(r.ratio.loadReplayArray)})`);
+      out.push(
+        `  ${r.name}: load (+ replay): compact log in ${r.log.ranges} ranges ${f2(r.ratio.load)} (${f2(r.ratio.loadReplay)}), ` +
+          `compact log on one thread ${f2(r.ratio.loadCompactOneThread)} (${f2(r.ratio.loadReplayCompactOneThread)}), array log on one thread ${f2(r.ratio.loadArray)} (${f2(r.ratio.loadReplayArray)})`,
+      );
     }
     const k = r.keptShapes;
     if (k) {
       const fig = (x: ShapeFigure): string => `${f2(x.loadRatio)} (${f0(x.loadMs)} ms, CPU ratio ${f2(x.cpuRatio)})`;
-      out.push(`  ${r.name}: load with one idle object per load class kept ${fig(k.kept)}, none kept ${fig(k.none)}; `
-        + `under V8's default map retention ${fig(k.keptV8Defaults)} against ${fig(k.noneV8Defaults)} (medians of ${k.kept.children} children each)`);
+      out.push(
+        `  ${r.name}: load with one idle object per load class kept ${fig(k.kept)}, none kept ${fig(k.none)}; ` +
+          `under V8's default map retention ${fig(k.keptV8Defaults)} against ${fig(k.noneV8Defaults)} (medians of ${k.kept.children} children each)`,
+      );
     }
   }
   out.push('');
   out.push('Targets:');
   for (const r of results) {
-    const d = r.v8Defaults ? ` (with V8's default map retention, under which the bench's forced GCs drop optimised code before each load: ${f2(r.v8Defaults.loadRatio)}×, load ${f0(r.v8Defaults.load.medianMs)} ms against ${f0(r.load.medianMs)})` : '';
+    const d = r.v8Defaults
+      ? ` (with V8's default map retention, under which the bench's forced GCs drop optimised code before each load: ${f2(r.v8Defaults.loadRatio)}×, load ${f0(r.v8Defaults.load.medianMs)} ms against ${f0(r.load.medianMs)})`
+      : '';
     out.push(`  read + import ≥ ${TARGET_RATIO}× bare loop, ${r.name}: ${f2(r.ratio.load)}× ${mark(r.ratio.load >= TARGET_RATIO)}${d}`);
-    if (r.cold) out.push(`    ${r.name}, the first load of a fresh process against its first bare loop (no code optimised yet): ${f2(r.cold.ratio)}×, ${f0(median(r.cold.loadMs))} ms against ${f0(median(r.cold.bareMs))}`);
+    if (r.cold)
+      out.push(
+        `    ${r.name}, the first load of a fresh process against its first bare loop (no code optimised yet): ${f2(r.cold.ratio)}×, ${f0(median(r.cold.loadMs))} ms against ${f0(median(r.cold.bareMs))}`,
+      );
   }
   const big = results.find((r) => r.name === 's1gb');
-  if (big) out.push(`  peak RSS ≤ ${TARGET_RSS}× file size on s1gb: ${f2(big.memory.peakRssRatio)}× ${mark(big.memory.peakRssRatio <= TARGET_RSS)}`);
+  if (big)
+    out.push(
+      `  peak RSS ≤ ${TARGET_RSS}× file size on s1gb: ${f2(big.memory.peakRssRatio)}× ${mark(big.memory.peakRssRatio <= TARGET_RSS)}`,
+    );
   const e1m = results.find((r) => r.name === 'e1m');
   if (e1m?.views) out.push(`  view p99 ≤ ${TARGET_P99_MS} ms on e1m: ${f2(e1m.views.p99)} ms ${mark(e1m.views.p99 <= TARGET_P99_MS)}`);
   return out.join('\n');
@@ -784,15 +1024,26 @@ async function parent(argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv);
   let specs = DATA_SET.filter((d) => (args.quick ? d.name === 's10mb' : true));
   if (args.only.length > 0) specs = DATA_SET.filter((d) => args.only.includes(d.name) || args.only.includes(d.file));
-  const onlyExtra = args.only.length > 0 && args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui' || o === 'record' || o === 'joined');
+  const onlyExtra =
+    args.only.length > 0 &&
+    args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui' || o === 'record' || o === 'joined');
   if (onlyExtra) specs = [];
-  if (specs.length === 0 && !onlyExtra) throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
+  if (specs.length === 0 && !onlyExtra)
+    throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
 
   const machine = {
-    node: process.version, v8: process.versions.v8, platform: `${os.platform()} ${os.release()}`, arch: os.arch(),
-    cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', totalMemory: os.totalmem(), freeMemoryAtStart: os.freemem(),
+    node: process.version,
+    v8: process.versions.v8,
+    platform: `${os.platform()} ${os.release()}`,
+    arch: os.arch(),
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    totalMemory: os.totalmem(),
+    freeMemoryAtStart: os.freemem(),
   };
-  console.log(`Palimpsest bench — node ${machine.node}, ${machine.cpus} × ${machine.cpuModel}, ${(machine.totalMemory / 2 ** 30).toFixed(1)} GiB`);
+  console.log(
+    `Palimpsest bench — node ${machine.node}, ${machine.cpus} × ${machine.cpuModel}, ${(machine.totalMemory / 2 ** 30).toFixed(1)} GiB`,
+  );
   console.log(`Data (${args.dataDir}):`);
   for (const spec of specs) ensureData(args.dataDir, spec);
 
@@ -801,16 +1052,22 @@ async function parent(argv: readonly string[]): Promise<void> {
   for (const spec of specs) {
     const path = join(args.dataDir, spec.file);
     const step = spec.name === 'e1m' || args.quick || args.only.length > 0;
-    console.log(`\n${spec.file} (${(statSync(path).size / MB).toFixed(1)} MB): ${roundsFor(path, args.runs)} rounds of bare loop / reader / load + replay, then views${step ? ' and every view in order' : ''}`);
+    console.log(
+      `\n${spec.file} (${(statSync(path).size / MB).toFixed(1)} MB): ${roundsFor(path, args.runs)} rounds of bare loop / reader / load + replay, then views${step ? ' and every view in order' : ''}`,
+    );
     const m = await runChild(spec, path, args, step);
     if (m.ok) {
       results.push(m.result);
       if (m.result.bytes < SMALL_FILE_BYTES) {
-        console.log(`  [${spec.name}] the same rounds again, with V8's default map retention (RETAIN_MAPS_FOR_N_GC in bench/bench.ts says why):`);
+        console.log(
+          `  [${spec.name}] the same rounds again, with V8's default map retention (RETAIN_MAPS_FOR_N_GC in bench/bench.ts says why):`,
+        );
         const d = await runChild(spec, path, args, false, true);
         if (d.ok) m.result.v8Defaults = { baseline: d.result.baseline, load: d.result.load, loadRatio: d.result.ratio.load };
         else failures.push({ name: `${spec.name} (V8 defaults)`, error: d.error });
-        console.log(`  [${spec.name}] the same rounds in children keeping one idle object per load class and keeping none (PALIMPSEST_KEEP_SHAPES=0), ${SHAPE_PAIRS} of each, in turns:`);
+        console.log(
+          `  [${spec.name}] the same rounds in children keeping one idle object per load class and keeping none (PALIMPSEST_KEEP_SHAPES=0), ${SHAPE_PAIRS} of each, in turns:`,
+        );
         const shapes = await compareKeptShapes(spec, path, args);
         if (typeof shapes === 'string') failures.push({ name: `${spec.name} (kept shapes)`, error: shapes });
         else m.result.keptShapes = shapes;
@@ -820,7 +1077,9 @@ async function parent(argv: readonly string[]): Promise<void> {
         if (typeof cold === 'string') failures.push({ name: `${spec.name} (fresh processes)`, error: cold });
         else {
           m.result.cold = cold;
-          console.log(`  [${spec.name}] fresh processes, ${COLD_RUNS} of each: bare loop ${cold.bareMs.map((x) => x.toFixed(0)).join(', ')} ms; load ${cold.loadMs.map((x) => x.toFixed(0)).join(', ')} ms`);
+          console.log(
+            `  [${spec.name}] fresh processes, ${COLD_RUNS} of each: bare loop ${cold.bareMs.map((x) => x.toFixed(0)).join(', ')} ms; load ${cold.loadMs.map((x) => x.toFixed(0)).join(', ')} ms`,
+          );
         }
       }
     } else {
@@ -853,16 +1112,24 @@ async function parent(argv: readonly string[]): Promise<void> {
 
   console.log('\n' + report(results));
   if (claude) {
-    console.log(`  Claude Code import ≥ ${CLAUDE_TARGET_RATIO}× bare loop, claude200mb: ${claude.ratio.load.toFixed(2)}× ${mark(claude.ratio.load >= CLAUDE_TARGET_RATIO)} (bare ${claude.baseline.mbps.toFixed(0)} MB/s, load ${claude.load.mbps.toFixed(0)} MB/s)`);
+    console.log(
+      `  Claude Code import ≥ ${CLAUDE_TARGET_RATIO}× bare loop, claude200mb: ${claude.ratio.load.toFixed(2)}× ${mark(claude.ratio.load >= CLAUDE_TARGET_RATIO)} (bare ${claude.baseline.mbps.toFixed(0)} MB/s, load ${claude.load.mbps.toFixed(0)} MB/s)`,
+    );
   }
   if (tokens) {
-    console.log(`  token count of s100mb ≤ ${TARGET_FULL_COUNT_S} s: ${(tokens.full.wallMs / 1000).toFixed(1)} s ${mark(tokens.full.pass)}`);
-    console.log(`    (on this thread alone, no worker: ${(tokens.inline.wallMs / 1000).toFixed(1)} s; again from the warm content cache: ${(tokens.recountSameSession.wallMs / 1000).toFixed(2)} s)`);
+    console.log(
+      `  token count of s100mb ≤ ${TARGET_FULL_COUNT_S} s: ${(tokens.full.wallMs / 1000).toFixed(1)} s ${mark(tokens.full.pass)}`,
+    );
+    console.log(
+      `    (on this thread alone, no worker: ${(tokens.inline.wallMs / 1000).toFixed(1)} s; again from the warm content cache: ${(tokens.recountSameSession.wallMs / 1000).toFixed(2)} s)`,
+    );
     console.log(`  view after a seek p99 ≤ ${TARGET_SEEK_P99_MS} ms: ${tokens.seek.cached.p99.toFixed(2)} ms ${mark(tokens.seek.pass)}`);
   }
   for (const r of results) {
     if (r.diagnostics.load + r.diagnostics.replay > 0) {
-      console.log(`\n${r.name}: ${r.diagnostics.load} load and ${r.diagnostics.replay} replay diagnostics on generated data, first: ${r.diagnostics.first.join(' | ')}`);
+      console.log(
+        `\n${r.name}: ${r.diagnostics.load} load and ${r.diagnostics.replay} replay diagnostics on generated data, first: ${r.diagnostics.first.join(' | ')}`,
+      );
     }
   }
   for (const f of failures) console.log(`\n${f.name}: FAILED — ${f.error.split('\n')[0]}`);
@@ -873,11 +1140,16 @@ async function parent(argv: readonly string[]): Promise<void> {
     try {
       rerun = await runRerunBench((m) => console.log(`  ${m}`), args.runs);
       const r = rerun;
-      const range = (x: { median: number; min: number; max: number }, d: number) => `${x.median.toFixed(d)} (${x.min.toFixed(d)}–${x.max.toFixed(d)})`;
+      const range = (x: { median: number; min: number; max: number }, d: number) =>
+        `${x.median.toFixed(d)} (${x.min.toFixed(d)}–${x.max.toFixed(d)})`;
       console.log(`  median of ${r.rounds} round(s), range in brackets:`);
       console.log(`  wall(4 concurrent) / wall(sequential) ≤ ${RERUN_TARGET_RATIO}: ${range(r.ratio, 3)} ${mark(r.pass.ratio)}`);
-      console.log(`  our overhead per request ≤ ${RERUN_TARGET_OVERHEAD_MS} ms beyond the mock's ${r.latencyMs} ms and its own work: ${range(r.overheadPerRequestMs, 1)} ms ${mark(r.pass.overhead)}`);
-      console.log(`  (of which a bare node:http client pays ${range(r.bareClientMs, 1)} ms per request on this machine; beyond it: ${range(r.overheadBeyondBareClientMs, 1)} ms)`);
+      console.log(
+        `  our overhead per request ≤ ${RERUN_TARGET_OVERHEAD_MS} ms beyond the mock's ${r.latencyMs} ms and its own work: ${range(r.overheadPerRequestMs, 1)} ms ${mark(r.pass.overhead)}`,
+      );
+      console.log(
+        `  (of which a bare node:http client pays ${range(r.bareClientMs, 1)} ms per request on this machine; beyond it: ${range(r.overheadBeyondBareClientMs, 1)} ms)`,
+      );
     } catch (e) {
       failures.push({ name: 'rerun', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
@@ -891,7 +1163,9 @@ async function parent(argv: readonly string[]): Promise<void> {
       const r = record;
       console.log(`  added time to first byte, p99 ≤ ${RECORD_TARGET_TTFB_MS} ms: ${r.ttfb.addedP99.toFixed(3)} ms ${mark(r.pass.ttfb)}`);
       console.log(`  SSE pass-through ≥ ${RECORD_TARGET_MBPS} MB/s: ${r.sse.proxyMBps.toFixed(0)} MB/s ${mark(r.pass.sse)}`);
-      console.log(`  memory growth ≤ ${RECORD_TARGET_GROWTH_MB} MB (${(r.memory.responseBytes / MB).toFixed(0)} MB responses, ${(r.memory.requestBytes / MB).toFixed(0)} MB request): ${r.memory.growthMB.toFixed(1)} MB ${mark(r.pass.memory)}`);
+      console.log(
+        `  memory growth ≤ ${RECORD_TARGET_GROWTH_MB} MB (${(r.memory.responseBytes / MB).toFixed(0)} MB responses, ${(r.memory.requestBytes / MB).toFixed(0)} MB request): ${r.memory.growthMB.toFixed(1)} MB ${mark(r.pass.memory)}`,
+      );
     } catch (e) {
       failures.push({ name: 'record', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
@@ -901,7 +1175,9 @@ async function parent(argv: readonly string[]): Promise<void> {
     console.log('\nOpening a session with its capture (read, decode, join) against opening it alone');
     try {
       const j = await runJoinedBench(args.dataDir, args.runs, (m) => console.log(`  ${m}`));
-      console.log(`  ${j.requests} requests alone, ${j.joinedRequests} joined; median ${median(j.aloneMs).toFixed(0)} ms alone, ${median(j.joinedMs).toFixed(0)} ms joined`);
+      console.log(
+        `  ${j.requests} requests alone, ${j.joinedRequests} joined; median ${median(j.aloneMs).toFixed(0)} ms alone, ${median(j.joinedMs).toFixed(0)} ms joined`,
+      );
       console.log(`  with its capture ≤ ${JOINED_TARGET_RATIO}× the session alone: ${j.ratio.toFixed(2)}× ${mark(j.pass)}`);
     } catch (e) {
       failures.push({ name: 'joined', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
@@ -912,8 +1188,11 @@ async function parent(argv: readonly string[]): Promise<void> {
   // that Playwright stays out of this bundle; it needs the built renderer (out/renderer).
   if (!args.quick && (args.only.length === 0 || args.only.includes('ui'))) {
     console.log('\nThe session view in Chromium: first view of s100mb, scrolling a 100k-item view (docs/session-view.md)');
-    if (!existsSync('out/renderer/index.html')) spawnSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], { stdio: 'inherit' });
-    const ui = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'bench/ui-bench.ts', '--data', args.dataDir], { stdio: 'inherit' });
+    if (!existsSync('out/renderer/index.html'))
+      spawnSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], { stdio: 'inherit' });
+    const ui = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'bench/ui-bench.ts', '--data', args.dataDir], {
+      stdio: 'inherit',
+    });
     if (ui.status !== 0) failures.push({ name: 'ui', error: `bench/ui-bench.ts exited ${ui.status ?? ui.signal ?? '?'}` });
   }
 
@@ -929,8 +1208,11 @@ async function parent(argv: readonly string[]): Promise<void> {
     date: new Date().toISOString(),
     machine,
     targets: {
-      loadRatio: TARGET_RATIO, peakRssRatioOn1GB: TARGET_RSS, viewP99MsOnE1m: TARGET_P99_MS,
-      tokensFullCountS: TARGET_FULL_COUNT_S, tokensSeekP99Ms: TARGET_SEEK_P99_MS,
+      loadRatio: TARGET_RATIO,
+      peakRssRatioOn1GB: TARGET_RSS,
+      viewP99MsOnE1m: TARGET_P99_MS,
+      tokensFullCountS: TARGET_FULL_COUNT_S,
+      tokensSeekP99Ms: TARGET_SEEK_P99_MS,
     },
     results,
     claude,

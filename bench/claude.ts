@@ -18,7 +18,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const API_ID = /\b(msg|req|toolu|srvtoolu)_([0-9A-Za-z]+)/g;
 
 function rewrite(text: string, copy: number): string {
-  const key = (Math.imul(copy + 1, 0x9e3779b1) >>> 0) || 1;
+  const key = Math.imul(copy + 1, 0x9e3779b1) >>> 0 || 1;
   return text
     .replace(UUID, (u) => ((parseInt(u.slice(0, 8), 16) ^ key) >>> 0).toString(16).padStart(8, '0') + u.slice(8))
     .replace(API_ID, (_m, p: string, body: string) => `${p}_c${copy.toString(36)}${body}`);

@@ -106,12 +106,51 @@ const IDENTS = (
   'queue worker pool task job batch record records schema parse decode encode split join push pop slice'
 ).split(' ');
 
-const TYPES = ['string', 'number', 'boolean', 'Buffer', 'Item', 'LogEvent', 'ReplayState', 'ModelView', 'Diagnostic', 'Map<string, number>', 'readonly string[]', 'Promise<void>'];
+const TYPES = [
+  'string',
+  'number',
+  'boolean',
+  'Buffer',
+  'Item',
+  'LogEvent',
+  'ReplayState',
+  'ModelView',
+  'Diagnostic',
+  'Map<string, number>',
+  'readonly string[]',
+  'Promise<void>',
+];
 
 /** Bits of non-ASCII text real sessions carry: accents, CJK, Cyrillic, arrows, emoji. */
 const NON_ASCII = [
-  'café', 'naïve', 'Größe', 'über', 'façade', 'déjà vu', 'São Paulo', 'Zürich', '日本語のテキスト', '中文注释', '한국어',
-  'Привет, мир', 'Ελληνικά', '→', '—', '…', '✓', '✗', '≤', '≥', '°C', '€', '🚀', '🔧', '✅', '⚠️', '📁', '🙂',
+  'café',
+  'naïve',
+  'Größe',
+  'über',
+  'façade',
+  'déjà vu',
+  'São Paulo',
+  'Zürich',
+  '日本語のテキスト',
+  '中文注释',
+  '한국어',
+  'Привет, мир',
+  'Ελληνικά',
+  '→',
+  '—',
+  '…',
+  '✓',
+  '✗',
+  '≤',
+  '≥',
+  '°C',
+  '€',
+  '🚀',
+  '🔧',
+  '✅',
+  '⚠️',
+  '📁',
+  '🙂',
 ];
 
 interface Pools {
@@ -142,18 +181,30 @@ function sentence(rng: Rng, nonAscii: number): string {
 function codeLine(rng: Rng): string {
   const indent = '  '.repeat(rng.int(5));
   switch (rng.int(12)) {
-    case 0: return `${indent}const ${camel(rng)} = ${camel(rng)}(${camel(rng)}, ${rng.int(1000)});`;
-    case 1: return `${indent}if (${camel(rng)}.${camel(rng)} >= ${rng.int(4096)}) return ${camel(rng)};`;
-    case 2: return `${indent}for (const ${rng.pick(IDENTS)} of ${camel(rng)}) ${camel(rng)}.push(${rng.pick(IDENTS)});`;
-    case 3: return `${indent}// ${sentence(rng, 0.03)}`;
-    case 4: return `${indent}export function ${camel(rng)}(${rng.pick(IDENTS)}: ${rng.pick(TYPES)}): ${rng.pick(TYPES)} {`;
-    case 5: return `${indent}}`;
-    case 6: return `${indent}${camel(rng)}.${camel(rng)} = "${rng.pick(WORDS)}\\t${rng.pick(WORDS)}";`;
-    case 7: return `${indent}throw new Error(\`${sentence(rng, 0)} \${${camel(rng)}}\`);`;
-    case 8: return `${indent}private readonly ${camel(rng)} = new Map<string, ${rng.pick(TYPES)}>();`;
-    case 9: return '';
-    case 10: return `${indent}await ${camel(rng)}.${camel(rng)}({ ${rng.pick(IDENTS)}: ${rng.int(100)}, ${rng.pick(IDENTS)}: '${rng.pick(WORDS)}' });`;
-    default: return `${indent}return ${camel(rng)}.${camel(rng)}((x) => x.${rng.pick(IDENTS)} !== ${rng.chance(0.5) ? 'null' : 'undefined'});`;
+    case 0:
+      return `${indent}const ${camel(rng)} = ${camel(rng)}(${camel(rng)}, ${rng.int(1000)});`;
+    case 1:
+      return `${indent}if (${camel(rng)}.${camel(rng)} >= ${rng.int(4096)}) return ${camel(rng)};`;
+    case 2:
+      return `${indent}for (const ${rng.pick(IDENTS)} of ${camel(rng)}) ${camel(rng)}.push(${rng.pick(IDENTS)});`;
+    case 3:
+      return `${indent}// ${sentence(rng, 0.03)}`;
+    case 4:
+      return `${indent}export function ${camel(rng)}(${rng.pick(IDENTS)}: ${rng.pick(TYPES)}): ${rng.pick(TYPES)} {`;
+    case 5:
+      return `${indent}}`;
+    case 6:
+      return `${indent}${camel(rng)}.${camel(rng)} = "${rng.pick(WORDS)}\\t${rng.pick(WORDS)}";`;
+    case 7:
+      return `${indent}throw new Error(\`${sentence(rng, 0)} \${${camel(rng)}}\`);`;
+    case 8:
+      return `${indent}private readonly ${camel(rng)} = new Map<string, ${rng.pick(TYPES)}>();`;
+    case 9:
+      return '';
+    case 10:
+      return `${indent}await ${camel(rng)}.${camel(rng)}({ ${rng.pick(IDENTS)}: ${rng.int(100)}, ${rng.pick(IDENTS)}: '${rng.pick(WORDS)}' });`;
+    default:
+      return `${indent}return ${camel(rng)}.${camel(rng)}((x) => x.${rng.pick(IDENTS)} !== ${rng.chance(0.5) ? 'null' : 'undefined'});`;
   }
 }
 
@@ -208,11 +259,20 @@ function shellOutput(rng: Rng, pools: Pools, chars: number): string {
   while (n < chars) {
     let line: string;
     switch (rng.int(5)) {
-      case 0: line = `${rng.pick(pools.paths)}:${rng.range(1, 900)}:${rng.range(1, 80)} - error TS${rng.range(2000, 2999)}: ${rng.pick(pools.sentences)}`; break;
-      case 1: line = ` ✓ test/${camel(rng)}.test.ts (${rng.range(1, 60)} tests) ${rng.range(3, 900)}ms`; break;
-      case 2: line = `${rng.pick(pools.paths)}`; break;
-      case 3: line = `  ${rng.pick(['PASS', 'FAIL', 'SKIP'])} ${camel(rng)} › ${rng.pick(pools.sentences)}`; break;
-      default: line = rng.pick(pools.codeLines);
+      case 0:
+        line = `${rng.pick(pools.paths)}:${rng.range(1, 900)}:${rng.range(1, 80)} - error TS${rng.range(2000, 2999)}: ${rng.pick(pools.sentences)}`;
+        break;
+      case 1:
+        line = ` ✓ test/${camel(rng)}.test.ts (${rng.range(1, 60)} tests) ${rng.range(3, 900)}ms`;
+        break;
+      case 2:
+        line = `${rng.pick(pools.paths)}`;
+        break;
+      case 3:
+        line = `  ${rng.pick(['PASS', 'FAIL', 'SKIP'])} ${camel(rng)} › ${rng.pick(pools.sentences)}`;
+        break;
+      default:
+        line = rng.pick(pools.codeLines);
     }
     lines.push(line);
     n += line.length + 1;
@@ -247,15 +307,35 @@ export interface Profile {
 export const PROFILES = {
   /** Coding-agent sessions as Claude Code or cosh write them: big file reads, a 200k window. */
   standard: {
-    window: 200_000, trigger: 0.8, rawTail: 0.2, largeShare: 0.3, large: [2_000, 40_000], small: [80, 1_500],
-    text: [60, 1_800], reasoning: [200, 3_000], userText: [20, 1_200], summary: [3_000, 9_000], systemChars: 12_000,
-    nonAsciiShare: 0.08, recordShare: 0.15,
+    window: 200_000,
+    trigger: 0.8,
+    rawTail: 0.2,
+    largeShare: 0.3,
+    large: [2_000, 40_000],
+    small: [80, 1_500],
+    text: [60, 1_800],
+    reasoning: [200, 3_000],
+    userText: [20, 1_200],
+    summary: [3_000, 9_000],
+    systemChars: 12_000,
+    nonAsciiShare: 0.08,
+    recordShare: 0.15,
   },
   /** Many small events (short results, frequent records): the 1 M-event session. */
   small: {
-    window: 128_000, trigger: 0.8, rawTail: 0.2, largeShare: 0.03, large: [1_200, 6_000], small: [30, 400],
-    text: [20, 300], reasoning: [40, 400], userText: [10, 200], summary: [1_500, 4_000], systemChars: 6_000,
-    nonAsciiShare: 0.08, recordShare: 0.3,
+    window: 128_000,
+    trigger: 0.8,
+    rawTail: 0.2,
+    largeShare: 0.03,
+    large: [1_200, 6_000],
+    small: [30, 400],
+    text: [20, 300],
+    reasoning: [40, 400],
+    userText: [10, 200],
+    summary: [1_500, 4_000],
+    systemChars: 6_000,
+    nonAsciiShare: 0.08,
+    recordShare: 0.3,
   },
 } as const satisfies Record<string, Profile>;
 export type ProfileName = keyof typeof PROFILES;
@@ -369,7 +449,11 @@ class SessionWriter {
     return Math.round((this.envelopeChars + this.liveChars) / 4);
   }
 
-  private addItem(item: Record<string, unknown> & { id: string; role: LiveItem['role'] }, chars: number, extra: Record<string, unknown> = {}): number {
+  private addItem(
+    item: Record<string, unknown> & { id: string; role: LiveItem['role'] },
+    chars: number,
+    extra: Record<string, unknown> = {},
+  ): number {
     const seq = this.emit({ kind: 'item', item, ...extra });
     this.live.push({ id: item.id, seq, role: item.role, chars, masked: false });
     this.liveChars += chars;
@@ -380,8 +464,15 @@ class SessionWriter {
   start(sessionId: string): void {
     const rng = this.rng;
     this.out.write({
-      kind: 'session', format: 'palimpsest', version: 1, id: sessionId, harness: 'synthetic', harnessVersion: `gen-${GENERATOR_VERSION}`,
-      title: 'Synthetic session for the performance bench', cwd: '/home/dev/project', at: new Date(this.time).toISOString(),
+      kind: 'session',
+      format: 'palimpsest',
+      version: 1,
+      id: sessionId,
+      harness: 'synthetic',
+      harnessVersion: `gen-${GENERATOR_VERSION}`,
+      title: 'Synthetic session for the performance bench',
+      cwd: '/home/dev/project',
+      at: new Date(this.time).toISOString(),
     });
     const system = prose(rng, this.pools, this.p.systemChars);
     const tools = TOOL_NAMES.map((name) => ({
@@ -390,7 +481,10 @@ class SessionWriter {
       inputSchema: {
         type: 'object',
         properties: Object.fromEntries(
-          Array.from({ length: rng.range(1, 5) }, () => [camel(rng), { type: rng.pick(['string', 'number', 'boolean']), description: rng.pick(this.pools.sentences) }]),
+          Array.from({ length: rng.range(1, 5) }, () => [
+            camel(rng),
+            { type: rng.pick(['string', 'number', 'boolean']), description: rng.pick(this.pools.sentences) },
+          ]),
         ),
         required: [],
         additionalProperties: false,
@@ -413,17 +507,26 @@ class SessionWriter {
     const rng = this.rng;
     const path = rng.pick(this.pools.paths);
     switch (name) {
-      case 'Read': return JSON.stringify({ file_path: path, offset: rng.range(1, 400), limit: rng.pick([200, 400, 2000]) });
+      case 'Read':
+        return JSON.stringify({ file_path: path, offset: rng.range(1, 400), limit: rng.pick([200, 400, 2000]) });
       case 'Edit':
       case 'MultiEdit': {
         const oldString = codeText(rng, this.pools, this.range([40, 1_200]), false);
         return JSON.stringify({ file_path: path, old_string: oldString, new_string: oldString.replace(/const /g, 'let ') });
       }
-      case 'Write': return JSON.stringify({ file_path: path, content: codeText(rng, this.pools, this.range([200, 6_000]), true) });
-      case 'Bash': return JSON.stringify({ command: rng.pick(['npm test', 'npx tsc --noEmit', 'git status --short', `rg -n ${camel(rng)} src`, 'ls -la src']), timeout: 120_000 });
-      case 'Grep': return JSON.stringify({ pattern: camel(rng), path: '/home/dev/project/src', output_mode: 'content' });
-      case 'TodoWrite': return JSON.stringify({ todos: [{ content: rng.pick(this.pools.sentences), status: 'in_progress' }] });
-      default: return JSON.stringify({ query: rng.pick(this.pools.sentences) });
+      case 'Write':
+        return JSON.stringify({ file_path: path, content: codeText(rng, this.pools, this.range([200, 6_000]), true) });
+      case 'Bash':
+        return JSON.stringify({
+          command: rng.pick(['npm test', 'npx tsc --noEmit', 'git status --short', `rg -n ${camel(rng)} src`, 'ls -la src']),
+          timeout: 120_000,
+        });
+      case 'Grep':
+        return JSON.stringify({ pattern: camel(rng), path: '/home/dev/project/src', output_mode: 'content' });
+      case 'TodoWrite':
+        return JSON.stringify({ todos: [{ content: rng.pick(this.pools.sentences), status: 'in_progress' }] });
+      default:
+        return JSON.stringify({ query: rng.pick(this.pools.sentences) });
     }
   }
 
@@ -434,15 +537,23 @@ class SessionWriter {
     const nonAscii = rng.chance(this.p.nonAsciiShare);
     let text: string;
     switch (name) {
-      case 'Read': text = codeText(rng, this.pools, chars, nonAscii); break;
+      case 'Read':
+        text = codeText(rng, this.pools, chars, nonAscii);
+        break;
       case 'Bash':
       case 'Grep':
       case 'Glob':
-      case 'LS': text = shellOutput(rng, this.pools, chars); break;
+      case 'LS':
+        text = shellOutput(rng, this.pools, chars);
+        break;
       case 'Edit':
       case 'MultiEdit':
-      case 'Write': text = `The file ${rng.pick(this.pools.paths)} has been updated.` + (large ? '\n' + codeText(rng, this.pools, chars, nonAscii) : ''); break;
-      default: text = prose(rng, this.pools, chars);
+      case 'Write':
+        text =
+          `The file ${rng.pick(this.pools.paths)} has been updated.` + (large ? '\n' + codeText(rng, this.pools, chars, nonAscii) : '');
+        break;
+      default:
+        text = prose(rng, this.pools, chars);
     }
     if (nonAscii && !/[\u0080-\uffff]/.test(text)) text += ` ${rng.pick(NON_ASCII)}`;
     return text;
@@ -462,11 +573,15 @@ class SessionWriter {
       this.addItem({ id: this.nextId('r'), role: 'assistant', blocks: [{ type: 'reasoning', text }] }, text.length);
     }
     const calls: { id: string; name: string }[] = [];
-    if (!final) for (let i = rng.chance(0.2) ? rng.range(2, 3) : 1; i > 0; i--) calls.push({ id: rng.id('toolu_', 24), name: rng.pick(TOOL_NAMES) });
+    if (!final)
+      for (let i = rng.chance(0.2) ? rng.range(2, 3) : 1; i > 0; i--) calls.push({ id: rng.id('toolu_', 24), name: rng.pick(TOOL_NAMES) });
     const id = this.nextId('a');
     const textBlocks = final || rng.chance(0.4) ? [{ type: 'text', text: prose(rng, this.pools, this.range(p.text)) }] : [];
     const callBlocks = calls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, input: this.toolInput(c.name) }));
-    const chars = [...textBlocks.map((b) => b.text.length), ...callBlocks.map((b) => b.input.length + b.name.length)].reduce((a, b) => a + b, 0);
+    const chars = [...textBlocks.map((b) => b.text.length), ...callBlocks.map((b) => b.input.length + b.name.length)].reduce(
+      (a, b) => a + b,
+      0,
+    );
     outChars += chars;
     if (textBlocks.length > 0 && callBlocks.length > 0 && rng.chance(0.25)) {
       // One response logged as two records: the text, then the calls extending the same item.
@@ -480,7 +595,8 @@ class SessionWriter {
     const cacheWrite = Math.max(0, context - cacheRead - rng.int(200));
     this.cacheTokens = context;
     this.emit({
-      kind: 'response', request: reqId,
+      kind: 'response',
+      request: reqId,
       finish: final ? { raw: 'end_turn', reason: 'stop' } : { raw: 'tool_use', reason: 'tool_calls' },
       usage: { input: Math.max(1, context - cacheRead - cacheWrite), output, cacheRead, cacheWrite },
     });
@@ -489,11 +605,16 @@ class SessionWriter {
       const text = this.toolOutput(c.name);
       const isError = rng.chance(0.04);
       this.addItem(
-        { id: this.nextId('t'), role: 'tool', blocks: [{ type: 'tool_result', callId: c.id, content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) }] },
+        {
+          id: this.nextId('t'),
+          role: 'tool',
+          blocks: [{ type: 'tool_result', callId: c.id, content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) }],
+        },
         text.length,
       );
     }
-    if (rng.chance(p.recordShare)) this.record(rng.pick(['stream/usage', 'hook/PostToolUse', 'ui/title', 'telemetry']), rng.pick(this.pools.sentences));
+    if (rng.chance(p.recordShare))
+      this.record(rng.pick(['stream/usage', 'hook/PostToolUse', 'ui/title', 'telemetry']), rng.pick(this.pools.sentences));
   }
 
   private record(type: string, summary: string): void {
@@ -535,9 +656,19 @@ class SessionWriter {
     const cid = `cmp_${++this.nCompaction}`;
     const preTokens = this.estTokens();
     this.emit({
-      kind: 'compaction/start', id: cid, trigger: 'auto', strategy: 'summary',
-      policy: { name: 'synthetic', window: p.window, triggerRatio: p.trigger, rawTailTokens: Math.round(p.window * p.rawTail), outputReserve: 16_000 },
-      preTokens, source: ids,
+      kind: 'compaction/start',
+      id: cid,
+      trigger: 'auto',
+      strategy: 'summary',
+      policy: {
+        name: 'synthetic',
+        window: p.window,
+        triggerRatio: p.trigger,
+        rawTailTokens: Math.round(p.window * p.rawTail),
+        outputReserve: 16_000,
+      },
+      preTokens,
+      source: ids,
     });
     const sourceTokens = Math.round(source.reduce((n, x) => n + x.chars, 0) / 4);
     const instruction = [{ type: 'text', text: prose(rng, this.pools, 1_200) }];
@@ -545,25 +676,53 @@ class SessionWriter {
     let reqId = '';
     for (let a = 1; a <= attempts; a++) {
       reqId = `req_${++this.nReq}`;
-      this.emit({ kind: 'request', id: reqId, purpose: 'compaction', compactionId: cid, route: { model: 'claude-haiku-4-5', maxOutput: 16_000 }, input: { items: ids, instruction } });
+      this.emit({
+        kind: 'request',
+        id: reqId,
+        purpose: 'compaction',
+        compactionId: cid,
+        route: { model: 'claude-haiku-4-5', maxOutput: 16_000 },
+        input: { items: ids, instruction },
+      });
       const failed = a < attempts;
       const finish = failed ? { raw: 'max_tokens', reason: 'length' } : { raw: 'end_turn', reason: 'stop' };
       const usage = { input: sourceTokens + 400, output: failed ? 16_000 : rng.range(700, 2_400) };
       this.emit({ kind: 'response', request: reqId, finish, usage });
       if (failed) {
-        this.emit({ kind: 'compaction/summary-error', id: cid, error: { code: 'truncated_summary', message: 'The summary hit the output ceiling; retrying with a tighter instruction.' }, finish, usage });
+        this.emit({
+          kind: 'compaction/summary-error',
+          id: cid,
+          error: { code: 'truncated_summary', message: 'The summary hit the output ceiling; retrying with a tighter instruction.' },
+          finish,
+          usage,
+        });
       }
     }
-    const summary = '## Goal\n' + prose(rng, this.pools, 400) + '\n\n## Progress\n' + prose(rng, this.pools, this.range(p.summary)) + '\n\n## Next steps\n' + prose(rng, this.pools, 300);
+    const summary =
+      '## Goal\n' +
+      prose(rng, this.pools, 400) +
+      '\n\n## Progress\n' +
+      prose(rng, this.pools, this.range(p.summary)) +
+      '\n\n## Next steps\n' +
+      prose(rng, this.pools, 300);
     const summarySeq = this.emit({
-      kind: 'compaction/summary', id: cid, summary: [{ type: 'text', text: summary }], sourceTokens, request: reqId,
-      route: { model: 'claude-haiku-4-5' }, finish: { raw: 'end_turn', reason: 'stop' }, usage: { input: sourceTokens + 400, output: Math.round(summary.length / 4) },
+      kind: 'compaction/summary',
+      id: cid,
+      summary: [{ type: 'text', text: summary }],
+      sourceTokens,
+      request: reqId,
+      route: { model: 'claude-haiku-4-5' },
+      finish: { raw: 'end_turn', reason: 'stop' },
+      usage: { input: sourceTokens + 400, output: Math.round(summary.length / 4) },
     });
     const ckptId = `ckpt_${this.nCompaction}`;
     const ckptSeq = this.emit({
       kind: 'item',
       item: {
-        id: ckptId, role: 'user', blocks: [{ type: 'text', text: summary }], origin: 'synthetic:compact',
+        id: ckptId,
+        role: 'user',
+        blocks: [{ type: 'text', text: summary }],
+        origin: 'synthetic:compact',
         derivation: { kind: 'checkpoint', compactionId: cid, covers: ids, part: 'summary' },
       },
       op: { op: 'replace', from: ids[0], to: ids[ids.length - 1] },
@@ -582,7 +741,14 @@ class SessionWriter {
     const userText = prose(rng, this.pools, this.range(p.userText)) + (rng.chance(0.1) ? ` ${rng.pick(NON_ASCII)}` : '');
     this.addItem({ id: this.nextId('u'), role: 'user', blocks: [{ type: 'text', text: userText }] }, userText.length);
     if (rng.chance(0.08)) {
-      this.emit({ kind: 'todo', todos: [{ content: rng.pick(this.pools.sentences), status: 'in_progress' }, { content: rng.pick(this.pools.sentences), status: 'pending' }], after: this.live[this.live.length - 1]?.id ?? null });
+      this.emit({
+        kind: 'todo',
+        todos: [
+          { content: rng.pick(this.pools.sentences), status: 'in_progress' },
+          { content: rng.pick(this.pools.sentences), status: 'pending' },
+        ],
+        after: this.live[this.live.length - 1]?.id ?? null,
+      });
     }
     const steps = 1 + Math.min(30, Math.floor(-Math.log(1 - rng.next()) * 5));
     for (let s = 0; s < steps; s++) {
@@ -594,7 +760,14 @@ class SessionWriter {
   }
 
   stats(): Omit<GenerateStats, 'bytes' | 'events'> {
-    return { items: this.nItem, requests: this.nReq, compactions: this.nCompaction, masks: this.nMask, records: this.nRecord, maxLiveItems: this.maxLive };
+    return {
+      items: this.nItem,
+      requests: this.nReq,
+      compactions: this.nCompaction,
+      masks: this.nMask,
+      records: this.nRecord,
+      maxLiveItems: this.maxLive,
+    };
   }
 }
 
@@ -606,7 +779,8 @@ export function generateSession(path: string, options: GenerateOptions): Generat
   const profile = PROFILES[options.profile ?? 'standard'];
   const targetBytes = options.targetBytes ?? Number.POSITIVE_INFINITY;
   const targetEvents = options.targetEvents ?? Number.POSITIVE_INFINITY;
-  if (!Number.isFinite(targetBytes) && !Number.isFinite(targetEvents)) throw new Error('generateSession needs targetBytes or targetEvents.');
+  if (!Number.isFinite(targetBytes) && !Number.isFinite(targetEvents))
+    throw new Error('generateSession needs targetBytes or targetEvents.');
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.partial`;
   const fd = openSync(tmp, 'w');
@@ -675,8 +849,12 @@ export function readyMeta(dir: string, spec: DataSpec): DataMeta | null {
   if (!existsSync(file) || !existsSync(mp)) return null;
   try {
     const meta = JSON.parse(readFileSync(mp, 'utf8')) as DataMeta;
-    const same = meta.generator === GENERATOR_VERSION && meta.seed === spec.seed && meta.profile === spec.profile
-      && meta.targetBytes === (spec.targetBytes ?? null) && meta.targetEvents === (spec.targetEvents ?? null);
+    const same =
+      meta.generator === GENERATOR_VERSION &&
+      meta.seed === spec.seed &&
+      meta.profile === spec.profile &&
+      meta.targetBytes === (spec.targetBytes ?? null) &&
+      meta.targetEvents === (spec.targetEvents ?? null);
     return same && statSync(file).size === meta.bytes ? meta : null;
   } catch {
     return null;
@@ -695,19 +873,29 @@ export function ensureData(dir: string, spec: DataSpec, opts: { force?: boolean;
   log(`  ${spec.file}: generating ${spec.note} (seed ${spec.seed}, profile ${spec.profile})…`);
   const t0 = performance.now();
   const stats = generateSession(file, {
-    seed: spec.seed, profile: spec.profile, targetBytes: spec.targetBytes, targetEvents: spec.targetEvents,
+    seed: spec.seed,
+    profile: spec.profile,
+    targetBytes: spec.targetBytes,
+    targetEvents: spec.targetEvents,
     onProgress: (bytes, events) => {
       const s = (performance.now() - t0) / 1000;
       log(`    … ${(bytes / 1e6).toFixed(0)} MB, ${events.toLocaleString('en-US')} events, ${s.toFixed(0)} s`);
     },
   });
   const meta: DataMeta = {
-    name: spec.name, generator: GENERATOR_VERSION, seed: spec.seed, profile: spec.profile,
-    targetBytes: spec.targetBytes ?? null, targetEvents: spec.targetEvents ?? null, ...stats,
+    name: spec.name,
+    generator: GENERATOR_VERSION,
+    seed: spec.seed,
+    profile: spec.profile,
+    targetBytes: spec.targetBytes ?? null,
+    targetEvents: spec.targetEvents ?? null,
+    ...stats,
   };
   writeFileAtomic(metaPath(file), JSON.stringify(meta, null, 2) + '\n');
   const s = (performance.now() - t0) / 1000;
-  log(`  ${spec.file}: ${(stats.bytes / 1e6).toFixed(1)} MB, ${stats.events.toLocaleString('en-US')} events, ${stats.requests.toLocaleString('en-US')} requests, ${stats.compactions} compactions in ${s.toFixed(1)} s (${(stats.bytes / 1e6 / s).toFixed(0)} MB/s)`);
+  log(
+    `  ${spec.file}: ${(stats.bytes / 1e6).toFixed(1)} MB, ${stats.events.toLocaleString('en-US')} events, ${stats.requests.toLocaleString('en-US')} requests, ${stats.compactions} compactions in ${s.toFixed(1)} s (${(stats.bytes / 1e6 / s).toFixed(0)} MB/s)`,
+  );
   return meta;
 }
 
@@ -732,7 +920,10 @@ function main(argv: readonly string[]): void {
     else if (a === '--only') only = argv[++i] ?? null;
     else if (a === '--force') force = true;
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node dist/gen-sessions.js [--out DIR] [--only NAME] [--force]\n' + DATA_SET.map((d) => `  ${d.name.padEnd(7)} ${d.file.padEnd(13)} ${d.note}`).join('\n'));
+      console.log(
+        'usage: node dist/gen-sessions.js [--out DIR] [--only NAME] [--force]\n' +
+          DATA_SET.map((d) => `  ${d.name.padEnd(7)} ${d.file.padEnd(13)} ${d.note}`).join('\n'),
+      );
       return;
     } else {
       console.error(`gen-sessions: unknown argument ${a}`);

@@ -23,7 +23,7 @@ const API_ID = /\b(msg|req|toolu|srvtoolu)_([0-9A-Za-z]+)/g;
 
 function rewrite(text: string, copy: number, keep: string): string {
   if (copy === 0) return text;
-  const key = (Math.imul(copy + 1, 0x9e3779b1) >>> 0) || 1;
+  const key = Math.imul(copy + 1, 0x9e3779b1) >>> 0 || 1;
   return text
     .replace(UUID, (u) => (u === keep ? u : ((parseInt(u.slice(0, 8), 16) ^ key) >>> 0).toString(16).padStart(8, '0') + u.slice(8)))
     .replace(API_ID, (_m, p: string, body: string) => `${p}_c${copy.toString(36)}${body}`);
@@ -36,7 +36,11 @@ export function ensureJoinedData(dataDir: string, targetBytes = 3_000_000): { lo
   mkdirSync(dataDir, { recursive: true });
   const run = JSON.parse(readFileSync(join(RUN, 'run.json'), 'utf8')) as { mainLog: string; captures: string[]; sessionId: string };
   const logText = readFileSync(join(RUN, run.mainLog), 'utf8');
-  const lines = run.captures.flatMap((c) => readFileSync(join(RUN, c), 'utf8').split('\n').filter((l) => l !== ''));
+  const lines = run.captures.flatMap((c) =>
+    readFileSync(join(RUN, c), 'utf8')
+      .split('\n')
+      .filter((l) => l !== ''),
+  );
   const header = lines.find((l) => l.includes('"type":"capture"')) as string;
   const exchanges = lines.filter((l) => l.includes('"type":"exchange"'));
   const outLog: string[] = [];
@@ -87,7 +91,9 @@ async function open(log: string, capture: string | null): Promise<{ ms: number; 
 
 export async function runJoinedBench(dataDir: string, rounds: number, log: (m: string) => void): Promise<JoinedBenchResult> {
   const data = ensureJoinedData(dataDir);
-  log(`${data.log} (${(statSync(data.log).size / 1e6).toFixed(1)} MB) with ${data.capture} (${(statSync(data.capture).size / 1e6).toFixed(1)} MB)`);
+  log(
+    `${data.log} (${(statSync(data.log).size / 1e6).toFixed(1)} MB) with ${data.capture} (${(statSync(data.capture).size / 1e6).toFixed(1)} MB)`,
+  );
   await open(data.log, null);
   await open(data.log, data.capture);
   const alone: number[] = [];
@@ -105,7 +111,13 @@ export async function runJoinedBench(dataDir: string, rounds: number, log: (m: s
   }
   const ratio = median(joined) / median(alone);
   return {
-    logBytes: statSync(data.log).size, captureBytes: statSync(data.capture).size, requests, joinedRequests,
-    aloneMs: alone, joinedMs: joined, ratio, pass: ratio <= JOINED_TARGET_RATIO,
+    logBytes: statSync(data.log).size,
+    captureBytes: statSync(data.capture).size,
+    requests,
+    joinedRequests,
+    aloneMs: alone,
+    joinedMs: joined,
+    ratio,
+    pass: ratio <= JOINED_TARGET_RATIO,
   };
 }

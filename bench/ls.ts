@@ -32,7 +32,18 @@
 // process.getBuiltinModule instead of import statements; and the whole CLI (dist/cli.js ls). The
 // two loaders that are not shipped are written under the data folder.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,16 +82,20 @@ const B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** A per-copy bijection on uuids (first 8 hex digits xor a key) and API ids (two base-62 digits shifted). */
 function rewriter(copy: number): (text: string) => string {
-  const key = (Math.imul(copy + 1, 0x9e3779b1) >>> 0) || 1;
+  const key = Math.imul(copy + 1, 0x9e3779b1) >>> 0 || 1;
   const s0 = (copy + 1) % 62;
   const s1 = Math.floor((copy + 1) / 62) % 62;
   const shift = (c: string, by: number): string => {
     const i = B62.indexOf(c);
     return i < 0 ? c : (B62[(i + by) % 62] as string);
   };
-  return (text) => text
-    .replace(UUID, (u) => ((parseInt(u.slice(0, 8), 16) ^ key) >>> 0).toString(16).padStart(8, '0') + u.slice(8))
-    .replace(API_ID, (_m, p: string, body: string) => `${p}_${shift(body[0] as string, s0)}${shift(body[1] as string, s1)}${body.slice(2)}`);
+  return (text) =>
+    text
+      .replace(UUID, (u) => ((parseInt(u.slice(0, 8), 16) ^ key) >>> 0).toString(16).padStart(8, '0') + u.slice(8))
+      .replace(
+        API_ID,
+        (_m, p: string, body: string) => `${p}_${shift(body[0] as string, s0)}${shift(body[1] as string, s1)}${body.slice(2)}`,
+      );
 }
 
 /** A sample whose session id is not a uuid (the synthetic ones) gets one, so that its copies differ. */
@@ -118,7 +133,12 @@ function sizeOfTree(dir: string): { files: number; bytes: number } {
  * Makes the tree under `root` unless a complete one of this version and spec is there already
  * (a `.complete` file says so). `samples` is the folder holding the Claude Code samples.
  */
-export function ensureClaudeTree(root: string, samples: string, spec: TreeSpec = DEFAULT_TREE, log: (s: string) => void = () => undefined): TreeInfo {
+export function ensureClaudeTree(
+  root: string,
+  samples: string,
+  spec: TreeSpec = DEFAULT_TREE,
+  log: (s: string) => void = () => undefined,
+): TreeInfo {
   const configDir = root;
   const marker = join(root, '.complete');
   const want = JSON.stringify({ version: TREE_VERSION, spec });
@@ -135,7 +155,10 @@ export function ensureClaudeTree(root: string, samples: string, spec: TreeSpec =
 
   const bigMain = readFileSync(join(samples, `${BIG}.jsonl`), 'utf8');
   const subDir = join(samples, BIG, 'subagents');
-  const bigSubs = readdirSync(subDir).filter((n) => n.endsWith('.jsonl')).sort().map((n) => ({ name: n, text: readFileSync(join(subDir, n), 'utf8') }));
+  const bigSubs = readdirSync(subDir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .sort()
+    .map((n) => ({ name: n, text: readFileSync(join(subDir, n), 'utf8') }));
   let copy = 0;
   for (let i = 0; i < spec.big; i++, copy++) {
     const rw = rewriter(copy);
@@ -261,14 +284,21 @@ function lsLoaders(repo: string, dir: string): { name: string; args: string[] }[
   mkdirSync(dir, { recursive: true });
   const lean = JSON.stringify(pathToFileURL(join(repo, 'dist', 'ls.js')).href);
   const cli = JSON.stringify(pathToFileURL(join(repo, 'dist', 'cli.js')).href);
-  const body = `const lean = fileURLToPath(new URL(${lean}));\nconst cli = fileURLToPath(new URL(${cli}));\n`
-    + `if (process.argv[2] === 'ls' && existsSync(lean)) await import(lean);\nelse await import(cli);\n`;
+  const body =
+    `const lean = fileURLToPath(new URL(${lean}));\nconst cli = fileURLToPath(new URL(${cli}));\n` +
+    `if (process.argv[2] === 'ls' && existsSync(lean)) await import(lean);\nelse await import(cli);\n`;
   const simplest = join(dir, 'import-static.js');
-  writeFileSync(simplest, `// bin/palimpsest.js without its vm.Script: the simplest loader (written by bench/ls.ts).\n`
-    + `import { existsSync } from 'node:fs';\nimport { fileURLToPath } from 'node:url';\n${body}`);
+  writeFileSync(
+    simplest,
+    `// bin/palimpsest.js without its vm.Script: the simplest loader (written by bench/ls.ts).\n` +
+      `import { existsSync } from 'node:fs';\nimport { fileURLToPath } from 'node:url';\n${body}`,
+  );
   const viaGetBuiltin = join(dir, 'import-getbuiltin.js');
-  writeFileSync(viaGetBuiltin, `// The simplest loader with its built-ins from process.getBuiltinModule (written by bench/ls.ts).\n`
-    + `const { existsSync } = process.getBuiltinModule('node:fs');\nconst { fileURLToPath } = process.getBuiltinModule('node:url');\n${body}`);
+  writeFileSync(
+    viaGetBuiltin,
+    `// The simplest loader with its built-ins from process.getBuiltinModule (written by bench/ls.ts).\n` +
+      `const { existsSync } = process.getBuiltinModule('node:fs');\nconst { fileURLToPath } = process.getBuiltinModule('node:url');\n${body}`,
+  );
   return [
     { name: 'bin/palimpsest.js (ls.cjs, vm.Script)', args: [join(repo, 'bin', 'palimpsest.js'), 'ls'] },
     { name: 'no vm.Script: import(ls.js)', args: [simplest, 'ls'] },
@@ -325,7 +355,14 @@ function lsCommand(repo: string, log: (s: string) => void): { cmd: string; args:
 function ccusageBinary(log: (s: string) => void): { binary: string; version: string } | string {
   const prefix = process.env.PALIMPSEST_BENCH_TOOLS ?? join(homedir(), '.cache', 'palimpsest-bench');
   const arch = `${process.platform}-${process.arch}`;
-  const native = join(prefix, 'node_modules', '@ccusage', `ccusage-${arch}`, 'bin', process.platform === 'win32' ? 'ccusage.exe' : 'ccusage');
+  const native = join(
+    prefix,
+    'node_modules',
+    '@ccusage',
+    `ccusage-${arch}`,
+    'bin',
+    process.platform === 'win32' ? 'ccusage.exe' : 'ccusage',
+  );
   const version = (): string => {
     try {
       const pj = JSON.parse(readFileSync(join(prefix, 'node_modules', 'ccusage', 'package.json'), 'utf8')) as { version?: string };
@@ -339,7 +376,10 @@ function ccusageBinary(log: (s: string) => void): { binary: string; version: str
     mkdirSync(prefix, { recursive: true });
     log(`  installing ${spec} into ${prefix} (not a dependency of Palimpsest)`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = spawnSync(npm, ['install', '--prefix', prefix, spec, '--no-audit', '--no-fund', '--no-save', '--loglevel=error'], { encoding: 'utf8', timeout: 180_000 });
+    const r = spawnSync(npm, ['install', '--prefix', prefix, spec, '--no-audit', '--no-fund', '--no-save', '--loglevel=error'], {
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
     if (r.status !== 0) log(`  npm install ${spec} failed: ${(r.stderr || String(r.error ?? '')).split('\n')[0] ?? ''}`);
   }
   if (!existsSync(native)) return `ccusage's native build for ${arch} could not be installed into ${prefix}`;
@@ -402,7 +442,9 @@ export async function benchLs(options: LsBenchOptions = {}): Promise<LsBenchResu
       (nodeMs[e] as number[]).push(n.ms);
       (cold[e] as number[]).push(a.ms);
       (warm[e] as number[]).push(b.ms);
-      parts.push(`${e === 1 ? 'without NODE_EXTRA_CA_CERTS: ' : ''}node -e 0 ${n.ms.toFixed(0)} ms, ls cold ${a.ms.toFixed(0)} ms, warm ${b.ms.toFixed(0)} ms`);
+      parts.push(
+        `${e === 1 ? 'without NODE_EXTRA_CA_CERTS: ' : ''}node -e 0 ${n.ms.toFixed(0)} ms, ls cold ${a.ms.toFixed(0)} ms, warm ${b.ms.toFixed(0)} ms`,
+      );
       if (listed === null) {
         const j = JSON.parse(b.stdout) as { sessions: { requests: number | null; compactions: number | null }[]; index: { hits: number } };
         listed = {
@@ -410,7 +452,8 @@ export async function benchLs(options: LsBenchOptions = {}): Promise<LsBenchResu
           requests: j.sessions.reduce((x, s) => x + (s.requests ?? 0), 0),
           compactions: j.sessions.reduce((x, s) => x + (s.compactions ?? 0), 0),
         };
-        if (j.index.hits !== j.sessions.length) skipped.push(`the repeat run took ${j.index.hits} of ${j.sessions.length} sessions from the index`);
+        if (j.index.hits !== j.sessions.length)
+          skipped.push(`the repeat run took ${j.index.hits} of ${j.sessions.length} sessions from the index`);
       }
     }
     if (lsFailed) break;
@@ -446,17 +489,29 @@ export async function benchLs(options: LsBenchOptions = {}): Promise<LsBenchResu
   const byEnv = envs.map((_, e) => envResult(nodeMs[e] as number[], cold[e] as number[], warm[e] as number[], ccT));
   const main = byEnv[0] as LsEnvResult;
   const result: LsBenchResult = {
-    tree, command: typeof ls === 'string' ? null : [ls.cmd, ...ls.args, ...lsArgs].join(' '), skipped, node: main.node, cold: main.cold, warm: main.warm,
-    ccusage: ccT, ratios: main.ratios, listed, pass: main.pass, withoutCaCerts: byEnv[1] ?? null,
-    loaders: loaders.length > 0 && loaderMs.every((m) => m.length > 0)
-      ? {
-        env: caCerts ? 'without NODE_EXTRA_CA_CERTS' : 'as set',
-        rows: loaders.map((l, i) => ({
-          name: l.name, command: ['node', ...l.args, ...lsArgs].join(' '), timings: timings(loaderMs[i] as number[]),
-          cpu: (loaderCpu[i] as number[]).length > 0 ? timings(loaderCpu[i] as number[]) : null,
-        })),
-      }
-      : null,
+    tree,
+    command: typeof ls === 'string' ? null : [ls.cmd, ...ls.args, ...lsArgs].join(' '),
+    skipped,
+    node: main.node,
+    cold: main.cold,
+    warm: main.warm,
+    ccusage: ccT,
+    ratios: main.ratios,
+    listed,
+    pass: main.pass,
+    withoutCaCerts: byEnv[1] ?? null,
+    loaders:
+      loaders.length > 0 && loaderMs.every((m) => m.length > 0)
+        ? {
+            env: caCerts ? 'without NODE_EXTRA_CA_CERTS' : 'as set',
+            rows: loaders.map((l, i) => ({
+              name: l.name,
+              command: ['node', ...l.args, ...lsArgs].join(' '),
+              timings: timings(loaderMs[i] as number[]),
+              cpu: (loaderCpu[i] as number[]).length > 0 ? timings(loaderCpu[i] as number[]) : null,
+            })),
+          }
+        : null,
   };
   log(renderLsBench(result));
   return result;
@@ -473,9 +528,15 @@ function envResult(node: number[], cold: number[], warm: number[], cc: Timings |
   const nodeT = node.length > 0 ? timings(node) : null;
   const coldT = cold.length > 0 ? timings(cold) : null;
   const warmT = warm.length > 0 ? timings(warm) : null;
-  const ratios = coldT && warmT && cc
-    ? { coldMedian: coldT.medianMs / cc.medianMs, warmMedian: warmT.medianMs / cc.medianMs, coldMin: coldT.minMs / cc.minMs, warmMin: warmT.minMs / cc.minMs }
-    : null;
+  const ratios =
+    coldT && warmT && cc
+      ? {
+          coldMedian: coldT.medianMs / cc.medianMs,
+          warmMedian: warmT.medianMs / cc.medianMs,
+          coldMin: coldT.minMs / cc.minMs,
+          warmMin: warmT.minMs / cc.minMs,
+        }
+      : null;
   const pass = ratios ? { cold: ratios.coldMedian <= TARGET_COLD, warm: ratios.warmMedian <= TARGET_WARM } : null;
   return { node: nodeT, cold: coldT, warm: warmT, ratios, pass };
 }
@@ -485,14 +546,19 @@ const f2 = (x: number | undefined): string => (x !== undefined && Number.isFinit
 
 export function renderLsBench(r: LsBenchResult): string {
   const out: string[] = [];
-  const row = (name: string, t: Timings | null): string => `  ${name.padEnd(42)} ${f0(t?.medianMs).padStart(7)} ${f0(t?.minMs).padStart(7)}`;
+  const row = (name: string, t: Timings | null): string =>
+    `  ${name.padEnd(42)} ${f0(t?.medianMs).padStart(7)} ${f0(t?.minMs).padStart(7)}`;
   const verdicts = (e: LsEnvResult, indent: string): void => {
     if (!e.ratios) return;
-    out.push(`${indent}first run / ccusage: ${f2(e.ratios.coldMedian)} (median), ${f2(e.ratios.coldMin)} (min)   target ≤ ${TARGET_COLD}: ${e.pass?.cold ? 'PASS' : 'MISS'}`);
-    out.push(`${indent}repeat run / ccusage: ${f2(e.ratios.warmMedian)} (median), ${f2(e.ratios.warmMin)} (min)   target ≤ ${TARGET_WARM}: ${e.pass?.warm ? 'PASS' : 'MISS'}`);
+    out.push(
+      `${indent}first run / ccusage: ${f2(e.ratios.coldMedian)} (median), ${f2(e.ratios.coldMin)} (min)   target ≤ ${TARGET_COLD}: ${e.pass?.cold ? 'PASS' : 'MISS'}`,
+    );
+    out.push(
+      `${indent}repeat run / ccusage: ${f2(e.ratios.warmMedian)} (median), ${f2(e.ratios.warmMin)} (min)   target ≤ ${TARGET_WARM}: ${e.pass?.warm ? 'PASS' : 'MISS'}`,
+    );
   };
   out.push(`  ${''.padEnd(42)} ${'median'.padStart(7)} ${'min'.padStart(7)}   (ms, ${r.cold?.runsMs.length ?? 0} rounds)`);
-  out.push(row('node -e 0 (Node\'s own start-up)', r.node));
+  out.push(row("node -e 0 (Node's own start-up)", r.node));
   out.push(row('palimpsest ls, first run (no index)', r.cold));
   out.push(row('palimpsest ls, repeat run (index)', r.warm));
   out.push(row(`ccusage ${r.ccusage?.version ?? ''} session --json --offline`, r.ccusage));
@@ -506,15 +572,23 @@ export function renderLsBench(r: LsBenchResult): string {
     verdicts(w, '    ');
   }
   if (r.loaders) {
-    out.push(`  a repeat run through each loader (${r.loaders.env}, ${r.loaders.rows[0]?.timings.runsMs.length ?? 0} runs each; wall median, min, then CPU median, min):`);
+    out.push(
+      `  a repeat run through each loader (${r.loaders.env}, ${r.loaders.rows[0]?.timings.runsMs.length ?? 0} runs each; wall median, min, then CPU median, min):`,
+    );
     const first = r.loaders.rows[0];
-    const diff = (x: number | undefined, y: number | undefined): string => (x === undefined || y === undefined ? '' : `${x >= y ? '+' : ''}${(x - y).toFixed(1)}`);
+    const diff = (x: number | undefined, y: number | undefined): string =>
+      x === undefined || y === undefined ? '' : `${x >= y ? '+' : ''}${(x - y).toFixed(1)}`;
     for (const l of r.loaders.rows) {
-      out.push(`${row(`  ${l.name}`, l.timings)} ${f0(l.cpu?.medianMs).padStart(7)} ${f0(l.cpu?.minMs).padStart(7)}   `
-        + `wall ${diff(l.timings.medianMs, first?.timings.medianMs)} ms, CPU ${diff(l.cpu?.medianMs, first?.cpu?.medianMs)} ms`);
+      out.push(
+        `${row(`  ${l.name}`, l.timings)} ${f0(l.cpu?.medianMs).padStart(7)} ${f0(l.cpu?.minMs).padStart(7)}   ` +
+          `wall ${diff(l.timings.medianMs, first?.timings.medianMs)} ms, CPU ${diff(l.cpu?.medianMs, first?.cpu?.medianMs)} ms`,
+      );
     }
   }
-  if (r.listed) out.push(`  ls listed ${r.listed.sessions} sessions, ${r.listed.requests.toLocaleString('en-US')} requests, ${r.listed.compactions} compactions`);
+  if (r.listed)
+    out.push(
+      `  ls listed ${r.listed.sessions} sessions, ${r.listed.requests.toLocaleString('en-US')} requests, ${r.listed.compactions} compactions`,
+    );
   for (const s of r.skipped) out.push(`  note: ${s}`);
   return out.join('\n');
 }

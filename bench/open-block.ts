@@ -45,5 +45,7 @@ if (!path) {
 const runs = Number(process.argv[3] ?? 1);
 for (let i = 0; i < runs; i++) {
   const r = await once(path);
-  console.log(`${path}: open ${r.openMs.toFixed(0)} ms, longest without a turn of the event loop ${r.longestMs.toFixed(0)} ms (it ended in phase ${r.phase}); phases ${r.phases.join(', ')}`);
+  console.log(
+    `${path}: open ${r.openMs.toFixed(0)} ms, longest without a turn of the event loop ${r.longestMs.toFixed(0)} ms (it ended in phase ${r.phase}); phases ${r.phases.join(', ')}`,
+  );
 }

@@ -20,7 +20,9 @@ async function main(path: string): Promise<void> {
     t0 = performance.now();
     const findings = inspector.diagnostics().length;
     const rulesMs = performance.now() - t0;
-    console.log(`${path}: load ${loadMs.toFixed(0)} ms, replay ${replayMs.toFixed(0)} ms, rule texts ${ruleTextsMs.toFixed(0)} ms, rules ${rulesMs.toFixed(0)} ms (${findings} findings)`);
+    console.log(
+      `${path}: load ${loadMs.toFixed(0)} ms, replay ${replayMs.toFixed(0)} ms, rule texts ${ruleTextsMs.toFixed(0)} ms, rules ${rulesMs.toFixed(0)} ms (${findings} findings)`,
+    );
     const q = await askQuestions(path, inspector, (msg) => console.log(`  ${msg}`));
     console.log(JSON.stringify({ loadMs, replayMs, ruleTextsMs, rulesMs, findings, ...q }));
   } finally {

@@ -48,12 +48,16 @@ export async function askQuestions(path: string, inspector: SessionInspector, lo
   }
   const sorted = [...ms].sort((a, b) => a - b);
   const step = { firstMs: ms[0] ?? NaN, medianMs: sorted[sorted.length >> 1] ?? NaN, maxMs: sorted[sorted.length - 1] ?? NaN };
-  log(`inspector step (view head) over ${ms.length} requests: first ${step.firstMs.toFixed(0)} ms, median ${step.medianMs.toFixed(1)} ms, max ${step.maxMs.toFixed(0)} ms`);
+  log(
+    `inspector step (view head) over ${ms.length} requests: first ${step.firstMs.toFixed(0)} ms, median ${step.medianMs.toFixed(1)} ms, max ${step.maxMs.toFixed(0)} ms`,
+  );
 
   let t0 = performance.now();
   const found = await searchSession(inspector, SEARCH_QUERY, inspector.defaultBranch, 100);
   const search = { ms: performance.now() - t0, total: found.total, partial: found.partial };
-  log(`search "${SEARCH_QUERY}": ${search.ms.toFixed(0)} ms, ${search.total.toLocaleString('en-US')} texts, ${search.partial} in preview only`);
+  log(
+    `search "${SEARCH_QUERY}": ${search.ms.toFixed(0)} ms, ${search.total.toLocaleString('en-US')} texts, ${search.partial} in preview only`,
+  );
 
   const tokens = new SessionTokens(inspector, { counter: new InlineCounter() });
   // An earlier tree has no reportSteps: its report is one block.
@@ -76,7 +80,9 @@ export async function askQuestions(path: string, inspector: SessionInspector, lo
     tokens.report();
   }
   const report = { ms: performance.now() - t0, steps, longestStepMs: longest };
-  log(`token report before counting: ${(report.ms / 1000).toFixed(1)} s${steps === null ? ' in one block' : ` in ${steps} steps, longest ${(longest ?? 0).toFixed(0)} ms`}`);
+  log(
+    `token report before counting: ${(report.ms / 1000).toFixed(1)} s${steps === null ? ' in one block' : ` in ${steps} steps, longest ${(longest ?? 0).toFixed(0)} ms`}`,
+  );
 
   const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
   let inspectJsonMs: number | null = null;
@@ -84,7 +90,9 @@ export async function askQuestions(path: string, inspector: SessionInspector, lo
     t0 = performance.now();
     const run = spawnSync(process.execPath, [cli, 'inspect', path, '--json'], { stdio: 'ignore' });
     inspectJsonMs = run.status === 0 || run.status === 1 ? performance.now() - t0 : null;
-    log(`palimpsest inspect --json: ${inspectJsonMs === null ? `failed (exit ${String(run.status)})` : `${(inspectJsonMs / 1000).toFixed(1)} s`}`);
+    log(
+      `palimpsest inspect --json: ${inspectJsonMs === null ? `failed (exit ${String(run.status)})` : `${(inspectJsonMs / 1000).toFixed(1)} s`}`,
+    );
   }
   return { search, report, inspectJsonMs, step };
 }

@@ -31,7 +31,13 @@ const BIG_TEXT_BLOCK = 'x'.repeat(4_000);
 const BIG_BLOCKS = 12_500; // ≈ 50 MB of events once framed
 
 const SCRIPT: ScriptInput = {
-  steps: [{ when: { lastUserContains: 'BIG' }, times: 0, reply: { content: Array.from({ length: BIG_BLOCKS }, () => ({ type: 'text' as const, text: BIG_TEXT_BLOCK })) } }],
+  steps: [
+    {
+      when: { lastUserContains: 'BIG' },
+      times: 0,
+      reply: { content: Array.from({ length: BIG_BLOCKS }, () => ({ type: 'text' as const, text: BIG_TEXT_BLOCK })) },
+    },
+  ],
   fallback: { content: [{ type: 'text', text: 'ok' }] },
 };
 
@@ -42,7 +48,11 @@ const SCRIPT: ScriptInput = {
  */
 export async function recordChild(argv: readonly string[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'palimpsest-record-bench-'));
-  const capture = await CaptureFile.create(join(dir, 'bench.capture.jsonl'), { writer: 'bench', startedAt: new Date().toISOString(), upstreams: {} }, false);
+  const capture = await CaptureFile.create(
+    join(dir, 'bench.capture.jsonl'),
+    { writer: 'bench', startedAt: new Date().toISOString(), upstreams: {} },
+    false,
+  );
   let written = 0;
   let waiting: { readonly n: number; readonly answer: () => void }[] = [];
   const proxy = await startRecordingProxy({
@@ -62,27 +72,45 @@ export async function recordChild(argv: readonly string[]): Promise<void> {
     const answer = (): void => {
       if (ask.gc) (globalThis as { gc?: () => void }).gc?.();
       const cpu = process.cpuUsage();
-      process.send?.({ rss: process.memoryUsage.rss(), peak: process.resourceUsage().maxRSS * 1024, cpuMs: (cpu.user + cpu.system) / 1000 } satisfies ChildState);
+      process.send?.({
+        rss: process.memoryUsage.rss(),
+        peak: process.resourceUsage().maxRSS * 1024,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+      } satisfies ChildState);
     };
     if (ask.after <= written) answer();
     else waiting.push({ n: ask.after, answer });
   });
   process.on('disconnect', () => {
-    void proxy.close(2000).then(() => capture.dispose()).then(() => {
-      rmSync(dir, { recursive: true, force: true });
-      process.exit(0);
-    });
+    void proxy
+      .close(2000)
+      .then(() => capture.dispose())
+      .then(() => {
+        rmSync(dir, { recursive: true, force: true });
+        process.exit(0);
+      });
   });
 }
 
-interface ChildAsk { readonly after: number; readonly gc: boolean }
-interface ChildState { readonly rss: number; readonly peak: number; readonly cpuMs: number }
+interface ChildAsk {
+  readonly after: number;
+  readonly gc: boolean;
+}
+interface ChildState {
+  readonly rss: number;
+  readonly peak: number;
+  readonly cpuMs: number;
+}
 
 /**
  * `state(after)`: the child's figures once it has written `after` exchanges. `peak` is its highest
  * RSS since it started (getrusage), so the memory step must come last.
  */
-interface Child { readonly url: string; state(after: number, gc?: boolean): Promise<ChildState>; stop(): void }
+interface Child {
+  readonly url: string;
+  state(after: number, gc?: boolean): Promise<ChildState>;
+  stop(): void;
+}
 
 async function startChild(upstream: string, profDir: string | null): Promise<Child> {
   const execArgv = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
@@ -93,10 +121,11 @@ async function startChild(upstream: string, profDir: string | null): Promise<Chi
   });
   return {
     url,
-    state: (after, gc = false) => new Promise((ok) => {
-      child.once('message', (m) => ok(m as ChildState));
-      child.send({ after, gc } satisfies ChildAsk);
-    }),
+    state: (after, gc = false) =>
+      new Promise((ok) => {
+        child.once('message', (m) => ok(m as ChildState));
+        child.send({ after, gc } satisfies ChildAsk);
+      }),
     stop: () => child.disconnect(),
   };
 }
@@ -107,23 +136,28 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 function timed(url: string, body: string | Buffer): Promise<{ ttfb: number; firstByte: number; end: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const ttfb = performance.now() - t0;
-      let firstByte = 0;
-      let bytes = 0;
-      res.on('data', (c: Buffer) => {
-        if (bytes === 0) firstByte = performance.now() - t0;
-        bytes += c.length;
-      });
-      res.on('end', () => resolve({ ttfb, firstByte, end: performance.now() - t0, bytes }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const ttfb = performance.now() - t0;
+        let firstByte = 0;
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          if (bytes === 0) firstByte = performance.now() - t0;
+          bytes += c.length;
+        });
+        res.on('end', () => resolve({ ttfb, firstByte, end: performance.now() - t0, bytes }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const ask = (text: string, stream: boolean) => JSON.stringify({ model: 'claude-bench', max_tokens: 10, stream, messages: [{ role: 'user', content: text }] });
+const ask = (text: string, stream: boolean) =>
+  JSON.stringify({ model: 'claude-bench', max_tokens: 10, stream, messages: [{ role: 'user', content: text }] });
 
 function p99(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -132,10 +166,30 @@ function p99(xs: readonly number[]): number {
 
 export interface RecordBenchResult {
   /** `proxyCpuUs`: the proxy's CPU time (user + system) per exchange, its capture line included. */
-  readonly ttfb: { readonly samples: number; readonly directP50: number; readonly proxyP50: number; readonly directP99: number; readonly proxyP99: number; readonly addedP99: number; readonly proxyCpuUs: number };
+  readonly ttfb: {
+    readonly samples: number;
+    readonly directP50: number;
+    readonly proxyP50: number;
+    readonly directP99: number;
+    readonly proxyP99: number;
+    readonly addedP99: number;
+    readonly proxyCpuUs: number;
+  };
   /** `proxyCpuMs`: the proxy's CPU time per stream (median), its capture line included; less bent by other load than MB/s. */
-  readonly sse: { readonly bytes: number; readonly rounds: number; readonly directMBps: number; readonly proxyMBps: number; readonly proxyCpuMs: number };
-  readonly memory: { readonly baselineRss: number; readonly peakRss: number; readonly growthMB: number; readonly responseBytes: number; readonly requestBytes: number };
+  readonly sse: {
+    readonly bytes: number;
+    readonly rounds: number;
+    readonly directMBps: number;
+    readonly proxyMBps: number;
+    readonly proxyCpuMs: number;
+  };
+  readonly memory: {
+    readonly baselineRss: number;
+    readonly peakRss: number;
+    readonly growthMB: number;
+    readonly responseBytes: number;
+    readonly requestBytes: number;
+  };
   readonly pass: { readonly ttfb: boolean; readonly sse: boolean; readonly memory: boolean };
 }
 
@@ -161,9 +215,19 @@ export async function runRecordBench(log: (m: string) => void, rounds: number, p
       d.push((await timed(direct, small)).ttfb);
       p.push((await viaProxy(small)).ttfb);
     }
-    const proxyCpuUs = ((await child.state(sent)).cpuMs - cpu0) * 1000 / TTFB_SAMPLES;
-    const ttfb = { samples: TTFB_SAMPLES, directP50: median(d), proxyP50: median(p), directP99: p99(d), proxyP99: p99(p), addedP99: p99(p) - p99(d), proxyCpuUs };
-    log(`time to first byte, ${TTFB_SAMPLES} each: direct p50 ${ttfb.directP50.toFixed(3)} / p99 ${ttfb.directP99.toFixed(3)} ms; through the proxy p50 ${ttfb.proxyP50.toFixed(3)} / p99 ${ttfb.proxyP99.toFixed(3)} ms; proxy CPU ${proxyCpuUs.toFixed(0)} µs per exchange`);
+    const proxyCpuUs = (((await child.state(sent)).cpuMs - cpu0) * 1000) / TTFB_SAMPLES;
+    const ttfb = {
+      samples: TTFB_SAMPLES,
+      directP50: median(d),
+      proxyP50: median(p),
+      directP99: p99(d),
+      proxyP99: p99(p),
+      addedP99: p99(p) - p99(d),
+      proxyCpuUs,
+    };
+    log(
+      `time to first byte, ${TTFB_SAMPLES} each: direct p50 ${ttfb.directP50.toFixed(3)} / p99 ${ttfb.directP99.toFixed(3)} ms; through the proxy p50 ${ttfb.proxyP50.toFixed(3)} / p99 ${ttfb.proxyP99.toFixed(3)} ms; proxy CPU ${proxyCpuUs.toFixed(0)} µs per exchange`,
+    );
 
     const baseline = await child.state(sent, true);
     const big = ask('BIG', true);
@@ -182,16 +246,32 @@ export async function runRecordBench(log: (m: string) => void, rounds: number, p
       pm.push(b.bytes / MB / ((b.end - b.firstByte) / 1000));
     }
     const sse = { bytes, rounds, directMBps: median(dm), proxyMBps: median(pm), proxyCpuMs: median(pc) };
-    log(`SSE ${(bytes / MB).toFixed(1)} MB, ${rounds} round(s): direct ${sse.directMBps.toFixed(0)} MB/s, through the proxy ${sse.proxyMBps.toFixed(0)} MB/s; proxy CPU ${sse.proxyCpuMs.toFixed(0)} ms per stream (${(bytes / MB / (sse.proxyCpuMs / 1000)).toFixed(0)} MB per CPU second)`);
+    log(
+      `SSE ${(bytes / MB).toFixed(1)} MB, ${rounds} round(s): direct ${sse.directMBps.toFixed(0)} MB/s, through the proxy ${sse.proxyMBps.toFixed(0)} MB/s; proxy CPU ${sse.proxyCpuMs.toFixed(0)} ms per stream (${(bytes / MB / (sse.proxyCpuMs / 1000)).toFixed(0)} MB per CPU second)`,
+    );
 
     const request = ask(`BODY ${'y'.repeat(20 * MB)}`, false);
     await viaProxy(request);
     const after = await child.state(sent);
-    const memory = { baselineRss: baseline.rss, peakRss: after.peak, growthMB: (after.peak - baseline.rss) / MB, responseBytes: bytes, requestBytes: Buffer.byteLength(request) };
-    log(`proxy RSS ${(baseline.rss / MB).toFixed(0)} MB before, peak ${(after.peak / MB).toFixed(0)} MB while streaming the responses and a ${(memory.requestBytes / MB).toFixed(0)} MB request`);
+    const memory = {
+      baselineRss: baseline.rss,
+      peakRss: after.peak,
+      growthMB: (after.peak - baseline.rss) / MB,
+      responseBytes: bytes,
+      requestBytes: Buffer.byteLength(request),
+    };
+    log(
+      `proxy RSS ${(baseline.rss / MB).toFixed(0)} MB before, peak ${(after.peak / MB).toFixed(0)} MB while streaming the responses and a ${(memory.requestBytes / MB).toFixed(0)} MB request`,
+    );
     return {
-      ttfb, sse, memory,
-      pass: { ttfb: ttfb.addedP99 <= RECORD_TARGET_TTFB_MS, sse: sse.proxyMBps >= RECORD_TARGET_MBPS, memory: memory.growthMB <= RECORD_TARGET_GROWTH_MB },
+      ttfb,
+      sse,
+      memory,
+      pass: {
+        ttfb: ttfb.addedP99 <= RECORD_TARGET_TTFB_MS,
+        sse: sse.proxyMBps >= RECORD_TARGET_MBPS,
+        memory: memory.growthMB <= RECORD_TARGET_GROWTH_MB,
+      },
     };
   } finally {
     child.stop();

@@ -25,15 +25,27 @@ import { spread, type Spread } from './stats';
  */
 
 const MAP_SCRIPT: ScriptInput = {
-  steps: [{ label: 'map', when: { systemContains: 'You summarise one segment' }, times: 0, reply: { content: [{ type: 'text', text: '## Objective\nChecks of this segment.' }] } }],
+  steps: [
+    {
+      label: 'map',
+      when: { systemContains: 'You summarise one segment' },
+      times: 0,
+      reply: { content: [{ type: 'text', text: '## Objective\nChecks of this segment.' }] },
+    },
+  ],
 };
 
 /** In the child (`bench.js --mock-child LATENCY`): serve the mock until the parent goes away. */
 export async function mockChild(argv: readonly string[]): Promise<void> {
   let workMs = 0;
   const mock = await startMockProvider({
-    script: { steps: [] }, answer: mockAnswerer(MAP_SCRIPT), latencyMs: Number(argv[0] ?? 0), maxRequests: 1_000_000,
-    onServed: (ms) => { workMs += ms; },
+    script: { steps: [] },
+    answer: mockAnswerer(MAP_SCRIPT),
+    latencyMs: Number(argv[0] ?? 0),
+    maxRequests: 1_000_000,
+    onServed: (ms) => {
+      workMs += ms;
+    },
   });
   process.send?.({ url: mock.url });
   // The parent asks how much of the time was the mock's own work (reset on each ask).
@@ -60,10 +72,11 @@ async function startMockChild(latencyMs: number): Promise<MockChild> {
   });
   return {
     url,
-    work: () => new Promise<number>((res) => {
-      child.once('message', (m) => res((m as { workMs: number }).workMs));
-      child.send('work');
-    }),
+    work: () =>
+      new Promise<number>((res) => {
+        child.once('message', (m) => res((m as { workMs: number }).workMs));
+        child.send('work');
+      }),
     stop: () => child.disconnect(),
   };
 }
@@ -88,13 +101,33 @@ export interface RerunBenchResult {
 }
 
 export function source(items: number): SourceView {
-  const out: SourceItem[] = [{ id: 'u0', role: 'user', blocks: [{ type: 'text', text: 'Audit every module under src/ and fix the failing checks.' }], seq: 0 }];
+  const out: SourceItem[] = [
+    { id: 'u0', role: 'user', blocks: [{ type: 'text', text: 'Audit every module under src/ and fix the failing checks.' }], seq: 0 },
+  ];
   for (let i = 1; i <= items; i++) {
-    const body = Array.from({ length: 40 }, (_, k) => `src/module${i}/file${k}.ts:${k + 1}: check_${i}_${k} returned ${i * 1000 + k}`).join('\n');
-    out.push({ id: `a${i}`, role: 'assistant', blocks: [{ type: 'tool_call', id: `c${i}`, name: 'run_checks', input: JSON.stringify({ dir: `src/module${i}` }) }], seq: i * 2 - 1 });
-    out.push({ id: `t${i}`, role: 'tool', blocks: [{ type: 'tool_result', callId: `c${i}`, content: [{ type: 'text', text: body }] }], seq: i * 2 });
+    const body = Array.from({ length: 40 }, (_, k) => `src/module${i}/file${k}.ts:${k + 1}: check_${i}_${k} returned ${i * 1000 + k}`).join(
+      '\n',
+    );
+    out.push({
+      id: `a${i}`,
+      role: 'assistant',
+      blocks: [{ type: 'tool_call', id: `c${i}`, name: 'run_checks', input: JSON.stringify({ dir: `src/module${i}` }) }],
+      seq: i * 2 - 1,
+    });
+    out.push({
+      id: `t${i}`,
+      role: 'tool',
+      blocks: [{ type: 'tool_result', callId: `c${i}`, content: [{ type: 'text', text: body }] }],
+      seq: i * 2,
+    });
   }
-  return { system: [{ type: 'text', text: 'You are a coding agent.' }], tools: null, items: out, route: { model: 'bench' }, reportedInputTokens: null };
+  return {
+    system: [{ type: 'text', text: 'You are a coding agent.' }],
+    tools: null,
+    items: out,
+    route: { model: 'bench' },
+    reportedInputTokens: null,
+  };
 }
 
 interface Once {
@@ -105,11 +138,17 @@ interface Once {
 }
 
 async function once(view: SourceView, concurrency: number, url: string, count: (t: string) => number): Promise<Once> {
-  const handle = await openSummarizer({ models: [{ provider: 'mock', model: 'bench', baseUrl: url, params: { maxOutput: 1_000 }, window: 6_000 }] });
+  const handle = await openSummarizer({
+    models: [{ provider: 'mock', model: 'bench', baseUrl: url, params: { maxOutput: 1_000 }, window: 6_000 }],
+  });
   try {
     const t0 = performance.now();
     const result = await layered.run({
-      source: view, budget: { window: 220_000, maxOutput: null }, count, summarizer: handle.summarizer, signal: new AbortController().signal,
+      source: view,
+      budget: { window: 220_000, maxOutput: null },
+      count,
+      summarizer: handle.summarizer,
+      signal: new AbortController().signal,
       options: { concurrency, forceMapReduce: true },
     });
     const wallMs = performance.now() - t0;
@@ -124,11 +163,19 @@ async function bareClient(sent: Once['sent']): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const post = (url: string, body: string): Promise<void> =>
     new Promise((resolve, reject) => {
-      const req = httpRequest(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'no-key' } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-        res.on('error', reject);
-      });
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'no-key' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -162,7 +209,10 @@ export async function runRerunBench(log: (s: string) => void, rounds = 3, latenc
       const mockWork = await mock.work();
       const bareMs = await bareClient(seq.sent);
       const con = await once(view, 4, mock.url, count);
-      for (const [name, run] of [['sequential', seq], ['concurrent', con]] as const) {
+      for (const [name, run] of [
+        ['sequential', seq],
+        ['concurrent', con],
+      ] as const) {
         if (run.result.outcome !== 'committed') throw new Error(`rerun bench: the ${name} run did not commit: ${run.result.error ?? ''}`);
       }
       maps = con.result.mapreduce?.segments.filter((s) => s.status === 'accepted').length ?? 0;
@@ -176,7 +226,9 @@ export async function runRerunBench(log: (s: string) => void, rounds = 3, latenc
       beyondBare.push((seq.wallMs - bareMs) / n);
       bare.push(bareMs / seq.sent.length - latencyMs);
       const inCalls = seq.result.calls.reduce((x, c) => x + c.latencyMs, 0);
-      log(`round ${r + 1}: ${maps} maps, mock latency ${latencyMs} ms: sequential ${seq.wallMs.toFixed(0)} ms (${n} requests, ${inCalls.toFixed(0)} ms of it inside calls, ${mockWork.toFixed(0)} ms the mock's own work), bare client ${bareMs.toFixed(0)} ms, 4 concurrent ${con.wallMs.toFixed(0)} ms (${requests.concurrent} requests)`);
+      log(
+        `round ${r + 1}: ${maps} maps, mock latency ${latencyMs} ms: sequential ${seq.wallMs.toFixed(0)} ms (${n} requests, ${inCalls.toFixed(0)} ms of it inside calls, ${mockWork.toFixed(0)} ms the mock's own work), bare client ${bareMs.toFixed(0)} ms, 4 concurrent ${con.wallMs.toFixed(0)} ms (${requests.concurrent} requests)`,
+      );
     }
   } finally {
     mock.stop();
@@ -184,8 +236,15 @@ export async function runRerunBench(log: (s: string) => void, rounds = 3, latenc
   const ratio = spread(ratios);
   const overhead = spread(overheads);
   return {
-    latencyMs, maps, rounds, requests, wallMs: { sequential: spread(seqWall), concurrent: spread(conWall) }, ratio,
-    overheadPerRequestMs: overhead, overheadBeyondBareClientMs: spread(beyondBare), bareClientMs: spread(bare),
+    latencyMs,
+    maps,
+    rounds,
+    requests,
+    wallMs: { sequential: spread(seqWall), concurrent: spread(conWall) },
+    ratio,
+    overheadPerRequestMs: overhead,
+    overheadBeyondBareClientMs: spread(beyondBare),
+    bareClientMs: spread(bare),
     pass: { ratio: ratio.median <= RERUN_TARGET_RATIO, overhead: overhead.median <= RERUN_TARGET_OVERHEAD_MS },
   };
 }

@@ -31,7 +31,27 @@ new PerformanceObserver((list) => {
 const more = process.argv.includes('--more');
 
 /** Values of the canonical enums, shared instead of one string per event. */
-const ENUMS = new Map(['item', 'request', 'response', 'record', 'user', 'assistant', 'tool', 'system', 'text', 'tool_call', 'tool_result', 'reasoning', 'agent', 'stop', 'tool_use', 'tool_calls', 'end_turn'].map((x) => [x, x]));
+const ENUMS = new Map(
+  [
+    'item',
+    'request',
+    'response',
+    'record',
+    'user',
+    'assistant',
+    'tool',
+    'system',
+    'text',
+    'tool_call',
+    'tool_result',
+    'reasoning',
+    'agent',
+    'stop',
+    'tool_use',
+    'tool_calls',
+    'end_turn',
+  ].map((x) => [x, x]),
+);
 const enumOf = (x) => ENUMS.get(x) ?? x;
 const FINISHES = new Map();
 function intern(v) {
@@ -52,21 +72,39 @@ function intern(v) {
 
 /** A copy built from object literals at fixed sites (V8 may pretenure a site whose objects survive). */
 function literalCopy(v, seq) {
-  const block = (b) => (b.type === 'text' ? { type: 'text', text: b.text }
-    : b.type === 'tool_call' ? { type: 'tool_call', id: b.id, name: b.name, input: b.input }
-      : b.type === 'tool_result' ? { type: 'tool_result', callId: b.callId, content: b.content.map((c) => (c.type === 'text' ? { type: 'text', text: c.text } : c)) } : b);
+  const block = (b) =>
+    b.type === 'text'
+      ? { type: 'text', text: b.text }
+      : b.type === 'tool_call'
+        ? { type: 'tool_call', id: b.id, name: b.name, input: b.input }
+        : b.type === 'tool_result'
+          ? {
+              type: 'tool_result',
+              callId: b.callId,
+              content: b.content.map((c) => (c.type === 'text' ? { type: 'text', text: c.text } : c)),
+            }
+          : b;
   switch (v.kind) {
-    case 'item': return { kind: 'item', item: { id: v.item.id, role: v.item.role, blocks: v.item.blocks.map(block) }, op: null, at: v.at, seq };
-    case 'request': return { kind: 'request', id: v.id, purpose: v.purpose ?? 'agent', at: v.at, seq };
-    case 'response': return { kind: 'response', request: v.request, finish: v.finish, usage: v.usage ? { ...v.usage } : undefined, at: v.at, seq };
-    case 'record': return { kind: 'record', type: v.type, summary: v.summary, at: v.at, seq };
-    default: v.seq = seq; return v;
+    case 'item':
+      return { kind: 'item', item: { id: v.item.id, role: v.item.role, blocks: v.item.blocks.map(block) }, op: null, at: v.at, seq };
+    case 'request':
+      return { kind: 'request', id: v.id, purpose: v.purpose ?? 'agent', at: v.at, seq };
+    case 'response':
+      return { kind: 'response', request: v.request, finish: v.finish, usage: v.usage ? { ...v.usage } : undefined, at: v.at, seq };
+    case 'record':
+      return { kind: 'record', type: v.type, summary: v.summary, at: v.at, seq };
+    default:
+      v.seq = seq;
+      return v;
   }
 }
 
 /** Item events kept without their blocks (the line's bytes copied off the heap instead), the rest as parsed. */
 class Arena {
-  constructor() { this.b = Buffer.allocUnsafeSlow(1 << 24); this.n = 0; }
+  constructor() {
+    this.b = Buffer.allocUnsafeSlow(1 << 24);
+    this.n = 0;
+  }
   put(from, start, end) {
     const len = end - start;
     if (this.n + len > this.b.length) {
@@ -101,7 +139,11 @@ function run(mode) {
     else if (mode === 'items only') kept.push(v.kind === 'item' ? v : null);
     else if (mode === 'all but items') kept.push(v.kind === 'item' ? null : v);
     else if (mode === 'items without blocks') {
-      kept.push(v.kind === 'item' ? { kind: 'item', item: { id: v.item.id, role: v.item.role, at: arena.put(buf, s, nl) }, op: null, seq: i, at: v.at } : v);
+      kept.push(
+        v.kind === 'item'
+          ? { kind: 'item', item: { id: v.item.id, role: v.item.role, at: arena.put(buf, s, nl) }, op: null, seq: i, at: v.at }
+          : v,
+      );
     }
     s = nl + 1;
     i++;
@@ -109,7 +151,12 @@ function run(mode) {
   return kept.length;
 }
 
-const modes = ['parse only', 'keep', 'keep+seq+loc', ...(more ? ['interned', 'literal copies', 'items only', 'all but items', 'items without blocks'] : [])];
+const modes = [
+  'parse only',
+  'keep',
+  'keep+seq+loc',
+  ...(more ? ['interned', 'literal copies', 'items only', 'all but items', 'items without blocks'] : []),
+];
 const results = new Map(modes.map((m) => [m, []]));
 // The observer delivers a run's entries some ticks later; waiting 100 ms settles them.
 const settle = () => new Promise((r) => setTimeout(r, 100));
@@ -132,5 +179,13 @@ console.log(`${file}: ${(buf.length / 1e6).toFixed(1)} MB, ${rounds} rounds, med
 for (const m of modes) {
   const xs = results.get(m);
   const ms = median(xs.map((x) => x.ms));
-  console.log(`${m.padEnd(22)} ${ms.toFixed(0).padStart(6)} ms  ratio to parse only ${(base / ms).toFixed(2)}  scavenges ${median(xs.map((x) => x.minor)).toFixed(0).padStart(5)} ms  major GC ${median(xs.map((x) => x.major)).toFixed(0).padStart(4)} ms`);
+  console.log(
+    `${m.padEnd(22)} ${ms.toFixed(0).padStart(6)} ms  ratio to parse only ${(base / ms).toFixed(2)}  scavenges ${median(
+      xs.map((x) => x.minor),
+    )
+      .toFixed(0)
+      .padStart(5)} ms  major GC ${median(xs.map((x) => x.major))
+      .toFixed(0)
+      .padStart(4)} ms`,
+  );
 }

@@ -18,7 +18,11 @@ class Column {
   a = new Float64Array(1024);
   n = 0;
   push(x: number): void {
-    if (this.n === this.a.length) { const b = new Float64Array(this.n * 2); b.set(this.a); this.a = b; }
+    if (this.n === this.a.length) {
+      const b = new Float64Array(this.n * 2);
+      b.set(this.a);
+      this.a = b;
+    }
     this.a[this.n++] = x;
   }
 }
@@ -28,35 +32,55 @@ function previews(e: EventBody): string | null {
   if (e.kind !== 'item') return null;
   let out = '';
   for (const b of e.item.blocks) {
-    const t = b.type === 'text' || b.type === 'reasoning' ? b.text : b.type === 'tool_call' ? b.input
-      : b.type === 'tool_result' ? b.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : '';
+    const t =
+      b.type === 'text' || b.type === 'reasoning'
+        ? b.text
+        : b.type === 'tool_call'
+          ? b.input
+          : b.type === 'tool_result'
+            ? b.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+            : '';
     out += t.length > 384 ? structuredClone(t.slice(0, 160)) : t;
   }
   return out;
 }
 
 async function viaSink(path: string, mode: Mode): Promise<unknown> {
-  const kinds: number[] = [], ids: (string | null)[] = [], texts: (string | null)[] = [];
-  const offset = new Column(), length = new Column(), line = new Column(), usage = new Column();
+  const kinds: number[] = [],
+    ids: (string | null)[] = [],
+    texts: (string | null)[] = [];
+  const offset = new Column(),
+    length = new Column(),
+    line = new Column(),
+    usage = new Column();
   let n = 0;
   const sink: ImportSink = {
     emit(e: EventBody, from: JsonLine): number {
       if (mode === 'compact' || mode === 'compact+previews') {
         kinds.push(KIND.get(e.kind) ?? 255);
         ids.push(e.kind === 'item' ? e.item.id : e.kind === 'request' ? e.id : e.kind === 'response' ? e.request : null);
-        offset.push(from.offset); length.push(from.length); line.push(from.line);
+        offset.push(from.offset);
+        length.push(from.length);
+        line.push(from.line);
         if (mode === 'compact+previews') {
           texts.push(previews(e));
-          if (e.kind === 'response') for (const x of [e.usage?.input, e.usage?.output, e.usage?.cacheRead, e.usage?.cacheWrite]) usage.push(x ?? -1);
+          if (e.kind === 'response')
+            for (const x of [e.usage?.input, e.usage?.output, e.usage?.cacheRead, e.usage?.cacheWrite]) usage.push(x ?? -1);
         }
       }
       return n++;
     },
     diagnostic: () => undefined,
-    get nextSeq(): number { return n; },
+    get nextSeq(): number {
+      return n;
+    },
   };
   const file = palimpsestImporter.open({ path, index: 0 }, sink);
-  await readJsonl(path, (l) => file.line(l), () => undefined);
+  await readJsonl(
+    path,
+    (l) => file.line(l),
+    () => undefined,
+  );
   file.end();
   return { kinds, ids, texts, offset, length, line, usage };
 }
@@ -88,19 +112,35 @@ const base = process.memoryUsage().heapUsed;
 const ms = new Map<Mode | 'bare', number[]>([['bare', []], ...MODES.map((m): [Mode, number[]] => [m, []])]);
 const heap = new Map<Mode, number>();
 for (let r = 0; r < Number(roundsText ?? 5); r++) {
-  held.x = null; gc();
-  let t = performance.now(); await bareLoop(path); ms.get('bare')?.push(performance.now() - t);
+  held.x = null;
+  gc();
+  let t = performance.now();
+  await bareLoop(path);
+  ms.get('bare')?.push(performance.now() - t);
   for (const m of r % 2 ? [...MODES].reverse() : MODES) {
-    held.x = null; gc();
+    held.x = null;
+    gc();
     t = performance.now();
-    held.x = m === 'current' ? await loadSession(path) : m === 'reader' ? await readJsonl(path, () => undefined, () => undefined) : await viaSink(path, m);
+    held.x =
+      m === 'current'
+        ? await loadSession(path)
+        : m === 'reader'
+          ? await readJsonl(
+              path,
+              () => undefined,
+              () => undefined,
+            )
+          : await viaSink(path, m);
     ms.get(m)?.push(performance.now() - t);
-    gc(); heap.set(m, (process.memoryUsage().heapUsed - base) / 1e6);
+    gc();
+    heap.set(m, (process.memoryUsage().heapUsed - base) / 1e6);
   }
 }
 const bare = ms.get('bare') ?? [];
 for (const [m, xs] of ms) {
   const ratios = xs.map((x, i) => (bare[i] ?? NaN) / x);
-  console.log(`${m.padEnd(17)} ${median(xs).toFixed(0).padStart(6)} ms  ratio ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`
-    + (m === 'bare' ? '' : `  heap kept ${(heap.get(m) ?? NaN).toFixed(1)} MB`));
+  console.log(
+    `${m.padEnd(17)} ${median(xs).toFixed(0).padStart(6)} ms  ratio ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` +
+      (m === 'bare' ? '' : `  heap kept ${(heap.get(m) ?? NaN).toFixed(1)} MB`),
+  );
 }

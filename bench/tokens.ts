@@ -133,7 +133,8 @@ async function sampleTexts(session: LoadedSession, tokens: SessionTokens, bytes:
     let blocks: readonly Block[] | null = spec.blocks;
     if (spec.elided) {
       const e = await session.hydrate(spec.seq);
-      blocks = e.kind === 'item' ? e.item.blocks : e.kind === 'mask' ? (e.reference ?? null) : e.kind === 'header' ? (e.system ?? null) : null;
+      blocks =
+        e.kind === 'item' ? e.item.blocks : e.kind === 'mask' ? (e.reference ?? null) : e.kind === 'header' ? (e.system ?? null) : null;
     }
     for (const p of refParts(spec, blocks)) {
       out.push(p.text);
@@ -159,7 +160,13 @@ async function gptTokenizer(encoding: EncodingName): Promise<CountFn | string> {
   }
 }
 
-function timeCounter(name: string, texts: readonly string[], bytes: number, count: CountFn, reference: Int32Array | null): { figure: CounterFigure; counts: Int32Array } {
+function timeCounter(
+  name: string,
+  texts: readonly string[],
+  bytes: number,
+  count: CountFn,
+  reference: Int32Array | null,
+): { figure: CounterFigure; counts: Int32Array } {
   const counts = new Int32Array(texts.length).fill(-1);
   const t0 = performance.now();
   for (let i = 0; i < texts.length; i++) counts[i] = count(texts[i] as string, i);
@@ -228,9 +235,17 @@ export async function runTokenBench(path: string, log: (line: string) => void): 
     });
     const rawSkipped = rawOk.filter((x) => !x).length;
     const rawBytes = texts.reduce((n, t, i) => (rawOk[i] ? n + utf8Length(t) : n), 0);
-    const rawRun = timeCounter('js-tiktoken encode (raw)', texts, rawBytes, (t, i) => (rawOk[i] ? bpe.encode(t, [], []).length : -1), mine.counts);
+    const rawRun = timeCounter(
+      'js-tiktoken encode (raw)',
+      texts,
+      rawBytes,
+      (t, i) => (rawOk[i] ? bpe.encode(t, [], []).length : -1),
+      mine.counts,
+    );
     const raw = { ...rawRun, figure: { ...rawRun.figure, ...delta(m0) } };
-    log(`  ${raw.figure.name}: ${raw.figure.mbps.toFixed(1)} MB/s, ${raw.figure.tokens.toLocaleString('en-US')} tokens, ${raw.figure.differingTexts} texts differ (${raw.figure.absDiff} tokens)`);
+    log(
+      `  ${raw.figure.name}: ${raw.figure.mbps.toFixed(1)} MB/s, ${raw.figure.tokens.toLocaleString('en-US')} tokens, ${raw.figure.differingTexts} texts differ (${raw.figure.absDiff} tokens)`,
+    );
     const counters: CounterFigure[] = [mine.figure, raw.figure];
     m0 = mem();
     const gpt = await gptTokenizer(encoding);
@@ -241,7 +256,9 @@ export async function runTokenBench(path: string, log: (line: string) => void): 
         const g = timeCounter('gpt-tokenizer countTokens', texts, bytes, gpt, mine.counts);
         counters.push({ ...g.figure, ...delta(m0) });
         gptState = 'measured';
-        log(`  ${g.figure.name}: ${g.figure.mbps.toFixed(1)} MB/s, ${g.figure.tokens.toLocaleString('en-US')} tokens, ${g.figure.differingTexts} texts differ (${g.figure.absDiff} tokens)`);
+        log(
+          `  ${g.figure.name}: ${g.figure.mbps.toFixed(1)} MB/s, ${g.figure.tokens.toLocaleString('en-US')} tokens, ${g.figure.differingTexts} texts differ (${g.figure.absDiff} tokens)`,
+        );
       } catch (e) {
         gptState = 'failed';
         gptError = e instanceof Error ? e.message : String(e);
@@ -272,7 +289,8 @@ export async function runTokenBench(path: string, log: (line: string) => void): 
     gc();
     const workers = Math.max(1, Math.min(4, os.availableParallelism()));
     const counter = createTokenCounter({ size: workers });
-    if (!defaultWorkerSpec()) log('  no token worker script next to the bundle: counting inline (add token-worker to scripts/build-cli.mjs)');
+    if (!defaultWorkerSpec())
+      log('  no token worker script next to the bundle: counting inline (add token-worker to scripts/build-cli.mjs)');
     const cache = new ContentCountCache();
     const rssBefore = process.memoryUsage().rss;
     const maxBefore = maxRss();
@@ -288,12 +306,27 @@ export async function runTokenBench(path: string, log: (line: string) => void): 
       for (const spec of tokens.accountant.allRefs()) total += tokens.get(spec.ref)?.total ?? 0;
       const mem = process.memoryUsage();
       full = {
-        workers: counter.threads, counter: counter.kind, refs: run.refs, texts: run.texts, chars: run.chars, hydrated: run.hydrated,
-        tokens: total, wallMs: run.wallMs, mcharsPerSec: run.chars / 1e6 / (run.wallMs / 1000), countMs: run.countMs, estimatedTokens: run.encoder.estimatedTokens,
-        rssBefore, rssAfter: mem.rss, maxRssDelta: maxRss() - maxBefore, heapAfter: mem.heapUsed, contentCacheEntries: cache.size,
+        workers: counter.threads,
+        counter: counter.kind,
+        refs: run.refs,
+        texts: run.texts,
+        chars: run.chars,
+        hydrated: run.hydrated,
+        tokens: total,
+        wallMs: run.wallMs,
+        mcharsPerSec: run.chars / 1e6 / (run.wallMs / 1000),
+        countMs: run.countMs,
+        estimatedTokens: run.encoder.estimatedTokens,
+        rssBefore,
+        rssAfter: mem.rss,
+        maxRssDelta: maxRss() - maxBefore,
+        heapAfter: mem.heapUsed,
+        contentCacheEntries: cache.size,
         pass: run.wallMs <= TARGET_FULL_COUNT_S * 1000,
       };
-      log(`full count: ${run.refs.toLocaleString('en-US')} refs, ${(run.chars / 1e6).toFixed(1)} M chars in ${(run.wallMs / 1000).toFixed(1)} s on ${counter.threads} ${counter.kind} (${full.mcharsPerSec.toFixed(1)} M chars/s), threads busy ${(run.countMs / 1000).toFixed(1)} s; RSS ${(rssBefore / 1e6).toFixed(0)} → ${(mem.rss / 1e6).toFixed(0)} MB`);
+      log(
+        `full count: ${run.refs.toLocaleString('en-US')} refs, ${(run.chars / 1e6).toFixed(1)} M chars in ${(run.wallMs / 1000).toFixed(1)} s on ${counter.threads} ${counter.kind} (${full.mcharsPerSec.toFixed(1)} M chars/s), threads busy ${(run.countMs / 1000).toFixed(1)} s; RSS ${(rssBefore / 1e6).toFixed(0)} → ${(mem.rss / 1e6).toFixed(0)} MB`,
+      );
 
       // The same session counted again by a new SessionTokens over the warm content cache (a re-open).
       const again = new SessionTokens(inspector, { counter, cache });
@@ -326,21 +359,38 @@ export async function runTokenBench(path: string, log: (line: string) => void): 
     }
     // 2b. The same count with no worker: every text encoded on this thread.
     gc();
-    const inlineRun = await new SessionTokens(inspector, { counter: createTokenCounter({ inline: true }), cache: new ContentCountCache() }).countAll();
+    const inlineRun = await new SessionTokens(inspector, {
+      counter: createTokenCounter({ inline: true }),
+      cache: new ContentCountCache(),
+    }).countAll();
     const inline = { wallMs: inlineRun.wallMs, mcharsPerSec: inlineRun.chars / 1e6 / (inlineRun.wallMs / 1000), texts: inlineRun.texts };
-    log(`full count on this thread alone (no worker): ${(inline.wallMs / 1000).toFixed(1)} s (${inline.mcharsPerSec.toFixed(1)} M chars/s), against ${(full.wallMs / 1000).toFixed(1)} s on ${full.workers} ${full.counter}`);
+    log(
+      `full count on this thread alone (no worker): ${(inline.wallMs / 1000).toFixed(1)} s (${inline.mcharsPerSec.toFixed(1)} M chars/s), against ${(full.wallMs / 1000).toFixed(1)} s on ${full.workers} ${full.counter}`,
+    );
     const cached = latency(seekMs);
     const afterReport = latency(afterReportMs);
     seekMs = [];
-    log(`view after a seek (cached counts): p50 ${cached.p50.toFixed(2)} ms, p95 ${cached.p95.toFixed(2)} ms, p99 ${cached.p99.toFixed(2)} ms; `
-      + `after the report (${(reportMs / 1000).toFixed(1)} s for ${n.toLocaleString('en-US')} requests): p99 ${afterReport.p99.toFixed(2)} ms; before counting (estimates): p99 ${latency(before).p99.toFixed(2)} ms`);
+    log(
+      `view after a seek (cached counts): p50 ${cached.p50.toFixed(2)} ms, p95 ${cached.p95.toFixed(2)} ms, p99 ${cached.p99.toFixed(2)} ms; ` +
+        `after the report (${(reportMs / 1000).toFixed(1)} s for ${n.toLocaleString('en-US')} requests): p99 ${afterReport.p99.toFixed(2)} ms; before counting (estimates): p99 ${latency(before).p99.toFixed(2)} ms`,
+    );
     return {
-      file: path, encoding, machine: { cpus: os.availableParallelism(), node: process.version },
+      file: path,
+      encoding,
+      machine: { cpus: os.availableParallelism(), node: process.version },
       sample: { ...sample, counters, gptTokenizer: gptState, ...(gptError ? { gptTokenizerError: gptError.split('\n')[0] } : {}) },
       full,
       recountSameSession: { wallMs: recountMs },
       inline,
-      seek: { requests: n, cached, afterReport, reportMs, estimatesBeforeCounting: latency(before), pass: cached.p99 <= TARGET_SEEK_P99_MS, loadAverage: os.loadavg()[0] ?? 0 },
+      seek: {
+        requests: n,
+        cached,
+        afterReport,
+        reportMs,
+        estimatesBeforeCounting: latency(before),
+        pass: cached.p99 <= TARGET_SEEK_P99_MS,
+        loadAverage: os.loadavg()[0] ?? 0,
+      },
     };
   } finally {
     await session.dispose();

@@ -20,12 +20,25 @@ import { ensureViewData } from './ui-data';
 
 const CHROMIUM = process.env.PALIMPSEST_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--no-first-run', '--disable-gpu-vsync', '--disable-frame-rate-limit',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-gpu-vsync',
+  '--disable-frame-rate-limit',
 ];
 const FIRST_ITEM = '.session-view .pane.view[aria-busy=false] .item[data-position="0"]';
 
-export interface Percentiles { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number }
+export interface Percentiles {
+  readonly n: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+}
 
 export function percentiles(xs: readonly number[]): Percentiles {
   const s = [...xs].sort((a, b) => a - b);
@@ -93,7 +106,13 @@ async function scrollFrames(page: Page, frames: number, step: number): Promise<n
   return r;
 }
 
-export interface ScrollFigures { readonly items: number; readonly steady: Percentiles; readonly fling: Percentiles; readonly jumps: Percentiles; readonly all: Percentiles }
+export interface ScrollFigures {
+  readonly items: number;
+  readonly steady: Percentiles;
+  readonly fling: Percentiles;
+  readonly jumps: Percentiles;
+  readonly all: Percentiles;
+}
 
 async function scrolling(browser: Browser, path: string, rendererDir: string): Promise<ScrollFigures> {
   return served(path, rendererDir, async (url) => {
@@ -107,7 +126,13 @@ async function scrolling(browser: Browser, path: string, rendererDir: string): P
       const steady = await scrollFrames(page, 600, 120);
       const fling = await scrollFrames(page, 300, 4000);
       const jumps = await scrollFrames(page, 120, 0);
-      return { items, steady: percentiles(steady), fling: percentiles(fling), jumps: percentiles(jumps), all: percentiles([...steady, ...fling, ...jumps]) };
+      return {
+        items,
+        steady: percentiles(steady),
+        fling: percentiles(fling),
+        jumps: percentiles(jumps),
+        all: percentiles([...steady, ...fling, ...jumps]),
+      };
     } finally {
       await page.close();
     }
@@ -136,16 +161,26 @@ export async function runUiBench(options: { runs?: number; only?: string; dataDi
         if (i > 0) await new Promise((resolve) => setTimeout(resolve, 2000));
         const t = await firstView(browser, path, rendererDir);
         times.push(t);
-        log(`  first view of ${spec.file} (${(meta.bytes / 1e6).toFixed(0)} MB), run ${i + 1}: requests listed ${ms(t.listMs)}, first view ${ms(t.viewMs)}`);
+        log(
+          `  first view of ${spec.file} (${(meta.bytes / 1e6).toFixed(0)} MB), run ${i + 1}: requests listed ${ms(t.listMs)}, first view ${ms(t.viewMs)}`,
+        );
       }
-      result.firstView = { file: spec.file, bytes: meta.bytes, events: meta.events, list: percentiles(times.map((t) => t.listMs)), view: percentiles(times.map((t) => t.viewMs)) };
+      result.firstView = {
+        file: spec.file,
+        bytes: meta.bytes,
+        events: meta.events,
+        list: percentiles(times.map((t) => t.listMs)),
+        view: percentiles(times.map((t) => t.viewMs)),
+      };
     }
     if (options.only !== 'first-view') {
       const path = ensureViewData(dataDir, 100_000, log);
       const s = await scrolling(browser, path, rendererDir);
       for (const phase of ['steady', 'fling', 'jumps', 'all'] as const) {
         const p = s[phase];
-        log(`  scrolling ${s.items.toLocaleString('en-US')} items, ${phase}: p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}, max ${ms(p.max)} (${p.n} frames)`);
+        log(
+          `  scrolling ${s.items.toLocaleString('en-US')} items, ${phase}: p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}, max ${ms(p.max)} (${p.n} frames)`,
+        );
       }
       result.scroll = s;
     }

@@ -8,7 +8,10 @@ import { Rng } from './generate';
 export const VIEW_DATA_VERSION = 1;
 export const VIEW_FILE = 'v100k.jsonl';
 
-const WORDS = 'the view model item request raw history compaction summary token window fate provenance tool call result checkpoint branch segment'.split(' ');
+const WORDS =
+  'the view model item request raw history compaction summary token window fate provenance tool call result checkpoint branch segment'.split(
+    ' ',
+  );
 
 function text(rng: Rng, words: number): string {
   const out: string[] = [];
@@ -58,16 +61,39 @@ export function ensureViewData(dir: string, items = 100_000, log: (s: string) =>
   try {
     line({ kind: 'session', id: 'ui-bench-100k', harness: 'palimpsest-bench', format: 'palimpsest', version: 1 });
     line({
-      kind: 'header', system: [{ type: 'text', text: text(rng, 400) }],
+      kind: 'header',
+      system: [{ type: 'text', text: text(rng, 400) }],
       tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }],
       route: { provider: 'bench', model: 'bench-1', window: 50_000_000, maxOutput: 8192 },
     });
     for (let i = 0; i < items; i += 4) {
       const n = i / 4;
       line({ kind: 'item', item: { id: `u${n}`, role: 'user', blocks: [{ type: 'text', text: text(rng, rng.range(4, 30)) }] } });
-      line({ kind: 'item', item: { id: `c${n}`, role: 'assistant', blocks: [{ type: 'tool_call', id: `call${n}`, name: 'read_file', input: JSON.stringify({ path: `src/${text(rng, 1)}/${n}.ts` }) }] } });
+      line({
+        kind: 'item',
+        item: {
+          id: `c${n}`,
+          role: 'assistant',
+          blocks: [
+            { type: 'tool_call', id: `call${n}`, name: 'read_file', input: JSON.stringify({ path: `src/${text(rng, 1)}/${n}.ts` }) },
+          ],
+        },
+      });
       const long = rng.chance(0.1);
-      line({ kind: 'item', item: { id: `r${n}`, role: 'tool', blocks: [{ type: 'tool_result', callId: `call${n}`, content: [{ type: 'text', text: text(rng, long ? rng.range(300, 2000) : rng.range(5, 50)) }] }] } });
+      line({
+        kind: 'item',
+        item: {
+          id: `r${n}`,
+          role: 'tool',
+          blocks: [
+            {
+              type: 'tool_result',
+              callId: `call${n}`,
+              content: [{ type: 'text', text: text(rng, long ? rng.range(300, 2000) : rng.range(5, 50)) }],
+            },
+          ],
+        },
+      });
       line({ kind: 'item', item: { id: `a${n}`, role: 'assistant', blocks: [{ type: 'text', text: text(rng, rng.range(3, 40)) }] } });
     }
     line({ kind: 'request', id: 'req-last', purpose: 'agent' });

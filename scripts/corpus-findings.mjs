@@ -33,11 +33,13 @@ const OTHER_REAL = [
 function walk(dir) {
   if (!existsSync(dir)) return [];
   if (!statSync(dir).isDirectory()) return [dir];
-  return readdirSync(dir).sort().flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return name === 'subagents' ? [] : walk(p);
-    return name.endsWith('.jsonl') ? [p] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) return name === 'subagents' ? [] : walk(p);
+      return name.endsWith('.jsonl') ? [p] : [];
+    });
 }
 
 /** `validate --json` of one session; null (with the reason on stderr) when it cannot be read. */
@@ -110,7 +112,10 @@ function table(rows, sessions, n) {
     '',
     '| rule | findings | true | false | not reviewed | precision |',
     '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| \`${r.rule}\` | ${r.findings} | ${r.true} | ${r.false} | ${r.unreviewed} | ${r.true + r.false > 0 ? `${Math.round((100 * r.true) / (r.true + r.false))} %` : '—'} |`),
+    ...rows.map(
+      (r) =>
+        `| \`${r.rule}\` | ${r.findings} | ${r.true} | ${r.false} | ${r.unreviewed} | ${r.true + r.false > 0 ? `${Math.round((100 * r.true) / (r.true + r.false))} %` : '—'} |`,
+    ),
     '',
     `Warnings per healthy session: ${n.warnings} warnings on the ${n.healthy} sessions with no error-level`,
     `finding reviewed true, ${n.healthy > 0 ? (n.warnings / n.healthy).toFixed(2) : '—'} a session (target: at most 1). Every warning counts here, reviewed`,

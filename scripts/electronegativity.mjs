@@ -49,13 +49,16 @@ export function readAllowlist(path) {
   } catch (err) {
     return { entries: [], problems: [`${relative(root, path)}: cannot be read as JSON (${err.message})`] };
   }
-  if (!Array.isArray(entries)) return { entries: [], problems: [`${relative(root, path)}: must be a JSON array of { check, file, reason }`] };
+  if (!Array.isArray(entries))
+    return { entries: [], problems: [`${relative(root, path)}: must be a JSON array of { check, file, reason }`] };
   const ok = [];
   entries.forEach((e, i) => {
     const where = `${relative(root, path)} entry ${i}`;
     if (typeof e !== 'object' || e === null) return problems.push(`${where}: not an object`);
-    if (typeof e.check !== 'string' || e.check === '') return problems.push(`${where}: no "check" (the finding's id, e.g. PRELOAD_JS_CHECK)`);
-    if (typeof e.file !== 'string' || e.file === '') return problems.push(`${where} (${e.check}): no "file" (relative to the repository, e.g. src/main/electron/shell.ts)`);
+    if (typeof e.check !== 'string' || e.check === '')
+      return problems.push(`${where}: no "check" (the finding's id, e.g. PRELOAD_JS_CHECK)`);
+    if (typeof e.file !== 'string' || e.file === '')
+      return problems.push(`${where} (${e.check}): no "file" (relative to the repository, e.g. src/main/electron/shell.ts)`);
     if (typeof e.reason !== 'string' || e.reason.trim().length < 20) {
       return problems.push(`${where} (${e.check} in ${e.file}): no "reason" — say why this finding is acceptable, in a sentence`);
     }
@@ -94,17 +97,20 @@ export function judge(findings, entries) {
 export async function scan(input, sarif) {
   const run = require('@doyensec/electronegativity/dist/runner.js');
   if (sarif) mkdirSync(dirname(sarif), { recursive: true });
-  return run({
-    input,
-    output: sarif,
-    isSarif: true,
-    isRelative: true,
-    isVerbose: false,
-    customScan: [],
-    excludeFromScan: ['availablesecurityfixesglobalcheck'],
-    electronVersionOverride: electronVersion(),
-    parserPlugins: [],
-  }, false);
+  return run(
+    {
+      input,
+      output: sarif,
+      isSarif: true,
+      isRelative: true,
+      isVerbose: false,
+      customScan: [],
+      excludeFromScan: ['availablesecurityfixesglobalcheck'],
+      electronVersionOverride: electronVersion(),
+      parserPlugins: [],
+    },
+    false,
+  );
 }
 
 async function main() {
@@ -115,7 +121,9 @@ async function main() {
   const { gated, refused, stale } = judge(findings, entries);
 
   const line = (f) => `  ${f.severity} ${f.check}  ${f.file}${f.line ? `:${f.line}` : ''}  ${f.description}`;
-  console.log(`electronegativity: ${result.atomicChecks + result.globalChecks} checks on src/, ${findings.length} findings, ${gated.length} HIGH or MEDIUM (report: ${relative(root, SARIF)})`);
+  console.log(
+    `electronegativity: ${result.atomicChecks + result.globalChecks} checks on src/, ${findings.length} findings, ${gated.length} HIGH or MEDIUM (report: ${relative(root, SARIF)})`,
+  );
   for (const e of failedToParse) console.log(`  could not parse ${relative(root, e.file)}: ${e.message} (its checks did not run)`);
   for (const f of gated.filter((g) => !refused.includes(g))) {
     console.log(`${line(f)}\n    allowed: ${entries.find((e) => e.check === f.check && e.file === f.file)?.reason}`);
@@ -123,7 +131,9 @@ async function main() {
   for (const e of stale) console.log(`  stale allowlist entry (nothing matches it any more; remove it): ${e.check} in ${e.file}`);
   for (const p of problems) console.error(`  allowlist: ${p}`);
   if (refused.length > 0) {
-    console.error(`electronegativity: ${refused.length} HIGH or MEDIUM finding${refused.length === 1 ? '' : 's'} not allowed — fix the shell, or add { check, file, reason } to ${relative(root, allowlistPath)}:`);
+    console.error(
+      `electronegativity: ${refused.length} HIGH or MEDIUM finding${refused.length === 1 ? '' : 's'} not allowed — fix the shell, or add { check, file, reason } to ${relative(root, allowlistPath)}:`,
+    );
     for (const f of refused) console.error(line(f));
   }
   const failed = refused.length > 0 || problems.length > 0 || failedToParse.length > 0;
@@ -132,10 +142,13 @@ async function main() {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().then((code) => {
-    process.exitCode = code;
-  }, (err) => {
-    console.error(`electronegativity: the tool could not run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exitCode = 2;
-  });
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      console.error(`electronegativity: the tool could not run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      process.exitCode = 2;
+    },
+  );
 }

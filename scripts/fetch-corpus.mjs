@@ -54,5 +54,7 @@ for (const s of sessions) {
     process.stderr.write(`fetch-corpus: ${s.repo}@${s.commit.slice(0, 12)} ${s.path}: ${e instanceof Error ? e.message : String(e)}\n`);
   }
 }
-process.stdout.write(`fetch-corpus: ${sessions.length} listed, ${tally.fetched} fetched, ${tally.present} already present, ${tally.failed} failed (into ${OUT}/)\n`);
+process.stdout.write(
+  `fetch-corpus: ${sessions.length} listed, ${tally.fetched} fetched, ${tally.present} already present, ${tally.failed} failed (into ${OUT}/)\n`,
+);
 process.exitCode = tally.failed > 0 ? 1 : 0;

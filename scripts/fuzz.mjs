@@ -21,14 +21,22 @@ import { HEAP_MIB, pool, runCli, treeDigest, verdict } from './fuzz/run.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'fixtures');
 
-const usage = 'usage: node scripts/fuzz.mjs [--seed N] [--count N] [--only I,J] [--keep] [--timeout S] [--jobs N] [--batch N] [--known NAME,...] [--commands inspect,validate,view]';
+const usage =
+  'usage: node scripts/fuzz.mjs [--seed N] [--count N] [--only I,J] [--keep] [--timeout S] [--jobs N] [--batch N] [--known NAME,...] [--commands inspect,validate,view]';
 /** @type {ReturnType<typeof parseArgs>['values']} */
 let opts;
 try {
   opts = parseArgs({
     options: {
-      seed: { type: 'string' }, count: { type: 'string' }, only: { type: 'string' }, keep: { type: 'boolean' },
-      timeout: { type: 'string' }, jobs: { type: 'string' }, batch: { type: 'string' }, known: { type: 'string' }, commands: { type: 'string' },
+      seed: { type: 'string' },
+      count: { type: 'string' },
+      only: { type: 'string' },
+      keep: { type: 'boolean' },
+      timeout: { type: 'string' },
+      jobs: { type: 'string' },
+      batch: { type: 'string' },
+      known: { type: 'string' },
+      commands: { type: 'string' },
       help: { type: 'boolean' },
     },
   }).values;
@@ -78,7 +86,9 @@ if (!existsSync(join(root, 'dist', 'cli.js'))) {
 
 const started = performance.now();
 const secs = () => ((performance.now() - started) / 1000).toFixed(1);
-console.log(`fuzz: seed ${seed}, ${only ? `mutants ${only.join(', ')}` : `${count} mutants`}; ${jobs} at a time, ${timeoutMs / 1000} s and ${HEAP_MIB} MiB heap each`);
+console.log(
+  `fuzz: seed ${seed}, ${only ? `mutants ${only.join(', ')}` : `${count} mutants`}; ${jobs} at a time, ${timeoutMs / 1000} s and ${HEAP_MIB} MiB heap each`,
+);
 
 const tmp = mkdtempSync(join(tmpdir(), 'palimpsest-fuzz-'));
 const fixturesBefore = treeDigest(fixtures);
@@ -102,7 +112,7 @@ async function run(args, sessions = 1) {
     r = await runCli(root, args, limit * 3);
   }
   stats.runs++;
-  const k = r.timedOut ? 'timeout' : r.signal ?? String(r.code);
+  const k = r.timedOut ? 'timeout' : (r.signal ?? String(r.code));
   stats.exits[k] = (stats.exits[k] ?? 0) + 1;
   return r;
 }
@@ -124,7 +134,15 @@ const base = await run(['validate', baseDir, '--json'], units.length);
 const formatOf = new Map();
 {
   const why = verdict(base);
-  if (why) failures.push({ mutant: null, unit: 'every fixture, unmutated', recipe: 'none', command: ['validate', baseDir, '--json'], path: baseDir, ...why });
+  if (why)
+    failures.push({
+      mutant: null,
+      unit: 'every fixture, unmutated',
+      recipe: 'none',
+      command: ['validate', baseDir, '--json'],
+      path: baseDir,
+      ...why,
+    });
   try {
     for (const s of JSON.parse(base.stdout).sessions) {
       const i = Number(/^u(\d+)/.exec(relative(baseDir, s.path))?.[1]);
@@ -240,7 +258,14 @@ async function bisect(cmd, group, dir, home, why) {
   // limit that every smaller group kept (a slow folder on a loaded machine, not a hang). Reported
   // once, for the smallest group that shows it: the groups around it say nothing more.
   if (!found && group.length > 1 && why.kind !== 'hang') {
-    failures.push({ mutant: null, unit: group.map((m) => m.unit.id).join(', '), recipe: `mutants ${group.map((m) => m.i).join(', ')} together`, command: cmd(dir), path: dir, ...why });
+    failures.push({
+      mutant: null,
+      unit: group.map((m) => m.unit.id).join(', '),
+      recipe: `mutants ${group.map((m) => m.i).join(', ')} together`,
+      command: cmd(dir),
+      path: dir,
+      ...why,
+    });
     found = true;
   }
   return found;
@@ -271,7 +296,9 @@ await pool(
   }),
   jobs,
 );
-console.log(`fuzz: ${folderCommands.map((c) => `${c('')[0]} --json`).join(' and ')} of ${groups.length} folder(s) of mutants, ${failedFolders.size} bisected (${secs()} s)`);
+console.log(
+  `fuzz: ${folderCommands.map((c) => `${c('')[0]} --json`).join(' and ')} of ${groups.length} folder(s) of mutants, ${failedFolders.size} bisected (${secs()} s)`,
+);
 
 const WIRES = ['', '', 'anthropic', 'responses', 'chat'];
 await pool(
@@ -289,9 +316,19 @@ await pool(
 console.log(`fuzz: view --wire of each mutant (${secs()} s)`);
 
 for (const m of mutants) {
-  if (treeDigest(m.dir) !== m.digest) fail(m, ['inspect', 'validate', 'view'], { kind: 'wrote to the input', detail: `the files under ${m.dir} changed` });
+  if (treeDigest(m.dir) !== m.digest)
+    fail(m, ['inspect', 'validate', 'view'], { kind: 'wrote to the input', detail: `the files under ${m.dir} changed` });
 }
-if (treeDigest(fixtures) !== fixturesBefore) failures.push({ mutant: null, unit: 'fixtures/', recipe: 'none', command: [], path: fixtures, kind: 'wrote to the input', detail: 'fixtures/ changed during the run' });
+if (treeDigest(fixtures) !== fixturesBefore)
+  failures.push({
+    mutant: null,
+    unit: 'fixtures/',
+    recipe: 'none',
+    command: [],
+    path: fixtures,
+    kind: 'wrote to the input',
+    detail: 'fixtures/ changed during the run',
+  });
 
 // ---- report --------------------------------------------------------------------------------------------
 
@@ -302,7 +339,9 @@ for (const f of failures) {
 const real = failures.filter((f) => !f.known);
 for (const f of failures) {
   const again = f.mutant === null ? null : `node scripts/fuzz.mjs --seed ${seed} --only ${f.mutant} --keep`;
-  console.log(`\n${f.known ? `KNOWN (${f.known})` : 'FAIL'} ${f.kind}: palimpsest ${f.command.map((a) => relative(tmp, a).startsWith('..') ? a : `<mutant>/${relative(tmp, a).split(/[/\\]/).slice(2).join('/')}`).join(' ')}`);
+  console.log(
+    `\n${f.known ? `KNOWN (${f.known})` : 'FAIL'} ${f.kind}: palimpsest ${f.command.map((a) => (relative(tmp, a).startsWith('..') ? a : `<mutant>/${relative(tmp, a).split(/[/\\]/).slice(2).join('/')}`)).join(' ')}`,
+  );
   console.log(`  mutant   ${f.mutant ?? '—'} of seed ${seed}, from fixtures/${f.unit}`);
   console.log(`  recipe   ${f.recipe}`);
   console.log(`  output   ${f.detail.split('\n').join('\n           ')}`);
@@ -320,7 +359,10 @@ if (keep) {
   // With --keep (as with --only I --keep to replay one), where each mutant is and what was done to it.
   if (opts.keep) for (const m of mutants) console.log(`  mutant ${m.i}: ${target(m)}\n    ${m.recipe}`);
 } else rmSync(tmp, { recursive: true, force: true });
-const exits = Object.entries(stats.exits).sort().map(([k, n]) => `${k}: ${n}`).join(', ');
+const exits = Object.entries(stats.exits)
+  .sort()
+  .map(([k, n]) => `${k}: ${n}`)
+  .join(', ');
 console.log(
   `\nfuzz: seed ${seed}: ${mutants.length} mutants of ${new Set(mutants.map((m) => m.unit.id)).size} fixtures, ${stats.runs} runs (exit ${exits}; ${stats.retried} run again after a timeout), ` +
     `${real.length} failure${real.length === 1 ? '' : 's'}${failures.length > real.length ? ` and ${failures.length - real.length} known` : ''}, ${secs()} s`,

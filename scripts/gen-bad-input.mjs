@@ -29,10 +29,15 @@ const files = {
   'not-object.jsonl': b(lines('{"a":1}', '[1,2]', '"str"', '42', 'null', 'true', '{"b":2}')),
   'invalid-utf8.jsonl': cat(
     '{"a":1}\n',
-    '{"b":"x', Buffer.from([0xff]), 'y"}\n',
-    '{"c":"caf', Buffer.from([0xc3]), '"}\n',
+    '{"b":"x',
+    Buffer.from([0xff]),
+    'y"}\n',
+    '{"c":"caf',
+    Buffer.from([0xc3]),
+    '"}\n',
     '{"d":"ok é ✓ 🚀"}\n',
-    Buffer.from([0xfe]), '{"e":1}\n',
+    Buffer.from([0xfe]),
+    '{"e":1}\n',
     // A real U+FFFD is valid UTF-8 and must not be reported.
     '{"f":"\uFFFD"}\n',
   ),
@@ -48,10 +53,20 @@ const files = {
 // A session as DeepSeek Harness writes it: the header alone in frame 1, then one frame per batch.
 const batches = [
   ['{"type":"session","version":0,"id":"s1","createdAt":1760000000000,"delegationDepth":0}'],
-  ['{"type":"user/message","seq":0,"time":1760000000001,"data":{"text":"héllo — ✓"}}', '{"type":"assistant/message","seq":1,"time":1760000000002,"data":{"text":"hi 🚀"}}'],
+  [
+    '{"type":"user/message","seq":0,"time":1760000000001,"data":{"text":"héllo — ✓"}}',
+    '{"type":"assistant/message","seq":1,"time":1760000000002,"data":{"text":"hi 🚀"}}',
+  ],
   ['{"type":"tool/call","seq":2,"time":1760000000003,"data":{"name":"read","args":{"path":"/a.ts"}}}'],
-  ['{"type":"tool/result","seq":3,"time":1760000000004,"data":{"text":"' + 'line of code\\n'.repeat(40) + '"}}', '{"type":"assistant/message","seq":4,"time":1760000000005,"data":{"text":"done"}}'],
-  ['{"type":"user/message","seq":5,"time":1760000000006,"data":{"text":"again"}}', '{"type":"assistant/message","seq":6,"time":1760000000007,"data":{"text":"ok"}}', '{"type":"assistant/message","seq":7,"time":1760000000008,"data":{"text":"end"}}'],
+  [
+    '{"type":"tool/result","seq":3,"time":1760000000004,"data":{"text":"' + 'line of code\\n'.repeat(40) + '"}}',
+    '{"type":"assistant/message","seq":4,"time":1760000000005,"data":{"text":"done"}}',
+  ],
+  [
+    '{"type":"user/message","seq":5,"time":1760000000006,"data":{"text":"again"}}',
+    '{"type":"assistant/message","seq":6,"time":1760000000007,"data":{"text":"ok"}}',
+    '{"type":"assistant/message","seq":7,"time":1760000000008,"data":{"text":"end"}}',
+  ],
 ];
 const frames = batches.map((batch) => execFileSync('zstd', ['-q', '-c', '-19'], { input: lines(...batch) }));
 files['frames.jsonl'] = b(batches.map((batch) => lines(...batch)).join(''));

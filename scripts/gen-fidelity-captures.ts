@@ -38,13 +38,26 @@ function send(url: string, method: string, headers: readonly (readonly [string, 
 
 async function capture(run: (typeof RUNS)[number]): Promise<void> {
   const dir = join('fixtures/fidelity/logs', `${run.client}-${run.version}`, run.scenario);
-  const scenario = JSON.parse(readFileSync(join('fixtures/fidelity/scenarios', `${run.client}.${run.scenario}.json`), 'utf8')) as { script: ScriptInput };
+  const scenario = JSON.parse(readFileSync(join('fixtures/fidelity/scenarios', `${run.client}.${run.scenario}.json`), 'utf8')) as {
+    script: ScriptInput;
+  };
   const { requests } = readCaptured(join(dir, 'captured.jsonl'));
   const mock = await startMockProvider({ script: scenario.script });
   const out = join(OUT, `${run.client}-${run.version}.${run.scenario}.capture.jsonl`);
   rmSync(out, { force: true });
-  const file = await CaptureFile.create(out, { writer: 'palimpsest gen-fidelity-captures', startedAt: requests[0]?.at ?? new Date(0).toISOString(), upstreams: {} }, true);
-  const proxy = await startRecordingProxy({ upstreams: parseUpstreams([mock.url]), capture: file, stats: new RecordStats(), onWriteError: (err) => { throw err; } });
+  const file = await CaptureFile.create(
+    out,
+    { writer: 'palimpsest gen-fidelity-captures', startedAt: requests[0]?.at ?? new Date(0).toISOString(), upstreams: {} },
+    true,
+  );
+  const proxy = await startRecordingProxy({
+    upstreams: parseUpstreams([mock.url]),
+    capture: file,
+    stats: new RecordStats(),
+    onWriteError: (err) => {
+      throw err;
+    },
+  });
   try {
     for (const r of requests) {
       const body = r.bodyEncoding === 'base64' ? Buffer.from(r.body, 'base64') : Buffer.from(r.body, 'utf8');

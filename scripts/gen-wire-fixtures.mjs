@@ -27,14 +27,22 @@ function put(rule, name, src, edit = (_i, lines) => lines) {
   mkdirSync(dir, { recursive: true });
   copyFileSync(src.log, join(dir, `${name}.jsonl`));
   src.captures.forEach((c, i) => {
-    const lines = readFileSync(c, 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(c, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     writeFileSync(join(dir, `${name}.capture-${i + 1}.jsonl`), `${edit(i, lines).join('\n')}\n`);
   });
 }
 
 const CC = 'claude-code-2.1.332';
 const CODEX = 'codex-0.171.0';
-for (const rule of ['COMPACTION_ATTEMPTS_FAILED', 'WIRE_RETRY_LOOP', 'SUMMARY_FROM_CUT_RESPONSE', 'FALLBACK_LOGGED_AS_SUCCESS', 'WIRE_LOG_DISAGREE']) {
+for (const rule of [
+  'COMPACTION_ATTEMPTS_FAILED',
+  'WIRE_RETRY_LOOP',
+  'SUMMARY_FROM_CUT_RESPONSE',
+  'FALLBACK_LOGGED_AS_SUCCESS',
+  'WIRE_LOG_DISAGREE',
+]) {
   rmSync(join(OUT, rule), { recursive: true, force: true });
 }
 put('COMPACTION_ATTEMPTS_FAILED', 'fail', run(CC, 'compact-overloaded'));
@@ -45,8 +53,10 @@ put('SUMMARY_FROM_CUT_RESPONSE', 'fail', run(CC, 'compact-max-tokens'));
 put('SUMMARY_FROM_CUT_RESPONSE', 'pass', run(CC, 'manual-compact'));
 put('FALLBACK_LOGGED_AS_SUCCESS', 'fail', run(CC, 'compact-http-500'), (i, lines) =>
   // The /compact turn's capture: drop the one exchange the summarizer answered with 200.
-  i === 1 ? lines.filter((l) => !(l.includes('"type":"exchange"') && JSON.parse(l).response?.status === 200)) : lines);
+  i === 1 ? lines.filter((l) => !(l.includes('"type":"exchange"') && JSON.parse(l).response?.status === 200)) : lines,
+);
 put('FALLBACK_LOGGED_AS_SUCCESS', 'pass', run(CC, 'compact-http-500'));
 put('WIRE_LOG_DISAGREE', 'fail', run(CC, 'tools-resume'), (i, lines) =>
-  i === 0 ? lines.map((l, n) => (n === 1 ? l.replace('Print a greeting with the shell.', 'Print a farewell with the shell.') : l)) : lines);
+  i === 0 ? lines.map((l, n) => (n === 1 ? l.replace('Print a greeting with the shell.', 'Print a farewell with the shell.') : l)) : lines,
+);
 put('WIRE_LOG_DISAGREE', 'pass', run(CC, 'tools-resume'));

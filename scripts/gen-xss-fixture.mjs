@@ -29,7 +29,13 @@ export function events() {
     {
       kind: 'header',
       system: [text(`System prompt with payloads: ${all}`)],
-      tools: [{ name: 'read_file', description: `Read a file. ${PAYLOADS[1]}`, inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'read_file',
+          description: `Read a file. ${PAYLOADS[1]}`,
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
       route: { provider: 'anthropic', model: 'claude-sonnet-4-5', window: 200000, maxOutput: 8192 },
     },
   ];
@@ -49,8 +55,20 @@ export function events() {
         ],
       },
     });
-    ev.push({ kind: 'response', request: `req_${n}`, finish: { raw: 'tool_use', reason: 'tool_calls' }, usage: { input: 100 * n, output: 10 } });
-    ev.push({ kind: 'item', item: { id: `t${n}`, role: 'tool', blocks: [{ type: 'tool_result', callId: `call_${n}`, content: [text(`tool result ${n}: ${p}`)] }] } });
+    ev.push({
+      kind: 'response',
+      request: `req_${n}`,
+      finish: { raw: 'tool_use', reason: 'tool_calls' },
+      usage: { input: 100 * n, output: 10 },
+    });
+    ev.push({
+      kind: 'item',
+      item: {
+        id: `t${n}`,
+        role: 'tool',
+        blocks: [{ type: 'tool_result', callId: `call_${n}`, content: [text(`tool result ${n}: ${p}`)] }],
+      },
+    });
   });
   ev.push({ kind: 'request', id: 'req_last' });
   ev.push({ kind: 'item', item: { id: 'a_last', role: 'assistant', blocks: [text(`done: ${all}`)] } });
@@ -61,6 +79,11 @@ export function events() {
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'xss', 'xss.jsonl');
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, events().map((e) => JSON.stringify(e)).join('\n') + '\n');
+  writeFileSync(
+    out,
+    events()
+      .map((e) => JSON.stringify(e))
+      .join('\n') + '\n',
+  );
   process.stdout.write(`wrote ${out}\n`);
 }

@@ -52,5 +52,7 @@ for (const enc of ['o200k_base', 'cl100k_base'] as const) {
     ours += b;
     if (a !== b) differ++;
   }
-  console.log(`${enc}: raw ${raw}, bounded ${ours}, difference ${ours - raw} (${((100 * (ours - raw)) / raw).toFixed(3)} %), ${differ} texts differ`);
+  console.log(
+    `${enc}: raw ${raw}, bounded ${ours}, difference ${ours - raw} (${((100 * (ours - raw)) / raw).toFixed(3)} %), ${differ} texts differ`,
+  );
 }

@@ -30,8 +30,13 @@ const filled = (lines) => lines.flatMap((l, i) => (l.length > 0 ? [i] : []));
 // ---- bytes ---------------------------------------------------------------------------------------
 
 const INVALID_UTF8 = {
-  'ff': [0xff], 'fe': [0xfe], 'truncated c3': [0xc3], 'overlong c0 af': [0xc0, 0xaf],
-  'surrogate ed a0 80': [0xed, 0xa0, 0x80], 'above U+10FFFF f4 90 80 80': [0xf4, 0x90, 0x80, 0x80], 'lone continuation 80': [0x80],
+  ff: [0xff],
+  fe: [0xfe],
+  'truncated c3': [0xc3],
+  'overlong c0 af': [0xc0, 0xaf],
+  'surrogate ed a0 80': [0xed, 0xa0, 0x80],
+  'above U+10FFFF f4 90 80 80': [0xf4, 0x90, 0x80, 0x80],
+  'lone continuation 80': [0x80],
 };
 
 /** An offset inside a random line, just after a quote when the line has one (so usually inside a string). @param {Buffer} b @param {Rng} r */
@@ -73,12 +78,18 @@ export const BYTE_OPS = {
   invalidUtf8(b, r) {
     const name = r.pick(Object.keys(INVALID_UTF8));
     const { at, line } = offsetInLine(b, r);
-    return { out: Buffer.concat([b.subarray(0, at), Buffer.from(INVALID_UTF8[name]), b.subarray(at)]), recipe: `insert invalid UTF-8 (${name}) in line ${line} at byte ${at}` };
+    return {
+      out: Buffer.concat([b.subarray(0, at), Buffer.from(INVALID_UTF8[name]), b.subarray(at)]),
+      recipe: `insert invalid UTF-8 (${name}) in line ${line} at byte ${at}`,
+    };
   },
   nulBytes(b, r) {
     const n = r.pick([1, 1, 16, 4096]);
     const { at, line } = offsetInLine(b, r);
-    return { out: Buffer.concat([b.subarray(0, at), Buffer.alloc(n), b.subarray(at)]), recipe: `insert ${n} NUL byte(s) in line ${line} at byte ${at}` };
+    return {
+      out: Buffer.concat([b.subarray(0, at), Buffer.alloc(n), b.subarray(at)]),
+      recipe: `insert ${n} NUL byte(s) in line ${line} at byte ${at}`,
+    };
   },
   crlf(b, r) {
     const how = r.pick(['every LF to CR LF', 'every LF to CR', 'one CR LF', 'a lone CR mid-line']);
@@ -158,16 +169,75 @@ export const LINE_OPS = {
 
 /** Fields whose loss a reader is most likely to trip on. */
 const REQUIRED_ISH = new Set([
-  'type', 'kind', 'seq', 'id', 'role', 'content', 'message', 'payload', 'uuid', 'parentUuid', 'sessionId', 'session_id',
-  'timestamp', 'name', 'text', 'tool_use_id', 'call_id', 'v', 'version', 'items', 'blocks', 'event', 'data', 'request',
-  'response', 'usage', 'model', 'session', 'header', 'item', 'input', 'output', 'summary', 'compaction', 'ops', 'op',
-  'arguments', 'messages', 'source', 'target', 'keep', 'replaces', 'callId', 'created_at', 'index', 'ordinal',
+  'type',
+  'kind',
+  'seq',
+  'id',
+  'role',
+  'content',
+  'message',
+  'payload',
+  'uuid',
+  'parentUuid',
+  'sessionId',
+  'session_id',
+  'timestamp',
+  'name',
+  'text',
+  'tool_use_id',
+  'call_id',
+  'v',
+  'version',
+  'items',
+  'blocks',
+  'event',
+  'data',
+  'request',
+  'response',
+  'usage',
+  'model',
+  'session',
+  'header',
+  'item',
+  'input',
+  'output',
+  'summary',
+  'compaction',
+  'ops',
+  'op',
+  'arguments',
+  'messages',
+  'source',
+  'target',
+  'keep',
+  'replaces',
+  'callId',
+  'created_at',
+  'index',
+  'ordinal',
 ]);
 const ID_KEY = /(^|_)id$|Id$|uuid|Uuid|^name$|^type$|^kind$|^role$|^branch$|^call_id$/;
 const PROTO_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 const HUGE_NUMBERS = [
-  '1e308', '-1e308', '1e999', '-1e999', '-1', '-0', '0', '9007199254740992', '9007199254740993', '-9007199254740992',
-  '4294967296', '2147483648', '1e-320', '0.5', '123456789012345678901234567890', '"NaN"', '"Infinity"', '"-1"', '"1e308"',
+  '1e308',
+  '-1e308',
+  '1e999',
+  '-1e999',
+  '-1',
+  '-0',
+  '0',
+  '9007199254740992',
+  '9007199254740993',
+  '-9007199254740992',
+  '4294967296',
+  '2147483648',
+  '1e-320',
+  '0.5',
+  '123456789012345678901234567890',
+  '"NaN"',
+  '"Infinity"',
+  '"-1"',
+  '"1e308"',
 ];
 /** Replacement texts by the type they replace: always another type. */
 const SWAPS = {
@@ -193,7 +263,8 @@ function nodes(root, limit = 5000) {
     const { path, value } = out[k];
     if (Array.isArray(value)) value.forEach((v, i) => out.push({ path: `${path}[${i}]`, parent: value, key: i, value: v }));
     else if (value && typeof value === 'object') {
-      for (const [key, v] of Object.entries(value)) out.push({ path: `${path}.${key}`, parent: /** @type {Record<string, unknown>} */ (value), key, value: v });
+      for (const [key, v] of Object.entries(value))
+        out.push({ path: `${path}.${key}`, parent: /** @type {Record<string, unknown>} */ (value), key, value: v });
     }
   }
   return out.slice(0, limit);
@@ -213,7 +284,14 @@ function splice(root, node, raw) {
 /** A very long JSON string literal, built as text. @param {Rng} r */
 function longString(r) {
   const n = r.pick([65_536, 1 << 20, 4 << 20]);
-  const [label, unit] = r.pick([['x', 'x'], ['escaped LF', '\\n'], ['emoji', '🚀'], ['escaped NUL', '\\u0000'], ['lone surrogate escape', '\\ud800'], ['mixed', 'ab "\\t\\u2028é']]);
+  const [label, unit] = r.pick([
+    ['x', 'x'],
+    ['escaped LF', '\\n'],
+    ['emoji', '🚀'],
+    ['escaped NUL', '\\u0000'],
+    ['lone surrogate escape', '\\ud800'],
+    ['mixed', 'ab "\\t\\u2028é'],
+  ]);
   return { raw: `"${unit.repeat(Math.ceil(n / unit.length))}"`, what: `a ${n}-unit string of ${label}` };
 }
 
@@ -221,7 +299,9 @@ function longString(r) {
 function deepValue(r) {
   const depth = r.pick([1_000, 10_000, 100_000]);
   const [label, open, mid, close] = r.pick([
-    ['arrays', '[', '', ']'], ['objects', '{"a":', 'null', '}'], ['content blocks', '[{"type":"text","text":"x","content":', '"y"', '}]'],
+    ['arrays', '[', '', ']'],
+    ['objects', '{"a":', 'null', '}'],
+    ['content blocks', '[{"type":"text","text":"x","content":', '"y"', '}]'],
   ]);
   return { raw: open.repeat(depth) + mid + close.repeat(depth), what: `${label} nested ${depth} deep` };
 }
@@ -283,7 +363,9 @@ export const JSON_OPS = {
       const inner = JSON.stringify(obj).replace(JSON.stringify(key) + ':', () => JSON.stringify(name) + ':');
       return { text: splice(root, n, inner), recipe: `rename ${n.path}.${key} to "${name}"` };
     }
-    const inner = JSON.stringify(obj).replace(/^\{/, () => `{${JSON.stringify(name)}:{"polluted":true,"length":1e9},`).replace(',}', '}');
+    const inner = JSON.stringify(obj)
+      .replace(/^\{/, () => `{${JSON.stringify(name)}:{"polluted":true,"length":1e9},`)
+      .replace(',}', '}');
     return { text: splice(root, n, inner), recipe: `add ${n.path}."${name}" = {polluted, length: 1e9}` };
   },
 };
@@ -340,10 +422,25 @@ function jsonOp(file, b, op, r) {
 // ---- mutants -------------------------------------------------------------------------------------
 
 const WEIGHTS = {
-  flipBytes: 2, truncate: 3, invalidUtf8: 2, nulBytes: 2, crlf: 2, bom: 0.5,
-  duplicateLine: 3, deleteLines: 3, swapLines: 2, reverseLines: 1, moveLine: 1,
-  hugeNumber: 4, typeSwap: 5, removeField: 5, deepNest: 2, longString: 2, protoKey: 3,
-  deleteFile: 1, emptyFile: 1,
+  flipBytes: 2,
+  truncate: 3,
+  invalidUtf8: 2,
+  nulBytes: 2,
+  crlf: 2,
+  bom: 0.5,
+  duplicateLine: 3,
+  deleteLines: 3,
+  swapLines: 2,
+  reverseLines: 1,
+  moveLine: 1,
+  hugeNumber: 4,
+  typeSwap: 5,
+  removeField: 5,
+  deepNest: 2,
+  longString: 2,
+  protoKey: 3,
+  deleteFile: 1,
+  emptyFile: 1,
 };
 
 /** @param {string} file */

@@ -17,6 +17,9 @@ for (const method of API_METHODS) {
 }
 contextBridge.exposeInMainWorld('palimpsest', Object.freeze(api));
 
-contextBridge.exposeInMainWorld('palimpsestFiles', Object.freeze({
-  pathOf: (file: unknown): string => (file instanceof File ? webUtils.getPathForFile(file) : ''),
-}));
+contextBridge.exposeInMainWorld(
+  'palimpsestFiles',
+  Object.freeze({
+    pathOf: (file: unknown): string => (file instanceof File ? webUtils.getPathForFile(file) : ''),
+  }),
+);

@@ -47,7 +47,9 @@ export function App(): React.JSX.Element {
       <Header />
       <div className="tabpanel" id="tabpanel" role="tabpanel" aria-labelledby={active === null ? 'tab-library' : `tab-${active}`}>
         {phase === 'starting' ? (
-          <div className="notice" role="status">Connecting…</div>
+          <div className="notice" role="status">
+            Connecting…
+          </div>
         ) : phase === 'error' ? (
           <div className="notice error" role="alert">
             <strong>{error?.code ?? 'ERROR'}</strong> {error?.message ?? 'Something went wrong.'}

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import {
-  API_METHODS, ApiResultEnvelope, type ApiError, type ApiMethod, type ApiResult, type PalimpsestApi,
-} from '../shared/api/contract';
+import { API_METHODS, ApiResultEnvelope, type ApiError, type ApiMethod, type ApiResult, type PalimpsestApi } from '../shared/api/contract';
 import { adoptHostToken } from './host-token';
 
 /**
@@ -51,7 +49,8 @@ function build(call: (method: ApiMethod, input: unknown) => Promise<ApiResult<un
 
 export function webApi(token: string | null, base = ''): PalimpsestApi {
   return build(async (method, input) => {
-    if (token === null) return transportError(`${method}: this page has no access token. Open the URL \`palimpsest serve\` printed (it carries the token).`);
+    if (token === null)
+      return transportError(`${method}: this page has no access token. Open the URL \`palimpsest serve\` printed (it carries the token).`);
     let res: Response;
     try {
       res = await fetch(`${base}/api/${method}`, {
@@ -63,9 +62,12 @@ export function webApi(token: string | null, base = ''): PalimpsestApi {
         cache: 'no-store',
       });
     } catch (err: unknown) {
-      return transportError(`${method}: the Palimpsest host cannot be reached (${err instanceof Error ? err.message : String(err)}). Is \`palimpsest serve\` still running?`);
+      return transportError(
+        `${method}: the Palimpsest host cannot be reached (${err instanceof Error ? err.message : String(err)}). Is \`palimpsest serve\` still running?`,
+      );
     }
-    if (res.status === 401) return transportError(`${method}: not authorised. Open the URL \`palimpsest serve\` printed (it carries the token).`);
+    if (res.status === 401)
+      return transportError(`${method}: not authorised. Open the URL \`palimpsest serve\` printed (it carries the token).`);
     let body: unknown;
     try {
       body = await res.json();

@@ -25,7 +25,9 @@ describe('palimpsest inspect', () => {
     expect(j.requests[0].reportedInputTokens).toBe(24);
     expect(j.requests[1].reportedInputTokens).toBeNull();
     expect(j.requests[1].error.code).toBe('CONTEXT_WINDOW_EXCEEDED');
-    expect(j.compactions).toEqual([expect.objectContaining({ id: '338e88fa-e78b-4d49-bd38-8f919e85f5e1', trigger: 'overflow', outcome: 'committed', preTokens: null })]);
+    expect(j.compactions).toEqual([
+      expect.objectContaining({ id: '338e88fa-e78b-4d49-bd38-8f919e85f5e1', trigger: 'overflow', outcome: 'committed', preTokens: null }),
+    ]);
     expect(j.diagnostics).toEqual([]);
   });
 
@@ -74,7 +76,13 @@ describe('palimpsest view', () => {
     const system = j.system.map((b: { text: string }) => b.text).join('');
     expect(system.length).toBeGreaterThan(2000);
     expect(j.system[0].elided).toBeUndefined();
-    expect(j.fates).toContainEqual({ id: 'dsh:4', seq: expect.any(Number), fate: 'summarised', compactionId: '338e88fa-e78b-4d49-bd38-8f919e85f5e1', by: 'dsh:21' });
+    expect(j.fates).toContainEqual({
+      id: 'dsh:4',
+      seq: expect.any(Number),
+      fate: 'summarised',
+      compactionId: '338e88fa-e78b-4d49-bd38-8f919e85f5e1',
+      by: 'dsh:21',
+    });
   });
 
   it('exits 2 with the valid range when the request does not exist', async () => {
@@ -88,7 +96,10 @@ describe('palimpsest events', () => {
   it('prints JSON Lines with file, line and offset, within the range asked', async () => {
     const r = await run('events', RECOVERY, '--from', '2', '--to', '6', '--json');
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.map((e) => e.seq)).toEqual([2, 3, 4, 5, 6]);
     for (const e of rows) expect(e).toMatchObject({ file: RECOVERY, line: expect.any(Number), offset: expect.any(Number) });
     // The offset really points at the line it names.

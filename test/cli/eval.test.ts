@@ -33,8 +33,10 @@ describe('palimpsest eval', () => {
 
   it('exits 1 when a threshold is missed, naming it', async () => {
     const spec = join(data, 'strict.spec.yaml');
-    const text = (await readFile(SPEC, 'utf8')).replace(/path: \.\.\//g, `path: ${resolve('fixtures')}/`)
-      .replace(/facts: facts\//, `facts: ${resolve('fixtures/eval/facts')}/`).replace(/script: mock\//, `script: ${resolve('fixtures/eval/mock')}/`);
+    const text = (await readFile(SPEC, 'utf8'))
+      .replace(/path: \.\.\//g, `path: ${resolve('fixtures')}/`)
+      .replace(/facts: facts\//, `facts: ${resolve('fixtures/eval/facts')}/`)
+      .replace(/script: mock\//, `script: ${resolve('fixtures/eval/mock')}/`);
     await writeFile(spec, text.replace(/^thresholds:[\s\S]*$/m, '') + '\nthresholds:\n  minRecall: 0.99\n');
     const r = await run('eval', spec, '--json');
     expect(r.code).toBe(1);

@@ -21,7 +21,13 @@ const dirs = scratch('palimpsest-cli-hostile-files-');
 const { base, fresh } = dirs;
 const children = new Set<ChildProcess>();
 
-interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; killed: boolean }
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  killed: boolean;
+}
 
 /** Runs the command; kills it (and says so) after `limit` ms. */
 function run(args: string[], limit = 6_000, env: Record<string, string> = {}): Promise<Run> {
@@ -64,7 +70,9 @@ describe('palimpsest on FIFOs, devices and symbolic link loops (built)', () => {
     expect(r.killed).toBe(false);
     const j = JSON.parse(r.stdout) as { sessions: { diagnostics: { rule: string; file: string; message: string }[] }[] };
     expect(j.sessions).toHaveLength(1);
-    expect(j.sessions[0]?.diagnostics).toContainEqual(expect.objectContaining({ rule: 'READ_IO', file: f, message: `${f} is a FIFO, not a regular file.` }));
+    expect(j.sessions[0]?.diagnostics).toContainEqual(
+      expect.objectContaining({ rule: 'READ_IO', file: f, message: `${f} is a FIFO, not a regular file.` }),
+    );
   });
 
   it('inspect on a FIFO exits 2 saying it is a FIFO', { timeout: LIMIT }, async () => {
@@ -112,9 +120,13 @@ describe('palimpsest on FIFOs, devices and symbolic link loops (built)', () => {
   });
 
   it('serve exits within 2 s of one SIGTERM, even with a read stuck on a FIFO', { timeout: LIMIT }, async () => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', STUCK_SERVE, join(process.cwd(), 'dist', 'cli.js'), fifo(join(fresh('serve-stuck'), 'pipe'))], {
-      env: { PATH: process.env.PATH ?? '', HOME: join(base, 'home'), PALIMPSEST_DATA_DIR: join(base, 'data') },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', STUCK_SERVE, join(process.cwd(), 'dist', 'cli.js'), fifo(join(fresh('serve-stuck'), 'pipe'))],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: join(base, 'home'), PALIMPSEST_DATA_DIR: join(base, 'data') },
+      },
+    );
     children.add(child);
     let stdout = '';
     const listening = new Promise<void>((ok) => {
@@ -123,7 +135,9 @@ describe('palimpsest on FIFOs, devices and symbolic link loops (built)', () => {
         if (stdout.includes('STUCK')) ok();
       });
     });
-    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) => child.on('close', (code, signal) => ok({ code, signal })));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) =>
+      child.on('close', (code, signal) => ok({ code, signal })),
+    );
     await listening;
     const sent = Date.now();
     child.kill('SIGTERM');

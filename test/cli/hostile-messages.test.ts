@@ -13,7 +13,13 @@ const RECOVERY = 'fixtures/dsh/examples/headless-agent/tests/snapshots/compactio
 
 const run = (...args: string[]): Promise<Run> => runBuilt(args, 20_000);
 
-interface ErrorJson { palimpsest: number; path?: string; error: string; code: string; diagnostics: { rule: string; line: number | null }[] }
+interface ErrorJson {
+  palimpsest: number;
+  path?: string;
+  error: string;
+  code: string;
+  diagnostics: { rule: string; line: number | null }[];
+}
 
 function errorJson(r: Run): ErrorJson {
   expect(r.code).toBe(2);

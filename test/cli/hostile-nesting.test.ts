@@ -29,9 +29,19 @@ const ccLine = (uuid: string, parent: string | null, type: string, message: stri
 /** Claude Code: the tool_use input is the deep object itself. */
 const claudeCode = [
   ccLine('u1', null, 'user', '{"role":"user","content":"hi"}'),
-  ccLine('a1', 'u1', 'assistant', `{"model":"claude-opus-4-6","id":"msg_1","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":${deep}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"output_tokens":13}}`),
+  ccLine(
+    'a1',
+    'u1',
+    'assistant',
+    `{"model":"claude-opus-4-6","id":"msg_1","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":${deep}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"output_tokens":13}}`,
+  ),
   ccLine('u2', 'a1', 'user', '{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]}'),
-  ccLine('a2', 'u2', 'assistant', '{"model":"claude-opus-4-6","id":"msg_2","type":"message","role":"assistant","content":[{"type":"text","text":"done"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":13}}'),
+  ccLine(
+    'a2',
+    'u2',
+    'assistant',
+    '{"model":"claude-opus-4-6","id":"msg_2","type":"message","role":"assistant","content":[{"type":"text","text":"done"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":13}}',
+  ),
 ].join('\n');
 
 let dir: string;
@@ -63,7 +73,9 @@ describe('a session whose tool input nests 100,000 deep', () => {
   it('a tool schema nested 100,000 deep is kept as its text and reported with its line (Palimpsest)', async () => {
     const r = await run('inspect', files.palimpsest ?? '');
     noInternalError(r);
-    expect(r.stdout).toMatch(/PALIMPSEST_TOO_DEEP\s+\S*deep\.jsonl:2\s+Line 2: the input schema of "bash" nests more than 1000 levels deep/);
+    expect(r.stdout).toMatch(
+      /PALIMPSEST_TOO_DEEP\s+\S*deep\.jsonl:2\s+Line 2: the input schema of "bash" nests more than 1000 levels deep/,
+    );
     for (const args of [['view', '--request', '1', '--json'], ['tokens']]) {
       const v = await run(args[0] ?? '', files.palimpsest ?? '', ...args.slice(1));
       noInternalError(v);
@@ -77,8 +89,12 @@ describe('a session whose tool input nests 100,000 deep', () => {
     expect(inspect.stdout).toMatch(/CC_TOO_DEEP\s+\S*deep-cc\.jsonl:2\s+1 tool input nests more than 1000 levels deep/);
     const events = await run('events', files.claudeCode ?? '', '--json');
     noInternalError(events);
-    const call = events.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { item?: { blocks?: { type: string; input?: string }[] } })
-      .flatMap((e) => e.item?.blocks ?? []).find((b) => b.type === 'tool_call');
+    const call = events.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { item?: { blocks?: { type: string; input?: string }[] } })
+      .flatMap((e) => e.item?.blocks ?? [])
+      .find((b) => b.type === 'tool_call');
     // The input is kept whole, as the JSON text the log holds.
     expect(call?.input).toBe(deep);
     const wire = await run('view', files.claudeCode ?? '', '--request', '1', '--wire');

@@ -25,13 +25,22 @@ mkdirSync(join(codex, 'sessions', '2026', '02', '23'), { recursive: true });
 const rollout = 'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl';
 copyFileSync(`fixtures/codex/${rollout}`, join(codex, 'sessions', '2026', '02', '23', rollout));
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function run(args: string[], env: Record<string, string> = {}, entry = BIN): Run {
   const r = spawnSync(process.execPath, [entry, ...args], {
     encoding: 'utf8',
     env: {
-      PATH: process.env.PATH ?? '', HOME: home, PALIMPSEST_CACHE_DIR: join(base, 'cache'), CLAUDE_CONFIG_DIR: claude, CODEX_HOME: codex, ...env,
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      PALIMPSEST_CACHE_DIR: join(base, 'cache'),
+      CLAUDE_CONFIG_DIR: claude,
+      CODEX_HOME: codex,
+      ...env,
     },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -45,17 +54,28 @@ describe.skipIf(!wired)(`palimpsest ls (built)${wired ? '' : ` — skipped: ${pr
     const r = run(['ls', '--json', '--harness', 'claude-code,codex']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    const j = JSON.parse(r.stdout) as { palimpsest: number; sessions: Record<string, unknown>[]; roots: { source: string }[]; index: { hits: number; scanned: number } };
+    const j = JSON.parse(r.stdout) as {
+      palimpsest: number;
+      sessions: Record<string, unknown>[];
+      roots: { source: string }[];
+      index: { hits: number; scanned: number };
+    };
     expect(j.palimpsest).toBe(1);
     expect(j.sessions.map((s) => [s.harness, s.requests, s.compactions, s.files])).toEqual([
       ['codex', 6, 0, 1],
       ['claude-code', 139, 1, 3],
     ]);
-    expect(j.sessions[1]).toMatchObject({ id: BIG, project: '/home/USER/projects/spotter-worktrees/spotter-dov', bytes: 3158801 + 296675 + 31159 });
+    expect(j.sessions[1]).toMatchObject({
+      id: BIG,
+      project: '/home/USER/projects/spotter-worktrees/spotter-dov',
+      bytes: 3158801 + 296675 + 31159,
+    });
     expect(new Set(j.roots.map((x) => x.source))).toEqual(new Set(['$CLAUDE_CONFIG_DIR', '$CODEX_HOME']));
     expect(j.index).toMatchObject({ hits: 0, scanned: 2 });
 
-    const again = JSON.parse(run(['ls', '--json', '--harness', 'claude-code,codex']).stdout) as { index: { hits: number; scanned: number } };
+    const again = JSON.parse(run(['ls', '--json', '--harness', 'claude-code,codex']).stdout) as {
+      index: { hits: number; scanned: number };
+    };
     expect(again.index).toMatchObject({ hits: 2, scanned: 0 });
   });
 

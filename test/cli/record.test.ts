@@ -21,10 +21,15 @@ afterAll(() => mock.dispose());
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: 30_000, killSignal: 'SIGKILL', env: { ...process.env, PALIMPSEST_DATA_DIR: join(dir, 'data'), ...env } }, (err, stdout, stderr) => {
-      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : err ? -1 : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { timeout: 30_000, killSignal: 'SIGKILL', env: { ...process.env, PALIMPSEST_DATA_DIR: join(dir, 'data'), ...env } },
+      (err, stdout, stderr) => {
+        const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : err ? -1 : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -40,16 +45,24 @@ console.log(r.status, j.content[0].text);
 process.exit(3);
 `;
 
-const lines = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => CaptureLine.parse(JSON.parse(l)));
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => CaptureLine.parse(JSON.parse(l)));
 
 describe('palimpsest record', () => {
-  it('records a command\'s requests, passes its exit code, and never writes the key', async () => {
+  it("records a command's requests, passes its exit code, and never writes the key", async () => {
     const out = join(dir, 'a.capture.jsonl');
-    const r = await run(['record', '--out', out, '--upstream', mock.url, '--', process.execPath, '--input-type=module', '-e', CLIENT], { TEST_KEY: KEY });
+    const r = await run(['record', '--out', out, '--upstream', mock.url, '--', process.execPath, '--input-type=module', '-e', CLIENT], {
+      TEST_KEY: KEY,
+    });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('200 recorded answer\n');
     expect(r.stderr).toContain(out);
-    expect(r.stderr).toMatch(/model_providers\.palimpsest=\{name="palimpsest",base_url="http:\/\/127\.0\.0\.1:\d+\/openai\/v1",wire_api="responses",env_key="OPENAI_API_KEY"\}' -c model_provider=palimpsest/);
+    expect(r.stderr).toMatch(
+      /model_providers\.palimpsest=\{name="palimpsest",base_url="http:\/\/127\.0\.0\.1:\d+\/openai\/v1",wire_api="responses",env_key="OPENAI_API_KEY"\}' -c model_provider=palimpsest/,
+    );
     expect(r.stderr).toMatch(/^record: 1 request, 0 errors, 0\.0 MB ↑ 0\.0 MB ↓$/m);
     const [header, x] = lines(out);
     expect(header).toMatchObject({ type: 'capture', command: process.execPath, upstreams: { anthropic: mock.url } });
@@ -59,7 +72,15 @@ describe('palimpsest record', () => {
   });
 
   it('exits 128 + n when a signal ends the command', async () => {
-    const r = await run(['record', '--out', join(dir, 'b.capture.jsonl'), '--', process.execPath, '-e', 'process.kill(process.pid, "SIGTERM")']);
+    const r = await run([
+      'record',
+      '--out',
+      join(dir, 'b.capture.jsonl'),
+      '--',
+      process.execPath,
+      '-e',
+      'process.kill(process.pid, "SIGTERM")',
+    ]);
     expect(r.code).toBe(143);
   });
 
@@ -95,7 +116,9 @@ describe('palimpsest record', () => {
 
   it('--listen prints the proxy URL on a line of its own and records until interrupted', async () => {
     const out = join(dir, 'listen.capture.jsonl');
-    const child = spawn(process.execPath, [BIN, 'record', '--listen', '--out', out, '--upstream', `anthropic=${mock.url}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'record', '--listen', '--out', out, '--upstream', `anthropic=${mock.url}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     const exited = new Promise<number | null>((ok) => child.on('exit', (code) => ok(code)));
@@ -103,7 +126,8 @@ describe('palimpsest record', () => {
     const url = stdout.split('\n')[0] as string;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${url}/anthropic/v1/messages`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY },
       body: JSON.stringify({ model: 'claude-test', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(res.status).toBe(200);

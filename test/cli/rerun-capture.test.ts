@@ -20,9 +20,19 @@ const CAPTURE = ['capture-1.jsonl', 'capture-2.jsonl', 'capture-3.jsonl'].flatMa
 let data = '';
 
 /** The built command, with its data directory in a temporary folder and no provider key. */
-const run = (...args: string[]): Promise<Run> => runBuilt(args, 120_000, { ...process.env, PALIMPSEST_DATA_DIR: data, ANTHROPIC_API_KEY: '' });
+const run = (...args: string[]): Promise<Run> =>
+  runBuilt(args, 120_000, { ...process.env, PALIMPSEST_DATA_DIR: data, ANTHROPIC_API_KEY: '' });
 
-interface RunJson { runs: { runId: string; captures: { path: string; fingerprint: string }[]; target: unknown; outcome: string; tokens: { before: number } }[]; unknowns: string[] }
+interface RunJson {
+  runs: {
+    runId: string;
+    captures: { path: string; fingerprint: string }[];
+    target: unknown;
+    outcome: string;
+    tokens: { before: number };
+  }[];
+  unknowns: string[];
+}
 
 beforeAll(async () => {
   data = await mkdtemp(join(tmpdir(), 'palimpsest-rerun-capture-'));
@@ -36,7 +46,9 @@ describe('rerun, runs, compare and facts with --capture', () => {
   let logOnly: RunJson['runs'][number];
 
   it('re-runs a failed summarizer attempt only the wire has, from its body as sent', async () => {
-    const inspect = JSON.parse((await run('inspect', LOG, '--json', ...CAPTURE)).stdout) as { requests: { index: number; source: string; purpose: string; status: number | null }[] };
+    const inspect = JSON.parse((await run('inspect', LOG, '--json', ...CAPTURE)).stdout) as {
+      requests: { index: number; source: string; purpose: string; status: number | null }[];
+    };
     expect(inspect.requests[2]).toMatchObject({ source: 'wire', purpose: 'summarizer', status: 500 });
     const view = JSON.parse((await run('view', LOG, '--request', '2', '--json', ...CAPTURE)).stdout) as { items: unknown[] };
 
@@ -70,7 +82,9 @@ describe('rerun, runs, compare and facts with --capture', () => {
   });
 
   it('compares a request with the runs made in the same list only', async () => {
-    const withCapture = JSON.parse((await run('compare', LOG, '--request', '2', '--json', ...CAPTURE)).stdout) as { comparison: { rows: { subject: { tokensBefore: number } }[] } };
+    const withCapture = JSON.parse((await run('compare', LOG, '--request', '2', '--json', ...CAPTURE)).stdout) as {
+      comparison: { rows: { subject: { tokensBefore: number } }[] };
+    };
     expect(withCapture.comparison.rows.map((r) => r.subject.tokensBefore)).toEqual([joined.tokens.before]);
     const without = JSON.parse((await run('compare', LOG, '--request', '2', '--json')).stdout) as typeof withCapture;
     expect(without.comparison.rows.map((r) => r.subject.tokensBefore)).toEqual([logOnly.tokens.before]);
@@ -107,7 +121,11 @@ describe('rerun, runs, compare and facts with --capture', () => {
   it('joins the default branch only, and names a capture it cannot read', async () => {
     const branch = await run('rerun', LOG, '--request', '2', '--strategy', 'extractive', '--branch', 'nope', ...CAPTURE);
     expect(branch.code).toBe(2);
-    const commands = [['compare', LOG, '--request', '2'], ['runs', LOG], ['rerun', LOG, '--request', '2', '--strategy', 'extractive']];
+    const commands = [
+      ['compare', LOG, '--request', '2'],
+      ['runs', LOG],
+      ['rerun', LOG, '--request', '2', '--strategy', 'extractive'],
+    ];
     for (const command of commands) {
       const missing = await run(...command, '--capture', join(RUN, 'no-such.jsonl'));
       expect(missing.code).toBe(2);

@@ -20,7 +20,15 @@ function captured(seq: number): Record<string, unknown> {
 }
 
 const strip = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(strip) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'cache_control').map(([k, x]) => [k, strip(x)])) : v;
+  Array.isArray(v)
+    ? v.map(strip)
+    : typeof v === 'object' && v !== null
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([k]) => k !== 'cache_control')
+            .map(([k, x]) => [k, strip(x)]),
+        )
+      : v;
 
 describe('palimpsest view --wire', () => {
   it('prints the Anthropic body alone on stdout (the captured messages) and the unknowns on stderr', async () => {
@@ -30,7 +38,8 @@ describe('palimpsest view --wire', () => {
       const body = JSON.parse(r.stdout) as Record<string, unknown>;
       const wire = captured(4);
       // The view carries neither cache_control nor other message fields (output_config).
-      const roleAndContent = (ms: unknown): unknown => (ms as { role: unknown; content: unknown }[]).map((m) => ({ role: m.role, content: m.content }));
+      const roleAndContent = (ms: unknown): unknown =>
+        (ms as { role: unknown; content: unknown }[]).map((m) => ({ role: m.role, content: m.content }));
       expect(strip(body.messages)).toEqual(strip(roleAndContent(wire.messages)));
       expect(body.model).toBe(wire.model);
       expect((body.tools as unknown[]).length).toBe((wire.tools as unknown[]).length);

@@ -134,20 +134,38 @@ function countClaude(records: readonly Obj[], bad: number): Count {
         if (peak === null || ctx > peak) peak = ctx;
       }
     }
-    const parent = typeof cur.parentUuid === 'string' ? cur.parentUuid : typeof cur.logicalParentUuid === 'string' ? cur.logicalParentUuid : undefined;
+    const parent =
+      typeof cur.parentUuid === 'string' ? cur.parentUuid : typeof cur.logicalParentUuid === 'string' ? cur.logicalParentUuid : undefined;
     const next = parent === undefined ? undefined : byUuid.get(parent);
     cur = next ?? (cur.subtype === 'compact_boundary' ? before.get(cur) : undefined);
   }
-  return { client: 'claude-code', version, requests: ids.size, summarizerRequests: 0, compactions, triggers, peakContext: peak, badLines: bad };
+  return {
+    client: 'claude-code',
+    version,
+    requests: ids.size,
+    summarizerRequests: 0,
+    compactions,
+    triggers,
+    peakContext: peak,
+    badLines: bad,
+  };
 }
 
 function usageKey(u: unknown): string {
   if (!isObj(u)) return '';
-  return ['input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'total_tokens'].map((k) => num(u[k])).join('/');
+  return ['input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'total_tokens']
+    .map((k) => num(u[k]))
+    .join('/');
 }
 
 function isEstimate(u: Obj): boolean {
-  return num(u.input_tokens) === 0 && num(u.cached_input_tokens) === 0 && num(u.output_tokens) === 0 && num(u.reasoning_output_tokens) === 0 && num(u.total_tokens) > 0;
+  return (
+    num(u.input_tokens) === 0 &&
+    num(u.cached_input_tokens) === 0 &&
+    num(u.output_tokens) === 0 &&
+    num(u.reasoning_output_tokens) === 0 &&
+    num(u.total_tokens) > 0
+  );
 }
 
 /** Output item types of a model call (tool outputs and user/developer messages are not). */
@@ -262,5 +280,14 @@ function countCodex(records: readonly Obj[], bad: number): Count {
   if (pending) agent++;
   closeOpen();
   if (inTurn) endTurn();
-  return { client: 'codex', version, requests: agent, summarizerRequests: summarizer, compactions, triggers, peakContext: peak, badLines: bad };
+  return {
+    client: 'codex',
+    version,
+    requests: agent,
+    summarizerRequests: summarizer,
+    compactions,
+    triggers,
+    peakContext: peak,
+    badLines: bad,
+  };
 }

@@ -41,15 +41,17 @@ interface Known {
 const KNOWN: Record<string, Known> = {
   [`${COMMITTED}/claude-code/hillviewcap-personal-ai-infrastructure/d3d4e0f8-bcb2-4597-8d7e-3fbcb2d9402b.jsonl`]: {
     class: 'claude-code-default-branch-on-a-warmup',
-    why: 'The session file holds two summary lines and no request; its two 2.0.x "Warmup" agent files (a cache warm-up ' +
+    why:
+      'The session file holds two summary lines and no request; its two 2.0.x "Warmup" agent files (a cache warm-up ' +
       'per subagent type, no Task call) are read with it, and the default branch is the one with the newest event: a ' +
-      'warmup\'s, whose one request inspect then shows. The session\'s own branch has none, as the counter and ls say.',
+      "warmup's, whose one request inspect then shows. The session's own branch has none, as the counter and ls say.",
     importer: { requests: 1, peakContext: 1400 },
-    ls: 'ls counts the session\'s own branch: no request, as the counter says',
+    ls: "ls counts the session's own branch: no request, as the counter says",
   },
   [`${FETCHED}/codex/laf-us-idaho-vault/rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl`]: {
     class: 'codex-pre-turn-compaction-called-manual',
-    why: 'The `compacted` at line 381 is the first record of the turn started at line 380, and that turn goes on with ' +
+    why:
+      'The `compacted` at line 381 is the first record of the turn started at line 380, and that turn goes on with ' +
       'the user\'s message at line 388 ("PULL those sources…"): an automatic compaction run before the turn\'s input ' +
       'was logged (the call before it reported 251,429 of 258,400 tokens). A /compact turn has no user message. The ' +
       'importer calls it manual because nothing of the turn was logged before it.',
@@ -108,8 +110,10 @@ const disagreed: string[] = [];
 
 afterAll(() => {
   // How much of the corpus ran here: the fetched part is there only after scripts/fetch-corpus.mjs.
-  console.log(`corpus golden: ${files.length} files (${committedFiles().length} committed, ${fetched.length} fetched from fixtures/corpus/remote.json); ` +
-    `${agreed.length} agree with the counter, ${disagreed.length} are known importer errors`);
+  console.log(
+    `corpus golden: ${files.length} files (${committedFiles().length} committed, ${fetched.length} fetched from fixtures/corpus/remote.json); ` +
+      `${agreed.length} agree with the counter, ${disagreed.length} are known importer errors`,
+  );
 });
 
 describe('corpus: inspect agrees with the independent counter', () => {
@@ -118,27 +122,31 @@ describe('corpus: inspect agrees with the independent counter', () => {
   });
 
   for (const file of files) {
-    it(file, async () => {
-      const count = countFile(file);
-      const refused = REFUSED[file];
-      if (refused) {
-        await expect(inspect(file)).rejects.toThrow(refused.message);
-        expect(count.requests).toBe(0);
-        return;
-      }
-      const observed = observedOf(await inspect(file));
-      const expected = expectedOf(count);
-      const known = KNOWN[file];
-      if (known) {
-        // Still the recorded error: when the importer is fixed this fails, and the entry goes.
-        expect(observed).toEqual({ ...expected, ...known.importer });
-        expect(observed).not.toEqual(expected);
-        disagreed.push(file);
-      } else {
-        expect(observed).toEqual(expected);
-        agreed.push(file);
-      }
-    }, 120_000);
+    it(
+      file,
+      async () => {
+        const count = countFile(file);
+        const refused = REFUSED[file];
+        if (refused) {
+          await expect(inspect(file)).rejects.toThrow(refused.message);
+          expect(count.requests).toBe(0);
+          return;
+        }
+        const observed = observedOf(await inspect(file));
+        const expected = expectedOf(count);
+        const known = KNOWN[file];
+        if (known) {
+          // Still the recorded error: when the importer is fixed this fails, and the entry goes.
+          expect(observed).toEqual({ ...expected, ...known.importer });
+          expect(observed).not.toEqual(expected);
+          disagreed.push(file);
+        } else {
+          expect(observed).toEqual(expected);
+          agreed.push(file);
+        }
+      },
+      120_000,
+    );
   }
 
   it('lists every known disagreement and refusal on a file of the corpus', () => {
@@ -153,7 +161,19 @@ describe('corpus: inspect agrees with the independent counter', () => {
 /** `palimpsest ls --root claude-code=DIR --root codex=DIR --json --no-cache`, in-process. */
 async function ls(base: string): Promise<{ path: string; requests: number | null; compactions: number | null }[]> {
   const out: string[] = [];
-  const args = parseLsArgs(['--root', `claude-code=${base}/claude-code`, '--root', `codex=${base}/codex`, '--harness', 'claude-code,codex', '--json', '--no-cache'], LS_SPEC);
+  const args = parseLsArgs(
+    [
+      '--root',
+      `claude-code=${base}/claude-code`,
+      '--root',
+      `codex=${base}/codex`,
+      '--harness',
+      'claude-code,codex',
+      '--json',
+      '--no-cache',
+    ],
+    LS_SPEC,
+  );
   const prev = process.env.PALIMPSEST_SCAN_THREADS;
   // One thread: the scan workers are the built bundle's, not this test's.
   process.env.PALIMPSEST_SCAN_THREADS = '1';
@@ -169,12 +189,18 @@ async function ls(base: string): Promise<{ path: string; requests: number | null
 }
 
 describe('corpus: ls lists the sessions inspect reads, with the same counts', () => {
-  for (const [base, list] of [[COMMITTED, committedFiles()], [FETCHED, fetched]] as const) {
+  for (const [base, list] of [
+    [COMMITTED, committedFiles()],
+    [FETCHED, fetched],
+  ] as const) {
     if (list.length === 0) continue;
     it(`${base}: the same sessions, the same requests and compactions`, async () => {
       const sessions = await ls(base);
       // Claude Code 2.0.x's top-level agent files are folded into their sessions by ls.
-      const expected = list.filter((f) => !isTopLevelAgent(f)).map((f) => resolve(f)).sort();
+      const expected = list
+        .filter((f) => !isTopLevelAgent(f))
+        .map((f) => resolve(f))
+        .sort();
       expect(sessions.map((s) => s.path).sort()).toEqual(expected);
       for (const s of sessions) {
         const rel = list.find((f) => resolve(f) === s.path) as string;
@@ -185,7 +211,11 @@ describe('corpus: ls lists the sessions inspect reads, with the same counts', ()
         // ls counts every request of the session's own branch: the agent's and its summarizer's —
         // where inspect shows another branch by default (KNOWN, with `ls`), the counter's count.
         const o = KNOWN[rel]?.ls !== undefined ? expectedOf(countFile(rel)) : observedOf(await inspect(rel));
-        expect({ file: rel, requests: s.requests, compactions: s.compactions }).toEqual({ file: rel, requests: o.requests + o.summarizerRequests, compactions: o.compactions });
+        expect({ file: rel, requests: s.requests, compactions: s.compactions }).toEqual({
+          file: rel,
+          requests: o.requests + o.summarizerRequests,
+          compactions: o.compactions,
+        });
       }
     }, 600_000);
   }

@@ -86,8 +86,12 @@ describe('corpus: every validate finding on a real session has been reviewed', (
     const found: Finding[] = [];
     for (const s of sessions) found.push(...(await findingsOf(s)));
     const table = precision(found, REVIEW);
-    console.log(`corpus precision on ${sessions.length} sessions (${fetchedFiles().length} fetched):\n` +
-      table.map((r) => `  ${r.rule.padEnd(28)} findings ${r.findings}  true ${r.true}  false ${r.false}  not reviewed ${r.unreviewed}`).join('\n'));
+    console.log(
+      `corpus precision on ${sessions.length} sessions (${fetchedFiles().length} fetched):\n` +
+        table
+          .map((r) => `  ${r.rule.padEnd(28)} findings ${r.findings}  true ${r.true}  false ${r.false}  not reviewed ${r.unreviewed}`)
+          .join('\n'),
+    );
     expect(found.length).toBeGreaterThan(0);
     const verdicts = new Set(REVIEW.map(key));
     expect(found.filter((f) => !verdicts.has(key(f)))).toEqual([]);
@@ -99,7 +103,11 @@ describe('precision table', () => {
   it('counts findings, true and false verdicts and unreviewed findings per rule', () => {
     const f = (rule: string, line: number): Finding => ({ file: 'a.jsonl', rule, line, message: 'm' });
     const found = [f('A', 1), f('A', 2), f('A', 3), f('B', 1)];
-    const review: Verdict[] = [{ ...f('A', 1), verdict: 'true', why: 'x' }, { ...f('A', 2), verdict: 'false', why: 'x' }, { ...f('B', 9), verdict: 'true', why: 'x' }];
+    const review: Verdict[] = [
+      { ...f('A', 1), verdict: 'true', why: 'x' },
+      { ...f('A', 2), verdict: 'false', why: 'x' },
+      { ...f('B', 9), verdict: 'true', why: 'x' },
+    ];
     expect(precision(found, review)).toEqual([
       { rule: 'A', findings: 3, true: 1, false: 1, unreviewed: 1 },
       { rule: 'B', findings: 1, true: 0, false: 0, unreviewed: 1 },

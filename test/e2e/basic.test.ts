@@ -14,7 +14,9 @@ beforeAll(async () => {
   browser = await launch();
   served = await serveSessions([BASIC]);
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   await page.goto(served.host.url);
   await page.locator('.row.request').first().waitFor();
@@ -59,7 +61,9 @@ describe('basic.jsonl in the web host', () => {
     const view = page.locator('.pane.view');
     await expect.poll(() => view.locator('h2').textContent()).toContain('at request #8');
     await expect.poll(() => view.getAttribute('aria-busy')).toBe('false');
-    await expect.poll(() => view.locator('.tag.derivation').allTextContents()).toContainEqual(expect.stringMatching(/^checkpoint cmp_01 \(summary, covers 12\)$/));
+    await expect
+      .poll(() => view.locator('.tag.derivation').allTextContents())
+      .toContainEqual(expect.stringMatching(/^checkpoint cmp_01 \(summary, covers 12\)$/));
     await expect.poll(() => view.locator('.item .text', { hasText: 'compacted-summary' }).count()).toBeGreaterThan(0);
 
     const raw = page.locator('.pane.raw');

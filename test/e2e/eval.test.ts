@@ -29,7 +29,9 @@ beforeAll(async () => {
   browser = await launch();
   served = await serveSessions([SPEC, slowSpec(specDir)]);
   page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(served.host.url);
 });
@@ -43,7 +45,14 @@ afterAll(async () => {
 
 const progress = () => page.getByRole('region', { name: 'Eval progress' });
 const matrix = () => page.getByRole('region', { name: 'Eval matrix' });
-const rowValues = (p: Page) => p.locator('.ev-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c.querySelector('.ev-value')?.textContent ?? c.textContent ?? '').trim())));
+const rowValues = (p: Page) =>
+  p
+    .locator('.ev-table tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) =>
+        [...tr.querySelectorAll('th, td')].map((c) => (c.querySelector('.ev-value')?.textContent ?? c.textContent ?? '').trim()),
+      ),
+    );
 
 describe('evals in the app', () => {
   it('opens on the evals when started with a spec, offering it by name', async () => {
@@ -51,7 +60,11 @@ describe('evals in the app', () => {
     const form = page.getByRole('form', { name: 'Eval run' });
     // The spec list loads after the tab shows.
     await expect.poll(() => form.getByLabel('Spec file').inputValue()).toBe(SPEC);
-    expect(await form.getByLabel('Specs this host offers').locator('option').allTextContents()).toEqual(['', 'dsh-compaction-recovery — dsh.spec.yaml', 'dsh-slow — slow.spec.yaml']);
+    expect(await form.getByLabel('Specs this host offers').locator('option').allTextContents()).toEqual([
+      '',
+      'dsh-compaction-recovery — dsh.spec.yaml',
+      'dsh-slow — slow.spec.yaml',
+    ]);
     // The spec was not opened as a session.
     expect(await page.locator('[role=tab][id^="tab-"]').count()).toBe(1);
   });
@@ -69,11 +82,24 @@ describe('evals in the app', () => {
     await progress().waitFor();
     await expect.poll(() => progress().locator('.rr-state').textContent(), { timeout: 30_000 }).toBe('done');
     expect(await progress().getByRole('status').textContent()).toBe('4/4 cells');
-    expect(await progress().locator('progress').evaluate((p: HTMLProgressElement) => [p.value, p.max])).toEqual([4, 4]);
-    expect(await progress().textContent()).toMatch(/last: one-shot × mock:extractive #1: committed · recall 17.6 %.*4 cells run, 0 already in the results/);
+    expect(
+      await progress()
+        .locator('progress')
+        .evaluate((p: HTMLProgressElement) => [p.value, p.max]),
+    ).toEqual([4, 4]);
+    expect(await progress().textContent()).toMatch(
+      /last: one-shot × mock:extractive #1: committed · recall 17.6 %.*4 cells run, 0 already in the results/,
+    );
     await matrix().waitFor();
-    await expect.poll(() => matrix().getByRole('status', { name: 'Verdict' }).textContent()).toBe('dsh-compaction-recovery · 4 runs · the spec sets no thresholds');
-    expect(await page.locator('.ev-table thead th').allTextContents()).toEqual(['strategy \\ model', 'none', 'mock:replay-original', 'mock:extractive']);
+    await expect
+      .poll(() => matrix().getByRole('status', { name: 'Verdict' }).textContent())
+      .toBe('dsh-compaction-recovery · 4 runs · the spec sets no thresholds');
+    expect(await page.locator('.ev-table thead th').allTextContents()).toEqual([
+      'strategy \\ model',
+      'none',
+      'mock:replay-original',
+      'mock:extractive',
+    ]);
     expect(await rowValues(page)).toEqual([
       ['truncate', '5.9 %', '—', '—'],
       ['extractive', '35.3 %', '—', '—'],
@@ -103,7 +129,10 @@ describe('evals in the app', () => {
     await detail.waitFor();
     const cmp = detail.getByRole('region', { name: 'Comparison' });
     await cmp.locator('table').waitFor();
-    expect(await cmp.locator('thead th[data-subject]').allTextContents()).toEqual([expect.stringMatching(/^original \(/), 'one-shot @ mock:replay-original [mock] #1']);
+    expect(await cmp.locator('thead th[data-subject]').allTextContents()).toEqual([
+      expect.stringMatching(/^original \(/),
+      'one-shot @ mock:replay-original [mock] #1',
+    ]);
     expect(await detail.locator('.ev-score tbody tr').first().textContent()).toMatch(/^constraints0\/1515 missed/);
     // The keyboard focus went to the run's heading.
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H3');
@@ -121,7 +150,9 @@ describe('evals in the app', () => {
     await picker.getByRole('button', { name: 'Show results' }).click();
     await expect.poll(() => matrix().getByRole('status', { name: 'Verdict' }).textContent()).toMatch(/no regression against the baseline$/);
     await matrix().getByLabel('Only cells different from the baseline').check();
-    expect(await matrix().textContent()).toMatch(/No cell differs from the baseline on this metric\..*4 cells equal to the baseline hidden/);
+    expect(await matrix().textContent()).toMatch(
+      /No cell differs from the baseline on this metric\..*4 cells equal to the baseline hidden/,
+    );
     await matrix().getByLabel('Only cells different from the baseline').uncheck();
   });
 

@@ -11,21 +11,31 @@ export const CHROMIUM = process.env.PALIMPSEST_CHROMIUM ?? '/usr/bin/chromium';
 export const RENDERER_DIR = resolve('out', 'renderer');
 export const RESULTS = resolve('test-results');
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 /** Fails (never skips) when a prerequisite is missing: CI installs both. */
 export function requirePrerequisites(): void {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get update && apt-get install -y chromium) or set PALIMPSEST_CHROMIUM. The end-to-end suite does not skip without it.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install it (apt-get update && apt-get install -y chromium) or set PALIMPSEST_CHROMIUM. The end-to-end suite does not skip without it.`,
+    );
   }
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error(`The renderer is not built (${RENDERER_DIR}/index.html is missing): run \`npm run build\` first.`);
   }
 }
 
-export interface Served { host: WebHost; close(): Promise<void> }
+export interface Served {
+  host: WebHost;
+  close(): Promise<void>;
+}
 
 /**
  * The same wiring as `palimpsest serve` (src/main/cli/serve.ts), on port 0. Discovery of this

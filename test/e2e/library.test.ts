@@ -23,7 +23,9 @@ beforeAll(async () => {
   home = makeFakeHome();
   served = await serveSessions([FOLDER], home.machine);
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   await page.goto(served.host.url);
   await page.locator('.lib-row').first().waitFor();
@@ -39,7 +41,7 @@ const rows = () => page.locator('.session-list [role=option]');
 const chip = (name: string) => page.locator('.chips button', { hasText: name });
 
 describe('the library', () => {
-  it('starts on the library and lists the folder\'s sessions and this machine\'s, per harness', async () => {
+  it("starts on the library and lists the folder's sessions and this machine's, per harness", async () => {
     await expect.poll(() => page.locator('#tab-library').getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => rows().count()).toBe(IN_FOLDER + 2);
     expect(await chip('palimpsest').innerText()).toMatch(/palimpsest\s+10/);

@@ -58,7 +58,9 @@ describe('re-run entry points', () => {
     // Again from another compaction, now that the panel exists: it follows.
     await compactionDetail('cmp_4');
     await page.getByRole('button', { name: 'Re-run this compaction' }).click();
-    await expect.poll(() => page.getByRole('form', { name: 'Re-run settings' }).getByLabel('Compaction', { exact: true }).inputValue()).toBe('cmp_4');
+    await expect
+      .poll(() => page.getByRole('form', { name: 'Re-run settings' }).getByLabel('Compaction', { exact: true }).inputValue())
+      .toBe('cmp_4');
     expect(o.errors).toEqual([]);
   });
 });
@@ -84,7 +86,9 @@ describe('strategy options and keys on the bundled sample', () => {
     await keepLast.fill('-1');
     expect(await page.locator('.rr-options [role=alert]').textContent()).toBe('keepLast must be a whole number of at least 0.');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    expect(await page.locator('.rr-actions [role=alert]').textContent()).toBe('Options of clear-tools: keepLast must be a whole number of at least 0.');
+    expect(await page.locator('.rr-actions [role=alert]').textContent()).toBe(
+      'Options of clear-tools: keepLast must be a whole number of at least 0.',
+    );
     expect(await page.locator('.rr-job').count()).toBe(0);
 
     await keepLast.fill('1');
@@ -97,12 +101,13 @@ describe('strategy options and keys on the bundled sample', () => {
     // Without the option (the default keeps 3 results) the candidate is larger: keepLast reached the strategy.
     await keepLast.fill('');
     await runAndWait(page, 'done');
-    const tokens = async (i: number) => Number((await job(page, i).locator('.rr-run-line').textContent())?.match(/→ ([\d,]+) tokens/)?.[1]?.replace(/,/g, ''));
+    const tokens = async (i: number) =>
+      Number((await job(page, i).locator('.rr-run-line').textContent())?.match(/→ ([\d,]+) tokens/)?.[1]?.replace(/,/g, ''));
     expect(await tokens(0)).toBeGreaterThan(await tokens(1));
     await screenshot(page, 'rerun-options-keeplast');
   });
 
-  it('an option the strategy does not know fails the run with the strategy\'s own sentence', async () => {
+  it("an option the strategy does not know fails the run with the strategy's own sentence", async () => {
     const page = o.page;
     await page.getByLabel('Other options', { exact: true }).fill('keepFirst=2');
     await runAndWait(page, 'done');
@@ -116,18 +121,33 @@ describe('strategy options and keys on the bundled sample', () => {
     const page = o.page;
     await page.getByText('API keys', { exact: true }).click();
     const editor = page.locator('.rr-keys-editor');
-    expect(await editor.getByRole('note').textContent()).toMatch(/does not store API keys.*environment variables \(OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY\)/);
+    expect(await editor.getByRole('note').textContent()).toMatch(
+      /does not store API keys.*environment variables \(OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY\)/,
+    );
     expect(await editor.locator('input[type=password]').count()).toBe(0);
     expect(await editor.getByRole('list', { name: 'API keys' }).textContent()).toMatch(/anthropic\s*not set \(ANTHROPIC_API_KEY\)/);
     await screenshot(page, 'rerun-keys-web-host');
     // The same host's API, with this page's credentials (the token in its tab's storage), as the renderer calls it.
     const answers = await page.evaluate(async () => {
       const auth = `Bearer ${sessionStorage.getItem('palimpsest.hostToken') ?? ''}`;
-      const call = async (method: string, input: unknown) => (await fetch(`/api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: auth }, body: JSON.stringify(input) })).json() as Promise<unknown>;
-      return [await call('setProviderKey', { provider: 'openai', key: 'web-host-key-0123456789-WXYZ' }), await call('removeProviderKey', { provider: 'openai' })];
+      const call = async (method: string, input: unknown) =>
+        (
+          await fetch(`/api/${method}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: auth },
+            body: JSON.stringify(input),
+          })
+        ).json() as Promise<unknown>;
+      return [
+        await call('setProviderKey', { provider: 'openai', key: 'web-host-key-0123456789-WXYZ' }),
+        await call('removeProviderKey', { provider: 'openai' }),
+      ];
     });
     expect(answers).toEqual([
-      { ok: false, error: { code: 'NOT_AVAILABLE', message: expect.stringMatching(/^This host does not store API keys.*environment variables/) } },
+      {
+        ok: false,
+        error: { code: 'NOT_AVAILABLE', message: expect.stringMatching(/^This host does not store API keys.*environment variables/) },
+      },
       { ok: false, error: { code: 'NOT_AVAILABLE', message: expect.stringMatching(/^This host does not store API keys/) } },
     ]);
     expect(JSON.stringify(answers)).not.toContain('web-host-key');

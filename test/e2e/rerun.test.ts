@@ -100,7 +100,11 @@ describe('re-run & compare', () => {
     expect(heads).toEqual(['original (one-shot summary)', 'extractive #1', 'one-shot @ mock:summarizer [mock] #1']);
     const row = (name: string) => cmp.locator('tbody tr', { has: page.getByRole('rowheader', { name, exact: true }) }).locator('td');
     expect(await row('outcome').allTextContents()).toEqual(['committed', 'committed', 'committed']);
-    expect(await row('tokens before → after').allTextContents()).toEqual(['1,224 → 855', expect.stringMatching(/^892 → [\d,]+$/), expect.stringMatching(/^892 → [\d,]+$/)]);
+    expect(await row('tokens before → after').allTextContents()).toEqual([
+      '1,224 → 855',
+      expect.stringMatching(/^892 → [\d,]+$/),
+      expect.stringMatching(/^892 → [\d,]+$/),
+    ]);
     expect(await row('requests').allTextContents()).toEqual(['1', '0', '1']);
     const recall = await row('verbatim recall').allTextContents();
     expect(recall).toEqual([expect.stringMatching(/^\d+%$/), expect.stringMatching(/^\d+%$/), '100%']);
@@ -113,27 +117,46 @@ describe('re-run & compare', () => {
     // One diff per run against the original, added and removed lines marked.
     const diffs = cmp.locator('.cmp-diff-block');
     expect(await diffs.count()).toBe(2);
-    expect(await diffs.nth(1).locator('figcaption').textContent()).toMatch(/one-shot @ mock:summarizer \[mock\] #1 against the original \+\d+ −\d+ lines/);
+    expect(await diffs.nth(1).locator('figcaption').textContent()).toMatch(
+      /one-shot @ mock:summarizer \[mock\] #1 against the original \+\d+ −\d+ lines/,
+    );
     expect(await diffs.nth(1).locator('.cmp-line.added').count()).toBeGreaterThan(0);
     expect(await diffs.nth(1).locator('.cmp-line.removed').first().textContent()).toMatch(/^− /);
-    expect(await diffs.nth(1).locator('.cmp-line.added').first().evaluate((e) => getComputedStyle(e).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(
+      await diffs
+        .nth(1)
+        .locator('.cmp-line.added')
+        .first()
+        .evaluate((e) => getComputedStyle(e).backgroundColor),
+    ).not.toBe('rgba(0, 0, 0, 0)');
     await cmp.scrollIntoViewIfNeeded();
     await screenshot(page, 'rerun-compare-sample');
     expect(o.errors).toEqual([]);
   });
 
-  it('keeps the web host\'s token: re-run methods without it are refused', async () => {
+  it("keeps the web host's token: re-run methods without it are refused", async () => {
     const { origin } = o.served.host;
     const res = await fetch(`${origin}/api/startRerun`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sessionId: 'x', target: { compaction: 'cmp_01' }, strategy: 'truncate' }),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sessionId: 'x', target: { compaction: 'cmp_01' }, strategy: 'truncate' }),
     });
     expect(res.status).toBe(401);
     // fetch cannot set Host (a forbidden header): a raw request can, as a DNS-rebinding page would.
     const status = await new Promise<number | undefined>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: o.served.host.port, path: '/api/providerKeys', method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${o.served.host.token}`, Host: 'evil.example' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: o.served.host.port,
+          path: '/api/providerKeys',
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${o.served.host.token}`, Host: 'evil.example' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });
@@ -172,13 +195,24 @@ describe('re-run & compare', () => {
     await add.getByLabel('Prices').fill('0.5,1.5');
     await add.getByRole('button', { name: 'Add model' }).click();
     const status = page.getByRole('status', { name: 'Chain settings' });
-    await expect.poll(() => status.textContent()).toMatch(/^Saved in settings \(.*settings\.json\): re-runs of every session start from this chain\.$/);
+    await expect
+      .poll(() => status.textContent())
+      .toMatch(/^Saved in settings \(.*settings\.json\): re-runs of every session start from this chain\.$/);
     const chain = page.getByRole('list', { name: 'Model chain' });
-    expect(await chain.textContent()).toMatch(/openai:llama3\.1:8b @ http:\/\/127\.0\.0\.1:11434\/v1.*temperature 0\.2.*reasoning low.*\$0\.5 in \/ \$1\.5 out per M/);
+    expect(await chain.textContent()).toMatch(
+      /openai:llama3\.1:8b @ http:\/\/127\.0\.0\.1:11434\/v1.*temperature 0\.2.*reasoning low.*\$0\.5 in \/ \$1\.5 out per M/,
+    );
     const file = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { summarizationChain: unknown[] };
     expect(file.summarizationChain).toEqual([
       { provider: 'mock', model: 'summarizer', params: {}, window: null },
-      { provider: 'openai', model: 'llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1', params: { temperature: 0.2, reasoning: 'low' }, window: null, prices: { input: 0.5, output: 1.5 } },
+      {
+        provider: 'openai',
+        model: 'llama3.1:8b',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        params: { temperature: 0.2, reasoning: 'low' },
+        window: null,
+        prices: { input: 0.5, output: 1.5 },
+      },
     ]);
     // Another window on the same host: its panel starts from the saved chain.
     const other = await browser.newPage({ viewport: { width: 1400, height: 1000 } });

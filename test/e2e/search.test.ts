@@ -20,7 +20,9 @@ beforeAll(async () => {
   browser = await launch();
   served = await serveSessions([BASIC, XSS]);
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   page.on('dialog', (d) => {
     dialogs.push(d.message());
@@ -59,7 +61,7 @@ describe('search in a session', () => {
     await screenshot(page, 'search-jumped');
   });
 
-  it('goes to a match\'s request, and to the next match with Enter', async () => {
+  it("goes to a match's request, and to the next match with Enter", async () => {
     await input().fill('compacted-summary');
     await expect.poll(() => matches().count()).toBeGreaterThan(0);
     const summary = matches().filter({ hasText: 'user text' }).first();
@@ -91,7 +93,9 @@ describe('search in a session', () => {
     await input().fill('onerror=alert(1)');
     await expect.poll(() => matches().count()).toBeGreaterThan(0);
     expect(await page.locator('.search-results').innerText()).toContain('<img src=x onerror=alert(1)>');
-    const made = await page.evaluate(() => document.querySelectorAll('.search-results img, .search-results script, .search-results [onerror], .search-results svg').length);
+    const made = await page.evaluate(
+      () => document.querySelectorAll('.search-results img, .search-results script, .search-results [onerror], .search-results svg').length,
+    );
     expect(made).toBe(0);
     await screenshot(page, 'search-xss');
     await page.waitForTimeout(300);

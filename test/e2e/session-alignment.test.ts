@@ -21,7 +21,12 @@ afterAll(async () => {
 
 const view = () => o.page.locator('.session-view .pane.view');
 const raw = () => o.page.locator('.session-view .pane.raw');
-const alignedRawSeqs = async () => (await raw().locator('.row.event.aligned').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq'))))).sort((a, b) => a - b);
+const alignedRawSeqs = async () =>
+  (
+    await raw()
+      .locator('.row.event.aligned')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq'))))
+  ).sort((a, b) => a - b);
 
 describe('raw history and model view, aligned', () => {
   it('picking a view item highlights its provenance in the raw history and opens its whole text', async () => {
@@ -41,12 +46,16 @@ describe('raw history and model view, aligned', () => {
 
   it('picking a summarised raw event highlights and scrolls to the checkpoint that stands in its place', async () => {
     await selectRequest(o.page, 8);
-    const summarised = raw().locator('.row.event', { has: o.page.locator('.chip.fate-summarised') }).first();
+    const summarised = raw()
+      .locator('.row.event', { has: o.page.locator('.chip.fate-summarised') })
+      .first();
     const seq = Number(await summarised.getAttribute('data-seq'));
     await summarised.click();
     await expect.poll(() => view().locator('.item.aligned').getAttribute('data-item')).toBe('k1');
     await expect.poll(() => o.page.locator('.sv-align').textContent()).toContain(`Event ${seq}`);
-    await expect.poll(() => o.page.locator('.sv-align').textContent()).toMatch(/summarised by k1 \(compaction cmp_01\) — shown at view position 0/);
+    await expect
+      .poll(() => o.page.locator('.sv-align').textContent())
+      .toMatch(/summarised by k1 \(compaction cmp_01\) — shown at view position 0/);
     await screenshot(o.page, 'session-alignment-raw-to-view');
   });
 

@@ -89,7 +89,9 @@ describe('compaction detail', () => {
       await o.page.keyboard.press('c');
       await expect.poll(() => o.page.locator('.session-view [role=option][aria-selected=true] .idx').textContent()).toBe('#3');
       const view = o.page.locator('.session-view .pane.view');
-      await expect.poll(() => view.locator('.tag.derivation').allTextContents()).toContainEqual(expect.stringMatching(/^checkpoint 338e88fa-e78b-4d49-bd38-8f919e85f5e1 /));
+      await expect
+        .poll(() => view.locator('.tag.derivation').allTextContents())
+        .toContainEqual(expect.stringMatching(/^checkpoint 338e88fa-e78b-4d49-bd38-8f919e85f5e1 /));
       await o.page.getByRole('tab', { name: /^Compaction/ }).click();
       const head = o.page.locator('.sv-compaction-head');
       await expect.poll(() => head.textContent()).toMatch(/committed/);

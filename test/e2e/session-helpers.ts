@@ -14,14 +14,18 @@ export async function openFixture(browser: Browser, path: string, viewport = { w
   const served = await serveSessions([path]);
   const page = await browser.newPage({ viewport });
   const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(served.host.url);
   await page.locator('.session-view .row.request').first().waitFor();
   // Not expect.poll: this runs in beforeAll, outside any test.
   await page.locator('.session-view .pane.view[aria-busy=false]').waitFor();
   return {
-    served, page, errors,
+    served,
+    page,
+    errors,
     async close() {
       await page.close();
       await served.close();
@@ -30,7 +34,8 @@ export async function openFixture(browser: Browser, path: string, viewport = { w
 }
 
 /** The index shown as selected in the request list ("#3"). */
-export const selectedIndex = (page: Page): Promise<string | null> => page.locator('.session-view [role=option][aria-selected=true] .idx').textContent();
+export const selectedIndex = (page: Page): Promise<string | null> =>
+  page.locator('.session-view [role=option][aria-selected=true] .idx').textContent();
 
 /** Wait until the model view shows the selected request, loaded. */
 export async function waitForView(page: Page, index?: number): Promise<void> {
@@ -42,7 +47,7 @@ export async function waitForView(page: Page, index?: number): Promise<void> {
 /** Select a request: by clicking its row when it is on screen, else with the timeline's slider (the list is virtualised). */
 export async function selectRequest(page: Page, index: number): Promise<void> {
   const row = page.locator(`.session-view #request-${index}`);
-  if (await row.count() > 0) await row.click();
+  if ((await row.count()) > 0) await row.click();
   else await page.getByRole('slider', { name: 'Selected request' }).fill(String(index));
   await expect.poll(() => selectedIndex(page)).toBe(`#${index}`);
   await waitForView(page, index);

@@ -20,7 +20,9 @@ afterAll(async () => {
 
 const at = () => selectedIndex(o.page);
 const markers = async (kind: 'compaction' | 'diagnostic') =>
-  (await o.page.locator(`.sv-ticks-${kind} .sv-tick`).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-index'))))).sort((a, b) => a - b);
+  (await o.page.locator(`.sv-ticks-${kind} .sv-tick`).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-index'))))).sort(
+    (a, b) => a - b,
+  );
 
 describe('stepping through requests, compactions and diagnostics', () => {
   it('steps requests with j / k, arrows, Home and End', async () => {

@@ -35,7 +35,9 @@ describe('token meter and context chart', () => {
     expect(await meter().locator('.sv-seg').count()).toBeGreaterThan(3);
     // Counting finishes in the background: the estimate stops being partly from characters.
     await expect.poll(() => o.page.locator('.sv-counting').count(), { timeout: 30_000 }).toBe(0);
-    const segments = await meter().locator('.sv-seg').evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
+    const segments = await meter()
+      .locator('.sv-seg')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
     expect(segments).toContain('tool_result');
     expect(await meter().textContent()).toMatch(/reported 164,831/);
     await screenshot(o.page, 'session-tokens-meter');

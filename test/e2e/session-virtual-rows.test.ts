@@ -14,7 +14,11 @@ const LINES = 14;
 function sessionLines(): string {
   const lines: object[] = [
     { kind: 'session', format: 'palimpsest', version: 1, id: 'virtual-rows', harness: 'test', title: 'Rows of many heights' },
-    { kind: 'header', system: [{ type: 'text', text: 'You are a careful coding agent.' }], route: { provider: 'anthropic', model: 'claude-test', window: 200000, maxOutput: 8192 } },
+    {
+      kind: 'header',
+      system: [{ type: 'text', text: 'You are a careful coding agent.' }],
+      route: { provider: 'anthropic', model: 'claude-test', window: 200000, maxOutput: 8192 },
+    },
   ];
   for (let i = 0; i < ITEMS; i++) {
     const text = Array.from({ length: LINES }, (_, l) => `item ${i}, line ${l}: some words so that the line has a width`).join('\n');
@@ -24,14 +28,20 @@ function sessionLines(): string {
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
-interface Box { readonly label: string; readonly top: number; readonly bottom: number }
+interface Box {
+  readonly label: string;
+  readonly top: number;
+  readonly bottom: number;
+}
 
 /** The boxes of the rows a virtual list has drawn, top to bottom. */
 async function rowBoxes(page: Page, selector: string): Promise<Box[]> {
-  const boxes = await page.locator(selector).evaluateAll((els) => els.map((e) => {
-    const r = e.getBoundingClientRect();
-    return { label: e.getAttribute('data-index') ?? e.getAttribute('data-seq') ?? '?', top: r.top, bottom: r.bottom };
-  }));
+  const boxes = await page.locator(selector).evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { label: e.getAttribute('data-index') ?? e.getAttribute('data-seq') ?? '?', top: r.top, bottom: r.bottom };
+    }),
+  );
   return boxes.sort((a, b) => a.top - b.top);
 }
 
@@ -46,10 +56,15 @@ function overlaps(boxes: readonly Box[]): string[] {
   return found;
 }
 
-const frames = (page: Page, n: number) => page.evaluate((count) => new Promise<void>((done) => {
-  const step = (left: number) => (left === 0 ? done() : requestAnimationFrame(() => step(left - 1)));
-  step(count);
-}), n);
+const frames = (page: Page, n: number) =>
+  page.evaluate(
+    (count) =>
+      new Promise<void>((done) => {
+        const step = (left: number) => (left === 0 ? done() : requestAnimationFrame(() => step(left - 1)));
+        step(count);
+      }),
+    n,
+  );
 
 let dir: string;
 let browser: Browser;
@@ -111,7 +126,9 @@ describe('virtual lists keep their rows apart when heights change', () => {
     expect(rows.length).toBeGreaterThan(5);
     expect(overlaps(rows)).toEqual([]);
 
-    await o.page.locator(`${raw} .scroll`).evaluate((e) => { e.scrollTop = e.scrollHeight; });
+    await o.page.locator(`${raw} .scroll`).evaluate((e) => {
+      e.scrollTop = e.scrollHeight;
+    });
     await frames(o.page, 2);
     rows = await rowBoxes(o.page, `${raw} .row.event`);
     expect(rows.length).toBeGreaterThan(5);

@@ -23,7 +23,9 @@ afterAll(async () => {
 
 async function newPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   await page.goto(served.host.url);
   return page;
@@ -86,7 +88,8 @@ describe('tabs of open sessions', () => {
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await dialog.waitFor();
     const text = await dialog.innerText();
-    for (const expected of ['Ctrl+F', 'search in the open session', 'Alt+W', 'close the open session', '[', ']', 'next compaction']) expect(text).toContain(expected);
+    for (const expected of ['Ctrl+F', 'search in the open session', 'Alt+W', 'close the open session', '[', ']', 'next compaction'])
+      expect(text).toContain(expected);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Close (Esc)');
     await screenshot(page, 'shell-shortcuts');
     await page.keyboard.press('Escape');

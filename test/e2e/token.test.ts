@@ -29,7 +29,11 @@ async function otherLocalService(): Promise<{ origin: string; seen: string[]; cl
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    close: () => new Promise((ok) => { server.close(() => ok()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -73,7 +77,9 @@ describe('web host token', () => {
       const dev = await context.newPage();
       await dev.goto(`${other.origin}/`);
       await dev.goto(`${other.origin}/api/startRerun?x=1`);
-      await dev.evaluate(async (o) => { await fetch(`${o}/probe`, { credentials: 'include' }); }, other.origin);
+      await dev.evaluate(async (o) => {
+        await fetch(`${o}/probe`, { credentials: 'include' });
+      }, other.origin);
       expect(other.seen.length).toBeGreaterThanOrEqual(3);
       for (const request of other.seen) {
         expect(request).not.toContain(served.host.token);

@@ -24,7 +24,9 @@ beforeAll(async () => {
     dialogs.push(`${d.type()}: ${d.message()}`);
     void d.dismiss();
   });
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   page.on('request', (r) => {
     const u = r.url();
@@ -46,7 +48,10 @@ afterAll(async () => {
 const selectedIndex = async () => page.locator('[role=option][aria-selected=true] .idx').textContent();
 
 async function selectRequest(i: number): Promise<void> {
-  await page.locator('.row.request', { hasText: `#${i}` }).first().click();
+  await page
+    .locator('.row.request', { hasText: `#${i}` })
+    .first()
+    .click();
   await expect.poll(selectedIndex).toBe(`#${i}`);
   await expect.poll(() => page.locator('.pane.view h2').textContent()).toContain(`at request #${i}`);
   await expect.poll(() => page.locator('.pane.view').getAttribute('aria-busy')).toBe('false');
@@ -69,13 +74,25 @@ describe('XSS corpus in the web host', () => {
       await expect.poll(visibleText).toContain(`user ${n}: ${p}`);
       await selectRequest(i + 1);
       const view = page.locator('.pane.view');
-      for (const expected of [`user ${n}: ${p}`, `reasoning ${n}: ${p}`, `assistant ${n}: ${p}`, `tool result ${n}: ${p}`, JSON.stringify({ path: p }).slice(0, 40)]) {
+      for (const expected of [
+        `user ${n}: ${p}`,
+        `reasoning ${n}: ${p}`,
+        `assistant ${n}: ${p}`,
+        `tool result ${n}: ${p}`,
+        JSON.stringify({ path: p }).slice(0, 40),
+      ]) {
         await expect.poll(() => view.innerText(), { message: expected }).toContain(expected);
       }
       // The expanded (full-text) rendition of the assistant item shows it as text too.
-      await view.locator('.item', { hasText: `assistant ${n}:` }).first().click();
+      await view
+        .locator('.item', { hasText: `assistant ${n}:` })
+        .first()
+        .click();
       await expect.poll(() => view.locator('pre.text.full').first().innerText()).toContain(`assistant ${n}: ${p}`);
-      await view.locator('.item', { hasText: `assistant ${n}:` }).first().click();
+      await view
+        .locator('.item', { hasText: `assistant ${n}:` })
+        .first()
+        .click();
     }
     await screenshot(page, 'xss-last-request');
   });

@@ -14,7 +14,10 @@ export function findElectron(root = resolve('.'), env: NodeJS.ProcessEnv = proce
   }
   const pathTxt = join(root, 'node_modules', 'electron', 'path.txt');
   if (!existsSync(pathTxt)) {
-    return { missing: 'the Electron binary is not installed (no node_modules/electron/path.txt: its download never ran or failed); set ELECTRON_EXEC_PATH to an Electron executable to run this test' };
+    return {
+      missing:
+        'the Electron binary is not installed (no node_modules/electron/path.txt: its download never ran or failed); set ELECTRON_EXEC_PATH to an Electron executable to run this test',
+    };
   }
   const path = join(root, 'node_modules', 'electron', 'dist', readFileSync(pathTxt, 'utf8').trim());
   return existsSync(path) ? { path } : { missing: `node_modules/electron/path.txt names ${path}, which does not exist` };

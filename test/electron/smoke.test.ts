@@ -16,7 +16,10 @@ const BASIC = 'fixtures/palimpsest/basic.jsonl';
 const MAIN = resolve('out', 'main', 'index.js');
 
 const found = findElectron();
-const why = 'missing' in found ? found.missing : missingDisplay() ?? (existsSync(MAIN) ? null : `the app is not built (${MAIN} is missing): run npm run build`);
+const why =
+  'missing' in found
+    ? found.missing
+    : (missingDisplay() ?? (existsSync(MAIN) ? null : `the app is not built (${MAIN} is missing): run npm run build`));
 if (why) console.warn(`Electron smoke test skipped: ${why}.`);
 
 let app: ElectronApplication | null = null;
@@ -50,7 +53,9 @@ describe('the Electron app', () => {
       type Prefs = { contextIsolation?: boolean; sandbox?: boolean; nodeIntegration?: boolean; webSecurity?: boolean };
       const wc = BrowserWindow.getAllWindows()[0]?.webContents as unknown as { getLastWebPreferences?: () => Prefs | null } | undefined;
       const p = wc?.getLastWebPreferences?.() ?? null;
-      return p ? { contextIsolation: p.contextIsolation, sandbox: p.sandbox, nodeIntegration: p.nodeIntegration, webSecurity: p.webSecurity } : null;
+      return p
+        ? { contextIsolation: p.contextIsolation, sandbox: p.sandbox, nodeIntegration: p.nodeIntegration, webSecurity: p.webSecurity }
+        : null;
     });
     expect(prefs).toEqual({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
 

@@ -67,12 +67,20 @@ export function hashableMessage(m: Json): ClaudeMessage {
 }
 
 export function messageHash(m: Json): string {
-  return createHash('sha256').update(canonicalJson(hashableMessage(m)), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(hashableMessage(m)), 'utf8')
+    .digest('hex');
 }
 
 function isToolResultRecord(l: Json): boolean {
   const msg = l.message;
-  return l.type === 'user' && isObj(msg) && Array.isArray(msg.content) && msg.content.length > 0 && msg.content.every((b) => isObj(b) && b.type === 'tool_result');
+  return (
+    l.type === 'user' &&
+    isObj(msg) &&
+    Array.isArray(msg.content) &&
+    msg.content.length > 0 &&
+    msg.content.every((b) => isObj(b) && b.type === 'tool_result')
+  );
 }
 
 /** Every message a hash can name in this file. */
@@ -123,15 +131,21 @@ export function rebuildApiRequests(lines: readonly Json[]): ClaudeApiRequest[] {
     if (base && !byId.has(base)) unresolved.unshift(`base:${base}`);
     const shape = typeof l.shapeHash === 'string' ? shapes.get(l.shapeHash) : undefined;
     const r: ClaudeApiRequest = {
-      id: String(l.id ?? ''), line: i + 1,
+      id: String(l.id ?? ''),
+      line: i + 1,
       querySource: typeof l.querySource === 'string' ? l.querySource : null,
       shapeHash: typeof l.shapeHash === 'string' ? l.shapeHash : null,
-      base, keep, tail, params: isObj(l.params) ? l.params : {},
+      base,
+      keep,
+      tail,
+      params: isObj(l.params) ? l.params : {},
       system: shape && Array.isArray(shape.system) ? shape.system : null,
       tools: shape && Array.isArray(shape.tools) ? shape.tools : null,
       messages: [...prefix.slice(0, keep), ...tail.map((h) => index.get(h) ?? null)],
       unresolved,
-      cacheControl: Array.isArray(l.cacheControl) ? l.cacheControl.filter(isObj).map((c) => ({ path: Array.isArray(c.path) ? (c.path as (string | number)[]) : [], value: c.value })) : [],
+      cacheControl: Array.isArray(l.cacheControl)
+        ? l.cacheControl.filter(isObj).map((c) => ({ path: Array.isArray(c.path) ? (c.path as (string | number)[]) : [], value: c.value }))
+        : [],
     };
     byId.set(r.id, r);
     out.push(r);

@@ -27,18 +27,20 @@ describe('client version matrix', () => {
     expect(clientAt('claude-code', '0.47.0')).toBeNull();
   });
 
-  it('builds each Codex version\'s argv: exec flags first, then `resume <id>`, the prompt last', () => {
+  it("builds each Codex version's argv: exec flags first, then `resume <id>`, the prompt last", () => {
     for (const v of CLIENTS.codex.versions) {
       const c = clientAt('codex', v);
       const a = c?.argv({ prompt: 'hi', resume: 'abc', args: ['-x'] }, dirs, ['-m', 'gpt-5.5']) ?? [];
       expect(a.slice(0, 3)).toEqual(['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox']);
       expect(a.slice(-3)).toEqual(['resume', 'abc', 'hi']);
-      expect(a).toContain('model_providers.mock={name="mock",base_url="http://127.0.0.1:1/v1",wire_api="responses",env_key="MOCK_KEY",request_max_retries=2,stream_max_retries=1}');
+      expect(a).toContain(
+        'model_providers.mock={name="mock",base_url="http://127.0.0.1:1/v1",wire_api="responses",env_key="MOCK_KEY",request_max_retries=2,stream_max_retries=1}',
+      );
       expect(a.indexOf('-m')).toBeLessThan(a.indexOf('resume'));
     }
   });
 
-  it('builds each Claude Code version\'s argv: -p with JSON output, --resume at the end', () => {
+  it("builds each Claude Code version's argv: -p with JSON output, --resume at the end", () => {
     for (const v of CLIENTS['claude-code'].versions) {
       const a = clientAt('claude-code', v)?.argv({ prompt: 'hi', resume: 'abc', args: [] }, dirs, []) ?? [];
       expect(a).toEqual(['-p', 'hi', '--output-format', 'json', '--allowedTools', 'Bash', '--resume', 'abc']);
@@ -72,7 +74,11 @@ describe('scenario variants per version', () => {
     const old = scenariosFor(base, 'codex', '0.47.0', false).map((s) => s.name);
     expect(old).toEqual(['auto-compact', 'compact-http-500', 'tools-resume']);
     expect(scenariosFor(base, 'codex', '0.171.0', true).map((s) => s.name)).toContain('compact-overloaded');
-    expect(scenariosFor(base, 'claude-code', '2.0.77', false).map((s) => s.name).sort()).toEqual(['auto-compact', 'compact-http-500', 'manual-compact', 'tools-resume']);
+    expect(
+      scenariosFor(base, 'claude-code', '2.0.77', false)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['auto-compact', 'compact-http-500', 'manual-compact', 'tools-resume']);
   });
 
   it('runs no file of a name when every file of it is for other versions', () => {

@@ -16,7 +16,15 @@ async function compare(version: string, scenario: string): Promise<ScenarioCompa
   const dir = join(ROOT, `codex-${version}`, scenario);
   const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string };
   const { requests } = readCaptured(join(dir, 'captured.jsonl'));
-  return compareLog({ client: 'codex', version, scenario, covers: [], captured: requests, mainLog: join(dir, run.mainLog), runProblems: [] });
+  return compareLog({
+    client: 'codex',
+    version,
+    scenario,
+    covers: [],
+    captured: requests,
+    mainLog: join(dir, run.mainLog),
+    runProblems: [],
+  });
 }
 
 /** The first input message's text of a captured request. */
@@ -50,13 +58,17 @@ describe.each(['0.47.0', '0.59.0'])('Codex %s', (version) => {
 });
 
 describe.each(['0.47.0', '0.59.0'])('Codex %s, a local compaction', (version) => {
-  it.each([['auto-compact', 5], ['compact-http-500', 6]])('%s: each wire request paired, the history after the compaction as sent', async (scenario, logged) => {
+  it.each([
+    ['auto-compact', 5],
+    ['compact-http-500', 6],
+  ])('%s: each wire request paired, the history after the compaction as sent', async (scenario, logged) => {
     const c = await compare(version, scenario);
     expect(c.unpairedViews).toEqual([]);
     expect(perBranch(c)).toEqual({ main: logged });
     expect(c.requests.filter((r) => r.verdict === 'not-in-log' || r.verdict === 'mismatch')).toEqual([]);
     // Every agent request's messages are what was sent; the summarizer's instruction is not logged.
-    for (const r of c.requests) expect([r.seq, r.messages?.status]).toEqual([r.seq, r.view?.purpose === 'compaction' ? 'unknown' : 'match']);
+    for (const r of c.requests)
+      expect([r.seq, r.messages?.status]).toEqual([r.seq, r.view?.purpose === 'compaction' ? 'unknown' : 'match']);
     // The first request after the compaction starts with the initial context, as on the wire.
     const compaction = c.requests.findIndex((r) => r.view?.purpose === 'compaction');
     const after = c.requests.slice(compaction).find((r) => r.view?.purpose === 'agent');

@@ -82,8 +82,28 @@ describe('the version table and docs/compatibility.md', () => {
 
   it('compares versions numerically and warns only above the newest verified', () => {
     const table: VerifiedVersion[] = [
-      { client: 'codex', version: '0.9.0', scenarios: [], wireRequests: 0, systemInLog: 'unknown', toolsInLog: { found: 0, of: 0 }, usage: 'unknown', compactionRecords: [], sideFiles: 'none' },
-      { client: 'codex', version: '0.10.0', scenarios: [], wireRequests: 0, systemInLog: 'unknown', toolsInLog: { found: 0, of: 0 }, usage: 'unknown', compactionRecords: [], sideFiles: 'none' },
+      {
+        client: 'codex',
+        version: '0.9.0',
+        scenarios: [],
+        wireRequests: 0,
+        systemInLog: 'unknown',
+        toolsInLog: { found: 0, of: 0 },
+        usage: 'unknown',
+        compactionRecords: [],
+        sideFiles: 'none',
+      },
+      {
+        client: 'codex',
+        version: '0.10.0',
+        scenarios: [],
+        wireRequests: 0,
+        systemInLog: 'unknown',
+        toolsInLog: { found: 0, of: 0 },
+        usage: 'unknown',
+        compactionRecords: [],
+        sideFiles: 'none',
+      },
     ];
     expect(newestVerified('codex', table)).toBe('0.10.0');
     expect(newestVerified('claude-code', table)).toBeNull();
@@ -103,7 +123,17 @@ describe('the version table and docs/compatibility.md', () => {
     expect(compareVersions('0.104.0-alpha.1', '0.104.0-alpha.1')).toBe(0);
     expect(compareVersions('0.104', '0.104.0')).toBeNull();
     const table: VerifiedVersion[] = [
-      { client: 'codex', version: '0.104.0', scenarios: [], wireRequests: 0, systemInLog: 'unknown', toolsInLog: { found: 0, of: 0 }, usage: 'unknown', compactionRecords: [], sideFiles: 'none' },
+      {
+        client: 'codex',
+        version: '0.104.0',
+        scenarios: [],
+        wireRequests: 0,
+        systemInLog: 'unknown',
+        toolsInLog: { found: 0, of: 0 },
+        usage: 'unknown',
+        compactionRecords: [],
+        sideFiles: 'none',
+      },
     ];
     // A prerelease of the newest verified version came before it: no warning.
     expect(newerThanVerified('codex', '0.104.0-alpha.1', table)).toBe(false);

@@ -32,7 +32,10 @@ const saved: Saved[] = readdirSync(join(ROOT, 'logs')).flatMap((v) =>
 );
 
 const lines = (path: string): Record<string, unknown>[] =>
-  readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('fidelity scenarios', () => {
   it('every scenario file is valid and names a known client', () => {
@@ -50,8 +53,21 @@ describe('fidelity scenarios', () => {
 
   it('builds the client command lines the suite runs', () => {
     const dirs = { home: '/h', work: '/w', baseUrl: 'http://127.0.0.1:1234' };
-    expect(CLIENTS['claude-code'].argv({ prompt: 'hi', resume: 'abc', args: [] }, dirs, [])).toEqual(['-p', 'hi', '--output-format', 'json', '--allowedTools', 'Bash', '--resume', 'abc']);
-    expect(CLIENTS['claude-code'].env(dirs)).toMatchObject({ HOME: '/h', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1234', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    expect(CLIENTS['claude-code'].argv({ prompt: 'hi', resume: 'abc', args: [] }, dirs, [])).toEqual([
+      '-p',
+      'hi',
+      '--output-format',
+      'json',
+      '--allowedTools',
+      'Bash',
+      '--resume',
+      'abc',
+    ]);
+    expect(CLIENTS['claude-code'].env(dirs)).toMatchObject({
+      HOME: '/h',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:1234',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    });
     const codex = CLIENTS.codex.argv({ prompt: 'hi', resume: 'abc', args: [] }, dirs, ['-m', 'm']);
     expect(codex.slice(0, 3)).toEqual(['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox']);
     expect(codex.slice(-3)).toEqual(['resume', 'abc', 'hi']);
@@ -82,7 +98,10 @@ describe.each(saved)('fixture $dir', ({ dir, run }) => {
 });
 
 // The versions that write api-request records (2.1.332 of the matrix; the older ones have none).
-const claude = saved.filter((s) => s.run.client === 'claude-code' && s.run.mainLog !== null && lines(join(s.dir, s.run.mainLog)).some((l) => l.type === 'api-request'));
+const claude = saved.filter(
+  (s) =>
+    s.run.client === 'claude-code' && s.run.mainLog !== null && lines(join(s.dir, s.run.mainLog)).some((l) => l.type === 'api-request'),
+);
 
 it('the api-request records are checked on the current Claude Code version', () => {
   expect(claude.map((s) => s.run.version)).toContain(CLIENTS['claude-code'].version);

@@ -9,13 +9,49 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('fidelity flags', () => {
   it('reads every flag, in both --flag value and --flag=value forms', () => {
-    const a = parseFidelityArgs(['--client', 'codex', '--scenario=a,b', '--versions', 'older', '--no-run', '--copy', '--report=r.md', '--fixtures', 'fx', '--run-root', 'rr', '--allow-mismatch', '--compat']);
-    expect(a).toEqual({ client: 'codex', scenario: 'a,b', versions: 'older', run: false, copy: true, report: 'r.md', fixtures: 'fx', runRoot: 'rr', allowMismatch: true, compat: true });
+    const a = parseFidelityArgs([
+      '--client',
+      'codex',
+      '--scenario=a,b',
+      '--versions',
+      'older',
+      '--no-run',
+      '--copy',
+      '--report=r.md',
+      '--fixtures',
+      'fx',
+      '--run-root',
+      'rr',
+      '--allow-mismatch',
+      '--compat',
+    ]);
+    expect(a).toEqual({
+      client: 'codex',
+      scenario: 'a,b',
+      versions: 'older',
+      run: false,
+      copy: true,
+      report: 'r.md',
+      fixtures: 'fx',
+      runRoot: 'rr',
+      allowMismatch: true,
+      compat: true,
+    });
   });
 
   it('defaults to every version, running the clients, with the committed fixtures', () => {
     const a = parseFidelityArgs([]);
-    expect(a).toMatchObject({ client: null, scenario: null, versions: 'all', run: true, copy: false, report: null, fixtures: 'fixtures/fidelity', allowMismatch: false, compat: false });
+    expect(a).toMatchObject({
+      client: null,
+      scenario: null,
+      versions: 'all',
+      run: true,
+      copy: false,
+      report: null,
+      fixtures: 'fixtures/fidelity',
+      allowMismatch: false,
+      compat: false,
+    });
   });
 
   it('names what is wrong with bad usage', () => {

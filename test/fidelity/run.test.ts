@@ -38,8 +38,13 @@ describe('fidelity runner', () => {
     writeFileSync(bin, `#!/usr/bin/env node\n${FAKE}`, { mode: 0o755 });
     const client: ClientDef = { ...claudeCode, version: '0.0.0-test' };
     const scenario = Scenario.parse({
-      name: 'fake', client: 'claude-code', description: 'stand-in client',
-      script: { steps: [{ label: 'one', reply: { content: [{ type: 'text', text: 'hi' }] } }], fallback: { content: [{ type: 'text', text: 'ok' }] } },
+      name: 'fake',
+      client: 'claude-code',
+      description: 'stand-in client',
+      script: {
+        steps: [{ label: 'one', reply: { content: [{ type: 'text', text: 'hi' }] } }],
+        fallback: { content: [{ type: 'text', text: 'ok' }] },
+      },
       turns: [{ prompt: 'hello' }, { prompt: 'again' }, { prompt: 'fail', expect: 'fail' }],
     });
     const r = await runScenario(scenario, { bin }, { root: join(dir, 'runs'), client });
@@ -51,7 +56,11 @@ describe('fidelity runner', () => {
     expect(r.captured.every((c) => c.redacted.includes('x-api-key'))).toBe(true);
     expect(r.logs).toHaveLength(1);
     expect(r.mainLog).toMatch(/fake-session-1\.jsonl$/);
-    expect(readFileSync(r.mainLog as string, 'utf8').trim().split('\n')).toHaveLength(3);
+    expect(
+      readFileSync(r.mainLog as string, 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(3);
 
     const out = copyRun(r, join(dir, 'fixtures'));
     expect(out).toBe(join(dir, 'fixtures', 'logs', 'claude-code-0.0.0-test', 'fake'));
@@ -64,10 +73,21 @@ describe('fidelity runner', () => {
 
   it('reports a turn that fails unexpectedly and one that outlives its time limit', async () => {
     const bin = join(dir, 'slow-client.mjs');
-    writeFileSync(bin, '#!/usr/bin/env node\nif (process.argv[3] === "slow") await new Promise((r) => setTimeout(r, 5000));\nprocess.exit(process.argv[3] === "bad" ? 1 : 0);\n', { mode: 0o755 });
+    writeFileSync(
+      bin,
+      '#!/usr/bin/env node\nif (process.argv[3] === "slow") await new Promise((r) => setTimeout(r, 5000));\nprocess.exit(process.argv[3] === "bad" ? 1 : 0);\n',
+      { mode: 0o755 },
+    );
     const scenario = Scenario.parse({
-      name: 'slow', client: 'claude-code', description: 'x', script: {}, turnTimeoutMs: 1000,
-      turns: [{ prompt: 'bad', resume: false }, { prompt: 'slow', resume: false }],
+      name: 'slow',
+      client: 'claude-code',
+      description: 'x',
+      script: {},
+      turnTimeoutMs: 1000,
+      turns: [
+        { prompt: 'bad', resume: false },
+        { prompt: 'slow', resume: false },
+      ],
     });
     const r = await runScenario(scenario, { bin }, { root: join(dir, 'runs') });
     expect(r.turns.map((t) => t.timedOut)).toEqual([false, true]);

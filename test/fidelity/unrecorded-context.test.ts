@@ -22,13 +22,24 @@ function saved(version: string, scenario: string): { captured: CapturedRequest[]
 
 async function compare(version: string, scenario: string, edit?: (c: CapturedRequest) => CapturedRequest): Promise<RequestComparison[]> {
   const { captured, mainLog } = saved(version, scenario);
-  const c = await compareLog({ client: 'claude-code', version, scenario, covers: [], runProblems: [], mainLog, captured: edit ? captured.map(edit) : captured });
+  const c = await compareLog({
+    client: 'claude-code',
+    version,
+    scenario,
+    covers: [],
+    runProblems: [],
+    mainLog,
+    captured: edit ? captured.map(edit) : captured,
+  });
   expect(c.error).toBeNull();
   return [...c.requests];
 }
 
 /** The capture with wire request `seq`'s body changed by `f` (the other requests as recorded). */
-function plant(seq: number, f: (body: { messages: { role: string; content: unknown }[] }) => void): (c: CapturedRequest) => CapturedRequest {
+function plant(
+  seq: number,
+  f: (body: { messages: { role: string; content: unknown }[] }) => void,
+): (c: CapturedRequest) => CapturedRequest {
   return (c) => {
     if (c.seq !== seq) return c;
     const body = bodyJson(c) as { messages: { role: string; content: unknown }[] };
@@ -43,7 +54,13 @@ const verdicts = (rs: readonly RequestComparison[]): [number, string][] => rs.ma
 describe('Claude Code 2.1.197: the context block and the listings are unknown in place', () => {
   it('tools-resume: every request is unknown, naming the context block and the attachments', async () => {
     const rs = await compare('2.1.197', 'tools-resume');
-    expect(verdicts(rs)).toEqual([[1, 'unknown'], [2, 'unknown'], [4, 'unknown'], [5, 'unknown'], [7, 'unknown']]);
+    expect(verdicts(rs)).toEqual([
+      [1, 'unknown'],
+      [2, 'unknown'],
+      [4, 'unknown'],
+      [5, 'unknown'],
+      [7, 'unknown'],
+    ]);
     for (const r of rs) {
       expect(r.messages).toMatchObject({ status: 'unknown', index: 0 });
       expect(r.messages?.why).toContain(CONTEXT_BLOCK_UNKNOWN);
@@ -54,25 +71,45 @@ describe('Claude Code 2.1.197: the context block and the listings are unknown in
   });
 
   it('auto-compact and the turns before a compaction: unknown, not a mismatch', async () => {
-    expect(verdicts(await compare('2.1.197', 'auto-compact'))).toEqual([[1, 'unknown'], [2, 'unknown'], [4, 'unknown']]);
-    expect(verdicts(await compare('2.1.197', 'manual-compact')).slice(0, 2)).toEqual([[1, 'unknown'], [2, 'unknown']]);
+    expect(verdicts(await compare('2.1.197', 'auto-compact'))).toEqual([
+      [1, 'unknown'],
+      [2, 'unknown'],
+      [4, 'unknown'],
+    ]);
+    expect(verdicts(await compare('2.1.197', 'manual-compact')).slice(0, 2)).toEqual([
+      [1, 'unknown'],
+      [2, 'unknown'],
+    ]);
   });
 
   it('a changed prompt is still a mismatch', async () => {
-    const rs = await compare('2.1.197', 'tools-resume', plant(1, (b) => {
-      const first = b.messages[0]?.content as { text: string }[];
-      const prompt = first[1] as { text: string };
-      prompt.text = 'Print a farewell with the shell.';
-    }));
+    const rs = await compare(
+      '2.1.197',
+      'tools-resume',
+      plant(1, (b) => {
+        const first = b.messages[0]?.content as { text: string }[];
+        const prompt = first[1] as { text: string };
+        prompt.text = 'Print a farewell with the shell.';
+      }),
+    );
     expect(rs[0]).toMatchObject({ seq: 1, verdict: 'mismatch', messages: { status: 'mismatch', index: 0 } });
-    expect(verdicts(rs).slice(1)).toEqual([[2, 'unknown'], [4, 'unknown'], [5, 'unknown'], [7, 'unknown']]);
+    expect(verdicts(rs).slice(1)).toEqual([
+      [2, 'unknown'],
+      [4, 'unknown'],
+      [5, 'unknown'],
+      [7, 'unknown'],
+    ]);
   });
 
   it('a changed part after the unknown ones is a mismatch at its own place', async () => {
-    const rs = await compare('2.1.197', 'tools-resume', plant(2, (b) => {
-      const result = (b.messages.at(-1)?.content as { content: unknown }[])[0] as { content: unknown };
-      result.content = 'hello-from-elsewhere';
-    }));
+    const rs = await compare(
+      '2.1.197',
+      'tools-resume',
+      plant(2, (b) => {
+        const result = (b.messages.at(-1)?.content as { content: unknown }[])[0] as { content: unknown };
+        result.content = 'hello-from-elsewhere';
+      }),
+    );
     const r = rs[1];
     expect(r).toMatchObject({ seq: 2, verdict: 'mismatch', messages: { status: 'mismatch', index: 4, differing: 1, of: 5 } });
     expect(r?.firstDiff).toContain('hello-from-elsewhere');
@@ -82,14 +119,24 @@ describe('Claude Code 2.1.197: the context block and the listings are unknown in
 describe('Claude Code 2.1.97: the reminders before the prompt are unknown', () => {
   it('tools-resume: every request is unknown', async () => {
     const rs = await compare('2.1.97', 'tools-resume');
-    expect(verdicts(rs)).toEqual([[1, 'unknown'], [2, 'unknown'], [4, 'unknown'], [5, 'unknown'], [7, 'unknown']]);
+    expect(verdicts(rs)).toEqual([
+      [1, 'unknown'],
+      [2, 'unknown'],
+      [4, 'unknown'],
+      [5, 'unknown'],
+      [7, 'unknown'],
+    ]);
     for (const r of rs) expect(r.messages?.why).toContain('attachment:skill_listing');
   });
 
   it('a changed later prompt is still a mismatch', async () => {
-    const rs = await compare('2.1.97', 'tools-resume', plant(7, (b) => {
-      b.messages[b.messages.length - 1] = { role: 'user', content: 'Thanks, that is plenty.' };
-    }));
+    const rs = await compare(
+      '2.1.97',
+      'tools-resume',
+      plant(7, (b) => {
+        b.messages[b.messages.length - 1] = { role: 'user', content: 'Thanks, that is plenty.' };
+      }),
+    );
     expect(rs.find((r) => r.seq === 7)).toMatchObject({ verdict: 'mismatch', messages: { status: 'mismatch' } });
   });
 });

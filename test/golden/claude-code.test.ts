@@ -13,7 +13,11 @@ const BOUNDARY = 'dd3cc2e6-a191-4331-a0f0-2473e6d7692d';
 const SUMMARY = 'e95c1e9a-5084-4e69-bf3d-42c8d45f3985';
 
 type Rec = Record<string, unknown> & { message?: Record<string, unknown> };
-const read = (path: string): Rec[] => readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Rec);
+const read = (path: string): Rec[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Rec);
 
 const opened: SessionInspector[] = [];
 async function open(path: string): Promise<SessionInspector> {
@@ -43,7 +47,10 @@ function mainChainMessageIds(lines: Rec[]): string[] {
     }
     if (cur.parentUuid === null && cur.subtype === 'compact_boundary') {
       const at = lines.indexOf(cur);
-      cur = lines.slice(0, at).reverse().find((l) => l.type === 'user' || l.type === 'assistant');
+      cur = lines
+        .slice(0, at)
+        .reverse()
+        .find((l) => l.type === 'user' || l.type === 'assistant');
     } else cur = typeof cur.parentUuid === 'string' ? byUuid.get(cur.parentUuid) : undefined;
   }
   return ids.reverse();
@@ -64,7 +71,11 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
   it('is one session of three files whose main branch opens by default', async () => {
     const ins = await open(MAIN);
     expect(ins.session.format).toBe('claude-code');
-    expect(ins.session.files.map((f) => f.path)).toEqual([MAIN, `${DIR}/${SID}/subagents/${SUBAGENT}.jsonl`, `${DIR}/${SID}/subagents/${SUMMARIZER}.jsonl`]);
+    expect(ins.session.files.map((f) => f.path)).toEqual([
+      MAIN,
+      `${DIR}/${SID}/subagents/${SUBAGENT}.jsonl`,
+      `${DIR}/${SID}/subagents/${SUMMARIZER}.jsonl`,
+    ]);
     expect(ins.branches.map((b) => b.name)).toEqual(['main', SUBAGENT, SUMMARIZER]);
     expect(ins.defaultBranch).toBe('main');
     // Main is the default because its last response is written last, located in the main file
@@ -109,7 +120,9 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     const after = await ins.fullView(firstAfter);
     expect(after?.items[0]).toMatchObject({ id: SUMMARY, kind: 'checkpoint', role: 'user' });
     const t = after?.items[0]?.blocks?.[0];
-    expect(t?.type === 'text' ? t.text : '').toMatch(/^This session is being continued from a previous conversation that ran out of context\./);
+    expect(t?.type === 'text' ? t.text : '').toMatch(
+      /^This session is being continued from a previous conversation that ran out of context\./,
+    );
     expect(t?.type === 'text' ? t.text.length : 0).toBeGreaterThan(10_000);
     expect(after?.items).toHaveLength(1);
     const covers = after?.items[0]?.derivation?.kind === 'checkpoint' ? after.items[0].derivation.covers : [];
@@ -124,11 +137,15 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
       const v = ins.view(i);
       expect(v?.system).toBeNull();
       expect(v?.tools).toBeNull();
-      expect(v?.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them', `messages: ${UNRECORDED_CONTEXT}`]);
+      expect(v?.unknowns).toEqual([
+        'system prompt: the log does not record it',
+        'tool schemas: the log does not record them',
+        `messages: ${UNRECORDED_CONTEXT}`,
+      ]);
     }
   });
 
-  it('reports only what the log truly shows: no errors; the boundary\'s missing logical parent and the reminders the main log lacks', async () => {
+  it("reports only what the log truly shows: no errors; the boundary's missing logical parent and the reminders the main log lacks", async () => {
     const ins = await open(MAIN);
     const ds = ins.diagnostics();
     expect(ds.filter((d) => d.severity === 'error')).toEqual([]);
@@ -139,7 +156,7 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     for (const b of ins.branches) expect(ins.diagnostics(b.name).filter((d) => d.severity === 'error')).toEqual([]);
   });
 
-  it('the summarizer file is the compaction\'s summarizer request: forked at its start, purpose compaction, with its usage', async () => {
+  it("the summarizer file is the compaction's summarizer request: forked at its start, purpose compaction, with its usage", async () => {
     const ins = await open(MAIN);
     const main = ins.replay();
     const fork = ins.branches.find((b) => b.name === SUMMARIZER)?.forkedFrom;
@@ -154,7 +171,12 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     // What it was sent: the pre-compact conversation (what the summary covers), three hook
     // reminders the main log does not have, and the summary prompt.
     const covers = main.itemById.get(SUMMARY)?.item.derivation;
-    expect(v?.items.filter((i) => !i.meta).slice(0, -1).map((i) => i.id)).toEqual(covers?.kind === 'checkpoint' ? covers.covers : null);
+    expect(
+      v?.items
+        .filter((i) => !i.meta)
+        .slice(0, -1)
+        .map((i) => i.id),
+    ).toEqual(covers?.kind === 'checkpoint' ? covers.covers : null);
     expect(v?.items.filter((i) => i.meta).map((i) => i.id.slice(0, 8))).toEqual(['88189592', '2900d394', '8c5abfee']);
     const last = v?.items.at(-1)?.blocks?.[0];
     expect(last?.type === 'text' ? last.text : '').toMatch(/^Your task is to create a detailed summary of the conversation so far/);
@@ -168,14 +190,24 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     expect(call?.kind === 'item' ? call.item.blocks.map((x) => x.type === 'tool_call' && x.name) : []).toEqual(['Task']);
     expect([...ins.session.events].find((e) => e.kind === 'fork' && e.branch === SUBAGENT)).toMatchObject({ inherit: false });
     const st = ins.replay(SUBAGENT);
-    const ids = [...new Set(read(`${DIR}/${SID}/subagents/${SUBAGENT}.jsonl`).filter((l) => l.type === 'assistant').map((l) => l.message?.id))];
+    const ids = [
+      ...new Set(
+        read(`${DIR}/${SID}/subagents/${SUBAGENT}.jsonl`)
+          .filter((l) => l.type === 'assistant')
+          .map((l) => l.message?.id),
+      ),
+    ];
     // Every request of the branch is the subagent's: none of the parent's.
     expect(st.requests.map((r) => r.id)).toEqual(ids);
     expect(st.requests.every((r) => ins.session.loc(r.seq)?.file === 1)).toBe(true);
     const first = ins.view(0, SUBAGENT);
     expect(first?.items.map((i) => i.kind)).toEqual(['user']);
     expect(first?.system).toBeNull();
-    expect(first?.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them', `messages: ${UNRECORDED_CONTEXT}`]);
+    expect(first?.unknowns).toEqual([
+      'system prompt: the log does not record it',
+      'tool schemas: the log does not record them',
+      `messages: ${UNRECORDED_CONTEXT}`,
+    ]);
   });
 });
 
@@ -185,11 +217,18 @@ describe('golden: the other Claude Code samples', () => {
       const ins = await open(`${DIR}/${f}`);
       const lines = read(`${DIR}/${f}`);
       expect(ins.branches.map((b) => b.name)).toEqual(['main']);
-      expect(ins.replay().requests.map((r) => r.id)).toEqual([...new Set(lines.filter((l) => l.type === 'assistant').map((l) => l.message?.id))]);
+      expect(ins.replay().requests.map((r) => r.id)).toEqual([
+        ...new Set(lines.filter((l) => l.type === 'assistant').map((l) => l.message?.id)),
+      ]);
       expect(ins.diagnostics()).toEqual([]);
     }
     const heavy = await open(`${DIR}/tool_heavy.jsonl`);
-    expect(heavy.view(3)?.items.slice(-3).map((i) => i.kind)).toEqual(['tool_call', 'tool_result', 'tool_result']);
+    expect(
+      heavy
+        .view(3)
+        ?.items.slice(-3)
+        .map((i) => i.kind),
+    ).toEqual(['tool_call', 'tool_result', 'tool_result']);
   });
 
   it('dag_compact_after_rewind_preserved (daaain/claude-code-log): rewind branch by default, [summary, preserved…, following]', async () => {
@@ -202,7 +241,9 @@ describe('golden: the other Claude Code samples', () => {
     // section of Claude Code's prompt. The catalog findings are true of the file as written; its
     // boundary says 150,000 tokens were compacted, so the 10 after it did shrink the context.
     expect(ins.diagnostics().map((d) => [d.rule, d.severity])).toEqual([
-      ['CC_LOGICAL_PARENT_LATER', 'info'], ['SUMMARY_NOT_SMALLER', 'error'], ['SUMMARY_SECTIONS_MISSING', 'warning'],
+      ['CC_LOGICAL_PARENT_LATER', 'info'],
+      ['SUMMARY_NOT_SMALLER', 'error'],
+      ['SUMMARY_SECTIONS_MISSING', 'warning'],
     ]);
   });
 
@@ -213,7 +254,12 @@ describe('golden: the other Claude Code samples', () => {
     expect(ins.view(1)?.items.map((i) => i.rendition)).toEqual(['verbatim', 'verbatim', 'verbatim', 'verbatim']);
     const after = ins.view(2);
     expect(after?.items.map((i) => [i.id, i.rendition])).toEqual([
-      ['mc-u1', 'verbatim'], ['msg_mc01', 'verbatim'], ['mc-r1', 'masked'], ['mc-r2', 'verbatim'], ['msg_mc02', 'verbatim'], ['mc-u2', 'verbatim'],
+      ['mc-u1', 'verbatim'],
+      ['msg_mc01', 'verbatim'],
+      ['mc-r1', 'masked'],
+      ['mc-r2', 'verbatim'],
+      ['msg_mc02', 'verbatim'],
+      ['mc-u2', 'verbatim'],
     ]);
     expect(ins.fates(2).find((f) => f.id === 'mc-r1')?.fate).toEqual({ fate: 'masked' });
   });

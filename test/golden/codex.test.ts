@@ -14,7 +14,13 @@ async function open(path: string) {
 
 /** The rollout's lines, parsed (1-based: index 0 unused). */
 function lines(path: string): Record<string, unknown>[] {
-  return [{}, ...readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)];
+  return [
+    {},
+    ...readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>),
+  ];
 }
 
 describe('golden: Codex 0.104 rollout with one remote compaction', () => {
@@ -30,10 +36,19 @@ describe('golden: Codex 0.104 rollout with one remote compaction', () => {
     const state = ins.replay();
     expect(state.compactions).toHaveLength(1);
     const c = state.compactions[0];
-    expect(c).toMatchObject({ id: 'cmp:L1788', outcome: 'committed', strategy: 'remote', trigger: 'auto', preTokens: 212_134, checkpointItems: ['L1788.r39'] });
+    expect(c).toMatchObject({
+      id: 'cmp:L1788',
+      outcome: 'committed',
+      strategy: 'remote',
+      trigger: 'auto',
+      preTokens: 212_134,
+      checkpointItems: ['L1788.r39'],
+    });
     const ck = state.itemById.get('L1788.r39');
     // The sample's redaction replaced the 13,412-character ciphertext with a marker: its size is the marker's.
-    expect(ck?.item.blocks).toEqual([{ type: 'opaque', label: 'codex:compaction (encrypted)', chars: '[REDACTED_ENCRYPTED_CONTENT len=13412 sha=de3d60a6]'.length }]);
+    expect(ck?.item.blocks).toEqual([
+      { type: 'opaque', label: 'codex:compaction (encrypted)', chars: '[REDACTED_ENCRYPTED_CONTENT len=13412 sha=de3d60a6]'.length },
+    ]);
     expect(ck?.item.derivation).toMatchObject({ kind: 'checkpoint', compactionId: 'cmp:L1788' });
   });
 
@@ -67,7 +82,9 @@ describe('golden: Codex 0.104 rollout with one remote compaction', () => {
       const v = ins.view(r.index);
       const response = ins.session.events.at(r.responseSeq ?? -1);
       expect(response?.kind).toBe('response');
-      const tc = file[ins.session.loc(response?.seq ?? -1)?.line ?? 0] as { payload: { type: string; info: { last_token_usage: { input_tokens: number } } } };
+      const tc = file[ins.session.loc(response?.seq ?? -1)?.line ?? 0] as {
+        payload: { type: string; info: { last_token_usage: { input_tokens: number } } };
+      };
       expect(tc.payload.type).toBe('token_count');
       expect(v?.request.reportedInputTokens).toBe(tc.payload.info.last_token_usage.input_tokens);
     }

@@ -36,22 +36,49 @@ const summary = (ds: readonly Diagnostic[]) => ds.map((d) => `${d.rule}:${d.seve
 
 /** What the catalog reports on each example session, and why. */
 const EXPECTED: Record<string, { findings: string[]; why: string }> = {
-  'fixtures/palimpsest/basic.jsonl': { findings: [], why: 'a clean session: the model masks its newest result (tail), one committed manual compaction' },
+  'fixtures/palimpsest/basic.jsonl': {
+    findings: [],
+    why: 'a clean session: the model masks its newest result (tail), one committed manual compaction',
+  },
   'fixtures/palimpsest/branches.jsonl': { findings: [], why: 'forks, reverts and rollbacks; no compaction' },
-  'fixtures/palimpsest/api-small.jsonl': { findings: ['MID_HISTORY_MUTATION:warning'], why: 'the harness masks r1 with two items after it' },
+  'fixtures/palimpsest/api-small.jsonl': {
+    findings: ['MID_HISTORY_MUTATION:warning'],
+    why: 'the harness masks r1 with two items after it',
+  },
   'fixtures/palimpsest/compaction-lifecycle.jsonl': {
     findings: ['RETRY_LOOP:warning', 'TRIGGER_MISSED:info'],
     why: 'three failed preemptive attempts in one user turn, each for a different reason (length, schema, overloaded); after the breaker trips, request #8 goes past the 70 % trigger with compaction deferred',
   },
-  'fixtures/palimpsest/lifecycle.jsonl': { findings: ['ORPHAN_COMPACTION_START:info', 'ORPHAN_COMPACTION_START:info'], why: 'one open start inherited before end-seed, one left by a crashed process before process-start: both stale' },
-  'fixtures/palimpsest/mapreduce.jsonl': { findings: ['ORPHAN_COMPACTION_START:info'], why: 'the legacy attempt cmp_6 was left open before process-start (stale); the rebuild is clean' },
-  'fixtures/palimpsest/pruning-masking.jsonl': { findings: ['MID_HISTORY_MUTATION:warning'], why: 'the harness masks the superseded read t3 mid-history (the Conversation Compaction article\'s surgical deletion costs the cache after it)' },
+  'fixtures/palimpsest/lifecycle.jsonl': {
+    findings: ['ORPHAN_COMPACTION_START:info', 'ORPHAN_COMPACTION_START:info'],
+    why: 'one open start inherited before end-seed, one left by a crashed process before process-start: both stale',
+  },
+  'fixtures/palimpsest/mapreduce.jsonl': {
+    findings: ['ORPHAN_COMPACTION_START:info'],
+    why: 'the legacy attempt cmp_6 was left open before process-start (stale); the rebuild is clean',
+  },
+  'fixtures/palimpsest/pruning-masking.jsonl': {
+    findings: ['MID_HISTORY_MUTATION:warning'],
+    why: "the harness masks the superseded read t3 mid-history (the Conversation Compaction article's surgical deletion costs the cache after it)",
+  },
   'fixtures/palimpsest/remote-compaction.jsonl': { findings: [], why: 'an encrypted summary is not compared in characters' },
-  'fixtures/palimpsest/rind-handoff.jsonl': { findings: ['SILENT_FALLBACK:warning'], why: 'cmp_02 falls back to a deterministic handoff with marker: false' },
-  'fixtures/palimpsest/unknown-kinds.jsonl': { findings: ['UNKNOWN_RECORDS:warning'], why: 'the converter\'s own `unknown` event (assistant/chunk), which the importer does not count' },
-  'fixtures/dsh/examples/headless-agent/tests/snapshots/compaction-recovery/session.jsonl': { findings: [], why: 'the real compaction: 4 output tokens for 266 shadowed, usage 24 → 20, full provenance' },
+  'fixtures/palimpsest/rind-handoff.jsonl': {
+    findings: ['SILENT_FALLBACK:warning'],
+    why: 'cmp_02 falls back to a deterministic handoff with marker: false',
+  },
+  'fixtures/palimpsest/unknown-kinds.jsonl': {
+    findings: ['UNKNOWN_RECORDS:warning'],
+    why: "the converter's own `unknown` event (assistant/chunk), which the importer does not count",
+  },
+  'fixtures/dsh/examples/headless-agent/tests/snapshots/compaction-recovery/session.jsonl': {
+    findings: [],
+    why: 'the real compaction: 4 output tokens for 266 shadowed, usage 24 → 20, full provenance',
+  },
   'fixtures/dsh-zstd/session.jsonl.zstd': { findings: [], why: 'the same, compressed' },
-  'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl': { findings: [], why: 'a real auto-compaction: 164,831 → 36,081 reported tokens' },
+  'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl': {
+    findings: [],
+    why: 'a real auto-compaction: 164,831 → 36,081 reported tokens',
+  },
   'fixtures/claude-code/short.jsonl': { findings: [], why: 'no compaction' },
   'fixtures/claude-code/tool_heavy.jsonl': { findings: [], why: 'no compaction' },
 };
@@ -79,7 +106,16 @@ function examples(): string[] {
       } else if (/\.jsonl(\.zstd?)?$/.test(name)) out.push(p);
     }
   };
-  for (const d of ['fixtures/palimpsest', 'fixtures/dsh', 'fixtures/dsh-zstd', 'fixtures/claude-code', 'fixtures/codex', 'fixtures/cosh', 'fixtures/rind']) walk(d);
+  for (const d of [
+    'fixtures/palimpsest',
+    'fixtures/dsh',
+    'fixtures/dsh-zstd',
+    'fixtures/claude-code',
+    'fixtures/codex',
+    'fixtures/cosh',
+    'fixtures/rind',
+  ])
+    walk(d);
   return out;
 }
 
@@ -90,7 +126,7 @@ describe('golden: the catalog on the example sessions', () => {
     });
   }
 
-  it('reports no error-level finding on any example session, on any branch (every importer\'s output), except where the log shows one', async () => {
+  it("reports no error-level finding on any example session, on any branch (every importer's output), except where the log shows one", async () => {
     const all = examples();
     expect(all.length).toBeGreaterThan(20);
     for (const p of all) {
@@ -102,7 +138,7 @@ describe('golden: the catalog on the example sessions', () => {
     expect(dag).toEqual(['SUMMARY_NOT_SMALLER:error']);
   });
 
-  it('locates every finding at a line of the session\'s files', async () => {
+  it("locates every finding at a line of the session's files", async () => {
     const session = await loadSession('fixtures/palimpsest/compaction-lifecycle.jsonl');
     try {
       const ds = await validateSession(new SessionInspector(session), { rules: RULES.map((r) => r.id) });
@@ -141,7 +177,13 @@ describe('palimpsest validate', () => {
 
   it('--json prints the inspect shapes: counts and diagnostics with file, line and seqs', async () => {
     const r = await validate('fixtures/diagnostics/RETRY_LOOP/fail.dsh.jsonl', '--json');
-    const j = JSON.parse(r.out) as { palimpsest: number; format: string; branch: string; counts: Record<string, number>; diagnostics: Diagnostic[] };
+    const j = JSON.parse(r.out) as {
+      palimpsest: number;
+      format: string;
+      branch: string;
+      counts: Record<string, number>;
+      diagnostics: Diagnostic[];
+    };
     expect(j).toMatchObject({ palimpsest: 1, format: 'dsh', branch: 'main' });
     expect(j.counts.error).toBeGreaterThan(0);
     const loop = j.diagnostics.find((d) => d.rule === 'RETRY_LOOP');
@@ -151,11 +193,17 @@ describe('palimpsest validate', () => {
   });
 
   it('--rule runs only the named rules (comma-separated, or as words after it)', async () => {
-    const one = JSON.parse((await validate('fixtures/diagnostics/ITEM_CUT/fail.jsonl', '--json', '--rule', 'COVERAGE_GAP')).out) as { diagnostics: Diagnostic[] };
+    const one = JSON.parse((await validate('fixtures/diagnostics/ITEM_CUT/fail.jsonl', '--json', '--rule', 'COVERAGE_GAP')).out) as {
+      diagnostics: Diagnostic[];
+    };
     expect([...new Set(one.diagnostics.map((d) => d.rule))]).toEqual(['COVERAGE_GAP']);
-    const two = JSON.parse((await validate('--rule', 'COVERAGE_GAP,ITEM_CUT', 'fixtures/diagnostics/ITEM_CUT/fail.jsonl', '--json')).out) as { diagnostics: Diagnostic[] };
+    const two = JSON.parse(
+      (await validate('--rule', 'COVERAGE_GAP,ITEM_CUT', 'fixtures/diagnostics/ITEM_CUT/fail.jsonl', '--json')).out,
+    ) as { diagnostics: Diagnostic[] };
     expect([...new Set(two.diagnostics.map((d) => d.rule))].sort()).toEqual(['COVERAGE_GAP', 'ITEM_CUT']);
-    const words = JSON.parse((await validate('--rule', 'COVERAGE_GAP', 'ITEM_CUT', 'fixtures/diagnostics/ITEM_CUT/fail.jsonl', '--json')).out) as { diagnostics: Diagnostic[] };
+    const words = JSON.parse(
+      (await validate('--rule', 'COVERAGE_GAP', 'ITEM_CUT', 'fixtures/diagnostics/ITEM_CUT/fail.jsonl', '--json')).out,
+    ) as { diagnostics: Diagnostic[] };
     expect([...new Set(words.diagnostics.map((d) => d.rule))].sort()).toEqual(['COVERAGE_GAP', 'ITEM_CUT']);
     const none = await validate('fixtures/diagnostics/ITEM_CUT/fail.jsonl', '--rule', 'PAIR_SPLIT');
     expect(none).toMatchObject({ code: 0 });
@@ -176,14 +224,20 @@ describe('palimpsest validate', () => {
     expect(j.sessions.map((s) => s.path.split('/').pop())).toEqual(['fail.dsh.jsonl', 'fail.jsonl', 'pass.dsh.jsonl', 'pass.jsonl']);
     expect(r.code).toBe(1);
     const rind = JSON.parse((await validate('fixtures/rind', '--json')).out) as { sessions: { path: string; format: string }[] };
-    expect(rind.sessions.map((s) => [s.path, s.format])).toEqual([['fixtures/rind/20260514_101500_a1b2c3d4', 'rind'], ['fixtures/rind/20260514_120000_deadbeef', 'rind']]);
+    expect(rind.sessions.map((s) => [s.path, s.format])).toEqual([
+      ['fixtures/rind/20260514_101500_a1b2c3d4', 'rind'],
+      ['fixtures/rind/20260514_120000_deadbeef', 'rind'],
+    ]);
     const cc = JSON.parse((await validate('fixtures/claude-code', '--json')).out) as { sessions: { path: string }[] };
     expect(cc.sessions.some((s) => s.path.includes('/subagents/'))).toBe(false);
     expect(cc.sessions.some((s) => s.path.endsWith('4d5611e5-241a-462a-8d15-5122611a9569.jsonl'))).toBe(true);
   });
 
   it('a folder one importer reads as one session is validated as that session', async () => {
-    const r = JSON.parse((await validate('fixtures/rind/20260514_101500_a1b2c3d4', '--json')).out) as { format: string; diagnostics: Diagnostic[] };
+    const r = JSON.parse((await validate('fixtures/rind/20260514_101500_a1b2c3d4', '--json')).out) as {
+      format: string;
+      diagnostics: Diagnostic[];
+    };
     expect(r.format).toBe('rind');
     expect(r.diagnostics.length).toBeGreaterThan(0);
     for (const d of r.diagnostics) if (d.file !== null) expect(d.file.startsWith('fixtures/rind/20260514_101500_a1b2c3d4')).toBe(true);
@@ -192,7 +246,9 @@ describe('palimpsest validate', () => {
   it('--list-rules prints the catalog', async () => {
     const text = await validate('--list-rules');
     for (const r of RULES) expect(text.out).toContain(r.id);
-    const j = JSON.parse((await validate('--list-rules', '--json')).out) as { rules: { id: string; severities: string[]; title: string }[] };
+    const j = JSON.parse((await validate('--list-rules', '--json')).out) as {
+      rules: { id: string; severities: string[]; title: string }[];
+    };
     expect(j.rules.map((r) => r.id)).toEqual(RULES.map((r) => r.id));
   });
 

@@ -28,13 +28,19 @@ describe('golden: DeepSeek Harness compaction-recovery', () => {
     const after = ins.view(3);
     expect(before?.items.map((i) => i.kind)).toEqual(['user', 'tool_call', 'tool_result']);
     expect(after?.system?.[0]).toMatchObject({ type: 'text' });
-    expect(after?.system && after.system[0]?.type === 'text' ? after.system[0].text : '').toMatch(/^You are an AI agent powered by DeepSeek Harness/);
+    expect(after?.system && after.system[0]?.type === 'text' ? after.system[0].text : '').toMatch(
+      /^You are an AI agent powered by DeepSeek Harness/,
+    );
     expect(after?.items.map((i) => i.kind)).toEqual(['checkpoint', 'tool_call', 'tool_result']);
     // The tail is retained verbatim: the same items as before the compaction.
     expect(after?.items.slice(1).map((i) => i.id)).toEqual(before?.items.slice(1).map((i) => i.id));
     const checkpoint = after?.items[0];
     const shadowed = before?.items[0];
-    expect(checkpoint?.derivation).toMatchObject({ kind: 'checkpoint', compactionId: '338e88fa-e78b-4d49-bd38-8f919e85f5e1', covers: [shadowed?.id] });
+    expect(checkpoint?.derivation).toMatchObject({
+      kind: 'checkpoint',
+      compactionId: '338e88fa-e78b-4d49-bd38-8f919e85f5e1',
+      covers: [shadowed?.id],
+    });
     // Provenance: the compaction start, its summary, and every shadowed event (DSH's sourceEventSeqs).
     const c = state.compactions[0];
     expect(checkpoint?.provenance).toEqual(expect.arrayContaining([c?.startSeq, c?.summarySeqs[0], shadowed?.seq]));

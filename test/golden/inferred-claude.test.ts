@@ -16,11 +16,42 @@ const dir = mkdtempSync(join(tmpdir(), 'palimpsest-inferred-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
-const base = (uuid: string, parent: string | null, ts: string) => ({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/w', sessionId: 's', version: '2.1.0', uuid, timestamp: ts });
-const user = (uuid: string, parent: string | null, ts: string, text: string) => ({ type: 'user', ...base(uuid, parent, ts), message: { role: 'user', content: text } });
-const assistant = (uuid: string, parent: string, ts: string, text: string, usage: Record<string, number>, extra: Record<string, unknown> = {}, model = 'claude-sonnet-4-5') => ({
-  type: 'assistant', ...base(uuid, parent, ts), ...extra,
-  message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', usage },
+const base = (uuid: string, parent: string | null, ts: string) => ({
+  parentUuid: parent,
+  isSidechain: false,
+  userType: 'external',
+  cwd: '/w',
+  sessionId: 's',
+  version: '2.1.0',
+  uuid,
+  timestamp: ts,
+});
+const user = (uuid: string, parent: string | null, ts: string, text: string) => ({
+  type: 'user',
+  ...base(uuid, parent, ts),
+  message: { role: 'user', content: text },
+});
+const assistant = (
+  uuid: string,
+  parent: string,
+  ts: string,
+  text: string,
+  usage: Record<string, number>,
+  extra: Record<string, unknown> = {},
+  model = 'claude-sonnet-4-5',
+) => ({
+  type: 'assistant',
+  ...base(uuid, parent, ts),
+  ...extra,
+  message: {
+    id: `msg_${uuid}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    usage,
+  },
 });
 const BIG = { input_tokens: 6, cache_read_input_tokens: 169_000, cache_creation_input_tokens: 1_000, output_tokens: 30 };
 const NONE = { input_tokens: 0, output_tokens: 0 };
@@ -32,8 +63,10 @@ async function rules(lines: object[]): Promise<{ rule: string; message: string; 
   try {
     const ins = new SessionInspector(session);
     const state = ins.replay(ins.defaultBranch);
-    return diagnose({ events: session.events, state, format: session.format }, { only: ['PROMPT_UNANSWERED_INFERRED', 'API_ERROR_NEAR_COMPACTION', 'COMPACTION_FAILURE_NOTICE'] })
-      .map((d) => ({ rule: d.rule, message: d.message, seqs: d.seqs }));
+    return diagnose(
+      { events: session.events, state, format: session.format },
+      { only: ['PROMPT_UNANSWERED_INFERRED', 'API_ERROR_NEAR_COMPACTION', 'COMPACTION_FAILURE_NOTICE'] },
+    ).map((d) => ({ rule: d.rule, message: d.message, seqs: d.seqs }));
   } finally {
     await session.dispose();
   }
@@ -62,8 +95,14 @@ describe('inferred failures from Claude Code lines', () => {
       assistant('s1', 'u2', '2026-01-01T10:01:00.000Z', 'No response requested.', NONE, {}, '<synthetic>'),
       user('u3', 's1', '2026-01-01T10:06:00.000Z', 'Fix the schema.'),
     ];
-    const on200k = await rules([user('u1', null, '2026-01-01T10:00:00.000Z', 'Read the dump.'), assistant('a1', 'u1', '2026-01-01T10:00:05.000Z', 'Read it.', BIG), ...prompt]);
-    expect(on200k[0]?.message).toContain('on the 200,000-token window (the log does not record the window; no request of the session reported more)');
+    const on200k = await rules([
+      user('u1', null, '2026-01-01T10:00:00.000Z', 'Read the dump.'),
+      assistant('a1', 'u1', '2026-01-01T10:00:05.000Z', 'Read it.', BIG),
+      ...prompt,
+    ]);
+    expect(on200k[0]?.message).toContain(
+      'on the 200,000-token window (the log does not record the window; no request of the session reported more)',
+    );
     // A request of the session reported 240,000 tokens: it ran on a larger (1M) window, whose
     // trigger moved from version to version. The 169,000 tokens before the prompt then prove nothing.
     const larger = await rules([
@@ -91,9 +130,25 @@ describe('inferred failures from Claude Code lines', () => {
       user('u1', null, '2026-01-01T10:00:00.000Z', 'Read the dump.'),
       assistant('a1', 'u1', '2026-01-01T10:00:05.000Z', 'Read it.', BIG),
       user('u2', 'a1', '2026-01-01T10:01:00.000Z', 'Read the other dump.'),
-      assistant('e1', 'u2', '2026-01-01T10:01:02.000Z', 'Prompt is too long', NONE, { isApiErrorMessage: true, error: 'invalid_request' }, '<synthetic>'),
+      assistant(
+        'e1',
+        'u2',
+        '2026-01-01T10:01:02.000Z',
+        'Prompt is too long',
+        NONE,
+        { isApiErrorMessage: true, error: 'invalid_request' },
+        '<synthetic>',
+      ),
       user('u3', 'e1', '2026-01-01T10:02:00.000Z', 'Try again.'),
-      assistant('e2', 'u3', '2026-01-01T10:02:02.000Z', 'Autocompact is thrashing: the context refilled to the limit within 3 turns of the previous compact, 3 times in a row.', NONE, { isApiErrorMessage: true, error: 'invalid_request' }, '<synthetic>'),
+      assistant(
+        'e2',
+        'u3',
+        '2026-01-01T10:02:02.000Z',
+        'Autocompact is thrashing: the context refilled to the limit within 3 turns of the previous compact, 3 times in a row.',
+        NONE,
+        { isApiErrorMessage: true, error: 'invalid_request' },
+        '<synthetic>',
+      ),
     ]);
     expect(ds.map((d) => d.rule)).toEqual(['API_ERROR_NEAR_COMPACTION', 'COMPACTION_FAILURE_NOTICE']);
     expect(ds[0]?.message).toContain('failed with the API error "Prompt is too long" (invalid_request)');
@@ -106,10 +161,35 @@ describe('inferred failures from Claude Code lines', () => {
     const ds = await rules([
       user('u1', null, '2026-01-01T10:00:00.000Z', 'Read the dump.'),
       assistant('a1', 'u1', '2026-01-01T10:00:05.000Z', 'Read it.', BIG),
-      { type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', level: 'info', ...base('b1', null, '2026-01-01T10:01:00.000Z'), logicalParentUuid: 'a1', compactMetadata: { trigger: 'auto', preTokens: 170_036 } },
-      { type: 'user', ...base('c1', 'b1', '2026-01-01T10:01:00.000Z'), isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: 'This session is being continued from a previous conversation that ran out of context. Summary: read the dump.' } },
+      {
+        type: 'system',
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        level: 'info',
+        ...base('b1', null, '2026-01-01T10:01:00.000Z'),
+        logicalParentUuid: 'a1',
+        compactMetadata: { trigger: 'auto', preTokens: 170_036 },
+      },
+      {
+        type: 'user',
+        ...base('c1', 'b1', '2026-01-01T10:01:00.000Z'),
+        isCompactSummary: true,
+        isVisibleInTranscriptOnly: true,
+        message: {
+          role: 'user',
+          content: 'This session is being continued from a previous conversation that ran out of context. Summary: read the dump.',
+        },
+      },
       user('u2', 'c1', '2026-01-01T10:01:01.000Z', 'Read the other dump.'),
-      assistant('e1', 'u2', '2026-01-01T10:01:02.000Z', 'Prompt is too long', NONE, { isApiErrorMessage: true, error: 'invalid_request' }, '<synthetic>'),
+      assistant(
+        'e1',
+        'u2',
+        '2026-01-01T10:01:02.000Z',
+        'Prompt is too long',
+        NONE,
+        { isApiErrorMessage: true, error: 'invalid_request' },
+        '<synthetic>',
+      ),
     ]);
     expect(ds.filter((d) => d.rule === 'API_ERROR_NEAR_COMPACTION')).toEqual([]);
   });

@@ -14,7 +14,10 @@ import type { Diagnostic } from '../../src/shared/model/diagnostic';
  */
 
 const INFERRED = [
-  'PROMPT_UNANSWERED_INFERRED', 'API_ERROR_NEAR_COMPACTION', 'COMPACTION_FAILURE_NOTICE', 'SUMMARY_SECTIONS_MISSING',
+  'PROMPT_UNANSWERED_INFERRED',
+  'API_ERROR_NEAR_COMPACTION',
+  'COMPACTION_FAILURE_NOTICE',
+  'SUMMARY_SECTIONS_MISSING',
   'TURN_FAILED_BEFORE_RESPONSE_INFERRED',
 ];
 
@@ -62,7 +65,16 @@ function examples(): string[] {
       } else if (/\.jsonl(\.zstd?)?$/.test(name)) out.push(p);
     }
   };
-  for (const d of ['fixtures/palimpsest', 'fixtures/dsh', 'fixtures/dsh-zstd', 'fixtures/claude-code', 'fixtures/codex', 'fixtures/cosh', 'fixtures/rind']) walk(d);
+  for (const d of [
+    'fixtures/palimpsest',
+    'fixtures/dsh',
+    'fixtures/dsh-zstd',
+    'fixtures/claude-code',
+    'fixtures/codex',
+    'fixtures/cosh',
+    'fixtures/rind',
+  ])
+    walk(d);
   return out;
 }
 
@@ -75,8 +87,14 @@ const FIDELITY_EXPECTED: Record<string, { findings: string[]; why: string }> = {
     findings: [],
     why: 'two HTTP 500s then a good summary: the log shows only the committed summary (its durationMs is longer, nothing more), so nothing is claimed',
   },
-  'claude-code-2.1.332/compact-overloaded': { findings: ['COMPACTION_FAILURE_NOTICE'], why: 'the /compact ended in "Error during compaction: … 529 Overloaded …" and no boundary' },
-  'claude-code-2.1.332/compact-max-tokens': { findings: ['SUMMARY_SECTIONS_MISSING'], why: 'the summarizer was cut at max_tokens and the client committed "OK"' },
+  'claude-code-2.1.332/compact-overloaded': {
+    findings: ['COMPACTION_FAILURE_NOTICE'],
+    why: 'the /compact ended in "Error during compaction: … 529 Overloaded …" and no boundary',
+  },
+  'claude-code-2.1.332/compact-max-tokens': {
+    findings: ['SUMMARY_SECTIONS_MISSING'],
+    why: 'the summarizer was cut at max_tokens and the client committed "OK"',
+  },
   'codex-0.171.0/auto-compact': { findings: [], why: 'the compaction committed' },
   'codex-0.171.0/compact-http-500': { findings: [], why: 'the retries succeeded: nothing in the log says otherwise' },
   'codex-0.171.0/tools-resume': { findings: [], why: 'no compaction' },
@@ -93,36 +111,75 @@ const FIDELITY_EXPECTED: Record<string, { findings: string[]; why: string }> = {
     why: 'both later turns ended with "stream disconnected before completion" before any model call: the cut summarizer streams left nothing else',
   },
   // The older versions of the matrix (four scenarios each on Claude Code, three on Codex).
-  'claude-code-2.0.77/auto-compact': { findings: [], why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed' },
-  'claude-code-2.0.77/compact-http-500': { findings: [], why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed' },
+  'claude-code-2.0.77/auto-compact': {
+    findings: [],
+    why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed',
+  },
+  'claude-code-2.0.77/compact-http-500': {
+    findings: [],
+    why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed',
+  },
   'claude-code-2.0.77/manual-compact': { findings: [], why: 'a healthy /compact: the boundary and its summary' },
   'claude-code-2.0.77/tools-resume': { findings: [], why: 'no compaction' },
-  'claude-code-2.1.9/auto-compact': { findings: [], why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed' },
-  'claude-code-2.1.9/compact-http-500': { findings: [], why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed' },
+  'claude-code-2.1.9/auto-compact': {
+    findings: [],
+    why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed',
+  },
+  'claude-code-2.1.9/compact-http-500': {
+    findings: [],
+    why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed',
+  },
   'claude-code-2.1.9/manual-compact': { findings: [], why: 'a healthy /compact: the boundary and its summary' },
   'claude-code-2.1.9/tools-resume': { findings: [], why: 'no compaction' },
   'claude-code-2.1.97/auto-compact': { findings: [], why: 'the automatic compaction committed' },
-  'claude-code-2.1.97/compact-http-500': { findings: [], why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed' },
+  'claude-code-2.1.97/compact-http-500': {
+    findings: [],
+    why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed',
+  },
   'claude-code-2.1.97/manual-compact': { findings: [], why: 'a healthy /compact: the boundary and its summary' },
   'claude-code-2.1.97/tools-resume': { findings: [], why: 'no compaction' },
-  'claude-code-2.1.197/auto-compact': { findings: [], why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed' },
-  'claude-code-2.1.197/compact-http-500': { findings: [], why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed' },
+  'claude-code-2.1.197/auto-compact': {
+    findings: [],
+    why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed',
+  },
+  'claude-code-2.1.197/compact-http-500': {
+    findings: [],
+    why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed',
+  },
   'claude-code-2.1.197/manual-compact': { findings: [], why: 'a healthy /compact: the boundary and its summary' },
   'claude-code-2.1.197/tools-resume': { findings: [], why: 'no compaction' },
   'codex-0.47.0/auto-compact': { findings: [], why: 'the automatic compaction committed' },
-  'codex-0.47.0/compact-http-500': { findings: [], why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed' },
+  'codex-0.47.0/compact-http-500': {
+    findings: [],
+    why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed',
+  },
   'codex-0.47.0/tools-resume': { findings: [], why: 'no compaction' },
   'codex-0.59.0/auto-compact': { findings: [], why: 'the automatic compaction committed' },
-  'codex-0.59.0/compact-http-500': { findings: [], why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed' },
+  'codex-0.59.0/compact-http-500': {
+    findings: [],
+    why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed',
+  },
   'codex-0.59.0/tools-resume': { findings: [], why: 'no compaction' },
-  'codex-0.77.0/auto-compact': { findings: [], why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed' },
-  'codex-0.77.0/compact-http-500': { findings: [], why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed' },
+  'codex-0.77.0/auto-compact': {
+    findings: [],
+    why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed',
+  },
+  'codex-0.77.0/compact-http-500': {
+    findings: [],
+    why: 'this version did not compact on the reported usage (no boundary, no compacted record): nothing failed, nothing is claimed',
+  },
   'codex-0.77.0/tools-resume': { findings: [], why: 'no compaction' },
   'codex-0.118.0/auto-compact': { findings: [], why: 'the automatic compaction committed' },
-  'codex-0.118.0/compact-http-500': { findings: [], why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed' },
+  'codex-0.118.0/compact-http-500': {
+    findings: [],
+    why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed',
+  },
   'codex-0.118.0/tools-resume': { findings: [], why: 'no compaction' },
   'codex-0.169.0/auto-compact': { findings: [], why: 'the automatic compaction committed' },
-  'codex-0.169.0/compact-http-500': { findings: [], why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed' },
+  'codex-0.169.0/compact-http-500': {
+    findings: [],
+    why: 'two HTTP 500s then a good summary: the log shows only the committed compaction, so nothing is claimed',
+  },
   'codex-0.169.0/tools-resume': { findings: [], why: 'no compaction' },
   'codex-0.171.0/compact-overloaded': {
     findings: ['TURN_FAILED_BEFORE_RESPONSE_INFERRED', 'TURN_FAILED_BEFORE_RESPONSE_INFERRED'],
@@ -186,14 +243,24 @@ describe('what the findings on the fidelity failures say and cite', () => {
 
   it('compact-overloaded (Codex): each failed turn, its prompt and the last reported context', async () => {
     const ds = await findings(runs['codex-0.171.0/compact-overloaded'] as string);
-    expect(ds.map((d) => d.seqs)).toEqual([[29, 27, 20], [35, 33, 20]]);
-    expect(ds[0]?.message).toContain('"Selected model is at capacity. Please try a different model. (server_overloaded)" (seq 29) before any model call was logged');
+    expect(ds.map((d) => d.seqs)).toEqual([
+      [29, 27, 20],
+      [35, 33, 20],
+    ]);
+    expect(ds[0]?.message).toContain(
+      '"Selected model is at capacity. Please try a different model. (server_overloaded)" (seq 29) before any model call was logged',
+    );
     expect(ds[0]?.message).toContain('reported 80,000 tokens');
   });
 
   it('compact-length (Codex): each turn names the failed compaction that ended it', async () => {
     const ds = await findings(runs['codex-0.171.0/compact-length'] as string);
-    expect(ds.map((d) => d.seqs)).toEqual([[37, 32, 35], [51, 46, 49]]);
-    expect(ds[0]?.message).toContain('right after compaction cmp:L25 failed (seq 32: "Incomplete response returned, reason: max_output_tokens")');
+    expect(ds.map((d) => d.seqs)).toEqual([
+      [37, 32, 35],
+      [51, 46, 49],
+    ]);
+    expect(ds[0]?.message).toContain(
+      'right after compaction cmp:L25 failed (seq 32: "Incomplete response returned, reason: max_output_tokens")',
+    );
   });
 });

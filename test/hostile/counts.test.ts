@@ -11,10 +11,27 @@ const dir = mkdtempSync(join(tmpdir(), 'palimpsest-counts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const V = '2.1.332';
-const user = { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's1', version: V, timestamp: '2026-05-01T10:00:00.000Z', message: { role: 'user', content: 'hi' } };
+const user = {
+  type: 'user',
+  uuid: 'u1',
+  parentUuid: null,
+  sessionId: 's1',
+  version: V,
+  timestamp: '2026-05-01T10:00:00.000Z',
+  message: { role: 'user', content: 'hi' },
+};
 const blob = { type: 'api-request-blob', hash: 'b1', message: { role: 'user', content: 'hi' }, sessionId: 's1' };
 const blob2 = { type: 'api-request-blob', hash: 'b2', message: { role: 'user', content: 'more' }, sessionId: 's1' };
-const request = (id: string, keep: unknown, base: string | null, tail = ['b1']) => ({ type: 'api-request', id, querySource: 'repl_main_thread', shapeHash: 'sh1', keep, base, tail, sessionId: 's1' });
+const request = (id: string, keep: unknown, base: string | null, tail = ['b1']) => ({
+  type: 'api-request',
+  id,
+  querySource: 'repl_main_thread',
+  shapeHash: 'sh1',
+  keep,
+  base,
+  tail,
+  sessionId: 's1',
+});
 
 function write(name: string, values: readonly unknown[]): string {
   const path = join(dir, name);
@@ -85,7 +102,10 @@ describe('hostile counts: lists a log makes as long as it likes', () => {
   it('a Claude Code record with 200,000 unknown fields: one finding listing the first few, no stack overflow', async () => {
     const extra: Record<string, number> = {};
     for (let i = 0; i < 200_000; i++) extra[`f${i}`] = 1;
-    const path = write('unknown-fields.jsonl', [{ ...user, version: '2.1.100' }, { ...user, uuid: 'u2', parentUuid: 'u1', version: '2.1.100', ...extra }]);
+    const path = write('unknown-fields.jsonl', [
+      { ...user, version: '2.1.100' },
+      { ...user, uuid: 'u2', parentUuid: 'u1', version: '2.1.100', ...extra },
+    ]);
     const s = await loadSession(path);
     const d = s.diagnostics.find((x) => x.rule === 'UNKNOWN_FIELDS');
     expect(d).toMatchObject({ file: path, line: 2 });
@@ -97,8 +117,44 @@ describe('hostile counts: lists a log makes as long as it likes', () => {
   it('a cosh message with 200,000 context item ids: its bounds without a stack overflow, a short summary', async () => {
     const ids = Array.from({ length: 200_000 }, (_, i) => i + 1);
     const path = write('cosh-ids.jsonl', [
-      { schema_version: 1, event_id: 1, branch_id: 'b', delta: { type: 'genesis', metadata: { session_id: 'b', title: 't', title_generated: false, created_at: 1778000000, cwd: '/x', provider: 'anthropic', model: 'm', reasoning: null } } },
-      { schema_version: 1, event_id: 2, branch_id: 'b', delta: { type: 'message', change: { operation: 'upsert', message: { id: 'm1', role: 'user', parts: [{ type: 'Text', text: 'hi', synthetic: false }], created_at: 1778000000, agent: null, model: null }, context_item_ids: ids } } },
+      {
+        schema_version: 1,
+        event_id: 1,
+        branch_id: 'b',
+        delta: {
+          type: 'genesis',
+          metadata: {
+            session_id: 'b',
+            title: 't',
+            title_generated: false,
+            created_at: 1778000000,
+            cwd: '/x',
+            provider: 'anthropic',
+            model: 'm',
+            reasoning: null,
+          },
+        },
+      },
+      {
+        schema_version: 1,
+        event_id: 2,
+        branch_id: 'b',
+        delta: {
+          type: 'message',
+          change: {
+            operation: 'upsert',
+            message: {
+              id: 'm1',
+              role: 'user',
+              parts: [{ type: 'Text', text: 'hi', synthetic: false }],
+              created_at: 1778000000,
+              agent: null,
+              model: null,
+            },
+            context_item_ids: ids,
+          },
+        },
+      },
     ]);
     const s = await loadSession(path);
     expect(s.format).toBe('cosh');
@@ -117,7 +173,10 @@ describe('hostile counts: lists a log makes as long as it likes', () => {
 describe('hostile counts: DeepSeek Harness sourceEventSeqs', () => {
   it('200,000 seqs the file does not have: one finding naming the first few, not a megabyte message', async () => {
     const fixture = 'fixtures/dsh/examples/headless-agent/tests/snapshots/advanced-toolchain/session.jsonl';
-    const lines = readFileSync(fixture, 'utf8').split('\n').slice(0, 15).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(fixture, 'utf8')
+      .split('\n')
+      .slice(0, 15)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     (lines[14] as Record<string, unknown>).sourceEventSeqs = Array.from({ length: 200_000 }, (_, i) => 1_000_000 + i);
     const path = write('dsh-sources.jsonl', lines);
     const s = await loadSession(path);

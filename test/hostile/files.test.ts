@@ -40,7 +40,11 @@ describe('a FIFO or a device is never read', () => {
   it('the reader reports a FIFO as such instead of waiting for a writer', { timeout: LIMIT }, async () => {
     const f = fifo(join(fresh('reader'), 'session.jsonl'));
     const diagnostics: Diagnostic[] = [];
-    const stats = await readJsonl(f, () => undefined, (d) => void diagnostics.push(d));
+    const stats = await readJsonl(
+      f,
+      () => undefined,
+      (d) => void diagnostics.push(d),
+    );
     expect(stats.bytes).toBe(0);
     expect(diagnostics).toEqual([expect.objectContaining({ rule: 'READ_IO', message: `${f} is a FIFO, not a regular file.` })]);
   });
@@ -58,14 +62,16 @@ describe('a FIFO or a device is never read', () => {
     await expect(loadSession('/dev/zero', { format: 'palimpsest' })).rejects.toThrow('/dev/zero is a character device, not a regular file');
   });
 
-  it('a FIFO among a Claude Code session\'s subagents is reported by name and the rest loads', { timeout: LIMIT }, async () => {
+  it("a FIFO among a Claude Code session's subagents is reported by name and the rest loads", { timeout: LIMIT }, async () => {
     const dir = fresh('claude');
     cpSync(CLAUDE_SESSION, join(dir, 'sid'), { recursive: true });
     cpSync(`${CLAUDE_SESSION}.jsonl`, join(dir, 'sid.jsonl'));
     const f = fifo(join(dir, 'sid', 'subagents', 'agent-zzfifo.jsonl'));
     const session = await loadSession(join(dir, 'sid.jsonl'));
     try {
-      expect(session.diagnostics).toContainEqual(expect.objectContaining({ rule: 'READ_IO', file: f, message: `${f} is a FIFO, not a regular file.` }));
+      expect(session.diagnostics).toContainEqual(
+        expect.objectContaining({ rule: 'READ_IO', file: f, message: `${f} is a FIFO, not a regular file.` }),
+      );
       // The main file and the real subagents were read.
       expect(session.files.filter((x) => x.stats.bytes > 0).map((x) => x.path)).toHaveLength(3);
       expect(session.events.length).toBeGreaterThan(0);
@@ -88,7 +94,8 @@ describe('a FIFO or a device is never read', () => {
     try {
       for (const session of [alone, whole]) {
         expect(session.events.length).toBeGreaterThan(0);
-        const named = (name: string) => session.diagnostics.some((d) => d.message.includes(name) && d.message.includes('is a FIFO, not a regular file'));
+        const named = (name: string) =>
+          session.diagnostics.some((d) => d.message.includes(name) && d.message.includes('is a FIFO, not a regular file'));
         for (const name of ['meta.json', 'tool_calls.jsonl', 'compactions.jsonl']) expect(named(name), name).toBe(true);
       }
     } finally {
@@ -189,7 +196,11 @@ describe('symbolic links', () => {
     const registry = new SessionRegistry({ allow: new Library({ folders: [served], machine: false }) });
     await expect(registry.open(loop)).rejects.toThrow(`${loop} is a symbolic link loop.`);
     const diagnostics: Diagnostic[] = [];
-    await readJsonl(loop, () => undefined, (d) => void diagnostics.push(d));
+    await readJsonl(
+      loop,
+      () => undefined,
+      (d) => void diagnostics.push(d),
+    );
     expect(diagnostics[0]?.message).toBe(`${loop} is a symbolic link loop.`);
   });
 

@@ -83,7 +83,10 @@ describe('Rind: a meta.json version or a compaction strategy that is a deeply ne
     const session = join(dir, '20260514_101500_a1b2c3d4');
     mkdirSync(session);
     for (const f of ['messages.jsonl', 'tool_calls.jsonl']) writeFileSync(join(session, f), readFileSync(join(src, f)));
-    writeFileSync(join(session, 'meta.json'), readFileSync(join(src, 'meta.json'), 'utf8').replace(/"schema_version": "2.0"/, `"schema_version": ${nested}`));
+    writeFileSync(
+      join(session, 'meta.json'),
+      readFileSync(join(src, 'meta.json'), 'utf8').replace(/"schema_version": "2.0"/, `"schema_version": ${nested}`),
+    );
     const compactions = readFileSync(join(src, 'compactions.jsonl'), 'utf8').split('\n');
     compactions[0] = (compactions[0] ?? '').replace(/"strategy":"[a-z_]+"/, `"strategy":${nested}`);
     writeFileSync(join(session, 'compactions.jsonl'), compactions.join('\n'));
@@ -102,7 +105,7 @@ describe('Rind: a compaction record whose id is a deeply nested value', () => {
   const dir = mkdtempSync(join(tmpdir(), 'palimpsest-fuzz-rind-id-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('loads, keyed by the id\'s text, not a stack overflow', async () => {
+  it("loads, keyed by the id's text, not a stack overflow", async () => {
     const src = 'fixtures/rind/20260514_120000_deadbeef';
     const session = join(dir, '20260514_120000_deadbeef');
     mkdirSync(session);

@@ -37,7 +37,11 @@ async function recordingProxy(upstream: MockProvider): Promise<{ url: string; se
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     seen,
-    close: () => new Promise((ok) => { server.close(() => ok()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -71,10 +75,15 @@ describe('hostile: a re-run asked to send a key to an endpoint nobody approved',
 
   async function rerunThrough(handlers: HandlerTable, models?: unknown[]): Promise<RerunJob> {
     const sessionId = value(await handlers.openSession({ path: SAMPLE })).sessionId;
-    const job = value(await handlers.startRerun({
-      sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', window: 2000,
-      ...(models ? { models: models as never } : {}),
-    }));
+    const job = value(
+      await handlers.startRerun({
+        sessionId,
+        target: { compaction: 'cmp_01' },
+        strategy: 'one-shot',
+        window: 2000,
+        ...(models ? { models: models as never } : {}),
+      }),
+    );
     return finish(handlers, job.jobId);
   }
 
@@ -98,7 +107,10 @@ describe('hostile: a re-run asked to send a key to an endpoint nobody approved',
     Object.assign(process.env, env());
     const err: string[] = [];
     try {
-      const code = await runCli(['rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'one-shot', '--window', '2000', '--runs', join(dataDir, 'runs.jsonl')], { out: (t) => err.push(t), err: (t) => err.push(t) });
+      const code = await runCli(
+        ['rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'one-shot', '--window', '2000', '--runs', join(dataDir, 'runs.jsonl')],
+        { out: (t) => err.push(t), err: (t) => err.push(t) },
+      );
       expect(code).not.toBe(0);
     } finally {
       process.env = saved;
@@ -108,7 +120,23 @@ describe('hostile: a re-run asked to send a key to an endpoint nobody approved',
     // Typed on the command line, the same endpoint is the user's choice.
     Object.assign(process.env, env());
     try {
-      await runCli(['rerun', SAMPLE, '--compaction', 'cmp_01', '--strategy', 'one-shot', '--window', '2000', '--runs', join(dataDir, 'runs.jsonl'), '--allow-endpoint', proxy.url], { out: () => {}, err: () => {} });
+      await runCli(
+        [
+          'rerun',
+          SAMPLE,
+          '--compaction',
+          'cmp_01',
+          '--strategy',
+          'one-shot',
+          '--window',
+          '2000',
+          '--runs',
+          join(dataDir, 'runs.jsonl'),
+          '--allow-endpoint',
+          proxy.url,
+        ],
+        { out: () => {}, err: () => {} },
+      );
     } finally {
       process.env = saved;
     }
@@ -116,7 +144,11 @@ describe('hostile: a re-run asked to send a key to an endpoint nobody approved',
   });
 
   it('sends the key to an endpoint the host approved (the check above can fail)', async () => {
-    const handlers = createHandlers({ registry, initialPaths: [SAMPLE], rerun: { env: env(), endpoints: new EndpointApprovals([proxy.url]) } });
+    const handlers = createHandlers({
+      registry,
+      initialPaths: [SAMPLE],
+      rerun: { env: env(), endpoints: new EndpointApprovals([proxy.url]) },
+    });
     await rerunThrough(handlers, [evil()]);
     expect(proxy.seen.length).toBeGreaterThan(0);
     expect(proxy.seen.every((h) => h.includes(`Bearer ${KEY}`))).toBe(true);
@@ -140,16 +172,26 @@ describe('hostile: a re-run asked to send a key to an endpoint nobody approved',
     expect(proxy.seen.length).toBeGreaterThan(0);
   });
 
-  it('refuses through the web host\'s HTTP API as well', async () => {
+  it("refuses through the web host's HTTP API as well", async () => {
     const handlers = createHandlers({ registry, initialPaths: [SAMPLE], rerun: { env: env() } });
     const host = await startWebHost({ port: 0, rendererDir: null, handlers });
     try {
       const post = async (method: string, body: unknown): Promise<{ ok: boolean; value?: Record<string, unknown> }> => {
-        const r = await fetch(`${host.origin}/api/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` }, body: JSON.stringify(body) });
+        const r = await fetch(`${host.origin}/api/${method}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}` },
+          body: JSON.stringify(body),
+        });
         return (await r.json()) as { ok: boolean; value?: Record<string, unknown> };
       };
       const opened = await post('openSession', { path: SAMPLE });
-      const started = await post('startRerun', { sessionId: opened.value?.sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', window: 2000, models: [evil()] });
+      const started = await post('startRerun', {
+        sessionId: opened.value?.sessionId,
+        target: { compaction: 'cmp_01' },
+        strategy: 'one-shot',
+        window: 2000,
+        models: [evil()],
+      });
       expect(started.ok).toBe(true);
       await finish(handlers, String(started.value?.jobId));
       expect(proxy.seen).toEqual([]);
@@ -160,7 +202,7 @@ describe('hostile: a re-run asked to send a key to an endpoint nobody approved',
 });
 
 describe('EndpointApprovals', () => {
-  it('lets a key go to its provider\'s official origin, under any path', async () => {
+  it("lets a key go to its provider's official origin, under any path", async () => {
     const e = new EndpointApprovals();
     expect(await e.allows({ provider: 'openai' }, 'OPENAI_API_KEY')).toBe(true);
     expect(await e.allows({ provider: 'openai', baseUrl: 'https://api.openai.com/v1' }, 'OPENAI_API_KEY')).toBe(true);

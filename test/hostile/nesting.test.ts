@@ -39,7 +39,10 @@ describe('deeply nested API input', () => {
 
   it('dispatch of startRerun with options nested 10,000 deep is BAD_INPUT, not a stack overflow', async () => {
     const r = await dispatch(handlers, 'startRerun', startRerun({ x: deepValue(10_000) }));
-    expect(r).toEqual({ ok: false, error: { code: 'BAD_INPUT', message: expect.stringMatching(/startRerun: .*more than 100 levels deep/) as unknown } });
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'BAD_INPUT', message: expect.stringMatching(/startRerun: .*more than 100 levels deep/) as unknown },
+    });
   });
 
   it('the handler itself refuses too deep an input (transports that call it directly)', async () => {
@@ -61,14 +64,22 @@ describe('deeply nested API input', () => {
   it('the web host answers a 100,000-deep startRerun body with a 4xx JSON error, never 500', async () => {
     const body = `{"sessionId":"s","target":{"request":0},"strategy":"truncate","options":{"x":${deepText(100_000)}}}`;
     const reply = await new Promise<{ status: number; type: string; body: string }>((ok, fail) => {
-      const req = request({
-        host: '127.0.0.1', port: host.port, path: '/api/startRerun', method: 'POST',
-        headers: { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => ok({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: Buffer.concat(chunks).toString('utf8') }));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          path: '/api/startRerun',
+          method: 'POST',
+          headers: { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            ok({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: Buffer.concat(chunks).toString('utf8') }),
+          );
+        },
+      );
       req.on('error', fail);
       req.end(body);
     });
@@ -97,7 +108,16 @@ describe('depth without recursion', () => {
     expect(() => JSON.stringify(deepValue(100_000))).toThrow(RangeError);
     expect(jsonText(deepValue(100_000))).toBe(deepText(100_000));
     expect(jsonTextOf(deepValue(100_000))).toBe(deepText(100_000));
-    for (const v of [1, 'a"b', null, [], {}, [1, [2, { a: [3] }], 'x'], { a: { b: [1, 2, { c: null }] }, d: 'e', u: undefined }, [undefined, 1]]) {
+    for (const v of [
+      1,
+      'a"b',
+      null,
+      [],
+      {},
+      [1, [2, { a: [3] }], 'x'],
+      { a: { b: [1, 2, { c: null }] }, d: 'e', u: undefined },
+      [undefined, 1],
+    ]) {
       expect(jsonText(v)).toBe(JSON.stringify(v));
     }
   });
@@ -105,7 +125,12 @@ describe('depth without recursion', () => {
 
 describe('importers given tool arguments nested 100,000 deep', () => {
   it('DeepSeek Harness keeps the arguments as their whole JSON text', () => {
-    expect(dshBlock({ type: 'tool-call', id: 'c1', name: 'bash', arguments: deepValue(100_000) })).toEqual({ type: 'tool_call', id: 'c1', name: 'bash', input: deepText(100_000) });
+    expect(dshBlock({ type: 'tool-call', id: 'c1', name: 'bash', arguments: deepValue(100_000) })).toEqual({
+      type: 'tool_call',
+      id: 'c1',
+      name: 'bash',
+      input: deepText(100_000),
+    });
   });
 
   it('Codex keeps the arguments as their whole JSON text, not "[object Object]"', () => {

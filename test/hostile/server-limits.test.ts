@@ -91,7 +91,9 @@ describe('session registry limits', () => {
     const saved = process.env.PALIMPSEST_MEMORY_BUDGET_MB;
     process.env.PALIMPSEST_MEMORY_BUDGET_MB = 'lots';
     try {
-      await expect(serveCommand(parseArgs([], SERVE_SPEC), io)).rejects.toThrow(/PALIMPSEST_MEMORY_BUDGET_MB must be a positive number of MB/);
+      await expect(serveCommand(parseArgs([], SERVE_SPEC), io)).rejects.toThrow(
+        /PALIMPSEST_MEMORY_BUDGET_MB must be a positive number of MB/,
+      );
     } finally {
       if (saved === undefined) delete process.env.PALIMPSEST_MEMORY_BUDGET_MB;
       else process.env.PALIMPSEST_MEMORY_BUDGET_MB = saved;
@@ -143,14 +145,21 @@ function closedWithin(host: WebHost, within: number, send?: string): Promise<{ m
 
 function post(host: WebHost, method: string, body = '{}'): Promise<{ status: number; body: string }> {
   return new Promise((ok, fail) => {
-    const req = request({
-      host: '127.0.0.1', port: host.port, path: `/api/${method}`, method: 'POST', agent: false,
-      headers: { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        path: `/api/${method}`,
+        method: 'POST',
+        agent: false,
+        headers: { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', fail);
     req.end(body);
   });

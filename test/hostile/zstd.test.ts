@@ -27,10 +27,7 @@ function blockHeader(last: boolean, type: number, size: number): Buffer {
 /** A single-segment frame declaring its size, with `content` in raw blocks of at most `blockSize` bytes. */
 function rawFrame(content: Buffer, blockSize = 128 * 1024): Buffer {
   const n = content.length;
-  const head =
-    n < 256
-      ? Buffer.from([...MAGIC, 0x20, n])
-      : Buffer.from([...MAGIC, 0x60, (n - 256) & 0xff, ((n - 256) >> 8) & 0xff]);
+  const head = n < 256 ? Buffer.from([...MAGIC, 0x20, n]) : Buffer.from([...MAGIC, 0x60, (n - 256) & 0xff, ((n - 256) >> 8) & 0xff]);
   if (n >= 65536 + 256) throw new Error('test frames stay small');
   const parts: Buffer[] = [head];
   let at = 0;
@@ -62,7 +59,8 @@ function fixtureFrames(): Buffer[] {
   return starts.map((s, i) => all.subarray(s, starts[i + 1] ?? all.length));
 }
 
-const read = (bytes: Buffer, chunks?: readonly number[]): ReadResult => readChunks(chunks ? split(bytes, chunks) : [bytes], 'session.jsonl.zst');
+const read = (bytes: Buffer, chunks?: readonly number[]): ReadResult =>
+  readChunks(chunks ? split(bytes, chunks) : [bytes], 'session.jsonl.zst');
 const values = (r: ReadResult): unknown[] => r.lines.map((l) => l.value);
 const parsed = (ls: readonly string[]): unknown[] => ls.map((l) => JSON.parse(l) as unknown);
 
@@ -70,7 +68,12 @@ describe('hostile zstd input', () => {
   it('a frame header asking for a 1.9 GiB window is refused without allocating it', () => {
     // 2^30 + 7/8 of it: under fzstd's own 2 GiB check, so fzstd would allocate it and copy all of
     // it per block.
-    const hostile = Buffer.concat([Buffer.from([...MAGIC, 0x04, (20 << 3) | 7]), blockHeader(true, 0, 5), Buffer.from('abcd\n'), Buffer.alloc(4)]);
+    const hostile = Buffer.concat([
+      Buffer.from([...MAGIC, 0x04, (20 << 3) | 7]),
+      blockHeader(true, 0, 5),
+      Buffer.from('abcd\n'),
+      Buffer.alloc(4),
+    ]);
     const good = rawFrame(text(lines(0, 3)));
     const before = process.resourceUsage().maxRSS;
     const started = Date.now();
@@ -79,7 +82,7 @@ describe('hostile zstd input', () => {
     expect(values(r)).toEqual(parsed(lines(0, 3)));
     expect(brief(r.diags)).toEqual([['READ_ZSTD', 'error', 1]]);
     expect(r.diags[0]?.message).toContain(`from byte 0 to byte ${hostile.length} could not be decoded`);
-    expect(r.diags[0]?.message).toContain('1920 MiB window, over the reader\'s limit of 128 MiB');
+    expect(r.diags[0]?.message).toContain("1920 MiB window, over the reader's limit of 128 MiB");
     expect(grewMiB).toBeLessThan(256);
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -101,7 +104,9 @@ describe('hostile zstd input', () => {
     expect(values(r)).toEqual(parsed(lines(0, 200)));
     expect(brief(r.diags)).toEqual([['READ_ZSTD', 'error', 4]]);
     const m = r.diags[0]?.message ?? '';
-    expect(m).toContain(`from byte ${a.length} to byte ${a.length + badFrame().length} could not be decoded: a block has the reserved block type`);
+    expect(m).toContain(
+      `from byte ${a.length} to byte ${a.length + badFrame().length} could not be decoded: a block has the reserved block type`,
+    );
     expect(m).toContain('the bad frame declared 20 more bytes of text');
     expect(m).toContain('Reading went on at the next frame');
     expect(r.diags[0]?.file).toBe('session.jsonl.zst');
@@ -155,7 +160,9 @@ describe('hostile zstd input', () => {
     const r = read(Buffer.concat([a, junk, rawFrame(text(lines(2, 4)))]));
     expect(values(r)).toEqual(parsed(lines(0, 4)));
     expect(brief(r.diags)).toEqual([['READ_ZSTD', 'error', 3]]);
-    expect(r.diags[0]?.message).toContain(`from byte ${a.length} to byte ${a.length + junk.length} could not be decoded: no zstd frame starts there`);
+    expect(r.diags[0]?.message).toContain(
+      `from byte ${a.length} to byte ${a.length + junk.length} could not be decoded: no zstd frame starts there`,
+    );
   });
 
   it('a skippable frame is passed over, and the scan after a bad frame can resume at one', () => {
@@ -180,7 +187,9 @@ describe('hostile zstd input', () => {
     expect(got.length).toBeGreaterThan(2);
     expect(got).toEqual(parsed(lines(0, got.length)));
     expect(brief(r.diags)).toEqual([['READ_ZSTD', 'error', got.length + 1]]);
-    expect(r.diags[0]?.message).toContain(`from byte ${a.length} to the end of the file could not be decoded: the file ends inside this frame`);
+    expect(r.diags[0]?.message).toContain(
+      `from byte ${a.length} to the end of the file could not be decoded: the file ends inside this frame`,
+    );
     expect(r.diags[0]?.message).toContain('was cut short there');
   });
 
@@ -224,10 +233,14 @@ describe('hostile zstd input', () => {
       Buffer.concat([a, skippable(Buffer.alloc(10)), rawFrame(text(lines(3, 30)), 100).subarray(0, 400)]),
     ];
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: files.length - 1 }), fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 8 }), (i, sizes) => {
-        const bytes = files[i] as Buffer;
-        expect(read(bytes, sizes)).toEqual(read(bytes));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: files.length - 1 }),
+        fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 8 }),
+        (i, sizes) => {
+          const bytes = files[i] as Buffer;
+          expect(read(bytes, sizes)).toEqual(read(bytes));
+        },
+      ),
       { numRuns: 80 },
     );
   });

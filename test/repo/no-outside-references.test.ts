@@ -22,7 +22,10 @@ const PATTERNS: readonly { readonly name: string; readonly re: RegExp }[] = [
   { name: 'a numbered seed text', re: new RegExp('\\b' + 'se' + 'eds?[ -]?0\\d\\d\\b', 'i') },
   { name: 'the seed texts folder', re: new RegExp('\\b' + 'se' + 'eds/') },
   { name: 'a section of a seed text', re: new RegExp('\\b00\\d ' + '\u00a7' + '\\s?\\d') },
-  { name: 'a folder beside the repo', re: new RegExp('(?:\\.\\./)+' + 'sha' + 'red/(?:' + 'se' + 'eds|fixtures|hooks|[A-Za-z_]+' + md + ')') },
+  {
+    name: 'a folder beside the repo',
+    re: new RegExp('(?:\\.\\./)+' + 'sha' + 'red/(?:' + 'se' + 'eds|fixtures|hooks|[A-Za-z_]+' + md + ')'),
+  },
   { name: 'a tracker issue', re: new RegExp('\\b' + 'iss' + 'ue #?\\d+', 'i') },
 ];
 
@@ -40,7 +43,12 @@ const BINARY = /\.(png|jpe?g|gif|ico|icns|woff2?|ttf|zst|zstd|gz|zip|wasm|node)$
 
 function trackedFiles(): string[] {
   try {
-    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const files = out.split('\0').filter((f) => f !== '');
     if (files.length > 0) return files;
   } catch {

@@ -12,12 +12,21 @@ import * as rngMod from '../../scripts/fuzz/rng.mjs';
 // @ts-expect-error: a plain .mjs script without type declarations
 import * as zstdMod from '../../scripts/fuzz/zstd.mjs';
 
-interface RunResult { code: number | null; signal: string | null; timedOut: boolean; stdout: string; stderr: string; ms: number }
+interface RunResult {
+  code: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
 const { verdict, treeDigest } = runMod as {
   verdict(r: RunResult): { kind: string; detail: string } | null;
   treeDigest(dir: string): string;
 };
-const { mutate } = mutateMod as { mutate(files: Map<string, Buffer>, main: string, r: unknown): { files: Map<string, Buffer>; recipe: string } };
+const { mutate } = mutateMod as {
+  mutate(files: Map<string, Buffer>, main: string, r: unknown): { files: Map<string, Buffer>; recipe: string };
+};
 const { rng } = rngMod as { rng(...key: (string | number)[]): unknown };
 const { rawFrames } = zstdMod as { rawFrames(data: Buffer, frames: number): Buffer };
 
@@ -34,7 +43,10 @@ describe('the fuzz run judges a run', () => {
     expect(verdict({ ...ok, code: null, signal: 'SIGSEGV' })?.kind).toBe('crash');
     expect(verdict({ ...ok, code: 134 })?.kind).toBe('crash');
     expect(verdict({ ...ok, timedOut: true, code: null, ms: 20_000 })?.kind).toBe('hang');
-    expect(verdict({ ...ok, code: 2, stderr: 'palimpsest: internal error: TypeError: x is not a function\n    at f (file:///dist/cli.js:1:2)' })?.kind).toBe('internal error');
+    expect(
+      verdict({ ...ok, code: 2, stderr: 'palimpsest: internal error: TypeError: x is not a function\n    at f (file:///dist/cli.js:1:2)' })
+        ?.kind,
+    ).toBe('internal error');
     expect(verdict({ ...ok, code: 2, stderr: 'RangeError: Maximum call stack size exceeded' })?.kind).toBe('stack overflow');
     expect(verdict({ ...ok, code: 1, stderr: 'warning\n    at Object.<anonymous> (/x/dist/cli.js:10:5)' })?.kind).toBe('stack trace');
   });
@@ -46,7 +58,12 @@ describe('the fuzz run judges a run', () => {
 });
 
 describe('the fuzz run makes the same mutant from the same seed', () => {
-  const files = new Map([['s.jsonl', Buffer.from('{"type":"user","id":"a","n":1,"content":[{"type":"text","text":"hi"}]}\n{"type":"assistant","id":"b","n":2}\n')]]);
+  const files = new Map([
+    [
+      's.jsonl',
+      Buffer.from('{"type":"user","id":"a","n":1,"content":[{"type":"text","text":"hi"}]}\n{"type":"assistant","id":"b","n":2}\n'),
+    ],
+  ]);
   it('same seed and number, same bytes and recipe; another number, another mutant', () => {
     const a = mutate(files, 's.jsonl', rng(7, 3));
     const b = mutate(files, 's.jsonl', rng(7, 3));

@@ -7,7 +7,10 @@ import type { ApiErrorCode } from '../../shared/api/contract';
 
 /** An error a handler returns as a value: `{ ok: false, error: { code, message } }`. */
 export class ApiFailure extends Error {
-  constructor(readonly code: ApiErrorCode, message: string) {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -10,7 +10,12 @@ import { ApiFailure, type OpenSession } from './sessions';
 export function contractOutput<M extends ApiMethod>(m: M, value: unknown, quiet = false): ApiOutput<M> {
   const r = CONTRACT[m].output.safeParse(value);
   if (!r.success) {
-    const issues = quiet ? '' : `: ${r.error.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(value)'}: ${i.message}`).join('; ')}`;
+    const issues = quiet
+      ? ''
+      : `: ${r.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(value)'}: ${i.message}`)
+          .join('; ')}`;
     throw new ApiFailure('INTERNAL', `The core produced a ${m} result that does not match the API contract${issues}.`);
   }
   return r.data as ApiOutput<M>;

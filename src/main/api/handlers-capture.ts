@@ -16,11 +16,26 @@ import { ApiFailure, type SessionRegistry } from './sessions';
 type CaptureImpl = { readonly [M in CaptureMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
 
 function row(j: JoinedRequest, wire: WireJoin) {
-  const file = j.capture === null ? null : wire.captures[j.capture]?.file ?? null;
+  const file = j.capture === null ? null : (wire.captures[j.capture]?.file ?? null);
   return {
-    index: j.index, source: j.source, purpose: j.purpose, purposeWhy: j.purposeWhy, status: j.status, logIndex: j.logIndex, logSeq: j.logSeq,
-    retryOf: j.retryOf, compactionId: j.compactionId, verdict: j.verdict, firstDiff: j.firstDiff, model: j.model, finish: j.finish, usage: j.usage,
-    error: j.error, at: j.at, durationMs: j.durationMs, afterSeq: j.afterSeq,
+    index: j.index,
+    source: j.source,
+    purpose: j.purpose,
+    purposeWhy: j.purposeWhy,
+    status: j.status,
+    logIndex: j.logIndex,
+    logSeq: j.logSeq,
+    retryOf: j.retryOf,
+    compactionId: j.compactionId,
+    verdict: j.verdict,
+    firstDiff: j.firstDiff,
+    model: j.model,
+    finish: j.finish,
+    usage: j.usage,
+    error: j.error,
+    at: j.at,
+    durationMs: j.durationMs,
+    afterSeq: j.afterSeq,
     capture: file === null ? null : { path: file, line: j.line, exchange: j.exchange },
   };
 }
@@ -34,7 +49,9 @@ export function captureImplementations(ctx: { readonly registry: SessionRegistry
       const wire = s.inspector.wire(b);
       if (!wire) return contractOutput('listTimeline', { branch: b, joined: false, requests: [], compactions: [], orphanAttempts: [] });
       return contractOutput('listTimeline', {
-        branch: b, joined: true, requests: wire.requests.map((j) => row(j, wire)),
+        branch: b,
+        joined: true,
+        requests: wire.requests.map((j) => row(j, wire)),
         compactions: wire.compactions.map((c) => ({ id: c.id, attempts: [...c.attempts] })),
         orphanAttempts: wire.orphanAttempts.map((r) => [...r]),
       });
@@ -44,7 +61,7 @@ export function captureImplementations(ctx: { readonly registry: SessionRegistry
       const s = registry.get(sessionId);
       const b = s.inspector.defaultBranch;
       const wire = s.inspector.wire(b);
-      if (!wire) throw new ApiFailure('NO_REQUEST', 'No capture is joined to this session: its requests are listRequests\'.');
+      if (!wire) throw new ApiFailure('NO_REQUEST', "No capture is joined to this session: its requests are listRequests'.");
       const j = wire.requests[index];
       if (!j) throw new ApiFailure('NO_REQUEST', `No request ${index} in the joined list: it has ${wire.requests.length}.`);
       const call = callOf(s.inspector, j);
@@ -53,7 +70,13 @@ export function captureImplementations(ctx: { readonly registry: SessionRegistry
       return contractOutput('getWireRequest', {
         request: row(j, wire),
         view: view ? viewJson(s.path, b, view, fates) : null,
-        output: call?.output ? { text: call.output.text, reasoning: call.output.reasoning, toolCalls: call.output.toolCalls.map((t) => ({ id: t.id, name: t.name, input: t.input })) } : null,
+        output: call?.output
+          ? {
+              text: call.output.text,
+              reasoning: call.output.reasoning,
+              toolCalls: call.output.toolCalls.map((t) => ({ id: t.id, name: t.name, input: t.input })),
+            }
+          : null,
         http: call ? { method: call.exchange.method, path: call.exchange.path, status: call.status, stream: call.stream } : null,
       });
     },

@@ -50,7 +50,10 @@ async function allowed(check: Promise<{ ok: true; path: string } | { ok: false; 
 export function evalImplementations(ctx: EvalContext): EvalHandlers {
   const env = ctx.rerun?.env ?? process.env;
   const paths = new EvalPaths(ctx.library ?? null, ctx.initialPaths, env);
-  const jobs = new EvalJobs({ ...(ctx.onProgress ? { onEvent: ctx.onProgress } : {}), ...(ctx.logError ? { logError: ctx.logError } : {}) });
+  const jobs = new EvalJobs({
+    ...(ctx.onProgress ? { onEvent: ctx.onProgress } : {}),
+    ...(ctx.logError ? { logError: ctx.logError } : {}),
+  });
   const traces = new TraceCache();
   /** Spec files used in this host, by spec name: a results file of that name gets its thresholds. */
   const specByName = new Map<string, string>();
@@ -104,11 +107,23 @@ export function evalImplementations(ctx: EvalContext): EvalHandlers {
       const base = baseline === undefined ? null : await allowed(paths.read(baseline, 'baseline'));
       // The name decides which lines are shown; the spec given (or found by that name) gives thresholds and facts.
       const given = spec === undefined ? null : await specInfo(spec);
-      const r = await openResults(abs, { spec: given, specOf: (n) => specFor(undefined, n), ...(name !== undefined ? { name } : {}), baseline: base });
+      const r = await openResults(abs, {
+        spec: given,
+        specOf: (n) => specFor(undefined, n),
+        ...(name !== undefined ? { name } : {}),
+        baseline: base,
+      });
       const s = r.spec;
       return contractOutput('openEvalResults', {
         ...r,
-        spec: s ? { file: s.file, name: s.spec.name, description: s.spec.description ?? null, thresholds: Object.keys(s.spec.thresholds).length > 0 } : null,
+        spec: s
+          ? {
+              file: s.file,
+              name: s.spec.name,
+              description: s.spec.description ?? null,
+              thresholds: Object.keys(s.spec.thresholds).length > 0,
+            }
+          : null,
         facts: s?.facts ?? [],
       });
     },
@@ -119,15 +134,27 @@ export function evalImplementations(ctx: EvalContext): EvalHandlers {
       if (!parsed.ok) throw new ApiFailure('UNREADABLE', parsed.error);
       const name = parsed.value.name;
       if (shard && shard.k > shard.n) throw new ApiFailure('BAD_INPUT', `Shard ${shard.k}/${shard.n}: k must be between 1 and n.`);
-      const resultsFile = results === undefined ? resolve(await defaultResultsFile(specFile, parsed.value, env)) : await allowed(paths.write(results));
+      const resultsFile =
+        results === undefined ? resolve(await defaultResultsFile(specFile, parsed.value, env)) : await allowed(paths.write(results));
       // Checked here, so that the answer is an error value and says what to do in the app's words.
       const before = await readResults(resultsFile, name);
       if (before.lines.length > 0 && !resume) {
-        throw new ApiFailure('BAD_INPUT', `${resultsFile} already holds ${before.lines.length} result(s) of "${name}": tick Resume to run only the cells not in it, or choose another results file (results are never overwritten).`);
+        throw new ApiFailure(
+          'BAD_INPUT',
+          `${resultsFile} already holds ${before.lines.length} result(s) of "${name}": tick Resume to run only the cells not in it, or choose another results file (results are never overwritten).`,
+        );
       }
       specByName.set(name, specFile);
       const runEnv = await envWithStoredKeys(parsed.value, env, ctx.rerun?.keys ?? null);
-      const started = jobs.start({ specFile, specName: name, resultsFile, resume: resume ?? false, shard: (shard as Shard | undefined) ?? null, env: runEnv, ...(ctx.rerun?.endpoints ? { endpoints: ctx.rerun.endpoints } : {}) });
+      const started = jobs.start({
+        specFile,
+        specName: name,
+        resultsFile,
+        resume: resume ?? false,
+        shard: (shard as Shard | undefined) ?? null,
+        env: runEnv,
+        ...(ctx.rerun?.endpoints ? { endpoints: ctx.rerun.endpoints } : {}),
+      });
       if (!started.ok) throw new ApiFailure('LIMIT', started.message);
       return contractOutput('startEval', started.job);
     },
@@ -145,11 +172,17 @@ export function evalImplementations(ctx: EvalContext): EvalHandlers {
     },
 
     async evalRunDetail({ file, runId, key, spec }) {
-      if ((runId === undefined) === (key === undefined)) throw new ApiFailure('BAD_INPUT', 'evalRunDetail: give exactly one of runId or key.');
+      if ((runId === undefined) === (key === undefined))
+        throw new ApiFailure('BAD_INPUT', 'evalRunDetail: give exactly one of runId or key.');
       const abs = await readResultsFile(file);
       const given = spec === undefined ? null : await specInfo(spec);
       // The spec names each trace's importer; without one given, the spec this host knows by the results' name.
-      const r = await runDetail(abs, runId !== undefined ? { runId } : { key: key as string }, (name) => (given ? Promise.resolve(given) : specFor(undefined, name)), traces);
+      const r = await runDetail(
+        abs,
+        runId !== undefined ? { runId } : { key: key as string },
+        (name) => (given ? Promise.resolve(given) : specFor(undefined, name)),
+        traces,
+      );
       if (!r.ok) throw new ApiFailure(r.code, r.message);
       return contractOutput('evalRunDetail', r.value);
     },
@@ -163,4 +196,3 @@ export function evalImplementations(ctx: EvalContext): EvalHandlers {
     },
   };
 }
-

@@ -21,7 +21,10 @@ function checked<M extends LibraryMethod>(m: M, value: z.input<(typeof CONTRACT)
   const r = CONTRACT[m].output.safeParse(value);
   if (!r.success) {
     const first = r.error.issues[0];
-    throw new ApiFailure('INTERNAL', `The core produced a ${m} result that does not match the API contract: ${first ? `${first.path.join('.')}: ${first.message}` : ''}`);
+    throw new ApiFailure(
+      'INTERNAL',
+      `The core produced a ${m} result that does not match the API contract: ${first ? `${first.path.join('.')}: ${first.message}` : ''}`,
+    );
   }
   return r.data as ApiOutput<M>;
 }
@@ -50,7 +53,14 @@ export function libraryImplementations(ctx: HandlerContext): LibraryImpl {
       }
       const limit = max ?? DEFAULT_MATCHES;
       const r = await searchSession(s.inspector, query, b, limit);
-      return checked('searchSession', { query, branch: b, total: r.total, truncated: r.total > r.matches.length, partial: r.partial, matches: r.matches });
+      return checked('searchSession', {
+        query,
+        branch: b,
+        total: r.total,
+        truncated: r.total > r.matches.length,
+        partial: r.partial,
+        matches: r.matches,
+      });
     },
   };
 }
@@ -60,7 +70,14 @@ async function markCaptures<T extends { readonly path: string }>(sessions: reado
   const out: (T & { capture: boolean })[] = [];
   for (let i = 0; i < sessions.length; i += 32) {
     const batch = sessions.slice(i, i + 32);
-    const found = await Promise.all(batch.map((s) => stat(namedCapturePath(s.path)).then((st) => st.isFile(), () => false)));
+    const found = await Promise.all(
+      batch.map((s) =>
+        stat(namedCapturePath(s.path)).then(
+          (st) => st.isFile(),
+          () => false,
+        ),
+      ),
+    );
     batch.forEach((s, j) => out.push({ ...s, capture: found[j] === true }));
   }
   return out;

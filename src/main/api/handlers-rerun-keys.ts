@@ -26,8 +26,9 @@ export interface KeyVault extends KeyReader {
   remove(slot: string): Promise<StoreResult<boolean>>;
 }
 
-export const NO_STORE_MESSAGE = 'This host does not store API keys; only the desktop app does, encrypted by the operating system. '
-  + 'Set them in environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) before starting `palimpsest serve`.';
+export const NO_STORE_MESSAGE =
+  'This host does not store API keys; only the desktop app does, encrypted by the operating system. ' +
+  'Set them in environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) before starting `palimpsest serve`.';
 
 type KeyMethod = 'providerKeys' | 'setProviderKey' | 'removeProviderKey';
 type KeyImpl = { readonly [M in KeyMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
@@ -35,7 +36,9 @@ type Provider = z.output<(typeof CONTRACT)['setProviderKey']['input']>['provider
 
 export function keyImplementations(env: Env, vault: KeyVault | null): KeyImpl {
   const status = async (provider: ProviderId) => ({
-    provider, env: [...STANDARD_KEY_ENV[provider]], ...(await keyStatus({ provider, model: 'any', params: {}, window: null }, env, vault)),
+    provider,
+    env: [...STANDARD_KEY_ENV[provider]],
+    ...(await keyStatus({ provider, model: 'any', params: {}, window: null }, env, vault)),
   });
   const store = (): KeyStoreStatus => {
     if (vault === null) return { available: false, location: null, message: NO_STORE_MESSAGE };
@@ -64,10 +67,22 @@ export function keyImplementations(env: Env, vault: KeyVault | null): KeyImpl {
       for (const spec of models ?? []) {
         const p = pinnedOf(spec);
         if (!p.ok) {
-          rows.push({ label: typeof spec === 'string' ? spec : `${spec.provider}:${spec.model}`, needsKey: false, set: false, source: null, last4: null, error: p.error });
+          rows.push({
+            label: typeof spec === 'string' ? spec : `${spec.provider}:${spec.model}`,
+            needsKey: false,
+            set: false,
+            source: null,
+            last4: null,
+            error: p.error,
+          });
           continue;
         }
-        rows.push({ label: `${p.value.provider}:${p.value.model}`, needsKey: needsKey(p.value), ...(await keyStatus(p.value, env, vault)), error: null });
+        rows.push({
+          label: `${p.value.provider}:${p.value.model}`,
+          needsKey: needsKey(p.value),
+          ...(await keyStatus(p.value, env, vault)),
+          error: null,
+        });
       }
       return contractOutput('providerKeys', { providers, models: rows, store: store() }, true);
     },

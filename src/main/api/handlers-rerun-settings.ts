@@ -22,7 +22,8 @@ const ObjectSpec = ModelSpec.options[1];
 /** A pinned model as the API's object form (only what is set). */
 export function specOf(m: PinnedModel): PinnedModelRow {
   return {
-    provider: m.provider, model: m.model,
+    provider: m.provider,
+    model: m.model,
     ...(m.baseUrl !== undefined ? { baseUrl: m.baseUrl } : {}),
     ...(m.window !== null ? { window: m.window } : {}),
     ...(m.keyEnv !== undefined ? { keyEnv: m.keyEnv } : {}),
@@ -36,7 +37,11 @@ function answer(s: RerunSettings): ApiOutput<'rerunSettings'> {
   const bad = rows.findIndex((r) => !ObjectSpec.safeParse(r).success);
   if (bad >= 0) {
     const m = rows[bad] as PinnedModelRow;
-    return contractOutput('rerunSettings', { file: s.file, chain: [], problem: `${s.file}: model ${bad + 1} (${m.provider}:${m.model}) cannot be offered to the app (its keyEnv must name a *_API_KEY variable, its window be at most 100,000,000); the chain is empty until it is fixed or saved again` });
+    return contractOutput('rerunSettings', {
+      file: s.file,
+      chain: [],
+      problem: `${s.file}: model ${bad + 1} (${m.provider}:${m.model}) cannot be offered to the app (its keyEnv must name a *_API_KEY variable, its window be at most 100,000,000); the chain is empty until it is fixed or saved again`,
+    });
   }
   return contractOutput('rerunSettings', { file: s.file, chain: rows, problem: s.problem });
 }

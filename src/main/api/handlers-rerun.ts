@@ -1,7 +1,15 @@
 import { realpath, stat } from 'node:fs/promises';
 import { dirname, relative, resolve, isAbsolute } from 'node:path';
 import type { z } from 'zod';
-import { CONTRACT, Comparison as ComparisonSchema, type ApiOutput, type ModelSpec, type ProgressEvent, type RerunMethod, type RerunTarget } from '../../shared/api/contract';
+import {
+  CONTRACT,
+  Comparison as ComparisonSchema,
+  type ApiOutput,
+  type ModelSpec,
+  type ProgressEvent,
+  type RerunMethod,
+  type RerunTarget,
+} from '../../shared/api/contract';
 import { compare, type Comparison } from '../../shared/compare/compare';
 import type { PinnedModel } from '../../shared/rerun/pinned';
 import { sameTargetSpace } from '../../shared/rerun/record';
@@ -65,12 +73,16 @@ function checkTarget(s: OpenSession, target: RerunTarget, branch: string): void 
   const state = s.inspector.replay(branch);
   if ('request' in target) {
     const n = state.requests.length;
-    if (target.request >= n) throw new ApiFailure('NO_REQUEST', `No request ${target.request} on branch ${branch}: it has ${n} request${n === 1 ? '' : 's'}.`);
+    if (target.request >= n)
+      throw new ApiFailure('NO_REQUEST', `No request ${target.request} on branch ${branch}: it has ${n} request${n === 1 ? '' : 's'}.`);
     return;
   }
   if (!state.compactions.some((c) => c.id === target.compaction)) {
     const ids = state.compactions.map((c) => c.id);
-    throw new ApiFailure('BAD_INPUT', `No compaction "${target.compaction}" on branch ${branch}${ids.length > 0 ? `; compactions: ${ids.slice(0, 20).join(', ')}` : ' (it has none)'}.`);
+    throw new ApiFailure(
+      'BAD_INPUT',
+      `No compaction "${target.compaction}" on branch ${branch}${ids.length > 0 ? `; compactions: ${ids.slice(0, 20).join(', ')}` : ' (it has none)'}.`,
+    );
   }
 }
 
@@ -98,7 +110,10 @@ async function runsFileOf(sessionPath: string, env: Env): Promise<string> {
   // Where the file would really land: the data folder (or a folder on its path) may be a link.
   const landing = await canonicalPath(file);
   if (folder ? inside(real, landing) : dirname(landing) === dirname(real)) {
-    throw new ApiFailure('FORBIDDEN_PATH', `Re-run results would be written beside the session (${file}): set PALIMPSEST_DATA_DIR to a folder elsewhere.`);
+    throw new ApiFailure(
+      'FORBIDDEN_PATH',
+      `Re-run results would be written beside the session (${file}): set PALIMPSEST_DATA_DIR to a folder elsewhere.`,
+    );
   }
   return file;
 }
@@ -111,7 +126,11 @@ async function readRunsOrFail(file: string): Promise<RunsRead> {
   }
 }
 
-type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> = T extends (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 
 /**
  * The comparison as the contract carries it: each subject's view text is counted, not sent. Typed
@@ -142,18 +161,25 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
     }
   };
   const jobs = new RerunJobs({
-    env, keys, endpoints, isOpen, ...(ctx.rerun?.maxJobs !== undefined ? { maxRunning: ctx.rerun.maxJobs } : {}),
+    env,
+    keys,
+    endpoints,
+    isOpen,
+    ...(ctx.rerun?.maxJobs !== undefined ? { maxRunning: ctx.rerun.maxJobs } : {}),
     ...(ctx.onProgress ? { onEvent: ctx.onProgress } : {}),
     ...(ctx.logError ? { logError: ctx.logError } : {}),
   });
   const job = <T>(found: T | null, jobId: string): T => {
-    if (found === null) throw new ApiFailure('NO_JOB', `No re-run job "${jobId}" (its session was closed, it finished long ago, or the host restarted).`);
+    if (found === null)
+      throw new ApiFailure('NO_JOB', `No re-run job "${jobId}" (its session was closed, it finished long ago, or the host restarted).`);
     return found;
   };
 
   const impl: RerunImpl = {
     async listStrategies() {
-      return contractOutput('listStrategies', { strategies: STRATEGIES.map((s) => ({ id: s.id, title: s.title, source: s.source, needsModel: s.needsModel })) });
+      return contractOutput('listStrategies', {
+        strategies: STRATEGIES.map((s) => ({ id: s.id, title: s.title, source: s.source, needsModel: s.needsModel })),
+      });
     },
 
     async listRuns({ sessionId }) {
@@ -169,13 +195,21 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
     async startRerun(input) {
       const s = registry.get(input.sessionId);
       const branch = branchOf(s, input.branch);
-      if (!strategyById(input.strategy)) throw new ApiFailure('BAD_INPUT', `Unknown strategy "${input.strategy}"; strategies: ${STRATEGY_IDS.join(', ')}.`);
+      if (!strategyById(input.strategy))
+        throw new ApiFailure('BAD_INPUT', `Unknown strategy "${input.strategy}"; strategies: ${STRATEGY_IDS.join(', ')}.`);
       checkTarget(s, input.target, branch);
       const models = pinnedChain(input.models ?? []);
       const runsFile = await runsFileOf(s.path, env);
       const started = jobs.start(s, {
-        branch, target: input.target, strategy: input.strategy, options: input.options ?? {}, models, repeat: input.repeat ?? 1, runsFile,
-        ...(input.window !== undefined ? { window: input.window } : {}), ...(input.maxOutput !== undefined ? { maxOutput: input.maxOutput } : {}),
+        branch,
+        target: input.target,
+        strategy: input.strategy,
+        options: input.options ?? {},
+        models,
+        repeat: input.repeat ?? 1,
+        runsFile,
+        ...(input.window !== undefined ? { window: input.window } : {}),
+        ...(input.maxOutput !== undefined ? { maxOutput: input.maxOutput } : {}),
         ...(input.mock?.latencyMs !== undefined ? { mockLatencyMs: input.mock.latencyMs } : {}),
       });
       if (!started.ok) throw new ApiFailure('LIMIT', started.message);
@@ -206,7 +240,9 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
       const { runs } = await readRunsOrFail(file);
       const key = JSON.stringify(target);
       // The app re-runs from the log: a request run made with `--capture` indexes another list.
-      const ofTarget = runs.filter((r) => r.source.path === identity.path && JSON.stringify(r.target) === key && r.branch === branch && sameTargetSpace(r, []));
+      const ofTarget = runs.filter(
+        (r) => r.source.path === identity.path && JSON.stringify(r.target) === key && r.branch === branch && sameTargetSpace(r, []),
+      );
       const wanted = runIds === undefined ? null : new Set(runIds);
       const chosen = wanted === null ? ofTarget.slice(-DEFAULT_COMPARE_RUNS) : ofTarget.filter((r) => wanted.has(r.runId));
       const found = new Set(chosen.map((r) => r.runId));
@@ -216,12 +252,17 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
         if (o) subjects.push(o);
       }
       subjects.push(...chosen.map(runSubject));
-      const note = subjects.length >= 2 ? null
-        : `Nothing to compare yet: ${ofTarget.length} run${ofTarget.length === 1 ? '' : 's'} of this target${chosen.length < ofTarget.length ? ` (${chosen.length} chosen)` : ''}. Re-run it first.`;
+      const note =
+        subjects.length >= 2
+          ? null
+          : `Nothing to compare yet: ${ofTarget.length} run${ofTarget.length === 1 ? '' : 's'} of this target${chosen.length < ofTarget.length ? ` (${chosen.length} chosen)` : ''}. Re-run it first.`;
       return contractOutput('compareRuns', {
-        file, branch, comparison: comparisonValue(compare(sourceText(src.source.view), subjects)),
+        file,
+        branch,
+        comparison: comparisonValue(compare(sourceText(src.source.view), subjects)),
         stale: chosen.filter((r) => r.source.fingerprint !== identity.fingerprint).map((r) => r.runId),
-        missing: (runIds ?? []).filter((id) => !found.has(id)), note,
+        missing: (runIds ?? []).filter((id) => !found.has(id)),
+        note,
       });
     },
 

@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import {
-  API_METHODS, CONTRACT, isApiMethod, type ApiError, type ApiMethod, type ApiOutput, type ApiResult, type ProgressEvent,
+  API_METHODS,
+  CONTRACT,
+  isApiMethod,
+  type ApiError,
+  type ApiMethod,
+  type ApiOutput,
+  type ApiResult,
+  type ProgressEvent,
   type SessionFormat,
 } from '../../shared/api/contract';
 import { MAIN_BRANCH } from '../../shared/replay/branches';
@@ -51,7 +58,11 @@ export type Handlers = { readonly [M in ApiMethod]: (input: unknown) => Promise<
 
 // --- compile-time agreement between the core's types and the contract -------------------------
 
-type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> = T extends (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 type Assert<T extends true> = T;
 /** The importers' formats and the contract's are the same set (exported only so the compiler keeps it: a check, never imported). @public */
 export type _FormatsAgree = Assert<[FormatId] extends [SessionFormat] ? ([SessionFormat] extends [FormatId] ? true : false) : false>;
@@ -62,12 +73,16 @@ export type _FormatsAgree = Assert<[FormatId] extends [SessionFormat] ? ([Sessio
  */
 function conform<S extends z.ZodType>(schema: S, value: DeepReadonly<z.input<S>>, what: string): z.output<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw new ApiFailure('INTERNAL', `The core produced ${what} that does not match the API contract: ${summarizeIssues(r.error)}`);
+  if (!r.success)
+    throw new ApiFailure('INTERNAL', `The core produced ${what} that does not match the API contract: ${summarizeIssues(r.error)}`);
   return r.data;
 }
 
 function summarizeIssues(error: z.ZodError): string {
-  return error.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ');
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(input)'}: ${i.message}`)
+    .join('; ');
 }
 
 type Impl = { readonly [M in ApiMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
@@ -131,7 +146,10 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
     async listCompactions({ sessionId, branch }) {
       const s = registry.get(sessionId);
       const b = branchOf(s, branch);
-      return out('listCompactions', { branch: b, compactions: s.inspector.replay(b).compactions.map((c) => compactionJson(c, s.inspector.summarizerCalls(c.id))) });
+      return out('listCompactions', {
+        branch: b,
+        compactions: s.inspector.replay(b).compactions.map((c) => compactionJson(c, s.inspector.summarizerCalls(c.id))),
+      });
     },
 
     async listDiagnostics({ sessionId, branch }) {
@@ -156,18 +174,21 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
       const s = registry.get(sessionId);
       const session = s.inspector.session;
       const total = session.events.length;
-      const events = from >= total ? [] : s.inspector.events(from, Math.min(total, from + count) - 1).map((e) => {
-        const loc = session.loc(e.seq);
-        if (!loc) throw new Error(`event ${e.seq} has no source location`);
-        return {
-          seq: e.seq,
-          kind: e.kind,
-          branch: e.branch ?? MAIN_BRANCH,
-          file: session.files[loc.file]?.path ?? '?',
-          line: loc.line,
-          summary: eventSummary(e),
-        };
-      });
+      const events =
+        from >= total
+          ? []
+          : s.inspector.events(from, Math.min(total, from + count) - 1).map((e) => {
+              const loc = session.loc(e.seq);
+              if (!loc) throw new Error(`event ${e.seq} has no source location`);
+              return {
+                seq: e.seq,
+                kind: e.kind,
+                branch: e.branch ?? MAIN_BRANCH,
+                file: session.files[loc.file]?.path ?? '?',
+                line: loc.line,
+                summary: eventSummary(e),
+              };
+            });
       return out('listEvents', { total, from, events });
     },
   };
@@ -204,25 +225,28 @@ export type HandlerTable = Handlers & Disposable;
 
 export function createHandlers(ctx: HandlerContext): HandlerTable {
   const { impl, dispose } = implementations(ctx);
-  const handler = <M extends ApiMethod>(m: M) => async (input: unknown): Promise<ApiResult<ApiOutput<M>>> => {
-    // zod walks the input recursively: too deep a value would overflow the stack inside it.
-    if (depthExceeds(input, MAX_INPUT_DEPTH)) return { ok: false, error: tooDeep(m) };
-    try {
-      // Inside the try: whatever validation throws is an error value like any other.
-      const parsed = CONTRACT[m].input.safeParse(input ?? {});
-      if (!parsed.success) return { ok: false, error: { code: 'BAD_INPUT', message: `${m}: ${summarizeIssues(parsed.error)}` } };
-      const run = impl[m] as (i: unknown) => Promise<ApiOutput<M>>;
-      return { ok: true, value: await run(parsed.data) };
-    } catch (err: unknown) {
-      return { ok: false, error: toError(m, err, ctx) };
-    }
-  };
+  const handler =
+    <M extends ApiMethod>(m: M) =>
+    async (input: unknown): Promise<ApiResult<ApiOutput<M>>> => {
+      // zod walks the input recursively: too deep a value would overflow the stack inside it.
+      if (depthExceeds(input, MAX_INPUT_DEPTH)) return { ok: false, error: tooDeep(m) };
+      try {
+        // Inside the try: whatever validation throws is an error value like any other.
+        const parsed = CONTRACT[m].input.safeParse(input ?? {});
+        if (!parsed.success) return { ok: false, error: { code: 'BAD_INPUT', message: `${m}: ${summarizeIssues(parsed.error)}` } };
+        const run = impl[m] as (i: unknown) => Promise<ApiOutput<M>>;
+        return { ok: true, value: await run(parsed.data) };
+      } catch (err: unknown) {
+        return { ok: false, error: toError(m, err, ctx) };
+      }
+    };
   const table = Object.fromEntries(API_METHODS.map((m) => [m, handler(m)])) as unknown as Handlers;
   return Object.assign(table, { [Symbol.dispose]: dispose });
 }
 
 const tooDeep = (method: string): ApiError => ({
-  code: 'BAD_INPUT', message: `${method}: the input nests arrays or objects more than ${MAX_INPUT_DEPTH} levels deep.`,
+  code: 'BAD_INPUT',
+  message: `${method}: the input nests arrays or objects more than ${MAX_INPUT_DEPTH} levels deep.`,
 });
 
 /**

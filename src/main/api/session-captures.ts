@@ -14,7 +14,12 @@ import { ApiFailure } from './sessions';
  * the diagnostics, which read the join.
  */
 
-export async function joinSessionCaptures(ins: SessionInspector, sessionPath: string, given: readonly string[], discovery: DiscoverOptions | null): Promise<void> {
+export async function joinSessionCaptures(
+  ins: SessionInspector,
+  sessionPath: string,
+  given: readonly string[],
+  discovery: DiscoverOptions | null,
+): Promise<void> {
   const named = await Promise.all(given.map(canonicalPath));
   const found = discovery ? await discoverCaptures(sessionPath, logSessionId(ins), discovery) : [];
   const seen = new Set(named);

@@ -110,7 +110,12 @@ export class SessionRegistry implements Disposable {
   }
 
   /** Opens a session; `captures` are joined to it besides those discovery finds (each path checked like the session's). */
-  async open(path: string, format?: FormatId, onProgress?: (e: ProgressEvent) => void, captures: readonly string[] = []): Promise<OpenSession> {
+  async open(
+    path: string,
+    format?: FormatId,
+    onProgress?: (e: ProgressEvent) => void,
+    captures: readonly string[] = [],
+  ): Promise<OpenSession> {
     const id = this.nextOpen++;
     try {
       return await this.load(path, format, captures, (e) => {
@@ -122,18 +127,29 @@ export class SessionRegistry implements Disposable {
     }
   }
 
-  private async load(path: string, format: FormatId | undefined, captures: readonly string[], onProgress: (e: ProgressEvent) => void): Promise<OpenSession> {
+  private async load(
+    path: string,
+    format: FormatId | undefined,
+    captures: readonly string[],
+    onProgress: (e: ProgressEvent) => void,
+  ): Promise<OpenSession> {
     if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry is closed.');
     // A capture is read like a session, so it is let in only where a session would be.
     for (const p of [path, ...captures]) {
       if (await this.isAllowed(p)) continue;
       const policy = this.options.allow;
-      const why = typeof policy === 'object' && !Array.isArray(policy) ? (policy as PathPolicy).refusal(p) : `${p} is not one of the sessions this window was opened with.`;
+      const why =
+        typeof policy === 'object' && !Array.isArray(policy)
+          ? (policy as PathPolicy).refusal(p)
+          : `${p} is not one of the sessions this window was opened with.`;
       throw new ApiFailure('FORBIDDEN_PATH', why);
     }
     // Checked and taken with no await in between: the count is exact however many opens race.
     if (this.slots >= this.maxSessions) {
-      throw new ApiFailure('LIMIT', `Too many sessions open: ${this.sessions.size} open and ${this.slots - this.sessions.size} opening, of at most ${this.maxSessions}; close one first.`);
+      throw new ApiFailure(
+        'LIMIT',
+        `Too many sessions open: ${this.sessions.size} open and ${this.slots - this.sessions.size} opening, of at most ${this.maxSessions}; close one first.`,
+      );
     }
     this.slots++;
     let load: SharedLoad | null = null;
@@ -152,7 +168,12 @@ export class SessionRegistry implements Disposable {
   }
 
   /** Joins the load of the same file under way, or reserves the memory for a new one and starts it. */
-  private async shareOrStart(path: string, format: FormatId | undefined, captures: readonly string[], onProgress: (e: ProgressEvent) => void): Promise<SharedLoad> {
+  private async shareOrStart(
+    path: string,
+    format: FormatId | undefined,
+    captures: readonly string[],
+    onProgress: (e: ProgressEvent) => void,
+  ): Promise<SharedLoad> {
     const info = await stat(path).catch((err: unknown) => {
       throw new ApiFailure('UNREADABLE', `${whyUnreadable(path, err)}.`);
     });
@@ -174,7 +195,10 @@ export class SessionRegistry implements Disposable {
     }
     // A session alone is let in whatever its size: refusing it would leave it unopenable here.
     if (this.reserved > 0 && this.reserved + cost > this.memoryBudget) {
-      throw new ApiFailure('LIMIT', `Not enough memory budget to open ${path}: it needs about ${megabytes(cost)}, and the sessions open or opening take ${megabytes(this.reserved)} of ${megabytes(this.memoryBudget)}; close one first (the budget is set with --memory-budget or $${MEMORY_BUDGET_ENV}).`);
+      throw new ApiFailure(
+        'LIMIT',
+        `Not enough memory budget to open ${path}: it needs about ${megabytes(cost)}, and the sessions open or opening take ${megabytes(this.reserved)} of ${megabytes(this.memoryBudget)}; close one first (the budget is set with --memory-budget or $${MEMORY_BUDGET_ENV}).`,
+      );
     }
     this.reserved += cost;
     const listeners = new Set([onProgress]);
@@ -193,10 +217,21 @@ export class SessionRegistry implements Disposable {
     load.holders--;
     if (load.holders > 0) return;
     this.reserved -= load.cost;
-    load.done.then((inspector) => inspector.session.dispose(), () => undefined).catch(() => undefined);
+    load.done
+      .then(
+        (inspector) => inspector.session.dispose(),
+        () => undefined,
+      )
+      .catch(() => undefined);
   }
 
-  private async read(path: string, format: FormatId | undefined, captures: readonly string[], info: { isFile(): boolean; size: number }, onProgress: (e: ProgressEvent) => void): Promise<SessionInspector> {
+  private async read(
+    path: string,
+    format: FormatId | undefined,
+    captures: readonly string[],
+    info: { isFile(): boolean; size: number },
+    onProgress: (e: ProgressEvent) => void,
+  ): Promise<SessionInspector> {
     // A folder's size says nothing about its files: then only the bytes read are known.
     const total = info.isFile() ? info.size : null;
     const progress = (phase: ProgressEvent['phase'], done: number | null, of: number | null = total) =>

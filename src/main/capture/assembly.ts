@@ -26,7 +26,19 @@ export interface Assembly {
 }
 
 export function emptyAssembly(): Assembly {
-  return { responseId: null, model: null, began: false, text: '', reasoning: '', toolCalls: [], finish: null, usage: null, error: null, ended: false, unreadable: 0 };
+  return {
+    responseId: null,
+    model: null,
+    began: false,
+    text: '',
+    reasoning: '',
+    toolCalls: [],
+    finish: null,
+    usage: null,
+    error: null,
+    ended: false,
+    unreadable: 0,
+  };
 }
 
 /** A protocol's decoder: the events of a stream, or a whole JSON body. */

@@ -12,7 +12,10 @@ import { readCapture } from './read';
  */
 
 export class CaptureError extends Error {
-  constructor(readonly path: string, message: string) {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -34,7 +37,10 @@ export async function attachCaptures(ins: SessionInspector, captures: readonly C
   if (captures.length === 0) return null;
   const inputs = captures.map((capture) => ({ capture, calls: capture.exchanges.map(decodeCall) }));
   const join = await joinCaptures(ins, inputs);
-  attached.set(ins, inputs.map((i) => i.calls));
+  attached.set(
+    ins,
+    inputs.map((i) => i.calls),
+  );
   ins.setWire(join);
   return join;
 }

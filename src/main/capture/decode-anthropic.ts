@@ -71,7 +71,14 @@ function events(evs: readonly ExchangeEvent[]): Assembly {
         const cb = isObj(d.content_block) ? d.content_block : {};
         const index = typeof d.index === 'number' ? d.index : blocks.size;
         const text = str(cb.text) ?? str(cb.thinking) ?? '';
-        blocks.set(index, { type: str(cb.type) ?? 'unknown', text, id: str(cb.id) ?? '', name: str(cb.name) ?? '', input: null, startInput: cb.input });
+        blocks.set(index, {
+          type: str(cb.type) ?? 'unknown',
+          text,
+          id: str(cb.id) ?? '',
+          name: str(cb.name) ?? '',
+          input: null,
+          startInput: cb.input,
+        });
         break;
       }
       case 'content_block_delta': {
@@ -122,7 +129,14 @@ function whole(body: unknown): Assembly {
   for (const c of Array.isArray(body.content) ? body.content : []) {
     if (!isObj(c)) continue;
     const input = c.input === undefined ? null : JSON.stringify(c.input);
-    blocks.push({ type: str(c.type) ?? 'unknown', text: str(c.text) ?? str(c.thinking) ?? '', id: str(c.id) ?? '', name: str(c.name) ?? '', input, startInput: undefined });
+    blocks.push({
+      type: str(c.type) ?? 'unknown',
+      text: str(c.text) ?? str(c.thinking) ?? '',
+      id: str(c.id) ?? '',
+      name: str(c.name) ?? '',
+      input,
+      startInput: undefined,
+    });
   }
   finishBlocks(a, blocks);
   return a;

@@ -45,7 +45,10 @@ function itemOf(it: Obj): Item {
       }
       break;
     case 'reasoning':
-      item.reasoning = (Array.isArray(it.summary) ? it.summary : []).filter(isObj).map((s) => str(s.text) ?? '').join('\n\n');
+      item.reasoning = (Array.isArray(it.summary) ? it.summary : [])
+        .filter(isObj)
+        .map((s) => str(s.text) ?? '')
+        .join('\n\n');
       break;
     case 'function_call':
     case 'custom_tool_call':
@@ -89,7 +92,12 @@ function finalResponse(a: Assembly, r: Obj, items: Map<number, Item>): void {
   if (status !== undefined) {
     const reason = isObj(r.incomplete_details) ? (str(r.incomplete_details.reason) ?? null) : null;
     const all = [...items.values()];
-    a.finish = responsesFinish(status, reason, all.some((i) => i.refused), all.some((i) => i.type === 'function_call' || i.type === 'custom_tool_call'));
+    a.finish = responsesFinish(
+      status,
+      reason,
+      all.some((i) => i.refused),
+      all.some((i) => i.type === 'function_call' || i.type === 'custom_tool_call'),
+    );
   }
 }
 

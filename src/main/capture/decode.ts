@@ -119,7 +119,8 @@ export function decodeCall(x: Exchange): WireCall {
   const a = r.events !== null ? decoder.events(r.events) : decoder.whole(json(r.body));
   const cut = cutOf(x, decoder, a);
   let error: WireCall['error'] = a.error;
-  if (error === null && cut !== null) error = { code: r.events !== null ? 'stream_cut' : 'body_cut', message: transport ? `${cut}: ${transport.message}` : cut };
+  if (error === null && cut !== null)
+    error = { code: r.events !== null ? 'stream_cut' : 'body_cut', message: transport ? `${cut}: ${transport.message}` : cut };
   if (error === null) error = transport;
   return {
     ...base,

@@ -59,7 +59,13 @@ function lineSessionId(v: unknown): string | null {
   let body: Record<string, unknown> | null = null;
   const b = v.request.body;
   if (isObj(b) && (b.encoding === 'utf8' || b.encoding === 'base64') && typeof b.data === 'string') {
-    const text = bodyText({ encoding: b.encoding, data: b.data, bytes: 0, sha256: '', ...(typeof b.decoded === 'string' ? { decoded: b.decoded } : {}) });
+    const text = bodyText({
+      encoding: b.encoding,
+      data: b.data,
+      bytes: 0,
+      sha256: '',
+      ...(typeof b.decoded === 'string' ? { decoded: b.decoded } : {}),
+    });
     try {
       const parsed: unknown = text === null ? null : JSON.parse(text);
       body = isObj(parsed) ? parsed : null;
@@ -73,7 +79,7 @@ function lineSessionId(v: unknown): string | null {
 /** Whether the head of a capture shows an exchange of `sessionId` (see the header comment). */
 export function headNamesSession(head: string, sessionId: string, cut: boolean): boolean {
   const lines = head.split('\n');
-  const last = cut ? lines.pop() ?? '' : '';
+  const last = cut ? (lines.pop() ?? '') : '';
   for (const line of lines) {
     if (line.trim() === '') continue;
     try {
@@ -88,7 +94,10 @@ export function headNamesSession(head: string, sessionId: string, cut: boolean):
 async function captureFiles(folder: string): Promise<string[]> {
   try {
     const entries = await readdir(folder, { withFileTypes: true });
-    return entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(CAPTURE_SUFFIX)).map((e) => join(folder, e.name)).sort();
+    return entries
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(CAPTURE_SUFFIX))
+      .map((e) => join(folder, e.name))
+      .sort();
   } catch {
     // A missing or unreadable folder holds no capture.
     return [];

@@ -104,5 +104,12 @@ export type CaptureLine = z.infer<typeof CaptureLine>;
 
 /** Header names whose values are credentials: never written, replaced by a fingerprint. */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
-  'authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'x-goog-api-key', 'openai-api-key', 'cookie', 'set-cookie',
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'api-key',
+  'x-goog-api-key',
+  'openai-api-key',
+  'cookie',
+  'set-cookie',
 ]);

@@ -51,7 +51,8 @@ export async function forEachJsonLine(
     },
     {
       maxLineBytes,
-      onLongLine: (lineNo, _offset, length) => onLine(lineNo, { ok: false, reason: `the line is ${length} bytes long, over the limit of ${maxLineBytes}` }),
+      onLongLine: (lineNo, _offset, length) =>
+        onLine(lineNo, { ok: false, reason: `the line is ${length} bytes long, over the limit of ${maxLineBytes}` }),
     },
   );
   let fh;

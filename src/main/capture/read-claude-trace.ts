@@ -142,5 +142,11 @@ export async function readClaudeTrace(path: string): Promise<Result<Capture>> {
   }
   // Lines are written when a response ends; start order is the request's timestamp (a stable sort keeps ties in file order).
   read.sort((a, b) => a.startedAt - b.startedAt);
-  return ok({ file: path, format: 'claude-trace', exchanges: read.map((x, index) => ({ ...x, index })), cwd: null, skipped: skipped.list() });
+  return ok({
+    file: path,
+    format: 'claude-trace',
+    exchanges: read.map((x, index) => ({ ...x, index })),
+    cwd: null,
+    skipped: skipped.list(),
+  });
 }

@@ -107,7 +107,9 @@ function toExchange(e: Entry, file: string, n: number): Omit<Exchange, 'index'> 
     totalMs: nonNeg(e.time),
     request: { headers: reqHeaders, body, bytes: nonNeg(e.request.bodySize) },
     response,
-    error: answered ? null : { side: null, code: r._error ?? null, message: r._error ? `no response: ${r._error}` : 'no response (status 0)' },
+    error: answered
+      ? null
+      : { side: null, code: r._error ?? null, message: r._error ? `no response: ${r._error}` : 'no response (status 0)' },
   };
 }
 
@@ -120,7 +122,8 @@ async function readWhole(path: string): Promise<Result<string>> {
   }
   try {
     const { size } = await fh.stat();
-    if (size > MAX_HAR_BYTES) return fail(`${path} is ${size} bytes, over the ${MAX_HAR_BYTES}-byte limit for a HAR file (it is read whole)`);
+    if (size > MAX_HAR_BYTES)
+      return fail(`${path} is ${size} bytes, over the ${MAX_HAR_BYTES}-byte limit for a HAR file (it is read whole)`);
     return ok(await fh.readFile('utf8'));
   } catch (e) {
     return fail(describeIoError(path, e));

@@ -40,7 +40,8 @@ function anthropicBlocks(content: unknown): Block[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   const out: Block[] = [];
   for (const p of arr(content).filter(isObj)) {
-    if (p.type === 'tool_use' || p.type === 'server_tool_use') out.push({ type: 'tool_call', id: str(p.id), name: str(p.name), input: json(p.input) });
+    if (p.type === 'tool_use' || p.type === 'server_tool_use')
+      out.push({ type: 'tool_call', id: str(p.id), name: str(p.name), input: json(p.input) });
     else if (p.type === 'tool_result') {
       const c = typeof p.content === 'string' ? [{ type: 'text' as const, text: p.content }] : arr(p.content).filter(isObj).map(leaf);
       out.push({ type: 'tool_result', callId: str(p.tool_use_id), content: c, isError: p.is_error === true ? true : undefined });
@@ -61,31 +62,71 @@ function roleOf(r: unknown): Role {
 }
 
 function fromAnthropic(b: Obj): { system: Block[]; tools: ToolSchema[]; items: Raw[] } {
-  const system = typeof b.system === 'string' ? [{ type: 'text' as const, text: b.system }] : arr(b.system).filter(isObj).map((s) => ({ type: 'text' as const, text: str(s.text) }));
-  const tools = arr(b.tools).filter(isObj).map((t) => ({ name: str(t.name) || str(t.type), description: typeof t.description === 'string' ? t.description : undefined, inputSchema: t.input_schema }));
-  const items = arr(b.messages).filter(isObj).map((m) => ({ role: roleOf(m.role), blocks: anthropicBlocks(m.content) }));
+  const system =
+    typeof b.system === 'string'
+      ? [{ type: 'text' as const, text: b.system }]
+      : arr(b.system)
+          .filter(isObj)
+          .map((s) => ({ type: 'text' as const, text: str(s.text) }));
+  const tools = arr(b.tools)
+    .filter(isObj)
+    .map((t) => ({
+      name: str(t.name) || str(t.type),
+      description: typeof t.description === 'string' ? t.description : undefined,
+      inputSchema: t.input_schema,
+    }));
+  const items = arr(b.messages)
+    .filter(isObj)
+    .map((m) => ({ role: roleOf(m.role), blocks: anthropicBlocks(m.content) }));
   return { system, tools, items };
 }
 
 function fromResponses(b: Obj): { system: Block[]; tools: ToolSchema[]; items: Raw[] } {
   const system = typeof b.instructions === 'string' && b.instructions !== '' ? [{ type: 'text' as const, text: b.instructions }] : [];
-  const tools = arr(b.tools).filter(isObj).map((t) => ({ name: str(t.name) || str(t.type), description: typeof t.description === 'string' ? t.description : undefined, inputSchema: t.parameters ?? t.format }));
+  const tools = arr(b.tools)
+    .filter(isObj)
+    .map((t) => ({
+      name: str(t.name) || str(t.type),
+      description: typeof t.description === 'string' ? t.description : undefined,
+      inputSchema: t.parameters ?? t.format,
+    }));
   const input = typeof b.input === 'string' ? [{ type: 'message', role: 'user', content: b.input }] : arr(b.input).filter(isObj);
   const items: Raw[] = [];
   for (const it of input) {
     const type = it.type ?? (typeof it.role === 'string' ? 'message' : undefined);
     if (type === 'message') {
-      const blocks = typeof it.content === 'string' ? [{ type: 'text' as const, text: it.content }] : arr(it.content).filter(isObj).map(leaf);
+      const blocks =
+        typeof it.content === 'string' ? [{ type: 'text' as const, text: it.content }] : arr(it.content).filter(isObj).map(leaf);
       items.push({ role: roleOf(it.role), blocks });
     } else if (type === 'function_call' || type === 'custom_tool_call') {
-      items.push({ role: 'assistant', blocks: [{ type: 'tool_call', id: str(it.call_id), name: str(it.name), input: type === 'function_call' ? str(it.arguments) : str(it.input) }] });
+      items.push({
+        role: 'assistant',
+        blocks: [
+          {
+            type: 'tool_call',
+            id: str(it.call_id),
+            name: str(it.name),
+            input: type === 'function_call' ? str(it.arguments) : str(it.input),
+          },
+        ],
+      });
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       const out = typeof it.output === 'string' ? [{ type: 'text' as const, text: it.output }] : arr(it.output).filter(isObj).map(leaf);
       items.push({ role: 'tool', blocks: [{ type: 'tool_result', callId: str(it.call_id), content: out }] });
     } else if (type === 'reasoning') {
-      const text = arr(it.summary).filter(isObj).map((s) => str(s.text)).join('\n\n');
-      items.push({ role: 'assistant', blocks: [{ type: 'reasoning', text, redacted: text === '' && typeof it.encrypted_content === 'string' ? true : undefined }] });
-    } else items.push({ role: 'user', blocks: [{ type: 'opaque', label: `${str(type) || 'item'} (as sent: ${JSON.stringify(it).length} chars)` }] });
+      const text = arr(it.summary)
+        .filter(isObj)
+        .map((s) => str(s.text))
+        .join('\n\n');
+      items.push({
+        role: 'assistant',
+        blocks: [{ type: 'reasoning', text, redacted: text === '' && typeof it.encrypted_content === 'string' ? true : undefined }],
+      });
+    } else
+      items.push({
+        role: 'user',
+        blocks: [{ type: 'opaque', label: `${str(type) || 'item'} (as sent: ${JSON.stringify(it).length} chars)` }],
+      });
   }
   return { system, tools, items };
 }
@@ -104,13 +145,22 @@ function fromChat(b: Obj): { system: Block[]; tools: ToolSchema[]; items: Raw[] 
       items.push({ role, blocks: [{ type: 'tool_result', callId: str(m.tool_call_id), content: text }] });
       continue;
     }
-    const calls = arr(m.tool_calls).filter(isObj).map((c): Block => ({ type: 'tool_call', id: str(c.id), name: isObj(c.function) ? str(c.function.name) : '', input: isObj(c.function) ? str(c.function.arguments) : '' }));
+    const calls = arr(m.tool_calls)
+      .filter(isObj)
+      .map((c): Block => ({
+        type: 'tool_call',
+        id: str(c.id),
+        name: isObj(c.function) ? str(c.function.name) : '',
+        input: isObj(c.function) ? str(c.function.arguments) : '',
+      }));
     items.push({ role, blocks: [...text, ...calls] });
   }
-  const tools = arr(b.tools).filter(isObj).map((t) => {
-    const f = isObj(t.function) ? t.function : t;
-    return { name: str(f.name), description: typeof f.description === 'string' ? f.description : undefined, inputSchema: f.parameters };
-  });
+  const tools = arr(b.tools)
+    .filter(isObj)
+    .map((t) => {
+      const f = isObj(t.function) ? t.function : t;
+      return { name: str(f.name), description: typeof f.description === 'string' ? f.description : undefined, inputSchema: f.parameters };
+    });
   return { system, tools, items };
 }
 
@@ -125,11 +175,21 @@ export function wireContent(call: WireCall): { system: Block[]; tools: ToolSchem
 }
 
 function requestInfoOf(j: JoinedRequest, call: WireCall): RequestInfo {
-  const maxOutput = call.body && typeof (call.body.max_tokens ?? call.body.max_output_tokens) === 'number' ? Number(call.body.max_tokens ?? call.body.max_output_tokens) : undefined;
+  const maxOutput =
+    call.body && typeof (call.body.max_tokens ?? call.body.max_output_tokens) === 'number'
+      ? Number(call.body.max_tokens ?? call.body.max_output_tokens)
+      : undefined;
   const u = call.usage;
   return {
-    index: j.index, id: call.responseId ?? `wire:${j.exchange ?? j.index}`, seq: j.afterSeq ?? 0, purpose: j.purpose, compactionId: j.compactionId,
-    route: { model: call.model ?? undefined, maxOutput }, responseSeq: null, finish: call.finish, usage: u,
+    index: j.index,
+    id: call.responseId ?? `wire:${j.exchange ?? j.index}`,
+    seq: j.afterSeq ?? 0,
+    purpose: j.purpose,
+    compactionId: j.compactionId,
+    route: { model: call.model ?? undefined, maxOutput },
+    responseSeq: null,
+    finish: call.finish,
+    usage: u,
     reportedInputTokens: u ? (u.context ?? (u.input ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0)) : null,
     error: call.error ? { code: call.error.code ?? undefined, message: call.error.message } : null,
   };
@@ -140,11 +200,23 @@ export function wireView(j: JoinedRequest, call: WireCall): ModelView {
   const c = wireContent(call);
   const seq = j.afterSeq ?? 0;
   const items: ViewItem[] = (c?.items ?? []).map((r, n) => ({
-    id: `wire:${j.exchange ?? j.index}:${n}`, seq, role: r.role, kind: itemKind({ role: r.role, blocks: r.blocks, derivation: undefined }),
-    blocks: r.blocks, rendition: 'verbatim', meta: false, derivation: null, provenance: [],
+    id: `wire:${j.exchange ?? j.index}:${n}`,
+    seq,
+    role: r.role,
+    kind: itemKind({ role: r.role, blocks: r.blocks, derivation: undefined }),
+    blocks: r.blocks,
+    rendition: 'verbatim',
+    meta: false,
+    derivation: null,
+    provenance: [],
   }));
   return {
-    request: requestInfoOf(j, call), system: c ? c.system : null, headerSeqs: [], tools: c ? c.tools : null, items, todo: null,
+    request: requestInfoOf(j, call),
+    system: c ? c.system : null,
+    headerSeqs: [],
+    tools: c ? c.tools : null,
+    items,
+    todo: null,
     unknowns: c ? [] : ['the captured body is not a model request Palimpsest reads'],
   };
 }

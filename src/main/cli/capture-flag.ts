@@ -17,7 +17,8 @@ export function captureFlags(args: ParsedArgs): string[] {
 export async function joinCaptureFlags(inspector: SessionInspector, args: ParsedArgs, branch?: string): Promise<void> {
   const paths = captureFlags(args);
   if (paths.length === 0) return;
-  if (branch !== undefined && branch !== inspector.defaultBranch) throw new UsageError(`--capture joins the default branch (${inspector.defaultBranch}), not "${branch}"`);
+  if (branch !== undefined && branch !== inspector.defaultBranch)
+    throw new UsageError(`--capture joins the default branch (${inspector.defaultBranch}), not "${branch}"`);
   try {
     await attachCaptures(inspector, await readCaptures(paths));
   } catch (err: unknown) {

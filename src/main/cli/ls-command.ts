@@ -68,7 +68,8 @@ function harnessesOf(args: LsArgs): Harness[] | undefined {
 
 /** Runs `ls`; `clean` is the exit code of a run that listed what it found (the CLI's EXIT_CLEAN). */
 export async function runLs(args: LsArgs, io: LsIo, clean: number): Promise<number> {
-  if (args.positional.length > 0) throw new LsUsageError(`ls takes no positional argument (got "${args.positional[0] ?? ''}"); use --root HARNESS=PATH`);
+  if (args.positional.length > 0)
+    throw new LsUsageError(`ls takes no positional argument (got "${args.positional[0] ?? ''}"); use --root HARNESS=PATH`);
   const harnesses = harnessesOf(args);
   const roots = values(args, 'root').map((r) => {
     try {
@@ -156,21 +157,36 @@ export function renderLs(d: Discovery): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length))) ?? [];
   const right = new Set([3, 4, 5]);
   for (const r of rows) {
-    out.push(r.map((c, i) => (i === r.length - 1 ? c : right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+    out.push(
+      r
+        .map((c, i) => (i === r.length - 1 ? c : right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    );
   }
   const bytes = d.sessions.reduce((a, s) => a + s.bytes, 0);
   const per = new Map<string, number>();
   for (const s of d.sessions) per.set(s.harness, (per.get(s.harness) ?? 0) + 1);
   out.push('');
-  out.push(`${d.sessions.length} session${d.sessions.length === 1 ? '' : 's'}, ${size(bytes)} (${[...per].map(([h, n]) => `${h} ${n}`).join(', ')})`);
-  out.push(d.index.path === null
-    ? `index: not used (--no-cache); ${d.index.scanned} scanned`
-    : `index: ${d.index.hits} from ${d.index.path}, ${d.index.scanned} scanned${d.index.written ? ', updated' : ''}`);
+  out.push(
+    `${d.sessions.length} session${d.sessions.length === 1 ? '' : 's'}, ${size(bytes)} (${[...per].map(([h, n]) => `${h} ${n}`).join(', ')})`,
+  );
+  out.push(
+    d.index.path === null
+      ? `index: not used (--no-cache); ${d.index.scanned} scanned`
+      : `index: ${d.index.hits} from ${d.index.path}, ${d.index.scanned} scanned${d.index.written ? ', updated' : ''}`,
+  );
   return out.join('\n');
 }
 
 function row(s: SessionSummary): string[] {
   return [
-    s.harness, when(s.startedAt), ellipsis(strip(s.project ?? '—'), 48), size(s.bytes), count(s.requests), count(s.compactions), strip(s.path),
+    s.harness,
+    when(s.startedAt),
+    ellipsis(strip(s.project ?? '—'), 48),
+    size(s.bytes),
+    count(s.requests),
+    count(s.compactions),
+    strip(s.path),
   ];
 }

@@ -132,7 +132,13 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
         await inspector.session.dispose();
       } catch (err: unknown) {
         if (!(err instanceof UnreadableSessionError)) throw err;
-        sessions.push({ palimpsest: JSON_VERSION, path: f, error: err.message, code: 'UNREADABLE', diagnostics: err.diagnostics.map(diagnosticJson) });
+        sessions.push({
+          palimpsest: JSON_VERSION,
+          path: f,
+          error: err.message,
+          code: 'UNREADABLE',
+          diagnostics: err.diagnostics.map(diagnosticJson),
+        });
         texts.push(`${f}\n  unreadable: ${err.message}`);
         exit = Math.max(exit, EXIT_FINDINGS);
       }
@@ -144,7 +150,14 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (none !== null) texts.push(none);
   if (!json) io.out(texts.join('\n\n'));
   // No session is an exit 2: the listing then carries the JSON error's fields too.
-  else for (const piece of jsonPieces({ palimpsest: JSON_VERSION, path, sessions, ...(none !== null ? { error: none, code: 'NO_SESSIONS', diagnostics: [] } : {}) })) io.out(piece);
+  else
+    for (const piece of jsonPieces({
+      palimpsest: JSON_VERSION,
+      path,
+      sessions,
+      ...(none !== null ? { error: none, code: 'NO_SESSIONS', diagnostics: [] } : {}),
+    }))
+      io.out(piece);
   return none !== null ? EXIT_UNUSABLE : exit;
 }
 
@@ -155,7 +168,8 @@ async function viewCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (index === undefined) throw new UsageError('view needs --request N (0-based; `palimpsest inspect` lists them)');
   const wireFlag = stringFlag(args, 'wire');
   if (wireFlag !== undefined) {
-    if (wireFlag !== 'auto' && !(WIRE_SHAPES as readonly string[]).includes(wireFlag)) throw new UsageError(`--wire takes ${WIRE_SHAPES.join(', ')} (or nothing: from the route), not "${wireFlag}"`);
+    if (wireFlag !== 'auto' && !(WIRE_SHAPES as readonly string[]).includes(wireFlag))
+      throw new UsageError(`--wire takes ${WIRE_SHAPES.join(', ')} (or nothing: from the route), not "${wireFlag}"`);
     if (args.flags.has('json')) throw new UsageError('--wire and --json exclude each other');
   }
   const inspector = await open(path, formatFlag(args), stringFlag(args, 'branch'), args);
@@ -195,27 +209,55 @@ async function viewCommand(args: ParsedArgs, io: Io): Promise<number> {
  * shown as sent (its system prompt and tools from the wire; its items from the log when the wire
  * carried exactly those, with their provenance); `--wire` prints the captured body itself.
  */
-async function viewJoined(inspector: SessionInspector, joined: WireJoin, index: number, branch: string, path: string, args: ParsedArgs, io: Io): Promise<number> {
+async function viewJoined(
+  inspector: SessionInspector,
+  joined: WireJoin,
+  index: number,
+  branch: string,
+  path: string,
+  args: ParsedArgs,
+  io: Io,
+): Promise<number> {
   const j = joined.requests[index];
   if (!j) {
     const n = joined.requests.length;
-    throw new UsageError(`no request ${index} in ${path} joined with its capture: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
+    throw new UsageError(
+      `no request ${index} in ${path} joined with its capture: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`,
+    );
   }
   const call = callOf(inspector, j);
   if (args.flags.has('wire') && call) {
-    if (call.exchange.request.body === null) throw new CommandFailure('FAILED', `the capture does not hold the body of request ${index} (${call.exchange.file}:${call.exchange.line})`);
+    if (call.exchange.request.body === null)
+      throw new CommandFailure(
+        'FAILED',
+        `the capture does not hold the body of request ${index} (${call.exchange.file}:${call.exchange.line})`,
+      );
     io.out(call.exchange.request.body);
-    io.err(`captured body of request ${index}: ${call.exchange.file}:${call.exchange.line}, ${call.exchange.method} ${call.exchange.path}, HTTP ${call.status ?? 'no response'}`);
+    io.err(
+      `captured body of request ${index}: ${call.exchange.file}:${call.exchange.line}, ${call.exchange.method} ${call.exchange.path}, HTTP ${call.status ?? 'no response'}`,
+    );
     return worstExit(inspector, branch);
   }
-  if (args.flags.has('wire')) throw new UsageError(`request ${index} is not in the capture (the log alone has it): drop --capture to rebuild its body from the log`);
+  if (args.flags.has('wire'))
+    throw new UsageError(`request ${index} is not in the capture (the log alone has it): drop --capture to rebuild its body from the log`);
   const view = await joinedView(inspector, j, branch);
   if (!view) throw new CommandFailure('FAILED', `request ${index} has no view`);
   const fates = j.logIndex === null ? [] : inspector.fates(j.logIndex, branch);
   const base = viewJson(path, branch, view, fates);
-  const out = { ...base, source: j.source, status: j.status, logIndex: j.logIndex, verdict: j.verdict, firstDiff: j.firstDiff, wire: call ? { capture: call.exchange.file, line: call.exchange.line, exchange: call.exchange.index } : null };
+  const out = {
+    ...base,
+    source: j.source,
+    status: j.status,
+    logIndex: j.logIndex,
+    verdict: j.verdict,
+    firstDiff: j.firstDiff,
+    wire: call ? { capture: call.exchange.file, line: call.exchange.line, exchange: call.exchange.index } : null,
+  };
   if (args.flags.has('json')) io.out(JSON.stringify(out, null, 2));
-  else io.out(`${renderView(base)}\n\nfrom ${j.source === 'both' ? `the wire and the log (${j.verdict ?? 'not compared'})` : j.source === 'wire' ? 'the wire only' : 'the log only'}${call ? `: ${call.exchange.file}:${call.exchange.line}, HTTP ${call.status ?? 'no response'}` : ''}`);
+  else
+    io.out(
+      `${renderView(base)}\n\nfrom ${j.source === 'both' ? `the wire and the log (${j.verdict ?? 'not compared'})` : j.source === 'wire' ? 'the wire only' : 'the log only'}${call ? `: ${call.exchange.file}:${call.exchange.line}, HTTP ${call.status ?? 'no response'}` : ''}`,
+    );
   return worstExit(inspector, branch);
 }
 

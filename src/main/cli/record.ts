@@ -47,14 +47,18 @@ export async function recordCommand(args: ParsedArgs, io: Io, options: RecordOpt
   const out = stringFlag(args, 'out');
   const path = out ?? defaultCapturePath(env);
 
-  const capture = await CaptureFile.create(path, {
-    writer: `palimpsest ${version}`,
-    startedAt: new Date().toISOString(),
-    cwd: process.cwd(),
-    // The command's name only: its arguments may carry secrets.
-    ...(command !== undefined ? { command } : {}),
-    upstreams: Object.fromEntries(PROVIDERS.map((p) => [p, upstreamText(upstreams[p])])),
-  }, out === undefined);
+  const capture = await CaptureFile.create(
+    path,
+    {
+      writer: `palimpsest ${version}`,
+      startedAt: new Date().toISOString(),
+      cwd: process.cwd(),
+      // The command's name only: its arguments may carry secrets.
+      ...(command !== undefined ? { command } : {}),
+      upstreams: Object.fromEntries(PROVIDERS.map((p) => [p, upstreamText(upstreams[p])])),
+    },
+    out === undefined,
+  );
   const stats = new RecordStats();
   const statusOut = options.status ?? process.stderr;
   const status = new StatusLine(stats, statusOut);
@@ -63,7 +67,10 @@ export async function recordCommand(args: ParsedArgs, io: Io, options: RecordOpt
   let proxy: RecordingProxy;
   try {
     proxy = await startRecordingProxy({
-      upstreams, capture, stats, port,
+      upstreams,
+      capture,
+      stats,
+      port,
       onWriteError: (err) => say(`palimpsest record: could not write to ${capture.path}: ${err.message}`),
     });
   } catch (err: unknown) {

@@ -1,4 +1,11 @@
-import { type ModelParams, type ModelPrices, type PinnedModel, parseModelSpec, parsePrices, ReasoningEffort } from '../../shared/rerun/pinned';
+import {
+  type ModelParams,
+  type ModelPrices,
+  type PinnedModel,
+  parseModelSpec,
+  parsePrices,
+  ReasoningEffort,
+} from '../../shared/rerun/pinned';
 import { readSettings } from '../rerun/settings';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 
@@ -12,7 +19,9 @@ import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/arg
 const PER_MODEL = ['base-url', 'model-window', 'key-env', 'temperature', 'reasoning', 'model-max-output', 'price'] as const;
 
 export const MODEL_SPEC: Record<string, 'value' | 'boolean'> = {
-  model: 'value', ...Object.fromEntries(PER_MODEL.map((f) => [f, 'value'])), 'session-model': 'boolean',
+  model: 'value',
+  ...Object.fromEntries(PER_MODEL.map((f) => [f, 'value'])),
+  'session-model': 'boolean',
 };
 
 export interface Chain {
@@ -26,7 +35,8 @@ function temperature(args: ParsedArgs): number | undefined {
   const v = stringFlag(args, 'temperature');
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 2) throw new UsageError(`--temperature must be a number from 0 to 2, got "${v}"`);
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0 || n > 2)
+    throw new UsageError(`--temperature must be a number from 0 to 2, got "${v}"`);
   return n;
 }
 
@@ -41,7 +51,8 @@ function params(args: ParsedArgs): ModelParams {
   const t = temperature(args);
   const r = stringFlag(args, 'reasoning');
   const reasoning = r === undefined ? undefined : ReasoningEffort.safeParse(r);
-  if (reasoning && !reasoning.success) throw new UsageError(`--reasoning must be one of ${ReasoningEffort.options.join(', ')}, got "${r ?? ''}"`);
+  if (reasoning && !reasoning.success)
+    throw new UsageError(`--reasoning must be one of ${ReasoningEffort.options.join(', ')}, got "${r ?? ''}"`);
   const maxOutput = intFlag(args, 'model-max-output');
   if (maxOutput === 0) throw new UsageError('--model-max-output must be at least 1');
   return {
@@ -54,15 +65,20 @@ function params(args: ParsedArgs): ModelParams {
 function fromFlags(args: ParsedArgs, specs: readonly string[]): PinnedModel[] {
   const given = PER_MODEL.filter((f) => args.flags.has(f));
   if (specs.length > 1 && given.length > 0) {
-    throw new UsageError(`--${given[0] ?? ''} pins one --model; for a chain of several pinned models, save it in the app's settings (or settings.json, docs/rerun.md)`);
+    throw new UsageError(
+      `--${given[0] ?? ''} pins one --model; for a chain of several pinned models, save it in the app's settings (or settings.json, docs/rerun.md)`,
+    );
   }
   const baseUrl = stringFlag(args, 'base-url');
   const window = intFlag(args, 'model-window');
   const keyEnv = stringFlag(args, 'key-env');
   const price = stringFlag(args, 'price');
   const options = {
-    ...(baseUrl !== undefined ? { baseUrl } : {}), ...(window !== undefined ? { window } : {}), ...(keyEnv !== undefined ? { keyEnv } : {}),
-    params: params(args), ...(price !== undefined ? { prices: parsePrice(price) } : {}),
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(window !== undefined ? { window } : {}),
+    ...(keyEnv !== undefined ? { keyEnv } : {}),
+    params: params(args),
+    ...(price !== undefined ? { prices: parsePrice(price) } : {}),
   };
   // A mock model without an address is served by an in-process mock (rerun/summarizer.ts).
   return specs.map((spec) => {
@@ -83,5 +99,7 @@ export async function chainOf(args: ParsedArgs, env: Readonly<Record<string, str
   if (args.flags.has('session-model')) return { models: [], from: 'session', settingsFile: null };
   const s = await readSettings(env);
   if (s.problem !== null) throw new UsageError(`${s.problem}. Pass --model or --session-model to run without it.`);
-  return s.chain.length > 0 ? { models: [...s.chain], from: 'settings', settingsFile: s.file } : { models: [], from: 'session', settingsFile: null };
+  return s.chain.length > 0
+    ? { models: [...s.chain], from: 'settings', settingsFile: s.file }
+    : { models: [], from: 'session', settingsFile: null };
 }

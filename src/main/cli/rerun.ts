@@ -38,19 +38,40 @@ interface Io {
 }
 
 export const RERUN_SPEC: Record<string, 'value' | 'boolean'> = {
-  compaction: 'value', request: 'value', strategy: 'value', ...MODEL_SPEC,
-  window: 'value', 'max-output': 'value', option: 'value', repeat: 'value', runs: 'value', json: 'boolean',
-  format: 'value', branch: 'value', 'list-strategies': 'boolean', 'allow-endpoint': 'value', ...CAPTURE_SPEC,
+  compaction: 'value',
+  request: 'value',
+  strategy: 'value',
+  ...MODEL_SPEC,
+  window: 'value',
+  'max-output': 'value',
+  option: 'value',
+  repeat: 'value',
+  runs: 'value',
+  json: 'boolean',
+  format: 'value',
+  branch: 'value',
+  'list-strategies': 'boolean',
+  'allow-endpoint': 'value',
+  ...CAPTURE_SPEC,
 };
 export const RUNS_SPEC: Record<string, 'value' | 'boolean'> = { runs: 'value', json: 'boolean', ...CAPTURE_SPEC };
 export const COMPARE_SPEC: Record<string, 'value' | 'boolean'> = {
-  compaction: 'value', request: 'value', run: 'value', batch: 'value', runs: 'value', json: 'boolean', format: 'value', branch: 'value', ...CAPTURE_SPEC,
+  compaction: 'value',
+  request: 'value',
+  run: 'value',
+  batch: 'value',
+  runs: 'value',
+  json: 'boolean',
+  format: 'value',
+  branch: 'value',
+  ...CAPTURE_SPEC,
 };
 
 function target(args: ParsedArgs): RunTarget {
   const c = stringFlag(args, 'compaction');
   const r = intFlag(args, 'request');
-  if ((c === undefined) === (r === undefined)) throw new UsageError('give exactly one of --compaction ID or --request N (`palimpsest inspect` lists both)');
+  if ((c === undefined) === (r === undefined))
+    throw new UsageError('give exactly one of --compaction ID or --request N (`palimpsest inspect` lists both)');
   return c !== undefined ? { compaction: c } : { request: r as number };
 }
 
@@ -94,14 +115,19 @@ async function openInspector(path: string, args: ParsedArgs): Promise<SessionIns
 
 /** The identities of the `--capture` files, as runs record them; one that cannot be read is named. */
 async function captureIdentities(args: ParsedArgs): Promise<SourceIdentity[]> {
-  return Promise.all(captureFlags(args).map((c) => sourceIdentity(c).catch((err: unknown) => {
-    throw new CommandFailure('UNREADABLE', whyUnreadable(c, err));
-  })));
+  return Promise.all(
+    captureFlags(args).map((c) =>
+      sourceIdentity(c).catch((err: unknown) => {
+        throw new CommandFailure('UNREADABLE', whyUnreadable(c, err));
+      }),
+    ),
+  );
 }
 
 export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.has('list-strategies')) {
-    for (const s of STRATEGIES) io.out(`${s.id.padEnd(12)} ${strategySource(s.source).padEnd(23)} ${s.needsModel ? 'model     ' : 'model-free'} ${s.title}`);
+    for (const s of STRATEGIES)
+      io.out(`${s.id.padEnd(12)} ${strategySource(s.source).padEnd(23)} ${s.needsModel ? 'model     ' : 'model-free'} ${s.title}`);
     return EXIT_CLEAN;
   }
   const path = args.positional[0];
@@ -113,7 +139,10 @@ export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
   // A model-free strategy asks no model: the settings are not even read (a damaged file cannot stop it).
   const needsModel = STRATEGIES.find((s) => s.id === strategy)?.needsModel ?? true;
   const chain = needsModel || args.lists.has('model') ? await chainOf(args) : { models: [], from: 'session' as const, settingsFile: null };
-  if (chain.from === 'settings' && !json) io.err(`Summarization models from ${chain.settingsFile ?? 'settings'}: ${chain.models.map(modelLabel).join(' → ')} (--model or --session-model to choose otherwise)`);
+  if (chain.from === 'settings' && !json)
+    io.err(
+      `Summarization models from ${chain.settingsFile ?? 'settings'}: ${chain.models.map(modelLabel).join(' → ')} (--model or --session-model to choose otherwise)`,
+    );
   const endpoints = approvedEndpoints(args, chain.from === 'flags' ? chain.models : []);
   const inspector = await openInspector(path, args);
   const ac = new AbortController();
@@ -125,17 +154,35 @@ export async function rerunCommand(args: ParsedArgs, io: Io): Promise<number> {
     const runsFile = stringFlag(args, 'runs');
     const branch = stringFlag(args, 'branch');
     const result = await runJob(inspector, {
-      sessionPath: path, target: t, strategy, options: options(args), models: chain.models, repeat: intFlag(args, 'repeat') ?? 1, signal: ac.signal,
-      ...(branch !== undefined ? { branch } : {}), ...(window !== undefined ? { window } : {}), ...(maxOutput !== undefined ? { maxOutput } : {}),
+      sessionPath: path,
+      target: t,
+      strategy,
+      options: options(args),
+      models: chain.models,
+      repeat: intFlag(args, 'repeat') ?? 1,
+      signal: ac.signal,
+      ...(branch !== undefined ? { branch } : {}),
+      ...(window !== undefined ? { window } : {}),
+      ...(maxOutput !== undefined ? { maxOutput } : {}),
       ...(runsFile !== undefined ? { runsFile } : {}),
       captures: captureFlags(args),
       endpoints,
-      onProgress: (p) => io.err(`[${p.repeat + 1}/${p.of}] ${p.stage} ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
-      onRun: (run) => { if (!json) io.out(renderRun(run)); },
+      onProgress: (p) =>
+        io.err(`[${p.repeat + 1}/${p.of}] ${p.stage} ${p.done}${p.total !== null ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
+      onRun: (run) => {
+        if (!json) io.out(renderRun(run));
+      },
     });
     // runCli prints it, and under --json the JSON error.
     if (!result.ok) throw new CommandFailure('FAILED', result.error);
-    if (json) io.out(JSON.stringify({ palimpsest: 1, file: result.file, windowFrom: result.windowFrom, unknowns: result.source.unknowns, runs: result.runs }, null, 2));
+    if (json)
+      io.out(
+        JSON.stringify(
+          { palimpsest: 1, file: result.file, windowFrom: result.windowFrom, unknowns: result.source.unknowns, runs: result.runs },
+          null,
+          2,
+        ),
+      );
     else io.err(`${result.runs.length} run(s) appended to ${result.file}`);
     return result.runs.every((r) => r.outcome === 'committed') ? EXIT_CLEAN : EXIT_FINDINGS;
   } finally {
@@ -154,7 +201,14 @@ export async function runsCommand(args: ParsedArgs, io: Io): Promise<number> {
   // Every run of the session; with --capture, those made with exactly these captures.
   const mine = runs.filter((r) => r.source.path === identity.path && (captures.length === 0 || sameCaptures(r.captures, captures)));
   for (const p of problems) io.err(`${file}:${p.line}: ${p.message} (line skipped)`);
-  if (args.flags.has('json')) io.out(JSON.stringify({ palimpsest: 1, file, identity, runs: mine.map((r) => ({ ...r, stale: r.source.fingerprint !== identity.fingerprint })) }, null, 2));
+  if (args.flags.has('json'))
+    io.out(
+      JSON.stringify(
+        { palimpsest: 1, file, identity, runs: mine.map((r) => ({ ...r, stale: r.source.fingerprint !== identity.fingerprint })) },
+        null,
+        2,
+      ),
+    );
   else io.out(renderRunList(file, mine, identity));
   return EXIT_CLEAN;
 }
@@ -176,15 +230,23 @@ export async function compareCommand(args: ParsedArgs, io: Io): Promise<number> 
     const wantRuns = new Set(args.lists.get('run') ?? []);
     const batch = stringFlag(args, 'batch');
     const key = JSON.stringify(t);
-    const chosen: RunRecord[] = runs.filter((r) => r.source.path === identity.path && JSON.stringify(r.target) === key && r.branch === branch && sameTargetSpace(r, captures)
-      && (wantRuns.size === 0 || wantRuns.has(r.runId)) && (batch === undefined || r.batchId === batch));
+    const chosen: RunRecord[] = runs.filter(
+      (r) =>
+        r.source.path === identity.path &&
+        JSON.stringify(r.target) === key &&
+        r.branch === branch &&
+        sameTargetSpace(r, captures) &&
+        (wantRuns.size === 0 || wantRuns.has(r.runId)) &&
+        (batch === undefined || r.batchId === batch),
+    );
     const subjects: CompareSubject[] = [];
     if ('compaction' in t) {
       const o = await originalSubject(inspector, t.compaction, branch);
       if (o) subjects.push(o);
     }
     subjects.push(...chosen.map(runSubject));
-    if (subjects.length < 2) io.err(`Nothing to compare yet: ${chosen.length} run(s) of this target in ${file}. Run \`palimpsest rerun\` first.`);
+    if (subjects.length < 2)
+      io.err(`Nothing to compare yet: ${chosen.length} run(s) of this target in ${file}. Run \`palimpsest rerun\` first.`);
     const c: Comparison = compare(sourceText(src.source.view), subjects);
     io.out(args.flags.has('json') ? JSON.stringify({ palimpsest: 1, file, target: t, comparison: c }, null, 2) : renderComparison(c));
     return subjects.length < 2 ? EXIT_FINDINGS : EXIT_CLEAN;

@@ -8,7 +8,12 @@ import { approvedEndpoints } from './endpoints';
 import type { Io } from '../command/io';
 
 /** Flags of `palimpsest serve`. */
-export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = { port: 'value', 'memory-budget': 'value', 'allow-endpoint': 'value', ...CAPTURE_SPEC };
+export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = {
+  port: 'value',
+  'memory-budget': 'value',
+  'allow-endpoint': 'value',
+  ...CAPTURE_SPEC,
+};
 
 export interface ServeOptions {
   readonly paths: readonly string[];
@@ -73,7 +78,12 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
 /** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
 export async function serve(options: ServeOptions, io: Io): Promise<number> {
   // Session files are opened; folders are listed in the library (src/main/host/host-context.ts).
-  const context = await createHostContext({ paths: options.paths, captures: options.captures ?? [], memoryBudget: options.memoryBudget, ...(options.endpoints ? { endpoints: options.endpoints } : {}) });
+  const context = await createHostContext({
+    paths: options.paths,
+    captures: options.captures ?? [],
+    memoryBudget: options.memoryBudget,
+    ...(options.endpoints ? { endpoints: options.endpoints } : {}),
+  });
   const handlers = context.handlers;
   if (context.missing.length > 0) {
     context.dispose();
@@ -89,15 +99,17 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
   } catch (err: unknown) {
     context.dispose();
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is in use; pick another with --port, or --port 0 for any free one`);
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${options.port} is in use; pick another with --port, or --port 0 for any free one`);
     if (code === 'EACCES') throw new UsageError(`not allowed to listen on port ${options.port}`);
     throw err;
   }
   const watch = options.until ? null : signals();
   io.out(`Palimpsest is serving ${options.paths.length === 0 ? 'no session' : options.paths.join(', ')} on 127.0.0.1 only.`);
-  io.out('Open this URL (it carries this launch\'s access token; keep it private):');
+  io.out("Open this URL (it carries this launch's access token; keep it private):");
   io.out(`  ${host.url}`);
-  if (!host.rendererDir) io.err('palimpsest serve: the renderer is not built (no out/renderer): run `npm run build`; the API still answers.');
+  if (!host.rendererDir)
+    io.err('palimpsest serve: the renderer is not built (no out/renderer): run `npm run build`; the API still answers.');
   io.out(`Remote machine? Forward the same port: ssh -L ${host.port}:127.0.0.1:${host.port} <host>. Stop with Ctrl-C.`);
   options.onListening?.(host);
   let signal: NodeJS.Signals | null = null;
@@ -119,7 +131,8 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
 /** The memory budget from --memory-budget, else the environment; a value that is not a positive number of MB is bad usage. */
 function memoryBudget(args: ParsedArgs, env: NodeJS.ProcessEnv): number | undefined {
   const flag = args.flags.get('memory-budget');
-  const [text, name] = flag !== undefined ? [stringFlag(args, 'memory-budget') ?? '', '--memory-budget'] : [env[MEMORY_BUDGET_ENV], `$${MEMORY_BUDGET_ENV}`];
+  const [text, name] =
+    flag !== undefined ? [stringFlag(args, 'memory-budget') ?? '', '--memory-budget'] : [env[MEMORY_BUDGET_ENV], `$${MEMORY_BUDGET_ENV}`];
   if (text === undefined) return undefined;
   const bytes = parseBudgetMb(text);
   if (bytes === null) throw new UsageError(`${name} must be a positive number of MB, got "${text}"`);
@@ -130,5 +143,14 @@ function memoryBudget(args: ParsedArgs, env: NodeJS.ProcessEnv): number | undefi
 export async function serveCommand(args: ParsedArgs, io: Io): Promise<number> {
   const port = intFlag(args, 'port') ?? 0;
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  return serve({ paths: args.positional, captures: captureFlags(args), port, memoryBudget: memoryBudget(args, process.env), endpoints: approvedEndpoints(args, []) }, io);
+  return serve(
+    {
+      paths: args.positional,
+      captures: captureFlags(args),
+      port,
+      memoryBudget: memoryBudget(args, process.env),
+      endpoints: approvedEndpoints(args, []),
+    },
+    io,
+  );
 }

@@ -2,7 +2,12 @@ import { SEVERITY_RANK } from '../../shared/model/diagnostic';
 import { CATEGORY_LABEL, TOKEN_CATEGORIES, type TokenCategory } from '../../shared/tokens/categories';
 import { isEncodingName, type EncodingName } from '../../shared/tokens/encoding';
 import {
-  parsePolicySpec, PolicyError, POLICY_NAMES, type PolicyLines, type PolicyVerdict, type TokenPolicy,
+  parsePolicySpec,
+  PolicyError,
+  POLICY_NAMES,
+  type PolicyLines,
+  type PolicyVerdict,
+  type TokenPolicy,
 } from '../../shared/tokens/policy';
 import type { PrefixAnalysis } from '../../shared/tokens/prefix';
 import type { RequestRow, SessionTokenReport } from '../../shared/tokens/report';
@@ -24,7 +29,14 @@ import type { Io } from '../command/io';
  * command and closed before it returns.
  */
 export const TOKENS_SPEC: Record<string, 'value' | 'boolean'> = {
-  json: 'boolean', format: 'value', branch: 'value', request: 'value', policy: 'value', encoding: 'value', estimate: 'boolean', workers: 'value',
+  json: 'boolean',
+  format: 'value',
+  branch: 'value',
+  request: 'value',
+  policy: 'value',
+  encoding: 'value',
+  estimate: 'boolean',
+  workers: 'value',
   ...CAPTURE_SPEC,
 };
 
@@ -35,8 +47,10 @@ const clean = (s: string, max = 60): string => {
   const flat = s.replace(CONTROL, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
-const num = (n: number | null | undefined): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : Math.round(n).toLocaleString('en-US'));
-const pct = (x: number | null | undefined): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(x * 100).toFixed(1)} %`);
+const num = (n: number | null | undefined): string =>
+  n === null || n === undefined || !Number.isFinite(n) ? '—' : Math.round(n).toLocaleString('en-US');
+const pct = (x: number | null | undefined): string =>
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(x * 100).toFixed(1)} %`;
 const fix = (x: number | null | undefined, d = 3): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));
 
 /**
@@ -44,7 +58,10 @@ const fix = (x: number | null | undefined, d = 3): string => (x === null || x ==
  * `inspect --json` reports as `estimatedTokens`. Uses `counter` when given (the caller owns it),
  * otherwise creates a pool for the call and closes it.
  */
-export async function estimateRequestTokens(inspector: SessionInspector, options: { branch?: string; counter?: TokenCounter; signal?: AbortSignal } = {}): Promise<(number | null)[]> {
+export async function estimateRequestTokens(
+  inspector: SessionInspector,
+  options: { branch?: string; counter?: TokenCounter; signal?: AbortSignal } = {},
+): Promise<(number | null)[]> {
   const counter = options.counter ?? createTokenCounter();
   try {
     const tokens = new SessionTokens(inspector, { counter, branch: options.branch });
@@ -66,7 +83,8 @@ function cacheText(c: PrefixAnalysis): string {
   if (c.previous === null) return 'first request';
   let read = '';
   if (c.reportedCacheRead === 0 && c.sharedTokens > 0) read = '; provider cache miss (0 read)';
-  else if (c.reportedCacheRead !== null) read = `; cache read ${num(c.reportedCacheRead)}${c.cacheReadRatio !== null ? ` (${fix(c.cacheReadRatio, 2)}× expected)` : ''}`;
+  else if (c.reportedCacheRead !== null)
+    read = `; cache read ${num(c.reportedCacheRead)}${c.cacheReadRatio !== null ? ` (${fix(c.cacheReadRatio, 2)}× expected)` : ''}`;
   if (!c.firstChange) return `same as #${c.previous}${read}`;
   if (!c.cacheBreak) {
     return `+${num(c.appendedTokens)} after #${c.previous}${c.firstChange.cause === 'todo' ? ' (todo moved)' : ''}${read}`;
@@ -75,7 +93,10 @@ function cacheText(c: PrefixAnalysis): string {
 }
 
 function linesText(l: PolicyLines): string {
-  const w = l.window === null ? 'window unknown' : `window ${num(l.window)}${l.windowSource === 'policy' ? ' (policy default: the log records none)' : ''}`;
+  const w =
+    l.window === null
+      ? 'window unknown'
+      : `window ${num(l.window)}${l.windowSource === 'policy' ? ' (policy default: the log records none)' : ''}`;
   const parts = [w, `trigger ${num(l.trigger)}`];
   if (l.reactive !== null) parts.push(`reactive ${num(l.reactive)}`);
   parts.push(`raw tail ${l.rawTail !== null ? num(l.rawTail) : l.rawTailMessages !== null ? `${l.rawTailMessages} messages` : '—'}`);
@@ -88,14 +109,28 @@ function envelopeText(report: SessionTokenReport): string[] {
   const fit = report.fit;
   const unlogged = report.requests.filter((r) => r.unloggedSystem || r.unloggedTools);
   if (unlogged.length > 0) {
-    const what = [unlogged.some((r) => r.unloggedSystem) ? 'system prompt' : '', unlogged.some((r) => r.unloggedTools) ? 'tool schemas' : ''].filter(Boolean).join(' and ');
-    out.push(`  unlogged    ${what}: the log does not contain ${what.includes(' and ') ? 'them' : 'it'} (${num(unlogged.length)} requests)`);
+    const what = [
+      unlogged.some((r) => r.unloggedSystem) ? 'system prompt' : '',
+      unlogged.some((r) => r.unloggedTools) ? 'tool schemas' : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    out.push(
+      `  unlogged    ${what}: the log does not contain ${what.includes(' and ') ? 'them' : 'it'} (${num(unlogged.length)} requests)`,
+    );
     if (fit) {
-      const later = fit.stretches.slice(1).map((s) => `${num(s.envelope)} after compaction ${s.stretch}`).join(', ');
-      out.push(`              measured from usage: ${num(fit.envelope)} tokens${later ? ` (${later})` : ''}; k = ${fix(fit.ratio)} provider tokens per counted token; ${num(fit.requests)} requests, spread ±${num(fit.spread)} (${fit.method})`);
+      const later = fit.stretches
+        .slice(1)
+        .map((s) => `${num(s.envelope)} after compaction ${s.stretch}`)
+        .join(', ');
+      out.push(
+        `              measured from usage: ${num(fit.envelope)} tokens${later ? ` (${later})` : ''}; k = ${fix(fit.ratio)} provider tokens per counted token; ${num(fit.requests)} requests, spread ±${num(fit.spread)} (${fit.method})`,
+      );
     } else out.push('              not measurable: no request reports usage');
   } else if (fit) {
-    out.push(`  residual    provider − local: ${num(fit.envelope)} tokens per request + k = ${fix(fit.ratio)} per counted token (${num(fit.requests)} requests; framing and tokenizer differences)`);
+    out.push(
+      `  residual    provider − local: ${num(fit.envelope)} tokens per request + k = ${fix(fit.ratio)} per counted token (${num(fit.requests)} requests; framing and tokenizer differences)`,
+    );
   }
   return out;
 }
@@ -106,21 +141,30 @@ function headerText(path: string, report: SessionTokenReport, counted: CountRunS
   out.push(path);
   out.push(`  encoding    ${e.encoding}${e.exact ? '' : ' (approximation)'}: ${e.note}`);
   if (counted) {
-    out.push(`  counted     ${num(counted.chars)} characters of ${num(counted.refs)} texts (${num(counted.fromCache)} from the cache, ${num(counted.hydrated)} re-read) in ${(counted.wallMs / 1000).toFixed(1)} s on ${counter?.threads ?? 0} ${counter?.kind === 'workers' ? 'worker threads' : 'thread (inline)'}; js-tiktoken, pieces ≤ ${DEFAULT_MAX_PIECE_BYTES} bytes${counted.encoder.estimatedTokens > 0 ? `; ${num(counted.encoder.estimatedTokens)} tokens of pathological runs estimated` : ''}`);
+    out.push(
+      `  counted     ${num(counted.chars)} characters of ${num(counted.refs)} texts (${num(counted.fromCache)} from the cache, ${num(counted.hydrated)} re-read) in ${(counted.wallMs / 1000).toFixed(1)} s on ${counter?.threads ?? 0} ${counter?.kind === 'workers' ? 'worker threads' : 'thread (inline)'}; js-tiktoken, pieces ≤ ${DEFAULT_MAX_PIECE_BYTES} bytes${counted.encoder.estimatedTokens > 0 ? `; ${num(counted.encoder.estimatedTokens)} tokens of pathological runs estimated` : ''}`,
+    );
   } else out.push('  counted     nothing (--estimate): figures are characters ÷ 4, labelled estimates');
   if (report.partial > 0) out.push(`  estimates   ${report.partial} requests still contain figures estimated from characters`);
   const withUsage = report.requests.filter((r) => r.reportedTokens !== null).length;
   out.push(`  reported    ${num(withUsage)} of ${num(report.requests.length)} requests carry provider usage (authoritative)`);
   out.push(...envelopeText(report));
   const p = report.policy.policy;
-  out.push(`  policy      ${p.id} — ${p.name}: ${p.description}; measures the ${p.measure} context${p.edited.length > 0 ? `; edited: ${p.edited.join(', ')}` : ''}`);
+  out.push(
+    `  policy      ${p.id} — ${p.name}: ${p.description}; measures the ${p.measure} context${p.edited.length > 0 ? `; edited: ${p.edited.join(', ')}` : ''}`,
+  );
   const ev = report.policy;
   const list = (xs: readonly number[]): string => {
     if (xs.length === 0) return 'none';
-    const shown = xs.slice(0, 12).map((i) => `#${i}`).join(', ');
+    const shown = xs
+      .slice(0, 12)
+      .map((i) => `#${i}`)
+      .join(', ');
     return xs.length > 12 ? `${shown} … (${num(xs.length)} in all)` : shown;
   };
-  out.push(`              would compact after ${list(ev.triggers)}; the log compacted after ${list(ev.compactions)} (matched ${ev.matched.length}, unpredicted ${ev.unpredicted.length}, extra ${ev.extra.length})`);
+  out.push(
+    `              would compact after ${list(ev.triggers)}; the log compacted after ${list(ev.compactions)} (matched ${ev.matched.length}, unpredicted ${ev.unpredicted.length}, extra ${ev.extra.length})`,
+  );
   return out;
 }
 
@@ -136,23 +180,37 @@ function renderReport(path: string, report: SessionTokenReport, counted: CountRu
   const first = report.policy.verdicts[0];
   if (first) out.push(`              ${linesText(first.lines)}`);
   out.push('');
-  out.push(`  ${'request'.padEnd(6)} ${'purpose'.padEnd(10)} ${'estimated'.padStart(10)} ${'reported'.padStart(10)} ${'ratio'.padStart(7)} ${'unlogged'.padStart(9)} ${'fill'.padStart(8)} ${'policy'.padEnd(12)} prompt cache`);
+  out.push(
+    `  ${'request'.padEnd(6)} ${'purpose'.padEnd(10)} ${'estimated'.padStart(10)} ${'reported'.padStart(10)} ${'ratio'.padStart(7)} ${'unlogged'.padStart(9)} ${'fill'.padStart(8)} ${'policy'.padEnd(12)} prompt cache`,
+  );
   for (const r of report.requests) out.push(requestLine(r, verdicts.get(r.index)));
   out.push('');
-  out.push('estimated: local count of what the log shows (~: part still estimated from characters); reported: the provider\'s figure;');
+  out.push("estimated: local count of what the log shows (~: part still estimated from characters); reported: the provider's figure;");
   out.push('unlogged: reported − k × estimated; policy state * = the request after which the policy would compact.');
   return out.join('\n');
 }
 
-function renderView(path: string, report: SessionTokenReport, view: ViewAccount, counted: CountRunStats | null, counter: TokenCounter | null): string {
+function renderView(
+  path: string,
+  report: SessionTokenReport,
+  view: ViewAccount,
+  counted: CountRunStats | null,
+  counter: TokenCounter | null,
+): string {
   const out = headerText(path, report, counted, counter);
   const row = report.requests[view.index] as RequestRow;
   const v = report.policy.verdicts.find((x) => x.index === view.index);
   const r = view.tokens.request;
   out.push('');
-  out.push(`Request #${view.index} (${clean(r.id, 40)}) at seq ${r.seq}: ${r.purpose}, ${clean(r.route.provider ?? '?', 20)}/${clean(r.route.model ?? '?', 40)}`);
-  out.push(`  estimated   ${num(row.estimatedTokens)} tokens${row.uncounted > 0 ? ` (${num(row.uncounted)} of them estimated from characters)` : ' (counted)'} with ${report.encoding.encoding}${report.encoding.exact ? '' : ' (approximation)'}`);
-  out.push(`  reported    ${row.reportedTokens === null ? 'no usage in the log' : `${num(row.reportedTokens)} (provider; authoritative) · ratio ${fix(row.ratio)} · unlogged ${num(row.unlogged)}`}`);
+  out.push(
+    `Request #${view.index} (${clean(r.id, 40)}) at seq ${r.seq}: ${r.purpose}, ${clean(r.route.provider ?? '?', 20)}/${clean(r.route.model ?? '?', 40)}`,
+  );
+  out.push(
+    `  estimated   ${num(row.estimatedTokens)} tokens${row.uncounted > 0 ? ` (${num(row.uncounted)} of them estimated from characters)` : ' (counted)'} with ${report.encoding.encoding}${report.encoding.exact ? '' : ' (approximation)'}`,
+  );
+  out.push(
+    `  reported    ${row.reportedTokens === null ? 'no usage in the log' : `${num(row.reportedTokens)} (provider; authoritative) · ratio ${fix(row.ratio)} · unlogged ${num(row.unlogged)}`}`,
+  );
   out.push('');
   out.push(`  ${'category'.padEnd(30)} ${'tokens'.padStart(10)} ${'share'.padStart(8)}`);
   const total = view.tokens.total;
@@ -167,20 +225,31 @@ function renderView(path: string, report: SessionTokenReport, view: ViewAccount,
   out.push(`  ${'total'.padEnd(30)} ${num(total).padStart(10)}`);
   const u = view.tokens.uncountable;
   if (u.images + u.opaque + u.redacted + view.tokens.maskedUnknown > 0) {
-    out.push(`  not countable: ${u.images} images, ${u.opaque} opaque blocks, ${u.redacted} redacted reasoning, ${view.tokens.maskedUnknown} masked items without recorded reference`);
+    out.push(
+      `  not countable: ${u.images} images, ${u.opaque} opaque blocks, ${u.redacted} redacted reasoning, ${view.tokens.maskedUnknown} masked items without recorded reference`,
+    );
   }
   out.push('');
   out.push(`  policy ${report.policy.policy.id}: ${linesText(view.lines)}`);
   if (v) {
-    out.push(`         size ${num(v.size)} (${v.sizeSource}) · ${report.policy.policy.measure} ${num(v.measured)} · fill ${pct(v.fill)} → ${v.state}${v.firstOfRun ? ' (the policy would compact after this request)' : ''}${v.compactedAfter ? `; the log compacted after it (${clean(v.compactedAfter, 40)})` : ''}`);
+    out.push(
+      `         size ${num(v.size)} (${v.sizeSource}) · ${report.policy.policy.measure} ${num(v.measured)} · fill ${pct(v.fill)} → ${v.state}${v.firstOfRun ? ' (the policy would compact after this request)' : ''}${v.compactedAfter ? `; the log compacted after it (${clean(v.compactedAfter, 40)})` : ''}`,
+    );
   }
-  out.push(`  prompt cache: ${cacheText(view.cache)}${view.cache.previous !== null ? `; shared prefix ${view.cache.sharedUnits} positions, ${num(view.cache.sharedTokens)} tokens` : ''}`);
+  out.push(
+    `  prompt cache: ${cacheText(view.cache)}${view.cache.previous !== null ? `; shared prefix ${view.cache.sharedUnits} positions, ${num(view.cache.sharedTokens)} tokens` : ''}`,
+  );
   out.push('');
   out.push(`  ${'pos'.padStart(4)} ${'item'.padEnd(24)} ${'kind'.padEnd(12)} ${'tokens'.padStart(9)}  categories`);
   for (const x of view.units) {
-    const cats = Object.entries(x.categories).filter(([k]) => k !== 'framing').map(([k, t]) => `${k} ${num(t)}`).join(', ');
+    const cats = Object.entries(x.categories)
+      .filter(([k]) => k !== 'framing')
+      .map(([k, t]) => `${k} ${num(t)}`)
+      .join(', ');
     const mark = x.unknown ? ' (not in the log)' : x.rendition === 'masked' ? ' [masked]' : '';
-    out.push(`  ${String(x.position).padStart(4)} ${clean(x.label, 24).padEnd(24)} ${x.kind.padEnd(12)} ${`${num(x.tokens)}${x.estimated > 0 ? '~' : ''}`.padStart(9)}  ${cats}${mark}`);
+    out.push(
+      `  ${String(x.position).padStart(4)} ${clean(x.label, 24).padEnd(24)} ${x.kind.padEnd(12)} ${`${num(x.tokens)}${x.estimated > 0 ? '~' : ''}`.padStart(9)}  ${cats}${mark}`,
+    );
   }
   return out.join('\n');
 }
@@ -193,16 +262,20 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
   const workers = intFlag(args, 'workers');
   const session = await loadSession(path, { format: formatFlag(args) });
   const inspector = new SessionInspector(session);
-  const counter = args.flags.has('estimate') ? null : createTokenCounter(workers !== undefined ? { size: Math.max(1, workers), inline: workers === 0 } : {});
+  const counter = args.flags.has('estimate')
+    ? null
+    : createTokenCounter(workers !== undefined ? { size: Math.max(1, workers), inline: workers === 0 } : {});
   try {
     const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
-    if (!inspector.hasBranch(branch)) throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
+    if (!inspector.hasBranch(branch))
+      throw new UsageError(`no branch "${branch}" in ${path}; branches: ${inspector.branches.map((b) => b.name).join(', ')}`);
     await joinCaptureFlags(inspector, args, stringFlag(args, 'branch'));
     // The same diagnostics, hence the same exit code, as the other commands.
     await inspector.loadRuleTexts(branch);
     const tokens = new SessionTokens(inspector, { counter, branch, encoding });
     const n = tokens.state.requests.length;
-    if (index !== undefined && index >= n) throw new UsageError(`no request ${index} in ${path}: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
+    if (index !== undefined && index >= n)
+      throw new UsageError(`no request ${index} in ${path}: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
     let policy: TokenPolicy;
     try {
       const spec = stringFlag(args, 'policy');

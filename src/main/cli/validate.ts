@@ -69,7 +69,8 @@ export async function validateSession(inspector: SessionInspector, options: Vali
 function severityFlag(args: ParsedArgs): Severity | undefined {
   const s = stringFlag(args, 'min-severity');
   if (s === undefined) return undefined;
-  if (!(SEVERITIES as readonly string[]).includes(s)) throw new UsageError(`--min-severity must be one of ${SEVERITIES.join(', ')}, got "${s}"`);
+  if (!(SEVERITIES as readonly string[]).includes(s))
+    throw new UsageError(`--min-severity must be one of ${SEVERITIES.join(', ')}, got "${s}"`);
   return s as Severity;
 }
 
@@ -80,7 +81,10 @@ function severityFlag(args: ParsedArgs): Severity | undefined {
 function ruleArgs(args: ParsedArgs): { rules: string[] | undefined; positional: string[] } {
   const flag = stringFlag(args, 'rule');
   if (flag === undefined) return { rules: undefined, positional: args.positional };
-  const rules = flag.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const rules = flag
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const positional: string[] = [];
   for (const p of args.positional) {
     if (ruleById(p)) rules.push(p);
@@ -88,7 +92,9 @@ function ruleArgs(args: ParsedArgs): { rules: string[] | undefined; positional: 
   }
   const unknown = rules.filter((r) => !ruleById(r));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown rule ${unknown.map((u) => `"${u}"`).join(', ')}; the rules are ${RULES.map((r) => r.id).join(', ')} (palimpsest validate --list-rules)`);
+    throw new UsageError(
+      `unknown rule ${unknown.map((u) => `"${u}"`).join(', ')}; the rules are ${RULES.map((r) => r.id).join(', ')} (palimpsest validate --list-rules)`,
+    );
   }
   if (rules.length === 0) throw new UsageError('--rule needs at least one rule id');
   return { rules: [...new Set(rules)], positional };
@@ -103,7 +109,12 @@ interface SessionReport {
   readonly diagnostics: Diagnostic[];
 }
 
-async function validateOne(path: string, format: FormatId | undefined, options: ValidateOptions, args?: ParsedArgs): Promise<SessionReport> {
+async function validateOne(
+  path: string,
+  format: FormatId | undefined,
+  options: ValidateOptions,
+  args?: ParsedArgs,
+): Promise<SessionReport> {
   const session = await loadSession(path, { format });
   try {
     const inspector = new SessionInspector(session);
@@ -133,14 +144,20 @@ function reportJson(r: SessionReport) {
 
 function renderReport(r: SessionReport): string {
   const out: string[] = [];
-  out.push(`${clean(r.path)} — ${r.format}, branch ${clean(r.branch)}, ${r.events.toLocaleString('en-US')} events, ${r.compactions} compaction${r.compactions === 1 ? '' : 's'}`);
+  out.push(
+    `${clean(r.path)} — ${r.format}, branch ${clean(r.branch)}, ${r.events.toLocaleString('en-US')} events, ${r.compactions} compaction${r.compactions === 1 ? '' : 's'}`,
+  );
   for (const d of r.diagnostics) {
     const where = d.file ? `${clean(d.file)}${d.line ? `:${d.line}` : ''}` : d.seqs.length > 0 ? `seq ${d.seqs[0]}` : '';
     out.push(`  ${d.severity.padEnd(7)} ${d.rule}  ${where}`);
     out.push(`          ${clean(d.message)}`);
   }
   const n = countSeverities(r.diagnostics);
-  out.push(r.diagnostics.length === 0 ? '  no findings' : `  ${n.error} error${n.error === 1 ? '' : 's'}, ${n.warning} warning${n.warning === 1 ? '' : 's'}, ${n.info} info`);
+  out.push(
+    r.diagnostics.length === 0
+      ? '  no findings'
+      : `  ${n.error} error${n.error === 1 ? '' : 's'}, ${n.warning} warning${n.warning === 1 ? '' : 's'}, ${n.info} info`,
+  );
   return out.join('\n');
 }
 
@@ -148,7 +165,13 @@ const hasError = (ds: readonly Diagnostic[]): boolean => ds.some((d) => d.severi
 
 function listRules(json: boolean, io: Io): number {
   if (json) {
-    io.out(JSON.stringify({ palimpsest: JSON_VERSION, rules: RULES.map((r) => ({ id: r.id, severities: r.severities, title: r.title, origins: r.origins })) }, null, 2));
+    io.out(
+      JSON.stringify(
+        { palimpsest: JSON_VERSION, rules: RULES.map((r) => ({ id: r.id, severities: r.severities, title: r.title, origins: r.origins })) },
+        null,
+        2,
+      ),
+    );
   } else {
     const width = Math.max(...RULES.map((r) => r.id.length));
     for (const r of RULES) io.out(`${r.id.padEnd(width)}  ${r.severities.join('/').padEnd(15)} ${r.title}`);
@@ -186,7 +209,11 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   if (paths.length === 0) {
     const message = `${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found`;
     // An exit 2: the listing carries the JSON error's fields too (docs/cli.md, "Errors").
-    io.out(json ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions: [], error: message, code: 'NO_SESSIONS', diagnostics: [] }, null, 2) : message);
+    io.out(
+      json
+        ? JSON.stringify({ palimpsest: JSON_VERSION, path, sessions: [], error: message, code: 'NO_SESSIONS', diagnostics: [] }, null, 2)
+        : message,
+    );
     return EXIT_UNUSABLE;
   }
   const sessions: unknown[] = [];
@@ -200,7 +227,13 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
       if (hasError(r.diagnostics)) exit = EXIT_FINDINGS;
     } catch (err: unknown) {
       if (!(err instanceof UnreadableSessionError)) throw err;
-      sessions.push({ palimpsest: JSON_VERSION, path: p, error: err.message, code: 'UNREADABLE', diagnostics: err.diagnostics.map(diagnosticJson) });
+      sessions.push({
+        palimpsest: JSON_VERSION,
+        path: p,
+        error: err.message,
+        code: 'UNREADABLE',
+        diagnostics: err.diagnostics.map(diagnosticJson),
+      });
       texts.push(`${clean(p)}\n  unreadable: ${clean(err.message)}`);
       exit = EXIT_FINDINGS;
     }

@@ -10,7 +10,10 @@ export type FailureCode = 'USAGE' | 'UNREADABLE' | 'NO_SESSIONS' | 'FAILED' | 'I
 
 /** A command that cannot do what it was asked (exit 2), with the code its JSON error carries. */
 export class CommandFailure extends Error {
-  constructor(readonly code: FailureCode, message: string) {
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -29,5 +32,9 @@ export function wantsJson(argv: readonly string[]): boolean {
 
 /** The JSON error: `{palimpsest, path?, error, code, diagnostics}`. */
 export function failureJson(code: FailureCode, message: string, path?: string, diagnostics: readonly unknown[] = []): string {
-  return JSON.stringify({ palimpsest: FAILURE_JSON_VERSION, ...(path !== undefined ? { path } : {}), error: message, code, diagnostics }, null, 2);
+  return JSON.stringify(
+    { palimpsest: FAILURE_JSON_VERSION, ...(path !== undefined ? { path } : {}), error: message, code, diagnostics },
+    null,
+    2,
+  );
 }

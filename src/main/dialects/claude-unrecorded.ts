@@ -13,10 +13,12 @@
  */
 
 /** The sentence the envelope carries (HeaderEvent.unrecorded) while it holds. */
-export const UNRECORDED_CONTEXT = 'Claude Code adds a <system-reminder> context block (the date, CLAUDE.md) to the first prompt and renders attachments (agent and skill listings, reminders) by its own rules; this log records neither, so the user messages and the attachment items shown are the log\'s, not exactly what was sent';
+export const UNRECORDED_CONTEXT =
+  "Claude Code adds a <system-reminder> context block (the date, CLAUDE.md) to the first prompt and renders attachments (agent and skill listings, reminders) by its own rules; this log records neither, so the user messages and the attachment items shown are the log's, not exactly what was sent";
 
 /** Why the start of a request's first user message is unknown. */
-export const CONTEXT_BLOCK_UNKNOWN = 'the context block Claude Code prepends to the first user message (date, CLAUDE.md, …) is not in the log';
+export const CONTEXT_BLOCK_UNKNOWN =
+  'the context block Claude Code prepends to the first user message (date, CLAUDE.md, …) is not in the log';
 
 /** Why an attachment item's text on the wire is unknown; null when the item is not an attachment. */
 export function attachmentUnknown(origin: string | undefined): string | null {

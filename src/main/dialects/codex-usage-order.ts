@@ -37,7 +37,13 @@ export function knownUsageOrder(version: string | undefined, table: readonly Ver
 }
 
 /** Commentary Codex logs between a usage report written first and the output items it belongs to. */
-export const BETWEEN_USAGE_AND_OUTPUT: ReadonlySet<string> = new Set(['agent_reasoning', 'agent_reasoning_raw_content', 'agent_reasoning_section_break', 'agent_message', 'token_count']);
+export const BETWEEN_USAGE_AND_OUTPUT: ReadonlySet<string> = new Set([
+  'agent_reasoning',
+  'agent_reasoning_raw_content',
+  'agent_reasoning_section_break',
+  'agent_message',
+  'token_count',
+]);
 
 /**
  * Whether a record leaves a usage report written before its call's output items waiting for them:

@@ -84,7 +84,12 @@ export async function discoverSessions(options: DiscoverOptions = {}): Promise<D
   }
 
   const useIndex = options.useIndex !== false;
-  const index = useIndex ? SessionIndex.open(options.indexDir ?? indexDir(env, home), harnessFolders(resolveRoots({ ...options, roots: [] }).concat(roots), home)) : SessionIndex.none();
+  const index = useIndex
+    ? SessionIndex.open(
+        options.indexDir ?? indexDir(env, home),
+        harnessFolders(resolveRoots({ ...options, roots: [] }).concat(roots), home),
+      )
+    : SessionIndex.none();
   const results: (ScanResult | null)[] = candidates.map((c) => index.lookup(c, now));
   const todo: number[] = [];
   results.forEach((r, i) => {
@@ -117,7 +122,13 @@ export async function discoverSessions(options: DiscoverOptions = {}): Promise<D
   return {
     sessions,
     roots: reports,
-    index: { path: useIndex && index.enabled ? index.path : null, hits: index.hits, scanned: todo.length, written, problems: index.problems },
+    index: {
+      path: useIndex && index.enabled ? index.path : null,
+      hits: index.hits,
+      scanned: todo.length,
+      written,
+      problems: index.problems,
+    },
     problems,
   };
 }

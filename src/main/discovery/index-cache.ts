@@ -56,7 +56,8 @@ function readEntry(x: unknown): Entry | null {
   if (!isObj(x) || !HARNESSES.includes(x.harness as Harness) || typeof x.scanner !== 'number' || typeof x.seen !== 'number') return null;
   if (!Array.isArray(x.files) || x.files.length === 0) return null;
   for (const f of x.files) {
-    if (!Array.isArray(f) || f.length !== 3 || typeof f[0] !== 'string' || typeof f[1] !== 'number' || typeof f[2] !== 'number') return null;
+    if (!Array.isArray(f) || f.length !== 3 || typeof f[0] !== 'string' || typeof f[1] !== 'number' || typeof f[2] !== 'number')
+      return null;
   }
   const r = x.result;
   if (!isObj(r)) return null;
@@ -74,7 +75,11 @@ export class SessionIndex {
   hits = 0;
   misses = 0;
 
-  private constructor(readonly dir: string, readonly path: string, private readonly writable: boolean) {}
+  private constructor(
+    readonly dir: string,
+    readonly path: string,
+    private readonly writable: boolean,
+  ) {}
 
   /**
    * Reads the index in `dir`. Never throws: a missing file is an empty index; an unreadable or
@@ -86,7 +91,9 @@ export class SessionIndex {
     const inside = forbidden.find((f) => isInside(dir, f));
     const index = new SessionIndex(dir, path, inside === undefined);
     if (inside !== undefined) {
-      index.problems.push(`the index folder ${dir} is inside ${inside}, a harness's own folder: Palimpsest never writes there, so the index is not used (set PALIMPSEST_CACHE_DIR elsewhere)`);
+      index.problems.push(
+        `the index folder ${dir} is inside ${inside}, a harness's own folder: Palimpsest never writes there, so the index is not used (set PALIMPSEST_CACHE_DIR elsewhere)`,
+      );
       return index;
     }
     let text: string;
@@ -94,7 +101,8 @@ export class SessionIndex {
       text = readRegularFileSync(path);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') index.problems.push(`the index ${path} could not be read (${code ?? (e instanceof Error ? e.message : String(e))}); it is rebuilt`);
+      if (code !== 'ENOENT')
+        index.problems.push(`the index ${path} could not be read (${code ?? (e instanceof Error ? e.message : String(e))}); it is rebuilt`);
       return index;
     }
     let data: unknown;
@@ -167,7 +175,11 @@ export class SessionIndex {
   store(c: SessionCandidate, result: ScanResult, now = Date.now()): void {
     if (!this.writable) return;
     this.entries.set(c.path, {
-      harness: c.harness, scanner: SCANNER_VERSIONS[c.harness], files: c.files.map((f): Stamp => [f.path, f.size, f.mtimeMs]), seen: now, result,
+      harness: c.harness,
+      scanner: SCANNER_VERSIONS[c.harness],
+      files: c.files.map((f): Stamp => [f.path, f.size, f.mtimeMs]),
+      seen: now,
+      result,
     });
     this.dirty = true;
   }
@@ -196,7 +208,9 @@ export class SessionIndex {
       return true;
     } catch (e) {
       rmSync(tmp, { force: true });
-      this.problems.push(`the index ${this.path} could not be written (${(e as NodeJS.ErrnoException).code ?? String(e)}); the next run scans again`);
+      this.problems.push(
+        `the index ${this.path} could not be written (${(e as NodeJS.ErrnoException).code ?? String(e)}); the next run scans again`,
+      );
       return false;
     }
   }

@@ -24,7 +24,6 @@ export const BAD = -2;
 
 const isSpace = (c: number | undefined): boolean => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 
-
 /** Index just past the string whose opening quote is at `i`; -1 when it does not end before `end`. */
 export function skipString(buf: Buffer, i: number, end: number): number {
   // Native searches only: byte loops in JS are fast once optimised, but a one-off listing runs

@@ -78,7 +78,10 @@ export function defaultRoots(options: LocateOptions = {}): Root[] {
 
   const claude = nonEmpty(env.CLAUDE_CONFIG_DIR);
   if (claude !== undefined) {
-    for (const part of claude.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const part of claude
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       out.push({ harness: 'claude-code', path: join(expand(part, home), 'projects'), source: '$CLAUDE_CONFIG_DIR' });
     }
   } else {
@@ -95,13 +98,25 @@ export function defaultRoots(options: LocateOptions = {}): Root[] {
   out.push({ harness: 'codex', path: join(codexHome, 'archived_sessions'), source: codexSource });
 
   const dsh = nonEmpty(env.DSH_HOME);
-  out.push({ harness: 'dsh', path: join(dsh !== undefined ? expand(dsh.trim(), home) : join(home, '.dsh'), 'sessions'), source: dsh !== undefined ? '$DSH_HOME' : 'default' });
+  out.push({
+    harness: 'dsh',
+    path: join(dsh !== undefined ? expand(dsh.trim(), home) : join(home, '.dsh'), 'sessions'),
+    source: dsh !== undefined ? '$DSH_HOME' : 'default',
+  });
 
   const rind = nonEmpty(env.RIND_HOME);
-  out.push({ harness: 'rind', path: join(rind !== undefined ? expand(rind.trim(), home) : join(home, '.rind'), 'sessions'), source: rind !== undefined ? '$RIND_HOME' : 'default' });
+  out.push({
+    harness: 'rind',
+    path: join(rind !== undefined ? expand(rind.trim(), home) : join(home, '.rind'), 'sessions'),
+    source: rind !== undefined ? '$RIND_HOME' : 'default',
+  });
 
   const cosh = nonEmpty(env.COSH_DATA_DIR);
-  out.push({ harness: 'cosh', path: join(cosh !== undefined ? expand(cosh, home) : dataHome(env, home, platform, 'cosh'), 'sessions'), source: cosh !== undefined ? '$COSH_DATA_DIR' : 'default' });
+  out.push({
+    harness: 'cosh',
+    path: join(cosh !== undefined ? expand(cosh, home) : dataHome(env, home, platform, 'cosh'), 'sessions'),
+    source: cosh !== undefined ? '$COSH_DATA_DIR' : 'default',
+  });
   return dedupe(out);
 }
 
@@ -116,7 +131,8 @@ export function resolveRoots(options: LocateOptions = {}): Root[] {
   const named = new Set(given.map((r) => r.harness));
   const home = options.home ?? homedir();
   const out = defaultRoots(options).filter((r) => !named.has(r.harness));
-  for (const r of given) for (const path of completeRoot(r.harness, expand(r.path, home))) out.push({ harness: r.harness, path, source: '--root' });
+  for (const r of given)
+    for (const path of completeRoot(r.harness, expand(r.path, home))) out.push({ harness: r.harness, path, source: '--root' });
   return dedupe(out);
 }
 
@@ -170,6 +186,13 @@ export function parseRootFlag(value: string): { harness: Harness; path: string }
 
 /** Other spellings accepted for a harness name. */
 export const ALIASES: Readonly<Record<string, Harness>> = {
-  claude: 'claude-code', 'claude-code': 'claude-code', codex: 'codex', dsh: 'dsh', deepseek: 'dsh', 'deepseek-harness': 'dsh',
-  rind: 'rind', cosh: 'cosh', palimpsest: 'palimpsest',
+  claude: 'claude-code',
+  'claude-code': 'claude-code',
+  codex: 'codex',
+  dsh: 'dsh',
+  deepseek: 'dsh',
+  'deepseek-harness': 'dsh',
+  rind: 'rind',
+  cosh: 'cosh',
+  palimpsest: 'palimpsest',
 };

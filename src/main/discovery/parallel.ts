@@ -93,10 +93,15 @@ export async function scanInParallel(candidates: readonly SessionCandidate[], op
 
   const shares = shareOut(candidates, threads);
   const results = new Array<ScanResult>(candidates.length);
-  const workers = shares.slice(1).map((share) => runWorker(script, share.map((i) => candidates[i] as SessionCandidate)).then(
-    (rs) => rs,
-    () => null,
-  ));
+  const workers = shares.slice(1).map((share) =>
+    runWorker(
+      script,
+      share.map((i) => candidates[i] as SessionCandidate),
+    ).then(
+      (rs) => rs,
+      () => null,
+    ),
+  );
   // This thread scans the first share while the workers start and scan theirs.
   for (const i of shares[0] as number[]) results[i] = scanSession(candidates[i] as SessionCandidate);
   const done = await Promise.all(workers);
@@ -112,7 +117,12 @@ export async function scanInParallel(candidates: readonly SessionCandidate[], op
 
 function runWorker(script: URL, share: SessionCandidate[]): Promise<ScanResult[]> {
   return new Promise((resolve, reject) => {
-    const w = new (workerThreads().Worker)(script, { workerData: { [FLAG]: true, candidates: share }, argv: [WORKER_ARG], stdout: false, stderr: false });
+    const w = new (workerThreads().Worker)(script, {
+      workerData: { [FLAG]: true, candidates: share },
+      argv: [WORKER_ARG],
+      stdout: false,
+      stderr: false,
+    });
     let got: ScanResult[] | null = null;
     w.once('message', (m: unknown) => {
       got = Array.isArray(m) ? (m as ScanResult[]) : null;

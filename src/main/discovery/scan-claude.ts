@@ -1,6 +1,23 @@
 import {
-  BAD, COLON, IdTable, KeyCursor, LBRACE, LBRACKET, QUOTE, RBRACE, ascii, bytesAt, isTrue, objectBounds, parseObject, readString,
-  realQuote, skipNested, skipString, stringIs, walkBackward,
+  BAD,
+  COLON,
+  IdTable,
+  KeyCursor,
+  LBRACE,
+  LBRACKET,
+  QUOTE,
+  RBRACE,
+  ascii,
+  bytesAt,
+  isTrue,
+  objectBounds,
+  parseObject,
+  readString,
+  realQuote,
+  skipNested,
+  skipString,
+  stringIs,
+  walkBackward,
 } from './json-bytes';
 import { SYNTHETIC_MODEL, isModelCall } from '../dialects/claude-model-call';
 import { preservedRefs, walkSegment } from '../dialects/claude-preserved';
@@ -43,18 +60,37 @@ import type { ScanResult } from './types';
  */
 
 const K = {
-  type: ascii('type'), uuid: ascii('uuid'), parentUuid: ascii('parentUuid'), logicalParentUuid: ascii('logicalParentUuid'),
-  isSidechain: ascii('isSidechain'), subtype: ascii('subtype'), timestamp: ascii('timestamp'), cwd: ascii('cwd'),
-  version: ascii('version'), sessionId: ascii('sessionId'), message: ascii('message'), id: ascii('id'), model: ascii('model'),
-  isApiErrorMessage: ascii('isApiErrorMessage'), customTitle: ascii('customTitle'), summary: ascii('summary'),
+  type: ascii('type'),
+  uuid: ascii('uuid'),
+  parentUuid: ascii('parentUuid'),
+  logicalParentUuid: ascii('logicalParentUuid'),
+  isSidechain: ascii('isSidechain'),
+  subtype: ascii('subtype'),
+  timestamp: ascii('timestamp'),
+  cwd: ascii('cwd'),
+  version: ascii('version'),
+  sessionId: ascii('sessionId'),
+  message: ascii('message'),
+  id: ascii('id'),
+  model: ascii('model'),
+  isApiErrorMessage: ascii('isApiErrorMessage'),
+  customTitle: ascii('customTitle'),
+  summary: ascii('summary'),
 };
 /** What a Claude Code record line starts with, and the `type` and `message` keys as they appear. */
 const P = {
-  parentUuid: Buffer.from('{"parentUuid":', 'latin1'), isSidechain: Buffer.from(',"isSidechain":', 'latin1'),
-  type: Buffer.from('"type":"', 'latin1'), message: Buffer.from('"message":', 'latin1'), null: Buffer.from('null', 'latin1'),
-  progress: Buffer.from(',"type":"progress","data":{', 'latin1'), uuidKey: Buffer.from(',"uuid":"', 'latin1'),
-  timeKey: Buffer.from(',"timestamp":"', 'latin1'), messageOpen: Buffer.from(',"message":{', 'latin1'),
-  assistantType: Buffer.from(',"type":"assistant"', 'latin1'), userMessage: Buffer.from(',"type":"user","message":{', 'latin1'), modelKey: Buffer.from('{"model":"', 'latin1'),
+  parentUuid: Buffer.from('{"parentUuid":', 'latin1'),
+  isSidechain: Buffer.from(',"isSidechain":', 'latin1'),
+  type: Buffer.from('"type":"', 'latin1'),
+  message: Buffer.from('"message":', 'latin1'),
+  null: Buffer.from('null', 'latin1'),
+  progress: Buffer.from(',"type":"progress","data":{', 'latin1'),
+  uuidKey: Buffer.from(',"uuid":"', 'latin1'),
+  timeKey: Buffer.from(',"timestamp":"', 'latin1'),
+  messageOpen: Buffer.from(',"message":{', 'latin1'),
+  assistantType: Buffer.from(',"type":"assistant"', 'latin1'),
+  userMessage: Buffer.from(',"type":"user","message":{', 'latin1'),
+  modelKey: Buffer.from('{"model":"', 'latin1'),
   idKey: Buffer.from(',"id":"', 'latin1'),
 };
 /** Lines walked key by key at the start of a file, for its session id, cwd and version. */
@@ -63,9 +99,15 @@ const HEAD_LINES = 64;
 const PARSE_BELOW = 32 * 1024;
 
 const V = {
-  user: ascii('user'), assistant: ascii('assistant'), attachment: ascii('attachment'), system: ascii('system'),
-  progress: ascii('progress'), compactBoundary: ascii('compact_boundary'), synthetic: ascii(SYNTHETIC_MODEL),
-  customTitle: ascii('custom-title'), summary: ascii('summary'),
+  user: ascii('user'),
+  assistant: ascii('assistant'),
+  attachment: ascii('attachment'),
+  system: ascii('system'),
+  progress: ascii('progress'),
+  compactBoundary: ascii('compact_boundary'),
+  synthetic: ascii(SYNTHETIC_MODEL),
+  customTitle: ascii('custom-title'),
+  summary: ascii('summary'),
 };
 
 /** Kinds of records with a uuid. */
@@ -182,14 +224,22 @@ function typeCode(buf: Buffer, vs: number, ve: number): number {
   if (buf[vs] !== QUOTE) return TYPE_OTHER;
   // The record types Claude Code writes all differ in length: one comparison each.
   switch (ve - vs - 2) {
-    case 9: return stringIs(buf, vs, ve, V.assistant) ? TYPE_ASSISTANT : TYPE_OTHER;
-    case 4: return stringIs(buf, vs, ve, V.user) ? TYPE_USER : TYPE_OTHER;
-    case 8: return stringIs(buf, vs, ve, V.progress) ? TYPE_PROGRESS : TYPE_OTHER;
-    case 6: return stringIs(buf, vs, ve, V.system) ? TYPE_SYSTEM : TYPE_OTHER;
-    case 10: return stringIs(buf, vs, ve, V.attachment) ? TYPE_ATTACHMENT : TYPE_OTHER;
-    case 12: return stringIs(buf, vs, ve, V.customTitle) ? TYPE_TITLE : TYPE_OTHER;
-    case 7: return stringIs(buf, vs, ve, V.summary) ? TYPE_SUMMARY : TYPE_OTHER;
-    default: return TYPE_OTHER;
+    case 9:
+      return stringIs(buf, vs, ve, V.assistant) ? TYPE_ASSISTANT : TYPE_OTHER;
+    case 4:
+      return stringIs(buf, vs, ve, V.user) ? TYPE_USER : TYPE_OTHER;
+    case 8:
+      return stringIs(buf, vs, ve, V.progress) ? TYPE_PROGRESS : TYPE_OTHER;
+    case 6:
+      return stringIs(buf, vs, ve, V.system) ? TYPE_SYSTEM : TYPE_OTHER;
+    case 10:
+      return stringIs(buf, vs, ve, V.attachment) ? TYPE_ATTACHMENT : TYPE_OTHER;
+    case 12:
+      return stringIs(buf, vs, ve, V.customTitle) ? TYPE_TITLE : TYPE_OTHER;
+    case 7:
+      return stringIs(buf, vs, ve, V.summary) ? TYPE_SUMMARY : TYPE_OTHER;
+    default:
+      return TYPE_OTHER;
   }
 }
 
@@ -590,8 +640,7 @@ export class ClaudeScanner implements BlockScanner {
               this.versionLen = n2;
             }
           }
-        }
-        else if (k0 === 0x73 && bytesIs(buf, ks, ke, K.summary)) f.title = f.title ?? readString(buf, vs, ve);
+        } else if (k0 === 0x73 && bytesIs(buf, ks, ke, K.summary)) f.title = f.title ?? readString(buf, vs, ve);
         return;
       case 9:
         if (k0 === 0x74 && bytesIs(buf, ks, ke, K.timestamp)) {
@@ -734,9 +783,17 @@ export class ClaudeScanner implements BlockScanner {
     this.flush();
     const [requests, compactions] = this.countChain();
     return {
-      id: this.id, project: this.project, title: this.title ?? this.summaryTitle, startedAt: this.startedAt,
+      id: this.id,
+      project: this.project,
+      title: this.title ?? this.summaryTitle,
+      startedAt: this.startedAt,
       endedAt: this.lastTimeLen > 0 ? Buffer.from(this.lastTime.buffer, 0, this.lastTimeLen).toString('utf8') : null,
-      requests, compactions, harnessVersion: this.version, model: this.model, badLines: this.bad, problems: [],
+      requests,
+      compactions,
+      harnessVersion: this.version,
+      model: this.model,
+      badLines: this.bad,
+      problems: [],
     };
   }
 
@@ -838,8 +895,22 @@ const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object
 function fieldsOf(v: Record<string, unknown>, f: LineFields): void {
   const s = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
   const t = v.type;
-  f.type = t === 'assistant' ? TYPE_ASSISTANT : t === 'user' ? TYPE_USER : t === 'progress' ? TYPE_PROGRESS : t === 'system' ? TYPE_SYSTEM
-    : t === 'attachment' ? TYPE_ATTACHMENT : t === 'custom-title' ? TYPE_TITLE : t === 'summary' ? TYPE_SUMMARY : TYPE_OTHER;
+  f.type =
+    t === 'assistant'
+      ? TYPE_ASSISTANT
+      : t === 'user'
+        ? TYPE_USER
+        : t === 'progress'
+          ? TYPE_PROGRESS
+          : t === 'system'
+            ? TYPE_SYSTEM
+            : t === 'attachment'
+              ? TYPE_ATTACHMENT
+              : t === 'custom-title'
+                ? TYPE_TITLE
+                : t === 'summary'
+                  ? TYPE_SUMMARY
+                  : TYPE_OTHER;
   f.haveType = true;
   const uuid = s(v.uuid);
   if (uuid !== undefined) {

@@ -25,11 +25,25 @@ import { awaitsOutput, knownUsageOrder, type UsageOrder } from '../dialects/code
 
 const K = { type: ascii('type'), payload: ascii('payload'), role: ascii('role'), timestamp: ascii('timestamp') };
 const V = {
-  responseItem: ascii('response_item'), eventMsg: ascii('event_msg'), sessionMeta: ascii('session_meta'), turnContext: ascii('turn_context'),
-  compacted: ascii('compacted'), message: ascii('message'), assistant: ascii('assistant'), tokenCount: ascii('token_count'),
+  responseItem: ascii('response_item'),
+  eventMsg: ascii('event_msg'),
+  sessionMeta: ascii('session_meta'),
+  turnContext: ascii('turn_context'),
+  compacted: ascii('compacted'),
+  message: ascii('message'),
+  assistant: ascii('assistant'),
+  tokenCount: ascii('token_count'),
 };
 
-const OUTPUT = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call', 'web_search_call', 'image_generation_call']);
+const OUTPUT = new Set([
+  'reasoning',
+  'function_call',
+  'custom_tool_call',
+  'local_shell_call',
+  'tool_search_call',
+  'web_search_call',
+  'image_generation_call',
+]);
 const INPUT = new Set(['function_call_output', 'custom_tool_call_output', 'tool_search_output', 'compaction', 'compaction_summary']);
 const CLOSING = new Set(['task_started', 'turn_started', 'task_complete', 'turn_complete', 'turn_aborted', 'thread_rolled_back']);
 
@@ -156,7 +170,8 @@ export class CodexScanner implements LineScanner {
       this.compactions++;
       return;
     }
-    if (!(p && this.waits(type, typeof p.type === 'string' ? p.type : undefined, typeof p.role === 'string' ? p.role : undefined))) this.flushPending();
+    if (!(p && this.waits(type, typeof p.type === 'string' ? p.type : undefined, typeof p.role === 'string' ? p.role : undefined)))
+      this.flushPending();
     if (!p) return;
     switch (type) {
       case 'session_meta':
@@ -211,9 +226,17 @@ export class CodexScanner implements LineScanner {
     const info = isObj(p.info) ? p.info : undefined;
     const last = info && isObj(info.last_token_usage) ? info.last_token_usage : undefined;
     if (!info || !last) return;
-    const u = (o: Record<string, unknown>): string => `${nat(o.input_tokens)}/${nat(o.cached_input_tokens)}/${nat(o.output_tokens)}/${nat(o.reasoning_output_tokens)}/${nat(o.total_tokens)}`;
+    const u = (o: Record<string, unknown>): string =>
+      `${nat(o.input_tokens)}/${nat(o.cached_input_tokens)}/${nat(o.output_tokens)}/${nat(o.reasoning_output_tokens)}/${nat(o.total_tokens)}`;
     const zero = (x: unknown): boolean => (nat(x) ?? 0) === 0;
-    if (zero(last.input_tokens) && zero(last.cached_input_tokens) && zero(last.output_tokens) && zero(last.reasoning_output_tokens) && (nat(last.total_tokens) ?? 0) > 0) return;
+    if (
+      zero(last.input_tokens) &&
+      zero(last.cached_input_tokens) &&
+      zero(last.output_tokens) &&
+      zero(last.reasoning_output_tokens) &&
+      (nat(last.total_tokens) ?? 0) > 0
+    )
+      return;
     const key = u(isObj(info.total_token_usage) ? info.total_token_usage : last);
     if (key === this.lastUsage) return;
     this.lastUsage = key;
@@ -247,8 +270,17 @@ export class CodexScanner implements LineScanner {
   result(): ScanResult {
     this.flushPending();
     return {
-      id: this.id, project: this.project, title: this.title, startedAt: this.startedAt, endedAt: this.endedAt,
-      requests: this.requests, compactions: this.compactions, harnessVersion: this.version, model: this.model, badLines: this.bad, problems: [],
+      id: this.id,
+      project: this.project,
+      title: this.title,
+      startedAt: this.startedAt,
+      endedAt: this.endedAt,
+      requests: this.requests,
+      compactions: this.compactions,
+      harnessVersion: this.version,
+      model: this.model,
+      badLines: this.bad,
+      problems: [],
     };
   }
 }

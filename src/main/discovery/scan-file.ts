@@ -84,7 +84,11 @@ const LF = 0x0a;
  * they were more code for V8 to optimise at the start of every listing. Lines longer than
  * `maxLineBytes` are skipped, as by the splitter.
  */
-export function scanLinesSync(path: string, scanner: BlockScanner, maxLineBytes = DEFAULT_MAX_LINE_BYTES): { bytes: number; error: string | null } {
+export function scanLinesSync(
+  path: string,
+  scanner: BlockScanner,
+  maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+): { bytes: number; error: string | null } {
   let fd: number;
   try {
     fd = openRegularSync(path);

@@ -56,8 +56,17 @@ abstract class ParsedScanner implements LineScanner {
 
   protected out(requests: number | null, compactions: number | null, problems: string[] = []): ScanResult {
     return {
-      id: this.id, project: this.project, title: this.title, startedAt: this.startedAt, endedAt: this.endedAt, requests, compactions,
-      harnessVersion: this.version, model: this.model, badLines: this.bad, problems,
+      id: this.id,
+      project: this.project,
+      title: this.title,
+      startedAt: this.startedAt,
+      endedAt: this.endedAt,
+      requests,
+      compactions,
+      harnessVersion: this.version,
+      model: this.model,
+      badLines: this.bad,
+      problems,
     };
   }
 }
@@ -196,7 +205,13 @@ interface CoshState {
  */
 export class CoshScanner extends ParsedScanner {
   private readonly h = new Histories<CoshState>(() => ({
-    requests: 0, compactions: 0, maxId: -1, lastOutput: false, staging: false, mapReduce: false, split: false,
+    requests: 0,
+    compactions: 0,
+    maxId: -1,
+    lastOutput: false,
+    staging: false,
+    mapReduce: false,
+    split: false,
   }));
   private line0 = 0;
 

@@ -12,7 +12,12 @@ import type { Harness, ScanResult, SessionCandidate } from './types';
 export const SCANNER_VERSIONS: Readonly<Record<Harness, number>> = {
   // claude-code 2: the last model and version when lines read by different paths interleave, and
   // short lines of other shapes read by JSON.parse (message id and model wherever they sit).
-  'claude-code': 2, codex: 1, dsh: 1, rind: 1, cosh: 1, palimpsest: 1,
+  'claude-code': 2,
+  codex: 1,
+  dsh: 1,
+  rind: 1,
+  cosh: 1,
+  palimpsest: 1,
 };
 
 /**
@@ -58,7 +63,16 @@ function runLines(path: string, s: BlockScanner & { result(): ScanResult }): Sca
 
 function failed(problem: string): ScanResult {
   return {
-    id: null, project: null, title: null, startedAt: null, endedAt: null, requests: null, compactions: null, harnessVersion: null, model: null,
-    badLines: 0, problems: [problem],
+    id: null,
+    project: null,
+    title: null,
+    startedAt: null,
+    endedAt: null,
+    requests: null,
+    compactions: null,
+    harnessVersion: null,
+    model: null,
+    badLines: 0,
+    problems: [problem],
   };
 }

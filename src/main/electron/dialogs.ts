@@ -12,13 +12,17 @@ import type { AskEndpoint } from '../providers/endpoints';
 const parent = (): BrowserWindow | undefined => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
 
 export const pickPaths: Picker = async (kind: PickKind) => {
-  const options: Electron.OpenDialogOptions = kind === 'folder'
-    ? { title: 'Open a folder of sessions', properties: ['openDirectory'] }
-    : {
-      title: 'Open session files',
-      properties: ['openFile', 'multiSelections'],
-      filters: [{ name: 'Session logs', extensions: ['jsonl', 'zst', 'zstd'] }, { name: 'All files', extensions: ['*'] }],
-    };
+  const options: Electron.OpenDialogOptions =
+    kind === 'folder'
+      ? { title: 'Open a folder of sessions', properties: ['openDirectory'] }
+      : {
+          title: 'Open session files',
+          properties: ['openFile', 'multiSelections'],
+          filters: [
+            { name: 'Session logs', extensions: ['jsonl', 'zst', 'zstd'] },
+            { name: 'All files', extensions: ['*'] },
+          ],
+        };
   const win = parent();
   const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
   return r.canceled ? [] : r.filePaths;
@@ -64,13 +68,15 @@ export const confirmPath: Confirm = async (path: string) => {
  * A re-run or eval would send a stored or environment key to an endpoint that is not its
  * provider's: the user says yes or no, in main, where a page cannot answer for them.
  */
-export const confirmEndpoint: AskEndpoint = (q) => askOnce({
-  type: 'warning',
-  buttons: ['Send the key', 'Cancel'],
-  defaultId: 1,
-  cancelId: 1,
-  title: 'Send an API key to this endpoint?',
-  message: `Send the key from ${q.keyFrom} to ${q.origin}?`,
-  detail: `A ${q.provider} model pinned with this endpoint asks for that key. It is not the provider's own endpoint: `
-    + 'send it only if you set up this endpoint yourself. Your answer holds until the app is closed.',
-});
+export const confirmEndpoint: AskEndpoint = (q) =>
+  askOnce({
+    type: 'warning',
+    buttons: ['Send the key', 'Cancel'],
+    defaultId: 1,
+    cancelId: 1,
+    title: 'Send an API key to this endpoint?',
+    message: `Send the key from ${q.keyFrom} to ${q.origin}?`,
+    detail:
+      `A ${q.provider} model pinned with this endpoint asks for that key. It is not the provider's own endpoint: ` +
+      'send it only if you set up this endpoint yourself. Your answer holds until the app is closed.',
+  });

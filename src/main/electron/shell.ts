@@ -112,9 +112,16 @@ export function startShell(options: ShellOptions): void {
   const preloadPath = options.preloadPath ?? defaultPreloadPath();
   app.enableSandbox();
   // API keys the user stores in the re-run panel: encrypted with safeStorage under userData (./keys.ts).
-  const context = createHostContext({ paths: options.paths, captures: options.captures ?? [], machine: options.machine, picker: pickPaths, confirm: confirmPath, keys: options.keys ?? appKeyVault(),
+  const context = createHostContext({
+    paths: options.paths,
+    captures: options.captures ?? [],
+    machine: options.machine,
+    picker: pickPaths,
+    confirm: confirmPath,
+    keys: options.keys ?? appKeyVault(),
     // A key goes to an endpoint other than its provider's only once the user said yes in a native dialog.
-    endpoints: new EndpointApprovals([], confirmEndpoint) });
+    endpoints: new EndpointApprovals([], confirmEndpoint),
+  });
 
   app.on('web-contents-created', (_e, contents) => lockDown(contents));
 

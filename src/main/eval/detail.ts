@@ -41,13 +41,21 @@ export interface RunDetail {
 /** Each subject's view text is counted, not sent: it can be a whole session. */
 function comparisonRow(c: Comparison): ComparisonRow {
   return {
-    anchors: { path: [...c.anchors.path], identifier: [...c.anchors.identifier], number: [...c.anchors.number], error: [...c.anchors.error] },
+    anchors: {
+      path: [...c.anchors.path],
+      identifier: [...c.anchors.identifier],
+      number: [...c.anchors.number],
+      error: [...c.anchors.error],
+    },
     rows: c.rows.map((r) => {
       const { viewText, ...subject } = r.subject;
       return {
         subject: { ...subject, diagnostics: [...subject.diagnostics], viewChars: viewText === null ? null : viewText.length },
-        sections: r.sections.map((s) => ({ ...s })), survival: r.survival.map((s) => ({ ...s, lost: [...s.lost] })), recall: r.recall,
-        severities: { ...r.severities }, diff: r.diff === null ? null : r.diff.map((d) => ({ ...d })),
+        sections: r.sections.map((s) => ({ ...s })),
+        survival: r.survival.map((s) => ({ ...s, lost: [...s.lost] })),
+        recall: r.recall,
+        severities: { ...r.severities },
+        diff: r.diff === null ? null : r.diff.map((d) => ({ ...d })),
       };
     }),
   };
@@ -78,20 +86,30 @@ export class TraceCache {
     for (const [k, p] of this.loaded) {
       if (this.loaded.size <= KEEP_TRACES) break;
       this.loaded.delete(k);
-      void p.then((i) => i.session.dispose(), () => undefined);
+      void p.then(
+        (i) => i.session.dispose(),
+        () => undefined,
+      );
     }
     return loading;
   }
 
   dispose(): void {
-    for (const p of this.loaded.values()) void p.then((i) => i.session.dispose(), () => undefined);
+    for (const p of this.loaded.values())
+      void p.then(
+        (i) => i.session.dispose(),
+        () => undefined,
+      );
     this.loaded.clear();
   }
 }
 
 /** `specOf`: the spec of a spec name, for the importer it names for the trace (null: detect the format). */
 export async function runDetail(
-  file: string, ref: { readonly runId?: string; readonly key?: string }, specOf: (name: string) => Promise<SpecInfo | null>, traces: TraceCache,
+  file: string,
+  ref: { readonly runId?: string; readonly key?: string },
+  specOf: (name: string) => Promise<SpecInfo | null>,
+  traces: TraceCache,
 ): Promise<DetailResult> {
   const { lines, exists } = await readResults(file);
   if (!exists) return { ok: false, code: 'UNREADABLE', message: `${file}: no such results file.` };
@@ -103,16 +121,25 @@ export async function runDetail(
   try {
     identity = await sourceIdentity(tracePath);
   } catch (err: unknown) {
-    return { ok: false, code: 'UNREADABLE', message: `The trace this run was made from, ${tracePath}, cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).` };
+    return {
+      ok: false,
+      code: 'UNREADABLE',
+      message: `The trace this run was made from, ${tracePath}, cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`,
+    };
   }
   const spec = await specOf(line.spec);
   let inspector: SessionInspector;
   try {
-    inspector = await traces.get(tracePath, identity.fingerprint, spec?.spec.name === line.spec ? spec.formats.get(line.cell.trace) : undefined);
+    inspector = await traces.get(
+      tracePath,
+      identity.fingerprint,
+      spec?.spec.name === line.spec ? spec.formats.get(line.cell.trace) : undefined,
+    );
   } catch (err: unknown) {
     return { ok: false, code: 'UNREADABLE', message: `${tracePath}: ${err instanceof Error ? err.message : String(err)}` };
   }
-  if (!inspector.hasBranch(run.branch)) return { ok: false, code: 'BAD_INPUT', message: `${tracePath} has no branch "${run.branch}" any more.` };
+  if (!inspector.hasBranch(run.branch))
+    return { ok: false, code: 'BAD_INPUT', message: `${tracePath} has no branch "${run.branch}" any more.` };
   const src = await resolveSource(inspector, run.target, run.branch);
   if (!src.ok) return { ok: false, code: 'BAD_INPUT', message: `${tracePath}: ${src.error}` };
   const subjects = [];
@@ -126,8 +153,17 @@ export async function runDetail(
   return {
     ok: true,
     value: {
-      file, branch: run.branch, comparison: comparisonRow(compare(sourceText(src.source.view), subjects)), stale: stale ? [run.runId] : [], missing: [], note,
-      run: runRowOf(line), facts: line.score.facts, provenance: line.score.provenanceOf, diagnostics: run.diagnostics, tracePath,
+      file,
+      branch: run.branch,
+      comparison: comparisonRow(compare(sourceText(src.source.view), subjects)),
+      stale: stale ? [run.runId] : [],
+      missing: [],
+      note,
+      run: runRowOf(line),
+      facts: line.score.facts,
+      provenance: line.score.provenanceOf,
+      diagnostics: run.diagnostics,
+      tracePath,
     },
   };
 }

@@ -22,9 +22,15 @@ export async function readStructured(path: string): Promise<Read<unknown>> {
     return { ok: false, error: `${path}: cannot read (${code ?? (err as Error).message})` };
   }
   try {
-    return { ok: true, value: extname(path) === '.json' ? (JSON.parse(text) as unknown) : (YAML.parse(text, { maxAliasCount: 100 }) as unknown) };
+    return {
+      ok: true,
+      value: extname(path) === '.json' ? (JSON.parse(text) as unknown) : (YAML.parse(text, { maxAliasCount: 100 }) as unknown),
+    };
   } catch (err) {
-    return { ok: false, error: `${path}: not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0] ?? ''}` };
+    return {
+      ok: false,
+      error: `${path}: not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0] ?? ''}`,
+    };
   }
 }
 

@@ -55,8 +55,17 @@ interface Entry {
 
 export function cellOutcome(cell: Cell, line: EvalLine | null, error: string | null): EvalCellOutcome {
   return {
-    key: cell.key, trace: cell.trace.path, target: cell.target, strategy: cell.strategy.label, model: cell.model.label, fault: cell.fault?.name ?? null,
-    repeat: cell.repeat.index, outcome: line?.run.outcome ?? null, recall: line?.score.recall.overall ?? null, mock: line?.run.mock ?? false, error,
+    key: cell.key,
+    trace: cell.trace.path,
+    target: cell.target,
+    strategy: cell.strategy.label,
+    model: cell.model.label,
+    fault: cell.fault?.name ?? null,
+    repeat: cell.repeat.index,
+    outcome: line?.run.outcome ?? null,
+    recall: line?.score.recall.overall ?? null,
+    mock: line?.run.mock ?? false,
+    error,
   };
 }
 
@@ -75,14 +84,30 @@ export class EvalJobs {
     if (running.length >= max) return { ok: false, message: `${max} evals are running; wait for one to finish or cancel one.` };
     // Two runs appending to one results file would run the same cells twice.
     const same = running.find((j) => j.view.resultsFile === spec.resultsFile);
-    if (same) return { ok: false, message: `An eval started at ${same.view.startedAt} is writing ${spec.resultsFile}; wait for it or cancel it.` };
+    if (same)
+      return { ok: false, message: `An eval started at ${same.view.startedAt} is writing ${spec.resultsFile}; wait for it or cancel it.` };
     const jobId = randomUUID();
     const entry: Entry = {
       view: {
-        jobId, state: 'running', spec: spec.specFile, specName: spec.specName, resultsFile: spec.resultsFile, resume: spec.resume, shard: spec.shard,
-        startedAt: new Date().toISOString(), finishedAt: null, done: 0, total: null, last: null, stopped: null, errors: [], error: null, summary: null,
+        jobId,
+        state: 'running',
+        spec: spec.specFile,
+        specName: spec.specName,
+        resultsFile: spec.resultsFile,
+        resume: spec.resume,
+        shard: spec.shard,
+        startedAt: new Date().toISOString(),
+        finishedAt: null,
+        done: 0,
+        total: null,
+        last: null,
+        stopped: null,
+        errors: [],
+        error: null,
+        summary: null,
       },
-      controller: new AbortController(), log: new JobEventLog(),
+      controller: new AbortController(),
+      log: new JobEventLog(),
     };
     this.jobs.set(jobId, entry);
     this.emit(entry, 'running', null, null);
@@ -95,7 +120,13 @@ export class EvalJobs {
     const run = this.options.run ?? runEval;
     try {
       const result = await run({
-        specFile: spec.specFile, resultsFile: spec.resultsFile, resume: spec.resume, shard: spec.shard, signal, env: spec.env, ...(spec.endpoints ? { endpoints: spec.endpoints } : {}),
+        specFile: spec.specFile,
+        resultsFile: spec.resultsFile,
+        resume: spec.resume,
+        shard: spec.shard,
+        signal,
+        env: spec.env,
+        ...(spec.endpoints ? { endpoints: spec.endpoints } : {}),
         onPlan: (e) => {
           entry.view = { ...entry.view, total: e.total };
           this.emit(entry, 'running', null, null);
@@ -110,9 +141,19 @@ export class EvalJobs {
       if (!result.ok) return this.finish(entry, signal.aborted ? 'cancelled' : 'failed', result.error);
       const o = result.value;
       entry.view = {
-        ...entry.view, resultsFile: o.resultsFile, stopped: o.stopped, total: entry.view.total ?? o.shardCells - o.skipped,
+        ...entry.view,
+        resultsFile: o.resultsFile,
+        stopped: o.stopped,
+        total: entry.view.total ?? o.shardCells - o.skipped,
         errors: o.errors.slice(0, KEEP_ERRORS),
-        summary: { totalCells: o.totalCells, shardCells: o.shardCells, skipped: o.skipped, ran: o.ran, misses: o.misses.length, warnings: [...o.prepared.warnings, ...o.problems] },
+        summary: {
+          totalCells: o.totalCells,
+          shardCells: o.shardCells,
+          skipped: o.skipped,
+          ran: o.ran,
+          misses: o.misses.length,
+          warnings: [...o.prepared.warnings, ...o.problems],
+        },
       };
       this.finish(entry, signal.aborted ? 'cancelled' : 'done', null);
     } catch (err: unknown) {
@@ -130,7 +171,16 @@ export class EvalJobs {
   }
 
   private emit(entry: Entry, phase: EvalJobState, cell: EvalCellOutcome | null, error: string | null): void {
-    const event = entry.log.push((index): EvalProgressEvent => ({ operation: 'eval', jobId: entry.view.jobId, index, phase, done: entry.view.done, total: entry.view.total, cell, error }));
+    const event = entry.log.push((index): EvalProgressEvent => ({
+      operation: 'eval',
+      jobId: entry.view.jobId,
+      index,
+      phase,
+      done: entry.view.done,
+      total: entry.view.total,
+      cell,
+      error,
+    }));
     try {
       this.options.onEvent?.(event);
     } catch (err: unknown) {

@@ -28,7 +28,8 @@ export const isEvalFile = (path: string): boolean => isSpecCandidate(path) || RE
 export async function describeSpec(path: string, given = false): Promise<EvalSpecFile> {
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) return { path, name: null, description: null, error: `${path}: no such file`, given };
-  if (info.size > MAX_SPEC_BYTES) return { path, name: null, description: null, error: `${path}: larger than 1 MB, not read as a spec`, given };
+  if (info.size > MAX_SPEC_BYTES)
+    return { path, name: null, description: null, error: `${path}: larger than 1 MB, not read as a spec`, given };
   const raw = await readStructured(path);
   const spec = raw.ok ? parseSpec(raw.value, path) : raw;
   if (!spec.ok) return { path, name: null, description: null, error: spec.error.split('\n')[0] ?? spec.error, given };

@@ -24,12 +24,14 @@ export function parseMock(config: MockConfig | undefined, script: unknown): Resu
   let parsed: Script | null = null;
   if (script !== undefined) {
     const r = Script.safeParse(script);
-    if (!r.success) return { ok: false, error: `mock script: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+    if (!r.success)
+      return { ok: false, error: `mock script: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
     parsed = r.data;
   }
   const ex = config?.extractive;
   // Default: extractive when there is no script (docs/eval.md, "mock").
-  const extractive = ex === undefined ? (parsed === null ? {} : null) : ex === false ? null : ex === true ? {} : (ex as LoadedMock['extractive']);
+  const extractive =
+    ex === undefined ? (parsed === null ? {} : null) : ex === false ? null : ex === true ? {} : (ex as LoadedMock['extractive']);
   return { ok: true, value: { script: parsed, extractive } };
 }
 
@@ -37,7 +39,8 @@ export function cellMock(mock: LoadedMock, fault: FaultScenario | null): Result<
   let faults: ScriptPlayer | null = null;
   if (fault) {
     const r = Script.safeParse({ steps: fault.steps });
-    if (!r.success) return { ok: false, error: `faults.${fault.name}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+    if (!r.success)
+      return { ok: false, error: `faults.${fault.name}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
     faults = new ScriptPlayer(r.data);
   }
   const script = mock.script ? new ScriptPlayer({ steps: mock.script.steps }) : null;

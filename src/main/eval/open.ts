@@ -34,12 +34,34 @@ export interface OpenedResults {
 export function runRowOf(l: EvalLine): EvalRunRow {
   const s = l.score;
   return {
-    runId: l.run.runId, key: l.cell.key, trace: l.cell.trace, target: { ...l.cell.target }, strategy: l.cell.strategy, strategyId: l.cell.strategyId,
-    model: l.cell.model, fault: l.cell.fault, repeat: l.cell.repeat, of: l.cell.of, at: l.run.at, outcome: l.run.outcome, error: l.run.error, mock: l.run.mock,
-    failed: s.failed, fallback: s.fallback, recall: s.recall.overall, staleRejection: s.staleRejection, provenance: s.provenance,
-    structuralErrors: s.structural.error, missed: Object.values(s.facts).flatMap((b) => b.missed),
+    runId: l.run.runId,
+    key: l.cell.key,
+    trace: l.cell.trace,
+    target: { ...l.cell.target },
+    strategy: l.cell.strategy,
+    strategyId: l.cell.strategyId,
+    model: l.cell.model,
+    fault: l.cell.fault,
+    repeat: l.cell.repeat,
+    of: l.cell.of,
+    at: l.run.at,
+    outcome: l.run.outcome,
+    error: l.run.error,
+    mock: l.run.mock,
+    failed: s.failed,
+    fallback: s.fallback,
+    recall: s.recall.overall,
+    staleRejection: s.staleRejection,
+    provenance: s.provenance,
+    structuralErrors: s.structural.error,
+    missed: Object.values(s.facts).flatMap((b) => b.missed),
     tokens: { before: l.run.tokens.before, after: l.run.tokens.after },
-    totals: { requests: l.run.totals.requests, costUsd: l.run.totals.costUsd, latencyMs: l.run.totals.latencyMs, wallMs: l.run.totals.wallMs },
+    totals: {
+      requests: l.run.totals.requests,
+      costUsd: l.run.totals.costUsd,
+      latencyMs: l.run.totals.latencyMs,
+      wallMs: l.run.totals.wallMs,
+    },
   };
 }
 
@@ -83,9 +105,12 @@ export async function openResults(file: string, opts: OpenOptions): Promise<Open
   const spec = known !== null && known.spec.name === specName ? known : null;
   const notes: string[] = [];
   if (!all.exists) notes.push(`${file} does not exist yet: no run has written to it.`);
-  if (known !== null && spec === null && specName !== null) notes.push(`The spec ${known.file} is "${known.spec.name}", not "${specName}": its thresholds are not applied.`);
-  if (spec === null && specName !== null) notes.push('The spec of these results is not known here: thresholds cannot be checked. Give its spec file to see misses.');
-  if (lines.some((l) => l.run.mock)) notes.push('Cells marked mock were answered by the mock provider: they test the pipeline and the facts, not a model.');
+  if (known !== null && spec === null && specName !== null)
+    notes.push(`The spec ${known.file} is "${known.spec.name}", not "${specName}": its thresholds are not applied.`);
+  if (spec === null && specName !== null)
+    notes.push('The spec of these results is not known here: thresholds cannot be checked. Give its spec file to see misses.');
+  if (lines.some((l) => l.run.mock))
+    notes.push('Cells marked mock were answered by the mock provider: they test the pipeline and the facts, not a model.');
   notes.push(...(spec?.problems ?? []));
   let comparison: BaselineComparison | null = null;
   let baseline: OpenedResults['baseline'] = null;
@@ -95,12 +120,23 @@ export async function openResults(file: string, opts: OpenOptions): Promise<Open
     else if (b.lines.length === 0) notes.push(`The baseline ${opts.baseline} has no results of "${specName ?? '?'}": nothing to compare.`);
     comparison = compareToBaseline(agg, aggregate(b.lines));
     baseline = { file: opts.baseline, lines: b.lines.length, problems: b.problems.slice(0, MAX_PROBLEMS) };
-    for (const t of factsChanged(lines, b.lines)) notes.push(`The facts of ${t} changed between the results and the baseline: the comparison mixes two definitions of recall.`);
+    for (const t of factsChanged(lines, b.lines))
+      notes.push(`The facts of ${t} changed between the results and the baseline: the comparison mixes two definitions of recall.`);
   }
   const rows = lines.map(runRowOf);
   return {
-    file, specName, specNames, spec, lines: lines.length, problems: all.problems.slice(0, MAX_PROBLEMS), aggregate: agg,
-    misses: spec ? checkThresholds(agg, spec.spec.thresholds) : null, comparison, baseline,
-    runs: rows.slice(-MAX_EVAL_RUN_ROWS), truncated: rows.length > MAX_EVAL_RUN_ROWS, notes,
+    file,
+    specName,
+    specNames,
+    spec,
+    lines: lines.length,
+    problems: all.problems.slice(0, MAX_PROBLEMS),
+    aggregate: agg,
+    misses: spec ? checkThresholds(agg, spec.spec.thresholds) : null,
+    comparison,
+    baseline,
+    runs: rows.slice(-MAX_EVAL_RUN_ROWS),
+    truncated: rows.length > MAX_EVAL_RUN_ROWS,
+    notes,
   };
 }

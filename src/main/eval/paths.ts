@@ -69,7 +69,10 @@ export class EvalPaths {
     if (extname(abs) !== '.jsonl') return { ok: false, message: `A results file is JSONL: ${path} must end with .jsonl.` };
     const inFolder = await this.inResultsFolder(abs);
     if (!inFolder && !(await this.policyAllows(abs))) {
-      return { ok: false, message: `Not allowed to write results to ${path}: choose a file in ${this.resultsFolder}, or under a folder this host was started with.` };
+      return {
+        ok: false,
+        message: `Not allowed to write results to ${path}: choose a file in ${this.resultsFolder}, or under a folder this host was started with.`,
+      };
     }
     const info = await stat(abs).catch((err: unknown) => ((err as NodeJS.ErrnoException).code === 'ELOOP' ? 'loop' : null));
     if (info === 'loop') return { ok: false, message: `${path} is a symbolic link loop.` };
@@ -79,7 +82,10 @@ export class EvalPaths {
     // Appending to anything but an eval results file could change a session or some other file.
     const existing = await readResults(abs);
     if (existing.lines.length === 0 || existing.problems.length > 0) {
-      return { ok: false, message: `${path} exists and is not an eval results file: results are only appended to eval results files. Choose a new file.` };
+      return {
+        ok: false,
+        message: `${path} exists and is not an eval results file: results are only appended to eval results files. Choose a new file.`,
+      };
     }
     return { ok: true, path: abs };
   }

@@ -44,10 +44,19 @@ export interface PreparedEval {
 
 export type Prepared = Result<PreparedEval>;
 
-const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'eval';
+const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'eval';
 
 /** Default results file: under the data directory, by spec name and the spec file's real path. */
-export async function defaultResultsFile(specFile: string, spec: EvalSpec, env: Readonly<Record<string, string | undefined>> = process.env): Promise<string> {
+export async function defaultResultsFile(
+  specFile: string,
+  spec: EvalSpec,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<string> {
   const real = await realpath(specFile);
   return join(dataDir(env), 'evals', `${slug(spec.name)}.${createHash('sha256').update(real).digest('hex').slice(0, 12)}.results.jsonl`);
 }
@@ -78,7 +87,8 @@ export async function prepareEval(specFile: string, shard: Shard | null): Promis
     const config = t.mock ?? spec.mock;
     let mock: LoadedMock | null = null;
     if (config) {
-      const s = typeof config.script === 'string' ? await readStructured(resolve(dir, config.script)) : { ok: true as const, value: config.script };
+      const s =
+        typeof config.script === 'string' ? await readStructured(resolve(dir, config.script)) : { ok: true as const, value: config.script };
       const m = s.ok ? parseMock(config, s.value) : s;
       if (m.ok) mock = m.value;
       else problems.push(`${specFile}: traces[${i}].mock: ${m.error}`);
@@ -111,6 +121,14 @@ export async function prepareEval(specFile: string, shard: Shard | null): Promis
   }
   return {
     ok: true,
-    value: { spec, specFile, traces, cells: cells.value, mine: cells.value.filter((c) => inShard(c.key, shard)), warnings: specWarnings(spec), dispose },
+    value: {
+      spec,
+      specFile,
+      traces,
+      cells: cells.value,
+      mine: cells.value.filter((c) => inShard(c.key, shard)),
+      warnings: specWarnings(spec),
+      dispose,
+    },
   };
 }

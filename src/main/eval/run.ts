@@ -40,8 +40,19 @@ export interface EvalOptions {
    */
   readonly approveSpecEndpoints?: boolean;
   /** Once the cells are counted, before the first runs: how many this run will try. */
-  readonly onPlan?: (e: { readonly total: number; readonly skipped: number; readonly shardCells: number; readonly totalCells: number }) => void;
-  readonly onCell?: (e: { readonly done: number; readonly total: number; readonly cell: Cell; readonly line: EvalLine | null; readonly error: string | null }) => void;
+  readonly onPlan?: (e: {
+    readonly total: number;
+    readonly skipped: number;
+    readonly shardCells: number;
+    readonly totalCells: number;
+  }) => void;
+  readonly onCell?: (e: {
+    readonly done: number;
+    readonly total: number;
+    readonly cell: Cell;
+    readonly line: EvalLine | null;
+    readonly error: string | null;
+  }) => void;
   readonly log?: (line: string) => void;
 }
 
@@ -65,7 +76,15 @@ export interface EvalOutcome {
 
 export type EvalResult = Result<EvalOutcome>;
 
-async function judge(prepared: PreparedEval, cell: Cell, run: RunRecord, facts: readonly Fact[], env: Readonly<Record<string, string | undefined>>, endpoints: EndpointApprovals, signal: AbortSignal): Promise<JudgeVerdict | null> {
+async function judge(
+  prepared: PreparedEval,
+  cell: Cell,
+  run: RunRecord,
+  facts: readonly Fact[],
+  env: Readonly<Record<string, string | undefined>>,
+  endpoints: EndpointApprovals,
+  signal: AbortSignal,
+): Promise<JudgeVerdict | null> {
   const j = prepared.spec.judge;
   if (!j || j.model.pinned === null || run.summary === null) return null;
   // A mock judge answers from the trace's mock config (a script step for the judge's request).
@@ -80,7 +99,13 @@ async function judge(prepared: PreparedEval, cell: Cell, run: RunRecord, facts: 
   }
 }
 
-async function runCell(prepared: PreparedEval, cell: Cell, opts: EvalOptions, endpoints: EndpointApprovals, signal: AbortSignal): Promise<{ line: EvalLine | null; error: string | null }> {
+async function runCell(
+  prepared: PreparedEval,
+  cell: Cell,
+  opts: EvalOptions,
+  endpoints: EndpointApprovals,
+  signal: AbortSignal,
+): Promise<{ line: EvalLine | null; error: string | null }> {
   const trace = prepared.traces.get(cell.trace.path);
   if (!trace) return { line: null, error: `${cell.key}: trace not loaded` };
   const mock = trace.mock ? cellMock(trace.mock, cell.fault) : null;
@@ -88,8 +113,16 @@ async function runCell(prepared: PreparedEval, cell: Cell, opts: EvalOptions, en
   const budget = cell.trace.spec.budget;
   const env = opts.env ?? process.env;
   const job = await runJob(trace.inspector, {
-    sessionPath: trace.absPath, target: cell.target, strategy: cell.strategy.id, options: cell.strategy.options,
-    models: cell.model.pinned ? [cell.model.pinned] : [], repeat: 1, runsFile: null, signal, env, endpoints,
+    sessionPath: trace.absPath,
+    target: cell.target,
+    strategy: cell.strategy.id,
+    options: cell.strategy.options,
+    models: cell.model.pinned ? [cell.model.pinned] : [],
+    repeat: 1,
+    runsFile: null,
+    signal,
+    env,
+    endpoints,
     ...(cell.trace.spec.branch !== undefined ? { branch: cell.trace.spec.branch } : {}),
     ...(budget ? { window: budget.window, ...(budget.maxOutput ? { maxOutput: budget.maxOutput } : {}) } : {}),
     ...(mock?.ok ? { mock: { mockAnswer: mock.value.answer } } : {}),
@@ -101,7 +134,16 @@ async function runCell(prepared: PreparedEval, cell: Cell, opts: EvalOptions, en
   const score = scoreRun(run, facts, { items: job.source.view.items.map((i) => ({ id: i.id, seq: i.seq })) });
   const verdict = await judge(prepared, cell, run, facts, env, endpoints, signal);
   return {
-    line: { format: EVAL_FORMAT, v: EVAL_VERSION, spec: prepared.spec.name, cell: cellRef(cell), run, score, facts: trace.facts ? factsFingerprint(facts) : null, judge: verdict },
+    line: {
+      format: EVAL_FORMAT,
+      v: EVAL_VERSION,
+      spec: prepared.spec.name,
+      cell: cellRef(cell),
+      run,
+      score,
+      facts: trace.facts ? factsFingerprint(facts) : null,
+      judge: verdict,
+    },
     error: null,
   };
 }
@@ -120,11 +162,19 @@ export async function runEval(opts: EvalOptions): Promise<EvalResult> {
     const resultsFile = opts.resultsFile ?? (await defaultResultsFile(opts.specFile, prepared.spec, opts.env));
     const before = await readResults(resultsFile, prepared.spec.name);
     if (before.exists && before.lines.length > 0 && !opts.resume) {
-      return { ok: false, error: `${resultsFile} already holds ${before.lines.length} result(s) of "${prepared.spec.name}": resume that run (--resume), or choose another results file (--results FILE); results are never overwritten.` };
+      return {
+        ok: false,
+        error: `${resultsFile} already holds ${before.lines.length} result(s) of "${prepared.spec.name}": resume that run (--resume), or choose another results file (--results FILE); results are never overwritten.`,
+      };
     }
     const done = new Set(before.lines.map((l) => l.cell.key));
     const queue = prepared.mine.filter((c) => !done.has(c.key));
-    opts.onPlan?.({ total: queue.length, skipped: prepared.mine.length - queue.length, shardCells: prepared.mine.length, totalCells: prepared.cells.length });
+    opts.onPlan?.({
+      total: queue.length,
+      skipped: prepared.mine.length - queue.length,
+      shardCells: prepared.mine.length,
+      totalCells: prepared.cells.length,
+    });
     const signal = opts.signal ?? new AbortController().signal;
     const groupKey = (c: { strategy: string; model: string }): string => `${c.strategy}\u0000${c.model}`;
     const finished = new Map<string, Spend[]>();
@@ -158,7 +208,12 @@ export async function runEval(opts: EvalOptions): Promise<EvalResult> {
         } catch (err) {
           outcome = { line: null, error: `${cell.key}: ${(err as Error).message}` };
         }
-        inflight = { ...inflight, requests: inflight.requests - expected.requests, tokens: inflight.tokens - expected.tokens, costUsd: inflight.costUsd - expected.costUsd };
+        inflight = {
+          ...inflight,
+          requests: inflight.requests - expected.requests,
+          tokens: inflight.tokens - expected.tokens,
+          costUsd: inflight.costUsd - expected.costUsd,
+        };
         if (outcome.line && !(signal.aborted && outcome.line.run.outcome === 'cancelled')) {
           await appendResult(resultsFile, outcome.line);
           const s = spendOf(outcome.line.run.totals);
@@ -175,13 +230,28 @@ export async function runEval(opts: EvalOptions): Promise<EvalResult> {
     const after = await readResults(resultsFile, prepared.spec.name);
     const agg = aggregate(after.lines);
     const facts = new Map<string, { file: string | null; facts: readonly Fact[]; description: string | null }>();
-    for (const t of prepared.traces.values()) facts.set(t.path, { file: t.factsFile, facts: t.facts?.facts ?? [], description: t.facts?.description ?? t.facts?.checkedBy ?? null });
+    for (const t of prepared.traces.values())
+      facts.set(t.path, {
+        file: t.factsFile,
+        facts: t.facts?.facts ?? [],
+        description: t.facts?.description ?? t.facts?.checkedBy ?? null,
+      });
     return {
       ok: true,
       value: {
-        prepared: { spec: prepared.spec, specFile: prepared.specFile, warnings: prepared.warnings }, resultsFile,
-        totalCells: prepared.cells.length, shardCells: prepared.mine.length, skipped: prepared.mine.length - queue.length, ran, errors,
-        lines: after.lines, aggregate: agg, misses: checkThresholds(agg, prepared.spec.thresholds), stopped, problems: after.problems, facts,
+        prepared: { spec: prepared.spec, specFile: prepared.specFile, warnings: prepared.warnings },
+        resultsFile,
+        totalCells: prepared.cells.length,
+        shardCells: prepared.mine.length,
+        skipped: prepared.mine.length - queue.length,
+        ran,
+        errors,
+        lines: after.lines,
+        aggregate: agg,
+        misses: checkThresholds(agg, prepared.spec.thresholds),
+        stopped,
+        problems: after.problems,
+        facts,
       },
     };
   } finally {

@@ -53,7 +53,12 @@ export interface ClientDef {
 
 /** Environment every client gets: nothing of the caller's but PATH and locale. */
 function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1' };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    NO_COLOR: '1',
+  };
   return env;
 }
 
@@ -113,7 +118,10 @@ export const claudeCode: ClientDef = {
     }
     return null;
   },
-  logs: (home) => filesUnder(join(home, '.claude', 'projects'), '.jsonl').sort((a, b) => Number(a.includes('/subagents/')) - Number(b.includes('/subagents/')) || a.localeCompare(b)),
+  logs: (home) =>
+    filesUnder(join(home, '.claude', 'projects'), '.jsonl').sort(
+      (a, b) => Number(a.includes('/subagents/')) - Number(b.includes('/subagents/')) || a.localeCompare(b),
+    ),
   mainLog(logs, sessionId) {
     const mains = logs.filter((l) => !l.includes('/subagents/'));
     return (sessionId ? mains.find((l) => l.endsWith(`/${sessionId}.jsonl`)) : undefined) ?? mains[0] ?? null;
@@ -132,7 +140,17 @@ export const codex: ClientDef = {
   bin: (prefix) => join(prefix, 'node_modules', '.bin', 'codex'),
   argv(turn, dirs, settings) {
     const provider = `model_providers.mock={name="mock",base_url="${dirs.baseUrl}/v1",wire_api="responses",env_key="MOCK_KEY",request_max_retries=2,stream_max_retries=1}`;
-    const a = ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-c', 'model_provider=mock', '-c', provider, ...settings, ...turn.args];
+    const a = [
+      'exec',
+      '--skip-git-repo-check',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '-c',
+      'model_provider=mock',
+      '-c',
+      provider,
+      ...settings,
+      ...turn.args,
+    ];
     if (turn.resume) a.push('resume', turn.resume);
     a.push(turn.prompt);
     return a;
@@ -168,9 +186,13 @@ export function selectVersions(id: ClientId, spec: string): string[] | string {
   if (spec === 'current') return [c.version];
   if (spec === 'all') return [...c.versions];
   if (spec === 'older') return c.versions.filter((v) => v !== c.version);
-  const asked = spec.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const asked = spec
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   const unknown = asked.filter((v) => !CLIENTS['claude-code'].versions.includes(v) && !CLIENTS.codex.versions.includes(v));
-  if (asked.length === 0 || unknown.length > 0) return `--versions takes current, older, all or pinned versions; not pinned: ${unknown.join(', ') || spec}`;
+  if (asked.length === 0 || unknown.length > 0)
+    return `--versions takes current, older, all or pinned versions; not pinned: ${unknown.join(', ') || spec}`;
   return asked.filter((v) => c.versions.includes(v));
 }
 

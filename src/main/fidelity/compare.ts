@@ -93,7 +93,10 @@ export interface CompareInput {
 }
 
 /** Pair and compare captured requests with logged ones (src/main/wire/pair.ts). */
-export function pairAndCompare(captured: readonly CapturedRequest[], logged: readonly LoggedRequest[]): { requests: RequestComparison[]; unpaired: PairedView[] } {
+export function pairAndCompare(
+  captured: readonly CapturedRequest[],
+  logged: readonly LoggedRequest[],
+): { requests: RequestComparison[]; unpaired: PairedView[] } {
   // The mock names every response after the wire request it answers (msg_mock_0003, resp_mock_0003).
   const owner = (id: string): number | null => {
     const m = MOCK_ID.exec(id);
@@ -106,29 +109,58 @@ export function pairAndCompare(captured: readonly CapturedRequest[], logged: rea
     const c = models[i] as CapturedRequest;
     const norm = entries[i]?.norm ?? null;
     return {
-      seq: c.seq, path: c.path, answerStatus: c.answer.status, answerKind: c.answer.kind, label: c.answer.label,
-      wireParts: norm?.parts.length ?? 0, notes: norm?.notes ?? [], lastUser: norm ? lastUserText(norm.parts) : '',
-      verdict: p.verdict, view: p.view, retryOf: p.retryOf,
-      system: p.result?.system ?? null, messages: p.result?.messages ?? null, tools: p.result?.tools ?? null,
-      firstDiff: norm === null ? 'the body is not a model request' : p.result?.firstDiff ?? null,
+      seq: c.seq,
+      path: c.path,
+      answerStatus: c.answer.status,
+      answerKind: c.answer.kind,
+      label: c.answer.label,
+      wireParts: norm?.parts.length ?? 0,
+      notes: norm?.notes ?? [],
+      lastUser: norm ? lastUserText(norm.parts) : '',
+      verdict: p.verdict,
+      view: p.view,
+      retryOf: p.retryOf,
+      system: p.result?.system ?? null,
+      messages: p.result?.messages ?? null,
+      tools: p.result?.tools ?? null,
+      firstDiff: norm === null ? 'the body is not a model request' : (p.result?.firstDiff ?? null),
     };
   });
   return { requests, unpaired };
 }
 
-export function summarize(input: Omit<CompareInput, 'captured' | 'mainLog'>, requests: readonly RequestComparison[], unpaired: readonly PairedView[], logRequests: number, error: string | null): ScenarioComparison {
+export function summarize(
+  input: Omit<CompareInput, 'captured' | 'mainLog'>,
+  requests: readonly RequestComparison[],
+  unpaired: readonly PairedView[],
+  logRequests: number,
+  error: string | null,
+): ScenarioComparison {
   const count = (v: Verdict) => requests.filter((r) => r.verdict === v).length;
   const matched = count('match');
   const mismatched = count('mismatch');
   return {
-    client: input.client, version: input.version, scenario: input.scenario, covers: input.covers, runProblems: input.runProblems,
-    error, requests, captured: requests.length, matched, mismatched, unknown: count('unknown'), notInLog: count('not-in-log'),
-    known: matched + mismatched, unpairedViews: unpaired, logRequests,
+    client: input.client,
+    version: input.version,
+    scenario: input.scenario,
+    covers: input.covers,
+    runProblems: input.runProblems,
+    error,
+    requests,
+    captured: requests.length,
+    matched,
+    mismatched,
+    unknown: count('unknown'),
+    notInLog: count('not-in-log'),
+    known: matched + mismatched,
+    unpairedViews: unpaired,
+    logRequests,
   };
 }
 
 export async function compareLog(input: CompareInput): Promise<ScenarioComparison> {
-  const protocol = input.captured.find((c) => c.protocol !== null)?.protocol ?? (input.client === 'codex' ? 'openai-responses' : 'anthropic-messages');
+  const protocol =
+    input.captured.find((c) => c.protocol !== null)?.protocol ?? (input.client === 'codex' ? 'openai-responses' : 'anthropic-messages');
   if (!input.mainLog) {
     const { requests } = pairAndCompare(input.captured, []);
     return summarize(input, requests, [], 0, 'the client wrote no log');

@@ -92,20 +92,29 @@ function readLog(client: ClientId, path: string): { lines: Line[]; bad: number }
 function textOf(c: unknown): string {
   if (typeof c === 'string') return c;
   if (!Array.isArray(c)) return '';
-  return c.map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : '')).filter((t) => t !== '').join('\n\n');
+  return c
+    .map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : ''))
+    .filter((t) => t !== '')
+    .join('\n\n');
 }
 
 /** The system prompt of a model request as sent, and where it is. Claude Code's billing block is left out (no log holds it). */
 function wireSystem(client: ClientId, body: unknown): { where: string; texts: string[] } | null {
   if (!isObj(body)) return null;
   if (client === 'claude-code') {
-    const sys = typeof body.system === 'string' ? [body.system] : Array.isArray(body.system) ? body.system.map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : '')) : [];
+    const sys =
+      typeof body.system === 'string'
+        ? [body.system]
+        : Array.isArray(body.system)
+          ? body.system.map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : ''))
+          : [];
     const texts = sys.filter((t) => t !== '' && !t.startsWith('x-anthropic-billing-header'));
     return texts.length > 0 ? { where: '`system` (text blocks)', texts } : null;
   }
   if (typeof body.instructions === 'string' && body.instructions !== '') return { where: '`instructions`', texts: [body.instructions] };
   const first = Array.isArray(body.input) ? body.input[0] : undefined;
-  if (isObj(first) && first.role === 'developer') return { where: 'first `input` item (a `developer` message)', texts: [textOf(first.content)] };
+  if (isObj(first) && first.role === 'developer')
+    return { where: 'first `input` item (a `developer` message)', texts: [textOf(first.content)] };
   return null;
 }
 
@@ -142,7 +151,12 @@ function savedRuns(versionDir: string): SavedRun[] {
       const problems = Array.isArray(r.problems) ? r.problems.filter((p): p is string => typeof p === 'string') : [];
       out.push({ scenario: name, dir: join(versionDir, name), logs, problems });
     } catch (err) {
-      out.push({ scenario: name, dir: join(versionDir, name), logs: [], problems: [`${runJson}: ${err instanceof Error ? err.message : String(err)}`] });
+      out.push({
+        scenario: name,
+        dir: join(versionDir, name),
+        logs: [],
+        problems: [`${runJson}: ${err instanceof Error ? err.message : String(err)}`],
+      });
     }
   }
   return out;
@@ -151,8 +165,15 @@ function savedRuns(versionDir: string): SavedRun[] {
 const COMPACT = /compact/i;
 
 /** Usage position for one scripted answer: the log line of its text against the line of its usage. */
-function usageOrder(client: ClientId, lines: readonly Line[], text: string, output: number): 'before-output' | 'after-output' | 'on-output-record' | null {
-  const textAt = lines.findIndex((l) => (client === 'claude-code' ? l.kind === 'assistant' : l.kind === 'response_item/message') && l.strings.includes(text));
+function usageOrder(
+  client: ClientId,
+  lines: readonly Line[],
+  text: string,
+  output: number,
+): 'before-output' | 'after-output' | 'on-output-record' | null {
+  const textAt = lines.findIndex(
+    (l) => (client === 'claude-code' ? l.kind === 'assistant' : l.kind === 'response_item/message') && l.strings.includes(text),
+  );
   if (textAt < 0) return null;
   if (client === 'claude-code') {
     const msg = lines[textAt]?.value.message;
@@ -251,14 +272,29 @@ export function versionFacts(fixtures: string, client: ClientId, version: string
   const usage: VersionFacts['usage'] = usageSeen.size === 1 ? ([...usageSeen][0] as VersionFacts['usage']) : 'unknown';
   if (usageSeen.size > 1) problems.push(`usage order differs between answers: ${[...usageSeen].join(', ')}`);
   return {
-    client, version, scenarios: runs.map((r) => r.scenario), wireRequests,
-    recordKinds: [...kinds].sort(), systemOnWire, systemInLog, systemLoggedIn, toolsInLog,
-    usage, usageCheckedOn: usageOn, compactionRecords: [...compaction].sort(), sideFiles: side, problems,
+    client,
+    version,
+    scenarios: runs.map((r) => r.scenario),
+    wireRequests,
+    recordKinds: [...kinds].sort(),
+    systemOnWire,
+    systemInLog,
+    systemLoggedIn,
+    toolsInLog,
+    usage,
+    usageCheckedOn: usageOn,
+    compactionRecords: [...compaction].sort(),
+    sideFiles: side,
+    problems,
   };
 }
 
 /** The facts of every pinned version with saved runs, clients in order, versions oldest first. */
-export function allVersionFacts(fixtures: string, scenarios: readonly Scenario[], matrix: Readonly<Record<ClientId, readonly string[]>>): { facts: VersionFacts[]; missing: string[] } {
+export function allVersionFacts(
+  fixtures: string,
+  scenarios: readonly Scenario[],
+  matrix: Readonly<Record<ClientId, readonly string[]>>,
+): { facts: VersionFacts[]; missing: string[] } {
   const facts: VersionFacts[] = [];
   const missing: string[] = [];
   for (const client of Object.keys(matrix) as ClientId[]) {

@@ -52,8 +52,16 @@ interface Args {
 // The flags and whether each takes a value; the strict parser the CLI uses turns anything else
 // (an unknown flag, a missing value, a stray word) into a usage error instead of ignoring it.
 const FLAGS = {
-  client: 'value', scenario: 'value', versions: 'value', 'no-run': 'boolean', copy: 'boolean', report: 'value',
-  fixtures: 'value', 'run-root': 'value', 'allow-mismatch': 'boolean', compat: 'boolean',
+  client: 'value',
+  scenario: 'value',
+  versions: 'value',
+  'no-run': 'boolean',
+  copy: 'boolean',
+  report: 'value',
+  fixtures: 'value',
+  'run-root': 'value',
+  'allow-mismatch': 'boolean',
+  compat: 'boolean',
 } as const;
 
 /** The fidelity flags, or the usage error to print. */
@@ -111,7 +119,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     for (const version of versions) {
       const client = clientAt(id, version);
       if (!client) continue;
-      for (const s of scenariosFor(all, id, version, version === CLIENTS[id].version)) if (!args.scenario || args.scenario.split(',').includes(s.name)) work.push({ client, scenario: s });
+      for (const s of scenariosFor(all, id, version, version === CLIENTS[id].version))
+        if (!args.scenario || args.scenario.split(',').includes(s.name)) work.push({ client, scenario: s });
     }
   }
   if (work.length === 0) {
@@ -157,16 +166,28 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 
   for (const c of comparisons) {
-    log(`${c.client}@${c.version} ${c.scenario}: ${c.matched}/${c.known} known requests match (${c.unknown} unknown, ${c.notInLog} not in the log)${c.error ? ` — ${c.error}` : ''}`);
+    log(
+      `${c.client}@${c.version} ${c.scenario}: ${c.matched}/${c.known} known requests match (${c.unknown} unknown, ${c.notInLog} not in the log)${c.error ? ` — ${c.error}` : ''}`,
+    );
     const rec = c.recorded;
-    if (rec) log(`  recorded: ${rec.exact}/${rec.wire} wire requests exact in the joined session, ${rec.failedJoined}/${rec.failedOnWire} failed attempts joined${rec.error ? ` — ${rec.error}` : ''}`);
+    if (rec)
+      log(
+        `  recorded: ${rec.exact}/${rec.wire} wire requests exact in the joined session, ${rec.failedJoined}/${rec.failedOnWire} failed attempts joined${rec.error ? ` — ${rec.error}` : ''}`,
+      );
   }
-  const input: ReportInput = { comparisons, unavailable, generatedBy: args.run ? 'npm run test:fidelity' : 'npm run test:fidelity -- --no-run', mode: args.run ? 'run' : 'saved', notes: NOTES };
+  const input: ReportInput = {
+    comparisons,
+    unavailable,
+    generatedBy: args.run ? 'npm run test:fidelity' : 'npm run test:fidelity -- --no-run',
+    mode: args.run ? 'run' : 'saved',
+    notes: NOTES,
+  };
   if (args.report) {
     writeFileSync(args.report, renderReport(input));
     log(`report written to ${args.report}`);
   }
-  const recordedShort = (c: ScenarioComparison): boolean => !!c.recorded && (c.recorded.error !== null || c.recorded.exact < c.recorded.wire || c.recorded.failedJoined < c.recorded.failedOnWire);
+  const recordedShort = (c: ScenarioComparison): boolean =>
+    !!c.recorded && (c.recorded.error !== null || c.recorded.exact < c.recorded.wire || c.recorded.failedJoined < c.recorded.failedOnWire);
   const mismatch = comparisons.some((c) => c.mismatched > 0 || c.error !== null || c.runProblems.length > 0 || recordedShort(c));
   if (mismatch && !args.allowMismatch) return EXIT.mismatch;
   if (unavailable.length > 0) return EXIT.unavailable;
@@ -175,8 +196,13 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 async function compareRun(r: RunResult): Promise<ScenarioComparison> {
   const c = await compareLog({
-    client: r.client.id, version: r.version, scenario: r.scenario.name, covers: r.scenario.covers,
-    captured: r.captured, mainLog: r.mainLog, runProblems: r.problems,
+    client: r.client.id,
+    version: r.version,
+    scenario: r.scenario.name,
+    covers: r.scenario.covers,
+    captured: r.captured,
+    mainLog: r.mainLog,
+    runProblems: r.problems,
   });
   return { ...c, recorded: await compareRecorded(r.mainLog, r.captured, r.captures, r.client.protocol) };
 }
@@ -184,19 +210,34 @@ async function compareRun(r: RunResult): Promise<ScenarioComparison> {
 async function compareSaved(dir: string, s: Scenario): Promise<ScenarioComparison> {
   const { readFileSync } = await import('node:fs');
   const { readCaptured } = await import('../mock/record');
-  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string | null; version: string; problems?: string[]; captures?: string[] };
+  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as {
+    mainLog: string | null;
+    version: string;
+    problems?: string[];
+    captures?: string[];
+  };
   const { requests } = readCaptured(join(dir, 'captured.jsonl'));
   const mainLog = run.mainLog ? join(dir, run.mainLog) : null;
   const c = await compareLog({
-    client: s.client, version: run.version, scenario: s.name, covers: s.covers,
-    captured: requests, mainLog, runProblems: run.problems ?? [],
+    client: s.client,
+    version: run.version,
+    scenario: s.name,
+    covers: s.covers,
+    captured: requests,
+    mainLog,
+    runProblems: run.problems ?? [],
   });
   const captures = (run.captures ?? []).map((f) => join(dir, f));
   return { ...c, recorded: captures.length > 0 ? await compareRecorded(mainLog, requests, captures, CLIENTS[s.client].protocol) : null };
 }
 
 /** Writes the compatibility doc and the version table from the saved runs. */
-export function writeCompat(fixtures: string, scenarios: readonly Scenario[], docPath: string, tablePath: string): { versions: number; missing: string[] } {
+export function writeCompat(
+  fixtures: string,
+  scenarios: readonly Scenario[],
+  docPath: string,
+  tablePath: string,
+): { versions: number; missing: string[] } {
   const matrix = { 'claude-code': CLIENTS['claude-code'].versions, codex: CLIENTS.codex.versions };
   const { facts, missing } = allVersionFacts(fixtures, scenarios, matrix);
   writeFileSync(docPath, renderCompatDoc(facts, COMPAT_NOTES));

@@ -44,15 +44,29 @@ export interface RecordedComparison {
   readonly error: string | null;
 }
 
-const ids = (ds: readonly { rule: string; severity: string }[]): string[] => [...new Set(ds.filter((d) => d.severity !== 'info').map((d) => d.rule))].sort();
+const ids = (ds: readonly { rule: string; severity: string }[]): string[] =>
+  [...new Set(ds.filter((d) => d.severity !== 'info').map((d) => d.rule))].sort();
 
-export async function compareRecorded(mainLog: string | null, captured: readonly CapturedRequest[], capturePaths: readonly string[], protocol: string): Promise<RecordedComparison> {
+export async function compareRecorded(
+  mainLog: string | null,
+  captured: readonly CapturedRequest[],
+  capturePaths: readonly string[],
+  protocol: string,
+): Promise<RecordedComparison> {
   const models = captured.filter((c) => c.protocol !== null && c.answer.kind !== 'aux');
   // A failed attempt: an HTTP error, or a fault the mock played (a cut stream, an error event).
   const failedAttempt = (c: CapturedRequest): boolean => c.answer.status >= 400 || c.answer.kind.startsWith('fault');
   const failedOnWire = models.filter(failedAttempt).length;
   const empty = (error: string): RecordedComparison => ({
-    captures: capturePaths.length, requests: [], wire: models.length, exact: 0, failedOnWire, failedJoined: 0, findingsJoined: [], findingsLogOnly: [], error,
+    captures: capturePaths.length,
+    requests: [],
+    wire: models.length,
+    exact: 0,
+    failedOnWire,
+    failedJoined: 0,
+    findingsJoined: [],
+    findingsLogOnly: [],
+    error,
   });
   if (!mainLog) return empty('the client wrote no log');
   if (capturePaths.length === 0) return empty('the run was not recorded');
@@ -75,7 +89,17 @@ export async function compareRecorded(mainLog: string | null, captured: readonly
       const body = bodyText(c);
       const j = join.requests.find((r) => !used.has(r.index) && callOf(ins, r)?.exchange.request.body === body);
       if (!j) {
-        requests.push({ seq: c.seq, status: c.answer.status, joined: null, source: null, purpose: null, joinedStatus: null, joinedError: false, verdict: 'missing', firstDiff: 'the joined session does not hold this request' });
+        requests.push({
+          seq: c.seq,
+          status: c.answer.status,
+          joined: null,
+          source: null,
+          purpose: null,
+          joinedStatus: null,
+          joinedError: false,
+          verdict: 'missing',
+          firstDiff: 'the joined session does not hold this request',
+        });
         continue;
       }
       used.add(j.index);
@@ -83,8 +107,15 @@ export async function compareRecorded(mainLog: string | null, captured: readonly
       const wire = normalizeWire(c);
       const cmp = view && wire ? compareRequest(wire, normalizeView(view, protocol)) : null;
       requests.push({
-        seq: c.seq, status: c.answer.status, joined: j.index, source: j.source, purpose: j.purpose, joinedStatus: j.status, joinedError: j.error !== null,
-        verdict: cmp?.verdict ?? 'mismatch', firstDiff: cmp ? cmp.firstDiff : 'no view',
+        seq: c.seq,
+        status: c.answer.status,
+        joined: j.index,
+        source: j.source,
+        purpose: j.purpose,
+        joinedStatus: j.status,
+        joinedError: j.error !== null,
+        verdict: cmp?.verdict ?? 'mismatch',
+        firstDiff: cmp ? cmp.firstDiff : 'no view',
       });
     }
     const exact = requests.filter((r) => r.verdict === 'match').length;
@@ -94,7 +125,17 @@ export async function compareRecorded(mainLog: string | null, captured: readonly
       if (!failedAttempt(c) || r.joined === null) return false;
       return c.answer.status >= 400 ? r.joinedStatus === c.answer.status : r.joinedError;
     }).length;
-    return { captures: capturePaths.length, requests, wire: models.length, exact, failedOnWire, failedJoined, findingsJoined, findingsLogOnly, error: null };
+    return {
+      captures: capturePaths.length,
+      requests,
+      wire: models.length,
+      exact,
+      failedOnWire,
+      failedJoined,
+      findingsJoined,
+      findingsLogOnly,
+      error: null,
+    };
   } finally {
     await ins.session.dispose();
   }

@@ -45,12 +45,16 @@ export function renderReport(input: ReportInput): string {
     const u = input.unavailable.filter((x) => x.client === client && x.version === version);
     const ran = input.comparisons.some((c) => c.client === client && c.version === version);
     const status = input.mode === 'saved' ? 'saved logs compared (fixtures/fidelity/logs), not re-run' : 'installed and run';
-    L.push(`| ${client} | ${version} | ${u.length > 0 ? `${ran ? `${status}; ` : ''}**not run**: ${esc(u.map((x) => x.reason).join('; '))}` : status} |`);
+    L.push(
+      `| ${client} | ${version} | ${u.length > 0 ? `${ran ? `${status}; ` : ''}**not run**: ${esc(u.map((x) => x.reason).join('; '))}` : status} |`,
+    );
   }
   L.push('');
   L.push('## Match rates');
   L.push('');
-  L.push('| client | scenario | wire requests | match | mismatch | unknown | not in log | exact-match rate | of known | recorded: exact | recorded: failed attempts joined |');
+  L.push(
+    '| client | scenario | wire requests | match | mismatch | unknown | not in log | exact-match rate | of known | recorded: exact | recorded: failed attempts joined |',
+  );
   L.push('|---|---|---|---|---|---|---|---|---|---|---|');
   const totals = new Map<string, { n: number; m: number; k: number; rw: number; re: number; rf: number; rj: number; recorded: boolean }>();
   const rec = (c: ScenarioComparison): string => {
@@ -60,7 +64,9 @@ export function renderReport(input: ReportInput): string {
     return `${r.exact}/${r.wire} (${pct(r.exact, r.wire)}) | ${r.failedJoined}/${r.failedOnWire}`;
   };
   for (const c of input.comparisons) {
-    L.push(`| ${c.client} ${c.version} | ${c.scenario}${c.error ? ` (${esc(c.error)})` : ''} | ${c.captured} | ${c.matched} | ${c.mismatched} | ${c.unknown} | ${c.notInLog} | ${pct(c.matched, c.captured)} | ${pct(c.matched, c.known)} | ${rec(c)} |`);
+    L.push(
+      `| ${c.client} ${c.version} | ${c.scenario}${c.error ? ` (${esc(c.error)})` : ''} | ${c.captured} | ${c.matched} | ${c.mismatched} | ${c.unknown} | ${c.notInLog} | ${pct(c.matched, c.captured)} | ${pct(c.matched, c.known)} | ${rec(c)} |`,
+    );
     const t = totals.get(`${c.client} ${c.version}`) ?? { n: 0, m: 0, k: 0, rw: 0, re: 0, rf: 0, rj: 0, recorded: false };
     t.n += c.captured;
     t.m += c.matched;
@@ -74,13 +80,16 @@ export function renderReport(input: ReportInput): string {
     }
     totals.set(`${c.client} ${c.version}`, t);
   }
-  for (const [k, t] of totals) L.push(`| **${k}** | **all** | ${t.n} | ${t.m} | | | | **${pct(t.m, t.n)}** | ${pct(t.m, t.k)} | ${t.recorded ? `**${t.re}/${t.rw} (${pct(t.re, t.rw)})**` : '—'} | ${t.recorded ? `${t.rj}/${t.rf}` : '—'} |`);
+  for (const [k, t] of totals)
+    L.push(
+      `| **${k}** | **all** | ${t.n} | ${t.m} | | | | **${pct(t.m, t.n)}** | ${pct(t.m, t.k)} | ${t.recorded ? `**${t.re}/${t.rw} (${pct(t.re, t.rw)})**` : '—'} | ${t.recorded ? `${t.rj}/${t.rf}` : '—'} |`,
+    );
   L.push('');
   L.push('"exact-match rate" is matches over every model request on the wire; "of known" is matches over the');
   L.push('requests the log lets us judge (match + mismatch).');
   L.push('');
   L.push('"recorded": every turn ran through `palimpsest record` (the mock as upstream), and the log was joined');
-  L.push('with those captures (src/main/fidelity/recorded.ts). The judge is still the mock\'s own recording: each model');
+  L.push("with those captures (src/main/fidelity/recorded.ts). The judge is still the mock's own recording: each model");
   L.push('request it received must be in the joined session, found by its exact body, with a view equal to what was');
   L.push('sent — summarizer calls and failed attempts included; "failed attempts joined" counts the requests the mock');
   L.push('failed (an HTTP error, or a stream it cut) that the join holds with their failure: the same status, or an error.');
@@ -95,7 +104,9 @@ export function renderReport(input: ReportInput): string {
     if (c.error) L.push(`**${esc(c.error)}**`);
     if (c.recorded && !c.recorded.error) {
       const f = (ids: readonly string[]): string => (ids.length === 0 ? 'none' : ids.map((i) => `\`${i}\``).join(', '));
-      L.push(`Findings (warnings and errors) from the log alone: ${f(c.recorded.findingsLogOnly)}; joined with the capture: ${f(c.recorded.findingsJoined)}.`);
+      L.push(
+        `Findings (warnings and errors) from the log alone: ${f(c.recorded.findingsLogOnly)}; joined with the capture: ${f(c.recorded.findingsJoined)}.`,
+      );
     }
     L.push('');
     L.push('| wire # | answer | log request | verdict | first difference / what is unknown |');
@@ -104,13 +115,19 @@ export function renderReport(input: ReportInput): string {
       const answer = `${r.answerStatus} ${r.answerKind}${r.label ? ` (${esc(r.label)})` : ''}`;
       const view = `${r.view ? `${r.view.purpose} #${r.view.index} on ${r.view.branch}` : '—'}${r.retryOf !== null ? ` (same body as wire #${r.retryOf}: a retry)` : ''}`;
       let why = r.firstDiff ?? '';
-      if (!why && r.verdict === 'unknown') why = [r.system, r.messages, r.tools].filter((s) => s?.status === 'unknown').map((s) => s?.why ?? '').join('; ');
+      if (!why && r.verdict === 'unknown')
+        why = [r.system, r.messages, r.tools]
+          .filter((s) => s?.status === 'unknown')
+          .map((s) => s?.why ?? '')
+          .join('; ');
       if (!why && r.verdict === 'not-in-log') why = `only on the wire; its last user text: "${r.lastUser}"`;
       L.push(`| ${r.seq} | ${esc(answer)} | ${esc(view)} | ${r.verdict} | ${esc(why)} |`);
     }
     if (c.unpairedViews.length > 0) {
       L.push('');
-      L.push(`Logged requests no wire request paired with: ${c.unpairedViews.map((v) => `${v.purpose} #${v.index} on ${v.branch} (${v.id})`).join(', ')}.`);
+      L.push(
+        `Logged requests no wire request paired with: ${c.unpairedViews.map((v) => `${v.purpose} #${v.index} on ${v.branch} (${v.id})`).join(', ')}.`,
+      );
     }
     L.push('');
   }

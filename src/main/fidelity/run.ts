@@ -61,7 +61,13 @@ function tail(s: string, n = 4000): string {
   return s.length > n ? s.slice(s.length - n) : s;
 }
 
-function runTurn(bin: string, argv: string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; timedOut: boolean; ms: number }> {
+function runTurn(
+  bin: string,
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs: number,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; timedOut: boolean; ms: number }> {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const child = spawn(bin, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -142,7 +148,9 @@ export async function runScenario(
       const baseUrl = port === null ? mock.url : `http://127.0.0.1:${port}/${RECORD_ROUTE[client.protocol] ?? 'anthropic'}`;
       const dirs = { home, work, baseUrl };
       const argv = client.argv({ prompt: t.prompt, resume, args: t.args }, dirs, scenario.settings);
-      opts.log?.(`  ${client.id} ${scenario.name} turn ${i + 1}: ${JSON.stringify(t.prompt.slice(0, 60))}${resume ? ' (resume)' : ''}${port !== null ? ' (recorded)' : ''}`);
+      opts.log?.(
+        `  ${client.id} ${scenario.name} turn ${i + 1}: ${JSON.stringify(t.prompt.slice(0, 60))}${resume ? ' (resume)' : ''}${port !== null ? ' (recorded)' : ''}`,
+      );
       let bin = installed.bin;
       let args = argv;
       if (opts.record && port !== null) {
@@ -155,11 +163,20 @@ export async function runScenario(
       const sid = client.sessionId(r.stdout, r.stderr);
       if (sid && !sessionId) sessionId = sid;
       turns.push({
-        prompt: t.prompt, argv, exitCode: r.code, signal: r.signal, timedOut: r.timedOut, durationMs: r.ms, sessionId: sid, expect: t.expect,
-        stdout: tail(r.stdout), stderr: tail(r.stderr),
+        prompt: t.prompt,
+        argv,
+        exitCode: r.code,
+        signal: r.signal,
+        timedOut: r.timedOut,
+        durationMs: r.ms,
+        sessionId: sid,
+        expect: t.expect,
+        stdout: tail(r.stdout),
+        stderr: tail(r.stderr),
       });
       if (r.timedOut) problems.push(`turn ${i + 1} timed out after ${scenario.turnTimeoutMs} ms`);
-      else if (t.expect === 'ok' && r.code !== 0) problems.push(`turn ${i + 1} exited ${r.code ?? r.signal}: ${tail(r.stderr || r.stdout, 300).trim()}`);
+      else if (t.expect === 'ok' && r.code !== 0)
+        problems.push(`turn ${i + 1} exited ${r.code ?? r.signal}: ${tail(r.stderr || r.stdout, 300).trim()}`);
       else if (t.expect === 'fail' && r.code === 0) problems.push(`turn ${i + 1} was expected to fail and exited 0`);
     }
   } finally {
@@ -168,9 +185,21 @@ export async function runScenario(
   const logs = client.logs(home);
   if (logs.length === 0) problems.push('the client wrote no log');
   return {
-    scenario, client, version: client.version, dir, home, work, turns, sessionId,
-    captured: [...mock.requests], capturedPath, captures, logs, mainLog: client.mainLog(logs, sessionId),
-    unusedSteps: mock.player.unused(), problems,
+    scenario,
+    client,
+    version: client.version,
+    dir,
+    home,
+    work,
+    turns,
+    sessionId,
+    captured: [...mock.requests],
+    capturedPath,
+    captures,
+    logs,
+    mainLog: client.mainLog(logs, sessionId),
+    unusedSteps: mock.player.unused(),
+    problems,
   };
 }
 
@@ -195,10 +224,12 @@ export function copyRun(r: RunResult, fixturesRoot: string): string {
     rel.push(p);
   }
   if (existsSync(r.capturedPath)) copyFileSync(r.capturedPath, join(out, 'captured.jsonl'));
-  const captures = r.captures.filter((c) => existsSync(c)).map((c) => {
-    copyFileSync(c, join(out, basename(c)));
-    return basename(c);
-  });
+  const captures = r.captures
+    .filter((c) => existsSync(c))
+    .map((c) => {
+      copyFileSync(c, join(out, basename(c)));
+      return basename(c);
+    });
   const summary = {
     scenario: r.scenario.name,
     client: r.client.id,
@@ -211,7 +242,16 @@ export function copyRun(r: RunResult, fixturesRoot: string): string {
     logs: rel,
     requests: r.captured.length,
     captures,
-    turns: r.turns.map((t) => ({ prompt: t.prompt, argv: t.argv, exitCode: t.exitCode, timedOut: t.timedOut, durationMs: t.durationMs, sessionId: t.sessionId, stdout: t.stdout, stderr: t.stderr })),
+    turns: r.turns.map((t) => ({
+      prompt: t.prompt,
+      argv: t.argv,
+      exitCode: t.exitCode,
+      timedOut: t.timedOut,
+      durationMs: t.durationMs,
+      sessionId: t.sessionId,
+      stdout: t.stdout,
+      stderr: t.stderr,
+    })),
     unusedSteps: r.unusedSteps,
     problems: r.problems,
   };

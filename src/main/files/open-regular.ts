@@ -26,7 +26,10 @@ export function kindOf(st: Stats): string | null {
 
 /** A path that exists but is not a regular file; the message names the path and what it is. */
 export class NotRegularFile extends Error {
-  constructor(readonly path: string, readonly kind: string) {
+  constructor(
+    readonly path: string,
+    readonly kind: string,
+  ) {
     super(kind === 'a directory' ? `${path} is a directory, not a file` : `${path} is ${kind}, not a regular file`);
   }
 }

@@ -87,12 +87,30 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
     }
   }
   // The captures are read like a session, so the library lets them in as it does the files.
-  const library = new Library({ files: [...files, ...captures], folders, machine: options.machine, picker: options.picker, confirm: options.confirm });
+  const library = new Library({
+    files: [...files, ...captures],
+    folders,
+    machine: options.machine,
+    picker: options.picker,
+    confirm: options.confirm,
+  });
   const registry = new SessionRegistry({ allow: library, memoryBudget: options.memoryBudget });
   const initialCaptures = captures.length > 0 && files[0] !== undefined ? { path: files[0], captures } : undefined;
-  const handlers = createHandlers({ registry, initialPaths: files, ...(initialCaptures ? { initialCaptures } : {}), library, rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) } });
+  const handlers = createHandlers({
+    registry,
+    initialPaths: files,
+    ...(initialCaptures ? { initialCaptures } : {}),
+    library,
+    rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) },
+  });
   return {
-    handlers, registry, library, files, folders, missing, unusable,
+    handlers,
+    registry,
+    library,
+    files,
+    folders,
+    missing,
+    unusable,
     dispose: () => {
       handlers[Symbol.dispose]();
       registry.dispose();

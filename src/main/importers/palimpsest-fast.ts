@@ -1,7 +1,23 @@
 import { ImageBlock, OpaqueBlock, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock } from '../../shared/model/content';
 import {
-  BudgetPolicy, CompactionEndEvent, CompactionStartEvent, CompactionSummaryErrorEvent, CompactionSummaryEvent, Finish, ItemEvent,
-  MaskEvent, RecordEvent, RequestEvent, ResponseEvent, Route, SurfaceOp, Todo, TodoEvent, Usage, type EventBody, type EventOf,
+  BudgetPolicy,
+  CompactionEndEvent,
+  CompactionStartEvent,
+  CompactionSummaryErrorEvent,
+  CompactionSummaryEvent,
+  Finish,
+  ItemEvent,
+  MaskEvent,
+  RecordEvent,
+  RequestEvent,
+  ResponseEvent,
+  Route,
+  SurfaceOp,
+  Todo,
+  TodoEvent,
+  Usage,
+  type EventBody,
+  type EventOf,
 } from '../../shared/model/event';
 import { Derivation, Item } from '../../shared/model/item';
 import { isObj, type Obj } from './json';
@@ -27,7 +43,11 @@ const optBool = (x: unknown): boolean => x === undefined || typeof x === 'boolea
 
 /** The common fields: seq, branch, at. */
 function baseOk(v: Obj): boolean {
-  return optCount(v.seq) && optString(v.branch) && (v.at === undefined || typeof v.at === 'string' || (typeof v.at === 'number' && Number.isFinite(v.at)));
+  return (
+    optCount(v.seq) &&
+    optString(v.branch) &&
+    (v.at === undefined || typeof v.at === 'string' || (typeof v.at === 'number' && Number.isFinite(v.at)))
+  );
 }
 
 function leafOk(b: unknown): boolean {
@@ -110,7 +130,6 @@ function onlyKeys(o: Obj, keys: ReadonlySet<string>): boolean {
   return true;
 }
 
-
 const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
 const FINISH_REASONS: ReadonlySet<unknown> = new Set(['stop', 'tool_calls', 'length', 'refusal', 'pause', 'error', 'cancelled', 'unknown']);
 const PURPOSES: ReadonlySet<unknown> = new Set(['agent', 'compaction', 'map', 'reduce', 'audit', 'correction', 'reread', 'other']);
@@ -172,12 +191,25 @@ function routeOk(r: unknown): boolean {
   if (r === undefined) return true;
   if (!isObj(r)) return false;
   if (!onlyKeys(r, FAST_KEYS.route)) return false;
-  return optString(r.provider) && optString(r.model) && optString(r.reasoning) && (r.window === undefined || isPositive(r.window)) && (r.maxOutput === undefined || isPositive(r.maxOutput));
+  return (
+    optString(r.provider) &&
+    optString(r.model) &&
+    optString(r.reasoning) &&
+    (r.window === undefined || isPositive(r.window)) &&
+    (r.maxOutput === undefined || isPositive(r.maxOutput))
+  );
 }
 
 function requestOk(v: Obj): boolean {
   if (!onlyKeys(v, FAST_KEYS.requestEvent)) return false;
-  return baseOk(v) && typeof v.id === 'string' && (v.purpose === undefined || PURPOSES.has(v.purpose)) && optString(v.compactionId) && routeOk(v.route) && (v.input === undefined || summarizerInputOk(v.input));
+  return (
+    baseOk(v) &&
+    typeof v.id === 'string' &&
+    (v.purpose === undefined || PURPOSES.has(v.purpose)) &&
+    optString(v.compactionId) &&
+    routeOk(v.route) &&
+    (v.input === undefined || summarizerInputOk(v.input))
+  );
 }
 
 /** A summarizer call's `input`: the items sent and the instruction (null: not recorded). */
@@ -189,8 +221,13 @@ function summarizerInputOk(x: unknown): boolean {
 
 function responseOk(v: Obj): boolean {
   if (!onlyKeys(v, FAST_KEYS.responseEvent)) return false;
-  return baseOk(v) && typeof v.request === 'string' && (v.finish === undefined || finishOk(v.finish)) && (v.usage === undefined || usageOk(v.usage))
-    && (v.error === undefined || errorOk(v.error));
+  return (
+    baseOk(v) &&
+    typeof v.request === 'string' &&
+    (v.finish === undefined || finishOk(v.finish)) &&
+    (v.usage === undefined || usageOk(v.usage)) &&
+    (v.error === undefined || errorOk(v.error))
+  );
 }
 
 function finishOk(f: unknown): boolean {
@@ -260,9 +297,18 @@ const oneOf = (...values: string[]): Check => {
   const set: ReadonlySet<unknown> = new Set(values);
   return (x) => set.has(x);
 };
-const literal = (value: string): Check => (x) => x === value;
-const listOf = (check: Check): Check => (x) => Array.isArray(x) && x.every(check);
-const nonEmpty = (check: Check): Check => (x) => Array.isArray(x) && x.length > 0 && check(x);
+const literal =
+  (value: string): Check =>
+  (x) =>
+    x === value;
+const listOf =
+  (check: Check): Check =>
+  (x) =>
+    Array.isArray(x) && x.every(check);
+const nonEmpty =
+  (check: Check): Check =>
+  (x) =>
+    Array.isArray(x) && x.length > 0 && check(x);
 const BASE = {
   seq: isCount,
   branch: isString,
@@ -270,12 +316,37 @@ const BASE = {
 };
 
 const DERIVATIONS: ReadonlyMap<unknown, Shape> = new Map([
-  ['pruned', shape('pruned derivation', member(Derivation, 'kind', 'pruned'), {
-    kind: isString, of: isItemId, head: isCount, tail: isCount, omitted: isCount, unit: oneOf('chars', 'codepoints', 'tokens', 'lines'), shadowedTokens: isCount,
-  }, ['of', 'head', 'tail', 'omitted'])],
-  ['checkpoint', shape('checkpoint derivation', member(Derivation, 'kind', 'checkpoint'), { kind: isString, compactionId: isString, covers: itemIdsOk, part: oneOf('summary', 'continuation', 'handoff') }, ['compactionId', 'covers'])],
+  [
+    'pruned',
+    shape(
+      'pruned derivation',
+      member(Derivation, 'kind', 'pruned'),
+      {
+        kind: isString,
+        of: isItemId,
+        head: isCount,
+        tail: isCount,
+        omitted: isCount,
+        unit: oneOf('chars', 'codepoints', 'tokens', 'lines'),
+        shadowedTokens: isCount,
+      },
+      ['of', 'head', 'tail', 'omitted'],
+    ),
+  ],
+  [
+    'checkpoint',
+    shape(
+      'checkpoint derivation',
+      member(Derivation, 'kind', 'checkpoint'),
+      { kind: isString, compactionId: isString, covers: itemIdsOk, part: oneOf('summary', 'continuation', 'handoff') },
+      ['compactionId', 'covers'],
+    ),
+  ],
   ['reinjected', shape('reinjected derivation', member(Derivation, 'kind', 'reinjected'), { kind: isString, of: itemIdsOk }, ['of'])],
-  ['marker', shape('marker derivation', member(Derivation, 'kind', 'marker'), { kind: isString, of: itemIdsOk, fallback: isString }, ['of'])],
+  [
+    'marker',
+    shape('marker derivation', member(Derivation, 'kind', 'marker'), { kind: isString, of: itemIdsOk, fallback: isString }, ['of']),
+  ],
 ]);
 
 /** A derivation as zod gives it (its default filled in), or null when it is not a valid one. */
@@ -301,30 +372,117 @@ const POLICY = shape('policy', BudgetPolicy, {
   headroom: isCount,
   breaker: (x) => fits(x, BREAKER),
 });
-const BREAKER = shape('breaker', inner(BudgetPolicy.shape.breaker), { failures: isPositive, cooldownTurns: isCount }, ['failures', 'cooldownTurns']);
+const BREAKER = shape('breaker', inner(BudgetPolicy.shape.breaker), { failures: isPositive, cooldownTurns: isCount }, [
+  'failures',
+  'cooldownTurns',
+]);
 const TODO = shape('todo entry', Todo, { content: isString, status: isString }, ['content', 'status']);
-const FALLBACK = shape('fallback', inner(CompactionEndEvent.shape.fallback), { kind: oneOf('truncation', 'deterministic', 'other'), marker: isBool }, ['kind', 'marker']);
+const FALLBACK = shape(
+  'fallback',
+  inner(CompactionEndEvent.shape.fallback),
+  { kind: oneOf('truncation', 'deterministic', 'other'), marker: isBool },
+  ['kind', 'marker'],
+);
 
 const RARE: ReadonlyMap<unknown, Shape> = new Map([
-  ['mask', shape('mask event', MaskEvent, {
-    ...BASE, kind: literal('mask'), items: nonEmpty(itemIdsOk), masked: isBool, by: oneOf('model', 'harness'), reference: blocksOk,
-  }, ['items'])],
-  ['todo', shape('todo event', TodoEvent, { ...BASE, kind: literal('todo'), todos: listOf((t) => fits(t, TODO)), after: (x) => x === null || isItemId(x) }, ['todos'])],
-  ['compaction/start', shape('compaction/start event', CompactionStartEvent, {
-    ...BASE, kind: literal('compaction/start'), id: isString, trigger: oneOf('auto', 'manual', 'overflow', 'preemptive', 'reactive', 'unknown'),
-    strategy: isString, policy: (x) => fits(x, POLICY), preTokens: isCount, projectedTokens: isCount, source: itemIdsOk,
-  }, ['id'])],
-  ['compaction/summary', shape('compaction/summary event', CompactionSummaryEvent, {
-    ...BASE, kind: literal('compaction/summary'), id: isString, summary: blocksOk, source: itemIdsOk, sourceTokens: isCount, route: routeOk,
-    finish: finishOk, usage: usageOk, request: isString,
-  }, ['id', 'summary'])],
-  ['compaction/summary-error', shape('compaction/summary-error event', CompactionSummaryErrorEvent, {
-    ...BASE, kind: literal('compaction/summary-error'), id: isString, error: errorOk, finish: finishOk, usage: usageOk, route: routeOk,
-  }, ['id', 'error'])],
-  ['compaction/end', shape('compaction/end event', CompactionEndEvent, {
-    ...BASE, kind: literal('compaction/end'), id: isString, outcome: oneOf('committed', 'rejected', 'failed', 'fallback', 'cancelled'),
-    fallback: (x) => fits(x, FALLBACK), error: errorOk, postTokens: isCount,
-  }, ['id', 'outcome'])],
+  [
+    'mask',
+    shape(
+      'mask event',
+      MaskEvent,
+      {
+        ...BASE,
+        kind: literal('mask'),
+        items: nonEmpty(itemIdsOk),
+        masked: isBool,
+        by: oneOf('model', 'harness'),
+        reference: blocksOk,
+      },
+      ['items'],
+    ),
+  ],
+  [
+    'todo',
+    shape(
+      'todo event',
+      TodoEvent,
+      { ...BASE, kind: literal('todo'), todos: listOf((t) => fits(t, TODO)), after: (x) => x === null || isItemId(x) },
+      ['todos'],
+    ),
+  ],
+  [
+    'compaction/start',
+    shape(
+      'compaction/start event',
+      CompactionStartEvent,
+      {
+        ...BASE,
+        kind: literal('compaction/start'),
+        id: isString,
+        trigger: oneOf('auto', 'manual', 'overflow', 'preemptive', 'reactive', 'unknown'),
+        strategy: isString,
+        policy: (x) => fits(x, POLICY),
+        preTokens: isCount,
+        projectedTokens: isCount,
+        source: itemIdsOk,
+      },
+      ['id'],
+    ),
+  ],
+  [
+    'compaction/summary',
+    shape(
+      'compaction/summary event',
+      CompactionSummaryEvent,
+      {
+        ...BASE,
+        kind: literal('compaction/summary'),
+        id: isString,
+        summary: blocksOk,
+        source: itemIdsOk,
+        sourceTokens: isCount,
+        route: routeOk,
+        finish: finishOk,
+        usage: usageOk,
+        request: isString,
+      },
+      ['id', 'summary'],
+    ),
+  ],
+  [
+    'compaction/summary-error',
+    shape(
+      'compaction/summary-error event',
+      CompactionSummaryErrorEvent,
+      {
+        ...BASE,
+        kind: literal('compaction/summary-error'),
+        id: isString,
+        error: errorOk,
+        finish: finishOk,
+        usage: usageOk,
+        route: routeOk,
+      },
+      ['id', 'error'],
+    ),
+  ],
+  [
+    'compaction/end',
+    shape(
+      'compaction/end event',
+      CompactionEndEvent,
+      {
+        ...BASE,
+        kind: literal('compaction/end'),
+        id: isString,
+        outcome: oneOf('committed', 'rejected', 'failed', 'fallback', 'cancelled'),
+        fallback: (x) => fits(x, FALLBACK),
+        error: errorOk,
+        postTokens: isCount,
+      },
+      ['id', 'outcome'],
+    ),
+  ],
 ]);
 
 /** The rarer kinds with a shape above, their defaults filled in; null sends the line to zod. */

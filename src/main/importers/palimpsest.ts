@@ -54,7 +54,8 @@ function unknownOf(value: Record<string, unknown>): EventBody {
  * would notice.
  */
 function boundSchemas(event: EventBody, extra: { badVersion?: unknown }): Converted {
-  if (event.kind !== 'header' || !event.tools?.some((t) => depthExceeds(t.inputSchema, MAX_CONTENT_DEPTH))) return { ok: true, event, ...extra };
+  if (event.kind !== 'header' || !event.tools?.some((t) => depthExceeds(t.inputSchema, MAX_CONTENT_DEPTH)))
+    return { ok: true, event, ...extra };
   const tooDeep: string[] = [];
   const tools = event.tools.map((t) => {
     if (!depthExceeds(t.inputSchema, MAX_CONTENT_DEPTH)) return t;
@@ -153,7 +154,10 @@ class PalimpsestFileImport implements FileImport {
     const position = this.index++;
     if (position === 0 && value.kind !== 'session') {
       this.sink.diagnostic({
-        rule: 'PALIMPSEST_NO_SESSION', severity: 'warning', line: l.line, seqs: [],
+        rule: 'PALIMPSEST_NO_SESSION',
+        severity: 'warning',
+        line: l.line,
+        seqs: [],
         message: `Line ${l.line}: a Palimpsest session file starts with a "session" event; this one starts with ${typeof value.kind === 'string' ? `"${value.kind}"` : 'a line without a kind'}.`,
       });
     }
@@ -172,13 +176,19 @@ class PalimpsestFileImport implements FileImport {
     if (c.ok) {
       if (c.badVersion !== undefined) {
         this.sink.diagnostic({
-          rule: 'PALIMPSEST_VERSION', severity: 'warning', line: l.line, seqs: [seq],
+          rule: 'PALIMPSEST_VERSION',
+          severity: 'warning',
+          line: l.line,
+          seqs: [seq],
           message: `Line ${l.line}: the session says version ${shown(c.badVersion)}; this reader knows version 1 and reads the fields version 1 defines.`,
         });
       }
       if (c.tooDeep !== undefined) {
         this.sink.diagnostic({
-          rule: 'PALIMPSEST_TOO_DEEP', severity: 'warning', line: l.line, seqs: [seq],
+          rule: 'PALIMPSEST_TOO_DEEP',
+          severity: 'warning',
+          line: l.line,
+          seqs: [seq],
           message: `Line ${l.line}: the input schema of ${c.tooDeep.map((n) => `"${n}"`).join(', ')} nests more than ${MAX_CONTENT_DEPTH} levels deep; it is kept as its JSON text.`,
         });
       }
@@ -195,7 +205,10 @@ class PalimpsestFileImport implements FileImport {
       return;
     }
     this.sink.diagnostic({
-      rule: 'PALIMPSEST_BAD_EVENT', severity: 'error', line: l.line, seqs: [seq],
+      rule: 'PALIMPSEST_BAD_EVENT',
+      severity: 'error',
+      line: l.line,
+      seqs: [seq],
       message: `Line ${l.line} is not a valid Palimpsest event: ${c.problem ?? 'invalid event'}. It is kept as an unknown event.`,
     });
   }
@@ -235,13 +248,19 @@ class PalimpsestFileImport implements FileImport {
     if (p) {
       const n = this.seqProblems;
       this.sink.diagnostic({
-        rule: 'PALIMPSEST_SEQ', severity: 'warning', line: p.line, seqs: [p.canonical],
+        rule: 'PALIMPSEST_SEQ',
+        severity: 'warning',
+        line: p.line,
+        seqs: [p.canonical],
         message: `${n} line${n === 1 ? '' : 's'} carr${n === 1 ? 'ies' : 'y'} a "seq" that does not count from 0 in line order (first at line ${p.line}: ${Number.isNaN(p.seq) ? 'not an integer' : p.seq}, expected ${p.expected}). Line order is used; references to written seqs are mapped to the lines that carry them.`,
       });
     }
     for (const [kind, k] of this.unknown) {
       this.sink.diagnostic({
-        rule: 'UNKNOWN_RECORDS', severity: 'warning', line: k.line, seqs: k.seqs,
+        rule: 'UNKNOWN_RECORDS',
+        severity: 'warning',
+        line: k.line,
+        seqs: k.seqs,
         message: `${k.count} line${k.count === 1 ? '' : 's'} of kind "${kind}", which Palimpsest format v1 does not define (first at line ${k.line}); kept as unknown events.`,
       });
     }
@@ -281,7 +300,8 @@ export const palimpsestImporter: Importer = {
     let out: EventBody = c.event;
     if (out.kind === 'item' && event.kind === 'item' && event.sources !== undefined) out = { ...out, sources: event.sources };
     else if (out.kind === 'fork' && event.kind === 'fork') out = { ...out, parent: event.parent };
-    else if ((out.kind === 'revert' && event.kind === 'revert') || (out.kind === 'rollback' && event.kind === 'rollback')) out = { ...out, target: event.target };
+    else if ((out.kind === 'revert' && event.kind === 'revert') || (out.kind === 'rollback' && event.kind === 'rollback'))
+      out = { ...out, target: event.target };
     if (out.seq !== event.seq) {
       if (event.seq === undefined) {
         const { seq: _seq, ...rest } = out;

@@ -7,7 +7,14 @@ import { rindImporter } from './rind';
 import type { FormatId, Importer } from './types';
 
 /** Every importer, in the order ties are broken. */
-export const IMPORTERS: readonly Importer[] = [palimpsestImporter, dshImporter, claudeCodeImporter, codexImporter, rindImporter, coshImporter];
+export const IMPORTERS: readonly Importer[] = [
+  palimpsestImporter,
+  dshImporter,
+  claudeCodeImporter,
+  codexImporter,
+  rindImporter,
+  coshImporter,
+];
 
 export function importerById(id: FormatId): Importer | null {
   return IMPORTERS.find((i) => i.id === id) ?? null;

@@ -11,7 +11,10 @@ export class JobEventLog<E> {
   private nextIndex = 0;
   private readonly waiters = new Set<() => void>();
 
-  constructor(private readonly keep = 1000, private readonly maxWaiters = 16) {}
+  constructor(
+    private readonly keep = 1000,
+    private readonly maxWaiters = 16,
+  ) {}
 
   /** The index the next event will get. */
   get next(): number {

@@ -39,8 +39,17 @@ function isClaudeSubagent(path: string): boolean {
 }
 
 const unknownScan = (problem: string): ScanResult => ({
-  id: null, project: null, title: null, startedAt: null, endedAt: null, requests: null, compactions: null, harnessVersion: null,
-  model: null, badLines: 0, problems: [problem],
+  id: null,
+  project: null,
+  title: null,
+  startedAt: null,
+  endedAt: null,
+  requests: null,
+  compactions: null,
+  harnessVersion: null,
+  model: null,
+  badLines: 0,
+  problems: [problem],
 });
 
 function summary(c: { path: string; files: readonly FileStamp[] }, harness: Harness | null, r: ScanResult): FolderSession {

@@ -92,8 +92,10 @@ export class Library implements PathPolicy {
   }
 
   refusal(path: string): string {
-    return `${path} is not a session this host may open: open one of the sessions it was started with or discovered, `
-      + `a file under a folder it was started with${this.canPick ? ', or pick it with Open' : ` (start it with that folder: palimpsest serve <folder>)`}.`;
+    return (
+      `${path} is not a session this host may open: open one of the sessions it was started with or discovered, ` +
+      `a file under a folder it was started with${this.canPick ? ', or pick it with Open' : ` (start it with that folder: palimpsest serve <folder>)`}.`
+    );
   }
 
   /** The library's listing; the last one unless `refresh`. Never rejects: problems are in the listing. */
@@ -133,7 +135,10 @@ export class Library implements PathPolicy {
   /** A native dialog; what the user picks may be opened from then on. */
   async pick(kind: PickKind): Promise<readonly string[]> {
     if (!this.options.picker) {
-      throw new ApiFailure('NOT_AVAILABLE', 'A browser page cannot open a file dialog on the machine Palimpsest runs on: type the path of a session file in the path box instead.');
+      throw new ApiFailure(
+        'NOT_AVAILABLE',
+        'A browser page cannot open a file dialog on the machine Palimpsest runs on: type the path of a session file in the path box instead.',
+      );
     }
     await this.ready;
     const paths = await this.options.picker(kind);

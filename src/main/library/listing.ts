@@ -56,7 +56,8 @@ export function listing(machine: MachineDiscovery | null, folders: readonly Fold
   const byPath = new Map<string, DiscoveredSession>();
   if (machine) {
     const paths = machine.roots.map((r) => r.path);
-    for (const r of machine.roots) roots.push({ harness: r.harness, path: r.path, source: r.source, exists: r.exists, sessions: r.sessions });
+    for (const r of machine.roots)
+      roots.push({ harness: r.harness, path: r.path, source: r.source, exists: r.exists, sessions: r.sessions });
     for (const s of machine.sessions) byPath.set(s.path, row(s, 'machine', rootOf(s.path, paths)));
     problems.push(...machine.problems, ...machine.index.problems);
   }

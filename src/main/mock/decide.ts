@@ -27,7 +27,12 @@ export type Decision = {
 } & ({ readonly reply: Reply; readonly fault?: undefined } | { readonly fault: Fault; readonly reply?: undefined });
 
 function answererError(message: string): Decision {
-  return { step: null, label: 'answerer', kind: 'answerer_error', fault: { kind: 'http', status: 500, errorType: 'mock_answerer_error', message } };
+  return {
+    step: null,
+    label: 'answerer',
+    kind: 'answerer_error',
+    fault: { kind: 'http', status: 500, errorType: 'mock_answerer_error', message },
+  };
 }
 
 function fromAnswerer(answer: Answerer, digest: RequestDigest, request: AnswererRequest): Decision | null {
@@ -40,10 +45,14 @@ function fromAnswerer(answer: Answerer, digest: RequestDigest, request: Answerer
   if (out === null) return null;
   if ('kind' in out) {
     const f = Fault.safeParse(out);
-    return f.success ? { step: null, label: 'answerer', kind: `fault:${f.data.kind}`, fault: f.data } : answererError(`The mock answerer returned an invalid fault: ${f.error.issues[0]?.message ?? 'invalid'}`);
+    return f.success
+      ? { step: null, label: 'answerer', kind: `fault:${f.data.kind}`, fault: f.data }
+      : answererError(`The mock answerer returned an invalid fault: ${f.error.issues[0]?.message ?? 'invalid'}`);
   }
   const r = Reply.safeParse(out);
-  return r.success ? { step: null, label: 'answerer', kind: 'reply', reply: r.data } : answererError(`The mock answerer returned an invalid reply: ${r.error.issues[0]?.message ?? 'invalid'}`);
+  return r.success
+    ? { step: null, label: 'answerer', kind: 'reply', reply: r.data }
+    : answererError(`The mock answerer returned an invalid reply: ${r.error.issues[0]?.message ?? 'invalid'}`);
 }
 
 export function decide(player: ScriptPlayer, answer: Answerer | undefined, digest: RequestDigest, request: AnswererRequest): Decision {

@@ -12,8 +12,16 @@ import type { RequestDigest } from './script';
  */
 
 export const HANDOFF_SECTIONS = [
-  'Objective', 'Constraints', 'Decisions and evidence', 'Invalidations', 'Completed work',
-  'Active work', 'Blocked work', 'Next action', 'Files', 'Code anchors',
+  'Objective',
+  'Constraints',
+  'Decisions and evidence',
+  'Invalidations',
+  'Completed work',
+  'Active work',
+  'Blocked work',
+  'Next action',
+  'Files',
+  'Code anchors',
 ] as const;
 export type HandoffSection = (typeof HANDOFF_SECTIONS)[number];
 
@@ -36,15 +44,29 @@ const ITEM_HEAD = /^\[#\d+ (\w+)\]$/;
  */
 const PATTERNS: readonly [HandoffSection, RegExp, 'first' | 'last'][] = [
   ['Constraints', /\b(must|never|always|do not|don't|should not|shouldn't|only|required|without)\b/i, 'first'],
-  ['Blocked work', /\b(error|errors|failed|failing|failure|exception|traceback|cannot|can't|unable|blocked|timed out|timeout|panic|ENOENT|EACCES|EADDRINUSE)\b|^\s*[A-Z]\w*Error\b/i, 'last'],
-  ['Invalidations', /\b(no longer|instead|reverted?|rolled back|superseded|obsolete|wrong|incorrect|invalid|not needed|discard(ed)?)\b/i, 'last'],
-  ['Decisions and evidence', /\b(decided|decision|chose|choose|because|so that|going with|evidence|confirmed|measured)\b|\b\d+(\.\d+)?\s*(ms|s|tokens?|tests?|files?|lines?|%|MB|KB|bytes?)\b/i, 'last'],
+  [
+    'Blocked work',
+    /\b(error|errors|failed|failing|failure|exception|traceback|cannot|can't|unable|blocked|timed out|timeout|panic|ENOENT|EACCES|EADDRINUSE)\b|^\s*[A-Z]\w*Error\b/i,
+    'last',
+  ],
+  [
+    'Invalidations',
+    /\b(no longer|instead|reverted?|rolled back|superseded|obsolete|wrong|incorrect|invalid|not needed|discard(ed)?)\b/i,
+    'last',
+  ],
+  [
+    'Decisions and evidence',
+    /\b(decided|decision|chose|choose|because|so that|going with|evidence|confirmed|measured)\b|\b\d+(\.\d+)?\s*(ms|s|tokens?|tests?|files?|lines?|%|MB|KB|bytes?)\b/i,
+    'last',
+  ],
   ['Completed work', /\b(done|fixed|added|created|implemented|passed|passes|passing|completed|updated|wrote|merged|removed)\b/i, 'last'],
   ['Active work', /\b(working on|in progress|currently|now|let me|I'll|I will|TODO|WIP)\b/i, 'last'],
 ];
 
-const FILE = /(?:^|[\s"'`([{<=:])((?:\.{0,2}\/)?(?:[\w@.-]+\/)*[\w@-][\w.@-]*\.[A-Za-z][A-Za-z0-9]{0,7})(:\d+)?(?::\d+)?(?=$|[\s"'`)\]}>,;:])/g;
-const ANCHOR = /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?=\()|\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
+const FILE =
+  /(?:^|[\s"'`([{<=:])((?:\.{0,2}\/)?(?:[\w@.-]+\/)*[\w@-][\w.@-]*\.[A-Za-z][A-Za-z0-9]{0,7})(:\d+)?(?::\d+)?(?=$|[\s"'`)\]}>,;:])/g;
+const ANCHOR =
+  /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?=\()|\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
 /** Endings that make a dotted word an abbreviation (e.g., i.e.) or a domain, not a file name. */
 const NOT_FILE_EXT = /^(e|g|i|com|org|net|io)$/i;
 
@@ -109,7 +131,10 @@ export function extract(digest: RequestDigest, perSection: number): Extracted {
   const users = history?.filter((i) => i.role === 'user') ?? [];
   const objective = firstLine(users[0]?.text ?? digest.firstUser) || firstLine(source);
   const next = firstLine(users.at(-1)?.text ?? digest.lastUser);
-  const lines = source.split('\n').map(short).filter((l) => l.length >= 3);
+  const lines = source
+    .split('\n')
+    .map(short)
+    .filter((l) => l.length >= 3);
   // The objective and next action may also be filed under a section (a request that is a constraint too).
   const used = new Set<string>();
   const sections = new Map<HandoffSection, string[]>();
@@ -127,7 +152,10 @@ export function extract(digest: RequestDigest, perSection: number): Extracted {
   // path:line references first: they are the most precise anchors a history gives.
   sections.set('Code anchors', unique([...refs.lines, ...anchors(source, new Set(refs.paths), perSection * 2)], perSection * 2));
   const ordered = new Map<HandoffSection, string[]>(HANDOFF_SECTIONS.map((s) => [s, sections.get(s) ?? []]));
-  const questions = unique(lines.filter((l) => l.endsWith('?')), perSection);
+  const questions = unique(
+    lines.filter((l) => l.endsWith('?')),
+    perSection,
+  );
   return { objective, next, sections: ordered, questions };
 }
 

@@ -53,7 +53,12 @@ function dropOne(lists: Map<string, string[]>, floor: number): boolean {
 }
 
 /** Renders, dropping lines until the text fits `budget` characters (null: no ceiling). */
-function fit<K extends string>(lists: Map<K, string[]>, render: (l: Map<K, string[]>) => string, budget: number | null, floor: number): { text: string; fits: boolean } {
+function fit<K extends string>(
+  lists: Map<K, string[]>,
+  render: (l: Map<K, string[]>) => string,
+  budget: number | null,
+  floor: number,
+): { text: string; fits: boolean } {
   let text = render(lists);
   while (budget !== null && text.length > budget) {
     if (!dropOne(lists as Map<string, string[]>, floor)) return { text, fits: false };
@@ -107,9 +112,7 @@ export function extractiveSummary(digest: RequestDigest, opts: Omit<ExtractiveOp
   const budget = digest.maxOutput === null ? null : digest.maxOutput * charsPerToken;
   const x = extract(digest, perSection);
   const keys = requestedJsonKeys(digest);
-  const sized = keys
-    ? jsonText(keys, x, budget)
-    : fit(new Map([...x.sections].map(([k, v]) => [k, [...v]])), markdown, budget, 1);
+  const sized = keys ? jsonText(keys, x, budget) : fit(new Map([...x.sections].map(([k, v]) => [k, [...v]])), markdown, budget, 1);
   const text = sized.fits || budget === null ? sized.text : sized.text.slice(0, budget);
   return {
     content: [{ type: 'text', text }],

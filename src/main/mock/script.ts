@@ -82,14 +82,24 @@ export const Fault = z.discriminatedUnion('kind', [
   /** Anthropic 529 overloaded_error; on the Responses API 503 with `server_is_overloaded`. */
   z.object({ kind: z.literal('overloaded'), message: z.string().optional(), headers: z.record(z.string(), z.string()).optional() }),
   /** 429 with a retry-after header (seconds). */
-  z.object({ kind: z.literal('rate_limit'), retryAfter: z.number().nonnegative().default(0), message: z.string().optional(), headers: z.record(z.string(), z.string()).optional() }),
+  z.object({
+    kind: z.literal('rate_limit'),
+    retryAfter: z.number().nonnegative().default(0),
+    message: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
   /**
    * A stream that starts normally with this reply and is cut (the socket destroyed) after `after`
    * SSE events. Non-streaming requests get their connection destroyed before any byte.
    */
   z.object({ kind: z.literal('cut'), after: z.number().int().nonnegative().default(2), reply: Reply.optional() }),
   /** A 200 stream that ends with the protocol's in-stream error event (anthropic `error`, responses `response.failed`). */
-  z.object({ kind: z.literal('stream_error'), errorType: z.string().optional(), message: z.string().optional(), after: z.number().int().nonnegative().default(1) }),
+  z.object({
+    kind: z.literal('stream_error'),
+    errorType: z.string().optional(),
+    message: z.string().optional(),
+    after: z.number().int().nonnegative().default(1),
+  }),
   /**
    * The request does not fit the model's window: each protocol's real 400 (src/main/providers/overflow-messages.ts).
    * `promptTokens` defaults to the larger of window + 1 and a quarter of the body bytes. `message`
@@ -130,29 +140,33 @@ export interface Matcher {
   readonly any?: readonly Matcher[] | undefined;
 }
 export const Matcher: z.ZodType<Matcher> = z.lazy(() =>
-  z.object({
-    protocol: z.string().optional(),
-    model: z.string().optional(),
-    stream: z.boolean().optional(),
-    contains: z.string().optional(),
-    systemContains: z.string().optional(),
-    lastUserContains: z.string().optional(),
-    bodyContains: z.string().optional(),
-    hasTools: z.boolean().optional(),
-    not: Matcher.optional(),
-    any: z.array(Matcher).optional(),
-  }).strict(),
+  z
+    .object({
+      protocol: z.string().optional(),
+      model: z.string().optional(),
+      stream: z.boolean().optional(),
+      contains: z.string().optional(),
+      systemContains: z.string().optional(),
+      lastUserContains: z.string().optional(),
+      bodyContains: z.string().optional(),
+      hasTools: z.boolean().optional(),
+      not: Matcher.optional(),
+      any: z.array(Matcher).optional(),
+    })
+    .strict(),
 );
 
-export const Step = z.object({
-  /** A name for reports and the recording. */
-  label: z.string().optional(),
-  when: Matcher.optional(),
-  /** How many requests this step answers (default 1; 0 = unlimited). */
-  times: z.number().int().nonnegative().default(1),
-  reply: Reply.optional(),
-  fault: Fault.optional(),
-}).refine((s) => (s.reply === undefined) !== (s.fault === undefined), { message: 'a step has exactly one of reply or fault' });
+export const Step = z
+  .object({
+    /** A name for reports and the recording. */
+    label: z.string().optional(),
+    when: Matcher.optional(),
+    /** How many requests this step answers (default 1; 0 = unlimited). */
+    times: z.number().int().nonnegative().default(1),
+    reply: Reply.optional(),
+    fault: Fault.optional(),
+  })
+  .refine((s) => (s.reply === undefined) !== (s.fault === undefined), { message: 'a step has exactly one of reply or fault' });
 export type Step = z.infer<typeof Step>;
 
 export const Script = z.object({
@@ -225,7 +239,16 @@ export class ScriptPlayer {
       return { step: i, label, reply: s.reply as Reply };
     }
     if (this.script.fallback) return { step: null, label: 'fallback', reply: this.script.fallback };
-    return { step: null, label: 'exhausted', fault: { kind: 'http', status: 500, errorType: 'script_exhausted', message: 'The mock provider script has no step for this request.' } };
+    return {
+      step: null,
+      label: 'exhausted',
+      fault: {
+        kind: 'http',
+        status: 500,
+        errorType: 'script_exhausted',
+        message: 'The mock provider script has no step for this request.',
+      },
+    };
   }
 
   /** Steps not used as often as scripted (0 = unlimited steps count as used once used). */

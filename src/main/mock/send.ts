@@ -38,7 +38,8 @@ export async function send(req: IncomingMessage, res: ServerResponse, a: Answer,
     return;
   }
   res.writeHead(a.status, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...a.headers });
-  const frame = (e: (typeof a.events)[number]): string => `${e.event !== undefined ? `event: ${e.event}\n` : ''}data: ${e.rawData ?? JSON.stringify(e.data)}\n\n`;
+  const frame = (e: (typeof a.events)[number]): string =>
+    `${e.event !== undefined ? `event: ${e.event}\n` : ''}data: ${e.rawData ?? JSON.stringify(e.data)}\n\n`;
   if (timing.eventDelayMs <= 0 && a.cutAfter === undefined) {
     // Unpaced and whole: the stream goes out in one write with the headers, as a provider's buffered
     // events often arrive. One event per write would cost the client a wake-up per event, which a

@@ -127,7 +127,11 @@ export async function startMockProvider(opts: MockProviderOptions): Promise<Mock
     };
     if (!found) {
       record(null, { step: null, label: null, status: 404, kind: 'no_route' });
-      const a: Answer = { kind: 'json', status: 404, body: { error: { type: 'not_found', message: `The mock provider has no route ${method} ${path}.` } } };
+      const a: Answer = {
+        kind: 'json',
+        status: 404,
+        body: { error: { type: 'not_found', message: `The mock provider has no route ${method} ${path}.` } },
+      };
       await send(req, res, a, { firstByteMs: latency, eventDelayMs: 0 }, gone);
       return;
     }
@@ -160,14 +164,16 @@ export async function startMockProvider(opts: MockProviderOptions): Promise<Mock
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     active++;
-    handle(req, res, gone.signal).finally(() => active--).catch((err: unknown) => {
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { type: 'mock_internal', message: err instanceof Error ? err.message : String(err) } }));
-      } else {
-        res.destroy();
-      }
-    });
+    handle(req, res, gone.signal)
+      .finally(() => active--)
+      .catch((err: unknown) => {
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { type: 'mock_internal', message: err instanceof Error ? err.message : String(err) } }));
+        } else {
+          res.destroy();
+        }
+      });
   });
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 30_000;

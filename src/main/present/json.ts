@@ -47,21 +47,44 @@ function joinedJson(j: JoinedRequest, log: ReturnType<typeof requestJson> | null
   const ctx = j.usage ? (j.usage.context ?? (j.usage.input ?? 0) + (j.usage.cacheRead ?? 0) + (j.usage.cacheWrite ?? 0)) : null;
   return {
     ...(log ?? {
-      id: null, seq: null, compactionId: j.compactionId, provider: null, model: j.model, window: null, maxOutput: null,
-      reportedInputTokens: ctx, estimatedTokens: null, outputTokens: j.usage?.output ?? null, usage: j.usage, finish: j.finish, error: j.error, responseSeq: null,
+      id: null,
+      seq: null,
+      compactionId: j.compactionId,
+      provider: null,
+      model: j.model,
+      window: null,
+      maxOutput: null,
+      reportedInputTokens: ctx,
+      estimatedTokens: null,
+      outputTokens: j.usage?.output ?? null,
+      usage: j.usage,
+      finish: j.finish,
+      error: j.error,
+      responseSeq: null,
     }),
     index: j.index,
     logIndex: j.logIndex,
     purpose: log ? log.purpose : j.purpose,
     compactionId: log?.compactionId ?? j.compactionId,
-    ...(fromWire ? { finish: j.finish, usage: j.usage, outputTokens: j.usage?.output ?? null, error: j.error, reportedInputTokens: ctx ?? log?.reportedInputTokens ?? null } : {}),
+    ...(fromWire
+      ? {
+          finish: j.finish,
+          usage: j.usage,
+          outputTokens: j.usage?.output ?? null,
+          error: j.error,
+          reportedInputTokens: ctx ?? log?.reportedInputTokens ?? null,
+        }
+      : {}),
     source: j.source,
     status: j.status,
     purposeWhy: j.purposeWhy,
     retryOf: j.retryOf,
     verdict: j.verdict,
     firstDiff: j.firstDiff,
-    wire: j.capture === null ? null : { capture: wire.captures[j.capture]?.file ?? null, exchange: j.exchange, line: j.line, at: j.at, durationMs: j.durationMs },
+    wire:
+      j.capture === null
+        ? null
+        : { capture: wire.captures[j.capture]?.file ?? null, exchange: j.exchange, line: j.line, at: j.at, durationMs: j.durationMs },
   };
 }
 
@@ -69,7 +92,11 @@ function joinedJson(j: JoinedRequest, log: ReturnType<typeof requestJson> | null
  * A compaction as JSON. `elsewhere` lists summarizer calls of the same compaction logged on other
  * branches (Claude Code logs its summarizer as a subagent file, which is its own branch).
  */
-export function compactionJson(c: CompactionRecord, elsewhere: readonly { id: string; branch: string }[] = [], attempts: readonly number[] = []) {
+export function compactionJson(
+  c: CompactionRecord,
+  elsewhere: readonly { id: string; branch: string }[] = [],
+  attempts: readonly number[] = [],
+) {
   return {
     id: c.id,
     trigger: c.trigger,
@@ -87,11 +114,18 @@ export function compactionJson(c: CompactionRecord, elsewhere: readonly { id: st
     finish: c.finish,
     error: c.error,
     fallback: c.fallback,
-    mapreduce: c.mapreduce.stagingSeqs.length > 0 ? {
-      stagings: c.mapreduce.stagingSeqs.length, maps: c.mapreduce.mapSeqs.length, repartitions: c.mapreduce.repartitionSeqs.length,
-      reductions: c.mapreduce.reduceSeqs.length, rereads: c.mapreduce.rereadSeqs.length, audits: c.mapreduce.auditSeqs.length,
-      corrections: c.mapreduce.correctionSeqs.length,
-    } : null,
+    mapreduce:
+      c.mapreduce.stagingSeqs.length > 0
+        ? {
+            stagings: c.mapreduce.stagingSeqs.length,
+            maps: c.mapreduce.mapSeqs.length,
+            repartitions: c.mapreduce.repartitionSeqs.length,
+            reductions: c.mapreduce.reduceSeqs.length,
+            rereads: c.mapreduce.rereadSeqs.length,
+            audits: c.mapreduce.auditSeqs.length,
+            corrections: c.mapreduce.correctionSeqs.length,
+          }
+        : null,
     seqs: c.seqs,
   };
 }
@@ -106,7 +140,12 @@ export function countSeverities(ds: readonly Diagnostic[]) {
   return n;
 }
 
-export function inspectJson(path: string, inspector: SessionInspector, branch = inspector.defaultBranch, estimated: readonly (number | null)[] = []) {
+export function inspectJson(
+  path: string,
+  inspector: SessionInspector,
+  branch = inspector.defaultBranch,
+  estimated: readonly (number | null)[] = [],
+) {
   const state = inspector.replay(branch);
   const diagnostics = inspector.diagnostics(branch);
   const s = inspector.session;
@@ -120,7 +159,14 @@ export function inspectJson(path: string, inspector: SessionInspector, branch = 
     palimpsest: JSON_VERSION,
     path,
     format: s.format,
-    files: s.files.map((f) => ({ path: f.path, format: f.format, bytes: f.bytes, lines: f.stats.lines, records: f.stats.records, skipped: f.stats.skipped })),
+    files: s.files.map((f) => ({
+      path: f.path,
+      format: f.format,
+      bytes: f.bytes,
+      lines: f.stats.lines,
+      records: f.stats.records,
+      skipped: f.stats.skipped,
+    })),
     branch: state.branch,
     branches: inspector.branches.map((b) => ({ name: b.name, forkedFrom: b.forkedFrom, events: b.ownEvents, lastSeq: b.lastSeq })),
     counts: {
@@ -130,9 +176,7 @@ export function inspectJson(path: string, inspector: SessionInspector, branch = 
       compactions: state.compactions.length,
       diagnostics: countSeverities(diagnostics),
     },
-    requests: wire
-      ? wire.requests.map((j) => joinedJson(j, j.logIndex === null ? null : logJson[j.logIndex] ?? null, wire))
-      : logJson,
+    requests: wire ? wire.requests.map((j) => joinedJson(j, j.logIndex === null ? null : (logJson[j.logIndex] ?? null), wire)) : logJson,
     compactions: state.compactions.map((c) => compactionJson(c, inspector.summarizerCalls(c.id), attemptsOf(c))),
     captures: wire?.captures ?? [],
     /** Runs of summarizer attempts on the wire that no compaction of the log stands for. */
@@ -155,8 +199,15 @@ export function viewJson(path: string, branch: string, view: ModelView, fates: r
     tools: view.tools,
     headerSeqs: view.headerSeqs,
     items: view.items.map((it) => ({
-      id: it.id, seq: it.seq, role: it.role, kind: it.kind, rendition: it.rendition, meta: it.meta,
-      derivation: it.derivation, provenance: it.provenance, blocks: it.blocks,
+      id: it.id,
+      seq: it.seq,
+      role: it.role,
+      kind: it.kind,
+      rendition: it.rendition,
+      meta: it.meta,
+      derivation: it.derivation,
+      provenance: it.provenance,
+      blocks: it.blocks,
     })),
     todo: view.todo,
     unknowns: view.unknowns,

@@ -1,5 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsStreaming, Usage as AnthropicUsage, MessageDeltaUsage } from '@anthropic-ai/sdk/resources/messages/messages';
+import type {
+  MessageCreateParamsStreaming,
+  Usage as AnthropicUsage,
+  MessageDeltaUsage,
+} from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Usage } from '../../shared/model/event';
 import type { PinnedModel } from '../../shared/rerun/pinned';
 import { anthropicFinish } from './finish';
@@ -73,7 +77,8 @@ async function run(ctx: ProtocolContext, acc: StreamAccumulator): Promise<void> 
 }
 
 function unsupported(model: PinnedModel): string | null {
-  if (model.params.temperature !== undefined) return `${model.provider}:${model.model}: the Anthropic Messages API takes no temperature; remove params.temperature.`;
+  if (model.params.temperature !== undefined)
+    return `${model.provider}:${model.model}: the Anthropic Messages API takes no temperature; remove params.temperature.`;
   return null;
 }
 

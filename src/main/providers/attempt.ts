@@ -58,7 +58,18 @@ function sentOf(wire: WireRecord, keys: readonly (string | null)[]): SentRequest
 
 function failure(model: PinnedModel, message: string): AttemptResult {
   const error: AttemptError = { kind: 'http', message, retryable: false, retryAfterMs: null };
-  return { model: modelLabel(model), text: null, received: '', finish: null, usage: null, latencyMs: 0, sent: null, status: null, maxOutputSent: null, error };
+  return {
+    model: modelLabel(model),
+    text: null,
+    received: '',
+    finish: null,
+    usage: null,
+    latencyMs: 0,
+    sent: null,
+    status: null,
+    maxOutputSent: null,
+    error,
+  };
 }
 
 export async function runAttempt(model: PinnedModel, request: ProviderRequest, opts: AttemptOptions): Promise<AttemptResult> {
@@ -74,7 +85,10 @@ export async function runAttempt(model: PinnedModel, request: ProviderRequest, o
   const started = performance.now();
   let error: AttemptError | null;
   try {
-    await protocol.run({ model, request, apiKey: opts.apiKey ?? NO_KEY, fetch, signal: opts.signal, timeoutMs: opts.timeoutMs, maxOutput }, acc);
+    await protocol.run(
+      { model, request, apiKey: opts.apiKey ?? NO_KEY, fetch, signal: opts.signal, timeoutMs: opts.timeoutMs, maxOutput },
+      acc,
+    );
     // Some SDKs end the iteration quietly when their signal aborts: an early end is still an abort.
     error = abortError({ wire, signal: opts.signal, keys, now: now() }, opts.timeoutMs);
   } catch (e) {

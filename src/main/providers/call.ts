@@ -66,11 +66,26 @@ export const SHARED_LIMITERS = new ProviderLimiters();
 
 const settled = (kind: AttemptError['kind'], message: string): AttemptError => ({ kind, message, retryable: false, retryAfterMs: null });
 
-export async function callModel(model: PinnedModel, request: ProviderRequest, signal: AbortSignal, opts: CallOptions, label = ''): Promise<ModelCall> {
+export async function callModel(
+  model: PinnedModel,
+  request: ProviderRequest,
+  signal: AbortSignal,
+  opts: CallOptions,
+  label = '',
+): Promise<ModelCall> {
   const name = modelLabel(model);
-  const none = (error: AttemptError, cancelled = false): ModelCall => ({ model: name, results: [], last: null, error, delays: [], cancelled });
+  const none = (error: AttemptError, cancelled = false): ModelCall => ({
+    model: name,
+    results: [],
+    last: null,
+    error,
+    delays: [],
+    cancelled,
+  });
   if (signal.aborted) return none(settled('cancelled', 'cancelled'), true);
-  const key = await opts.keys(model).catch((e: unknown) => ({ ok: false as const, error: `Key lookup failed: ${e instanceof Error ? e.message : String(e)}` }));
+  const key = await opts
+    .keys(model)
+    .catch((e: unknown) => ({ ok: false as const, error: `Key lookup failed: ${e instanceof Error ? e.message : String(e)}` }));
   if (!key.ok) return none(settled('http', key.error));
   if (key.value === null && needsKey(model)) return none(settled('http', missingKeyMessage(model)));
   const policy = { ...DEFAULT_RETRY_POLICY, ...opts.policy };
@@ -84,7 +99,13 @@ export async function callModel(model: PinnedModel, request: ProviderRequest, si
       if (!release) return null;
       const att = attemptSignal(signal, policy.attemptTimeoutMs);
       try {
-        const result = await runAttempt(model, request, { apiKey, signal: att.signal, timeoutMs: policy.attemptTimeoutMs, now: () => clock.now(), ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+        const result = await runAttempt(model, request, {
+          apiKey,
+          signal: att.signal,
+          timeoutMs: policy.attemptTimeoutMs,
+          now: () => clock.now(),
+          ...(opts.fetch ? { fetch: opts.fetch } : {}),
+        });
         opts.onAttempt?.({ pinned: model, label, attempt: i + 1, result });
         return result;
       } finally {

@@ -49,7 +49,10 @@ export class ChainSummarizer implements Summarizer {
   private readonly reportedWindows = new Map<string, number>();
   private readonly ledger = new WeakMap<SummaryCall, readonly AttemptRecord[]>();
 
-  constructor(readonly models: readonly PinnedModel[], private readonly opts: CallOptions) {}
+  constructor(
+    readonly models: readonly PinnedModel[],
+    private readonly opts: CallOptions,
+  ) {}
 
   get window(): number | null {
     const head = this.models[0];
@@ -69,7 +72,9 @@ export class ChainSummarizer implements Summarizer {
 
   /** The exact requests sent for a call (keys never included). */
   sentFor(call: SummaryCall): readonly { url: string; method: string; body: string }[] {
-    return this.attemptsOf(call).flatMap((a) => (a.result.sent ? [{ url: a.result.sent.url, method: a.result.sent.method, body: a.result.sent.body ?? '' }] : []));
+    return this.attemptsOf(call).flatMap((a) =>
+      a.result.sent ? [{ url: a.result.sent.url, method: a.result.sent.method, body: a.result.sent.body ?? '' }] : [],
+    );
   }
 
   /** USD for all attempts of a call under the pinned prices; null when any part is unknown. */
@@ -106,7 +111,10 @@ export class ChainSummarizer implements Summarizer {
       error,
     });
     if (this.models.length === 0) {
-      return call(null, { kind: 'exhausted', message: 'No summarization model: none is configured and the session does not record a connector we can call.' });
+      return call(null, {
+        kind: 'exhausted',
+        message: 'No summarization model: none is configured and the session does not record a connector we can call.',
+      });
     }
     for (const model of this.models) {
       const c = await callModel(model, providerRequest, signal, opts, request.label);
@@ -121,7 +129,9 @@ export class ChainSummarizer implements Summarizer {
     }
     const last = failures.at(-1) as ModelCall;
     if (failures.length === 1) return call(last, summaryError(last.error as AttemptError));
-    const each = failures.map((f) => `${f.model} (${f.results.length} request${f.results.length === 1 ? '' : 's'}): ${f.error?.message ?? 'failed'}`);
+    const each = failures.map(
+      (f) => `${f.model} (${f.results.length} request${f.results.length === 1 ? '' : 's'}): ${f.error?.message ?? 'failed'}`,
+    );
     return call(last, { kind: 'exhausted', message: `Every summarization model failed: ${each.join('; ')}` });
   }
 }

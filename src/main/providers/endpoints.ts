@@ -48,7 +48,10 @@ export class EndpointApprovals {
   private readonly approved = new Set<string>();
 
   /** `urls`: endpoints approved from the start (command line); anything not http(s) is ignored. */
-  constructor(urls: Iterable<string> = [], private readonly ask: AskEndpoint | null = null) {
+  constructor(
+    urls: Iterable<string> = [],
+    private readonly ask: AskEndpoint | null = null,
+  ) {
     for (const url of urls) this.approve(url);
   }
 
@@ -73,8 +76,10 @@ export class EndpointApprovals {
   /** The sentence a refused call reports: what was not sent, where, and how to approve it. */
   static refusal(model: Pick<PinnedModel, 'baseUrl'>, keyFrom: string): string {
     const origin = (model.baseUrl !== undefined ? endpointOrigin(model.baseUrl) : null) ?? String(model.baseUrl);
-    return `Not sending the key from ${keyFrom} to ${origin}: that endpoint is not approved for keys. `
-      + `Approve it when starting Palimpsest (\`--allow-endpoint ${origin}\` on \`serve\`, \`rerun\` or \`eval\`), `
-      + 'or in the desktop app\'s prompt, or use the provider\'s own endpoint.';
+    return (
+      `Not sending the key from ${keyFrom} to ${origin}: that endpoint is not approved for keys. ` +
+      `Approve it when starting Palimpsest (\`--allow-endpoint ${origin}\` on \`serve\`, \`rerun\` or \`eval\`), ` +
+      "or in the desktop app's prompt, or use the provider's own endpoint."
+    );
   }
 }

@@ -20,7 +20,11 @@ export const ABORT_CANCELLED = 'palimpsest:cancelled';
 
 /** An in-stream failure a protocol reports (Responses `response.failed`, Gemini error chunk, …). */
 export class StreamFailure extends Error {
-  constructor(readonly type: string, message: string, readonly status: number | null = null) {
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly status: number | null = null,
+  ) {
     super(message);
     this.name = 'StreamFailure';
   }
@@ -106,7 +110,10 @@ export function classifyThrown(e: unknown, ctx: ClassifyContext, timeoutMs: numb
   const message = bodyMessage(w.errorBody) ?? thrownMessage(e);
   const overflow = parseOverflow(status, message, w.errorBody);
   if (overflow) {
-    const extra: Partial<AttemptError> = { ...(status !== null ? { status } : {}), ...(overflow.window !== null ? { window: overflow.window } : {}) };
+    const extra: Partial<AttemptError> = {
+      ...(status !== null ? { status } : {}),
+      ...(overflow.window !== null ? { window: overflow.window } : {}),
+    };
     return make('overflow', `context overflow: ${message}`, ctx, extra);
   }
   if (status !== null) {

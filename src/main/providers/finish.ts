@@ -65,7 +65,16 @@ export function responsesFinish(status: string, incompleteReason: string | null,
   return f(status, 'unknown');
 }
 
-const GEMINI_REFUSAL = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION']);
+const GEMINI_REFUSAL = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+]);
 const GEMINI_ERROR = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS', 'MALFORMED_RESPONSE']);
 
 export function geminiFinish(raw: string): Finish {
@@ -88,7 +97,11 @@ export interface Judged {
 export function judgeCompletion(text: string, finish: Finish | null): Judged {
   const fin = finish ?? MISSING_FINISH;
   if (fin.reason !== 'stop') {
-    return { text: null, finish: fin, error: { kind: 'incomplete', message: `summarizer response is incomplete (finish reason: ${fin.raw})` } };
+    return {
+      text: null,
+      finish: fin,
+      error: { kind: 'incomplete', message: `summarizer response is incomplete (finish reason: ${fin.raw})` },
+    };
   }
   if (text.trim() === '') return { text: null, finish: fin, error: { kind: 'empty', message: 'summarizer response is empty' } };
   return { text, finish: fin, error: null };

@@ -17,7 +17,9 @@ export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 const LEVEL: Record<ReasoningEffort, ThinkingLevel> = { low: ThinkingLevel.LOW, medium: ThinkingLevel.MEDIUM, high: ThinkingLevel.HIGH };
 
-export function geminiParams(ctx: Pick<ProtocolContext, 'model' | 'request' | 'maxOutput'> & { signal?: AbortSignal }): GenerateContentParameters {
+export function geminiParams(
+  ctx: Pick<ProtocolContext, 'model' | 'request' | 'maxOutput'> & { signal?: AbortSignal },
+): GenerateContentParameters {
   const { model, request } = ctx;
   const config: NonNullable<GenerateContentParameters['config']> = { automaticContinuation: false };
   if (ctx.signal) config.abortSignal = ctx.signal;
@@ -36,7 +38,11 @@ export function geminiParams(ctx: Pick<ProtocolContext, 'model' | 'request' | 'm
 export function geminiUsage(u: GenerateContentResponseUsageMetadata): Usage {
   const cached = u.cachedContentTokenCount ?? 0;
   const thoughts = u.thoughtsTokenCount ?? 0;
-  const out: Usage = { input: Math.max(0, (u.promptTokenCount ?? 0) - cached), output: (u.candidatesTokenCount ?? 0) + thoughts, cacheRead: cached };
+  const out: Usage = {
+    input: Math.max(0, (u.promptTokenCount ?? 0) - cached),
+    output: (u.candidatesTokenCount ?? 0) + thoughts,
+    cacheRead: cached,
+  };
   if (u.thoughtsTokenCount !== undefined) out.reasoning = thoughts;
   return out;
 }

@@ -27,7 +27,8 @@ const fail = <T>(error: string): StoreResult<T> => ({ ok: false, error });
 
 /** Why keys cannot be stored with this encryptor; null when they can. */
 export function refusalOf(enc: Encryptor): string | null {
-  if (!enc.isEncryptionAvailable()) return 'Cannot store API keys: the operating system offers no encryption (no keychain or secret service). Set the key in an environment variable instead.';
+  if (!enc.isEncryptionAvailable())
+    return 'Cannot store API keys: the operating system offers no encryption (no keychain or secret service). Set the key in an environment variable instead.';
   if (enc.backend() === 'basic_text') {
     return 'Cannot store API keys: the only storage available is plain text (no gnome-keyring/KWallet secret service is running). Start one, or set the key in an environment variable instead.';
   }
@@ -52,7 +53,10 @@ export class KeyStore {
   /** Writes run one at a time, so two saves never interleave their read-modify-write. */
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly path: string, private readonly enc: Encryptor) {}
+  constructor(
+    readonly path: string,
+    private readonly enc: Encryptor,
+  ) {}
 
   private async load(): Promise<StoreResult<StoreFile | null>> {
     let text: string;

@@ -28,7 +28,8 @@ export function openaiChatOverflowMessage(promptTokens: number, window: number):
 }
 
 /** The Responses API reports no numbers. */
-export const OPENAI_RESPONSES_OVERFLOW_MESSAGE = 'Your input exceeds the context window of this model. Please adjust your input and try again.';
+export const OPENAI_RESPONSES_OVERFLOW_MESSAGE =
+  'Your input exceeds the context window of this model. Please adjust your input and try again.';
 
 export function geminiOverflowMessage(promptTokens: number, window: number): string {
   return `The input token count (${promptTokens}) exceeds the maximum number of tokens allowed (${window}).`;
@@ -55,7 +56,10 @@ const WITH_NUMBERS: readonly ((t: string) => ContextOverflow | null)[] = [
   (t) => {
     // "maximum context length is W tokens. However, your messages resulted in N tokens (…)" or
     // "…you requested (about) N tokens (X in the messages, C in the completion)": the prompt is N - C.
-    const m = /maximum context length is (\d+) tokens\.? However, (?:your messages resulted in|you requested(?: about)?) (\d+) tokens(?: \(([^)]*)\))?/i.exec(t);
+    const m =
+      /maximum context length is (\d+) tokens\.? However, (?:your messages resulted in|you requested(?: about)?) (\d+) tokens(?: \(([^)]*)\))?/i.exec(
+        t,
+      );
     if (!m) return null;
     const completion = /(\d+) in the completion/i.exec(m[3] ?? '');
     const total = Number(m[2]);
@@ -72,7 +76,8 @@ const WITH_NUMBERS: readonly ((t: string) => ContextOverflow | null)[] = [
 ];
 
 /** Overflow errors that report no numbers (Responses, gateways, Claude Code's own wording). */
-const WITHOUT_NUMBERS = /context_length_exceeded|exceeds the context window|prompt is too long|context length exceeded|input token count exceeds the maximum/i;
+const WITHOUT_NUMBERS =
+  /context_length_exceeded|exceeds the context window|prompt is too long|context length exceeded|input token count exceeds the maximum/i;
 
 /**
  * Reads a provider's context-overflow error. `status`: the HTTP status, or 0 for an error that came
@@ -82,7 +87,11 @@ const WITHOUT_NUMBERS = /context_length_exceeded|exceeds the context window|prom
 export function parseContextOverflow(status: number, body: string): ContextOverflow | null {
   if (status !== 0 && (status < 400 || status > 499)) return null;
   // Some encoders (Go's encoding/json) escape <, >, & and quotes in messages.
-  const t = body.replace(/\\u003e/gi, '>').replace(/\\u003c/gi, '<').replace(/\\u0026/gi, '&').replace(/\\u0027/gi, "'");
+  const t = body
+    .replace(/\\u003e/gi, '>')
+    .replace(/\\u003c/gi, '<')
+    .replace(/\\u0026/gi, '&')
+    .replace(/\\u0027/gi, "'");
   for (const r of WITH_NUMBERS) {
     const found = r(t);
     if (found) return found;

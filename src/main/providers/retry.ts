@@ -61,7 +61,10 @@ export function decideRetry(error: AttemptError | null, retriesDone: number, pol
   if (retriesDone >= policy.retries) return { retry: false, reason: `gave up after ${retriesDone + 1} attempts` };
   if (error.retryAfterMs !== null) {
     if (error.retryAfterMs > policy.maxRetryAfterMs) {
-      return { retry: false, reason: `the provider asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s, longer than the ${Math.ceil(policy.maxRetryAfterMs / 1000)} s we wait` };
+      return {
+        retry: false,
+        reason: `the provider asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s, longer than the ${Math.ceil(policy.maxRetryAfterMs / 1000)} s we wait`,
+      };
     }
     return { retry: true, delayMs: error.retryAfterMs };
   }
@@ -100,7 +103,12 @@ export interface RetryOutcome<T> {
  */
 export async function retrying<T extends { readonly error: AttemptError | null }>(
   attempt: (index: number) => Promise<T | null>,
-  opts: { readonly policy: RetryPolicy; readonly clock: Clock; readonly signal: AbortSignal; readonly onRetry?: (failed: T, delayMs: number) => void },
+  opts: {
+    readonly policy: RetryPolicy;
+    readonly clock: Clock;
+    readonly signal: AbortSignal;
+    readonly onRetry?: (failed: T, delayMs: number) => void;
+  },
 ): Promise<RetryOutcome<T>> {
   const results: T[] = [];
   const delays: number[] = [];

@@ -27,7 +27,18 @@ export interface WireRecord {
 const ERROR_BODY_MAX = 64 * 1024;
 
 function emptyRecord(): WireRecord {
-  return { requests: 0, url: null, method: null, body: null, bodyBytes: 0, status: null, errorBody: null, retryAfter: null, retryAfterMs: null, fetchFailed: false };
+  return {
+    requests: 0,
+    url: null,
+    method: null,
+    body: null,
+    bodyBytes: 0,
+    status: null,
+    errorBody: null,
+    retryAfter: null,
+    retryAfterMs: null,
+    fetchFailed: false,
+  };
 }
 
 async function bodyOf(input: string | URL | Request, init: RequestInit | undefined): Promise<{ text: string | null; bytes: number }> {

@@ -84,7 +84,12 @@ export class JsonlDecoder implements LineReceiver {
       end--;
       if (this.crlfLine === 0) {
         this.crlfLine = lineNo;
-        this.report.add('READ_CRLF', 'info', lineNo, `Lines end with CR LF (Windows line endings), first at line ${lineNo}; the CR characters were ignored.`);
+        this.report.add(
+          'READ_CRLF',
+          'info',
+          lineNo,
+          `Lines end with CR LF (Windows line endings), first at line ${lineNo}; the CR characters were ignored.`,
+        );
       }
     }
     if (end === start || (buf[start] !== OPEN_BRACE && isBlank(buf, start, end))) {
@@ -96,7 +101,12 @@ export class JsonlDecoder implements LineReceiver {
     // Invalid UTF-8 always decodes to U+FFFD, and V8 answers this search at once for one-byte
     // strings, so the full isUtf8 scan runs only on the rare lines that may be invalid.
     if (text.indexOf(REPLACEMENT) !== -1 && !isUtf8(buf.subarray(start, end))) {
-      this.report.add('READ_INVALID_UTF8', 'warning', lineNo, `Line ${lineNo} is not valid UTF-8; the bad bytes were read as replacement characters (\uFFFD).`);
+      this.report.add(
+        'READ_INVALID_UTF8',
+        'warning',
+        lineNo,
+        `Line ${lineNo} is not valid UTF-8; the bad bytes were read as replacement characters (\uFFFD).`,
+      );
     }
     let value: unknown;
     try {
@@ -148,7 +158,9 @@ export class JsonlDecoder implements LineReceiver {
         'READ_BLANK_LINES',
         'info',
         this.blankFirst,
-        n === 1 ? `Line ${this.blankFirst} is blank and was skipped.` : `${n} blank lines were skipped, the first at line ${this.blankFirst}.`,
+        n === 1
+          ? `Line ${this.blankFirst} is blank and was skipped.`
+          : `${n} blank lines were skipped, the first at line ${this.blankFirst}.`,
       );
     }
     return this.stats;

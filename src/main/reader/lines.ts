@@ -18,14 +18,7 @@ const LF = 0x0a;
  * Receives one complete line: bytes `buf[start, end)` without the LF. `buf` is only valid during the
  * call (it may be a reused read buffer). `terminated` is false only for a last line with no LF.
  */
-export type LineCallback = (
-  buf: Buffer,
-  start: number,
-  end: number,
-  lineNo: number,
-  byteOffset: number,
-  terminated: boolean,
-) => void;
+export type LineCallback = (buf: Buffer, start: number, end: number, lineNo: number, byteOffset: number, terminated: boolean) => void;
 
 /** Receives a line longer than `maxLineBytes`, once, after its last byte went by. */
 export type LongLineCallback = (lineNo: number, byteOffset: number, byteLength: number) => void;

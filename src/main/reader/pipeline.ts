@@ -103,7 +103,8 @@ export class JsonlPipeline {
     const line = this.splitter.currentLine;
     const cut = this.splitter.gap();
     if (cut >= 0) this.decoder.cutLine();
-    const where = gap.resumedAt === null ? `from byte ${gap.offset} to the end of the file` : `from byte ${gap.offset} to byte ${gap.resumedAt}`;
+    const where =
+      gap.resumedAt === null ? `from byte ${gap.offset} to the end of the file` : `from byte ${gap.offset} to byte ${gap.resumedAt}`;
     const lost =
       gap.lostBytes !== null && gap.lostBytes > 0
         ? ` The lines in it are lost (the bad frame declared ${gap.lostBytes} more bytes of text).`

@@ -41,10 +41,12 @@ export class LineSource {
    */
   async readMany(ranges: readonly { readonly offset: number; readonly length: number }[]): Promise<(Record<string, unknown> | null)[]> {
     const out: (Record<string, unknown> | null)[] = new Array<Record<string, unknown> | null>(ranges.length).fill(null);
-    const order = ranges.map((_, i) => i).filter((i) => {
-      const r = ranges[i] as { offset: number; length: number };
-      return Number.isSafeInteger(r.offset) && Number.isSafeInteger(r.length) && r.offset >= 0 && r.length >= 0;
-    });
+    const order = ranges
+      .map((_, i) => i)
+      .filter((i) => {
+        const r = ranges[i] as { offset: number; length: number };
+        return Number.isSafeInteger(r.offset) && Number.isSafeInteger(r.length) && r.offset >= 0 && r.length >= 0;
+      });
     order.sort((a, b) => (ranges[a] as { offset: number }).offset - (ranges[b] as { offset: number }).offset);
     for (let g = 0; g < order.length;) {
       const first = ranges[order[g] as number] as { offset: number; length: number };
@@ -63,7 +65,9 @@ export class LineSource {
         for (let k = g; k < h; k++) {
           const r = ranges[order[k] as number] as { offset: number; length: number };
           // A span the file no longer has whole (it shrank): each line on its own, as read() would.
-          out[order[k] as number] = buf ? parseLineBytes(buf, r.offset - first.offset, r.offset - first.offset + r.length) : await this.read(r.offset, r.length);
+          out[order[k] as number] = buf
+            ? parseLineBytes(buf, r.offset - first.offset, r.offset - first.offset + r.length)
+            : await this.read(r.offset, r.length);
         }
       }
       g = h;

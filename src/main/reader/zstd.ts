@@ -258,7 +258,12 @@ export class ZstdStream {
         return;
       }
       // The frame's extent is known, so decoding goes on right after it.
-      this.parts.push({ offset: f.start, resumedAt: this.pos, reason: why, lostBytes: f.contentSize > f.decoded ? f.contentSize - f.decoded : null });
+      this.parts.push({
+        offset: f.start,
+        resumedAt: this.pos,
+        reason: why,
+        lostBytes: f.contentSize > f.decoded ? f.contentSize - f.decoded : null,
+      });
     }
     this.frame = null;
     this.state = 'frame';

@@ -25,7 +25,10 @@ export class CaptureFile {
   private failure: Error | null = null;
   lines = 0;
 
-  private constructor(readonly path: string, private readonly fh: FileHandle) {}
+  private constructor(
+    readonly path: string,
+    private readonly fh: FileHandle,
+  ) {}
 
   /**
    * Opens `path` for a new capture and writes the header. An existing file is refused unless it is
@@ -43,7 +46,8 @@ export class CaptureFile {
       if (code !== 'EEXIST') throw new UsageError(`${path}: cannot create it (${code ?? String(err)})`);
       const info = await stat(path).catch(() => null);
       if (!info || !info.isFile()) throw new UsageError(`${path} exists and is not a regular file; name a new file with --out`);
-      if (info.size > 0) throw new UsageError(`${path} already exists and is not empty; a capture is never overwritten: name a new file with --out`);
+      if (info.size > 0)
+        throw new UsageError(`${path} already exists and is not empty; a capture is never overwritten: name a new file with --out`);
       fh = await open(path, 'a');
     }
     const file = new CaptureFile(path, fh);

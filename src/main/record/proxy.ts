@@ -1,4 +1,12 @@
-import { Agent as HttpAgent, createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  Agent as HttpAgent,
+  createServer,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
@@ -93,7 +101,12 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
     const r = route(req.url ?? '/', opts.upstreams);
     if (!r) {
       req.resume();
-      proxyError(res, 404, 'palimpsest_no_route', 'No provider prefix: send requests to /anthropic/…, /openai/… or /gemini/… of this proxy.');
+      proxyError(
+        res,
+        404,
+        'palimpsest_no_route',
+        'No provider prefix: send requests to /anthropic/…, /openai/… or /gemini/… of this proxy.',
+      );
       return;
     }
     // Node adds a Date header to every response of its own: the client must get the upstream's only.
@@ -152,15 +165,16 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
         path: redactPath(r.path),
         startedAt,
         request: { headers: capturedHeaders(forwarded.flat()), body: bodyJson(reqTap, slots) },
-        response: up && respTap
-          ? {
-            status: up.statusCode ?? 0,
-            headers: capturedHeaders(up.rawHeaders),
-            ...(events !== undefined ? { events } : {}),
-            ...(withBody ? { body: bodyJson(respTap, slots) } : {}),
-            complete,
-          }
-          : null,
+        response:
+          up && respTap
+            ? {
+                status: up.statusCode ?? 0,
+                headers: capturedHeaders(up.rawHeaders),
+                ...(events !== undefined ? { events } : {}),
+                ...(withBody ? { body: bodyJson(respTap, slots) } : {}),
+                complete,
+              }
+            : null,
         error,
         timings: { ttfbMs: ttfb === null ? null : ms(ttfb), totalMs: ms(performance.now() - t0) },
       };
@@ -210,7 +224,12 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
       up = u;
       ttfb = performance.now() - t0;
       const type = rawHeader(u.rawHeaders, 'content-type') ?? '';
-      respTap = new BodyTap({ dir, contentEncoding: rawHeader(u.rawHeaders, 'content-encoding'), sse: /^\s*text\/event-stream\b/i.test(type), t0 });
+      respTap = new BodyTap({
+        dir,
+        contentEncoding: rawHeader(u.rawHeaders, 'content-encoding'),
+        sse: /^\s*text\/event-stream\b/i.test(type),
+        t0,
+      });
       const tap = respTap;
       if (!res.destroyed) res.writeHead(u.statusCode ?? 502, u.statusMessage, endToEnd(u.rawHeaders).flat());
       // Headers go out now, not with the first body byte: a stream that waits before its first event must still look started.
@@ -238,7 +257,11 @@ export async function startRecordingProxy(opts: RecordingProxyOptions): Promise<
       if (res.writableFinished || finished) return;
       // The client went away first: the upstream request is abandoned and the exchange written as it stands.
       upReq.destroy();
-      finish({ side: 'client', code: null, message: up ? 'the client disconnected before the response was complete' : 'the client disconnected before the response began' });
+      finish({
+        side: 'client',
+        code: null,
+        message: up ? 'the client disconnected before the response was complete' : 'the client disconnected before the response began',
+      });
     });
     // A client reset ends with res 'close' (above); these only keep an unhandled 'error' from ending the process.
     req.on('error', () => undefined);

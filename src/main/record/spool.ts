@@ -51,7 +51,11 @@ export class Spool {
   private digest: string | null = null;
   private valid: boolean | null = null;
 
-  constructor(private readonly dir: SpoolDir, opts: SpoolOptions = BODY, private readonly limit = SPILL_BYTES) {
+  constructor(
+    private readonly dir: SpoolDir,
+    opts: SpoolOptions = BODY,
+    private readonly limit = SPILL_BYTES,
+  ) {
     this.keep = opts.keep;
     this.hash = opts.sha256 ? createHash('sha256') : null;
     this.utf8 = opts.utf8 ? new Utf8Check() : null;

@@ -17,7 +17,10 @@ export class StatusLine {
   private last = 0;
   private shown = false;
 
-  constructor(private readonly stats: RecordStats, private readonly out: StatusOutput) {
+  constructor(
+    private readonly stats: RecordStats,
+    private readonly out: StatusOutput,
+  ) {
     if (out.isTTY) stats.onChange(() => this.schedule());
   }
 

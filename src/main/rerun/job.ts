@@ -48,7 +48,13 @@ export interface RerunJob {
 }
 
 export type JobResult =
-  | { readonly ok: true; readonly runs: readonly RunRecord[]; readonly file: string | null; readonly source: ResolvedSource; readonly windowFrom: string }
+  | {
+      readonly ok: true;
+      readonly runs: readonly RunRecord[];
+      readonly file: string | null;
+      readonly source: ResolvedSource;
+      readonly windowFrom: string;
+    }
   | { readonly ok: false; readonly error: string };
 
 export async function runJob(inspector: SessionInspector, job: RerunJob): Promise<JobResult> {
@@ -69,8 +75,10 @@ export async function runJob(inspector: SessionInspector, job: RerunJob): Promis
     let own: PinnedModel | null = null;
     if (job.models.length === 0) {
       // Codex logs its provider as "openai" but speaks the Responses API.
-      const route = source.view.route && inspector.session.format === 'codex' && source.view.route.provider === 'openai'
-        ? { ...source.view.route, provider: 'openai-responses' } : source.view.route;
+      const route =
+        source.view.route && inspector.session.format === 'codex' && source.view.route.provider === 'openai'
+          ? { ...source.view.route, provider: 'openai-responses' }
+          : source.view.route;
       const p = pinnedFromRoute(route);
       if (!p.ok) return { ok: false, error: `${p.error} (--model PROVIDER:MODEL, or mock:NAME to try the flow without a key)` };
       own = p.value;
@@ -84,11 +92,30 @@ export async function runJob(inspector: SessionInspector, job: RerunJob): Promis
   const identity = await sourceIdentity(job.sessionPath);
   const captureIds = await Promise.all(captures.map((c) => sourceIdentity(c)));
   const file = job.runsFile === null ? null : (job.runsFile ?? (await defaultRunsFile(job.sessionPath, job.env)));
-  const handle = strategy.needsModel ? await openSummarizer({ models, env: job.env ?? process.env, keys: job.keys ?? null, ...(job.endpoints ? { endpoints: job.endpoints } : {}), ...job.mock }) : null;
+  const handle = strategy.needsModel
+    ? await openSummarizer({
+        models,
+        env: job.env ?? process.env,
+        keys: job.keys ?? null,
+        ...(job.endpoints ? { endpoints: job.endpoints } : {}),
+        ...job.mock,
+      })
+    : null;
   try {
     const runs = await runRerun({
-      source, identity, captures: captureIds, branch, target: job.target, strategy, options: job.options ?? {}, budget: budget.budget, count,
-      counterName: `${encoder.implementation} (estimate)`, summarizer: handle, repeat, signal: job.signal ?? new AbortController().signal,
+      source,
+      identity,
+      captures: captureIds,
+      branch,
+      target: job.target,
+      strategy,
+      options: job.options ?? {},
+      budget: budget.budget,
+      count,
+      counterName: `${encoder.implementation} (estimate)`,
+      summarizer: handle,
+      repeat,
+      signal: job.signal ?? new AbortController().signal,
       ...(job.onProgress ? { onProgress: job.onProgress } : {}),
       onRun: async (run) => {
         if (file !== null) await appendRun(file, run);

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { RerunJob as JobView, ModelSpec, RerunJobState, RerunProgressEvent, RerunStage, RerunTarget, RunRow } from '../../shared/api/rerun-contract';
+import type {
+  RerunJob as JobView,
+  ModelSpec,
+  RerunJobState,
+  RerunProgressEvent,
+  RerunStage,
+  RerunTarget,
+  RunRow,
+} from '../../shared/api/rerun-contract';
 import { parseModelSpec, PinnedModel } from '../../shared/rerun/pinned';
 import type { Result } from '../../shared/result';
 import type { RunRecord } from '../../shared/rerun/record';
@@ -71,7 +79,11 @@ const label = (m: Readonly<Record<string, unknown>>): string => String(m.label ?
 export function pinnedOf(spec: ModelSpec): Result<PinnedModel> {
   if (typeof spec === 'string') return parseModelSpec(spec);
   const r = PinnedModel.safeParse(spec);
-  if (!r.success) return { ok: false, error: `Invalid settings for ${spec.provider}:${spec.model}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  if (!r.success)
+    return {
+      ok: false,
+      error: `Invalid settings for ${spec.provider}:${spec.model}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    };
   return { ok: true, value: r.data };
 }
 
@@ -80,9 +92,25 @@ export function runRow(r: RunRecord, fingerprint: string): RunRow {
   const diagnostics = { error: 0, warning: 0, info: 0 };
   for (const d of r.diagnostics) diagnostics[d.severity]++;
   return {
-    runId: r.runId, batchId: r.batchId, repeat: { ...r.repeat }, at: r.at, branch: r.branch, target: { ...r.target }, strategy: r.strategy,
-    options: { ...r.options }, models: r.models.map(label), mock: r.mock, window: r.budget.window, maxOutput: r.budget.maxOutput, outcome: r.outcome, error: r.error,
-    notes: [...r.notes], tokens: { ...r.tokens }, totals: { ...r.totals }, diagnostics, stale: r.source.fingerprint !== fingerprint,
+    runId: r.runId,
+    batchId: r.batchId,
+    repeat: { ...r.repeat },
+    at: r.at,
+    branch: r.branch,
+    target: { ...r.target },
+    strategy: r.strategy,
+    options: { ...r.options },
+    models: r.models.map(label),
+    mock: r.mock,
+    window: r.budget.window,
+    maxOutput: r.budget.maxOutput,
+    outcome: r.outcome,
+    error: r.error,
+    notes: [...r.notes],
+    tokens: { ...r.tokens },
+    totals: { ...r.totals },
+    diagnostics,
+    stale: r.source.fingerprint !== fingerprint,
   };
 }
 
@@ -104,11 +132,25 @@ export class RerunJobs {
     const jobId = randomUUID();
     const entry: Entry = {
       view: {
-        jobId, sessionId: session.id, state: 'running', strategy: spec.strategy, options: { ...spec.options }, target: spec.target, branch: spec.branch,
-        models: spec.models.map((m) => label(m)), repeat: spec.repeat, startedAt: new Date().toISOString(), finishedAt: null,
-        stage: null, runs: [], error: null, file: spec.runsFile, unknowns: [],
+        jobId,
+        sessionId: session.id,
+        state: 'running',
+        strategy: spec.strategy,
+        options: { ...spec.options },
+        target: spec.target,
+        branch: spec.branch,
+        models: spec.models.map((m) => label(m)),
+        repeat: spec.repeat,
+        startedAt: new Date().toISOString(),
+        finishedAt: null,
+        stage: null,
+        runs: [],
+        error: null,
+        file: spec.runsFile,
+        unknowns: [],
       },
-      controller: new AbortController(), log: new JobEventLog(),
+      controller: new AbortController(),
+      log: new JobEventLog(),
     };
     this.jobs.set(jobId, entry);
     this.emit(entry, { phase: 'running' });
@@ -121,12 +163,29 @@ export class RerunJobs {
     const signal = entry.controller.signal;
     try {
       const result = await runJob(session.inspector, {
-        sessionPath: session.path, branch: spec.branch, target: spec.target, strategy: spec.strategy, options: spec.options,
-        models: spec.models, repeat: spec.repeat, runsFile: spec.runsFile, signal, env: this.options.env, keys: this.options.keys, endpoints: this.options.endpoints,
-        ...(spec.window !== undefined ? { window: spec.window } : {}), ...(spec.maxOutput !== undefined ? { maxOutput: spec.maxOutput } : {}),
+        sessionPath: session.path,
+        branch: spec.branch,
+        target: spec.target,
+        strategy: spec.strategy,
+        options: spec.options,
+        models: spec.models,
+        repeat: spec.repeat,
+        runsFile: spec.runsFile,
+        signal,
+        env: this.options.env,
+        keys: this.options.keys,
+        endpoints: this.options.endpoints,
+        ...(spec.window !== undefined ? { window: spec.window } : {}),
+        ...(spec.maxOutput !== undefined ? { maxOutput: spec.maxOutput } : {}),
         ...(spec.mockLatencyMs !== undefined ? { mock: { mockLatencyMs: spec.mockLatencyMs } } : {}),
         onProgress: (p) => {
-          const stage: RerunStage = { stage: p.stage, done: p.done, total: p.total, repeat: { index: p.repeat, of: p.of }, message: p.message ?? null };
+          const stage: RerunStage = {
+            stage: p.stage,
+            done: p.done,
+            total: p.total,
+            repeat: { index: p.repeat, of: p.of },
+            message: p.message ?? null,
+          };
           entry.view = { ...entry.view, stage };
           this.emit(entry, { phase: 'running', stage });
         },
@@ -156,8 +215,14 @@ export class RerunJobs {
 
   private emit(entry: Entry, e: { phase: RerunProgressEvent['phase']; stage?: RerunStage; run?: RunRow; error?: string | null }): void {
     const event = entry.log.push((index): RerunProgressEvent => ({
-      operation: 'rerun', jobId: entry.view.jobId, sessionId: entry.view.sessionId, index, phase: e.phase,
-      stage: e.stage ?? null, run: e.run ?? null, error: e.error ?? null,
+      operation: 'rerun',
+      jobId: entry.view.jobId,
+      sessionId: entry.view.sessionId,
+      index,
+      phase: e.phase,
+      stage: e.stage ?? null,
+      run: e.run ?? null,
+      error: e.error ?? null,
     }));
     try {
       this.options.onEvent?.(event);

@@ -37,11 +37,17 @@ export async function originalSubject(inspector: SessionInspector, compactionId:
   const seqs = new Set(c.seqs);
   const calls = inspector.summarizerCalls(c.id).length;
   return {
-    id: 'original', label: `original (${c.strategy ?? inspector.session.format})`, outcome: c.outcome ?? 'open',
-    summary: parts.length > 0 ? parts.join('\n\n') : null, viewText,
-    tokensBefore: c.preTokens, tokensAfter: c.postTokens ?? (after ? reportedContextTokens(after.usage ?? undefined) : null),
+    id: 'original',
+    label: `original (${c.strategy ?? inspector.session.format})`,
+    outcome: c.outcome ?? 'open',
+    summary: parts.length > 0 ? parts.join('\n\n') : null,
+    viewText,
+    tokensBefore: c.preTokens,
+    tokensAfter: c.postTokens ?? (after ? reportedContextTokens(after.usage ?? undefined) : null),
     diagnostics: inspector.diagnostics(branch).filter((d) => d.seqs.some((s) => seqs.has(s))),
-    costUsd: null, requests: calls > 0 ? calls : null, latencyMs: null,
+    costUsd: null,
+    requests: calls > 0 ? calls : null,
+    latencyMs: null,
   };
 }
 
@@ -49,9 +55,17 @@ export function runSubject(run: RunRecord): CompareSubject {
   const viewText = run.view ? renderItems(run.view.items.map((i) => ({ id: i.id, role: i.role, blocks: i.blocks, seq: null }))) : null;
   const models = run.models.map((m) => String(m.label ?? `${String(m.provider)}:${String(m.model)}`)).join(' → ');
   return {
-    id: run.runId, label: `${run.strategy}${models ? ` @ ${models}` : ''}${run.mock ? ' [mock]' : ''} #${run.repeat.index + 1}`,
-    outcome: run.outcome, summary: run.summary, viewText, tokensBefore: run.tokens.before, tokensAfter: run.tokens.after,
-    diagnostics: run.diagnostics, costUsd: run.totals.costUsd, requests: run.totals.requests, latencyMs: run.totals.latencyMs,
+    id: run.runId,
+    label: `${run.strategy}${models ? ` @ ${models}` : ''}${run.mock ? ' [mock]' : ''} #${run.repeat.index + 1}`,
+    outcome: run.outcome,
+    summary: run.summary,
+    viewText,
+    tokensBefore: run.tokens.before,
+    tokensAfter: run.tokens.after,
+    diagnostics: run.diagnostics,
+    costUsd: run.totals.costUsd,
+    requests: run.totals.requests,
+    latencyMs: run.totals.latencyMs,
   };
 }
 

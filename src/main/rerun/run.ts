@@ -3,7 +3,15 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import { candidateDiagnostics } from '../../shared/rerun/as-log';
 import { RUNS_FORMAT, RUNS_VERSION, type CallRecord, type RunRecord, type RunTarget, type SourceIdentity } from '../../shared/rerun/record';
 import { viewTokens } from '../../shared/strategies/common/render';
-import type { AgentBudget, StrategyDef, StrategyProgress, StrategyResult, Summarizer, SummaryCall, TokenCounter } from '../../shared/strategies/types';
+import type {
+  AgentBudget,
+  StrategyDef,
+  StrategyProgress,
+  StrategyResult,
+  Summarizer,
+  SummaryCall,
+  TokenCounter,
+} from '../../shared/strategies/types';
 import type { ResolvedSource } from './source';
 
 /*
@@ -51,7 +59,12 @@ export interface RerunSpec {
 }
 
 function totals(calls: readonly CallRecord[], wallMs: number): RunRecord['totals'] {
-  let input = 0, output = 0, cacheRead = 0, cacheWrite = 0, latencyMs = 0, requests = 0;
+  let input = 0,
+    output = 0,
+    cacheRead = 0,
+    cacheWrite = 0,
+    latencyMs = 0,
+    requests = 0;
   let cost: number | null = 0;
   for (const c of calls) {
     input += c.usage?.input ?? 0;
@@ -67,36 +80,86 @@ function totals(calls: readonly CallRecord[], wallMs: number): RunRecord['totals
 
 function callRecord(c: SummaryCall, ledger: CallLedger | null): CallRecord {
   return {
-    stage: c.request.stage, label: c.request.label, model: c.model, ok: c.text !== null, finish: c.finish, usage: c.usage,
-    latencyMs: c.latencyMs, attempts: c.attempts, error: c.error ? { ...c.error } : null,
-    sent: ledger ? [...ledger.sentFor(c)] : [], costUsd: ledger ? ledger.costFor(c) : null,
+    stage: c.request.stage,
+    label: c.request.label,
+    model: c.model,
+    ok: c.text !== null,
+    finish: c.finish,
+    usage: c.usage,
+    latencyMs: c.latencyMs,
+    attempts: c.attempts,
+    error: c.error ? { ...c.error } : null,
+    sent: ledger ? [...ledger.sentFor(c)] : [],
+    costUsd: ledger ? ledger.costFor(c) : null,
   };
 }
 
-export function toRunRecord(spec: RerunSpec, r: StrategyResult, index: number, batchId: string, cancelled: boolean, wallMs: number): RunRecord {
+export function toRunRecord(
+  spec: RerunSpec,
+  r: StrategyResult,
+  index: number,
+  batchId: string,
+  cancelled: boolean,
+  wallMs: number,
+): RunRecord {
   const calls = r.calls.map((c) => callRecord(c, spec.summarizer?.ledger ?? null));
   let diagnostics: Diagnostic[];
   try {
     diagnostics = candidateDiagnostics(spec.source.view, r, spec.budget.window, spec.count);
   } catch (err) {
-    diagnostics = [{ rule: 'INTERNAL_RULE_ERROR', severity: 'warning', message: `The diagnostics could not run on this candidate: ${(err as Error).message}`, file: null, line: null, seqs: [] }];
+    diagnostics = [
+      {
+        rule: 'INTERNAL_RULE_ERROR',
+        severity: 'warning',
+        message: `The diagnostics could not run on this candidate: ${(err as Error).message}`,
+        file: null,
+        line: null,
+        seqs: [],
+      },
+    ];
   }
   return {
-    format: RUNS_FORMAT, v: RUNS_VERSION, runId: randomUUID(), batchId, repeat: { index, of: spec.repeat },
-    at: (spec.now?.() ?? new Date()).toISOString(), source: spec.identity, captures: [...(spec.captures ?? [])], branch: spec.branch, target: spec.target,
-    strategy: r.strategy, options: { ...spec.options }, models: spec.summarizer ? [...spec.summarizer.models] : [],
-    mock: spec.summarizer?.mock ?? false, budget: { window: spec.budget.window, maxOutput: spec.budget.maxOutput },
-    outcome: cancelled ? 'cancelled' : r.outcome, error: r.error, summary: r.summary,
-    view: r.view ? { system: r.view.system ? [...r.view.system] : null, tools: r.view.tools ? [...r.view.tools] : null, items: [...r.view.items] } : null,
-    notes: [...r.notes], tokens: { before: r.tokens.before, after: r.tokens.after, counter: spec.counterName },
-    calls, totals: totals(calls, wallMs), mapreduce: r.mapreduce, diagnostics,
+    format: RUNS_FORMAT,
+    v: RUNS_VERSION,
+    runId: randomUUID(),
+    batchId,
+    repeat: { index, of: spec.repeat },
+    at: (spec.now?.() ?? new Date()).toISOString(),
+    source: spec.identity,
+    captures: [...(spec.captures ?? [])],
+    branch: spec.branch,
+    target: spec.target,
+    strategy: r.strategy,
+    options: { ...spec.options },
+    models: spec.summarizer ? [...spec.summarizer.models] : [],
+    mock: spec.summarizer?.mock ?? false,
+    budget: { window: spec.budget.window, maxOutput: spec.budget.maxOutput },
+    outcome: cancelled ? 'cancelled' : r.outcome,
+    error: r.error,
+    summary: r.summary,
+    view: r.view
+      ? { system: r.view.system ? [...r.view.system] : null, tools: r.view.tools ? [...r.view.tools] : null, items: [...r.view.items] }
+      : null,
+    notes: [...r.notes],
+    tokens: { before: r.tokens.before, after: r.tokens.after, counter: spec.counterName },
+    calls,
+    totals: totals(calls, wallMs),
+    mapreduce: r.mapreduce,
+    diagnostics,
   };
 }
 
 /** A failure before the strategy could run (bad options, a thrown bug) as a result, never a throw. */
 function failedResult(spec: RerunSpec, message: string): StrategyResult {
   return {
-    strategy: spec.strategy.id, outcome: 'failed', view: null, summary: null, calls: [], error: message, notes: [], mapreduce: null,
+    strategy: spec.strategy.id,
+    outcome: 'failed',
+    view: null,
+    summary: null,
+    calls: [],
+    error: message,
+    notes: [],
+    mapreduce: null,
     tokens: { before: viewTokens(spec.source.view, spec.count), after: null },
   };
 }
@@ -111,8 +174,12 @@ export async function runRerun(spec: RerunSpec): Promise<RunRecord[]> {
     let result: StrategyResult;
     try {
       result = await spec.strategy.run({
-        source: spec.source.view, budget: spec.budget, count: spec.count, summarizer: spec.summarizer?.summarizer ?? null,
-        signal: spec.signal, options: spec.options,
+        source: spec.source.view,
+        budget: spec.budget,
+        count: spec.count,
+        summarizer: spec.summarizer?.summarizer ?? null,
+        signal: spec.signal,
+        options: spec.options,
         onProgress: (p) => spec.onProgress?.({ ...p, repeat: i, of: spec.repeat }),
       });
     } catch (err) {

@@ -18,11 +18,13 @@ export const SETTINGS_FILE = 'settings.json';
 /** The longest chain kept (the API's limit). */
 export const MAX_SETTINGS_CHAIN = 8;
 
-const SettingsFile = z.object({
-  format: z.literal('palimpsest-settings'),
-  version: z.literal(1),
-  summarizationChain: z.array(PinnedModel).max(MAX_SETTINGS_CHAIN),
-}).strict();
+const SettingsFile = z
+  .object({
+    format: z.literal('palimpsest-settings'),
+    version: z.literal(1),
+    summarizationChain: z.array(PinnedModel).max(MAX_SETTINGS_CHAIN),
+  })
+  .strict();
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -38,7 +40,10 @@ export function settingsFile(env: Env = process.env): string {
 }
 
 function issues(e: z.ZodError): string {
-  return e.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(file)'}: ${i.message}`).join('; ');
+  return e.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(file)'}: ${i.message}`)
+    .join('; ');
 }
 
 /** The settings; a missing file is an empty chain, a damaged one an empty chain with the reason. Never throws. */
@@ -55,10 +60,19 @@ export async function readSettings(env: Env = process.env): Promise<RerunSetting
   try {
     json = JSON.parse(text);
   } catch (err: unknown) {
-    return { file, chain: [], problem: `${file} is not JSON (${err instanceof Error ? err.message : String(err)}); the chain is empty until it is fixed or saved again` };
+    return {
+      file,
+      chain: [],
+      problem: `${file} is not JSON (${err instanceof Error ? err.message : String(err)}); the chain is empty until it is fixed or saved again`,
+    };
   }
   const r = SettingsFile.safeParse(json);
-  if (!r.success) return { file, chain: [], problem: `${file} is not valid settings: ${issues(r.error)}; the chain is empty until it is fixed or saved again` };
+  if (!r.success)
+    return {
+      file,
+      chain: [],
+      problem: `${file} is not valid settings: ${issues(r.error)}; the chain is empty until it is fixed or saved again`,
+    };
   return { file, chain: r.data.summarizationChain, problem: null };
 }
 

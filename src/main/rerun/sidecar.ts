@@ -83,7 +83,10 @@ export async function readRuns(file: string): Promise<RunsRead> {
     }
     const r = RunRecord.safeParse(json);
     if (!r.success) {
-      problems.push({ line: i + 1, message: `not a run record: ${r.error.issues[0]?.path.join('.') ?? ''} ${r.error.issues[0]?.message ?? ''}` });
+      problems.push({
+        line: i + 1,
+        message: `not a run record: ${r.error.issues[0]?.path.join('.') ?? ''} ${r.error.issues[0]?.message ?? ''}`,
+      });
       continue;
     }
     runs.push(r.data);

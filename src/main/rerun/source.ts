@@ -51,14 +51,17 @@ interface Views {
 
 function viewsOf(inspector: SessionInspector, branch: string, joined: boolean): Views | string {
   const log: Views = {
-    count: inspector.replay(branch).requests.length, what: `branch ${branch}`,
-    request: (i) => inspector.fullView(i, branch), envelope: (i) => inspector.fullView(i, branch),
+    count: inspector.replay(branch).requests.length,
+    what: `branch ${branch}`,
+    request: (i) => inspector.fullView(i, branch),
+    envelope: (i) => inspector.fullView(i, branch),
   };
   if (!joined) return log;
   const wire = inspector.wire(branch);
   if (!wire) return `No capture is joined to branch ${branch}: the joined session is the default branch's (${inspector.defaultBranch}).`;
   return {
-    count: wire.requests.length, what: `${branch} joined with its capture`,
+    count: wire.requests.length,
+    what: `${branch} joined with its capture`,
     request: async (i) => {
       const j = wire.requests[i];
       return j ? joinedView(inspector, j, branch) : null;
@@ -70,7 +73,12 @@ function viewsOf(inspector: SessionInspector, branch: string, joined: boolean): 
   };
 }
 
-export async function resolveSource(inspector: SessionInspector, target: RerunTarget, branch = inspector.defaultBranch, options: SourceOptions = {}): Promise<SourceResult> {
+export async function resolveSource(
+  inspector: SessionInspector,
+  target: RerunTarget,
+  branch = inspector.defaultBranch,
+  options: SourceOptions = {},
+): Promise<SourceResult> {
   const state = inspector.replay(branch);
   const views = viewsOf(inspector, branch, options.joined === true);
   if (typeof views === 'string') return { ok: false, error: views };
@@ -82,15 +90,27 @@ export async function resolveSource(inspector: SessionInspector, target: RerunTa
     return {
       ok: true,
       source: {
-        view: { system: view.system, tools: view.tools, items, route: view.request.route, reportedInputTokens: view.request.reportedInputTokens },
-        requestIndex: target.request, anchorSeq: view.request.seq, compactionId: view.request.compactionId, unknowns,
+        view: {
+          system: view.system,
+          tools: view.tools,
+          items,
+          route: view.request.route,
+          reportedInputTokens: view.request.reportedInputTokens,
+        },
+        requestIndex: target.request,
+        anchorSeq: view.request.seq,
+        compactionId: view.request.compactionId,
+        unknowns,
       },
     };
   }
   const c = state.compactions.find((x) => x.id === target.compaction);
   if (!c) {
     const ids = state.compactions.map((x) => x.id);
-    return { ok: false, error: `No compaction "${target.compaction}" on branch ${branch}${ids.length ? `; compactions: ${ids.slice(0, 20).join(', ')}` : ' (it has none)'}.` };
+    return {
+      ok: false,
+      error: `No compaction "${target.compaction}" on branch ${branch}${ids.length ? `; compactions: ${ids.slice(0, 20).join(', ')}` : ' (it has none)'}.`,
+    };
   }
   const anchorSeq = c.startSeq ?? c.seqs[0];
   if (anchorSeq === undefined) return { ok: false, error: `Compaction "${c.id}" has no events on branch ${branch}.` };
@@ -98,7 +118,9 @@ export async function resolveSource(inspector: SessionInspector, target: RerunTa
   let requestIndex: number | null = null;
   for (const r of state.requests) if (r.seq < anchorSeq && r.compactionId === null) requestIndex = r.index;
   const envelopeView = requestIndex === null ? null : await views.envelope(requestIndex);
-  const unknowns: string[] = envelopeView ? [...envelopeView.unknowns.filter((u) => !u.startsWith('masked item'))] : ['system prompt and tool schemas: no agent request precedes this compaction'];
+  const unknowns: string[] = envelopeView
+    ? [...envelopeView.unknowns.filter((u) => !u.startsWith('masked item'))]
+    : ['system prompt and tool schemas: no agent request precedes this compaction'];
   const surface = surfaceBefore(state, anchorSeq);
   const items: SourceItem[] = [];
   for (const rec of surface.items) {
@@ -117,7 +139,10 @@ export async function resolveSource(inspector: SessionInspector, target: RerunTa
         route: envelopeView?.request.route ?? null,
         reportedInputTokens: c.preTokens ?? (req ? reportedContextTokens(req.usage ?? undefined) : null),
       },
-      requestIndex, anchorSeq, compactionId: c.id, unknowns,
+      requestIndex,
+      anchorSeq,
+      compactionId: c.id,
+      unknowns,
     },
   };
 }

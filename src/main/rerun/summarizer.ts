@@ -66,7 +66,11 @@ export async function openSummarizer(setup: SummarizerSetup): Promise<OpenSummar
         models.push(m);
         continue;
       }
-      mockProvider ??= await startMockProvider({ script: { steps: [] }, answer: setup.mockAnswer ?? mockAnswerer(setup.mockScript), ...(setup.mockLatencyMs !== undefined ? { latencyMs: setup.mockLatencyMs } : {}) });
+      mockProvider ??= await startMockProvider({
+        script: { steps: [] },
+        answer: setup.mockAnswer ?? mockAnswerer(setup.mockScript),
+        ...(setup.mockLatencyMs !== undefined ? { latencyMs: setup.mockLatencyMs } : {}),
+      });
       models.push({ ...m, baseUrl: mockProvider.url, window: m.window ?? MOCK_WINDOW });
     }
   } catch (err) {
@@ -82,7 +86,11 @@ export async function openSummarizer(setup: SummarizerSetup): Promise<OpenSummar
     summarizer: chain,
     ledger: { sentFor: (c) => chain.sentFor(c).map((s) => ({ url: s.url, body: s.body })), costFor: (c) => chain.costFor(c) },
     // Recorded as pinned, except the mock's ephemeral port: runs compare across launches.
-    models: models.map((m) => ({ ...m, ...(m.provider === 'mock' && provider && m.baseUrl === provider.url ? { baseUrl: 'in-process' } : {}), label: modelLabel(m) })),
+    models: models.map((m) => ({
+      ...m,
+      ...(m.provider === 'mock' && provider && m.baseUrl === provider.url ? { baseUrl: 'in-process' } : {}),
+      label: modelLabel(m),
+    })),
     mock: models.some((m) => m.provider === 'mock'),
     mockProvider: provider,
     dispose: async () => {

@@ -78,7 +78,13 @@ export interface SearchOptions {
   readonly now?: () => number;
 }
 
-export async function searchSession(inspector: SessionInspector, query: string, branch: string, max: number, options: SearchOptions = {}): Promise<SearchResult> {
+export async function searchSession(
+  inspector: SessionInspector,
+  query: string,
+  branch: string,
+  max: number,
+  options: SearchOptions = {},
+): Promise<SearchResult> {
   const now = options.now ?? Date.now;
   const deadline = now() + (options.budgetMs ?? 5000);
   const state = inspector.replay(branch);
@@ -124,7 +130,12 @@ export async function searchSession(inspector: SessionInspector, query: string, 
       // Else the first request at or after the event: the first that can show it.
       const request = own ?? state.requests[lowerBoundBy(state.requests, seq)]?.index ?? null;
       matches.push({
-        seq, kind: e.kind, branch: e.branch ?? MAIN_BRANCH, request, item: e.kind === 'item' ? e.item.id : null, where: t.where,
+        seq,
+        kind: e.kind,
+        branch: e.branch ?? MAIN_BRANCH,
+        request,
+        item: e.kind === 'item' ? e.item.id : null,
+        where: t.where,
         ...snippetAround(t.text, m.index, m[0].length),
       });
     }

@@ -51,7 +51,8 @@ export class ByteArena {
   /** Copies `buf[start, end)` in; returns its ref. */
   put(buf: Uint8Array, start: number, end: number): number {
     const length = end - start;
-    if (!(length >= 0) || start < 0 || end > buf.length) throw new RangeError(`ByteArena.put: [${start}, ${end}) is not inside a buffer of ${buf.length} bytes.`);
+    if (!(length >= 0) || start < 0 || end > buf.length)
+      throw new RangeError(`ByteArena.put: [${start}, ${end}) is not inside a buffer of ${buf.length} bytes.`);
     let chunk = this.chunks[this.chunks.length - 1];
     if (chunk === undefined || this.used + length > chunk.length) chunk = this.newChunk(length);
     chunk.set(buf.subarray(start, end), this.used);

@@ -10,7 +10,11 @@ export class LogRequestEvent extends ShallowEvent {
   readonly kind = 'request';
   readonly purpose = 'agent';
 
-  constructor(readonly id: string, seq: number, log: ShallowSource) {
+  constructor(
+    readonly id: string,
+    seq: number,
+    log: ShallowSource,
+  ) {
     super(seq, log);
   }
 }
@@ -19,7 +23,13 @@ export class LogRequestEvent extends ShallowEvent {
 export class LogResponseEvent extends ShallowEvent {
   readonly kind = 'response';
 
-  constructor(readonly request: string, readonly finish: Finish | undefined, readonly usage: Usage | undefined, seq: number, log: ShallowSource) {
+  constructor(
+    readonly request: string,
+    readonly finish: Finish | undefined,
+    readonly usage: Usage | undefined,
+    seq: number,
+    log: ShallowSource,
+  ) {
     super(seq, log);
   }
 }
@@ -80,7 +90,8 @@ export class CallHeads {
 
   /** Notes the response at seq when it is plain; says whether it was. */
   noteResponse(seq: number, e: EventOf<'response'>): boolean {
-    for (const k in e) if (k !== 'kind' && k !== 'request' && k !== 'finish' && k !== 'usage' && k !== 'at' && k !== 'seq' && k !== 'branch') return false;
+    for (const k in e)
+      if (k !== 'kind' && k !== 'request' && k !== 'finish' && k !== 'usage' && k !== 'at' && k !== 'seq' && k !== 'branch') return false;
     const finish = e.finish === undefined ? -2 : this.finishId(e.finish);
     if (finish === null) return false;
     let shape = -1;

@@ -97,7 +97,12 @@ export class CompactLogBuilder {
   /** The finished log; `convert` rebuilds the events kept as lines. The builder is not used after. */
   finish(convert: LineConversion): CompactLog {
     this.arena.trim();
-    const columns = { kinds: this.kinds.slice(0, this.n), refs: this.refs.slice(0, this.n), branches: this.branches?.slice(0, this.n) ?? null, branchNames: this.branchNames };
+    const columns = {
+      kinds: this.kinds.slice(0, this.n),
+      refs: this.refs.slice(0, this.n),
+      branches: this.branches?.slice(0, this.n) ?? null,
+      branchNames: this.branchNames,
+    };
     this.itemHeads.trim(this.n);
     this.callHeads.trim(this.n);
     return new CompactLog(this.n, columns, this.objects, this.arena, this.itemHeads, this.callHeads, convert);

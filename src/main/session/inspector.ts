@@ -95,7 +95,14 @@ export class SessionInspector {
     if (!ds) {
       const state = yield* this.replaySteps(branch);
       const base = [...this.session.diagnostics, ...locateDiagnostics(this.session, state.diagnostics)];
-      const found = yield* diagnoseSteps({ events: this.session.events, state, format: this.session.format, reported: base, fullBlocks: this.ruleTexts, wire: this.wire(branch) });
+      const found = yield* diagnoseSteps({
+        events: this.session.events,
+        state,
+        format: this.session.format,
+        reported: base,
+        fullBlocks: this.ruleTexts,
+        wire: this.wire(branch),
+      });
       ds = [...base, ...locateDiagnostics(this.session, found)];
       this.findings.set(branch, ds);
     }
@@ -123,11 +130,15 @@ export class SessionInspector {
     const state = this.replay(branch);
     const views = indexes.map((i) => this.view(i, branch));
     // The events each elided item is made of (its own, then its extensions), and elided system prompts.
-    const sources = views.map((view) => (view ? view.items.map((it): number[] => {
-      if (!it.blocks || !it.blocks.some(blockIsElided) || it.rendition === 'masked') return [];
-      const rec = state.itemById.get(it.id);
-      return rec ? [rec.seq, ...extensionsBefore(rec, view.request.seq).map((x) => x.seq)] : [];
-    }) : []));
+    const sources = views.map((view) =>
+      view
+        ? view.items.map((it): number[] => {
+            if (!it.blocks || !it.blocks.some(blockIsElided) || it.rendition === 'masked') return [];
+            const rec = state.itemById.get(it.id);
+            return rec ? [rec.seq, ...extensionsBefore(rec, view.request.seq).map((x) => x.seq)] : [];
+          })
+        : [],
+    );
     const systemSeqs = views.map((view, k) => {
       const seq = state.requests[indexes[k] as number]?.envelope.systemSeq ?? null;
       return view?.system && view.system.some(blockIsElided) ? seq : null;

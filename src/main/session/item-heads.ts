@@ -49,7 +49,14 @@ export class ItemHeads {
   item(seq: number, log: ShallowSource): LogItem | null {
     const h = this.index.get(seq);
     if (h < 0) return null;
-    return new LogItem(this.ids[h] as string, ROLES[this.roles[h] as number] as Role, this.calls[h] as CallIds, this.answers[h] as CallIds, log, seq);
+    return new LogItem(
+      this.ids[h] as string,
+      ROLES[this.roles[h] as number] as Role,
+      this.calls[h] as CallIds,
+      this.answers[h] as CallIds,
+      log,
+      seq,
+    );
   }
 
   /** Drops the spare room of the seq index once the log is complete. */

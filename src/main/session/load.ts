@@ -19,7 +19,11 @@ export type { LoadOptions } from './strategy';
 
 export class UnreadableSessionError extends Error {
   /** `path`: the file or directory that could not be read, when one is known. */
-  constructor(message: string, readonly diagnostics: readonly Diagnostic[], readonly path?: string) {
+  constructor(
+    message: string,
+    readonly diagnostics: readonly Diagnostic[],
+    readonly path?: string,
+  ) {
     super(message);
   }
 }
@@ -59,7 +63,9 @@ class FileReader implements JsonLineReceiver {
       return;
     }
     // A line's bytes are valid only during this call: the few lines held for sniffing keep a copy.
-    this.pending.push(l.bytes ? { ...l, bytes: Buffer.from(l.bytes.subarray(l.start, l.end)), start: 0, end: (l.end ?? 0) - (l.start ?? 0) } : l);
+    this.pending.push(
+      l.bytes ? { ...l, bytes: Buffer.from(l.bytes.subarray(l.start, l.end)), start: 0, end: (l.end ?? 0) - (l.start ?? 0) } : l,
+    );
     if (this.pending.length >= SNIFF_LINES) this.start();
   }
 
@@ -127,20 +133,32 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   if (kind !== null) throw new UnreadableSessionError(new NotRegularFile(path, kind).message, [], path);
   // How this load reads (which log; byte ranges on other threads, already started): strategy.ts.
   const progress = new RangeProgress(options.onBytes);
-  const strategy = await chooseStrategy({ path, isDirectory: info.isDirectory(), size: info.size }, options, (k, n) => progress.report(k, n));
+  const strategy = await chooseStrategy({ path, isDirectory: info.isDirectory(), size: info.size }, options, (k, n) =>
+    progress.report(k, n),
+  );
   const b = new LogBuilder(strategy.kind !== 'array');
   const sink: ImportSink = b;
   let paths = [path];
   if (info.isDirectory()) {
     const claimed = await claimDirectory(path, importer);
-    if (!claimed) throw new UnreadableSessionError(`${path} is a directory that no importer recognises as one session; inspect it to list the sessions inside`, [], path);
+    if (!claimed)
+      throw new UnreadableSessionError(
+        `${path} is a directory that no importer recognises as one session; inspect it to list the sessions inside`,
+        [],
+        path,
+      );
     importer = claimed.importer;
     paths = claimed.files;
   }
 
   const choose = (first: readonly JsonLine[]): SessionImport | null => {
     if (!session) {
-      if (!importer) importer = detectFormat(first.map((l) => l.value), path)?.importer ?? null;
+      if (!importer)
+        importer =
+          detectFormat(
+            first.map((l) => l.value),
+            path,
+          )?.importer ?? null;
       if (!importer) return null;
       b.lineEvent = importer.lineEvent?.bind(importer) ?? null;
       if (b.compactLog && !staysCompact(strategy, b.lineEvent !== null)) b.useArrayLog();
@@ -162,25 +180,49 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     let ranges: SessionFile['ranges'];
     if (i === 0 && strategy.kind === 'ranges') {
       const isPalimpsest = (): boolean => (importer as Importer | null)?.id === 'palimpsest' && b.lineEvent !== null;
-      const read = await readInRanges(p, strategy.ranges, strategy.jobs, reader, onDiagnostic, options, isPalimpsest, (r, lineBase) => {
-        if (!reader.adopt(r.events, r.anchor)) return false;
-        b.adopt(r.part, lineBase);
-        return true;
-      }, progress);
+      const read = await readInRanges(
+        p,
+        strategy.ranges,
+        strategy.jobs,
+        reader,
+        onDiagnostic,
+        options,
+        isPalimpsest,
+        (r, lineBase) => {
+          if (!reader.adopt(r.events, r.anchor)) return false;
+          b.adopt(r.part, lineBase);
+          return true;
+        },
+        progress,
+      );
       stats = read.stats;
       ranges = { count: strategy.ranges.length, byWorkers: strategy.ranges.length - 1 - read.readHere.length, readHere: read.readHere };
       readSoFar = stats.bytes;
     } else {
-      stats = await readJsonl(p, reader, onDiagnostic, { ...options, onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined });
+      stats = await readJsonl(p, reader, onDiagnostic, {
+        ...options,
+        onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined,
+      });
     }
     const unknownAt = reader.finish();
     if (unknownAt !== null) {
       b.diagnostics.push({
-        rule: 'FORMAT_UNKNOWN', severity: 'error', file: p, line: unknownAt, seqs: [],
+        rule: 'FORMAT_UNKNOWN',
+        severity: 'error',
+        file: p,
+        line: unknownAt,
+        seqs: [],
         message: `${p} is not a session format Palimpsest knows (${IMPORTERS.map((x) => x.label).join(', ')}): its first records, from line ${unknownAt}, are JSON objects none of them reads. Pass --format to force one.`,
       });
     }
-    files.push({ index: i, path: p, format: (importer as Importer | null)?.id ?? 'palimpsest', bytes: stats.bytes > 0 ? await sizeOf(p) : 0, stats, ...(ranges ? { ranges } : {}) });
+    files.push({
+      index: i,
+      path: p,
+      format: (importer as Importer | null)?.id ?? 'palimpsest',
+      bytes: stats.bytes > 0 ? await sizeOf(p) : 0,
+      stats,
+      ...(ranges ? { ranges } : {}),
+    });
     // A file's own importer may name companion files (Claude Code subagents) once it is known.
     if (i === 0 && !info.isDirectory() && importer) {
       const more = await (importer as Importer).sessionFiles?.(path, false);

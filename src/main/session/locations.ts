@@ -41,7 +41,12 @@ export class EventLocations {
   /** The location of `seq`, or null when there is no such event. */
   of(seq: number): SourceLoc | null {
     if (!(seq >= 0 && seq < this.n) || !Number.isInteger(seq)) return null;
-    return { file: this.files[seq] as number, line: this.lines[seq] as number, offset: this.offsets[seq] as number, length: this.lengths[seq] as number };
+    return {
+      file: this.files[seq] as number,
+      line: this.lines[seq] as number,
+      offset: this.offsets[seq] as number,
+      length: this.lengths[seq] as number,
+    };
   }
 
   /** The locations, to hand to another thread; not used after. */

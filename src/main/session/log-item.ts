@@ -28,7 +28,14 @@ export class LogItem implements IndexedItem {
   readonly #calls: CallIds;
   readonly #answers: CallIds;
 
-  constructor(readonly id: string, readonly role: Role, calls: CallIds, answers: CallIds, log: ShallowSource, seq: number) {
+  constructor(
+    readonly id: string,
+    readonly role: Role,
+    calls: CallIds,
+    answers: CallIds,
+    log: ShallowSource,
+    seq: number,
+  ) {
     this.#log = log;
     this.#seq = seq;
     this.#calls = calls;
@@ -60,7 +67,8 @@ export function callIdsOf(blocks: readonly Block[]): { calls: CallIds; answers: 
   let answers: CallIds = null;
   for (const b of blocks) {
     if (b.type === 'tool_call') calls = calls === null ? b.id : [...(typeof calls === 'string' ? [calls] : calls), b.id];
-    else if (b.type === 'tool_result') answers = answers === null ? b.callId : [...(typeof answers === 'string' ? [answers] : answers), b.callId];
+    else if (b.type === 'tool_result')
+      answers = answers === null ? b.callId : [...(typeof answers === 'string' ? [answers] : answers), b.callId];
   }
   return { calls, answers };
 }
@@ -73,7 +81,11 @@ export class LogItemEvent extends ShallowEvent {
   readonly kind = 'item';
   readonly op = APPEND;
 
-  constructor(readonly item: LogItem, seq: number, log: ShallowSource) {
+  constructor(
+    readonly item: LogItem,
+    seq: number,
+    log: ShallowSource,
+  ) {
     super(seq, log);
   }
 }

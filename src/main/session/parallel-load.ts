@@ -75,7 +75,13 @@ export function firstShare(threads: number, size: number): number {
  * file, the others share the rest: this thread also takes the parts in. null when the file has
  * too few lines for more than one range.
  */
-export async function planRanges(path: string, size: number, threads: number, firstLines: number, first = firstShare(threads, size)): Promise<ByteRange[] | null> {
+export async function planRanges(
+  path: string,
+  size: number,
+  threads: number,
+  firstLines: number,
+  first = firstShare(threads, size),
+): Promise<ByteRange[] | null> {
   const fh = await openForReading(path);
   if (fh instanceof IoFailure) return null;
   try {
@@ -131,7 +137,13 @@ export function startRangeJobs(
   mode: RangeMode,
   onProgress: (index: number, read: number) => void,
 ): RangeJob[] | null {
-  const task = (r: ByteRange): RangeTask => ({ path, start: r.start, end: r.end, maxLineBytes: opts.maxLineBytes, chunkBytes: opts.chunkBytes });
+  const task = (r: ByteRange): RangeTask => ({
+    path,
+    start: r.start,
+    end: r.end,
+    maxLineBytes: opts.maxLineBytes,
+    chunkBytes: opts.chunkBytes,
+  });
   if (mode === 'inline') {
     return ranges.slice(1).map((range) => ({
       range,
@@ -161,12 +173,15 @@ export function startRangeJobs(
 /** The job's result, or a refusal once it has been silent for `stallMs` (the job is then stopped). */
 function resultOrStall(job: RangeJob, stallMs: number): Promise<RangeResult> {
   return new Promise<RangeResult>((resolve) => {
-    const watch = setInterval(() => {
-      if (performance.now() - job.lastHeard() < stallMs) return;
-      clearInterval(watch);
-      job.cancel();
-      resolve({ ok: false, why: `the worker sent nothing for ${stallMs} ms` });
-    }, Math.min(1_000, stallMs));
+    const watch = setInterval(
+      () => {
+        if (performance.now() - job.lastHeard() < stallMs) return;
+        clearInterval(watch);
+        job.cancel();
+        resolve({ ok: false, why: `the worker sent nothing for ${stallMs} ms` });
+      },
+      Math.min(1_000, stallMs),
+    );
     void job.result.then((r) => {
       clearInterval(watch);
       resolve(r);

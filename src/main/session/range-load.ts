@@ -39,14 +39,21 @@ export async function loadRange(task: RangeTask, onBytes?: (read: number) => voi
   log.currentPath = task.path;
   const range = new PalimpsestRangeImport(log);
   const opts: ReaderOptions = { maxLineBytes: task.maxLineBytes, chunkBytes: task.chunkBytes };
-  const reader = await RangeReader.open(task.path, range, (d) => range.refuse(`the reader reports ${d.rule} at line ${d.line ?? '?'} of the range`), opts, {
-    line: 1,
-    offset: task.start,
-  });
+  const reader = await RangeReader.open(
+    task.path,
+    range,
+    (d) => range.refuse(`the reader reports ${d.rule} at line ${d.line ?? '?'} of the range`),
+    opts,
+    {
+      line: 1,
+      offset: task.start,
+    },
+  );
   await reader.read(task.start, task.end, onBytes, () => !range.open);
   const stats = await reader.end();
   if (log.diagnostics.length > 0) range.refuse(`the import reports ${log.diagnostics[0]?.rule ?? 'a finding'}`);
-  if (stats.bytes !== task.end - task.start) range.refuse(`the range has ${stats.bytes} bytes, not ${task.end - task.start}: the file changed`);
+  if (stats.bytes !== task.end - task.start)
+    range.refuse(`the range has ${stats.bytes} bytes, not ${task.end - task.start}: the file changed`);
   const s = range.summary();
   if (s.refusal !== null) return { ok: false, why: s.refusal };
   return { ok: true, part: log.export(), events: s.events, lines: stats.lines, bytes: stats.bytes, anchor: s.anchor };
@@ -57,8 +64,19 @@ export function transferables(r: RangeResult): ArrayBuffer[] {
   if (!r.ok) return [];
   const { log, locations } = r.part;
   const views: ArrayBufferView[] = [
-    log.kinds, log.refs, log.arena.chunkOf, log.arena.offsetOf, log.arena.lengthOf, log.items.index, log.calls.index, log.calls.usage,
-    locations.files, locations.lines, locations.offsets, locations.lengths, ...log.arena.chunks,
+    log.kinds,
+    log.refs,
+    log.arena.chunkOf,
+    log.arena.offsetOf,
+    log.arena.lengthOf,
+    log.items.index,
+    log.calls.index,
+    log.calls.usage,
+    locations.files,
+    locations.lines,
+    locations.offsets,
+    locations.lengths,
+    ...log.arena.chunks,
   ];
   if (log.branches) views.push(log.branches);
   const out = new Set<ArrayBuffer>();

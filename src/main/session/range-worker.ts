@@ -20,6 +20,7 @@ if (!isMainThread && parentPort && task) {
     if (read - reported >= 4 * 1024 * 1024) post({ type: 'progress', read: (reported = read) });
   }).then(
     (result) => post({ type: 'result', result }, transferables(result)),
-    (err: unknown) => post({ type: 'result', result: { ok: false, why: `the worker failed: ${err instanceof Error ? err.message : String(err)}` } }),
+    (err: unknown) =>
+      post({ type: 'result', result: { ok: false, why: `the worker failed: ${err instanceof Error ? err.message : String(err)}` } }),
   );
 }

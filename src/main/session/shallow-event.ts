@@ -16,7 +16,10 @@ export interface ShallowSource {
 export abstract class ShallowEvent {
   readonly #log: ShallowSource;
 
-  constructor(readonly seq: number, log: ShallowSource) {
+  constructor(
+    readonly seq: number,
+    log: ShallowSource,
+  ) {
     this.#log = log;
   }
 

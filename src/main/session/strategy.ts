@@ -2,7 +2,15 @@ import type { FormatId } from '../importers/types';
 import { isZstdPath } from '../reader';
 import type { ReaderOptions } from '../reader/types';
 import { defaultLogPlan } from './log-choice';
-import { defaultLoadThreads, PARALLEL_LOAD_MIN_BYTES, planRanges, startRangeJobs, type ByteRange, type RangeJob, type RangeMode } from './parallel-load';
+import {
+  defaultLoadThreads,
+  PARALLEL_LOAD_MIN_BYTES,
+  planRanges,
+  startRangeJobs,
+  type ByteRange,
+  type RangeJob,
+  type RangeMode,
+} from './parallel-load';
 
 /*
  * The one place a load decides how it reads: which event log it builds and whether a file is read
@@ -76,7 +84,11 @@ function loadThreads(options: LoadOptions): number {
  * read in byte ranges, the later ones by jobs started here (before its importer is chosen, from
  * the first range) so that they run beside the loading thread; `onRangeBytes` hears their progress.
  */
-export async function chooseStrategy(facts: FileFacts, options: LoadOptions, onRangeBytes: (index: number, read: number) => void): Promise<LoadStrategy> {
+export async function chooseStrategy(
+  facts: FileFacts,
+  options: LoadOptions,
+  onRangeBytes: (index: number, read: number) => void,
+): Promise<LoadStrategy> {
   const threads = loadThreads(options);
   const forcedLog = chosenLog(options);
   const compact = forcedLog ?? (await defaultLogPlan(facts.path, facts.isDirectory, facts.size, threads)).compact;

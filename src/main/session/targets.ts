@@ -47,7 +47,8 @@ export async function sessionsUnder(dir: string, depth = SEARCH_DEPTH, notSearch
     if (e.isDirectory()) {
       if (e.name === 'node_modules') continue;
       if (e.name.startsWith('.')) {
-        for (const sub of HARNESS_HOMES[e.name] ?? []) out.push(...(await sessionsUnder(join(p, sub), depth - 1, notSearched).catch(() => [])));
+        for (const sub of HARNESS_HOMES[e.name] ?? [])
+          out.push(...(await sessionsUnder(join(p, sub), depth - 1, notSearched).catch(() => [])));
         continue;
       }
       const claim = await claimedDirectory(p);

@@ -3,7 +3,13 @@ import { NUL_REASON } from '../reader/decode';
 import type { ReadStats } from '../reader/types';
 
 /** Reader findings that say why a line gave no record. */
-const LINE_RULES: ReadonlySet<string> = new Set(['READ_INVALID_JSON', 'READ_NOT_OBJECT', 'READ_LINE_TOO_LONG', 'READ_TRUNCATED_LINE', 'READ_INVALID_UTF8']);
+const LINE_RULES: ReadonlySet<string> = new Set([
+  'READ_INVALID_JSON',
+  'READ_NOT_OBJECT',
+  'READ_LINE_TOO_LONG',
+  'READ_TRUNCATED_LINE',
+  'READ_INVALID_UTF8',
+]);
 /** Reasons quoted, at most: enough to see what the file is without repeating every line. */
 const MAX_REASONS = 2;
 

@@ -39,7 +39,13 @@ export interface CountStats {
 }
 
 export const newStats = (): CountStats => ({
-  pieces: 0, longPieces: 0, chunks: 0, estimatedChunks: 0, merges: 0, maxMergeBytes: 0, estimatedTokens: 0,
+  pieces: 0,
+  longPieces: 0,
+  chunks: 0,
+  estimatedChunks: 0,
+  merges: 0,
+  maxMergeBytes: 0,
+  estimatedTokens: 0,
 });
 
 export function addStats(into: CountStats, from: CountStats): void {
@@ -119,7 +125,12 @@ export class BoundedEncoder implements Encoder {
   private readonly maxLongChunks: number;
   private readonly memoEntries: number;
 
-  constructor(readonly encoding: EncodingName, private readonly bpe: BpeEncoder, patStr: string, options: EncoderOptions = {}) {
+  constructor(
+    readonly encoding: EncodingName,
+    private readonly bpe: BpeEncoder,
+    patStr: string,
+    options: EncoderOptions = {},
+  ) {
     this.pattern = new RegExp(patStr, 'gu');
     this.maxPieceBytes = Math.max(8, options.maxPieceBytes ?? DEFAULT_MAX_PIECE_BYTES);
     this.maxLongChunks = Math.max(0, options.maxLongChunks ?? DEFAULT_MAX_LONG_CHUNKS);

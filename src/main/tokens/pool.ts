@@ -127,7 +127,10 @@ export class WorkerPool implements TokenCounter {
     return new Promise<BatchResult>((resolve, reject) => {
       const job: Job = {
         req: { type: 'count', id: this.nextId++, encoding, texts, options: this.encoder },
-        resolve, reject, signal, settled: false,
+        resolve,
+        reject,
+        signal,
+        settled: false,
         onAbort: () => this.abort(job),
       };
       signal?.addEventListener('abort', job.onAbort, { once: true });
@@ -173,7 +176,8 @@ export class WorkerPool implements TokenCounter {
     slot.job = null;
     slot.worker.unref();
     if (job && job.req.id === reply.id) {
-      if (reply.type === 'counted') this.settle(job, { tokens: reply.tokens, estimated: reply.estimated, stats: reply.stats, ms: reply.ms });
+      if (reply.type === 'counted')
+        this.settle(job, { tokens: reply.tokens, estimated: reply.estimated, stats: reply.stats, ms: reply.ms });
       else this.settle(job, new Error(`token worker: ${reply.message}`));
     }
     this.dispatch();

@@ -12,15 +12,15 @@ export interface CountRequest {
 
 export type WorkerReply =
   | {
-    readonly type: 'counted';
-    readonly id: number;
-    /** Tokens per text. */
-    readonly tokens: Int32Array;
-    /** Tokens of each text the encoder estimated (past its work cap) instead of counting. */
-    readonly estimated: Int32Array;
-    readonly stats: CountStats;
-    readonly ms: number;
-  }
+      readonly type: 'counted';
+      readonly id: number;
+      /** Tokens per text. */
+      readonly tokens: Int32Array;
+      /** Tokens of each text the encoder estimated (past its work cap) instead of counting. */
+      readonly estimated: Int32Array;
+      readonly stats: CountStats;
+      readonly ms: number;
+    }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };
 
 /** workerData that marks a thread as a Palimpsest token worker (nothing else starts the handler). */

@@ -13,7 +13,13 @@ import { totalsInOrder } from '../../shared/tokens/pass';
 import { comparePrefix, type PrefixAnalysis } from '../../shared/tokens/prefix';
 import { reportSteps, type SessionTokenReport } from '../../shared/tokens/report';
 import {
-  addAt, refParts, TokenAccountant, type CountSource, type RefCount, type RefSpec, type RequestTokens,
+  addAt,
+  refParts,
+  TokenAccountant,
+  type CountSource,
+  type RefCount,
+  type RefSpec,
+  type RequestTokens,
 } from '../../shared/tokens/units';
 import type { SessionInspector } from '../session/inspector';
 import { ContentCountCache } from './cache';
@@ -118,10 +124,14 @@ function settle(w: RefWork): void {
 /** The blocks of a ref in its event re-read whole, or null when the event is not what the ref expects. */
 function refBlocks(spec: RefSpec, e: LogEvent): readonly Block[] | null {
   switch (spec.kind) {
-    case 'blocks': return e.kind === 'item' ? e.item.blocks : null;
-    case 'mask': return e.kind === 'mask' ? (e.reference ?? null) : null;
-    case 'system': return e.kind === 'header' ? (e.system ?? null) : null;
-    default: return spec.blocks;
+    case 'blocks':
+      return e.kind === 'item' ? e.item.blocks : null;
+    case 'mask':
+      return e.kind === 'mask' ? (e.reference ?? null) : null;
+    case 'system':
+      return e.kind === 'header' ? (e.system ?? null) : null;
+    default:
+      return spec.blocks;
   }
 }
 
@@ -155,7 +165,10 @@ export class SessionTokens implements CountSource {
   /** charsPerToken by category index at the current epoch (0: not worked out yet). */
   private readonly perToken = new Float64Array(CATEGORY_COUNT);
 
-  constructor(readonly inspector: SessionInspector, private readonly options: SessionTokensOptions) {
+  constructor(
+    readonly inspector: SessionInspector,
+    private readonly options: SessionTokensOptions,
+  ) {
     this.branch = options.branch ?? inspector.defaultBranch;
     this.state = inspector.replay(this.branch);
     this.choice = SessionTokens.chooseFor(this.state, options.encoding);
@@ -175,13 +188,19 @@ export class SessionTokens implements CountSource {
     }
     let best: { provider?: string; model?: string } = state.envelope.route;
     let n = -1;
-    for (const v of votes.values()) if (v.n > n) {
-      n = v.n;
-      best = v.route;
-    }
+    for (const v of votes.values())
+      if (v.n > n) {
+        n = v.n;
+        best = v.route;
+      }
     const auto = chooseEncoding(best);
     if (!forced || forced === auto.encoding) return auto;
-    return { encoding: forced, exact: false, family: auto.family, note: `${forced} as asked (the model's own choice would be ${auto.encoding})` };
+    return {
+      encoding: forced,
+      exact: false,
+      family: auto.family,
+      note: `${forced} as asked (the model's own choice would be ${auto.encoding})`,
+    };
   }
 
   // ---- CountSource
@@ -250,13 +269,27 @@ export class SessionTokens implements CountSource {
       const categories: Partial<Record<TokenCategory, number>> = {};
       for (let j = 0; j < ut.cats.length; j += 2) categories[categoryOf(ut.cats[j] as number)] = ut.cats[j + 1] as number;
       return {
-        position, label: u.label, kind: u.rec ? itemKind(u.rec.item) : u.kind, rendition: u.rec ? (u.masked ? 'masked' : 'verbatim') : null,
-        tokens: ut.total, estimated: ut.estimated, categories, unknown: u.unknown,
+        position,
+        label: u.label,
+        kind: u.rec ? itemKind(u.rec.item) : u.kind,
+        rendition: u.rec ? (u.masked ? 'masked' : 'verbatim') : null,
+        tokens: ut.total,
+        estimated: ut.estimated,
+        categories,
+        unknown: u.unknown,
       };
     });
     // The report's analysis, when it is current, also accounts for the measured unlogged envelope.
-    const fresh = this.report_ && this.report_.version === this.version ? this.report_.report.requests.find((r) => r.index === index) : undefined;
-    return { index, encoding: this.choice, tokens: t, units, lines: policyLines(policy, t.request.route.window), cache: fresh?.cache ?? comparePrefix(prev, t) };
+    const fresh =
+      this.report_ && this.report_.version === this.version ? this.report_.report.requests.find((r) => r.index === index) : undefined;
+    return {
+      index,
+      encoding: this.choice,
+      tokens: t,
+      units,
+      lines: policyLines(policy, t.request.route.window),
+      cache: fresh?.cache ?? comparePrefix(prev, t),
+    };
   }
 
   /** The policy this log's harness runs: the one its compactions recorded, else the preset for its format (or its declared harness). */
@@ -332,7 +365,14 @@ export class SessionTokens implements CountSource {
     const events = await session.hydrateMany(specs.map((s) => s.seq)).catch(() => null);
     if (events) return specs.map((s, i) => refBlocks(s, events[i] as LogEvent));
     // The batch failed as a whole (a seq the log does not have): each ref on its own.
-    return Promise.all(specs.map((s) => session.hydrate(s.seq).then((e) => refBlocks(s, e), () => null)));
+    return Promise.all(
+      specs.map((s) =>
+        session.hydrate(s.seq).then(
+          (e) => refBlocks(s, e),
+          () => null,
+        ),
+      ),
+    );
   }
 
   private finish(w: RefWork): void {
@@ -376,7 +416,10 @@ export class SessionTokens implements CountSource {
    * up in the content cache, sends the rest to the counter in batches (at most two per counting
    * thread in flight, so memory stays bounded), and records each ref once all its texts are back.
    */
-  async countRefs(refs: readonly RefSpec[], opts: { signal?: AbortSignal; onProgress?: (p: CountProgress) => void } = {}): Promise<CountRunStats> {
+  async countRefs(
+    refs: readonly RefSpec[],
+    opts: { signal?: AbortSignal; onProgress?: (p: CountProgress) => void } = {},
+  ): Promise<CountRunStats> {
     const t0 = performance.now();
     const counter = this.options.counter;
     const signal = opts.signal;
@@ -388,7 +431,18 @@ export class SessionTokens implements CountSource {
     const progress = (): void => opts.onProgress?.({ refs: run.refs, totalRefs: todo.length, chars: run.chars, totalChars });
     if (!counter || todo.length === 0) {
       progress();
-      return { refs: refs.length, known, fromCache: 0, texts: 0, chars: 0, hydrated: 0, batches: 0, wallMs: performance.now() - t0, countMs: 0, encoder: run.encoder };
+      return {
+        refs: refs.length,
+        known,
+        fromCache: 0,
+        texts: 0,
+        chars: 0,
+        hydrated: 0,
+        batches: 0,
+        wallMs: performance.now() - t0,
+        countMs: 0,
+        encoder: run.encoder,
+      };
     }
     const batchChars = Math.max(1024, this.options.batchChars ?? 256 * 1024);
     const hydrateBatch = Math.max(1, this.options.hydrateBatch ?? 1024);
@@ -422,21 +476,24 @@ export class SessionTokens implements CountSource {
       run.batches++;
       run.texts += texts.length;
       for (const t of texts) run.textChars += t.length;
-      const p = counter.count(this.encoding, texts, signal).then((res) => {
-        run.countMs += res.ms;
-        addStats(run.encoder, res.stats);
-        keys.forEach((k, i) => {
-          const entry = batch.get(k) as { text: string; owners: { w: RefWork; cat: number }[] };
-          const tokens = res.tokens[i] as number;
-          const estimated = res.estimated[i] as number;
-          this.cache.set(k, tokens, estimated);
-          run.chars += entry.text.length * entry.owners.length;
-          for (const o of entry.owners) done(o.w, o.cat, tokens, estimated, entry.text.length);
-        });
-        progress();
-      }, (e: unknown) => {
-        failure ??= e;
-      });
+      const p = counter.count(this.encoding, texts, signal).then(
+        (res) => {
+          run.countMs += res.ms;
+          addStats(run.encoder, res.stats);
+          keys.forEach((k, i) => {
+            const entry = batch.get(k) as { text: string; owners: { w: RefWork; cat: number }[] };
+            const tokens = res.tokens[i] as number;
+            const estimated = res.estimated[i] as number;
+            this.cache.set(k, tokens, estimated);
+            run.chars += entry.text.length * entry.owners.length;
+            for (const o of entry.owners) done(o.w, o.cat, tokens, estimated, entry.text.length);
+          });
+          progress();
+        },
+        (e: unknown) => {
+          failure ??= e;
+        },
+      );
       const tracked = p.finally(() => inFlight.delete(tracked));
       inFlight.add(tracked);
       while (inFlight.size >= inFlightLimit) await Promise.race(inFlight);
@@ -491,8 +548,13 @@ export class SessionTokens implements CountSource {
       if (spec.elided) run.hydrated++;
       const parts = refParts(spec, spec.elided && whole === null ? spec.blocks : whole);
       const w: RefWork = {
-        spec, cats: new Float64Array(CATEGORY_COUNT), remaining: 0, estimated: 0,
-        texts: spec.kind === 'system' || spec.kind === 'tools' ? parts.map((p) => p.text) : null, waiters: null, open,
+        spec,
+        cats: new Float64Array(CATEGORY_COUNT),
+        remaining: 0,
+        estimated: 0,
+        texts: spec.kind === 'system' || spec.kind === 'tools' ? parts.map((p) => p.text) : null,
+        waiters: null,
+        open,
       };
       this.inFlight.set(spec.ref, w);
       open.add(w);
@@ -536,8 +598,16 @@ export class SessionTokens implements CountSource {
     if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('counting was cancelled');
     progress();
     return {
-      refs: refs.length, known, fromCache: run.fromCache, texts: run.texts, chars: run.textChars, hydrated: run.hydrated, batches: run.batches,
-      wallMs: performance.now() - t0, countMs: run.countMs, encoder: run.encoder,
+      refs: refs.length,
+      known,
+      fromCache: run.fromCache,
+      texts: run.texts,
+      chars: run.textChars,
+      hydrated: run.hydrated,
+      batches: run.batches,
+      wallMs: performance.now() - t0,
+      countMs: run.countMs,
+      encoder: run.encoder,
     };
   }
 }

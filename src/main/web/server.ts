@@ -156,7 +156,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const auth = req.headers.authorization;
       const bearer = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : null;
       if (bearer === null || !sameSecret(bearer, token)) {
-        text(res, 401, 'Unauthorized: open the URL that `palimpsest serve` printed (it carries the token).', { 'WWW-Authenticate': 'Bearer' });
+        text(res, 401, 'Unauthorized: open the URL that `palimpsest serve` printed (it carries the token).', {
+          'WWW-Authenticate': 'Bearer',
+        });
         return;
       }
       if (req.method !== 'POST') {

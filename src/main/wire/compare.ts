@@ -36,7 +36,8 @@ const same = (a: Part, b: Part): boolean => a === b || partKey(a) === partKey(b)
 
 /** For two texts of the same role and kind: where they first differ, with a little context on each side. */
 function textDiff(w: Part | undefined, v: Part | undefined): { wire: string; view: string } | null {
-  const text = (p: Part | undefined): string | null => (p?.type === 'text' || p?.type === 'reasoning' ? p.text : p?.type === 'tool_result' ? p.content : null);
+  const text = (p: Part | undefined): string | null =>
+    p?.type === 'text' || p?.type === 'reasoning' ? p.text : p?.type === 'tool_result' ? p.content : null;
   const a = text(w);
   const b = text(v);
   if (a === null || b === null || !w || !v || w.type !== v.type || w.role !== v.role) return null;
@@ -106,7 +107,8 @@ function spanEnd(wire: readonly Part[], from: number, next: Part | undefined): {
   for (let k = from; k < wire.length; k++) {
     const w = wire[k] as Part;
     if (same(w, next)) return { next: k, tail: false };
-    if (next.type === 'text' && w.type === 'text' && w.role === next.role && w.text.endsWith(`\n\n${next.text}`)) return { next: k + 1, tail: true };
+    if (next.type === 'text' && w.type === 'text' && w.role === next.role && w.text.endsWith(`\n\n${next.text}`))
+      return { next: k + 1, tail: true };
     if (!spannable(w)) return null;
   }
   return null;
@@ -145,8 +147,15 @@ export function compareTools(wire: readonly NormTool[] | null, view: readonly No
     const a = w[i];
     const b = view[i];
     if (!a || !b || a.name !== b.name) return { status: 'mismatch', index: i, wire: describeTool(a), view: describeTool(b) };
-    if (a.description !== b.description) return { status: 'mismatch', index: i, wire: `${a.name} description`, view: `${b.name} description differs` };
-    if (a.schema !== b.schema) return { status: 'mismatch', index: i, wire: `${a.name} schema ${a.schema ?? 'none'}`.slice(0, 200), view: `${b.name} schema ${b.schema ?? 'none'}`.slice(0, 200) };
+    if (a.description !== b.description)
+      return { status: 'mismatch', index: i, wire: `${a.name} description`, view: `${b.name} description differs` };
+    if (a.schema !== b.schema)
+      return {
+        status: 'mismatch',
+        index: i,
+        wire: `${a.name} schema ${a.schema ?? 'none'}`.slice(0, 200),
+        view: `${b.name} schema ${b.schema ?? 'none'}`.slice(0, 200),
+      };
   }
   return { status: 'match' };
 }
@@ -168,7 +177,10 @@ export function compareRequest(wire: NormRequest, view: NormRequest): RequestRes
   let system: SubResult;
   let messages: SubResult;
   if (view.system === null) {
-    system = wire.system && wire.system.length > 0 ? { status: 'unknown', why: 'the log does not record the system prompt' } : { status: 'unknown', why: 'the log does not say whether there is a system prompt' };
+    system =
+      wire.system && wire.system.length > 0
+        ? { status: 'unknown', why: 'the log does not record the system prompt' }
+        : { status: 'unknown', why: 'the log does not say whether there is a system prompt' };
     messages = compareParts(wire.parts, view.parts);
   } else {
     const w = joinTextRuns([...(wire.system ?? []), ...wire.parts]);
@@ -186,7 +198,11 @@ export function compareRequest(wire: NormRequest, view: NormRequest): RequestRes
   }
   const tools = compareTools(wire.tools, view.tools);
   const subs = { system, messages, tools };
-  const verdict = Object.values(subs).some((s) => s.status === 'mismatch') ? 'mismatch' : Object.values(subs).some((s) => s.status === 'unknown') ? 'unknown' : 'match';
+  const verdict = Object.values(subs).some((s) => s.status === 'mismatch')
+    ? 'mismatch'
+    : Object.values(subs).some((s) => s.status === 'unknown')
+      ? 'unknown'
+      : 'match';
   let firstDiff: string | null = null;
   for (const [name, s] of Object.entries(subs)) {
     if (s.status === 'mismatch') {
@@ -215,4 +231,3 @@ export function similarity(wire: NormRequest, view: NormRequest): number {
   }
   return union === 0 ? 1 : inter / union;
 }
-

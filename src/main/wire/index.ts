@@ -75,8 +75,16 @@ export function toWire(shape: WireShape, view: ModelView, ctx: WireContext = {})
 }
 
 /** The view's items, plus the summarizer instruction as a last user item. */
-function itemsOf(view: ModelView, ctx: WireContext, unknowns: string[]): { id: string; role: ViewItem['role']; blocks: readonly Block[] | null }[] {
-  const items: { id: string; role: ViewItem['role']; blocks: readonly Block[] | null }[] = view.items.map((i) => ({ id: i.id, role: i.role, blocks: i.blocks }));
+function itemsOf(
+  view: ModelView,
+  ctx: WireContext,
+  unknowns: string[],
+): { id: string; role: ViewItem['role']; blocks: readonly Block[] | null }[] {
+  const items: { id: string; role: ViewItem['role']; blocks: readonly Block[] | null }[] = view.items.map((i) => ({
+    id: i.id,
+    role: i.role,
+    blocks: i.blocks,
+  }));
   if (ctx.instruction === null) unknowns.push('the summarizer instruction (the log does not record it)');
   else if (ctx.instruction) items.push({ id: '(instruction)', role: 'user', blocks: ctx.instruction });
   return items;
@@ -120,7 +128,11 @@ function commonUnknowns(view: ModelView, unknowns: string[], maxField: string): 
 // ---------------------------------------------------------------- Anthropic Messages
 
 function anthropicTool(t: ToolSchema): Json {
-  return { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), input_schema: t.inputSchema ?? { type: 'object' } };
+  return {
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    input_schema: t.inputSchema ?? { type: 'object' },
+  };
 }
 
 export function toAnthropic(view: ModelView, ctx: WireContext = {}): WireRequest {
@@ -138,7 +150,8 @@ export function toAnthropic(view: ModelView, ctx: WireContext = {}): WireRequest
     if (ctx.harness === 'claude-code') unknowns.push('Claude Code\'s "x-anthropic-billing-header:" system block (no log records it)');
     body.system = system;
   }
-  if (ctx.harness === 'claude-code') unknowns.push('cache_control breakpoints and message fields besides role and content (output_config): the view does not carry them');
+  if (ctx.harness === 'claude-code')
+    unknowns.push('cache_control breakpoints and message fields besides role and content (output_config): the view does not carry them');
   if (view.tools !== null) body.tools = view.tools.map(anthropicTool);
 
   const messages: { role: string; content: Json[] }[] = [];
@@ -223,7 +236,12 @@ export function toResponses(view: ModelView, ctx: WireContext = {}): WireRequest
     if (texts.length > 0) body.instructions = texts.join('\n\n');
   }
   if (view.tools !== null) {
-    body.tools = view.tools.map((t) => ({ type: 'function', name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.inputSchema ?? { type: 'object' } }));
+    body.tools = view.tools.map((t) => ({
+      type: 'function',
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      parameters: t.inputSchema ?? { type: 'object' },
+    }));
   }
   const input: Json[] = [];
   for (const it of itemsOf(view, ctx, unknowns)) {
@@ -327,14 +345,26 @@ export function toChat(view: ModelView, ctx: WireContext = {}): WireRequest {
     }
     messages.push(...results);
     if (it.role === 'assistant') {
-      if (texts.length > 0 || calls.length > 0) messages.push({ role: 'assistant', content: texts.length > 0 ? texts.join('\n\n') : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+      if (texts.length > 0 || calls.length > 0)
+        messages.push({
+          role: 'assistant',
+          content: texts.length > 0 ? texts.join('\n\n') : null,
+          ...(calls.length > 0 ? { tool_calls: calls } : {}),
+        });
     } else if (texts.length > 0) {
       messages.push({ role: it.role === 'tool' ? 'user' : it.role, content: textContent(texts) });
     }
   }
   body.messages = messages;
   if (view.tools !== null) {
-    body.tools = view.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.inputSchema ?? { type: 'object' } } }));
+    body.tools = view.tools.map((t) => ({
+      type: 'function',
+      function: {
+        name: t.name,
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        parameters: t.inputSchema ?? { type: 'object' },
+      },
+    }));
   }
   return { shape: 'chat', body, unknowns };
 }

@@ -64,7 +64,11 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (isObj(v)) {
-    return `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => v[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }
@@ -95,7 +99,10 @@ const BILLING = 'x-anthropic-billing-header:';
 
 function anthropicToolResultText(c: unknown): string {
   if (typeof c === 'string') return c;
-  return arr(c).filter(isObj).map((b) => (b.type === 'text' ? str(b.text) : `[${str(b.type)}]`)).join('\n\n');
+  return arr(c)
+    .filter(isObj)
+    .map((b) => (b.type === 'text' ? str(b.text) : `[${str(b.type)}]`))
+    .join('\n\n');
 }
 
 function anthropicParts(role: Role, content: unknown): Part[] {
@@ -117,7 +124,13 @@ function anthropicParts(role: Role, content: unknown): Part[] {
         out.push({ role, type: 'tool_call', id: str(b.id), name: str(b.name), input: canonicalJson(b.input ?? {}) });
         break;
       case 'tool_result':
-        out.push({ role: 'tool', type: 'tool_result', callId: str(b.tool_use_id), content: anthropicToolResultText(b.content), isError: b.is_error === true });
+        out.push({
+          role: 'tool',
+          type: 'tool_result',
+          callId: str(b.tool_use_id),
+          content: anthropicToolResultText(b.content),
+          isError: b.is_error === true,
+        });
         break;
       case 'image':
         out.push({ role, type: 'image' });
@@ -150,11 +163,13 @@ export function anthropicRequest(b: Obj): NormRequest {
   }
   const parts: Part[] = [];
   for (const m of arr(b.messages).filter(isObj)) parts.push(...anthropicParts(wireRole(m.role), m.content));
-  const tools = arr(b.tools).filter(isObj).map((t) => ({
-    name: str(t.name) || str(t.type),
-    description: typeof t.description === 'string' ? t.description : null,
-    schema: t.input_schema !== undefined ? canonicalJson(t.input_schema) : null,
-  }));
+  const tools = arr(b.tools)
+    .filter(isObj)
+    .map((t) => ({
+      name: str(t.name) || str(t.type),
+      description: typeof t.description === 'string' ? t.description : null,
+      schema: t.input_schema !== undefined ? canonicalJson(t.input_schema) : null,
+    }));
   return { system: joinTextRuns(system), parts: joinTextRuns(parts), tools, model: typeof b.model === 'string' ? b.model : null, notes };
 }
 
@@ -163,7 +178,10 @@ export function anthropicRequest(b: Obj): NormRequest {
 function responsesOutputText(o: unknown): string {
   if (typeof o === 'string') return o;
   if (isObj(o) && typeof o.content === 'string') return o.content;
-  return arr(o).filter(isObj).map((p) => str(p.text)).join('\n\n');
+  return arr(o)
+    .filter(isObj)
+    .map((p) => str(p.text))
+    .join('\n\n');
 }
 
 function responsesItem(it: Obj): Part[] {
@@ -189,7 +207,10 @@ function responsesItem(it: Obj): Part[] {
     case 'custom_tool_call_output':
       return [{ role: 'tool', type: 'tool_result', callId: str(it.call_id), content: responsesOutputText(it.output), isError: false }];
     case 'reasoning': {
-      const text = arr(it.summary).filter(isObj).map((s) => str(s.text)).join('\n\n');
+      const text = arr(it.summary)
+        .filter(isObj)
+        .map((s) => str(s.text))
+        .join('\n\n');
       return [{ role: 'assistant', type: 'reasoning', text, redacted: text === '' && typeof it.encrypted_content === 'string' }];
     }
     case 'compaction':
@@ -204,15 +225,18 @@ function responsesItem(it: Obj): Part[] {
 
 /** An OpenAI Responses request body in the common shape. */
 export function responsesRequest(b: Obj): NormRequest {
-  const system: Part[] = typeof b.instructions === 'string' && b.instructions !== '' ? [{ role: 'system', type: 'text', text: b.instructions }] : [];
+  const system: Part[] =
+    typeof b.instructions === 'string' && b.instructions !== '' ? [{ role: 'system', type: 'text', text: b.instructions }] : [];
   const input = typeof b.input === 'string' ? [{ type: 'message', role: 'user', content: b.input }] : arr(b.input).filter(isObj);
   const parts: Part[] = [];
   for (const it of input) parts.push(...responsesItem(it));
-  const tools = arr(b.tools).filter(isObj).map((t) => ({
-    name: str(t.name) || str(t.type),
-    description: typeof t.description === 'string' ? t.description : null,
-    schema: t.parameters !== undefined ? canonicalJson(t.parameters) : t.format !== undefined ? canonicalJson(t.format) : null,
-  }));
+  const tools = arr(b.tools)
+    .filter(isObj)
+    .map((t) => ({
+      name: str(t.name) || str(t.type),
+      description: typeof t.description === 'string' ? t.description : null,
+      schema: t.parameters !== undefined ? canonicalJson(t.parameters) : t.format !== undefined ? canonicalJson(t.format) : null,
+    }));
   return { system, parts: joinTextRuns(parts), tools, model: typeof b.model === 'string' ? b.model : null, notes: [] };
 }
 
@@ -260,10 +284,22 @@ export function blockParts(role: Role, blocks: readonly Block[], protocol: strin
         out.push({ role, type: 'opaque', label: b.label });
         break;
       case 'tool_call':
-        out.push({ role: role === 'tool' ? 'assistant' : role, type: 'tool_call', id: b.id, name: b.name, input: protocol === 'anthropic-messages' ? canonicalInput(b.input) : b.input });
+        out.push({
+          role: role === 'tool' ? 'assistant' : role,
+          type: 'tool_call',
+          id: b.id,
+          name: b.name,
+          input: protocol === 'anthropic-messages' ? canonicalInput(b.input) : b.input,
+        });
         break;
       case 'tool_result':
-        out.push({ role: 'tool', type: 'tool_result', callId: b.callId, content: b.content.map(leafText).join('\n\n'), isError: b.isError === true });
+        out.push({
+          role: 'tool',
+          type: 'tool_result',
+          callId: b.callId,
+          content: b.content.map(leafText).join('\n\n'),
+          isError: b.isError === true,
+        });
         break;
     }
   }
@@ -286,7 +322,12 @@ export interface UnrecordedRendering {
  * request has none; null: it has one the log does not record). `unrecorded`: what the client adds
  * that the log does not hold, each marked unknown at its place.
  */
-export function normalizeView(v: ModelView, protocol: string, instruction?: readonly Block[] | null, unrecorded?: UnrecordedRendering): NormRequest {
+export function normalizeView(
+  v: ModelView,
+  protocol: string,
+  instruction?: readonly Block[] | null,
+  unrecorded?: UnrecordedRendering,
+): NormRequest {
   const parts: Part[] = [];
   let firstUser = unrecorded !== undefined;
   for (const it of v.items) {
@@ -316,14 +357,27 @@ export function normalizeView(v: ModelView, protocol: string, instruction?: read
     const last = joined.at(-1);
     if (last?.role === 'user' && last.type === 'text') {
       joined.pop();
-      joined.push({ role: 'user', type: 'unknown', why: 'summarizer instruction not recorded (the wire joins it to the last user text, which is not compared)' });
+      joined.push({
+        role: 'user',
+        type: 'unknown',
+        why: 'summarizer instruction not recorded (the wire joins it to the last user text, which is not compared)',
+      });
     } else joined.push({ role: 'user', type: 'unknown', why: 'summarizer instruction not recorded' });
   } else {
     if (instruction) parts.push(...blockParts('user', instruction, protocol));
     joined = joinTextRuns(parts);
   }
   // The billing block is left out on both sides: a view read from the wire carries it as sent.
-  const system = v.system === null ? null : joinTextRuns(blockParts('system', v.system.filter((b) => !(b.type === 'text' && b.text.startsWith(BILLING))), protocol));
+  const system =
+    v.system === null
+      ? null
+      : joinTextRuns(
+          blockParts(
+            'system',
+            v.system.filter((b) => !(b.type === 'text' && b.text.startsWith(BILLING))),
+            protocol,
+          ),
+        );
   return {
     system,
     parts: joined,

@@ -63,15 +63,28 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
     const st = ins.replay(branch);
     const mine = st.requests.filter((r) => !seen.has(r.seq));
     for (const r of mine) seen.add(r.seq);
-    const views = await ins.fullViews(mine.map((r) => r.index), branch);
+    const views = await ins.fullViews(
+      mine.map((r) => r.index),
+      branch,
+    );
     // Claude Code before its api-request records: what it adds to the messages is unknown in place.
-    const claude: UnrecordedRendering = { firstUser: CONTEXT_BLOCK_UNKNOWN, item: (it) => attachmentUnknown(st.itemById.get(it.id)?.item.origin) };
+    const claude: UnrecordedRendering = {
+      firstUser: CONTEXT_BLOCK_UNKNOWN,
+      item: (it) => attachmentUnknown(st.itemById.get(it.id)?.item.origin),
+    };
     mine.forEach((r, k) => {
       const v = views[k];
       if (!v) return;
       const instruction = r.input ? (r.input.instruction === undefined ? null : r.input.instruction) : undefined;
       const unrecorded = r.envelope.unrecorded.includes(UNRECORDED_CONTEXT) ? claude : undefined;
-      out.push({ branch, index: r.index, id: r.id, seq: r.seq, purpose: r.purpose, norm: normalizeView(v, protocol, instruction, unrecorded) });
+      out.push({
+        branch,
+        index: r.index,
+        id: r.id,
+        seq: r.seq,
+        purpose: r.purpose,
+        norm: normalizeView(v, protocol, instruction, unrecorded),
+      });
     });
   }
   return out.sort((a, b) => a.seq - b.seq);

@@ -64,7 +64,10 @@ export class SseParser {
   private pending: Buffer[] | null;
   private open = false;
 
-  constructor(private readonly emit: (e: SseEvent) => void, options: SseOptions = {}) {
+  constructor(
+    private readonly emit: (e: SseEvent) => void,
+    options: SseOptions = {},
+  ) {
     this.pending = options.keepCut === true ? [] : null;
   }
 
@@ -189,7 +192,9 @@ export interface ParsedSse {
 /** Parses a whole text/event-stream body (a capture's, read back). */
 export function parseSse(text: string): ParsedSse {
   const events: TextSseEvent[] = [];
-  const parser = new SseParser((e) => events.push({ event: e.event?.toString('utf8') ?? null, data: e.data.toString('utf8') }), { keepCut: true });
+  const parser = new SseParser((e) => events.push({ event: e.event?.toString('utf8') ?? null, data: e.data.toString('utf8') }), {
+    keepCut: true,
+  });
   parser.push(Buffer.from(text, 'utf8'));
   const cut = parser.finish();
   return { events, cut: cut === null ? null : cut.toString('utf8') };

@@ -34,13 +34,31 @@ const altLabel = (mac: boolean, key: string): string => (mac ? `⌥${key}` : `Al
 // Browsers keep Ctrl+W, Ctrl+Tab and Ctrl+PageUp/PageDown for their own tabs: the shell's tabs use Alt and [ ].
 export const SHORTCUTS: readonly Shortcut[] = [
   { action: 'help', label: () => '?', help: 'show or hide these shortcuts', whileTyping: false, matches: (e) => plain(e) && e.key === '?' },
-  { action: 'search', label: (m) => modLabel(m, 'F'), help: 'search in the open session (in the library: filter the list)', whileTyping: true, matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'f' },
-  { action: 'open', label: (m) => modLabel(m, 'O'), help: 'open a session: the file dialog (desktop) or the path box', whileTyping: true, matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'o' },
+  {
+    action: 'search',
+    label: (m) => modLabel(m, 'F'),
+    help: 'search in the open session (in the library: filter the list)',
+    whileTyping: true,
+    matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'f',
+  },
+  {
+    action: 'open',
+    label: (m) => modLabel(m, 'O'),
+    help: 'open a session: the file dialog (desktop) or the path box',
+    whileTyping: true,
+    matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'o',
+  },
   { action: 'library', label: (m) => altLabel(m, 'L'), help: 'go to the library', whileTyping: true, matches: (e) => alt(e, 'KeyL') },
   { action: 'nextTab', label: () => ']', help: 'next tab', whileTyping: false, matches: (e) => plain(e) && e.key === ']' },
   { action: 'prevTab', label: () => '[', help: 'previous tab', whileTyping: false, matches: (e) => plain(e) && e.key === '[' },
   { action: 'closeTab', label: (m) => altLabel(m, 'W'), help: 'close the open session', whileTyping: true, matches: (e) => alt(e, 'KeyW') },
-  { action: 'theme', label: (m) => altLabel(m, 'T'), help: 'switch between light and dark', whileTyping: true, matches: (e) => alt(e, 'KeyT') },
+  {
+    action: 'theme',
+    label: (m) => altLabel(m, 'T'),
+    help: 'switch between light and dark',
+    whileTyping: true,
+    matches: (e) => alt(e, 'KeyT'),
+  },
 ];
 
 /** Keys of the library's list, shown in the overlay (the list handles them itself). */

@@ -28,8 +28,9 @@ export function useDropFiles(): void {
       if (paths === null) {
         s.setNotice({
           kind: 'info',
-          text: 'Dropping files works in the desktop app only: a browser does not tell a page where a dropped file is on disk, '
-            + 'and Palimpsest reads sessions on the machine it runs on, never inside the page. Type the file\'s path in the Path box instead.',
+          text:
+            'Dropping files works in the desktop app only: a browser does not tell a page where a dropped file is on disk, ' +
+            "and Palimpsest reads sessions on the machine it runs on, never inside the page. Type the file's path in the Path box instead.",
         });
         return;
       }

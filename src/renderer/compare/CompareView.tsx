@@ -13,13 +13,28 @@ import { SummaryDiff } from './SummaryDiff';
 export type CompareResult = ApiOutput<'compareRuns'>;
 
 const KINDS = ['path', 'identifier', 'number', 'error'] as const;
-const KIND_LABEL: Record<(typeof KINDS)[number], string> = { path: 'paths', identifier: 'identifiers', number: 'numbers', error: 'error strings' };
+const KIND_LABEL: Record<(typeof KINDS)[number], string> = {
+  path: 'paths',
+  identifier: 'identifiers',
+  number: 'numbers',
+  error: 'error strings',
+};
 
-function Metric({ label, rows, cell }: { label: string; rows: readonly CompareRow[]; cell: (r: CompareRow) => React.ReactNode }): React.JSX.Element {
+function Metric({
+  label,
+  rows,
+  cell,
+}: {
+  label: string;
+  rows: readonly CompareRow[];
+  cell: (r: CompareRow) => React.ReactNode;
+}): React.JSX.Element {
   return (
     <tr>
       <th scope="row">{label}</th>
-      {rows.map((r) => <td key={r.subject.id}>{cell(r)}</td>)}
+      {rows.map((r) => (
+        <td key={r.subject.id}>{cell(r)}</td>
+      ))}
     </tr>
   );
 }
@@ -44,18 +59,24 @@ export function CompareView({ result }: { result: CompareResult }): React.JSX.El
   return (
     <section className="cmp" aria-label="Comparison">
       <h3>Comparison</h3>
-      {note && <p className="rr-note" role="note">{note}</p>}
+      {note && (
+        <p className="rr-note" role="note">
+          {note}
+        </p>
+      )}
       {missing.length > 0 && <p className="rr-note">Not found for this target: {missing.join(', ')}</p>}
       <p className="muted small">
-        Anchors of the source: {KINDS.map((k) => `${anchors[k].length} ${KIND_LABEL[k]}`).join(', ')}. Recall counts those that survive verbatim in what the
-        agent would see after — a deterministic measure, not a judgement of quality.
+        Anchors of the source: {KINDS.map((k) => `${anchors[k].length} ${KIND_LABEL[k]}`).join(', ')}. Recall counts those that survive
+        verbatim in what the agent would see after — a deterministic measure, not a judgement of quality.
       </p>
       {rows.length > 0 && (
         <div className="cmp-scroll">
           <table className="cmp-table">
             <thead>
               <tr>
-                <th scope="col"><span className="sr-only">measure</span></th>
+                <th scope="col">
+                  <span className="sr-only">measure</span>
+                </th>
                 {rows.map((r) => (
                   <th key={r.subject.id} scope="col" data-subject={r.subject.id}>
                     {r.subject.label}
@@ -65,26 +86,48 @@ export function CompareView({ result }: { result: CompareResult }): React.JSX.El
               </tr>
             </thead>
             <tbody>
-              <Metric label="outcome" rows={rows} cell={(r) => <span className={`rr-outcome outcome-${r.subject.outcome}`}>{r.subject.outcome}</span>} />
-              <Metric label="tokens before → after" rows={rows} cell={(r) => `${num(r.subject.tokensBefore)} → ${num(r.subject.tokensAfter)}`} />
+              <Metric
+                label="outcome"
+                rows={rows}
+                cell={(r) => <span className={`rr-outcome outcome-${r.subject.outcome}`}>{r.subject.outcome}</span>}
+              />
+              <Metric
+                label="tokens before → after"
+                rows={rows}
+                cell={(r) => `${num(r.subject.tokensBefore)} → ${num(r.subject.tokensAfter)}`}
+              />
               <Metric label="requests" rows={rows} cell={(r) => num(r.subject.requests)} />
               <Metric label="cost" rows={rows} cell={(r) => usd(r.subject.costUsd)} />
               <Metric label="latency" rows={rows} cell={(r) => ms(r.subject.latencyMs)} />
-              <tr><th scope="row">diagnostics</th>{rows.map((r) => <DiagnosticsCell key={r.subject.id} row={r} />)}</tr>
+              <tr>
+                <th scope="row">diagnostics</th>
+                {rows.map((r) => (
+                  <DiagnosticsCell key={r.subject.id} row={r} />
+                ))}
+              </tr>
               <Metric label="verbatim recall" rows={rows} cell={(r) => <strong>{pct(r.recall)}</strong>} />
               {KINDS.map((k) => (
                 <tr key={k} className="cmp-kind">
                   <th scope="row">· {KIND_LABEL[k]}</th>
-                  {rows.map((r) => <RecallCell key={r.subject.id} s={r.survival.find((s) => s.kind === k)} label={`${r.subject.label} ${KIND_LABEL[k]}`} />)}
+                  {rows.map((r) => (
+                    <RecallCell key={r.subject.id} s={r.survival.find((s) => s.kind === k)} label={`${r.subject.label} ${KIND_LABEL[k]}`} />
+                  ))}
                 </tr>
               ))}
               {sectionNames.map((name) => (
                 <tr key={name} className="cmp-section">
                   <th scope="row">§ {name}</th>
-                  {rows.map((r) => <SectionCell key={r.subject.id} row={r} name={name} />)}
+                  {rows.map((r) => (
+                    <SectionCell key={r.subject.id} row={r} name={name} />
+                  ))}
                 </tr>
               ))}
-              <tr><th scope="row">summary</th>{rows.map((r) => <SummaryText key={r.subject.id} row={r} />)}</tr>
+              <tr>
+                <th scope="row">summary</th>
+                {rows.map((r) => (
+                  <SummaryText key={r.subject.id} row={r} />
+                ))}
+              </tr>
             </tbody>
           </table>
         </div>

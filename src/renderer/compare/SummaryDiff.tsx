@@ -55,7 +55,8 @@ export function SummaryDiff({ label, parts }: { label: string; parts: readonly P
   return (
     <figure className="cmp-diff-block">
       <figcaption>
-        Summary diff: <strong>{label}</strong> against the original <span className="cmp-added">+{added}</span> <span className="cmp-removed">−{removed}</span> lines
+        Summary diff: <strong>{label}</strong> against the original <span className="cmp-added">+{added}</span>{' '}
+        <span className="cmp-removed">−{removed}</span> lines
       </figcaption>
       <pre className="cmp-diff" aria-label={`Summary diff of ${label}`}>
         {foldLines(all).map((l, i) =>

@@ -8,7 +8,14 @@ export function DiagnosticsCell({ row }: { row: CompareRow }): React.JSX.Element
   const list = row.subject.diagnostics;
   const counts = (
     <>
-      <span className={error > 0 ? 'sev-error' : ''}>{error} error{error === 1 ? '' : 's'}</span> · <span className={warning > 0 ? 'sev-warning' : ''}>{warning} warning{warning === 1 ? '' : 's'}</span> · {info} info
+      <span className={error > 0 ? 'sev-error' : ''}>
+        {error} error{error === 1 ? '' : 's'}
+      </span>{' '}
+      ·{' '}
+      <span className={warning > 0 ? 'sev-warning' : ''}>
+        {warning} warning{warning === 1 ? '' : 's'}
+      </span>{' '}
+      · {info} info
     </>
   );
   if (list.length === 0) return <td>{counts}</td>;
@@ -18,7 +25,9 @@ export function DiagnosticsCell({ row }: { row: CompareRow }): React.JSX.Element
         <summary>{counts}</summary>
         <ul className="cmp-list">
           {list.map((d, i) => (
-            <li key={i}><span className={`sev-${d.severity}`}>{d.rule}</span> {d.message}</li>
+            <li key={i}>
+              <span className={`sev-${d.severity}`}>{d.rule}</span> {d.message}
+            </li>
           ))}
         </ul>
       </details>
@@ -36,9 +45,15 @@ export function RecallCell({ s, label }: { s: Survival | undefined; label: strin
   return (
     <td>
       <details>
-        <summary title={label}>{text} · {s.total - s.kept} lost</summary>
+        <summary title={label}>
+          {text} · {s.total - s.kept} lost
+        </summary>
         <ul className="cmp-list cmp-lost">
-          {s.lost.map((a) => <li key={a}><code>{a}</code></li>)}
+          {s.lost.map((a) => (
+            <li key={a}>
+              <code>{a}</code>
+            </li>
+          ))}
           {more > 0 && <li className="muted">and {more} more</li>}
         </ul>
       </details>
@@ -49,7 +64,21 @@ export function RecallCell({ s, label }: { s: Survival | undefined; label: strin
 export function SectionCell({ row, name }: { row: CompareRow; name: string }): React.JSX.Element {
   if (row.subject.summary === null) return <td className="muted">no summary</td>;
   const s = row.sections.find((x) => x.name === name);
-  if (!s?.present) return <td className="cmp-missing" title="missing">✗</td>;
-  if (s.empty) return <td className="cmp-empty" title="present but empty">empty</td>;
-  return <td className="cmp-good" title="present">✓</td>;
+  if (!s?.present)
+    return (
+      <td className="cmp-missing" title="missing">
+        ✗
+      </td>
+    );
+  if (s.empty)
+    return (
+      <td className="cmp-empty" title="present but empty">
+        empty
+      </td>
+    );
+  return (
+    <td className="cmp-good" title="present">
+      ✓
+    </td>
+  );
 }

@@ -4,7 +4,8 @@ export const num = (n: number | null | undefined): string => (n === null || n ==
 
 export const pct = (r: number | null | undefined): string => (r === null || r === undefined ? '—' : `${Math.round(r * 100)}%`);
 
-export const usd = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`);
+export const usd = (n: number | null | undefined): string =>
+  n === null || n === undefined ? '—' : `$${n < 0.01 && n > 0 ? n.toFixed(4) : n.toFixed(2)}`;
 
 export function ms(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';

@@ -17,7 +17,15 @@ export function Header(): React.JSX.Element {
     <header className="header app-bar">
       <h1>Palimpsest</h1>
       <nav className="tabs" role="tablist" aria-label="Library and open sessions">
-        <button type="button" role="tab" id="tab-library" aria-selected={active === null} aria-controls="tabpanel" className={`tab ${active === null ? 'active' : ''}`} onClick={() => activate(null)}>
+        <button
+          type="button"
+          role="tab"
+          id="tab-library"
+          aria-selected={active === null}
+          aria-controls="tabpanel"
+          className={`tab ${active === null ? 'active' : ''}`}
+          onClick={() => activate(null)}
+        >
           Library
         </button>
         {tabs.map((t) => (
@@ -34,7 +42,13 @@ export function Header(): React.JSX.Element {
             >
               {baseName(t.path)} <span className="tag">{t.summary.format}</span>
             </button>
-            <button type="button" className="tab-close" aria-label={`Close ${baseName(t.path)}`} title="Close (Alt+W)" onClick={() => closeTab(t.sessionId)}>
+            <button
+              type="button"
+              className="tab-close"
+              aria-label={`Close ${baseName(t.path)}`}
+              title="Close (Alt+W)"
+              onClick={() => closeTab(t.sessionId)}
+            >
               ×
             </button>
           </span>
@@ -42,7 +56,9 @@ export function Header(): React.JSX.Element {
       </nav>
       <div className="app-bar-end">
         <ThemeToggle />
-        <button type="button" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">?</button>
+        <button type="button" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+          ?
+        </button>
       </div>
     </header>
   );

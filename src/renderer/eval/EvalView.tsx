@@ -19,15 +19,21 @@ function Right(): React.JSX.Element {
   const filesError = useEval((s) => s.filesError);
   return (
     <div className="rr-right">
-      {filesError && <p className="rr-error" role="alert">{filesError.code}: {filesError.message}</p>}
+      {filesError && (
+        <p className="rr-error" role="alert">
+          {filesError.code}: {filesError.message}
+        </p>
+      )}
       {results === null ? (
         <p className="muted ev-empty-state">
-          Run a spec, or show a results file, to see the matrix of strategies × models. Evaluations are described in docs/eval.md;
-          the command line is <code>palimpsest eval &lt;spec&gt;</code>.
+          Run a spec, or show a results file, to see the matrix of strategies × models. Evaluations are described in docs/eval.md; the
+          command line is <code>palimpsest eval &lt;spec&gt;</code>.
         </p>
       ) : (
         <>
-          <h3>Matrix <span className="muted">{results.file}</span></h3>
+          <h3>
+            Matrix <span className="muted">{results.file}</span>
+          </h3>
           <Matrix />
           {cell && detailRun === null && <CellRuns results={results} cell={cell} />}
           <RunDetail />

@@ -26,8 +26,14 @@ export function HomeTabs(): React.JSX.Element {
     <div className="ev-home-tabs" role="tablist" aria-label="Library view" onKeyDown={onKey}>
       {MODES.map((m) => (
         <button
-          key={m.id} type="button" role="tab" id={`home-${m.id}`} aria-selected={mode === m.id} tabIndex={mode === m.id ? 0 : -1}
-          className={mode === m.id ? 'active' : ''} onClick={() => setHomeMode(m.id)}
+          key={m.id}
+          type="button"
+          role="tab"
+          id={`home-${m.id}`}
+          aria-selected={mode === m.id}
+          tabIndex={mode === m.id ? 0 : -1}
+          className={mode === m.id ? 'active' : ''}
+          onClick={() => setHomeMode(m.id)}
         >
           {m.label}
         </button>

@@ -21,46 +21,101 @@ export function ResultsPicker(): React.JSX.Element {
   const listed = files?.results ?? [];
 
   return (
-    <form className="rr-form" aria-label="Results to show" onSubmit={(e) => { e.preventDefault(); void openResults(); }}>
+    <form
+      className="rr-form"
+      aria-label="Results to show"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void openResults();
+      }}
+    >
       <fieldset>
         <legend>Results</legend>
         {listed.length > 0 && (
           <label className="rr-field">
             <span>Results files</span>
-            <select value={listed.some((r) => r.path === open.file) ? open.file : ''} onChange={(e) => e.target.value !== '' && setOpen({ file: e.target.value })}>
+            <select
+              value={listed.some((r) => r.path === open.file) ? open.file : ''}
+              onChange={(e) => e.target.value !== '' && setOpen({ file: e.target.value })}
+            >
               <option value="">(a path typed below)</option>
-              {listed.map((r) => <option key={r.path} value={r.path} title={r.path}>{baseName(r.path)} · {r.modifiedAt.slice(0, 16).replace('T', ' ')}</option>)}
+              {listed.map((r) => (
+                <option key={r.path} value={r.path} title={r.path}>
+                  {baseName(r.path)} · {r.modifiedAt.slice(0, 16).replace('T', ' ')}
+                </option>
+              ))}
             </select>
           </label>
         )}
         <label className="rr-field">
           <span>Results file</span>
-          <input type="text" value={open.file} onChange={(e) => setOpen({ file: e.target.value })} placeholder="path to a .results.jsonl" spellCheck={false} />
+          <input
+            type="text"
+            value={open.file}
+            onChange={(e) => setOpen({ file: e.target.value })}
+            placeholder="path to a .results.jsonl"
+            spellCheck={false}
+          />
         </label>
-        {desktop && <button type="button" onClick={() => void browse('results')}>Choose a results file…</button>}
+        {desktop && (
+          <button type="button" onClick={() => void browse('results')}>
+            Choose a results file…
+          </button>
+        )}
         <label className="rr-field">
           <span>Baseline (optional)</span>
-          <input type="text" list="ev-results-list" value={open.baseline} onChange={(e) => setOpen({ baseline: e.target.value })} placeholder="an earlier results file" spellCheck={false} />
+          <input
+            type="text"
+            list="ev-results-list"
+            value={open.baseline}
+            onChange={(e) => setOpen({ baseline: e.target.value })}
+            placeholder="an earlier results file"
+            spellCheck={false}
+          />
         </label>
-        {desktop && <button type="button" onClick={() => void browse('baseline')}>Choose a baseline…</button>}
-        <datalist id="ev-results-list">{listed.map((r) => <option key={r.path} value={r.path} />)}</datalist>
+        {desktop && (
+          <button type="button" onClick={() => void browse('baseline')}>
+            Choose a baseline…
+          </button>
+        )}
+        <datalist id="ev-results-list">
+          {listed.map((r) => (
+            <option key={r.path} value={r.path} />
+          ))}
+        </datalist>
         <label className="rr-field">
           <span>Spec (optional)</span>
-          <input type="text" value={open.spec} onChange={(e) => setOpen({ spec: e.target.value })} placeholder="found by the results' spec name when empty" spellCheck={false} />
+          <input
+            type="text"
+            value={open.spec}
+            onChange={(e) => setOpen({ spec: e.target.value })}
+            placeholder="found by the results' spec name when empty"
+            spellCheck={false}
+          />
         </label>
       </fieldset>
       <div className="rr-actions">
-        <button type="submit" disabled={loading}>{loading ? 'Opening…' : 'Show results'}</button>
+        <button type="submit" disabled={loading}>
+          {loading ? 'Opening…' : 'Show results'}
+        </button>
         {results && results.specNames.length > 1 && (
           <label className="rr-field">
             <span>Spec in this file</span>
             <select value={results.specName ?? ''} onChange={(e) => void openResults(e.target.value)}>
-              {results.specNames.map((n) => <option key={n} value={n}>{n}</option>)}
+              {results.specNames.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
             </select>
           </label>
         )}
       </div>
-      {error && <p className="rr-error" role="alert">{error.code}: {error.message}</p>}
+      {error && (
+        <p className="rr-error" role="alert">
+          {error.code}: {error.message}
+        </p>
+      )}
     </form>
   );
 }

@@ -8,8 +8,18 @@ import type { EvalComparison, EvalDelta, EvalMatrixCell, EvalMiss, EvalStat } fr
  */
 
 export type MetricId =
-  | 'recall' | 'constraint' | 'decision' | 'open_work' | 'evidence' | 'staleRejection' | 'provenance'
-  | 'structuralErrors' | 'failureRate' | 'recovery' | 'cost' | 'latencyP95';
+  | 'recall'
+  | 'constraint'
+  | 'decision'
+  | 'open_work'
+  | 'evidence'
+  | 'staleRejection'
+  | 'provenance'
+  | 'structuralErrors'
+  | 'failureRate'
+  | 'recovery'
+  | 'cost'
+  | 'latencyP95';
 
 type Kind = 'rate' | 'count' | 'usd' | 'ms';
 
@@ -27,17 +37,87 @@ export interface MetricDef {
 
 export const METRICS: readonly MetricDef[] = [
   { id: 'recall', label: 'Recall (all categories)', kind: 'rate', delta: 'recall', thresholds: ['minRecall'], caveat: null },
-  { id: 'constraint', label: 'Recall · constraints', kind: 'rate', delta: 'constraint', thresholds: ['minRecallByCategory.constraint'], caveat: null },
-  { id: 'decision', label: 'Recall · decisions', kind: 'rate', delta: 'decision', thresholds: ['minRecallByCategory.decision'], caveat: null },
-  { id: 'open_work', label: 'Recall · open work', kind: 'rate', delta: 'open_work', thresholds: ['minRecallByCategory.open_work'], caveat: null },
-  { id: 'evidence', label: 'Recall · evidence', kind: 'rate', delta: 'evidence', thresholds: ['minRecallByCategory.evidence'], caveat: null },
-  { id: 'staleRejection', label: 'Stale-fact rejection', kind: 'rate', delta: 'staleRejection', thresholds: ['minStaleRejection'], caveat: null },
+  {
+    id: 'constraint',
+    label: 'Recall · constraints',
+    kind: 'rate',
+    delta: 'constraint',
+    thresholds: ['minRecallByCategory.constraint'],
+    caveat: null,
+  },
+  {
+    id: 'decision',
+    label: 'Recall · decisions',
+    kind: 'rate',
+    delta: 'decision',
+    thresholds: ['minRecallByCategory.decision'],
+    caveat: null,
+  },
+  {
+    id: 'open_work',
+    label: 'Recall · open work',
+    kind: 'rate',
+    delta: 'open_work',
+    thresholds: ['minRecallByCategory.open_work'],
+    caveat: null,
+  },
+  {
+    id: 'evidence',
+    label: 'Recall · evidence',
+    kind: 'rate',
+    delta: 'evidence',
+    thresholds: ['minRecallByCategory.evidence'],
+    caveat: null,
+  },
+  {
+    id: 'staleRejection',
+    label: 'Stale-fact rejection',
+    kind: 'rate',
+    delta: 'staleRejection',
+    thresholds: ['minStaleRejection'],
+    caveat: null,
+  },
   { id: 'provenance', label: 'Provenance', kind: 'rate', delta: 'provenance', thresholds: ['minProvenance'], caveat: null },
-  { id: 'structuralErrors', label: 'Structural errors (worst run)', kind: 'count', delta: 'structuralErrors', thresholds: ['maxStructuralErrors'], caveat: 'Error-level diagnostics of the worst clean run: kept apart from the quality scores.' },
-  { id: 'failureRate', label: 'Failure rate', kind: 'rate', delta: 'failureRate', thresholds: ['maxFailureRate'], caveat: 'Failed or cancelled clean runs; quality is averaged over the runs that succeeded.' },
-  { id: 'recovery', label: 'Recovery under faults', kind: 'rate', delta: null, thresholds: ['minRecovery'], caveat: 'Runs under an injected fault (mock models only) that still committed.' },
-  { id: 'cost', label: 'Cost per run', kind: 'usd', delta: 'costUsd', thresholds: [], caveat: 'Known only where prices were pinned. Never marked as a regression.' },
-  { id: 'latencyP95', label: 'p95 latency', kind: 'ms', delta: 'latencyP95', thresholds: [], caveat: 'Mock latencies are local timings, not provider latency. Never marked as a regression.' },
+  {
+    id: 'structuralErrors',
+    label: 'Structural errors (worst run)',
+    kind: 'count',
+    delta: 'structuralErrors',
+    thresholds: ['maxStructuralErrors'],
+    caveat: 'Error-level diagnostics of the worst clean run: kept apart from the quality scores.',
+  },
+  {
+    id: 'failureRate',
+    label: 'Failure rate',
+    kind: 'rate',
+    delta: 'failureRate',
+    thresholds: ['maxFailureRate'],
+    caveat: 'Failed or cancelled clean runs; quality is averaged over the runs that succeeded.',
+  },
+  {
+    id: 'recovery',
+    label: 'Recovery under faults',
+    kind: 'rate',
+    delta: null,
+    thresholds: ['minRecovery'],
+    caveat: 'Runs under an injected fault (mock models only) that still committed.',
+  },
+  {
+    id: 'cost',
+    label: 'Cost per run',
+    kind: 'usd',
+    delta: 'costUsd',
+    thresholds: [],
+    caveat: 'Known only where prices were pinned. Never marked as a regression.',
+  },
+  {
+    id: 'latencyP95',
+    label: 'p95 latency',
+    kind: 'ms',
+    delta: 'latencyP95',
+    thresholds: [],
+    caveat: 'Mock latencies are local timings, not provider latency. Never marked as a regression.',
+  },
 ];
 
 export const metricDef = (id: MetricId): MetricDef => METRICS.find((m) => m.id === id) ?? (METRICS[0] as MetricDef);
@@ -57,21 +137,30 @@ export function cellValue(c: EvalMatrixCell, metric: MetricId): CellValue {
     return { value: s?.mean ?? null, spread: s };
   }
   switch (metric) {
-    case 'structuralErrors': return { value: c.structural.maxErrorsPerRun, spread: null };
-    case 'failureRate': return { value: c.failures.rate, spread: null };
-    case 'recovery': return { value: c.recovery.rate, spread: null };
-    case 'cost': return { value: c.spend.costPerRun, spread: null };
-    default: return { value: c.latency.p95, spread: null };
+    case 'structuralErrors':
+      return { value: c.structural.maxErrorsPerRun, spread: null };
+    case 'failureRate':
+      return { value: c.failures.rate, spread: null };
+    case 'recovery':
+      return { value: c.recovery.rate, spread: null };
+    case 'cost':
+      return { value: c.spend.costPerRun, spread: null };
+    default:
+      return { value: c.latency.p95, spread: null };
   }
 }
 
 export function formatValue(metric: MetricId, v: number | null): string {
   if (v === null) return '—';
   switch (metricDef(metric).kind) {
-    case 'rate': return `${(v * 100).toFixed(1)} %`;
-    case 'count': return String(v);
-    case 'usd': return v === 0 ? '$0' : `$${v < 0.01 ? v.toFixed(4) : v.toFixed(2)}`;
-    default: return v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
+    case 'rate':
+      return `${(v * 100).toFixed(1)} %`;
+    case 'count':
+      return String(v);
+    case 'usd':
+      return v === 0 ? '$0' : `$${v < 0.01 ? v.toFixed(4) : v.toFixed(2)}`;
+    default:
+      return v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
   }
 }
 
@@ -140,7 +229,13 @@ export interface Grid {
 }
 
 /** The strategies × models to draw; with `diffOnly`, only differing cells, and rows and columns that keep one. */
-export function grid(agg: { readonly cells: readonly EvalMatrixCell[]; readonly strategies: readonly string[]; readonly models: readonly string[] }, trace: string | null, cmp: EvalComparison | null, metric: MetricId, diffOnly: boolean): Grid {
+export function grid(
+  agg: { readonly cells: readonly EvalMatrixCell[]; readonly strategies: readonly string[]; readonly models: readonly string[] },
+  trace: string | null,
+  cmp: EvalComparison | null,
+  metric: MetricId,
+  diffOnly: boolean,
+): Grid {
   const all = cellsOf(agg.cells, trace);
   if (!diffOnly || cmp === null) {
     const strategies = agg.strategies.filter((s) => agg.models.some((m) => all.has(cellKey(s, m))));
@@ -159,9 +254,13 @@ export function deltaText(metric: MetricId, d: number | null): string | null {
   const sign = d > 0 ? '+' : '−';
   const a = Math.abs(d);
   switch (metricDef(metric).kind) {
-    case 'rate': return `${sign}${(a * 100).toFixed(1)} pts`;
-    case 'count': return `${sign}${a}`;
-    case 'usd': return `${sign}$${a.toFixed(4)}`;
-    default: return `${sign}${Math.round(a)} ms`;
+    case 'rate':
+      return `${sign}${(a * 100).toFixed(1)} pts`;
+    case 'count':
+      return `${sign}${a}`;
+    case 'usd':
+      return `${sign}$${a.toFixed(4)}`;
+    default:
+      return `${sign}${Math.round(a)} ms`;
   }
 }

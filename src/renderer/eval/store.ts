@@ -115,9 +115,24 @@ export function createEvalStore(api: PalimpsestApi): EvalStore {
     };
 
     return {
-      files: null, filesError: null, form: { spec: '', resume: false, shard: '', results: '' }, formError: null, starting: false, job: null, watchError: null,
-      open: { file: '', baseline: '', spec: '' }, results: null, resultsError: null, loadingResults: false,
-      metric: 'recall', trace: null, diffOnly: false, cell: null, detail: null, detailRun: null, detailError: null,
+      files: null,
+      filesError: null,
+      form: { spec: '', resume: false, shard: '', results: '' },
+      formError: null,
+      starting: false,
+      job: null,
+      watchError: null,
+      open: { file: '', baseline: '', spec: '' },
+      results: null,
+      resultsError: null,
+      loadingResults: false,
+      metric: 'recall',
+      trace: null,
+      diffOnly: false,
+      cell: null,
+      detail: null,
+      detailRun: null,
+      detailError: null,
 
       async load() {
         const [files, jobs] = await Promise.all([api.listEvalFiles({}), api.listEvalJobs({})]);
@@ -166,7 +181,10 @@ export function createEvalStore(api: PalimpsestApi): EvalStore {
         }
         set({ starting: true, formError: null, watchError: null });
         const r = await api.startEval({
-          spec: form.spec.trim(), ...(form.resume ? { resume: true } : {}), ...(shard ? { shard } : {}), ...(form.results.trim() !== '' ? { results: form.results.trim() } : {}),
+          spec: form.spec.trim(),
+          ...(form.resume ? { resume: true } : {}),
+          ...(shard ? { shard } : {}),
+          ...(form.results.trim() !== '' ? { results: form.results.trim() } : {}),
         });
         set({ starting: false });
         if (!r.ok) return set({ formError: `${r.error.code}: ${r.error.message}` });
@@ -191,7 +209,9 @@ export function createEvalStore(api: PalimpsestApi): EvalStore {
         if (open.file.trim() === '') return set({ resultsError: { code: 'BAD_INPUT', message: 'Choose a results file.' } });
         set({ loadingResults: true });
         const r = await api.openEvalResults({
-          file: open.file.trim(), ...(open.baseline.trim() !== '' ? { baseline: open.baseline.trim() } : {}), ...(open.spec.trim() !== '' ? { spec: open.spec.trim() } : {}),
+          file: open.file.trim(),
+          ...(open.baseline.trim() !== '' ? { baseline: open.baseline.trim() } : {}),
+          ...(open.spec.trim() !== '' ? { spec: open.spec.trim() } : {}),
           ...(name !== undefined ? { name } : {}),
         });
         if (!r.ok) return set({ loadingResults: false, resultsError: r.error });
@@ -199,7 +219,9 @@ export function createEvalStore(api: PalimpsestApi): EvalStore {
         const sameFile = prev?.file === r.value.file && prev.specName === r.value.specName;
         const traceKept = sameFile && (get().trace === null || r.value.aggregate.traces.includes(get().trace ?? ''));
         set({
-          results: r.value, resultsError: null, loadingResults: false,
+          results: r.value,
+          resultsError: null,
+          loadingResults: false,
           ...(traceKept ? {} : { trace: null, cell: null, detail: null, detailRun: null, detailError: null }),
           ...(r.value.comparison === null ? { diffOnly: false } : {}),
         });

@@ -18,7 +18,12 @@ function StartedWith(): React.JSX.Element | null {
       <h2 id="started-title">Started with</h2>
       <ul className="plain-list">
         {waiting.map((p) => (
-          <li key={p}><button type="button" className="link" title={p} onClick={() => void openPath(p)}>{baseName(p)}</button> <span className="muted small">{p}</span></li>
+          <li key={p}>
+            <button type="button" className="link" title={p} onClick={() => void openPath(p)}>
+              {baseName(p)}
+            </button>{' '}
+            <span className="muted small">{p}</span>
+          </li>
         ))}
       </ul>
     </section>
@@ -30,18 +35,28 @@ function Roots(): React.JSX.Element | null {
   if (!discovery) return null;
   return (
     <details className="roots">
-      <summary>Where Palimpsest looked ({discovery.roots.length} folders{discovery.problems.length > 0 ? `, ${discovery.problems.length} problems` : ''})</summary>
+      <summary>
+        Where Palimpsest looked ({discovery.roots.length} folders
+        {discovery.problems.length > 0 ? `, ${discovery.problems.length} problems` : ''})
+      </summary>
       <ul>
         {discovery.roots.map((r) => (
           <li key={`${r.harness ?? 'folder'}:${r.path}`}>
             <span className="tag">{r.harness ?? 'folder'}</span> <code>{r.path}</code>{' '}
-            <span className="muted">({r.source}{r.exists ? `, ${r.sessions} sessions` : ', does not exist'})</span>
+            <span className="muted">
+              ({r.source}
+              {r.exists ? `, ${r.sessions} sessions` : ', does not exist'})
+            </span>
           </li>
         ))}
       </ul>
       {discovery.problems.length > 0 && (
         <ul className="problems">
-          {discovery.problems.map((p, i) => <li key={i} className="sev-warning">{p}</li>)}
+          {discovery.problems.map((p, i) => (
+            <li key={i} className="sev-warning">
+              {p}
+            </li>
+          ))}
         </ul>
       )}
     </details>
@@ -71,12 +86,17 @@ export function LibraryView(): React.JSX.Element {
       {openError && (
         <div className="notice error" role="alert">
           <strong>{openError.error.code}</strong> {openError.error.message}{' '}
-          <button type="button" className="link" onClick={dismissOpenError}>dismiss</button>
+          <button type="button" className="link" onClick={dismissOpenError}>
+            dismiss
+          </button>
         </div>
       )}
       {notice && (
         <div className={`notice ${notice.kind === 'error' ? 'error' : ''}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
-          {notice.text} <button type="button" className="link" onClick={() => setNotice(null)}>dismiss</button>
+          {notice.text}{' '}
+          <button type="button" className="link" onClick={() => setNotice(null)}>
+            dismiss
+          </button>
         </div>
       )}
       <div className="library-columns">

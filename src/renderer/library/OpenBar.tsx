@@ -24,10 +24,18 @@ export function OpenBar(): React.JSX.Element {
   return (
     <section className="open-bar" aria-label="Open a session">
       <div className="open-buttons">
-        <button type="button" onClick={() => void pick('files')} title={desktop ? 'Choose session files' : 'Not available in a browser: type a path'}>
+        <button
+          type="button"
+          onClick={() => void pick('files')}
+          title={desktop ? 'Choose session files' : 'Not available in a browser: type a path'}
+        >
           Open files…
         </button>
-        <button type="button" onClick={() => void pick('folder')} title={desktop ? 'Choose a folder of sessions to list' : 'Not available in a browser: type a path'}>
+        <button
+          type="button"
+          onClick={() => void pick('folder')}
+          title={desktop ? 'Choose a folder of sessions to list' : 'Not available in a browser: type a path'}
+        >
           Open folder…
         </button>
       </div>
@@ -42,7 +50,9 @@ export function OpenBar(): React.JSX.Element {
           spellCheck={false}
           autoComplete="off"
         />
-        <button type="submit" disabled={path.trim() === ''}>Open</button>
+        <button type="submit" disabled={path.trim() === ''}>
+          Open
+        </button>
       </form>
       <p className="muted small drop-hint">
         {desktop

@@ -12,7 +12,9 @@ export function RecentList(): React.JSX.Element | null {
   if (recent.length === 0) return null;
   return (
     <section className="recent" aria-labelledby="recent-title">
-      <h2 id="recent-title">Recent <span className="muted">({recent.length})</span></h2>
+      <h2 id="recent-title">
+        Recent <span className="muted">({recent.length})</span>
+      </h2>
       <ul className="recent-list">
         {recent.map((r) => (
           <li key={r.path}>
@@ -25,7 +27,13 @@ export function RecentList(): React.JSX.Element | null {
               </span>
               <span className="muted small path">{r.path}</span>
             </button>
-            <button type="button" className="link forget" aria-label={`Forget ${r.path}`} title="Forget (the file is not touched)" onClick={() => forgetRecent(r.path)}>
+            <button
+              type="button"
+              className="link forget"
+              aria-label={`Forget ${r.path}`}
+              title="Forget (the file is not touched)"
+              onClick={() => forgetRecent(r.path)}
+            >
               ×
             </button>
           </li>

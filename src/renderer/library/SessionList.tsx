@@ -24,19 +24,37 @@ function Row({ s, recent }: { s: DiscoveredSession; recent: RecentEntry | undefi
     <>
       <div className="line1">
         <span className={`tag harness h-${s.harness ?? 'unknown'}`}>{s.harness ?? 'unknown format'}</span>
-        <span className="name" title={s.title ?? undefined}>{name}</span>
-        {s.capture && <span className="tag capture" title="a capture of its wire traffic lies beside it: opening joins it">capture</span>}
-        {s.project && <span className="muted project" title={s.project}>{baseName(s.project)}</span>}
+        <span className="name" title={s.title ?? undefined}>
+          {name}
+        </span>
+        {s.capture && (
+          <span className="tag capture" title="a capture of its wire traffic lies beside it: opening joins it">
+            capture
+          </span>
+        )}
+        {s.project && (
+          <span className="muted project" title={s.project}>
+            {baseName(s.project)}
+          </span>
+        )}
       </div>
       <div className="line2 muted small">
         <span>{when(s.startedAt ?? s.modifiedAt)}</span>
         <span>{counted(s.requests, 'request')}</span>
         <span>{counted(s.compactions, 'compaction')}</span>
         <span>{bytes(s.bytes)}</span>
-        <span className={d.cls} title={d.title}>{d.text}</span>
+        <span className={d.cls} title={d.title}>
+          {d.text}
+        </span>
         {s.badLines > 0 && <span className="sev-warning">{s.badLines} unreadable lines</span>}
-        {s.problems.length > 0 && <span className="sev-warning" title={s.problems.join('\n')}>{s.problems.length} problem{s.problems.length === 1 ? '' : 's'}</span>}
-        <span className="path" title={s.path}>{s.path}</span>
+        {s.problems.length > 0 && (
+          <span className="sev-warning" title={s.problems.join('\n')}>
+            {s.problems.length} problem{s.problems.length === 1 ? '' : 's'}
+          </span>
+        )}
+        <span className="path" title={s.path}>
+          {s.path}
+        </span>
       </div>
     </>
   );
@@ -71,7 +89,16 @@ export function SessionList(): React.JSX.Element {
 
   const onKey = (e: React.KeyboardEvent) => {
     const last = shown.length - 1;
-    const moves: Record<string, number> = { ArrowDown: cursor + 1, ArrowUp: cursor - 1, Home: 0, End: last, PageDown: cursor + 10, PageUp: cursor - 10, j: cursor + 1, k: cursor - 1 };
+    const moves: Record<string, number> = {
+      ArrowDown: cursor + 1,
+      ArrowUp: cursor - 1,
+      Home: 0,
+      End: last,
+      PageDown: cursor + 10,
+      PageUp: cursor - 10,
+      j: cursor + 1,
+      k: cursor - 1,
+    };
     if (e.key in moves && !e.altKey && !e.ctrlKey && !e.metaKey) {
       setCursor(Math.max(0, Math.min(last, moves[e.key] as number)));
       e.preventDefault();
@@ -103,16 +130,28 @@ export function SessionList(): React.JSX.Element {
           onChange={(e) => setFilter(e.target.value)}
           onKeyDown={onFilterKey}
         />
-        <button type="button" onClick={() => void discover(true)} disabled={discovering}>{discovering ? 'Looking…' : 'Refresh'}</button>
+        <button type="button" onClick={() => void discover(true)} disabled={discovering}>
+          {discovering ? 'Looking…' : 'Refresh'}
+        </button>
       </div>
       <div className="chips" role="group" aria-label="Harness">
         {[['all', all.length] as const, ...chips].map(([h, n]) => (
-          <button key={h} type="button" className={`chip-button ${harness === h ? 'on' : ''}`} aria-pressed={harness === h} onClick={() => setHarness(h)}>
+          <button
+            key={h}
+            type="button"
+            className={`chip-button ${harness === h ? 'on' : ''}`}
+            aria-pressed={harness === h}
+            onClick={() => setHarness(h)}
+          >
             {h === 'unknown' ? 'unknown format' : h} <span className="muted">{n}</span>
           </button>
         ))}
       </div>
-      {discoveryError && <div className="notice error" role="alert"><strong>{discoveryError.code}</strong> {discoveryError.message}</div>}
+      {discoveryError && (
+        <div className="notice error" role="alert">
+          <strong>{discoveryError.code}</strong> {discoveryError.message}
+        </div>
+      )}
       {discovery?.truncated && <p className="muted small pad">Only the newest {all.length} sessions are listed.</p>}
       <div
         className="scroll session-list"
@@ -123,8 +162,14 @@ export function SessionList(): React.JSX.Element {
         aria-activedescendant={shown[cursor] ? `lib-row-${cursor}` : undefined}
         onKeyDown={onKey}
       >
-        {!discovery && discovering && <p className="muted pad" role="status">Looking for sessions…</p>}
-        {discovery && all.length === 0 && <p className="muted pad">No session found on this machine or in the folders given. Open one by its path.</p>}
+        {!discovery && discovering && (
+          <p className="muted pad" role="status">
+            Looking for sessions…
+          </p>
+        )}
+        {discovery && all.length === 0 && (
+          <p className="muted pad">No session found on this machine or in the folders given. Open one by its path.</p>
+        )}
         {all.length > 0 && shown.length === 0 && <p className="muted pad">No session matches the filter.</p>}
         <div className="spacer" style={{ height: virtual.getTotalSize() }}>
           {virtual.getVirtualItems().map((v) => {

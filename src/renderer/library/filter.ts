@@ -11,7 +11,10 @@ function haystack(s: DiscoveredSession): string {
 }
 
 export function filterSessions(list: readonly DiscoveredSession[], filter: string, harness: HarnessFilter): DiscoveredSession[] {
-  const words = filter.toLowerCase().split(/\s+/).filter((w) => w !== '');
+  const words = filter
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   return list.filter((s) => {
     if (harness !== 'all' && (s.harness ?? 'unknown') !== harness) return false;
     if (words.length === 0) return true;

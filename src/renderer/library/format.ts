@@ -16,7 +16,9 @@ export function bytes(n: number): string {
 export function when(iso: string | null): string {
   if (iso === null) return 'unknown';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
 export const count = (n: number | null): string => (n === null ? 'unknown' : n.toLocaleString('en-US'));

@@ -36,7 +36,9 @@ export function openingText(path: string, p: OpenSessionProgress | undefined): s
         ? `Opening ${path}: read; replaying ${Math.floor((100 * (p.done as number)) / (p.total as number))} % of ${(p.total as number).toLocaleString('en-US')} events…`
         : `Opening ${path}: read; replaying…`;
     case 'checking':
-      return counted ? `Opening ${path}: replayed; checking, ${p.done as number} of ${p.total as number} rules run…` : `Opening ${path}: replayed; checking…`;
+      return counted
+        ? `Opening ${path}: replayed; checking, ${p.done as number} of ${p.total as number} rules run…`
+        : `Opening ${path}: replayed; checking…`;
     default:
       return `Opening ${path}…`;
   }

@@ -43,10 +43,12 @@ export function loadRecent(): RecentEntry[] {
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  return parsed.flatMap((e) => {
-    const r = RecentEntry.safeParse(e);
-    return r.success ? [r.data] : [];
-  }).slice(0, MAX_RECENT);
+  return parsed
+    .flatMap((e) => {
+      const r = RecentEntry.safeParse(e);
+      return r.success ? [r.data] : [];
+    })
+    .slice(0, MAX_RECENT);
 }
 
 function save(entries: readonly RecentEntry[]): void {

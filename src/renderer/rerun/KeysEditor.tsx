@@ -42,9 +42,16 @@ function KeyRow({ p, canStore, canRemove }: { p: ProviderRow; canStore: boolean;
       <span className="rr-key-edit">
         {canStore && (
           <>
-            <label className="sr-only" htmlFor={id}>New {p.provider} API key</label>
+            <label className="sr-only" htmlFor={id}>
+              New {p.provider} API key
+            </label>
             <input
-              id={id} type="password" autoComplete="off" spellCheck={false} placeholder="paste a key to store" value={key}
+              id={id}
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="paste a key to store"
+              value={key}
               onChange={(e) => setKey(e.target.value)}
               // This field sits inside the re-run form: Enter stores the key instead of starting a run.
               onKeyDown={(e) => {
@@ -53,11 +60,17 @@ function KeyRow({ p, canStore, canRemove }: { p: ProviderRow; canStore: boolean;
                 send();
               }}
             />
-            <button type="button" disabled={busy || key.trim() === ''} onClick={send}>Store</button>
+            <button type="button" disabled={busy || key.trim() === ''} onClick={send}>
+              Store
+            </button>
           </>
         )}
         {/* Offered even when storing is refused or an environment variable wins: a stored key can always be forgotten. */}
-        {canRemove && <button type="button" disabled={busy} aria-label={`Remove the stored ${p.provider} key`} onClick={() => void remove(provider)}>Remove</button>}
+        {canRemove && (
+          <button type="button" disabled={busy} aria-label={`Remove the stored ${p.provider} key`} onClick={() => void remove(provider)}>
+            Remove
+          </button>
+        )}
       </span>
     </li>
   );
@@ -74,16 +87,25 @@ export function KeysEditor(): React.JSX.Element | null {
       <summary>API keys</summary>
       {store.available ? (
         <p className="muted small">
-          Stored keys are encrypted by the operating system (Electron safeStorage) in <code>{store.location}</code>. An environment variable,
-          when set, is used first. Keys never come back to this window: it only sees whether one is set and its last four characters.
+          Stored keys are encrypted by the operating system (Electron safeStorage) in <code>{store.location}</code>. An environment
+          variable, when set, is used first. Keys never come back to this window: it only sees whether one is set and its last four
+          characters.
         </p>
       ) : (
-        <p className="rr-note" role="note">{store.message}</p>
+        <p className="rr-note" role="note">
+          {store.message}
+        </p>
       )}
       <ul className="rr-key-list" aria-label="API keys">
-        {rows.map((p) => <KeyRow key={p.provider} p={p} canStore={store.available} canRemove={store.location !== null} />)}
+        {rows.map((p) => (
+          <KeyRow key={p.provider} p={p} canStore={store.available} canRemove={store.location !== null} />
+        ))}
       </ul>
-      {message && <p className={message.ok ? 'small' : 'rr-error'} role={message.ok ? 'status' : 'alert'}>{message.text}</p>}
+      {message && (
+        <p className={message.ok ? 'small' : 'rr-error'} role={message.ok ? 'status' : 'alert'}>
+          {message.text}
+        </p>
+      )}
     </details>
   );
 }

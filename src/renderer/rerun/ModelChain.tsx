@@ -31,12 +31,22 @@ function Entry({ e, first, last }: { e: ChainEntry; first: boolean; last: boolea
     <li className="rr-model">
       <code className="rr-model-name">{label}</code>
       {isMock(e) && <span className="tag rr-mock">mock — scripted, not a model</span>}
-      {entryDetails(e).map((d) => <span key={d} className="muted small">{d}</span>)}
+      {entryDetails(e).map((d) => (
+        <span key={d} className="muted small">
+          {d}
+        </span>
+      ))}
       <span className={`small ${key.ok ? 'muted' : 'rr-bad'}`}>{key.text}</span>
       <span className="rr-model-buttons">
-        <button type="button" aria-label={`Move ${label} up`} disabled={first} onClick={() => move(e.key, -1)}>↑</button>
-        <button type="button" aria-label={`Move ${label} down`} disabled={last} onClick={() => move(e.key, 1)}>↓</button>
-        <button type="button" aria-label={`Remove ${label}`} onClick={() => remove(e.key)}>Remove</button>
+        <button type="button" aria-label={`Move ${label} up`} disabled={first} onClick={() => move(e.key, -1)}>
+          ↑
+        </button>
+        <button type="button" aria-label={`Move ${label} down`} disabled={last} onClick={() => move(e.key, 1)}>
+          ↓
+        </button>
+        <button type="button" aria-label={`Remove ${label}`} onClick={() => remove(e.key)}>
+          Remove
+        </button>
       </span>
     </li>
   );
@@ -52,7 +62,8 @@ function AddModel(): React.JSX.Element {
   const [window, setWindow] = useState('');
   // What pins the model beyond its name: parameters, prices, the key's variable (checked on add, by the form).
   const [pins, setPins] = useState(EMPTY_PINS);
-  const pin = (k: keyof typeof EMPTY_PINS) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setPins({ ...pins, [k]: e.target.value });
+  const pin = (k: keyof typeof EMPTY_PINS) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setPins({ ...pins, [k]: e.target.value });
   const canAdd = model.trim() !== '';
   const submit = (): void => {
     if (!canAdd) return;
@@ -62,27 +73,72 @@ function AddModel(): React.JSX.Element {
   return (
     <div className="rr-add" role="group" aria-label="Add a model">
       <select aria-label="Provider" value={provider} onChange={(e) => setProvider(e.target.value)}>
-        {PROVIDERS.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+        {PROVIDERS.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.label}
+          </option>
+        ))}
       </select>
       <input type="text" aria-label="Model" placeholder="model id" value={model} onChange={(e) => setModel(e.target.value)} />
-      <input type="text" aria-label="Base URL" placeholder="base URL (optional)" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />
-      <input type="text" inputMode="numeric" aria-label="Model window" placeholder="window (optional)" value={window} onChange={(e) => setWindow(e.target.value)} />
+      <input
+        type="text"
+        aria-label="Base URL"
+        placeholder="base URL (optional)"
+        value={baseUrl}
+        onChange={(e) => setBaseUrl(e.target.value)}
+      />
+      <input
+        type="text"
+        inputMode="numeric"
+        aria-label="Model window"
+        placeholder="window (optional)"
+        value={window}
+        onChange={(e) => setWindow(e.target.value)}
+      />
       <details className="rr-pins">
         <summary>Parameters and prices</summary>
         <div className="rr-pins-grid">
-        <input type="text" inputMode="decimal" aria-label="Temperature" placeholder="temperature 0–2" value={pins.temperature} onChange={pin('temperature')} />
-        <select aria-label="Reasoning" value={pins.reasoning} onChange={pin('reasoning')}>
-          <option value="">reasoning: provider default</option>
-          <option value="low">low</option>
-          <option value="medium">medium</option>
-          <option value="high">high</option>
-        </select>
-        <input type="text" inputMode="numeric" aria-label="Model output ceiling" placeholder="max output tokens" value={pins.maxOutput} onChange={pin('maxOutput')} />
-        <input type="text" aria-label="Prices" placeholder="$/M tokens: in,out[,cache read[,cache write]]" value={pins.prices} onChange={pin('prices')} />
-        <input type="text" aria-label="Key variable" placeholder="key variable, e.g. OPENROUTER_API_KEY" value={pins.keyEnv} onChange={pin('keyEnv')} />
+          <input
+            type="text"
+            inputMode="decimal"
+            aria-label="Temperature"
+            placeholder="temperature 0–2"
+            value={pins.temperature}
+            onChange={pin('temperature')}
+          />
+          <select aria-label="Reasoning" value={pins.reasoning} onChange={pin('reasoning')}>
+            <option value="">reasoning: provider default</option>
+            <option value="low">low</option>
+            <option value="medium">medium</option>
+            <option value="high">high</option>
+          </select>
+          <input
+            type="text"
+            inputMode="numeric"
+            aria-label="Model output ceiling"
+            placeholder="max output tokens"
+            value={pins.maxOutput}
+            onChange={pin('maxOutput')}
+          />
+          <input
+            type="text"
+            aria-label="Prices"
+            placeholder="$/M tokens: in,out[,cache read[,cache write]]"
+            value={pins.prices}
+            onChange={pin('prices')}
+          />
+          <input
+            type="text"
+            aria-label="Key variable"
+            placeholder="key variable, e.g. OPENROUTER_API_KEY"
+            value={pins.keyEnv}
+            onChange={pin('keyEnv')}
+          />
         </div>
       </details>
-      <button type="button" disabled={!canAdd} onClick={submit}>Add model</button>
+      <button type="button" disabled={!canAdd} onClick={submit}>
+        Add model
+      </button>
     </div>
   );
 }
@@ -123,7 +179,9 @@ export function ModelChain(): React.JSX.Element {
         <p className="muted small">Empty: the session&apos;s own model, as its log records it (cosh).</p>
       ) : (
         <ol aria-label="Model chain">
-          {chain.map((e, i) => <Entry key={e.key} e={e} first={i === 0} last={i === chain.length - 1} />)}
+          {chain.map((e, i) => (
+            <Entry key={e.key} e={e} first={i === 0} last={i === chain.length - 1} />
+          ))}
         </ol>
       )}
       <AddModel />

@@ -17,7 +17,9 @@ const onBranch = (branch: string | null): { branch?: string } => (branch !== nul
 export function RerunCompactionButton({ sessionId, branch, compactionId }: Where & { readonly compactionId: string }): React.JSX.Element {
   return (
     <button
-      type="button" className="rr-entry" title={`Open Re-run & compare with ${compactionId} selected`}
+      type="button"
+      className="rr-entry"
+      title={`Open Re-run & compare with ${compactionId} selected`}
       onClick={() => rerunTarget(sessionId, { target: { compaction: compactionId }, ...onBranch(branch) })}
     >
       Re-run this compaction
@@ -28,7 +30,9 @@ export function RerunCompactionButton({ sessionId, branch, compactionId }: Where
 export function RerunRequestButton({ sessionId, branch, index }: Where & { readonly index: number }): React.JSX.Element {
   return (
     <button
-      type="button" className="rr-entry" title={`Open Re-run & compare on the model view of request #${index}`}
+      type="button"
+      className="rr-entry"
+      title={`Open Re-run & compare on the model view of request #${index}`}
       onClick={() => rerunTarget(sessionId, { target: { request: index }, ...onBranch(branch) })}
     >
       Re-run from this request

@@ -38,28 +38,61 @@ function Target(): React.JSX.Element {
       {branch !== null && branch !== defaultBranch && (
         <p className="small rr-branch">
           on branch <code>{branch}</code> (the inspector&apos;s){' '}
-          <button type="button" className="link" onClick={() => void aim({ target: formTarget(form) ?? { request: 0 }, ...(defaultBranch !== null ? { branch: defaultBranch } : {}) })}>
+          <button
+            type="button"
+            className="link"
+            onClick={() =>
+              void aim({ target: formTarget(form) ?? { request: 0 }, ...(defaultBranch !== null ? { branch: defaultBranch } : {}) })
+            }
+          >
             use {defaultBranch ?? 'the default branch'}
           </button>
         </p>
       )}
       <div className="rr-target-row">
         <label className="rr-radio">
-          <input type="radio" name={`${id}-kind`} checked={form.targetKind === 'compaction'} disabled={compactions.length === 0} onChange={() => setForm({ targetKind: 'compaction' })} />
+          <input
+            type="radio"
+            name={`${id}-kind`}
+            checked={form.targetKind === 'compaction'}
+            disabled={compactions.length === 0}
+            onChange={() => setForm({ targetKind: 'compaction' })}
+          />
           a compaction
         </label>
-        <select aria-label="Compaction" data-rr-target="compaction" value={form.compactionId} disabled={form.targetKind !== 'compaction'} onChange={(e) => setForm({ compactionId: e.target.value })}>
+        <select
+          aria-label="Compaction"
+          data-rr-target="compaction"
+          value={form.compactionId}
+          disabled={form.targetKind !== 'compaction'}
+          onChange={(e) => setForm({ compactionId: e.target.value })}
+        >
           {compactions.length === 0 && <option value="">this session has no compaction</option>}
-          {compactions.map((c) => <option key={c.id} value={c.id}>{compactionText(c)}</option>)}
+          {compactions.map((c) => (
+            <option key={c.id} value={c.id}>
+              {compactionText(c)}
+            </option>
+          ))}
         </select>
       </div>
       <div className="rr-target-row">
         <label className="rr-radio">
-          <input type="radio" name={`${id}-kind`} checked={form.targetKind === 'request'} onChange={() => setForm({ targetKind: 'request' })} />
+          <input
+            type="radio"
+            name={`${id}-kind`}
+            checked={form.targetKind === 'request'}
+            onChange={() => setForm({ targetKind: 'request' })}
+          />
           the view at request
         </label>
         <input
-          type="number" aria-label="Request" data-rr-target="request" min={0} max={Math.max(0, requests - 1)} value={form.request} disabled={form.targetKind !== 'request'}
+          type="number"
+          aria-label="Request"
+          data-rr-target="request"
+          min={0}
+          max={Math.max(0, requests - 1)}
+          value={form.request}
+          disabled={form.targetKind !== 'request'}
           onChange={(e) => setForm({ request: e.target.value })}
         />
         <span className="muted small">of {num(requests)}</span>
@@ -80,20 +113,41 @@ function Settings(): React.JSX.Element {
       <label className="rr-field">
         <span>Strategy</span>
         <select value={form.strategy} onChange={(e) => setForm({ strategy: e.target.value })}>
-          {strategies.map((s) => <option key={s.id} value={s.id}>{strategyText(s)}</option>)}
+          {strategies.map((s) => (
+            <option key={s.id} value={s.id}>
+              {strategyText(s)}
+            </option>
+          ))}
         </select>
       </label>
-      {strategy && <p className="muted small rr-help">{strategy.title}{strategy.needsModel ? '' : ' — runs without a model or a key.'}</p>}
+      {strategy && (
+        <p className="muted small rr-help">
+          {strategy.title}
+          {strategy.needsModel ? '' : ' — runs without a model or a key.'}
+        </p>
+      )}
       <OptionsEditor />
       {strategy?.needsModel ? <ModelChain /> : null}
       <div className="rr-row">
         <label className="rr-field">
           <span>Window (tokens)</span>
-          <input type="text" inputMode="numeric" placeholder="the session's" value={form.window} onChange={(e) => setForm({ window: e.target.value })} />
+          <input
+            type="text"
+            inputMode="numeric"
+            placeholder="the session's"
+            value={form.window}
+            onChange={(e) => setForm({ window: e.target.value })}
+          />
         </label>
         <label className="rr-field">
           <span>Output reserve</span>
-          <input type="text" inputMode="numeric" placeholder="the session's" value={form.maxOutput} onChange={(e) => setForm({ maxOutput: e.target.value })} />
+          <input
+            type="text"
+            inputMode="numeric"
+            placeholder="the session's"
+            value={form.maxOutput}
+            onChange={(e) => setForm({ maxOutput: e.target.value })}
+          />
         </label>
         <label className="rr-field rr-narrow">
           <span>Repeat</span>
@@ -102,15 +156,21 @@ function Settings(): React.JSX.Element {
         {mock && (
           <label className="rr-field">
             <span>Mock latency (ms)</span>
-            <input type="text" inputMode="numeric" placeholder="0" value={form.mockLatencyMs} onChange={(e) => setForm({ mockLatencyMs: e.target.value })} />
+            <input
+              type="text"
+              inputMode="numeric"
+              placeholder="0"
+              value={form.mockLatencyMs}
+              onChange={(e) => setForm({ mockLatencyMs: e.target.value })}
+            />
           </label>
         )}
       </div>
       {demo && form.window === String(demo.window) && (
         <p className="rr-note" role="note">
-          Window {num(demo.window)} is a demo setting: this source is about {num(demo.tokens)} tokens, which fits in the recent tail
-          (20 %) of the session&apos;s window{demo.sessionWindow !== null ? ` (${num(demo.sessionWindow)})` : ''}, so a baseline would
-          report &ldquo;nothing to truncate&rdquo;. Clear the field to use the session&apos;s window.
+          Window {num(demo.window)} is a demo setting: this source is about {num(demo.tokens)} tokens, which fits in the recent tail (20 %)
+          of the session&apos;s window{demo.sessionWindow !== null ? ` (${num(demo.sessionWindow)})` : ''}, so a baseline would report
+          &ldquo;nothing to truncate&rdquo;. Clear the field to use the session&apos;s window.
         </p>
       )}
     </>
@@ -125,9 +185,11 @@ function NoKeyBanner(): React.JSX.Element | null {
   const names = keys?.providers.flatMap((p) => p.env) ?? [];
   return (
     <div className="rr-note" role="note">
-      <strong>No API key is set</strong> ({[...new Set(names)].join(', ')}). The model-free baselines and the mock provider — scripted,
-      not a model — run without one.{' '}
-      <button type="button" className="link" onClick={applyDemo}>Use the demo settings</button>
+      <strong>No API key is set</strong> ({[...new Set(names)].join(', ')}). The model-free baselines and the mock provider — scripted, not
+      a model — run without one.{' '}
+      <button type="button" className="link" onClick={applyDemo}>
+        Use the demo settings
+      </button>
     </div>
   );
 }
@@ -150,8 +212,14 @@ export function RerunForm(): React.JSX.Element {
       <Settings />
       <KeysEditor />
       <div className="rr-actions">
-        <button type="submit" className="rr-primary" disabled={starting}>{starting ? 'Starting…' : 'Run'}</button>
-        {formError && <span className="rr-error" role="alert">{formError}</span>}
+        <button type="submit" className="rr-primary" disabled={starting}>
+          {starting ? 'Starting…' : 'Run'}
+        </button>
+        {formError && (
+          <span className="rr-error" role="alert">
+            {formError}
+          </span>
+        )}
       </div>
     </form>
   );

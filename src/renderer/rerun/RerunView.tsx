@@ -26,7 +26,12 @@ function Body({ sessionId }: { sessionId: string }): React.JSX.Element {
   useEffect(() => {
     if (phase === 'ready' && takeFocus(sessionId)) left.current?.querySelector<HTMLElement>(`[data-rr-target="${kind}"]`)?.focus();
   }, [phase, sessionId, kind]);
-  if (phase === 'loading') return <div className="notice" role="status">Loading strategies and runs…</div>;
+  if (phase === 'loading')
+    return (
+      <div className="notice" role="status">
+        Loading strategies and runs…
+      </div>
+    );
   if (phase === 'error') {
     return (
       <div className="notice error" role="alert">
@@ -42,7 +47,11 @@ function Body({ sessionId }: { sessionId: string }): React.JSX.Element {
       </section>
       <section className="rr-right" aria-label="Runs and comparison">
         <RunsList />
-        {compareError && <p className="rr-error" role="alert">{compareError.code}: {compareError.message}</p>}
+        {compareError && (
+          <p className="rr-error" role="alert">
+            {compareError.code}: {compareError.message}
+          </p>
+        )}
         {comparison && <CompareView result={comparison} />}
       </section>
     </div>

@@ -22,27 +22,54 @@ function Row({ r, selectable }: { r: RunRow; selectable: boolean }): React.JSX.E
     <tr className={`outcome-${r.outcome}${r.stale ? ' stale' : ''}`} data-run={r.runId}>
       <td>
         {selectable ? (
-          <input type="checkbox" checked={chosen} aria-label={`Compare ${r.strategy} run of ${when(r.at)} (#${r.repeat.index + 1})`} onChange={() => toggle(r.runId)} />
+          <input
+            type="checkbox"
+            checked={chosen}
+            aria-label={`Compare ${r.strategy} run of ${when(r.at)} (#${r.repeat.index + 1})`}
+            onChange={() => toggle(r.runId)}
+          />
         ) : (
           <button type="button" className="link" onClick={() => void aim({ target: r.target, branch: r.branch })}>
-            {targetLabel(r.target)}{r.branch !== branch ? ` on ${r.branch}` : ''}
+            {targetLabel(r.target)}
+            {r.branch !== branch ? ` on ${r.branch}` : ''}
           </button>
         )}
       </td>
       <td className="nowrap">{when(r.at)}</td>
       <td>
-        {r.strategy} <span className="muted">#{r.repeat.index + 1}/{r.repeat.of}</span>
-        {Object.keys(r.options).length > 0 && <div className="small rr-run-options"><code>{optionsText(r.options)}</code></div>}
+        {r.strategy}{' '}
+        <span className="muted">
+          #{r.repeat.index + 1}/{r.repeat.of}
+        </span>
+        {Object.keys(r.options).length > 0 && (
+          <div className="small rr-run-options">
+            <code>{optionsText(r.options)}</code>
+          </div>
+        )}
       </td>
       <td>
         <code>{models}</code>
-        {r.mock && <span className="tag rr-mock" title="Answers came from the mock provider: scripted, not a model">mock</span>}
+        {r.mock && (
+          <span className="tag rr-mock" title="Answers came from the mock provider: scripted, not a model">
+            mock
+          </span>
+        )}
       </td>
-      <td><span className="rr-outcome">{r.outcome}</span></td>
-      <td className="num">{num(r.tokens.before)} → {num(r.tokens.after)}</td>
+      <td>
+        <span className="rr-outcome">{r.outcome}</span>
+      </td>
+      <td className="num">
+        {num(r.tokens.before)} → {num(r.tokens.after)}
+      </td>
       <td className="num">{num(r.totals.requests)}</td>
       <td className="num">{usd(r.totals.costUsd)}</td>
-      <td>{r.stale && <span className="tag rr-stale" title="The session file changed after this run: its source may differ from the session's now">session changed since</span>}</td>
+      <td>
+        {r.stale && (
+          <span className="tag rr-stale" title="The session file changed after this run: its source may differ from the session's now">
+            session changed since
+          </span>
+        )}
+      </td>
     </tr>
   );
 }
@@ -70,16 +97,35 @@ export function RunsList(): React.JSX.Element {
     <section className="rr-runs" aria-label="Runs">
       <div className="rr-section-head">
         <h3>Runs {target && <span className="muted">of {targetLabel(target)}</span>}</h3>
-        <button type="button" onClick={() => void refresh()}>Refresh</button>
-        <button type="button" className="rr-primary" disabled={comparing || target === null || (picked === 0 && !isCompaction)} onClick={() => void compare()}>
+        <button type="button" onClick={() => void refresh()}>
+          Refresh
+        </button>
+        <button
+          type="button"
+          className="rr-primary"
+          disabled={comparing || target === null || (picked === 0 && !isCompaction)}
+          onClick={() => void compare()}
+        >
           {isCompaction ? `Compare ${picked} with the original` : `Compare ${picked}`}
         </button>
       </div>
-      {runsError && <p className="rr-error" role="alert">{runsError.code}: {runsError.message}</p>}
+      {runsError && (
+        <p className="rr-error" role="alert">
+          {runsError.code}: {runsError.message}
+        </p>
+      )}
       {problems.length > 0 && (
         <details className="rr-note">
-          <summary>{problems.length} line{problems.length === 1 ? '' : 's'} of the results file could not be read (skipped)</summary>
-          <ul>{problems.map((p) => <li key={p.line}>line {p.line}: {p.message}</li>)}</ul>
+          <summary>
+            {problems.length} line{problems.length === 1 ? '' : 's'} of the results file could not be read (skipped)
+          </summary>
+          <ul>
+            {problems.map((p) => (
+              <li key={p.line}>
+                line {p.line}: {p.message}
+              </li>
+            ))}
+          </ul>
         </details>
       )}
       {mine.length === 0 ? (
@@ -87,9 +133,25 @@ export function RunsList(): React.JSX.Element {
       ) : (
         <table className="rr-table">
           <thead>
-            <tr><th scope="col">compare</th><th scope="col">when</th><th scope="col">strategy</th><th scope="col">models</th><th scope="col">outcome</th><th scope="col">tokens</th><th scope="col">requests</th><th scope="col">cost</th><th scope="col"><span className="sr-only">flags</span></th></tr>
+            <tr>
+              <th scope="col">compare</th>
+              <th scope="col">when</th>
+              <th scope="col">strategy</th>
+              <th scope="col">models</th>
+              <th scope="col">outcome</th>
+              <th scope="col">tokens</th>
+              <th scope="col">requests</th>
+              <th scope="col">cost</th>
+              <th scope="col">
+                <span className="sr-only">flags</span>
+              </th>
+            </tr>
           </thead>
-          <tbody>{mine.map((r) => <Row key={r.runId} r={r} selectable />)}</tbody>
+          <tbody>
+            {mine.map((r) => (
+              <Row key={r.runId} r={r} selectable />
+            ))}
+          </tbody>
         </table>
       )}
       {rest.length > 0 && (
@@ -99,10 +161,18 @@ export function RunsList(): React.JSX.Element {
       )}
       {others && rest.length > 0 && (
         <table className="rr-table">
-          <tbody>{rest.map((r) => <Row key={r.runId} r={r} selectable={false} />)}</tbody>
+          <tbody>
+            {rest.map((r) => (
+              <Row key={r.runId} r={r} selectable={false} />
+            ))}
+          </tbody>
         </table>
       )}
-      {file && <p className="muted small">Results file: <code>{file}</code></p>}
+      {file && (
+        <p className="muted small">
+          Results file: <code>{file}</code>
+        </p>
+      )}
     </section>
   );
 }

@@ -33,7 +33,12 @@ export function SessionModeTabs({ sessionId }: { sessionId: string }): React.JSX
     <div className="rr-modes" role="tablist" aria-label="Session view">
       {MODES.map((m) => (
         <button
-          key={m.id} type="button" role="tab" id={`mode-${m.id}`} aria-selected={mode === m.id} className={mode === m.id ? 'active' : ''}
+          key={m.id}
+          type="button"
+          role="tab"
+          id={`mode-${m.id}`}
+          aria-selected={mode === m.id}
+          className={mode === m.id ? 'active' : ''}
           onClick={() => setMode(sessionId, m.id)}
         >
           {m.label}

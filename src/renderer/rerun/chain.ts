@@ -36,7 +36,8 @@ const KEY_ENV = /^[A-Z][A-Z0-9_]*_API_KEY$/;
 export function positiveInt(text: string, what: string, max: number): Result<number | undefined> {
   const t = text.trim().replace(/[,_\s]/g, '');
   if (t === '') return { ok: true, value: undefined };
-  if (!INT.test(t) || Number(t) < 1 || Number(t) > max) return { ok: false, error: `${what} must be a whole number from 1 to ${max.toLocaleString('en-US')}.` };
+  if (!INT.test(t) || Number(t) < 1 || Number(t) > max)
+    return { ok: false, error: `${what} must be a whole number from 1 to ${max.toLocaleString('en-US')}.` };
   return { ok: true, value: Number(t) };
 }
 
@@ -50,10 +51,12 @@ export function modelSpec(e: ChainEntry): Result<ModelSpec> {
   const window = positiveInt(e.window, `The window of ${name}`, 100_000_000);
   if (!window.ok) return window;
   const baseUrl = e.baseUrl.trim();
-  if (baseUrl !== '' && !/^https?:\/\/\S+$/.test(baseUrl)) return { ok: false, error: `The base URL of ${name} must start with http:// or https://.` };
+  if (baseUrl !== '' && !/^https?:\/\/\S+$/.test(baseUrl))
+    return { ok: false, error: `The base URL of ${name} must start with http:// or https://.` };
   const t = (e.temperature ?? '').trim();
   const temperature = t === '' ? undefined : Number(t);
-  if (temperature !== undefined && !(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) return { ok: false, error: `The temperature of ${name} must be a number from 0 to 2.` };
+  if (temperature !== undefined && !(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2))
+    return { ok: false, error: `The temperature of ${name} must be a number from 0 to 2.` };
   const r = (e.reasoning ?? '').trim();
   const reasoning = ReasoningEffort.safeParse(r);
   if (r !== '' && !reasoning.success) return { ok: false, error: `The reasoning of ${name} must be low, medium or high.` };
@@ -63,14 +66,16 @@ export function modelSpec(e: ChainEntry): Result<ModelSpec> {
   const prices = p === '' ? null : parsePrices(p);
   if (prices && !prices.ok) return { ok: false, error: `The prices of ${name}: ${prices.error}.` };
   const keyEnv = (e.keyEnv ?? '').trim();
-  if (keyEnv !== '' && !KEY_ENV.test(keyEnv)) return { ok: false, error: `The key variable of ${name} must be a *_API_KEY name, like OPENROUTER_API_KEY.` };
+  if (keyEnv !== '' && !KEY_ENV.test(keyEnv))
+    return { ok: false, error: `The key variable of ${name} must be a *_API_KEY name, like OPENROUTER_API_KEY.` };
   const params = {
     ...(temperature !== undefined ? { temperature } : {}),
     ...(maxOutput.value !== undefined ? { maxOutput: maxOutput.value } : {}),
     ...(r !== '' && reasoning.success ? { reasoning: reasoning.data } : {}),
   };
   const spec: PinnedModelRow = {
-    provider: e.provider as PinnedModelRow['provider'], model,
+    provider: e.provider as PinnedModelRow['provider'],
+    model,
     ...(baseUrl !== '' ? { baseUrl } : {}),
     ...(window.value !== undefined ? { window: window.value } : {}),
     ...(keyEnv !== '' ? { keyEnv } : {}),
@@ -84,14 +89,21 @@ export function modelSpec(e: ChainEntry): Result<ModelSpec> {
 export function modelRow(e: ChainEntry): Result<PinnedModelRow> {
   const m = modelSpec(e);
   if (!m.ok) return m;
-  return { ok: true, value: typeof m.value === 'string' ? { provider: e.provider as PinnedModelRow['provider'], model: e.model.trim() } : m.value };
+  return {
+    ok: true,
+    value: typeof m.value === 'string' ? { provider: e.provider as PinnedModelRow['provider'], model: e.model.trim() } : m.value,
+  };
 }
 
 /** An entry from a model kept in settings. */
 export function entryOf(row: PinnedModelRow, key: number): ChainEntry {
   const p = row.params ?? {};
   return {
-    key, provider: row.provider, model: row.model, baseUrl: row.baseUrl ?? '', window: row.window !== undefined ? String(row.window) : '',
+    key,
+    provider: row.provider,
+    model: row.model,
+    baseUrl: row.baseUrl ?? '',
+    window: row.window !== undefined ? String(row.window) : '',
     temperature: p.temperature !== undefined ? String(p.temperature) : '',
     reasoning: p.reasoning ?? '',
     maxOutput: p.maxOutput !== undefined && p.maxOutput !== null ? String(p.maxOutput) : '',
@@ -115,7 +127,9 @@ export function entryDetails(e: ChainEntry): string[] {
   const prices = t(e.prices) ? parsePrices(t(e.prices)) : null;
   if (prices?.ok) {
     const v = prices.value;
-    out.push(`$${v.input} in / $${v.output} out per M${v.cacheRead !== undefined ? ` / $${v.cacheRead} cache read` : ''}${v.cacheWrite !== undefined ? ` / $${v.cacheWrite} cache write` : ''}`);
+    out.push(
+      `$${v.input} in / $${v.output} out per M${v.cacheRead !== undefined ? ` / $${v.cacheRead} cache read` : ''}${v.cacheWrite !== undefined ? ` / $${v.cacheWrite} cache write` : ''}`,
+    );
   }
   if (t(e.keyEnv)) out.push(`key from ${t(e.keyEnv)}`);
   return out;

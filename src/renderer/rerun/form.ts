@@ -44,7 +44,6 @@ export type StartInput = ApiInput<'startRerun'>;
 
 const INT = /^\d+$/;
 
-
 /** The startRerun input of a form, or the first thing wrong with it, in a sentence. */
 export function toStartInput(sessionId: string, form: RerunForm, strategies: readonly StrategyRow[]): Result<StartInput> {
   const strategy = strategies.find((s) => s.id === form.strategy);
@@ -80,7 +79,10 @@ export function toStartInput(sessionId: string, form: RerunForm, strategies: rea
   return {
     ok: true,
     value: {
-      sessionId, target, strategy: strategy.id, models,
+      sessionId,
+      target,
+      strategy: strategy.id,
+      models,
       ...(Object.keys(options.value).length > 0 ? { options: options.value } : {}),
       ...(window.value !== undefined ? { window: window.value } : {}),
       ...(maxOutput.value !== undefined ? { maxOutput: maxOutput.value } : {}),
@@ -105,7 +107,10 @@ export const sameTarget = (a: StartInput['target'], b: StartInput['target'] | nu
  * window, so a source that fits in it is left alone ("nothing to truncate"). null: the session's
  * own window already leaves them work, or nothing is known.
  */
-export function demoWindow(c: CompactionRow | undefined, requests: readonly RequestRow[]): { window: number; sessionWindow: number | null; tokens: number } | null {
+export function demoWindow(
+  c: CompactionRow | undefined,
+  requests: readonly RequestRow[],
+): { window: number; sessionWindow: number | null; tokens: number } | null {
   const tokens = c?.preTokens ?? null;
   if (tokens === null) return null;
   const before = requests.filter((r) => c?.startSeq == null || r.seq < c.startSeq);

@@ -32,14 +32,20 @@ export function keyActions(api: PalimpsestApi, set: Set, get: Get, refresh: () =
       const r = await api.setProviderKey({ provider, key });
       if (!r.ok) return set({ keyBusy: false, keyMessage: { provider, ok: false, text: r.error.message } });
       const last4 = r.value.status.last4;
-      await done(provider, `Stored the ${provider} key${last4 ? ` ending …${last4}` : ''}, encrypted.${r.value.note ? ` ${r.value.note}` : ''}`);
+      await done(
+        provider,
+        `Stored the ${provider} key${last4 ? ` ending …${last4}` : ''}, encrypted.${r.value.note ? ` ${r.value.note}` : ''}`,
+      );
     },
 
     async removeKey(provider) {
       set({ keyBusy: true, keyMessage: null });
       const r = await api.removeProviderKey({ provider });
       if (!r.ok) return set({ keyBusy: false, keyMessage: { provider, ok: false, text: r.error.message } });
-      await done(provider, `${r.value.removed ? `Removed the stored ${provider} key.` : `No ${provider} key was stored.`}${r.value.note ? ` ${r.value.note}` : ''}`);
+      await done(
+        provider,
+        `${r.value.removed ? `Removed the stored ${provider} key.` : `No ${provider} key was stored.`}${r.value.note ? ` ${r.value.note}` : ''}`,
+      );
     },
   };
 }

@@ -34,9 +34,27 @@ const tail = (tailDefault: string): OptionField[] => [
 export const STRATEGY_OPTIONS: Readonly<Record<string, readonly OptionField[]>> = {
   'one-shot': tail('0.2'),
   layered: [
-    { key: 'concurrency', kind: 'int', min: 1, max: 4, default: '4', help: 'Map calls in flight at once; 1 is cosh\u2019s sequential mode.' },
-    { key: 'segmentTokens', kind: 'int', min: 1, default: 'all a map request holds', help: 'Soft target of a map segment, in item tokens (clamped to what a map request holds).' },
-    { key: 'audit', kind: 'bool', default: 'true', help: 'Run the validator audit and its corrections (\u2264 2) on a MapReduce candidate.' },
+    {
+      key: 'concurrency',
+      kind: 'int',
+      min: 1,
+      max: 4,
+      default: '4',
+      help: 'Map calls in flight at once; 1 is cosh\u2019s sequential mode.',
+    },
+    {
+      key: 'segmentTokens',
+      kind: 'int',
+      min: 1,
+      default: 'all a map request holds',
+      help: 'Soft target of a map segment, in item tokens (clamped to what a map request holds).',
+    },
+    {
+      key: 'audit',
+      kind: 'bool',
+      default: 'true',
+      help: 'Run the validator audit and its corrections (\u2264 2) on a MapReduce candidate.',
+    },
     { key: 'forceMapReduce', kind: 'bool', default: 'false', help: 'Take the MapReduce path even when one request fits.' },
   ],
   'dsh-basic': [
@@ -50,25 +68,40 @@ export const STRATEGY_OPTIONS: Readonly<Record<string, readonly OptionField[]>> 
   ],
   preemptive: [
     { key: 'force', kind: 'bool', default: 'false', help: 'Compact even below the soft watermark.' },
-    { key: 'softWatermark', kind: 'ratio', positive: true, default: '0.7', help: 'Preemptive trigger on the projected next turn, as a share of the window.' },
+    {
+      key: 'softWatermark',
+      kind: 'ratio',
+      positive: true,
+      default: '0.7',
+      help: 'Preemptive trigger on the projected next turn, as a share of the window.',
+    },
     { key: 'hardWatermark', kind: 'ratio', positive: true, default: '0.95', help: 'Reactive trigger, as a share of the window.' },
     { key: 'tailKeep', kind: 'int', min: 0, default: '10', help: 'Most recent messages kept verbatim.' },
     { key: 'outputHeadroom', kind: 'int', min: 0, default: '4096', help: 'Tokens kept free for the next reply.' },
     { key: 'summarizerMaxTokens', kind: 'int', min: 1, default: '1024', help: 'Output ceiling of a summary request.' },
-    { key: 'pendingToolResult', kind: 'int', min: 0, default: 'the latest tool result\u2019s size', help: 'Expected size of the next tool result, in tokens.' },
+    {
+      key: 'pendingToolResult',
+      kind: 'int',
+      min: 0,
+      default: 'the latest tool result\u2019s size',
+      help: 'Expected size of the next tool result, in tokens.',
+    },
     { key: 'maxFailures', kind: 'int', min: 1, default: '3', help: 'Failures before the circuit breaker opens.' },
     { key: 'cooldownTurns', kind: 'int', min: 1, default: '5', help: 'Turns the open breaker waits.' },
   ],
-  truncate: [
-    ...tail('0.2'),
-    { key: 'keepFirstUser', kind: 'bool', default: 'true', help: 'Keep the first user message after the head.' },
-  ],
+  truncate: [...tail('0.2'), { key: 'keepFirstUser', kind: 'bool', default: 'true', help: 'Keep the first user message after the head.' }],
   'clear-tools': [
     { key: 'keepLast', kind: 'int', min: 0, default: '3', help: 'Most recent tool results kept verbatim; older ones are cleared.' },
   ],
   extractive: [
     ...tail('0.2'),
-    { key: 'maxTokens', kind: 'int', min: 1, default: 'min(8,192, window/10)', help: 'Token budget of the lines copied into the checkpoint.' },
+    {
+      key: 'maxTokens',
+      kind: 'int',
+      min: 1,
+      default: 'min(8,192, window/10)',
+      help: 'Token budget of the lines copied into the checkpoint.',
+    },
   ],
 };
 
@@ -106,7 +139,10 @@ function fieldValue(f: OptionField, typed: string): Result<OptionValue | undefin
 /** "key=value" lines; the value is JSON when it parses (numbers, booleans), else a string — as `--option`. */
 export function parseExtra(text: string, typed: ReadonlySet<string>): Result<Record<string, OptionValue>> {
   const out: Record<string, OptionValue> = {};
-  for (const line of text.split('\n').map((l) => l.trim()).filter((l) => l !== '')) {
+  for (const line of text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')) {
     const eq = line.indexOf('=');
     const key = eq > 0 ? line.slice(0, eq).trim() : '';
     if (key === '') return { ok: false, error: `Other options take one key=value a line, got "${line}".` };
@@ -131,7 +167,11 @@ function jsonOrString(raw: string): OptionValue {
 }
 
 /** The options of one strategy as startRerun takes them, or the first thing wrong, in a sentence. */
-export function strategyOptions(strategy: string, typed: Readonly<Record<string, string>>, extra: string): Result<Record<string, OptionValue>> {
+export function strategyOptions(
+  strategy: string,
+  typed: Readonly<Record<string, string>>,
+  extra: string,
+): Result<Record<string, OptionValue>> {
   const fields = optionFields(strategy);
   const out: Record<string, OptionValue> = {};
   for (const f of fields) {
@@ -146,5 +186,7 @@ export function strategyOptions(strategy: string, typed: Readonly<Record<string,
 
 /** "keepLast=1, audit=false" for a job or a run; '' for none. */
 export function optionsText(options: Readonly<Record<string, unknown>>): string {
-  return Object.entries(options).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ');
+  return Object.entries(options)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
 }

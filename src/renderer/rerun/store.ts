@@ -1,5 +1,15 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiError, ApiOutput, CompactionRow, PalimpsestApi, RequestRow, RerunJob, RerunTarget, RunRow, StrategyRow } from '../../shared/api/contract';
+import type {
+  ApiError,
+  ApiOutput,
+  CompactionRow,
+  PalimpsestApi,
+  RequestRow,
+  RerunJob,
+  RerunTarget,
+  RunRow,
+  StrategyRow,
+} from '../../shared/api/contract';
 import { entryOf, modelRow } from './chain';
 import { demoWindow, formTarget, MOCK_MODEL, modelSpec, toStartInput, type ChainEntry, type RerunForm } from './form';
 import { keyActions, type KeyActions } from './key-actions';
@@ -82,8 +92,17 @@ export interface RerunState extends KeyActions {
 export type RerunStore = StoreApi<RerunState>;
 
 const EMPTY_FORM: RerunForm = {
-  targetKind: 'compaction', compactionId: '', request: '0', strategy: '', chain: [], window: '', maxOutput: '', repeat: '1', mockLatencyMs: '',
-  options: {}, extraOptions: {},
+  targetKind: 'compaction',
+  compactionId: '',
+  request: '0',
+  strategy: '',
+  chain: [],
+  window: '',
+  maxOutput: '',
+  repeat: '1',
+  mockLatencyMs: '',
+  options: {},
+  extraOptions: {},
 };
 
 const formTargetOf = (t: RerunTarget): Partial<RerunForm> =>
@@ -133,7 +152,15 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
       if (mine !== saves) return;
       set({
         chainSettings: r.ok
-          ? { file: r.value.file, ok: true, saving: false, note: models.length > 0 ? `Saved in settings (${r.value.file}): re-runs of every session start from this chain.` : `Cleared in settings (${r.value.file}): re-runs use each session's own model.` }
+          ? {
+              file: r.value.file,
+              ok: true,
+              saving: false,
+              note:
+                models.length > 0
+                  ? `Saved in settings (${r.value.file}): re-runs of every session start from this chain.`
+                  : `Cleared in settings (${r.value.file}): re-runs use each session's own model.`,
+            }
           : { file: get().chainSettings.file, ok: false, saving: false, note: `Not saved in settings: ${r.error.message}` },
       });
     };
@@ -154,7 +181,10 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
       if (followed.has(job.jobId)) return;
       followed.add(job.jobId);
       void followJob(api, job.jobId, {
-        update: (j) => set((s) => ({ jobs: s.jobs.some((x) => x.jobId === j.jobId) ? s.jobs.map((x) => (x.jobId === j.jobId ? j : x)) : [...s.jobs, j] })),
+        update: (j) =>
+          set((s) => ({
+            jobs: s.jobs.some((x) => x.jobId === j.jobId) ? s.jobs.map((x) => (x.jobId === j.jobId ? j : x)) : [...s.jobs, j],
+          })),
         finished: (j) => {
           void get().refreshRuns();
           // The runs a job just made are what the user wants to look at next.
@@ -166,14 +196,41 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
     };
 
     return {
-      phase: 'loading', error: null, strategies: [], branch: null, defaultBranch: null, compactions: [], requests: [], keys: null, keyMessage: null, keyBusy: false,
-      modelKeys: {}, watchError: null, noKeys: false, form: EMPTY_FORM, demo: null, chainSettings: { file: null, ok: true, note: null, saving: false },
-      formError: null, starting: false, jobs: [], runs: [], runsFile: null, runProblems: [], runsError: null, chosen: [], comparing: false,
-      comparison: null, compareError: null,
+      phase: 'loading',
+      error: null,
+      strategies: [],
+      branch: null,
+      defaultBranch: null,
+      compactions: [],
+      requests: [],
+      keys: null,
+      keyMessage: null,
+      keyBusy: false,
+      modelKeys: {},
+      watchError: null,
+      noKeys: false,
+      form: EMPTY_FORM,
+      demo: null,
+      chainSettings: { file: null, ok: true, note: null, saving: false },
+      formError: null,
+      starting: false,
+      jobs: [],
+      runs: [],
+      runsFile: null,
+      runProblems: [],
+      runsError: null,
+      chosen: [],
+      comparing: false,
+      comparison: null,
+      compareError: null,
 
       async load() {
         const [strategies, compactions, requests, keys, jobs, settings] = await Promise.all([
-          api.listStrategies({}), api.listCompactions({ sessionId }), api.listRequests({ sessionId }), api.providerKeys({}), api.listRerunJobs({ sessionId }),
+          api.listStrategies({}),
+          api.listCompactions({ sessionId }),
+          api.listRequests({ sessionId }),
+          api.providerKeys({}),
+          api.listRerunJobs({ sessionId }),
           api.rerunSettings({}),
         ]);
         const failed = [strategies, compactions, requests, keys, jobs].find((r) => !r.ok);
@@ -186,7 +243,12 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
         // The chain kept in settings, when there is one; else, with no key, the mock.
         const saved = settings.ok ? settings.value.chain.map((m) => entryOf(m, nextKey++)) : [];
         const chainSettings = settings.ok
-          ? { file: settings.value.file, ok: settings.value.problem === null, saving: false, note: settings.value.problem ?? (saved.length > 0 ? `From settings (${settings.value.file}).` : null) }
+          ? {
+              file: settings.value.file,
+              ok: settings.value.problem === null,
+              saving: false,
+              note: settings.value.problem ?? (saved.length > 0 ? `From settings (${settings.value.file}).` : null),
+            }
           : { file: null, ok: false, saving: false, note: `The chain in settings could not be read: ${settings.error.message}` };
         const form: RerunForm = {
           ...EMPTY_FORM,
@@ -201,8 +263,17 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
         };
         set({
           chainSettings,
-          phase: 'ready', strategies: strategies.value.strategies, branch: compactions.value.branch, defaultBranch: compactions.value.branch,
-          compactions: compactions.value.compactions, requests: requests.value.requests, keys: keys.value, noKeys, form, demo, jobs: jobs.value.jobs,
+          phase: 'ready',
+          strategies: strategies.value.strategies,
+          branch: compactions.value.branch,
+          defaultBranch: compactions.value.branch,
+          compactions: compactions.value.compactions,
+          requests: requests.value.requests,
+          keys: keys.value,
+          noKeys,
+          form,
+          demo,
+          jobs: jobs.value.jobs,
         });
         for (const j of jobs.value.jobs) if (j.state === 'running') track(j);
         if (pending) await get().aim(pending);
@@ -255,7 +326,10 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
         set((s) => ({
           demo,
           form: {
-            ...s.form, targetKind: first ? 'compaction' : 'request', compactionId: first?.id ?? s.form.compactionId, strategy: 'extractive',
+            ...s.form,
+            targetKind: first ? 'compaction' : 'request',
+            compactionId: first?.id ?? s.form.compactionId,
+            strategy: 'extractive',
             chain: s.form.chain.some((e) => e.provider === 'mock') ? s.form.chain : [...s.form.chain, { key: nextKey++, ...MOCK_MODEL }],
             window: demo ? String(demo.window) : s.form.window,
           },
@@ -293,7 +367,11 @@ export function createRerunStore(api: PalimpsestApi, sessionId: string, initial?
       async compare() {
         const target = formTarget(get().form);
         if (target === null) return set({ compareError: { code: 'BAD_INPUT', message: 'Choose a compaction or a request first.' } });
-        const ofTarget = new Set(get().runs.filter((r) => JSON.stringify(r.target) === JSON.stringify(target) && r.branch === get().branch).map((r) => r.runId));
+        const ofTarget = new Set(
+          get()
+            .runs.filter((r) => JSON.stringify(r.target) === JSON.stringify(target) && r.branch === get().branch)
+            .map((r) => r.runId),
+        );
         const runIds = get().chosen.filter((id) => ofTarget.has(id));
         set({ comparing: true, compareError: null });
         const branch = get().branch;

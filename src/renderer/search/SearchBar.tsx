@@ -94,18 +94,32 @@ export function SearchBar(): React.JSX.Element {
           autoComplete="off"
         />
         <span className="muted small search-status" role="status">
-          {loading ? 'searching…' : error ? '' : result ? `${result.total} match${result.total === 1 ? '' : 'es'}${result.truncated ? ` (first ${matches.length} listed)` : ''}` : ''}
+          {loading
+            ? 'searching…'
+            : error
+              ? ''
+              : result
+                ? `${result.total} match${result.total === 1 ? '' : 'es'}${result.truncated ? ` (first ${matches.length} listed)` : ''}`
+                : ''}
           {result && result.partial > 0 ? ` · ${result.partial} long texts searched in part only` : ''}
         </span>
-        <button type="button" className="link" onClick={closeSearch} aria-label="Close search">close</button>
+        <button type="button" className="link" onClick={closeSearch} aria-label="Close search">
+          close
+        </button>
       </div>
-      {error && <div className="notice error" role="alert"><strong>{error.code}</strong> {error.message}</div>}
+      {error && (
+        <div className="notice error" role="alert">
+          <strong>{error.code}</strong> {error.message}
+        </div>
+      )}
       {matches.length > 0 && (
         <ul className="search-results" role="listbox" aria-label="Matches" ref={list}>
           {matches.map((m, i) => (
             <li key={`${m.seq}:${m.where}:${i}`} role="option" aria-selected={i === selected} className={i === selected ? 'selected' : ''}>
               <button type="button" className="match" onClick={() => show(i, 'seq')} title="Show this event in the raw history">
-                <span className="where">seq {m.seq} · {m.where}</span>
+                <span className="where">
+                  seq {m.seq} · {m.where}
+                </span>
                 <Snippet m={m} />
               </button>
               {m.request !== null && (

@@ -29,7 +29,8 @@ export function AlignmentBar(): React.JSX.Element {
   const selected = useSession((s) => s.selected);
   const clear = useSession((s) => s.clearPick);
 
-  let body: React.JSX.Element | string = 'Pick an item of the model view to see the raw events it came from, or a raw event to see what became of it at this request.';
+  let body: React.JSX.Element | string =
+    'Pick an item of the model view to see the raw events it came from, or a raw event to see what became of it at this request.';
   if (pickedView !== null) {
     const row = rowAt(viewChunks, VIEW_CHUNK, pickedView);
     if (row) {
@@ -38,7 +39,9 @@ export function AlignmentBar(): React.JSX.Element {
         <>
           View position {pickedView} (<code>{row.item.id}</code>, {row.item.kind}) came from {p.length} event{p.length === 1 ? '' : 's'}:{' '}
           {p.slice(0, 40).map((s) => (
-            <button type="button" key={s} className="link sv-seq" onClick={() => void jumpToSeq(s, selected ?? undefined)}>{s}</button>
+            <button type="button" key={s} className="link sv-seq" onClick={() => void jumpToSeq(s, selected ?? undefined)}>
+              {s}
+            </button>
           ))}
           {p.length > 40 && <span className="muted"> … and {p.length - 40} more</span>}
         </>
@@ -47,12 +50,29 @@ export function AlignmentBar(): React.JSX.Element {
   } else if (pickedRaw !== null) {
     const a = rowAt(alignChunks, RAW_CHUNK, pickedRaw);
     const target = highlight.size > 0 ? [...highlight].sort((x, y) => x - y).join(', ') : null;
-    body = a ? <>Event {pickedRaw}{a.item ? <> (item <code>{a.item}</code>)</> : null}: {rawWords(a, a.target === null ? null : String(a.target))}</> : `Event ${pickedRaw}${target ? ` — view position ${target}` : ''}`;
+    body = a ? (
+      <>
+        Event {pickedRaw}
+        {a.item ? (
+          <>
+            {' '}
+            (item <code>{a.item}</code>)
+          </>
+        ) : null}
+        : {rawWords(a, a.target === null ? null : String(a.target))}
+      </>
+    ) : (
+      `Event ${pickedRaw}${target ? ` — view position ${target}` : ''}`
+    );
   }
   return (
     <div className="sv-align" role="status" aria-live="polite">
       <span className="sv-align-text">{body}</span>
-      {(pickedView !== null || pickedRaw !== null) && <button type="button" className="link" onClick={clear} title="Esc">clear</button>}
+      {(pickedView !== null || pickedRaw !== null) && (
+        <button type="button" className="link" onClick={clear} title="Esc">
+          clear
+        </button>
+      )}
     </div>
   );
 }

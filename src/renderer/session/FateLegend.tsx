@@ -17,7 +17,9 @@ export function FateLegend({ counts }: { counts?: Partial<Record<(typeof FATE_NA
     <ul className="legend" aria-label="Fate legend">
       {[...FATE_NAMES, 'later' as const, 'none' as const].map((f) => (
         <li key={f} title={EXPLAIN[f]}>
-          <span className={`chip fate-${f}`} aria-label={`${f}: ${EXPLAIN[f]}`}>{f === 'none' ? 'unknown' : f === 'later' ? 'after' : f}</span>
+          <span className={`chip fate-${f}`} aria-label={`${f}: ${EXPLAIN[f]}`}>
+            {f === 'none' ? 'unknown' : f === 'later' ? 'after' : f}
+          </span>
           {counts && f !== 'later' && f !== 'none' && <span className="muted small"> {counts[f] ?? 0}</span>}
         </li>
       ))}

@@ -27,8 +27,17 @@ export function JoinedRequestList(): React.JSX.Element {
 
   return (
     <section className="pane requests" aria-label="Requests">
-      <h2>Requests <span className="muted">({rows.length}, with the capture)</span></h2>
-      <div className="scroll" ref={scroller} role="listbox" aria-label="Requests" aria-activedescendant={selectedRow !== null ? `joined-${selectedRow}` : undefined} tabIndex={0}>
+      <h2>
+        Requests <span className="muted">({rows.length}, with the capture)</span>
+      </h2>
+      <div
+        className="scroll"
+        ref={scroller}
+        role="listbox"
+        aria-label="Requests"
+        aria-activedescendant={selectedRow !== null ? `joined-${selectedRow}` : undefined}
+        tabIndex={0}
+      >
         <div className="spacer" style={{ height: virtual.getTotalSize() }}>
           {virtual.getVirtualItems().map((v) => {
             const r = rows[v.index];
@@ -36,7 +45,7 @@ export function JoinedRequestList(): React.JSX.Element {
             const failed = r.error !== null || (r.status !== null && r.status >= 400);
             const finish = r.error ? 'error' : (r.finish?.raw ?? 'no response');
             const compaction = r.logIndex === null ? undefined : compactionAt.get(r.logIndex);
-            const diags = r.logIndex === null ? 0 : diagnosticsAt.get(r.logIndex) ?? 0;
+            const diags = r.logIndex === null ? 0 : (diagnosticsAt.get(r.logIndex) ?? 0);
             const input = r.usage ? (r.usage.context ?? (r.usage.input ?? 0) + (r.usage.cacheRead ?? 0) + (r.usage.cacheWrite ?? 0)) : null;
             return (
               <div
@@ -53,15 +62,25 @@ export function JoinedRequestList(): React.JSX.Element {
                   <span className="idx">#{r.index}</span>
                   <span className="purpose">{r.purpose}</span>
                   <WireBadge row={r} />
-                  {compaction && <span className="sv-mark compaction" title={`first view after ${compaction.label}`}>◆ {compaction.id}</span>}
-                  {diags > 0 && <span className="sv-mark diagnostic" title={`${diags} diagnostic${diags === 1 ? '' : 's'} first visible here`}>! {diags}</span>}
+                  {compaction && (
+                    <span className="sv-mark compaction" title={`first view after ${compaction.label}`}>
+                      ◆ {compaction.id}
+                    </span>
+                  )}
+                  {diags > 0 && (
+                    <span className="sv-mark diagnostic" title={`${diags} diagnostic${diags === 1 ? '' : 's'} first visible here`}>
+                      ! {diags}
+                    </span>
+                  )}
                   <span className="model">{r.model ?? 'unknown model'}</span>
                 </div>
                 <div className="line2 muted">
                   {r.logIndex !== null && <span>log #{r.logIndex}</span>}
                   <span>in {num(input)}</span>
                   <span>out {num(r.usage?.output ?? null)}</span>
-                  <span className={failed ? 'sev-error' : ''} title={r.error?.message}>{r.error ? `error: ${r.error.message}` : finish}</span>
+                  <span className={failed ? 'sev-error' : ''} title={r.error?.message}>
+                    {r.error ? `error: ${r.error.message}` : finish}
+                  </span>
                 </div>
               </div>
             );

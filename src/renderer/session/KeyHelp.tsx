@@ -11,12 +11,18 @@ export function KeyHelp(): React.JSX.Element {
       <dl>
         {KEY_BINDINGS.map((b) => (
           <div key={b.help}>
-            <dt>{b.keys.map((k) => <kbd key={k}>{label(k)}</kbd>)}</dt>
+            <dt>
+              {b.keys.map((k) => (
+                <kbd key={k}>{label(k)}</kbd>
+              ))}
+            </dt>
             <dd>{b.help}</dd>
           </div>
         ))}
       </dl>
-      <button type="button" className="link" onClick={toggle}>close</button>
+      <button type="button" className="link" onClick={toggle}>
+        close
+      </button>
     </section>
   );
 }

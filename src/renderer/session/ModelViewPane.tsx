@@ -52,10 +52,13 @@ export function ModelViewPane(): React.JSX.Element {
     if (scrollView && scrollView.position < total) virtual.scrollToIndex(scrollView.position, { align: 'center' });
   }, [scrollView, total, virtual]);
 
-  const onPick = useCallback((position: number, itemId: string) => {
-    pickView(position);
-    toggleExpand(itemId);
-  }, [pickView, toggleExpand]);
+  const onPick = useCallback(
+    (position: number, itemId: string) => {
+      pickView(position);
+      toggleExpand(itemId);
+    },
+    [pickView, toggleExpand],
+  );
 
   return (
     <section className="pane view" aria-label="Model view" aria-busy={loading}>
@@ -64,7 +67,11 @@ export function ModelViewPane(): React.JSX.Element {
         {head && <span className="muted"> · {total} items</span>}
         {loading && !headError && <span className="muted"> · loading…</span>}
       </h2>
-      {headError && <div className="notice error" role="alert"><strong>{headError.code}</strong> {headError.message}</div>}
+      {headError && (
+        <div className="notice error" role="alert">
+          <strong>{headError.code}</strong> {headError.message}
+        </div>
+      )}
       <ViewHeadBox />
       <div className="scroll" ref={scroller}>
         {head && total === 0 && <p className="muted pad">The model saw no conversation items at this request.</p>}
@@ -74,7 +81,13 @@ export function ModelViewPane(): React.JSX.Element {
             return (
               // Every row is measured and observed, open or not: an item's height changes when it
               // opens, when its text arrives, when it closes, and when a placeholder becomes an item.
-              <div key={v.key} data-index={v.index} ref={virtual.measureElement} className="vrow" style={{ transform: `translateY(${v.start}px)` }}>
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtual.measureElement}
+                className="vrow"
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
                 {row ? (
                   <ViewItem
                     row={row}

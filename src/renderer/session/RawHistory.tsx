@@ -12,11 +12,30 @@ const ROW = 24;
 /** The fate chip of a raw event at the selected request; null for events that create no item. */
 function FateChip({ e, a }: { e: EventRow; a: AlignRow | undefined }): React.JSX.Element | null {
   if (e.kind !== 'item' || !a) return null;
-  if (a.later) return <span className="chip fate-later" title="written after this request">after</span>;
-  if (a.fate) return <span className={`chip fate-${a.fate.fate}`} title={fateTitle(a.fate)}>{a.fate.fate}</span>;
+  if (a.later)
+    return (
+      <span className="chip fate-later" title="written after this request">
+        after
+      </span>
+    );
+  if (a.fate)
+    return (
+      <span className={`chip fate-${a.fate.fate}`} title={fateTitle(a.fate)}>
+        {a.fate.fate}
+      </span>
+    );
   if (!a.onBranch) return <span className="muted small">branch {e.branch}</span>;
-  if (a.item === null) return <span className="muted small" title="adds to an earlier item">extends</span>;
-  return <span className="chip fate-none" title="the log does not say what became of this event at this request">unknown</span>;
+  if (a.item === null)
+    return (
+      <span className="muted small" title="adds to an earlier item">
+        extends
+      </span>
+    );
+  return (
+    <span className="chip fate-none" title="the log does not say what became of this event at this request">
+      unknown
+    </span>
+  );
 }
 
 /**
@@ -51,9 +70,15 @@ export function RawHistory(): React.JSX.Element {
 
   return (
     <section className="pane raw" aria-label="Raw history">
-      <h2>Raw history <span className="muted">({total} events) · fate of each item at this request</span></h2>
+      <h2>
+        Raw history <span className="muted">({total} events) · fate of each item at this request</span>
+      </h2>
       <FateLegend counts={head?.fates} />
-      {error && <div className="notice error" role="alert"><strong>{error.code}</strong> {error.message}</div>}
+      {error && (
+        <div className="notice error" role="alert">
+          <strong>{error.code}</strong> {error.message}
+        </div>
+      )}
       <div className="scroll" ref={scroller}>
         <div className="spacer" style={{ height: virtual.getTotalSize() }}>
           {rows.map((v) => {
@@ -67,13 +92,23 @@ export function RawHistory(): React.JSX.Element {
             if (highlight.has(v.index)) classes.push('aligned');
             if (picked === v.index) classes.push('picked');
             return (
-              <div key={v.key} className={classes.join(' ')} style={{ transform: `translateY(${v.start}px)`, height: ROW }} onClick={() => void pickRaw(v.index)} data-seq={v.index}>
+              <div
+                key={v.key}
+                className={classes.join(' ')}
+                style={{ transform: `translateY(${v.start}px)`, height: ROW }}
+                onClick={() => void pickRaw(v.index)}
+                data-seq={v.index}
+              >
                 <span className="seq">{v.index}</span>
                 {e ? (
                   <>
                     <span className="kind">{e.kind}</span>
-                    <span className="fate"><FateChip e={e} a={a} /></span>
-                    <span className="summary" title={`${e.file}:${e.line}`}>{e.summary}</span>
+                    <span className="fate">
+                      <FateChip e={e} a={a} />
+                    </span>
+                    <span className="summary" title={`${e.file}:${e.line}`}>
+                      {e.summary}
+                    </span>
                   </>
                 ) : (
                   <span className="muted">…</span>

@@ -18,7 +18,12 @@ function LogRequestList(): React.JSX.Element {
   const selected = useSession((s) => s.selected);
   const select = useSession((s) => s.select);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: requests.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
+  const virtual = useVirtualizer({
+    count: requests.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 10,
+  });
   const { compactionAt, diagnosticsAt } = useRequestMarkers();
 
   useEffect(() => {
@@ -27,8 +32,17 @@ function LogRequestList(): React.JSX.Element {
 
   return (
     <section className="pane requests" aria-label="Requests">
-      <h2>Requests <span className="muted">({requests.length})</span></h2>
-      <div className="scroll" ref={scroller} role="listbox" aria-label="Requests" aria-activedescendant={selected !== null ? `request-${selected}` : undefined} tabIndex={0}>
+      <h2>
+        Requests <span className="muted">({requests.length})</span>
+      </h2>
+      <div
+        className="scroll"
+        ref={scroller}
+        role="listbox"
+        aria-label="Requests"
+        aria-activedescendant={selected !== null ? `request-${selected}` : undefined}
+        tabIndex={0}
+      >
         {requests.length === 0 && <p className="muted pad">This branch has no model requests.</p>}
         <div className="spacer" style={{ height: virtual.getTotalSize() }}>
           {virtual.getVirtualItems().map((v) => {
@@ -50,14 +64,26 @@ function LogRequestList(): React.JSX.Element {
                 <div className="line1">
                   <span className="idx">#{r.index}</span>
                   <span className="purpose">{r.purpose}</span>
-                  {compaction && <span className="sv-mark compaction" title={`first view after ${compaction.label}`}>◆ {compaction.id}</span>}
-                  {diags > 0 && <span className="sv-mark diagnostic" title={`${diags} diagnostic${diags === 1 ? '' : 's'} first visible here`}>! {diags}</span>}
-                  <span className="model" title={`${r.provider ?? 'unknown provider'}/${r.model ?? 'unknown model'}`}>{r.model ?? 'unknown model'}</span>
+                  {compaction && (
+                    <span className="sv-mark compaction" title={`first view after ${compaction.label}`}>
+                      ◆ {compaction.id}
+                    </span>
+                  )}
+                  {diags > 0 && (
+                    <span className="sv-mark diagnostic" title={`${diags} diagnostic${diags === 1 ? '' : 's'} first visible here`}>
+                      ! {diags}
+                    </span>
+                  )}
+                  <span className="model" title={`${r.provider ?? 'unknown provider'}/${r.model ?? 'unknown model'}`}>
+                    {r.model ?? 'unknown model'}
+                  </span>
                 </div>
                 <div className="line2 muted">
                   <span>in {num(r.reportedInputTokens)}</span>
                   <span>out {num(r.outputTokens)}</span>
-                  <span className={r.error ? 'sev-error' : ''} title={r.error?.message}>{finish}</span>
+                  <span className={r.error ? 'sev-error' : ''} title={r.error?.message}>
+                    {finish}
+                  </span>
                 </div>
               </div>
             );

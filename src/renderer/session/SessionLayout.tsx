@@ -15,7 +15,12 @@ export function SessionLayout(): React.JSX.Element {
   const showKeys = useSession((s) => s.showKeys);
   const wireOnly = useSession((s) => s.wire !== null);
 
-  if (phase === 'loading') return <div className="notice" role="status">Loading the session…</div>;
+  if (phase === 'loading')
+    return (
+      <div className="notice" role="status">
+        Loading the session…
+      </div>
+    );
   if (phase === 'error') {
     return (
       <div className="notice error" role="alert">

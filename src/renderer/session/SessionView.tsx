@@ -22,11 +22,21 @@ function applyKey(store: SessionStore, e: KeyboardEvent): void {
   if (!action) return;
   const s = store.getState();
   switch (action.type) {
-    case 'request': s.step(action.delta); break;
-    case 'edge': s.edge(action.to); break;
-    case 'marker': s.jumpMarker(action.kind, action.dir); break;
-    case 'clear': s.clearPick(); break;
-    case 'help': s.toggleKeys(); break;
+    case 'request':
+      s.step(action.delta);
+      break;
+    case 'edge':
+      s.edge(action.to);
+      break;
+    case 'marker':
+      s.jumpMarker(action.kind, action.dir);
+      break;
+    case 'clear':
+      s.clearPick();
+      break;
+    case 'help':
+      s.toggleKeys();
+      break;
   }
   e.preventDefault();
 }

@@ -8,7 +8,17 @@ export function trackPercent(index: number, count: number): number {
   return count <= 1 ? 50 : (index / (count - 1)) * 100;
 }
 
-function MarkerTicks({ markers, count, kind, at }: { markers: readonly Marker[]; count: number; kind: Marker['kind']; at: (logIndex: number) => number }): React.JSX.Element {
+function MarkerTicks({
+  markers,
+  count,
+  kind,
+  at,
+}: {
+  markers: readonly Marker[];
+  count: number;
+  kind: Marker['kind'];
+  at: (logIndex: number) => number;
+}): React.JSX.Element {
   const select = useSession((s) => s.select);
   const openCompaction = useSession((s) => s.openCompaction);
   const setTab = useSession((s) => s.setTab);
@@ -50,30 +60,67 @@ export function Timeline(): React.JSX.Element {
   const selectedRow = useSession((s) => s.selectedRow);
   const selectRow = useSession((s) => s.selectRow);
   // With a capture the track runs over the joined list; marks stay on the log's requests.
-  const rowOfLog = useMemo(() => new Map((joined?.rows ?? []).flatMap((r) => (r.logIndex === null ? [] : [[r.logIndex, r.index] as const]))), [joined]);
-  const at = (logIndex: number) => (joined ? rowOfLog.get(logIndex) ?? logIndex : logIndex);
+  const rowOfLog = useMemo(
+    () => new Map((joined?.rows ?? []).flatMap((r) => (r.logIndex === null ? [] : [[r.logIndex, r.index] as const]))),
+    [joined],
+  );
+  const at = (logIndex: number) => (joined ? (rowOfLog.get(logIndex) ?? logIndex) : logIndex);
   const n = joined ? joined.rows.length : requests.length;
   const current = selected === null ? null : requests[selected];
-  const row = joined && selectedRow !== null ? joined.rows[selectedRow] ?? null : null;
+  const row = joined && selectedRow !== null ? (joined.rows[selectedRow] ?? null) : null;
   const where = row
     ? `request #${row.index} of ${n} · ${row.purpose} · ${row.source === 'wire' ? `wire only, ${row.status === null ? 'no response' : `HTTP ${row.status}`}` : `log #${row.logIndex ?? '?'}${current ? ` · seq ${current.seq}` : ''}`}`
-    : current ? `request #${current.index} of ${n} · ${current.purpose} · seq ${current.seq}` : `${n} requests`;
+    : current
+      ? `request #${current.index} of ${n} · ${current.purpose} · seq ${current.seq}`
+      : `${n} requests`;
 
   return (
     <section className="sv-timeline" aria-label="Timeline">
       <div className="sv-timeline-bar">
         <strong>Timeline</strong>
-        <span className="sv-where">
-          {where}
-        </span>
+        <span className="sv-where">{where}</span>
         <span className="sv-steps">
-          <button type="button" onClick={() => step(-1)} title="previous request (k, ↑, ←)">◀ request</button>
-          <button type="button" onClick={() => step(1)} title="next request (j, ↓, →)">request ▶</button>
-          <button type="button" onClick={() => jump('compaction', -1)} title="previous compaction (Shift+C)" disabled={markers.compaction.length === 0}>◀ compaction</button>
-          <button type="button" onClick={() => jump('compaction', 1)} title="next compaction (c)" disabled={markers.compaction.length === 0}>compaction ▶</button>
-          <button type="button" onClick={() => jump('diagnostic', -1)} title="previous diagnostic (Shift+D)" disabled={markers.diagnostic.length === 0}>◀ diagnostic</button>
-          <button type="button" onClick={() => jump('diagnostic', 1)} title="next diagnostic (d)" disabled={markers.diagnostic.length === 0}>diagnostic ▶</button>
-          <button type="button" onClick={toggleKeys} title="keys (?)">keys</button>
+          <button type="button" onClick={() => step(-1)} title="previous request (k, ↑, ←)">
+            ◀ request
+          </button>
+          <button type="button" onClick={() => step(1)} title="next request (j, ↓, →)">
+            request ▶
+          </button>
+          <button
+            type="button"
+            onClick={() => jump('compaction', -1)}
+            title="previous compaction (Shift+C)"
+            disabled={markers.compaction.length === 0}
+          >
+            ◀ compaction
+          </button>
+          <button
+            type="button"
+            onClick={() => jump('compaction', 1)}
+            title="next compaction (c)"
+            disabled={markers.compaction.length === 0}
+          >
+            compaction ▶
+          </button>
+          <button
+            type="button"
+            onClick={() => jump('diagnostic', -1)}
+            title="previous diagnostic (Shift+D)"
+            disabled={markers.diagnostic.length === 0}
+          >
+            ◀ diagnostic
+          </button>
+          <button
+            type="button"
+            onClick={() => jump('diagnostic', 1)}
+            title="next diagnostic (d)"
+            disabled={markers.diagnostic.length === 0}
+          >
+            diagnostic ▶
+          </button>
+          <button type="button" onClick={toggleKeys} title="keys (?)">
+            keys
+          </button>
         </span>
         <BranchPicker />
       </div>
@@ -87,7 +134,9 @@ export function Timeline(): React.JSX.Element {
             max={Math.max(0, n - 1)}
             value={(joined ? selectedRow : selected) ?? 0}
             aria-label="Selected request"
-            aria-valuetext={joined ? (selectedRow === null ? undefined : `request ${selectedRow}`) : current ? `request ${current.index}` : undefined}
+            aria-valuetext={
+              joined ? (selectedRow === null ? undefined : `request ${selectedRow}`) : current ? `request ${current.index}` : undefined
+            }
             onChange={(e) => void (joined ? selectRow(Number(e.target.value)) : select(Number(e.target.value)))}
           />
           <MarkerTicks markers={markers.diagnostic} count={n} kind="diagnostic" at={at} />

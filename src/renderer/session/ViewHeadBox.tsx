@@ -17,31 +17,57 @@ export function ViewHeadBox(): React.JSX.Element | null {
   return (
     <div className="view-head">
       <div>
-        <strong>#{r.index} {r.id}</strong> at seq {r.seq} · {r.purpose}{r.compactionId ? ` for ${r.compactionId}` : ''} ·{' '}
-        {r.provider ?? 'unknown provider'}/{r.model ?? 'unknown model'} · window {num(r.window)}{' '}
-        <RerunRequestButton sessionId={sessionId} branch={branch} index={r.index} />
+        <strong>
+          #{r.index} {r.id}
+        </strong>{' '}
+        at seq {r.seq} · {r.purpose}
+        {r.compactionId ? ` for ${r.compactionId}` : ''} · {r.provider ?? 'unknown provider'}/{r.model ?? 'unknown model'} · window{' '}
+        {num(r.window)} <RerunRequestButton sessionId={sessionId} branch={branch} index={r.index} />
       </div>
       <div>
         reported input {num(r.reportedInputTokens)} tokens · output {num(r.outputTokens)} · finish{' '}
         {r.finish ? `${r.finish.raw} (${r.finish.reason})` : r.responseSeq === null ? 'unknown (no response in the log)' : 'not recorded'}
-        {r.error && <span className="sev-error"> · error {r.error.code ?? ''} {r.error.message}</span>}
+        {r.error && (
+          <span className="sev-error">
+            {' '}
+            · error {r.error.code ?? ''} {r.error.message}
+          </span>
+        )}
       </div>
       <div className="system">
         <span className="label">system</span>{' '}
-        {system === null ? <span className="unknown">unknown: the log does not record it</span> : system.text || <span className="muted">(empty)</span>}
+        {system === null ? (
+          <span className="unknown">unknown: the log does not record it</span>
+        ) : (
+          system.text || <span className="muted">(empty)</span>
+        )}
         {system !== null && head.systemChars > 300 && systemSeq !== undefined && (
-          <button type="button" className="link" onClick={() => { void pickRaw(systemSeq); setTab('event'); }}>
-            {' '}whole ({chars(head.systemChars)})
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              void pickRaw(systemSeq);
+              setTab('event');
+            }}
+          >
+            {' '}
+            whole ({chars(head.systemChars)})
           </button>
         )}
       </div>
       <div>
         <span className="label">tools</span>{' '}
-        {head.tools === null ? <span className="unknown">unknown: the log does not record them</span> : head.tools.map((t) => t.name).join(', ') || <span className="muted">(none)</span>}
+        {head.tools === null ? (
+          <span className="unknown">unknown: the log does not record them</span>
+        ) : (
+          head.tools.map((t) => t.name).join(', ') || <span className="muted">(none)</span>
+        )}
       </div>
       {head.unknowns.length > 0 && (
         <ul className="unknowns" aria-label="Not known from the log">
-          {head.unknowns.map((u) => <li key={u}>unknown: {u}</li>)}
+          {head.unknowns.map((u) => (
+            <li key={u}>unknown: {u}</li>
+          ))}
         </ul>
       )}
     </div>

@@ -21,19 +21,34 @@ export interface ViewItemProps {
 
 function Body({ row, expanded }: { row: ViewWindowItem; expanded: ItemText | undefined }): React.JSX.Element {
   const it = row.item;
-  if (it.blocks === null) return <div className="text one-line unknown">unknown: masked, and the log does not record what the model saw in its place</div>;
+  if (it.blocks === null)
+    return <div className="text one-line unknown">unknown: masked, and the log does not record what the model saw in its place</div>;
   if (expanded?.state === 'ready') {
-    return expanded.text === null || expanded.text === undefined
-      ? <div className="text unknown">unknown: the log does not record this text</div>
-      : <pre className="text full">{expanded.text}</pre>;
+    return expanded.text === null || expanded.text === undefined ? (
+      <div className="text unknown">unknown: the log does not record this text</div>
+    ) : (
+      <pre className="text full">{expanded.text}</pre>
+    );
   }
-  if (expanded?.state === 'error') return <div className="sev-error small">{expanded.error?.code}: {expanded.error?.message}</div>;
+  if (expanded?.state === 'error')
+    return (
+      <div className="sev-error small">
+        {expanded.error?.code}: {expanded.error?.message}
+      </div>
+    );
   const preview = blocksPreview(it.blocks);
   return <div className="text one-line">{preview.text || <span className="muted">(no text)</span>}</div>;
 }
 
 /** One item of the model view: what the model saw, its kind and fate tags, and where it came from. */
-export const ViewItem = memo(function ViewItem({ row, picked, highlighted, expanded, onPick, onShowSource }: ViewItemProps): React.JSX.Element {
+export const ViewItem = memo(function ViewItem({
+  row,
+  picked,
+  highlighted,
+  expanded,
+  onPick,
+  onShowSource,
+}: ViewItemProps): React.JSX.Element {
   const it = row.item;
   const derivation = derivationLabel(it);
   const classes = ['item', `role-${it.role}`, `kind-${it.kind}`];
@@ -42,7 +57,13 @@ export const ViewItem = memo(function ViewItem({ row, picked, highlighted, expan
   if (expanded === undefined) classes.push('fixed');
   if (highlighted) classes.push('aligned');
   return (
-    <div className={classes.join(' ')} onClick={() => onPick(row.position, it.id)} aria-expanded={expanded !== undefined} data-position={row.position} data-item={it.id}>
+    <div
+      className={classes.join(' ')}
+      onClick={() => onPick(row.position, it.id)}
+      aria-expanded={expanded !== undefined}
+      data-position={row.position}
+      data-item={it.id}
+    >
       <div className="meta">
         <span className="pos muted">{row.position}</span>
         <span className="role">{it.role}</span>
@@ -50,7 +71,10 @@ export const ViewItem = memo(function ViewItem({ row, picked, highlighted, expan
         <span className={`rendition ${it.rendition}`}>{it.rendition}</span>
         {it.meta && <span className="tag">harness-injected</span>}
         {derivation && <span className="tag derivation">{derivation}</span>}
-        <span className={`size ${row.chars > LONG_ITEM ? 'sv-collapsed' : 'muted'}`} title={row.elided > 0 ? `${chars(row.elided)} are read from the file when opened` : undefined}>
+        <span
+          className={`size ${row.chars > LONG_ITEM ? 'sv-collapsed' : 'muted'}`}
+          title={row.elided > 0 ? `${chars(row.elided)} are read from the file when opened` : undefined}
+        >
           {expanded?.state === 'loading' ? 'reading…' : `${chars(row.chars)}${expanded ? '' : row.chars > LONG_ITEM ? ' · collapsed' : ''}`}
         </span>
         <span className="id muted">{it.id}</span>

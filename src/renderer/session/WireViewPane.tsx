@@ -25,17 +25,35 @@ export function WireViewPane(): React.JSX.Element | null {
         {view && <span className="muted"> · {items.length} items</span>}
         {wire.state === 'loading' && <span className="muted"> · loading…</span>}
       </h2>
-      {wire.state === 'error' && <div className="notice error" role="alert"><strong>{wire.error?.code}</strong> {wire.error?.message}</div>}
+      {wire.state === 'error' && (
+        <div className="notice error" role="alert">
+          <strong>{wire.error?.code}</strong> {wire.error?.message}
+        </div>
+      )}
       {v && (
         <div className="scroll pad">
           <div className="sv-wire-head">
             <WireBadge row={v.request} /> {v.request.purpose} · {v.request.purposeWhy}
-            {v.http && <> · {v.http.method} {v.http.path} · {v.http.status === null ? 'no response' : `HTTP ${v.http.status}`}</>}
+            {v.http && (
+              <>
+                {' '}
+                · {v.http.method} {v.http.path} · {v.http.status === null ? 'no response' : `HTTP ${v.http.status}`}
+              </>
+            )}
             {v.request.durationMs !== null && <> · {ms(v.request.durationMs)}</>}
             {v.request.retryOf !== null && <> · retry of #{v.request.retryOf}</>}
-            {v.request.capture && <div className="muted small">{v.request.capture.path}{v.request.capture.line !== null ? `:${v.request.capture.line}` : ''}</div>}
+            {v.request.capture && (
+              <div className="muted small">
+                {v.request.capture.path}
+                {v.request.capture.line !== null ? `:${v.request.capture.line}` : ''}
+              </div>
+            )}
           </div>
-          {v.request.error && <div className="notice error" role="alert">{v.request.error.code ?? 'error'}: {v.request.error.message}</div>}
+          {v.request.error && (
+            <div className="notice error" role="alert">
+              {v.request.error.code ?? 'error'}: {v.request.error.message}
+            </div>
+          )}
           <h3>Returned</h3>
           <WireOutputBox />
           <h3>Sent</h3>
@@ -46,12 +64,17 @@ export function WireViewPane(): React.JSX.Element | null {
                 <summary>system prompt {view.system === null ? '(unknown)' : `(${num(blocksFull(view.system).length)} chars)`}</summary>
                 {view.system && <pre className="sv-pre">{blocksFull(view.system)}</pre>}
               </details>
-              <div className="muted small">tools: {view.tools === null ? 'unknown' : view.tools.map((t) => t.name).join(', ') || 'none'}</div>
+              <div className="muted small">
+                tools: {view.tools === null ? 'unknown' : view.tools.map((t) => t.name).join(', ') || 'none'}
+              </div>
               <ol className="sv-wire-items" start={0}>
                 {items.slice(0, MAX_ITEMS).map((it, i) => (
                   <li key={`${it.id}-${i}`} className={`item role-${it.role} kind-${it.kind}`}>
                     <details>
-                      <summary><span className="kind">{it.kind}</span> {it.blocks === null ? <span className="unknown">unknown</span> : blocksPreview(it.blocks, 160).text}</summary>
+                      <summary>
+                        <span className="kind">{it.kind}</span>{' '}
+                        {it.blocks === null ? <span className="unknown">unknown</span> : blocksPreview(it.blocks, 160).text}
+                      </summary>
                       {it.blocks && <pre className="sv-pre">{blocksFull(it.blocks)}</pre>}
                     </details>
                   </li>
@@ -73,10 +96,26 @@ export function WireOutputBox(): React.JSX.Element {
   if (!out) return <p className="muted">{req?.error ? 'Nothing came back but the error.' : 'Nothing came back on the wire.'}</p>;
   return (
     <div className="sv-wire-output">
-      {req?.finish && <div className="muted small">finish {req.finish.raw}{req.usage ? ` · ${num(req.usage.input ?? null)} in / ${num(req.usage.output ?? null)} out` : ''}</div>}
-      {out.reasoning && <details><summary>reasoning ({num(out.reasoning.length)} chars)</summary><pre className="sv-pre">{out.reasoning}</pre></details>}
-      <pre className="sv-pre sv-summary-text" aria-label="Output text">{out.text || '(no text)'}</pre>
-      {out.toolCalls.map((t) => <div key={t.id} className="small"><code>{t.name}</code> <pre className="sv-pre">{t.input}</pre></div>)}
+      {req?.finish && (
+        <div className="muted small">
+          finish {req.finish.raw}
+          {req.usage ? ` · ${num(req.usage.input ?? null)} in / ${num(req.usage.output ?? null)} out` : ''}
+        </div>
+      )}
+      {out.reasoning && (
+        <details>
+          <summary>reasoning ({num(out.reasoning.length)} chars)</summary>
+          <pre className="sv-pre">{out.reasoning}</pre>
+        </details>
+      )}
+      <pre className="sv-pre sv-summary-text" aria-label="Output text">
+        {out.text || '(no text)'}
+      </pre>
+      {out.toolCalls.map((t) => (
+        <div key={t.id} className="small">
+          <code>{t.name}</code> <pre className="sv-pre">{t.input}</pre>
+        </div>
+      ))}
     </div>
   );
 }

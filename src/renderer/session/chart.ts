@@ -69,11 +69,25 @@ export function chartLayout(series: Pick<TokenSeries, 'points' | 'compactions'>,
   const n = agent.length;
   const xAt = (i: number): number => box.left + (n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW);
   const y = (v: number): number => box.pad + plotH - (v / yMax) * plotH;
-  const points: ChartPoint[] = agent.map((p, i) => ({ index: p.index, x: xAt(i), y: y(sizes[i] as number), tokens: sizes[i] as number, reported: p.reported !== null }));
+  const points: ChartPoint[] = agent.map((p, i) => ({
+    index: p.index,
+    x: xAt(i),
+    y: y(sizes[i] as number),
+    tokens: sizes[i] as number,
+    reported: p.reported !== null,
+  }));
   const size = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${fmt(p.x)} ${fmt(p.y)}`).join(' ');
   const xs = points.map((p) => p.x);
-  const trigger = stepPath(xs, agent.map((p) => p.trigger), y);
-  const window = stepPath(xs, agent.map((p) => p.window), y);
+  const trigger = stepPath(
+    xs,
+    agent.map((p) => p.trigger),
+    y,
+  );
+  const window = stepPath(
+    xs,
+    agent.map((p) => p.window),
+    y,
+  );
 
   /** Position of the last agent request at or before `index`, or -1. */
   const before = (index: number): number => {
@@ -94,7 +108,14 @@ export function chartLayout(series: Pick<TokenSeries, 'points' | 'compactions'>,
     return [{ id: c.id, x: i + 1 < n ? (xAt(i) + xAt(i + 1)) / 2 : xAt(i) }];
   });
   return {
-    width: box.width, height: box.height, yMax, points, size, trigger, window, compactions,
+    width: box.width,
+    height: box.height,
+    yMax,
+    points,
+    size,
+    trigger,
+    window,
+    compactions,
     xOf: (index) => {
       const i = before(index);
       return i < 0 ? (n > 0 ? xAt(0) : null) : xAt(i);

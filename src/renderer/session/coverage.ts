@@ -50,7 +50,10 @@ function runs(n: number, test: (i: number) => boolean): CoverageRun[] {
   return out;
 }
 
-export function coverageLayout(axis: readonly { readonly id: string }[], segments: readonly Pick<CoverageSegment, 'ordinal' | 'items' | 'status'>[]): CoverageLayout {
+export function coverageLayout(
+  axis: readonly { readonly id: string }[],
+  segments: readonly Pick<CoverageSegment, 'ordinal' | 'items' | 'status'>[],
+): CoverageLayout {
   const position = new Map<string, number>();
   axis.forEach((a, i) => position.set(a.id, i));
   const n = axis.length;

@@ -75,11 +75,13 @@ export function meterLayout(m: MeterInput): MeterLayout {
   add('reported', m.reportedTokens, 'reported');
   // Greedy rows, left to right: a label takes the first row whose last label is far enough to its left.
   const rowEnds: number[] = [];
-  const lines: MeterLine[] = [...placed].sort((a, b) => a.x - b.x).map((l) => {
-    let row = rowEnds.findIndex((end) => l.x - end >= LABEL_GAP);
-    if (row < 0) row = rowEnds.push(l.x) - 1;
-    else rowEnds[row] = l.x;
-    return { ...l, row };
-  });
+  const lines: MeterLine[] = [...placed]
+    .sort((a, b) => a.x - b.x)
+    .map((l) => {
+      let row = rowEnds.findIndex((end) => l.x - end >= LABEL_GAP);
+      if (row < 0) row = rowEnds.push(l.x) - 1;
+      else rowEnds[row] = l.x;
+      return { ...l, row };
+    });
   return { scale, segments, lines, over: window !== null && Math.max(m.total, m.reportedTokens ?? 0) > window };
 }

@@ -40,7 +40,10 @@ function lastSeqOf(c: Pick<CompactionRow, 'seqs' | 'endSeq' | 'startSeq'>): numb
   return last;
 }
 
-export function compactionMarkers(requests: readonly Req[], compactions: readonly Pick<CompactionRow, 'id' | 'seqs' | 'endSeq' | 'startSeq' | 'outcome' | 'trigger'>[]): Marker[] {
+export function compactionMarkers(
+  requests: readonly Req[],
+  compactions: readonly Pick<CompactionRow, 'id' | 'seqs' | 'endSeq' | 'startSeq' | 'outcome' | 'trigger'>[],
+): Marker[] {
   const out: Marker[] = [];
   for (const c of compactions) {
     const last = lastSeqOf(c);
@@ -55,17 +58,34 @@ export function compactionMarkers(requests: readonly Req[], compactions: readonl
     }
     if (index < 0) index = requests.length - 1;
     if (index < 0) continue;
-    out.push({ kind: 'compaction', index, id: c.id, label: `${c.id} · ${c.trigger} · ${c.outcome ?? 'open'}`, severity: null, seq: c.startSeq ?? last });
+    out.push({
+      kind: 'compaction',
+      index,
+      id: c.id,
+      label: `${c.id} · ${c.trigger} · ${c.outcome ?? 'open'}`,
+      severity: null,
+      seq: c.startSeq ?? last,
+    });
   }
   return out.sort((a, b) => a.index - b.index);
 }
 
-export function diagnosticMarkers(requests: readonly Req[], diagnostics: readonly Pick<DiagnosticRow, 'rule' | 'severity' | 'seqs' | 'message'>[]): Marker[] {
+export function diagnosticMarkers(
+  requests: readonly Req[],
+  diagnostics: readonly Pick<DiagnosticRow, 'rule' | 'severity' | 'seqs' | 'message'>[],
+): Marker[] {
   const out: Marker[] = [];
   diagnostics.forEach((d, i) => {
     const seq = d.seqs[0];
     if (seq === undefined || requests.length === 0) return;
-    out.push({ kind: 'diagnostic', index: requestAtOrAfter(requests, seq), id: `${d.rule}#${i}`, label: `${d.severity} ${d.rule}`, severity: d.severity, seq });
+    out.push({
+      kind: 'diagnostic',
+      index: requestAtOrAfter(requests, seq),
+      id: `${d.rule}#${i}`,
+      label: `${d.severity} ${d.rule}`,
+      severity: d.severity,
+      seq,
+    });
   });
   return out.sort((a, b) => a.index - b.index);
 }

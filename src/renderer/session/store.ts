@@ -1,6 +1,17 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
-  AlignRow, ApiError, ApiOutput, CompactionRow, DiagnosticRow, EventRow, PalimpsestApi, RequestRow, SessionSummary, TimelineRow, ViewHead, ViewWindowItem,
+  AlignRow,
+  ApiError,
+  ApiOutput,
+  CompactionRow,
+  DiagnosticRow,
+  EventRow,
+  PalimpsestApi,
+  RequestRow,
+  SessionSummary,
+  TimelineRow,
+  ViewHead,
+  ViewWindowItem,
 } from '../../shared/api/contract';
 import { blocksFull } from '../preview';
 import { compactionMarkers, diagnosticMarkers, nextMarker, requestAtOrAfter, stepRequest, type Marker } from './stepping';
@@ -111,9 +122,24 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
   let nonce = 0;
 
   return createStore<SessionState>()((set, get) => {
-    const views = chunkLoader<ViewWindowItem>(VIEW_CHUNK, (s) => set({ viewChunks: s }), () => get().viewChunks, (e) => set({ windowError: e }));
-    const events = chunkLoader<EventRow>(RAW_CHUNK, (s) => set({ eventChunks: s }), () => get().eventChunks, (e) => set({ windowError: e }));
-    const aligns = chunkLoader<AlignRow>(RAW_CHUNK, (s) => set({ alignChunks: s }), () => get().alignChunks, (e) => set({ windowError: e }));
+    const views = chunkLoader<ViewWindowItem>(
+      VIEW_CHUNK,
+      (s) => set({ viewChunks: s }),
+      () => get().viewChunks,
+      (e) => set({ windowError: e }),
+    );
+    const events = chunkLoader<EventRow>(
+      RAW_CHUNK,
+      (s) => set({ eventChunks: s }),
+      () => get().eventChunks,
+      (e) => set({ windowError: e }),
+    );
+    const aligns = chunkLoader<AlignRow>(
+      RAW_CHUNK,
+      (s) => set({ alignChunks: s }),
+      () => get().alignChunks,
+      (e) => set({ windowError: e }),
+    );
     const fail = (error: ApiError) => set({ phase: 'error', error });
     const at = (): { branch: string; index: number } | null => {
       const { branch, selected } = get();
@@ -121,11 +147,36 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
     };
 
     return {
-      api, sessionId, phase: 'loading', error: null, info: null, branch: null,
-      requests: [], joined: null, selectedRow: null, wire: null, compactions: [], diagnostics: [], markers: { compaction: [], diagnostic: [] },
-      selected: null, head: null, headError: null, viewChunks: {}, eventChunks: {}, alignChunks: {}, windowError: null,
-      pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set(), scrollView: null, scrollRaw: null,
-      expanded: {}, tab: 'tokens', compactionId: null, showKeys: false,
+      api,
+      sessionId,
+      phase: 'loading',
+      error: null,
+      info: null,
+      branch: null,
+      requests: [],
+      joined: null,
+      selectedRow: null,
+      wire: null,
+      compactions: [],
+      diagnostics: [],
+      markers: { compaction: [], diagnostic: [] },
+      selected: null,
+      head: null,
+      headError: null,
+      viewChunks: {},
+      eventChunks: {},
+      alignChunks: {},
+      windowError: null,
+      pickedView: null,
+      pickedRaw: null,
+      rawHighlight: new Set(),
+      viewHighlight: new Set(),
+      scrollView: null,
+      scrollRaw: null,
+      expanded: {},
+      tab: 'tokens',
+      compactionId: null,
+      showKeys: false,
 
       async load() {
         const info = await api.getSessionInfo({ sessionId });
@@ -137,9 +188,13 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
       async setBranch(branch) {
         const ticket = ++branchTicket;
         const [requests, compactions, diagnostics, timeline] = await Promise.all([
-          api.listRequests({ sessionId, branch }), api.listCompactions({ sessionId, branch }), api.listDiagnostics({ sessionId, branch }),
+          api.listRequests({ sessionId, branch }),
+          api.listCompactions({ sessionId, branch }),
+          api.listDiagnostics({ sessionId, branch }),
           // A host without the method (an older one) has no joined list: the log's is shown.
-          Promise.resolve().then(() => api.listTimeline({ sessionId, branch })).catch(() => null),
+          Promise.resolve()
+            .then(() => api.listTimeline({ sessionId, branch }))
+            .catch(() => null),
         ]);
         if (ticket !== branchTicket) return;
         if (!requests.ok) return fail(requests.error);
@@ -151,9 +206,21 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         views.reset();
         aligns.reset();
         set({
-          phase: 'ready', branch, requests: rs, joined, selectedRow: null, wire: null, compactions: compactions.value.compactions, diagnostics: diagnostics.value.diagnostics,
-          markers: { compaction: compactionMarkers(rs, compactions.value.compactions), diagnostic: diagnosticMarkers(rs, diagnostics.value.diagnostics) },
-          selected: null, head: null, compactionId: compactions.value.compactions[0]?.id ?? null,
+          phase: 'ready',
+          branch,
+          requests: rs,
+          joined,
+          selectedRow: null,
+          wire: null,
+          compactions: compactions.value.compactions,
+          diagnostics: diagnostics.value.diagnostics,
+          markers: {
+            compaction: compactionMarkers(rs, compactions.value.compactions),
+            diagnostic: diagnosticMarkers(rs, diagnostics.value.diagnostics),
+          },
+          selected: null,
+          head: null,
+          compactionId: compactions.value.compactions[0]?.id ?? null,
         });
         if (joined && joined.rows.length > 0) await get().selectRow(0);
         else if (rs.length > 0) await get().select(0);
@@ -166,7 +233,17 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         views.reset();
         aligns.reset();
         const row = get().joined?.rows.find((r) => r.logIndex === index)?.index ?? null;
-        set({ selected: index, selectedRow: row, wire: null, headError: null, pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set(), expanded: {} });
+        set({
+          selected: index,
+          selectedRow: row,
+          wire: null,
+          headError: null,
+          pickedView: null,
+          pickedRaw: null,
+          rawHighlight: new Set(),
+          viewHighlight: new Set(),
+          expanded: {},
+        });
         const head = await api.getViewHead({ sessionId, branch, index });
         if (ticket !== viewTicket) return;
         if (head.ok) set({ head: head.value });
@@ -185,8 +262,16 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         views.reset();
         aligns.reset();
         set({
-          selected: null, selectedRow: index, head: null, headError: null, wire: { index, state: 'loading' },
-          pickedView: null, pickedRaw: null, rawHighlight: new Set(), viewHighlight: new Set(), expanded: {},
+          selected: null,
+          selectedRow: index,
+          head: null,
+          headError: null,
+          wire: { index, state: 'loading' },
+          pickedView: null,
+          pickedRaw: null,
+          rawHighlight: new Set(),
+          viewHighlight: new Set(),
+          expanded: {},
         });
         // The raw history follows: the log request this attempt came after.
         if (row.afterSeq !== null) set({ scrollRaw: { seq: row.afterSeq, nonce: ++nonce } });
@@ -228,7 +313,8 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         if (!where || total === 0) return;
         const key = `${where.branch}:${where.index}`;
         views.ensure(key, from, Math.min(to, total - 1), (f, count) =>
-          api.getViewWindow({ sessionId, ...where, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.items } : r)));
+          api.getViewWindow({ sessionId, ...where, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.items } : r)),
+        );
       },
 
       ensureRaw(from, to) {
@@ -236,11 +322,13 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         if (total === 0) return;
         const last = Math.min(to, total - 1);
         events.ensure('all', from, last, (f, count) =>
-          api.listEvents({ sessionId, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.events } : r)));
+          api.listEvents({ sessionId, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.events } : r)),
+        );
         const where = at();
         if (!where) return;
         aligns.ensure(`${where.branch}:${where.index}`, from, last, (f, count) =>
-          api.getAlignment({ sessionId, ...where, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.rows } : r)));
+          api.getAlignment({ sessionId, ...where, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.rows } : r)),
+        );
       },
 
       pickView(position) {
@@ -248,7 +336,10 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         const provenance = item?.item.provenance ?? [];
         const first = provenance[0];
         set({
-          pickedView: position, pickedRaw: null, viewHighlight: new Set([position]), rawHighlight: new Set(provenance),
+          pickedView: position,
+          pickedRaw: null,
+          viewHighlight: new Set([position]),
+          rawHighlight: new Set(provenance),
           scrollRaw: first === undefined ? get().scrollRaw : { seq: first, nonce: ++nonce },
         });
       },
@@ -287,7 +378,9 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         set((s) => ({ expanded: { ...s.expanded, [itemId]: { state: 'loading' } } }));
         void api.getItemText({ sessionId, ...where, itemId }).then((r) => {
           if (ticket !== viewTicket || !get().expanded[itemId]) return;
-          const value: ItemText = r.ok ? { state: 'ready', text: r.value.blocks === null ? null : blocksFull(r.value.blocks) } : { state: 'error', error: r.error };
+          const value: ItemText = r.ok
+            ? { state: 'ready', text: r.value.blocks === null ? null : blocksFull(r.value.blocks) }
+            : { state: 'error', error: r.error };
           set((s) => ({ expanded: { ...s.expanded, [itemId]: value } }));
         });
       },

@@ -18,7 +18,12 @@ export interface ChunkLoader<T> {
   reset(): void;
 }
 
-export function chunkLoader<T>(size: number, publish: (c: Chunks<T>) => void, current: () => Chunks<T>, onError: (e: ApiError) => void): ChunkLoader<T> {
+export function chunkLoader<T>(
+  size: number,
+  publish: (c: Chunks<T>) => void,
+  current: () => Chunks<T>,
+  onError: (e: ApiError) => void,
+): ChunkLoader<T> {
   let key: string | null = null;
   let generation = 0;
   const pending = new Set<number>();

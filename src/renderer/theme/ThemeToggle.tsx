@@ -9,7 +9,13 @@ export function ThemeToggle(): React.JSX.Element {
   const next = theme === 'dark' ? 'light' : 'dark';
   return (
     <span className="theme-toggle">
-      <button type="button" onClick={toggle} aria-label={`Switch to the ${next} theme`} title={`Switch to the ${next} theme (Alt+T)`} data-theme-state={theme}>
+      <button
+        type="button"
+        onClick={toggle}
+        aria-label={`Switch to the ${next} theme`}
+        title={`Switch to the ${next} theme (Alt+T)`}
+        data-theme-state={theme}
+      >
         {theme === 'dark' ? '☾ dark' : '☀ light'}
       </button>
       {pref !== 'system' && (

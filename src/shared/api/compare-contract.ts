@@ -32,14 +32,16 @@ export const CompareSubjectRow = z.object({
 export const CompareRow = z.object({
   subject: CompareSubjectRow,
   sections: z.array(z.object({ name: z.string(), present: z.boolean(), empty: z.boolean() })),
-  survival: z.array(z.object({
-    kind: z.enum(['path', 'identifier', 'number', 'error']),
-    total: Count,
-    kept: Count,
-    recall: z.number().min(0).max(1).nullable(),
-    /** Up to 50 anchors that did not survive. */
-    lost: z.array(z.string()),
-  })),
+  survival: z.array(
+    z.object({
+      kind: z.enum(['path', 'identifier', 'number', 'error']),
+      total: Count,
+      kept: Count,
+      recall: z.number().min(0).max(1).nullable(),
+      /** Up to 50 anchors that did not survive. */
+      lost: z.array(z.string()),
+    }),
+  ),
   recall: z.number().min(0).max(1).nullable(),
   severities: SeverityCounts,
   /** Line diff of this summary against the first subject's; null for the first, or when either has none. */

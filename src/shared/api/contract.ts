@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { BranchName, Count, Seq, SessionId } from './scalars';
 import {
-  CompactionRow, DiagnosticRow, EventRow, MAX_EVENT_WINDOW, RequestRow, SessionFormat, SessionSummary, SeverityCounts, ViewOutput,
+  CompactionRow,
+  DiagnosticRow,
+  EventRow,
+  MAX_EVENT_WINDOW,
+  RequestRow,
+  SessionFormat,
+  SessionSummary,
+  SeverityCounts,
+  ViewOutput,
 } from './shapes';
 import { API_METHODS, type ApiMethod } from './methods';
 import { SESSION_CONTRACT } from './session-contract';

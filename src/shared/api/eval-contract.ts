@@ -20,7 +20,6 @@ import { Comparison } from './rerun-contract';
 
 export { EvalComparison, EvalDelta, EvalMatrixCell, EvalMiss, EvalStat } from './eval-shapes';
 
-
 /** Longest a `watchEval` call waits for news, in ms (below every transport's request timeout). */
 export const MAX_EVAL_WATCH_MS = 25_000;
 /** Most run rows one `openEvalResults` answer lists (the matrix is always over every line). */
@@ -93,7 +92,9 @@ export const EvalJob = z.object({
   /** Why the job failed, in a sentence (the spec, a facts file or a trace could not be read). */
   error: z.string().nullable(),
   /** Once finished: cells of the spec, of this shard, already in the results file, and run now. */
-  summary: z.object({ totalCells: Count, shardCells: Count, skipped: Count, ran: Count, misses: Count, warnings: z.array(z.string()) }).nullable(),
+  summary: z
+    .object({ totalCells: Count, shardCells: Count, skipped: Count, ran: Count, misses: Count, warnings: z.array(z.string()) })
+    .nullable(),
 });
 export type EvalJob = z.infer<typeof EvalJob>;
 
@@ -149,7 +150,12 @@ export const EVAL_CONTRACT = {
   /** Spec files the host offers, the results files in its data folder, and where that is. */
   listEvalFiles: {
     input: z.object({}),
-    output: z.object({ specs: z.array(EvalSpecFile), results: z.array(EvalResultsFile), resultsFolder: z.string(), problems: z.array(z.string()) }),
+    output: z.object({
+      specs: z.array(EvalSpecFile),
+      results: z.array(EvalResultsFile),
+      resultsFolder: z.string(),
+      problems: z.array(z.string()),
+    }),
   },
   /**
    * A results file as the matrix. The spec (for thresholds and facts in words) is the one given,
@@ -209,7 +215,12 @@ export const EVAL_CONTRACT = {
    * first when the target is a compaction, then the run; plus its score. By runId or cell key.
    */
   evalRunDetail: {
-    input: z.object({ file: Path, runId: z.string().min(1).max(100).optional(), key: z.string().min(1).max(10_000).optional(), spec: Path.optional() }),
+    input: z.object({
+      file: Path,
+      runId: z.string().min(1).max(100).optional(),
+      key: z.string().min(1).max(10_000).optional(),
+      spec: Path.optional(),
+    }),
     output: z.object({
       file: z.string(),
       branch: z.string(),

@@ -10,12 +10,20 @@ import type { Miss } from '../eval/thresholds';
  * cannot drift apart silently. Definitions of every figure: docs/eval.md, "Aggregation".
  */
 
-
 /** Mean, min, max and sample stddev over repeats (n: how many repeats were measured). */
-export const EvalStat = z.object({ mean: z.number(), min: z.number(), max: z.number(), stddev: z.number().nonnegative(), n: z.number().int().positive() });
+export const EvalStat = z.object({
+  mean: z.number(),
+  min: z.number(),
+  max: z.number(),
+  stddev: z.number().nonnegative(),
+  n: z.number().int().positive(),
+});
 export type EvalStat = z.infer<typeof EvalStat>;
 
-const qualityShape = Object.fromEntries(QUALITY_METRICS.map((m) => [m, EvalStat.nullable()])) as Record<QualityMetric, z.ZodNullable<typeof EvalStat>>;
+const qualityShape = Object.fromEntries(QUALITY_METRICS.map((m) => [m, EvalStat.nullable()])) as Record<
+  QualityMetric,
+  z.ZodNullable<typeof EvalStat>
+>;
 
 export const EvalMatrixCell = z.object({
   strategy: z.string(),
@@ -30,10 +38,22 @@ export const EvalMatrixCell = z.object({
   failures: z.object({ count: Count, of: Count, rate: Rate.nullable() }),
   fallbacks: Count,
   recovery: z.object({ committed: Count, of: Count, rate: Rate.nullable() }),
-  structural: z.object({ error: Count, warning: Count, info: Count, maxErrorsPerRun: Count.nullable(), rules: z.record(z.string(), Count) }),
+  structural: z.object({
+    error: Count,
+    warning: Count,
+    info: Count,
+    maxErrorsPerRun: Count.nullable(),
+    rules: z.record(z.string(), Count),
+  }),
   spend: z.object({
-    runs: Count, requests: Count, input: Count, output: Count, cacheRead: Count, cacheWrite: Count,
-    costUsd: z.number().nonnegative().nullable(), costPerRun: z.number().nonnegative().nullable(),
+    runs: Count,
+    requests: Count,
+    input: Count,
+    output: Count,
+    cacheRead: Count,
+    cacheWrite: Count,
+    costUsd: z.number().nonnegative().nullable(),
+    costPerRun: z.number().nonnegative().nullable(),
   }),
   latency: z.object({ p50: z.number().nonnegative().nullable(), p95: z.number().nonnegative().nullable(), calls: Count }),
   wall: z.object({ p50: z.number().nonnegative().nullable(), p95: z.number().nonnegative().nullable() }),
@@ -91,7 +111,11 @@ export type EvalComparison = z.infer<typeof EvalComparison>;
 
 // --- compile-time agreement with src/shared/eval -------------------------------------------------
 
-type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> = T extends (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 const _agreeAggregate: DeepReadonly<z.input<typeof EvalAggregate>> = {} as Aggregate;
 const _agreeMiss: DeepReadonly<z.input<typeof EvalMiss>> = {} as Miss;
 const _agreeComparison: DeepReadonly<z.input<typeof EvalComparison>> = {} as BaselineComparison;

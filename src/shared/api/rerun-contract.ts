@@ -20,7 +20,6 @@ import { ApiKeyInput, KeyProvider, KeyStatusRow, KeyStoreStatus, ProviderKeyRow 
 export * from './compare-contract';
 export * from './rerun-keys-contract';
 
-
 /** Most models in one summarization chain, runs in one comparison, repeats of one job. */
 export const MAX_CHAIN = 8;
 export const MAX_COMPARE_RUNS = 50;
@@ -29,10 +28,7 @@ export const MAX_REPEAT = 100;
 export const MAX_WATCH_WAIT_MS = 25_000;
 
 /** A compaction by id, or any request by index (the same targets as the CLI's --compaction / --request). */
-export const RerunTarget = z.union([
-  z.object({ compaction: z.string().min(1).max(200) }).strict(),
-  z.object({ request: Count }).strict(),
-]);
+export const RerunTarget = z.union([z.object({ compaction: z.string().min(1).max(200) }).strict(), z.object({ request: Count }).strict()]);
 export type RerunTarget = z.infer<typeof RerunTarget>;
 // The contract's target and the results file's are the same shape.
 const _sameTarget: z.infer<typeof RunTarget> = {} as RerunTarget;
@@ -44,15 +40,23 @@ const _sameTarget: z.infer<typeof RunTarget> = {} as RerunTarget;
  */
 export const ModelSpec = z.union([
   z.string().min(3).max(300),
-  z.object({
-    provider: ProviderId,
-    model: z.string().min(1).max(200),
-    baseUrl: z.url({ protocol: /^https?$/ }).max(2000).optional(),
-    window: z.number().int().positive().max(100_000_000).optional(),
-    keyEnv: z.string().regex(/^[A-Z][A-Z0-9_]*_API_KEY$/, 'a *_API_KEY environment variable name').optional(),
-    params: ModelParams.optional(),
-    prices: ModelPrices.optional(),
-  }).strict(),
+  z
+    .object({
+      provider: ProviderId,
+      model: z.string().min(1).max(200),
+      baseUrl: z
+        .url({ protocol: /^https?$/ })
+        .max(2000)
+        .optional(),
+      window: z.number().int().positive().max(100_000_000).optional(),
+      keyEnv: z
+        .string()
+        .regex(/^[A-Z][A-Z0-9_]*_API_KEY$/, 'a *_API_KEY environment variable name')
+        .optional(),
+      params: ModelParams.optional(),
+      prices: ModelPrices.optional(),
+    })
+    .strict(),
 ]);
 export type ModelSpec = z.infer<typeof ModelSpec>;
 
@@ -104,7 +108,16 @@ export const RunRow = z.object({
   error: z.string().nullable(),
   notes: z.array(z.string()),
   tokens: z.object({ before: Tokens, after: Tokens.nullable(), counter: z.string() }),
-  totals: z.object({ requests: Count, input: Tokens, output: Tokens, cacheRead: Tokens, cacheWrite: Tokens, costUsd: z.number().nonnegative().nullable(), latencyMs: Millis, wallMs: Millis }),
+  totals: z.object({
+    requests: Count,
+    input: Tokens,
+    output: Tokens,
+    cacheRead: Tokens,
+    cacheWrite: Tokens,
+    costUsd: z.number().nonnegative().nullable(),
+    latencyMs: Millis,
+    wallMs: Millis,
+  }),
   diagnostics: SeverityCounts,
   /** The session file changed since this run (its fingerprint differs): the run's source may no longer be the session's. */
   stale: z.boolean(),
@@ -203,7 +216,10 @@ export const RERUN_CONTRACT = {
       maxOutput: z.number().int().positive().max(10_000_000).optional(),
       repeat: z.number().int().positive().max(MAX_REPEAT).optional(),
       /** The in-process mock's fixed latency per request (to watch progress, or try cancelling). */
-      mock: z.object({ latencyMs: z.number().int().nonnegative().max(60_000).optional() }).strict().optional(),
+      mock: z
+        .object({ latencyMs: z.number().int().nonnegative().max(60_000).optional() })
+        .strict()
+        .optional(),
     }),
     output: RerunJob,
   },

@@ -28,7 +28,8 @@ export const KeyProvider = ProviderId.exclude(['mock']);
  * providers' keys are. The messages never repeat the value, so a bad key is not echoed back in the
  * BAD_INPUT error.
  */
-export const ApiKeyInput = z.string()
+export const ApiKeyInput = z
+  .string()
   .min(8, 'A key has at least 8 characters.')
   .max(1000, 'A key has at most 1,000 characters.')
   .regex(/^[\x21-\x7E]+$/, 'A key is printable ASCII without spaces.');

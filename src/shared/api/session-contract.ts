@@ -13,7 +13,6 @@ import { FATE_NAMES, FateRow, ItemKindSchema, RequestRow, SessionSummary, ViewIt
 
 export * from './session-shapes';
 
-
 /** Most view items one `getViewWindow` call returns. */
 export const MAX_VIEW_WINDOW = 500;
 /** Most raw events one `getAlignment` call covers, and most rows of `listFates`. */
@@ -150,7 +149,8 @@ export const SESSION_CONTRACT = {
   diffViews: {
     input: WithBranch.extend({ a: Count, b: Count, limit: z.number().int().positive().max(MAX_DIFF_ROWS).optional() }),
     output: z.object({
-      a: Count, b: Count,
+      a: Count,
+      b: Count,
       counts: z.object({ added: Count, removed: Count, changed: Count, same: Count }),
       rows: z.array(ViewDiffRow),
       truncated: z.boolean(),

@@ -142,21 +142,42 @@ export type CoverageSegment = z.infer<typeof CoverageSegment>;
 
 export const MapReduceDetail = z.object({
   stagings: z.array(z.object({ seq: Seq, version: z.number().int().nullable(), fingerprint: z.string(), segments: z.array(Segment) })),
-  maps: z.array(z.object({
-    seq: Seq, ordinal: Count, status: z.enum(['accepted', 'rejected', 'failed']), request: z.string().nullable(),
-    finish: Finish.nullable(), usage: Usage.nullable(), summary: LongText.nullable(),
-  })),
+  maps: z.array(
+    z.object({
+      seq: Seq,
+      ordinal: Count,
+      status: z.enum(['accepted', 'rejected', 'failed']),
+      request: z.string().nullable(),
+      finish: Finish.nullable(),
+      usage: Usage.nullable(),
+      summary: LongText.nullable(),
+    }),
+  ),
   repartitions: z.array(z.object({ seq: Seq, attempt: Count, replaces: z.array(Count).nullable(), segments: z.array(Segment) })),
-  reductions: z.array(z.object({
-    seq: Seq, level: Count, inputs: z.array(Count), final: z.boolean(), request: z.string().nullable(),
-    finish: Finish.nullable(), usage: Usage.nullable(), output: LongText.nullable(),
-  })),
-  rereads: z.array(z.object({
-    seq: Seq, ranges: z.array(z.object({ from: ItemId, to: ItemId })), status: z.string(),
-    reduction: z.object({ level: Count, index: Count }).nullable(),
-  })),
+  reductions: z.array(
+    z.object({
+      seq: Seq,
+      level: Count,
+      inputs: z.array(Count),
+      final: z.boolean(),
+      request: z.string().nullable(),
+      finish: Finish.nullable(),
+      usage: Usage.nullable(),
+      output: LongText.nullable(),
+    }),
+  ),
+  rereads: z.array(
+    z.object({
+      seq: Seq,
+      ranges: z.array(z.object({ from: ItemId, to: ItemId })),
+      status: z.string(),
+      reduction: z.object({ level: Count, index: Count }).nullable(),
+    }),
+  ),
   audits: z.array(z.object({ seq: Seq, verdict: z.enum(['pass', 'fail']), issues: z.array(z.string()), request: z.string().nullable() })),
-  corrections: z.array(z.object({ seq: Seq, n: Count, accepted: z.boolean(), request: z.string().nullable(), output: LongText.nullable() })),
+  corrections: z.array(
+    z.object({ seq: Seq, n: Count, accepted: z.boolean(), request: z.string().nullable(), output: LongText.nullable() }),
+  ),
   /** The items along the axis (the source range, else every item a segment names) and the segments in force at the end. */
   coverage: z.object({
     axis: z.array(z.object({ id: ItemId, seq: Seq.nullable() })),
@@ -205,9 +226,16 @@ export const CompactionDetail = z.object({
     requestAfter: Count.nullable(),
   }),
   summarizer: z.array(SummarizerCall),
-  summaries: z.array(z.object({
-    seq: Seq, text: LongText, finish: Finish.nullable(), usage: Usage.nullable(), sourceTokens: Tokens.nullable(), request: z.string().nullable(),
-  })),
+  summaries: z.array(
+    z.object({
+      seq: Seq,
+      text: LongText,
+      finish: Finish.nullable(),
+      usage: Usage.nullable(),
+      sourceTokens: Tokens.nullable(),
+      request: z.string().nullable(),
+    }),
+  ),
   errors: z.array(z.object({ seq: Seq, error: LoggedError, finish: Finish.nullable(), usage: Usage.nullable() })),
   checkpoints: z.array(z.object({ id: ItemId, seq: Seq, text: LongText })),
   diagnostics: z.array(Diagnostic),

@@ -19,7 +19,17 @@ const LoggedError = z.object({ code: z.string().optional(), message: z.string() 
 export const SessionFormat = z.enum(['palimpsest', 'dsh', 'claude-code', 'codex', 'rind', 'cosh']);
 export type SessionFormat = z.infer<typeof SessionFormat>;
 
-const ITEM_KINDS = ['system', 'user', 'assistant', 'tool_call', 'tool_result', 'reasoning', 'checkpoint', 'pruned', 'marker'] as const satisfies readonly ItemKind[];
+const ITEM_KINDS = [
+  'system',
+  'user',
+  'assistant',
+  'tool_call',
+  'tool_result',
+  'reasoning',
+  'checkpoint',
+  'pruned',
+  'marker',
+] as const satisfies readonly ItemKind[];
 export const ItemKindSchema = z.enum(ITEM_KINDS);
 // Every ItemKind is listed (the reverse of the `satisfies` above).
 const _allItemKinds: readonly (typeof ITEM_KINDS)[number][] = [] as ItemKind[];
@@ -125,9 +135,17 @@ export const CompactionRow = z.object({
   finish: Finish.nullable(),
   error: LoggedError.nullable(),
   fallback: z.object({ kind: z.string(), marker: z.boolean() }).nullable(),
-  mapreduce: z.object({
-    stagings: Count, maps: Count, repartitions: Count, reductions: Count, rereads: Count, audits: Count, corrections: Count,
-  }).nullable(),
+  mapreduce: z
+    .object({
+      stagings: Count,
+      maps: Count,
+      repartitions: Count,
+      reductions: Count,
+      rereads: Count,
+      audits: Count,
+      corrections: Count,
+    })
+    .nullable(),
   seqs: z.array(Seq),
 });
 export type CompactionRow = z.infer<typeof CompactionRow>;
@@ -175,11 +193,13 @@ export const ViewOutput = z.object({
   tools: z.array(ToolSchema).nullable(),
   headerSeqs: z.array(Seq),
   items: z.array(ViewItemRow),
-  todo: z.object({
-    todos: z.array(z.object({ content: z.string(), status: z.string() })),
-    after: ItemId.nullable(),
-    seq: Seq,
-  }).nullable(),
+  todo: z
+    .object({
+      todos: z.array(z.object({ content: z.string(), status: z.string() })),
+      after: ItemId.nullable(),
+      seq: Seq,
+    })
+    .nullable(),
   /** What the view cannot know from the log, in words. */
   unknowns: z.array(z.string()),
   fates: z.array(FateRow),

@@ -7,8 +7,16 @@
  */
 
 export const HANDOFF_SECTIONS = [
-  'Objective', 'Constraints', 'Decisions and evidence', 'Invalidations', 'Completed work', 'Active work', 'Blocked work',
-  'Next action', 'Files', 'Code anchors',
+  'Objective',
+  'Constraints',
+  'Decisions and evidence',
+  'Invalidations',
+  'Completed work',
+  'Active work',
+  'Blocked work',
+  'Next action',
+  'Files',
+  'Code anchors',
 ] as const;
 
 export interface SectionPresence {
@@ -18,10 +26,15 @@ export interface SectionPresence {
   readonly empty: boolean;
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 function headingName(line: string): string | null {
-  const h = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line) ?? /^\s*\*\*(.+?)\*\*:?\s*$/.exec(line) ?? /^\s*([A-Z][A-Za-z &/-]{2,40}):\s*$/.exec(line);
+  const h =
+    /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line) ?? /^\s*\*\*(.+?)\*\*:?\s*$/.exec(line) ?? /^\s*([A-Z][A-Za-z &/-]{2,40}):\s*$/.exec(line);
   return h?.[1] ? norm(h[1]) : null;
 }
 

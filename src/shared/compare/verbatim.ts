@@ -13,9 +13,11 @@ export type AnchorKind = (typeof ANCHOR_KINDS)[number];
 export type Anchors = Readonly<Record<AnchorKind, readonly string[]>>;
 
 // A path: at least one slash between name characters, or a bare file name with a known-looking extension.
-const PATH = /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b[\w.@+-]+(?:\/[\w.@+-]+)+|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|jsonl|md|py|rs|go|java|c|h|cpp|hpp|toml|yaml|yml|sh|txt|lock|css|html|sql)\b/g;
+const PATH =
+  /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b[\w.@+-]+(?:\/[\w.@+-]+)+|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|jsonl|md|py|rs|go|java|c|h|cpp|hpp|toml|yaml|yml|sh|txt|lock|css|html|sql)\b/g;
 // Identifiers that are unmistakably code: snake_case, camelCase/PascalCase with an inner capital, dotted names, or call syntax.
-const IDENT = /\b(?:[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?=\())\b|\b[A-Za-z_$][\w$]*(?=\()/g;
+const IDENT =
+  /\b(?:[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?=\())\b|\b[A-Za-z_$][\w$]*(?=\()/g;
 // Numbers worth keeping: versions, decimals, and integers of 3+ digits (small counts are noise), with unit suffixes.
 const NUMBER = /\bv?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)?\b|\b\d{3,}(?:[,_]\d{3})*(?:\.\d+)?(?:\s?(?:ms|s|KB|MB|GB|k|%))?/g;
 // Error strings: codes (ENOENT, E0502, TS2345, HTTP 404-style), and "…Error: message" up to the line end.

@@ -15,7 +15,10 @@ export interface Bracket {
  */
 export function innermostBracket(brackets: readonly Bracket[]): (seq: number) => string | null {
   // By start; of equal starts, the later listed first, so a backward scan meets the first listed first.
-  const sorted = brackets.map((b, i) => ({ b, i })).sort((x, y) => x.b.from - y.b.from || y.i - x.i).map((x) => x.b);
+  const sorted = brackets
+    .map((b, i) => ({ b, i }))
+    .sort((x, y) => x.b.from - y.b.from || y.i - x.i)
+    .map((x) => x.b);
   const froms = sorted.map((b) => b.from);
   // The furthest end among brackets 0..k: below `seq`, no bracket at or before k contains it.
   const reach: number[] = [];

@@ -166,7 +166,8 @@ export class Facts {
   /** Tool call ids the item answers, extensions included (as callsOf). */
   answersOf(rec: ItemRecord): string[] {
     const ids = itemAnswers(rec.item);
-    for (const x of rec.extensions) for (const b of this.fullBlocks.get(x.seq) ?? x.blocks) if (b.type === 'tool_result') ids.push(b.callId);
+    for (const x of rec.extensions)
+      for (const b of this.fullBlocks.get(x.seq) ?? x.blocks) if (b.type === 'tool_result') ids.push(b.callId);
     return ids;
   }
 
@@ -194,9 +195,11 @@ export class Facts {
 
   /** Seqs of lifecycle boundaries after which an earlier process's open compaction is stale. */
   get processBoundaries(): readonly number[] {
-    return this.memo('processBoundaries', () => this.ofKinds('lifecycle')
-      .filter((e) => e.boundary === 'end-seed' || e.boundary === 'process-start' || e.boundary === 'resume')
-      .map((e) => e.seq));
+    return this.memo('processBoundaries', () =>
+      this.ofKinds('lifecycle')
+        .filter((e) => e.boundary === 'end-seed' || e.boundary === 'process-start' || e.boundary === 'resume')
+        .map((e) => e.seq),
+    );
   }
 
   /** The item that issued each tool call id (the first one). */
@@ -362,19 +365,42 @@ export class Facts {
 function buildCompactions(f: Facts): CompactionFacts[] {
   const state = f.state;
   interface Mutable {
-    start: Ev<'compaction/start'> | null; end: Ev<'compaction/end'> | null;
-    summaries: Ev<'compaction/summary'>[]; summaryErrors: Ev<'compaction/summary-error'>[];
-    checkpoints: ItemRecord[]; markers: ItemRecord[]; viewSeqs: Set<number>; shadowed: Set<ItemRecord>;
-    stagings: Ev<'mapreduce/staging'>[]; maps: Ev<'mapreduce/map'>[]; repartitions: Ev<'mapreduce/repartition'>[];
-    reduces: Ev<'mapreduce/reduce'>[]; rereads: Ev<'mapreduce/reread'>[]; audits: Ev<'mapreduce/audit'>[]; corrections: Ev<'mapreduce/correction'>[];
+    start: Ev<'compaction/start'> | null;
+    end: Ev<'compaction/end'> | null;
+    summaries: Ev<'compaction/summary'>[];
+    summaryErrors: Ev<'compaction/summary-error'>[];
+    checkpoints: ItemRecord[];
+    markers: ItemRecord[];
+    viewSeqs: Set<number>;
+    shadowed: Set<ItemRecord>;
+    stagings: Ev<'mapreduce/staging'>[];
+    maps: Ev<'mapreduce/map'>[];
+    repartitions: Ev<'mapreduce/repartition'>[];
+    reduces: Ev<'mapreduce/reduce'>[];
+    rereads: Ev<'mapreduce/reread'>[];
+    audits: Ev<'mapreduce/audit'>[];
+    corrections: Ev<'mapreduce/correction'>[];
   }
   const m = new Map<string, Mutable>();
   const get = (id: string): Mutable => {
     let x = m.get(id);
     if (!x) {
       x = {
-        start: null, end: null, summaries: [], summaryErrors: [], checkpoints: [], markers: [], viewSeqs: new Set(), shadowed: new Set(),
-        stagings: [], maps: [], repartitions: [], reduces: [], rereads: [], audits: [], corrections: [],
+        start: null,
+        end: null,
+        summaries: [],
+        summaryErrors: [],
+        checkpoints: [],
+        markers: [],
+        viewSeqs: new Set(),
+        shadowed: new Set(),
+        stagings: [],
+        maps: [],
+        repartitions: [],
+        reduces: [],
+        rereads: [],
+        audits: [],
+        corrections: [],
       };
       m.set(id, x);
     }
@@ -382,25 +408,60 @@ function buildCompactions(f: Facts): CompactionFacts[] {
   };
   for (const c of state.compactions) get(c.id);
   const dropOwner = new Map<number, string>();
-  const kinds = ['compaction/start', 'compaction/end', 'compaction/summary', 'compaction/summary-error', 'mapreduce/staging', 'mapreduce/map',
-    'mapreduce/repartition', 'mapreduce/reduce', 'mapreduce/reread', 'mapreduce/audit', 'mapreduce/correction', 'drop'] as const;
+  const kinds = [
+    'compaction/start',
+    'compaction/end',
+    'compaction/summary',
+    'compaction/summary-error',
+    'mapreduce/staging',
+    'mapreduce/map',
+    'mapreduce/repartition',
+    'mapreduce/reduce',
+    'mapreduce/reread',
+    'mapreduce/audit',
+    'mapreduce/correction',
+    'drop',
+  ] as const;
   for (const e of f.ofKinds(...kinds)) {
     switch (e.kind) {
-      case 'compaction/start': get(e.id).start ??= e; break;
-      case 'compaction/end': get(e.id).end = e; break;
-      case 'compaction/summary': get(e.id).summaries.push(e); break;
-      case 'compaction/summary-error': get(e.id).summaryErrors.push(e); break;
-      case 'mapreduce/staging': get(e.compactionId).stagings.push(e); break;
-      case 'mapreduce/map': get(e.compactionId).maps.push(e); break;
-      case 'mapreduce/repartition': get(e.compactionId).repartitions.push(e); break;
-      case 'mapreduce/reduce': get(e.compactionId).reduces.push(e); break;
-      case 'mapreduce/reread': get(e.compactionId).rereads.push(e); break;
-      case 'mapreduce/audit': get(e.compactionId).audits.push(e); break;
-      case 'mapreduce/correction': get(e.compactionId).corrections.push(e); break;
+      case 'compaction/start':
+        get(e.id).start ??= e;
+        break;
+      case 'compaction/end':
+        get(e.id).end = e;
+        break;
+      case 'compaction/summary':
+        get(e.id).summaries.push(e);
+        break;
+      case 'compaction/summary-error':
+        get(e.id).summaryErrors.push(e);
+        break;
+      case 'mapreduce/staging':
+        get(e.compactionId).stagings.push(e);
+        break;
+      case 'mapreduce/map':
+        get(e.compactionId).maps.push(e);
+        break;
+      case 'mapreduce/repartition':
+        get(e.compactionId).repartitions.push(e);
+        break;
+      case 'mapreduce/reduce':
+        get(e.compactionId).reduces.push(e);
+        break;
+      case 'mapreduce/reread':
+        get(e.compactionId).rereads.push(e);
+        break;
+      case 'mapreduce/audit':
+        get(e.compactionId).audits.push(e);
+        break;
+      case 'mapreduce/correction':
+        get(e.compactionId).corrections.push(e);
+        break;
       case 'drop':
         if (e.compactionId !== undefined) dropOwner.set(e.seq, e.compactionId);
         break;
-      default: break;
+      default:
+        break;
     }
   }
   // Brackets, to attribute markers and compaction drops that do not name their compaction.
@@ -468,14 +529,31 @@ function buildCompactions(f: Facts): CompactionFacts[] {
       if (s > lastSeq) lastSeq = s;
     }
     out.push({
-      id: record.id, record, start: x.start, end: x.end, summaries: x.summaries, summaryErrors: x.summaryErrors,
-      checkpoints: x.checkpoints, markers: x.markers, viewSeqs, commitSeq,
+      id: record.id,
+      record,
+      start: x.start,
+      end: x.end,
+      summaries: x.summaries,
+      summaryErrors: x.summaryErrors,
+      checkpoints: x.checkpoints,
+      markers: x.markers,
+      viewSeqs,
+      commitSeq,
       settledSeq: viewSeqs[viewSeqs.length - 1] ?? (Number.isFinite(lastSeq) ? lastSeq : 0),
-      committedSummary, requests: requestsOf.get(record.id) ?? [], source,
-      shadowed: [...x.shadowed].sort((a, b) => a.index - b.index), policy: x.start?.policy ?? record.policy,
-      stagings: x.stagings, maps: x.maps, repartitions: x.repartitions, reduces: x.reduces, rereads: x.rereads,
-      audits: x.audits, corrections: x.corrections,
-      firstSeq: Number.isFinite(firstSeq) ? firstSeq : 0, lastSeq: Number.isFinite(lastSeq) ? lastSeq : 0,
+      committedSummary,
+      requests: requestsOf.get(record.id) ?? [],
+      source,
+      shadowed: [...x.shadowed].sort((a, b) => a.index - b.index),
+      policy: x.start?.policy ?? record.policy,
+      stagings: x.stagings,
+      maps: x.maps,
+      repartitions: x.repartitions,
+      reduces: x.reduces,
+      rereads: x.rereads,
+      audits: x.audits,
+      corrections: x.corrections,
+      firstSeq: Number.isFinite(firstSeq) ? firstSeq : 0,
+      lastSeq: Number.isFinite(lastSeq) ? lastSeq : 0,
     });
   }
   return out.sort((a, b) => a.firstSeq - b.firstSeq);

@@ -74,8 +74,14 @@ export function* runRulesSteps(ctx: RuleContext, options: RunOptions = {}): Gene
       if (!Array.isArray(r)) throw new TypeError('the rule returned no list of findings');
       found = r.map((d) => sanitize(rule, d, maxSeq));
     } catch (err: unknown) {
-      out.push(finding(INTERNAL_RULE_ERROR, 'warning',
-        `Rule ${rule.id} failed on this session (${describe(err)}); its checks were skipped and the other rules ran. This is a bug in Palimpsest, not in the session: please report it.`, []));
+      out.push(
+        finding(
+          INTERNAL_RULE_ERROR,
+          'warning',
+          `Rule ${rule.id} failed on this session (${describe(err)}); its checks were skipped and the other rules ran. This is a bug in Palimpsest, not in the session: please report it.`,
+          [],
+        ),
+      );
       continue;
     }
     found.sort(byLogOrder);
@@ -84,7 +90,14 @@ export function* runRulesSteps(ctx: RuleContext, options: RunOptions = {}): Gene
       let worst: Severity = 'info';
       for (const d of rest) if (SEVERITY_RANK[d.severity] > SEVERITY_RANK[worst]) worst = d.severity;
       found = found.slice(0, MAX_FINDINGS_PER_RULE);
-      found.push(finding(rule.id, worst, `… and ${num(rest.length)} more findings of ${rule.id} in this session (the first ${MAX_FINDINGS_PER_RULE} are listed).`, rest.slice(0, 20).flatMap((d) => d.seqs.slice(0, 1))));
+      found.push(
+        finding(
+          rule.id,
+          worst,
+          `… and ${num(rest.length)} more findings of ${rule.id} in this session (the first ${MAX_FINDINGS_PER_RULE} are listed).`,
+          rest.slice(0, 20).flatMap((d) => d.seqs.slice(0, 1)),
+        ),
+      );
     }
     for (const d of found) if (SEVERITY_RANK[d.severity] >= min) out.push(d);
   }
@@ -118,7 +131,14 @@ export function* diagnoseSteps(input: RuleInput, options: RunOptions = {}): Gene
       void ctx.facts.removals;
     }
   } catch (err: unknown) {
-    return [finding(INTERNAL_RULE_ERROR, 'warning', `The diagnostics could not start on this session (${describe(err)}); no rule ran. This is a bug in Palimpsest: please report it.`, [])];
+    return [
+      finding(
+        INTERNAL_RULE_ERROR,
+        'warning',
+        `The diagnostics could not start on this session (${describe(err)}); no rule ran. This is a bug in Palimpsest: please report it.`,
+        [],
+      ),
+    ];
   }
   if (wholeCatalog) yield { done: 0, total: RULES.length };
   return yield* runRulesSteps(ctx, options);

@@ -30,10 +30,14 @@ export function list(names: readonly string[], max = 5): string {
 export function measureText(m: Measure): string {
   const what = `${num(m.value)} ${m.unit}`;
   switch (m.source) {
-    case 'reported': return `${what} (reported by the provider)`;
-    case 'harness': return `${what} (as the harness measured it)`;
-    case 'estimated': return `${what} (local estimate)`;
-    case 'counted': return `${what} (counted here; the log has no token counts for it)`;
+    case 'reported':
+      return `${what} (reported by the provider)`;
+    case 'harness':
+      return `${what} (as the harness measured it)`;
+    case 'estimated':
+      return `${what} (local estimate)`;
+    case 'counted':
+      return `${what} (counted here; the log has no token counts for it)`;
   }
 }
 

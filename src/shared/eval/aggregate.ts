@@ -118,14 +118,20 @@ function cellOf(strategy: string, model: string, trace: string | null, all: read
   const failed = clean.filter((r) => r.score.failed).length;
   const committed = faulted.filter((r) => !r.score.failed).length;
   const rules: Record<string, number> = {};
-  let error = 0, warning = 0, info = 0;
+  let error = 0,
+    warning = 0,
+    info = 0;
   for (const r of clean) {
     error += r.score.structural.error;
     warning += r.score.structural.warning;
     info += r.score.structural.info;
     for (const [id, n] of Object.entries(r.score.structural.rules)) rules[id] = (rules[id] ?? 0) + n;
   }
-  let requests = 0, input = 0, output = 0, cacheRead = 0, cacheWrite = 0;
+  let requests = 0,
+    input = 0,
+    output = 0,
+    cacheRead = 0,
+    cacheWrite = 0;
   let cost: number | null = 0;
   for (const r of all) {
     const t = r.run.totals;
@@ -140,18 +146,38 @@ function cellOf(strategy: string, model: string, trace: string | null, all: read
   const missed: Record<string, number> = {};
   for (const r of clean) {
     if (r.score.failed) continue;
-    for (const b of Object.values(r.score.facts)) for (const id of b.missed) missed[factKey(r.cell.trace, id)] = (missed[factKey(r.cell.trace, id)] ?? 0) + 1;
+    for (const b of Object.values(r.score.facts))
+      for (const id of b.missed) missed[factKey(r.cell.trace, id)] = (missed[factKey(r.cell.trace, id)] ?? 0) + 1;
   }
   const latencies = clean.flatMap((r) => r.run.calls.map((c) => c.latencyMs));
   const walls = clean.map((r) => r.run.totals.wallMs);
   return {
-    strategy, model, trace, runs: clean.length, quality,
+    strategy,
+    model,
+    trace,
+    runs: clean.length,
+    quality,
     judge: overRepeats(clean, (r) => judgeValue(r.judge)),
     failures: { count: failed, of: clean.length, rate: clean.length === 0 ? null : failed / clean.length },
     fallbacks: clean.filter((r) => r.score.fallback).length,
     recovery: { committed, of: faulted.length, rate: faulted.length === 0 ? null : committed / faulted.length },
-    structural: { error, warning, info, maxErrorsPerRun: clean.length === 0 ? null : Math.max(...clean.map((r) => r.score.structural.error)), rules },
-    spend: { runs: all.length, requests, input, output, cacheRead, cacheWrite, costUsd: cost, costPerRun: cost === null || all.length === 0 ? null : cost / all.length },
+    structural: {
+      error,
+      warning,
+      info,
+      maxErrorsPerRun: clean.length === 0 ? null : Math.max(...clean.map((r) => r.score.structural.error)),
+      rules,
+    },
+    spend: {
+      runs: all.length,
+      requests,
+      input,
+      output,
+      cacheRead,
+      cacheWrite,
+      costUsd: cost,
+      costPerRun: cost === null || all.length === 0 ? null : cost / all.length,
+    },
     latency: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), calls: latencies.length },
     wall: { p50: percentile(walls, 50), p95: percentile(walls, 95) },
     mock: all.some((r) => r.run.mock),

@@ -44,7 +44,17 @@ const diff = (a: number | null, b: number | null): number | null => (a === null 
 function cellDeltas(cur: MatrixCell, base: MatrixCell, epsilon: number): Delta[] {
   const out: Delta[] = [];
   const push = (metric: DeltaMetric, b: number | null, c: number | null, words: string | null): void => {
-    out.push({ strategy: cur.strategy, model: cur.model, trace: cur.trace, metric, baseline: b, current: c, delta: diff(c, b), regression: words !== null, words: words === null ? null : `${name(cur)}: ${words}` });
+    out.push({
+      strategy: cur.strategy,
+      model: cur.model,
+      trace: cur.trace,
+      metric,
+      baseline: b,
+      current: c,
+      delta: diff(c, b),
+      regression: words !== null,
+      words: words === null ? null : `${name(cur)}: ${words}`,
+    });
   };
   for (const m of QUALITY_METRICS) {
     const b = base.quality[m];
@@ -53,7 +63,8 @@ function cellDeltas(cur: MatrixCell, base: MatrixCell, epsilon: number): Delta[]
     if (b !== null && c === null) words = `${m} was ${pct(b.mean)} and can no longer be measured`;
     else if (b !== null && c !== null) {
       const tolerance = Math.max(epsilon, b.stddev, c.stddev);
-      if (c.mean < b.mean - tolerance) words = `${m} fell from ${pct(b.mean)} to ${pct(c.mean)} (more than the ${pct(tolerance)} tolerance)`;
+      if (c.mean < b.mean - tolerance)
+        words = `${m} fell from ${pct(b.mean)} to ${pct(c.mean)} (more than the ${pct(tolerance)} tolerance)`;
     }
     push(m, b?.mean ?? null, c?.mean ?? null, words);
   }
@@ -61,17 +72,27 @@ function cellDeltas(cur: MatrixCell, base: MatrixCell, epsilon: number): Delta[]
   const cf = cur.failures;
   let fw: string | null = null;
   if (bf.count === 0 && cf.count > 0) fw = `new failure: ${cf.count} of ${cf.of} runs failed (the baseline had none)`;
-  else if (bf.rate !== null && cf.rate !== null && cf.rate > bf.rate + epsilon) fw = `failure rate rose from ${pct(bf.rate)} to ${pct(cf.rate)}`;
+  else if (bf.rate !== null && cf.rate !== null && cf.rate > bf.rate + epsilon)
+    fw = `failure rate rose from ${pct(bf.rate)} to ${pct(cf.rate)}`;
   push('failureRate', bf.rate, cf.rate, fw);
   const be = base.structural.maxErrorsPerRun;
   const ce = cur.structural.maxErrorsPerRun;
-  push('structuralErrors', be, ce, be !== null && ce !== null && ce > be ? `error-level diagnostics per run rose from ${be} to ${ce}` : null);
+  push(
+    'structuralErrors',
+    be,
+    ce,
+    be !== null && ce !== null && ce > be ? `error-level diagnostics per run rose from ${be} to ${ce}` : null,
+  );
   push('costUsd', base.spend.costPerRun, cur.spend.costPerRun, null);
   push('latencyP95', base.latency.p95, cur.latency.p95, null);
   return out;
 }
 
-export function compareToBaseline(current: Aggregate, baseline: Aggregate, options: { readonly epsilon?: number } = {}): BaselineComparison {
+export function compareToBaseline(
+  current: Aggregate,
+  baseline: Aggregate,
+  options: { readonly epsilon?: number } = {},
+): BaselineComparison {
   const epsilon = options.epsilon ?? 0.01;
   const deltas: Delta[] = [];
   const onlyCurrent: string[] = [];

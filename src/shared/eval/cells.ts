@@ -48,7 +48,12 @@ export interface Cell {
     readonly spec: SpecTrace;
   };
   readonly target: RunTarget;
-  readonly strategy: { readonly id: string; readonly label: string; readonly options: Readonly<Record<string, unknown>>; readonly needsModel: boolean };
+  readonly strategy: {
+    readonly id: string;
+    readonly label: string;
+    readonly options: Readonly<Record<string, unknown>>;
+    readonly needsModel: boolean;
+  };
   /** label 'none' with pinned null for the model-free strategies. */
   readonly model: { readonly label: string; readonly pinned: PinnedModel | null };
   readonly fault: FaultScenario | null;
@@ -113,8 +118,10 @@ export function expandCells(spec: EvalSpec, traces: readonly ResolvedTrace[], lo
   });
   const models = spec.models.filter((m) => m.label !== NONE_MODEL);
   const needy = strategies.filter((s) => s.needsModel);
-  if (needy.length > 0 && models.length === 0) problems.push(`${needy.map((s) => s.label).join(', ')} need${needy.length === 1 ? 's' : ''} a model, and the spec lists only "none"`);
-  for (const t of traces) if (!spec.traces[t.trace]) problems.push(`resolved trace ${t.path} points at traces[${t.trace}], which the spec does not have`);
+  if (needy.length > 0 && models.length === 0)
+    problems.push(`${needy.map((s) => s.label).join(', ')} need${needy.length === 1 ? 's' : ''} a model, and the spec lists only "none"`);
+  for (const t of traces)
+    if (!spec.traces[t.trace]) problems.push(`resolved trace ${t.path} points at traces[${t.trace}], which the spec does not have`);
   if (problems.length > 0) return fail(problems.join('\n'));
 
   const cells: Cell[] = [];
@@ -129,11 +136,24 @@ export function expandCells(spec: EvalSpec, traces: readonly ResolvedTrace[], lo
             ? models.flatMap((m) => [null, ...faultsFor(spec, m.label, m.pinned)].map((fault) => ({ model: m, fault })))
             : [{ model: { label: NONE_MODEL, pinned: null }, fault: null }];
           for (const { model, fault } of runs) {
-            const key = cellKey({ trace: t.path, target, strategy: s.id, options: s.options, model: model.label, fault: fault?.name ?? null, repeat: r });
+            const key = cellKey({
+              trace: t.path,
+              target,
+              strategy: s.id,
+              options: s.options,
+              model: model.label,
+              fault: fault?.name ?? null,
+              repeat: r,
+            });
             if (seen.has(key)) continue; // the same file reached by two trace entries runs once
             seen.add(key);
             cells.push({
-              key, trace: { index: t.trace, path: t.path, spec: specTrace }, target, strategy: s, model, fault,
+              key,
+              trace: { index: t.trace, path: t.path, spec: specTrace },
+              target,
+              strategy: s,
+              model,
+              fault,
               repeat: { index: r, of: s.needsModel ? spec.repeats : 1 },
             });
           }

@@ -28,7 +28,8 @@ export interface DraftOptions {
 }
 
 const CONSTRAINT = /\b(must|never|don'?t|do not|always|only|should not|shouldn'?t|make sure|avoid)\b/i;
-const DECISION = /\b(we will|we'll|we are going to|decided|decision|let'?s use|let us use|let'?s go with|going with|we chose|opted for|I'll use|I will use)\b/i;
+const DECISION =
+  /\b(we will|we'll|we are going to|decided|decision|let'?s use|let us use|let'?s go with|going with|we chose|opted for|I'll use|I will use)\b/i;
 const OPEN_WORK = /\bTODO\b|\bFIXME\b|^\[ \]|\bnext\b|\bstill need|\bremaining\b/i;
 const UNCHECKED = /^\[ \]\s*/;
 const ANCHOR_KINDS: readonly AnchorKind[] = ['path', 'identifier', 'error'];
@@ -55,7 +56,10 @@ function sentences(text: string): string[] {
 
 /** The prose of an item: its text blocks only (tool calls and results are not someone speaking). */
 function prose(item: SourceItem): string {
-  return item.blocks.filter((b) => b.type === 'text').map(blockText).join('\n');
+  return item.blocks
+    .filter((b) => b.type === 'text')
+    .map(blockText)
+    .join('\n');
 }
 
 interface Todo {
@@ -83,7 +87,10 @@ class Drafts {
   readonly facts: Fact[] = [];
   private readonly seen = new Set<string>();
   private readonly counts = new Map<string, number>();
-  constructor(private readonly max: number, private readonly target: RunTarget | undefined) {}
+  constructor(
+    private readonly max: number,
+    private readonly target: RunTarget | undefined,
+  ) {}
 
   add(kind: string, category: FactCategory, text: string, match: Fact['match'], items: readonly string[], note: string): void {
     const key = `${category}\u0000${JSON.stringify(match)}`;
@@ -93,7 +100,12 @@ class Drafts {
     this.counts.set(kind, n + 1);
     this.facts.push({
       id: `draft-${category.replace('_', '-')}-${this.facts.filter((f) => f.category === category).length + 1}`,
-      category, text, match, confirmed: false, source: { items: [...items] }, note,
+      category,
+      text,
+      match,
+      confirmed: false,
+      source: { items: [...items] },
+      note,
       ...(this.target ? { target: this.target } : {}),
     });
   }
@@ -104,11 +116,34 @@ function draftSentences(items: readonly SourceItem[], d: Drafts): void {
     if (it.meta || (it.role !== 'user' && it.role !== 'assistant')) continue;
     for (const s of sentences(prose(it))) {
       const match = { text: clip(s), ignoreCase: true };
-      if (it.role === 'user' && CONSTRAINT.test(s)) d.add('constraint', 'constraint', s, match, [it.id], 'drafted from a user message with a constraint word; cut the matcher down to the words that must survive');
-      else if (DECISION.test(s)) d.add('decision', 'decision', s, match, [it.id], `drafted from ${it.role} text that states a decision; check it was not reversed later`);
+      if (it.role === 'user' && CONSTRAINT.test(s))
+        d.add(
+          'constraint',
+          'constraint',
+          s,
+          match,
+          [it.id],
+          'drafted from a user message with a constraint word; cut the matcher down to the words that must survive',
+        );
+      else if (DECISION.test(s))
+        d.add(
+          'decision',
+          'decision',
+          s,
+          match,
+          [it.id],
+          `drafted from ${it.role} text that states a decision; check it was not reversed later`,
+        );
       else if (OPEN_WORK.test(s)) {
         const text = s.replace(UNCHECKED, '');
-        d.add('open_work', 'open_work', text, { text: clip(text), ignoreCase: true }, [it.id], 'drafted from text that names work still to do; check it was still open at the compaction');
+        d.add(
+          'open_work',
+          'open_work',
+          text,
+          { text: clip(text), ignoreCase: true },
+          [it.id],
+          'drafted from text that names work still to do; check it was still open at the compaction',
+        );
       }
     }
   }
@@ -123,7 +158,14 @@ function draftSentences(items: readonly SourceItem[], d: Drafts): void {
   }
   for (const t of last?.todos ?? []) {
     if (t.status === 'completed') continue;
-    d.add('open_work', 'open_work', `${t.content} (${t.status})`, { text: clip(t.content), ignoreCase: true }, [last?.id ?? ''], 'drafted from the last todo list written before the target');
+    d.add(
+      'open_work',
+      'open_work',
+      `${t.content} (${t.status})`,
+      { text: clip(t.content), ignoreCase: true },
+      [last?.id ?? ''],
+      'drafted from the last todo list written before the target',
+    );
   }
 }
 
@@ -148,7 +190,14 @@ function draftAnchors(items: readonly SourceItem[], d: Drafts, max: number): voi
     for (const [key, w] of ranked) {
       const anchor = key.slice(key.indexOf('\u0000') + 1);
       const text = `The ${kind} "${anchor}" (seen in ${w.items.length} item${w.items.length === 1 ? '' : 's'})`;
-      d.add(kind, 'evidence', text, { text: kind === 'error' ? anchor.slice(0, 40) : anchor }, w.items.slice(0, 10), `drafted from a verbatim ${kind} anchor; say what it is evidence of, or delete the draft`);
+      d.add(
+        kind,
+        'evidence',
+        text,
+        { text: kind === 'error' ? anchor.slice(0, 40) : anchor },
+        w.items.slice(0, 10),
+        `drafted from a verbatim ${kind} anchor; say what it is evidence of, or delete the draft`,
+      );
     }
   }
 }
@@ -163,7 +212,8 @@ export function draftFacts(items: readonly SourceItem[], options: DraftOptions =
     format: 'palimpsest-facts',
     version: 1,
     ...(options.trace !== undefined ? { trace: options.trace } : {}),
-    description: 'Drafted by Palimpsest from the trace. Nothing here is checked: read the trace, fix each matcher, set confirmed: true on the facts that hold, delete the rest.',
+    description:
+      'Drafted by Palimpsest from the trace. Nothing here is checked: read the trace, fix each matcher, set confirmed: true on the facts that hold, delete the rest.',
     facts: d.facts,
   };
 }

@@ -49,21 +49,23 @@ export const Fact = z
     source: FactSource.optional(),
     note: z.string().optional(),
   })
-  .refine((f) => f.category !== 'evidence' || f.source !== undefined, { message: 'an evidence fact needs its source (items or seqs)', path: ['source'] });
+  .refine((f) => f.category !== 'evidence' || f.source !== undefined, {
+    message: 'an evidence fact needs its source (items or seqs)',
+    path: ['source'],
+  });
 export type Fact = z.infer<typeof Fact>;
 
-export const FactsFile = z
-  .strictObject({
-    format: z.literal(FACTS_FORMAT),
-    version: z.literal(FACTS_VERSION),
-    /** The trace these facts are about, relative to the facts file (informational: the spec links them). */
-    trace: z.string().optional(),
-    /** Who checked the facts, when, and how; shown in reports. */
-    description: z.string().optional(),
-    checkedBy: z.string().optional(),
-    checkedAt: z.string().optional(),
-    facts: z.array(Fact),
-  });
+export const FactsFile = z.strictObject({
+  format: z.literal(FACTS_FORMAT),
+  version: z.literal(FACTS_VERSION),
+  /** The trace these facts are about, relative to the facts file (informational: the spec links them). */
+  trace: z.string().optional(),
+  /** Who checked the facts, when, and how; shown in reports. */
+  description: z.string().optional(),
+  checkedBy: z.string().optional(),
+  checkedAt: z.string().optional(),
+  facts: z.array(Fact),
+});
 export type FactsFile = z.infer<typeof FactsFile>;
 /**
  * A facts file as written, before defaults: what tests build.

@@ -20,9 +20,15 @@ const MAX_SUMMARY_CHARS = 60_000;
 
 export function judgeRequest(facts: readonly Fact[], summary: string, instructions?: string): SummaryRequest {
   const list = facts.map((f) => `- [${f.category === 'stale' ? 'STALE' : f.category.toUpperCase()}] ${f.text}`).join('\n');
-  const clipped = summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS)}\n[… ${summary.length - MAX_SUMMARY_CHARS} characters not shown]` : summary;
+  const clipped =
+    summary.length > MAX_SUMMARY_CHARS
+      ? `${summary.slice(0, MAX_SUMMARY_CHARS)}\n[… ${summary.length - MAX_SUMMARY_CHARS} characters not shown]`
+      : summary;
   return {
-    stage: 'audit', label: 'judge', system: instructions ?? JUDGE_INSTRUCTIONS, maxOutput: 1_000,
+    stage: 'audit',
+    label: 'judge',
+    system: instructions ?? JUDGE_INSTRUCTIONS,
+    maxOutput: 1_000,
     messages: [{ role: 'user', text: `Facts:\n${list}\n\nSummary:\n${clipped}` }],
   };
 }

@@ -24,13 +24,22 @@ export const NO_SPEND: Spend = { runs: 0, requests: 0, tokens: 0, costUsd: 0, un
 
 export function spendOf(t: RunRecord['totals']): Spend {
   return {
-    runs: 1, requests: t.requests, tokens: t.input + t.output + t.cacheRead + t.cacheWrite,
-    costUsd: t.costUsd ?? 0, unknownCostRuns: t.costUsd === null && t.requests > 0 ? 1 : 0,
+    runs: 1,
+    requests: t.requests,
+    tokens: t.input + t.output + t.cacheRead + t.cacheWrite,
+    costUsd: t.costUsd ?? 0,
+    unknownCostRuns: t.costUsd === null && t.requests > 0 ? 1 : 0,
   };
 }
 
 export function addSpend(a: Spend, b: Spend): Spend {
-  return { runs: a.runs + b.runs, requests: a.requests + b.requests, tokens: a.tokens + b.tokens, costUsd: a.costUsd + b.costUsd, unknownCostRuns: a.unknownCostRuns + b.unknownCostRuns };
+  return {
+    runs: a.runs + b.runs,
+    requests: a.requests + b.requests,
+    tokens: a.tokens + b.tokens,
+    costUsd: a.costUsd + b.costUsd,
+    unknownCostRuns: a.unknownCostRuns + b.unknownCostRuns,
+  };
 }
 
 /** The mean spend of one run of a group, from its finished runs; nothing when none has finished. */
@@ -47,11 +56,15 @@ const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maxim
 export function limitStop(limits: Limits, spent: Spend, next: Spend): string | null {
   const check = (name: string, limit: number | undefined, used: number, more: number, digits: number, unit: string): string | null => {
     if (limit === undefined) return null;
-    if (used >= limit) return `stopped scheduling new cells: limits.${name} ${unit}${fmt(limit, digits)} reached (${unit}${fmt(used, digits)} spent, cells in flight included)`;
-    if (used + more > limit) return `stopped scheduling new cells: the next cell (about ${unit}${fmt(more, digits)}) would pass limits.${name} ${unit}${fmt(limit, digits)} (${unit}${fmt(used, digits)} spent, cells in flight included)`;
+    if (used >= limit)
+      return `stopped scheduling new cells: limits.${name} ${unit}${fmt(limit, digits)} reached (${unit}${fmt(used, digits)} spent, cells in flight included)`;
+    if (used + more > limit)
+      return `stopped scheduling new cells: the next cell (about ${unit}${fmt(more, digits)}) would pass limits.${name} ${unit}${fmt(limit, digits)} (${unit}${fmt(used, digits)} spent, cells in flight included)`;
     return null;
   };
-  return check('requests', limits.requests, spent.requests, next.requests, 0, '')
-    ?? check('tokens', limits.tokens, spent.tokens, next.tokens, 0, '')
-    ?? check('costUsd', limits.costUsd, spent.costUsd, next.costUsd, 4, '$');
+  return (
+    check('requests', limits.requests, spent.requests, next.requests, 0, '') ??
+    check('tokens', limits.tokens, spent.tokens, next.tokens, 0, '') ??
+    check('costUsd', limits.costUsd, spent.costUsd, next.costUsd, 4, '$')
+  );
 }

@@ -56,8 +56,15 @@ export type EvalLine = z.infer<typeof EvalLine>;
 
 export function cellRef(cell: Cell): CellRef {
   return {
-    key: cell.key, trace: cell.trace.path, target: cell.target, strategy: cell.strategy.label, strategyId: cell.strategy.id,
-    model: cell.model.label, fault: cell.fault?.name ?? null, repeat: cell.repeat.index, of: cell.repeat.of,
+    key: cell.key,
+    trace: cell.trace.path,
+    target: cell.target,
+    strategy: cell.strategy.label,
+    strategyId: cell.strategy.id,
+    model: cell.model.label,
+    fault: cell.fault?.name ?? null,
+    repeat: cell.repeat.index,
+    of: cell.repeat.of,
   };
 }
 

@@ -87,15 +87,21 @@ function pointsBack(item: ViewItem, range: ReadonlySet<string>, sourceIds: Reado
 
 function emptyFacts(facts: readonly Fact[]): RunScore['facts'] {
   const out: RunScore['facts'] = {};
-  for (const c of [...RECALL_CATEGORIES, 'stale'] as const) out[c] = { total: facts.filter((f) => f.category === c).length, ok: [], missed: [] };
+  for (const c of [...RECALL_CATEGORIES, 'stale'] as const)
+    out[c] = { total: facts.filter((f) => f.category === c).length, ok: [], missed: [] };
   return out;
 }
 
 export function scoreRun(run: ScorableRun, allFacts: readonly Fact[], source: ScoringSource): RunScore {
   const facts = scoredFacts(allFacts, run.target);
   const base = {
-    v: 1 as const, outcome: run.outcome, fallback: run.outcome === 'fallback', structural: structural(run),
-    drafts: draftCount(allFacts, run.target), problems: [] as string[], facts: emptyFacts(facts),
+    v: 1 as const,
+    outcome: run.outcome,
+    fallback: run.outcome === 'fallback',
+    structural: structural(run),
+    drafts: draftCount(allFacts, run.target),
+    problems: [] as string[],
+    facts: emptyFacts(facts),
   };
   const view = run.view;
   if (run.outcome === 'failed' || run.outcome === 'cancelled' || view === null) {
@@ -141,7 +147,8 @@ export function scoreRun(run: ScorableRun, allFacts: readonly Fact[], source: Sc
   }
   const stale = counts.stale as RunScore['facts'][string];
   return {
-    ...base, failed: false,
+    ...base,
+    failed: false,
     recall: { overall: ratio(matched, total), ...recall },
     staleRejection: ratio(stale.ok.length, stale.total),
     provenance: ratio(provOk.length, provOk.length + provWithout.length),

@@ -23,7 +23,10 @@ function modelFromString(text: string, ctx: z.RefinementCtx): SpecModel | null {
   const provider = ProviderId.safeParse(colon < 0 ? text : text.slice(0, colon));
   const r = PinnedModel.safeParse({ provider: provider.data, model: text.slice(colon + 1) });
   if (colon < 0 || !provider.success || text.slice(colon + 1).trim() === '' || !r.success) {
-    ctx.addIssue({ code: 'custom', message: `"${text}" is not "none" or PROVIDER:MODEL with a provider from ${ProviderId.options.join(', ')}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${text}" is not "none" or PROVIDER:MODEL with a provider from ${ProviderId.options.join(', ')}`,
+    });
     return null;
   }
   return { label: modelLabel(r.data), pinned: r.data };
@@ -102,9 +105,18 @@ export type Limits = z.infer<typeof Limits>;
 
 export const Thresholds = z.strictObject({
   /** Which matrix cells the thresholds apply to (strategy and model labels); absent: all. */
-  appliesTo: z.strictObject({ strategies: z.array(z.string()).min(1).optional(), models: z.array(z.string()).min(1).optional() }).optional(),
+  appliesTo: z
+    .strictObject({ strategies: z.array(z.string()).min(1).optional(), models: z.array(z.string()).min(1).optional() })
+    .optional(),
   minRecall: ratio.optional(),
-  minRecallByCategory: z.strictObject(Object.fromEntries(RECALL_CATEGORIES.map((c) => [c, ratio.optional()])) as Record<(typeof RECALL_CATEGORIES)[number], z.ZodOptional<typeof ratio>>).optional(),
+  minRecallByCategory: z
+    .strictObject(
+      Object.fromEntries(RECALL_CATEGORIES.map((c) => [c, ratio.optional()])) as Record<
+        (typeof RECALL_CATEGORIES)[number],
+        z.ZodOptional<typeof ratio>
+      >,
+    )
+    .optional(),
   minStaleRejection: ratio.optional(),
   minProvenance: ratio.optional(),
   /** The most error-severity diagnostics any one run of a cell may have. */
@@ -116,7 +128,10 @@ export const Thresholds = z.strictObject({
 export type Thresholds = z.infer<typeof Thresholds>;
 
 export const FaultScenario = z.strictObject({
-  name: z.string().min(1).regex(/^[\w.-]+$/, 'letters, digits, _ . - only (it is part of cell keys)'),
+  name: z
+    .string()
+    .min(1)
+    .regex(/^[\w.-]+$/, 'letters, digits, _ . - only (it is part of cell keys)'),
   description: z.string().optional(),
   /** Mock script steps (src/main/mock/script.ts Step), put before the trace's script; validated by main. */
   steps: z.array(z.record(z.string(), z.unknown())).min(1),
@@ -149,23 +164,40 @@ export const EvalSpec = z
     spec.strategies.forEach((s, i) => {
       const label = s.label ?? s.id;
       const first = labels.get(label);
-      if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['strategies', i, 'label'], message: `strategies[${first}] is also labelled "${label}"; give each entry its own label` });
+      if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['strategies', i, 'label'],
+          message: `strategies[${first}] is also labelled "${label}"; give each entry its own label`,
+        });
       else labels.set(label, i);
     });
     const models = new Map<string, number>();
     spec.models.forEach((m, i) => {
       const first = models.get(m.label);
-      if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['models', i], message: `models[${first}] is also labelled "${m.label}"; give one of them a label` });
+      if (first !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['models', i],
+          message: `models[${first}] is also labelled "${m.label}"; give one of them a label`,
+        });
       else models.set(m.label, i);
     });
-    if (spec.judge && spec.judge.model.pinned === null) ctx.addIssue({ code: 'custom', path: ['judge', 'model'], message: 'the judge needs a model, not "none"' });
+    if (spec.judge && spec.judge.model.pinned === null)
+      ctx.addIssue({ code: 'custom', path: ['judge', 'model'], message: 'the judge needs a model, not "none"' });
     const faults = new Set<string>();
     spec.faults.forEach((f, i) => {
-      if (faults.has(f.name)) ctx.addIssue({ code: 'custom', path: ['faults', i, 'name'], message: `two fault scenarios are named "${f.name}"` });
+      if (faults.has(f.name))
+        ctx.addIssue({ code: 'custom', path: ['faults', i, 'name'], message: `two fault scenarios are named "${f.name}"` });
       faults.add(f.name);
       (f.models ?? []).forEach((label, j) => {
         const m = spec.models.find((x) => x.label === label);
-        if (m?.pinned?.provider !== 'mock') ctx.addIssue({ code: 'custom', path: ['faults', i, 'models', j], message: `"${label}" is not a mock model of this spec: faults are injected through the mock provider` });
+        if (m?.pinned?.provider !== 'mock')
+          ctx.addIssue({
+            code: 'custom',
+            path: ['faults', i, 'models', j],
+            message: `"${label}" is not a mock model of this spec: faults are injected through the mock provider`,
+          });
       });
     });
   });
@@ -186,15 +218,24 @@ export const strategyLabel = (s: EvalSpec['strategies'][number]): string => s.la
 export function specWarnings(spec: EvalSpec): string[] {
   const out: string[] = [];
   const mocks = spec.models.filter((m) => m.pinned?.provider === 'mock');
-  if (spec.faults.length > 0 && mocks.length === 0) out.push('faults are injected through the mock provider, and no model of the spec is a mock: the fault scenarios will not run');
+  if (spec.faults.length > 0 && mocks.length === 0)
+    out.push('faults are injected through the mock provider, and no model of the spec is a mock: the fault scenarios will not run');
   if (spec.limits.costUsd !== undefined) {
-    const unpriced = spec.models.filter((m) => m.pinned !== null && m.pinned.provider !== 'mock' && m.pinned.prices === undefined).map((m) => m.label);
-    if (unpriced.length > 0) out.push(`limits.costUsd cannot be enforced for ${unpriced.join(', ')}: no prices are pinned, so their cost is unknown (requests and tokens limits still apply)`);
+    const unpriced = spec.models
+      .filter((m) => m.pinned !== null && m.pinned.provider !== 'mock' && m.pinned.prices === undefined)
+      .map((m) => m.label);
+    if (unpriced.length > 0)
+      out.push(
+        `limits.costUsd cannot be enforced for ${unpriced.join(', ')}: no prices are pinned, so their cost is unknown (requests and tokens limits still apply)`,
+      );
   }
   const strategies = new Set(spec.strategies.map(strategyLabel));
   const models = new Set(spec.models.map((m) => m.label));
-  for (const s of spec.thresholds.appliesTo?.strategies ?? []) if (!strategies.has(s)) out.push(`thresholds.appliesTo names strategy "${s}", which the spec does not run`);
-  for (const m of spec.thresholds.appliesTo?.models ?? []) if (!models.has(m)) out.push(`thresholds.appliesTo names model "${m}", which the spec does not list`);
-  if (spec.traces.some((t) => t.facts === undefined)) out.push('some traces have no facts file: their cells get structural checks and cost, no quality scores');
+  for (const s of spec.thresholds.appliesTo?.strategies ?? [])
+    if (!strategies.has(s)) out.push(`thresholds.appliesTo names strategy "${s}", which the spec does not run`);
+  for (const m of spec.thresholds.appliesTo?.models ?? [])
+    if (!models.has(m)) out.push(`thresholds.appliesTo names model "${m}", which the spec does not list`);
+  if (spec.traces.some((t) => t.facts === undefined))
+    out.push('some traces have no facts file: their cells get structural checks and cost, no quality scores');
   return out;
 }

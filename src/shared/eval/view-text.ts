@@ -33,7 +33,8 @@ export function isNewText(item: ViewItem, sourceIds: ReadonlySet<string>): boole
  * neither does anything under a heading that has one ("## Invalidations", "Stale observations:").
  * A heuristic, and a deterministic one: a summary can defeat it, and it says so in docs/eval.md.
  */
-export const STALE_MARKERS = /\b(?:stale|outdated|out of date|superseded|obsolete|no longer|not anymore|invalidated|invalidations?|previously|formerly|used to|replaced|removed|deleted|renamed|renaming|deprecated|reverted|changed since)\b/i;
+export const STALE_MARKERS =
+  /\b(?:stale|outdated|out of date|superseded|obsolete|no longer|not anymore|invalidated|invalidations?|previously|formerly|used to|replaced|removed|deleted|renamed|renaming|deprecated|reverted|changed since)\b/i;
 
 const HEADING = /^\s{0,3}(?:#{1,6}\s+.+|\*\*[^*]+\*\*:?\s*|[A-Z][A-Za-z &/-]{2,40}:)\s*$/;
 

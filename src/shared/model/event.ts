@@ -376,10 +376,32 @@ export const UnknownEvent = z.object({
 });
 
 export const CanonicalEvent = z.discriminatedUnion('kind', [
-  SessionEvent, HeaderEvent, ItemEvent, MaskEvent, DropEvent, RestoreEvent, RequestEvent, ResponseEvent,
-  CompactionStartEvent, CompactionSummaryEvent, CompactionSummaryErrorEvent, CompactionEndEvent,
-  StagingEvent, MapEvent, RepartitionEvent, ReduceEvent, RereadEvent, AuditEvent, CorrectionEvent,
-  TodoEvent, ForkEvent, RevertEvent, RollbackEvent, LifecycleEvent, RecordEvent, UnknownEvent,
+  SessionEvent,
+  HeaderEvent,
+  ItemEvent,
+  MaskEvent,
+  DropEvent,
+  RestoreEvent,
+  RequestEvent,
+  ResponseEvent,
+  CompactionStartEvent,
+  CompactionSummaryEvent,
+  CompactionSummaryErrorEvent,
+  CompactionEndEvent,
+  StagingEvent,
+  MapEvent,
+  RepartitionEvent,
+  ReduceEvent,
+  RereadEvent,
+  AuditEvent,
+  CorrectionEvent,
+  TodoEvent,
+  ForkEvent,
+  RevertEvent,
+  RollbackEvent,
+  LifecycleEvent,
+  RecordEvent,
+  UnknownEvent,
 ]);
 export type CanonicalEventInput = z.input<typeof CanonicalEvent>;
 export type EventBody = z.infer<typeof CanonicalEvent>;

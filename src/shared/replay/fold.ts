@@ -5,7 +5,14 @@ import type { Item } from '../model/item';
 import type { Fate } from '../model/view';
 import { MAIN_BRANCH, resolveBranch } from './branches';
 import {
-  EMPTY_ENVELOPE, NONE, newCompaction, type CompactionRecord, type Envelope, type ItemRecord, type RequestRecord, type TodoState,
+  EMPTY_ENVELOPE,
+  NONE,
+  newCompaction,
+  type CompactionRecord,
+  type Envelope,
+  type ItemRecord,
+  type RequestRecord,
+  type TodoState,
 } from './records';
 import { appendKey, keyAfter, keyBetween, VacatedKeys } from './keys';
 import { SurfaceHistory, lowerBound, positionOf } from './surface';
@@ -49,7 +56,12 @@ const INERT_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['session', 'fork
 const VERBATIM: Fate = Object.freeze({ fate: 'verbatim' });
 
 const problem = (rule: string, severity: Diagnostic['severity'], message: string, seqs: number[]): Diagnostic => ({
-  rule, severity, message, file: null, line: null, seqs,
+  rule,
+  severity,
+  message,
+  file: null,
+  line: null,
+  seqs,
 });
 
 class Folder {
@@ -73,13 +85,20 @@ class Folder {
   fold(e: LogEvent): void {
     if (INERT_KINDS.has(e.kind)) return;
     switch (e.kind) {
-      case 'header': return this.header(e);
-      case 'item': return this.item(e);
-      case 'mask': return this.mask(e);
-      case 'drop': return this.drop(e);
-      case 'restore': return this.restore(e);
-      case 'request': return this.request(e);
-      case 'response': return this.response(e);
+      case 'header':
+        return this.header(e);
+      case 'item':
+        return this.item(e);
+      case 'mask':
+        return this.mask(e);
+      case 'drop':
+        return this.drop(e);
+      case 'restore':
+        return this.restore(e);
+      case 'request':
+        return this.request(e);
+      case 'response':
+        return this.response(e);
       case 'todo':
         this.todo = { todos: e.todos, after: e.after ?? null, seq: e.seq };
         return;
@@ -119,13 +138,27 @@ class Folder {
         if (e.error) c.error = e.error;
         return;
       }
-      case 'mapreduce/staging': this.compaction(e.compactionId, e.seq).mapreduce.stagingSeqs.push(e.seq); return;
-      case 'mapreduce/map': this.compaction(e.compactionId, e.seq).mapreduce.mapSeqs.push(e.seq); return;
-      case 'mapreduce/repartition': this.compaction(e.compactionId, e.seq).mapreduce.repartitionSeqs.push(e.seq); return;
-      case 'mapreduce/reduce': this.compaction(e.compactionId, e.seq).mapreduce.reduceSeqs.push(e.seq); return;
-      case 'mapreduce/reread': this.compaction(e.compactionId, e.seq).mapreduce.rereadSeqs.push(e.seq); return;
-      case 'mapreduce/audit': this.compaction(e.compactionId, e.seq).mapreduce.auditSeqs.push(e.seq); return;
-      case 'mapreduce/correction': this.compaction(e.compactionId, e.seq).mapreduce.correctionSeqs.push(e.seq); return;
+      case 'mapreduce/staging':
+        this.compaction(e.compactionId, e.seq).mapreduce.stagingSeqs.push(e.seq);
+        return;
+      case 'mapreduce/map':
+        this.compaction(e.compactionId, e.seq).mapreduce.mapSeqs.push(e.seq);
+        return;
+      case 'mapreduce/repartition':
+        this.compaction(e.compactionId, e.seq).mapreduce.repartitionSeqs.push(e.seq);
+        return;
+      case 'mapreduce/reduce':
+        this.compaction(e.compactionId, e.seq).mapreduce.reduceSeqs.push(e.seq);
+        return;
+      case 'mapreduce/reread':
+        this.compaction(e.compactionId, e.seq).mapreduce.rereadSeqs.push(e.seq);
+        return;
+      case 'mapreduce/audit':
+        this.compaction(e.compactionId, e.seq).mapreduce.auditSeqs.push(e.seq);
+        return;
+      case 'mapreduce/correction':
+        this.compaction(e.compactionId, e.seq).mapreduce.correctionSeqs.push(e.seq);
+        return;
     }
   }
 
@@ -181,18 +214,34 @@ class Folder {
         target.extensions = [...target.extensions, { seq: e.seq, blocks: e.item.blocks }];
         return;
       }
-      this.diagnostics.push(problem('REPLAY_UNKNOWN_ITEM', 'warning', `Event ${e.seq} extends item "${e.item.id}", which does not exist; it is added as a new item.`, [e.seq]));
+      this.diagnostics.push(
+        problem(
+          'REPLAY_UNKNOWN_ITEM',
+          'warning',
+          `Event ${e.seq} extends item "${e.item.id}", which does not exist; it is added as a new item.`,
+          [e.seq],
+        ),
+      );
     }
     let id = e.item.id;
     if (this.itemById.has(id)) {
       let n = 2;
       while (this.itemById.has(`${e.item.id}#${n}`)) n++;
       id = `${e.item.id}#${n}`;
-      this.diagnostics.push(problem('REPLAY_DUPLICATE_ITEM', 'warning', `Event ${e.seq} reuses item id "${e.item.id}"; it is shown as "${id}".`, [e.seq]));
+      this.diagnostics.push(
+        problem('REPLAY_DUPLICATE_ITEM', 'warning', `Event ${e.seq} reuses item id "${e.item.id}"; it is shown as "${id}".`, [e.seq]),
+      );
     }
     const rec: ItemRecord = {
-      index: this.items.length, id, seq: e.seq, item: id === e.item.id ? e.item : renamed(e.item, id), extensions: NONE, sources: e.sources ?? NONE,
-      key: null, fates: [], maskReferences: NONE,
+      index: this.items.length,
+      id,
+      seq: e.seq,
+      item: id === e.item.id ? e.item : renamed(e.item, id),
+      extensions: NONE,
+      sources: e.sources ?? NONE,
+      key: null,
+      fates: [],
+      maskReferences: NONE,
     };
     this.items.push(rec);
     this.itemById.set(id, rec);
@@ -233,8 +282,14 @@ class Folder {
     const a = this.live(from);
     const b = this.live(to);
     if (!a || !b || a.key === null || b.key === null) {
-      this.diagnostics.push(problem('REPLAY_UNKNOWN_ITEM', 'error',
-        `Event ${seq} replaces items "${from}" through "${to}", but ${!a ? `"${from}"` : `"${to}"`} is not in the view at that point; the new item is appended instead.`, [seq]));
+      this.diagnostics.push(
+        problem(
+          'REPLAY_UNKNOWN_ITEM',
+          'error',
+          `Event ${seq} replaces items "${from}" through "${to}", but ${!a ? `"${from}"` : `"${to}"`} is not in the view at that point; the new item is appended instead.`,
+          [seq],
+        ),
+      );
       return false;
     }
     const live = this.surface.live;
@@ -254,7 +309,14 @@ class Folder {
   private insertBefore(rec: ItemRecord, before: string, seq: number): boolean {
     const b = this.live(before);
     if (!b || b.key === null) {
-      this.diagnostics.push(problem('REPLAY_UNKNOWN_ITEM', 'error', `Event ${seq} inserts before item "${before}", which is not in the view; the new item is appended instead.`, [seq]));
+      this.diagnostics.push(
+        problem(
+          'REPLAY_UNKNOWN_ITEM',
+          'error',
+          `Event ${seq} inserts before item "${before}", which is not in the view; the new item is appended instead.`,
+          [seq],
+        ),
+      );
       return false;
     }
     const live = this.surface.live;
@@ -285,7 +347,14 @@ class Folder {
     for (const id of e.items) {
       const rec = this.live(id);
       if (!rec) {
-        this.diagnostics.push(problem('REPLAY_UNKNOWN_ITEM', 'warning', `Event ${e.seq} ${e.masked ? 'masks' : 'unmasks'} item "${id}", which is not in the view.`, [e.seq]));
+        this.diagnostics.push(
+          problem(
+            'REPLAY_UNKNOWN_ITEM',
+            'warning',
+            `Event ${e.seq} ${e.masked ? 'masks' : 'unmasks'} item "${id}", which is not in the view.`,
+            [e.seq],
+          ),
+        );
         continue;
       }
       if (e.masked) rec.maskReferences = [...rec.maskReferences, { seq: e.seq, reference: e.reference ?? null }];
@@ -298,7 +367,9 @@ class Folder {
     for (const id of e.items) {
       const rec = this.live(id);
       if (!rec) {
-        this.diagnostics.push(problem('REPLAY_UNKNOWN_ITEM', 'warning', `Event ${e.seq} drops item "${id}", which is not in the view.`, [e.seq]));
+        this.diagnostics.push(
+          problem('REPLAY_UNKNOWN_ITEM', 'warning', `Event ${e.seq} drops item "${id}", which is not in the view.`, [e.seq]),
+        );
         continue;
       }
       this.leave(rec, e.seq, { fate: 'dropped', reason: e.reason });
@@ -309,7 +380,14 @@ class Folder {
     for (const id of e.items) {
       const rec = this.itemById.get(id);
       if (!rec || rec.key === null || this.live(id)) {
-        this.diagnostics.push(problem('REPLAY_UNKNOWN_ITEM', 'warning', `Event ${e.seq} restores item "${id}", which ${rec ? 'is already in the view' : 'does not exist'}.`, [e.seq]));
+        this.diagnostics.push(
+          problem(
+            'REPLAY_UNKNOWN_ITEM',
+            'warning',
+            `Event ${e.seq} restores item "${id}", which ${rec ? 'is already in the view' : 'does not exist'}.`,
+            [e.seq],
+          ),
+        );
         continue;
       }
       this.enter(rec, e.seq, this.restoreKey(rec.key));
@@ -319,12 +397,20 @@ class Folder {
 
   private request(e: EventOf<'request'> & LogEvent): void {
     const rec: RequestRecord = {
-      index: this.requests.length, id: e.id, seq: e.seq, purpose: e.purpose, compactionId: e.compactionId ?? null,
+      index: this.requests.length,
+      id: e.id,
+      seq: e.seq,
+      purpose: e.purpose,
+      compactionId: e.compactionId ?? null,
       envelope: this.envelope,
       // Most requests name no route of their own: they share the envelope's rather than each holding a copy.
-      route: e.route ? { ...this.envelope.route, ...stripUndefined(e.route) } : this.envelope.route, todo: this.todo,
+      route: e.route ? { ...this.envelope.route, ...stripUndefined(e.route) } : this.envelope.route,
+      todo: this.todo,
       input: e.input ? { items: e.input.items, instruction: e.input.instruction } : null,
-      responseSeq: null, finish: null, usage: null, error: null,
+      responseSeq: null,
+      finish: null,
+      usage: null,
+      error: null,
     };
     this.requests.push(rec);
     this.requestById.set(e.id, rec);
@@ -337,7 +423,11 @@ class Folder {
   private response(e: EventOf<'response'> & LogEvent): void {
     const req = this.requestById.get(e.request);
     if (!req) {
-      this.diagnostics.push(problem('REPLAY_RESPONSE_WITHOUT_REQUEST', 'warning', `Event ${e.seq} answers request "${e.request}", which was never made.`, [e.seq]));
+      this.diagnostics.push(
+        problem('REPLAY_RESPONSE_WITHOUT_REQUEST', 'warning', `Event ${e.seq} answers request "${e.request}", which was never made.`, [
+          e.seq,
+        ]),
+      );
       return;
     }
     req.responseSeq = e.seq;
@@ -407,14 +497,24 @@ export function* replaySteps(events: EventLog, options: ReplayOptions = {}): Gen
     }
     const e = shallowAt(events, seq);
     if (!e || e.seq !== seq) {
-      f.diagnostics.push(problem('REPLAY_BAD_SEQ', 'error', `The event log has no event at seq ${seq}; seqs must be contiguous from 0.`, []));
+      f.diagnostics.push(
+        problem('REPLAY_BAD_SEQ', 'error', `The event log has no event at seq ${seq}; seqs must be contiguous from 0.`, []),
+      );
       continue;
     }
     seqs.push(seq);
     f.fold(e);
   }
   return {
-    branch, seqs, items: f.items, itemById: f.itemById, surface: f.surface, requests: f.requests,
-    compactions: f.compactions, envelope: f.envelope, todo: f.todo, diagnostics: f.diagnostics,
+    branch,
+    seqs,
+    items: f.items,
+    itemById: f.itemById,
+    surface: f.surface,
+    requests: f.requests,
+    compactions: f.compactions,
+    envelope: f.envelope,
+    todo: f.todo,
+    diagnostics: f.diagnostics,
   };
 }

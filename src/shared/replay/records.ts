@@ -1,7 +1,5 @@
 import type { Block, ToolSchema } from '../model/content';
-import type {
-  BudgetPolicy, CompactionOutcome, CompactionTrigger, Finish, Route, Usage,
-} from '../model/event';
+import type { BudgetPolicy, CompactionOutcome, CompactionTrigger, Finish, Route, Usage } from '../model/event';
 import type { Item } from '../model/item';
 import type { Fate } from '../model/view';
 
@@ -18,7 +16,15 @@ export interface Envelope {
   readonly unrecorded: readonly string[];
 }
 
-export const EMPTY_ENVELOPE: Envelope = { system: undefined, tools: undefined, route: {}, systemSeq: null, toolsSeq: null, routeSeqs: [], unrecorded: [] };
+export const EMPTY_ENVELOPE: Envelope = {
+  system: undefined,
+  tools: undefined,
+  route: {},
+  systemSeq: null,
+  toolsSeq: null,
+  routeSeqs: [],
+  unrecorded: [],
+};
 
 export interface FateChange {
   /** The event that changed the fate; it applies to requests after it. */
@@ -112,9 +118,24 @@ export interface CompactionRecord {
 
 export function newCompaction(id: string): CompactionRecord {
   return {
-    id, startSeq: null, trigger: 'unknown', strategy: null, policy: null, preTokens: null, source: [],
-    summarySeqs: [], summaryErrorSeqs: [], requestIds: [], checkpointItems: [], endSeq: null, outcome: null,
-    fallback: null, postTokens: null, finish: null, usage: null, error: null,
+    id,
+    startSeq: null,
+    trigger: 'unknown',
+    strategy: null,
+    policy: null,
+    preTokens: null,
+    source: [],
+    summarySeqs: [],
+    summaryErrorSeqs: [],
+    requestIds: [],
+    checkpointItems: [],
+    endSeq: null,
+    outcome: null,
+    fallback: null,
+    postTokens: null,
+    finish: null,
+    usage: null,
+    error: null,
     mapreduce: { stagingSeqs: [], mapSeqs: [], repartitionSeqs: [], reduceSeqs: [], rereadSeqs: [], auditSeqs: [], correctionSeqs: [] },
     seqs: [],
   };

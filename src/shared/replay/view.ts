@@ -8,8 +8,16 @@ import type { SurfaceState } from './surface';
 
 export function requestInfo(r: RequestRecord): RequestInfo {
   return {
-    index: r.index, id: r.id, seq: r.seq, purpose: r.purpose, compactionId: r.compactionId, route: r.route,
-    responseSeq: r.responseSeq, finish: r.finish, usage: r.usage, reportedInputTokens: reportedContextTokens(r.usage ?? undefined),
+    index: r.index,
+    id: r.id,
+    seq: r.seq,
+    purpose: r.purpose,
+    compactionId: r.compactionId,
+    route: r.route,
+    responseSeq: r.responseSeq,
+    finish: r.finish,
+    usage: r.usage,
+    reportedInputTokens: reportedContextTokens(r.usage ?? undefined),
     error: r.error,
   };
 }
@@ -45,7 +53,8 @@ const viewCaches = new WeakMap<ReplayState, ViewCache>();
 
 function viewCacheOf(state: ReplayState): ViewCache {
   let cache = viewCaches.get(state);
-  if (!cache) viewCaches.set(state, (cache = { stable: new Array<ViewItem | undefined>(state.items.length), surface: state.surface.cursor() }));
+  if (!cache)
+    viewCaches.set(state, (cache = { stable: new Array<ViewItem | undefined>(state.items.length), surface: state.surface.cursor() }));
   return cache;
 }
 
@@ -60,9 +69,14 @@ function viewItem(rec: ItemRecord, masked: boolean, seq: number, stableViews: (V
   const blocks = ext.length === 0 ? rec.item.blocks : [...rec.item.blocks, ...ext.flatMap((x) => x.blocks)];
   const provenance = [...new Set<number>([rec.seq, ...ext.map((x) => x.seq), ...rec.sources])].sort((a, b) => a - b);
   const view: ViewItem = {
-    id: rec.id, seq: rec.seq, role: rec.item.role, kind: itemKind(ext.length === 0 ? rec.item : { ...rec.item, blocks }),
+    id: rec.id,
+    seq: rec.seq,
+    role: rec.item.role,
+    kind: itemKind(ext.length === 0 ? rec.item : { ...rec.item, blocks }),
     blocks: masked ? maskReferenceBefore(rec, seq) : blocks,
-    rendition: masked ? 'masked' : 'verbatim', meta: rec.item.meta ?? false, derivation: rec.item.derivation ?? null,
+    rendition: masked ? 'masked' : 'verbatim',
+    meta: rec.item.meta ?? false,
+    derivation: rec.item.derivation ?? null,
     provenance,
   };
   if (stable) stableViews[rec.index] = view;
@@ -99,7 +113,8 @@ export function modelView(state: ReplayState, index: number): ModelView | null {
       if (rec) items.push(viewItem(rec, false, r.seq, cache.stable));
       else unknowns.push(`input item ${id}: not in the log`);
     }
-    if (r.input.instruction === null || r.input.instruction === undefined) unknowns.push('summarizer instruction: the log does not record it');
+    if (r.input.instruction === null || r.input.instruction === undefined)
+      unknowns.push('summarizer instruction: the log does not record it');
   } else {
     // Straight from the surface's ids: no list of records in between (one array less per view).
     const s = cache.surface(r.seq);
@@ -107,7 +122,8 @@ export function modelView(state: ReplayState, index: number): ModelView | null {
     for (let i = 0; i < s.ids.length; i++) {
       const rec = state.items[s.ids[i] as number] as ItemRecord;
       const item = viewItem(rec, s.masked.has(rec.index), r.seq, cache.stable);
-      if (item.rendition === 'masked' && item.blocks === null) unknowns.push(`masked item ${rec.id}: the text of its reference is not recorded`);
+      if (item.rendition === 'masked' && item.blocks === null)
+        unknowns.push(`masked item ${rec.id}: the text of its reference is not recorded`);
       items[i] = item;
     }
   }

@@ -54,15 +54,23 @@ function surfaceOps(source: SourceView, view: CandidateView, ops: Ops): void {
       // A replace takes the whole positional span: everything between from and to goes.
       for (let p = positions[0] as number; p <= (positions[positions.length - 1] as number); p++) consumed.add(order[p] as string);
       const shadowed: number[] = [];
-      for (let p = positions[0] as number; p <= (positions[positions.length - 1] as number); p++) shadowed.push(ops.seqOf.get(order[p] as string) as number);
+      for (let p = positions[0] as number; p <= (positions[positions.length - 1] as number); p++)
+        shadowed.push(ops.seqOf.get(order[p] as string) as number);
       const cites = item.derivation?.kind === 'checkpoint' ? [...ops.bracket, ...shadowed] : shadowed;
       ops.events.push({ kind: 'item', item, op: { op: 'replace', from, to }, sources: cites });
     } else {
       // Second part of a handoff pair, or a new item without sources: put it before the next kept item.
       const next = view.items.slice(k + 1).find((x) => kept.has(x.id));
-      const covers = sourceIdsOf(item).map((id) => ops.seqOf.get(id)).filter((x): x is number => x !== undefined);
+      const covers = sourceIdsOf(item)
+        .map((id) => ops.seqOf.get(id))
+        .filter((x): x is number => x !== undefined);
       const cites = item.derivation?.kind === 'checkpoint' ? [...ops.bracket, ...covers] : covers;
-      ops.events.push({ kind: 'item', item, op: next ? { op: 'insert', before: next.id } : { op: 'append' }, ...(cites.length ? { sources: cites } : {}) });
+      ops.events.push({
+        kind: 'item',
+        item,
+        op: next ? { op: 'insert', before: next.id } : { op: 'append' },
+        ...(cites.length ? { sources: cites } : {}),
+      });
     }
   }
 }
@@ -76,7 +84,12 @@ export interface CandidateLog {
 export function candidateLog(source: SourceView, result: StrategyResult, window: number): CandidateLog {
   const ev: CanonicalEventInput[] = [];
   ev.push({ kind: 'session', id: 'rerun', harness: 'palimpsest-rerun' });
-  ev.push({ kind: 'header', system: source.system ? [...source.system] : null, tools: source.tools ? [...source.tools] : null, route: { ...(source.route ?? {}), window } });
+  ev.push({
+    kind: 'header',
+    system: source.system ? [...source.system] : null,
+    tools: source.tools ? [...source.tools] : null,
+    route: { ...(source.route ?? {}), window },
+  });
   const seqOf = new Map<string, number>();
   for (const it of source.items) {
     seqOf.set(it.id, ev.length);
@@ -91,23 +104,47 @@ export function candidateLog(source: SourceView, result: StrategyResult, window:
   const bracket: number[] = [];
   if (bracketed) {
     bracket.push(ev.length);
-    ev.push({ kind: 'compaction/start', id: RERUN_COMPACTION_ID, trigger: 'manual', strategy: result.strategy, preTokens: result.tokens.before, source: source.items.map((i) => i.id) });
+    ev.push({
+      kind: 'compaction/start',
+      id: RERUN_COMPACTION_ID,
+      trigger: 'manual',
+      strategy: result.strategy,
+      preTokens: result.tokens.before,
+      source: source.items.map((i) => i.id),
+    });
   }
   for (const c of result.calls) {
-    if (c.error) ev.push({ kind: 'compaction/summary-error', id: RERUN_COMPACTION_ID, error: { code: c.error.kind, message: c.error.message }, ...(c.finish ? { finish: c.finish } : {}), ...(c.usage ? { usage: c.usage } : {}) });
+    if (c.error)
+      ev.push({
+        kind: 'compaction/summary-error',
+        id: RERUN_COMPACTION_ID,
+        error: { code: c.error.kind, message: c.error.message },
+        ...(c.finish ? { finish: c.finish } : {}),
+        ...(c.usage ? { usage: c.usage } : {}),
+      });
   }
   if (result.summary !== null && bracketed) {
     const last = [...result.calls].reverse().find((c) => c.text !== null);
     bracket.push(ev.length);
-    ev.push({ kind: 'compaction/summary', id: RERUN_COMPACTION_ID, summary: [{ type: 'text', text: result.summary }], ...(last?.finish ? { finish: last.finish } : {}), ...(last?.usage ? { usage: last.usage } : {}) });
+    ev.push({
+      kind: 'compaction/summary',
+      id: RERUN_COMPACTION_ID,
+      summary: [{ type: 'text', text: result.summary }],
+      ...(last?.finish ? { finish: last.finish } : {}),
+      ...(last?.usage ? { usage: last.usage } : {}),
+    });
   }
   const ops: Ops = { events: ev, seqOf, bracket };
   if (result.view && result.outcome !== 'failed') surfaceOps(source, result.view, ops);
   const outcome = result.outcome === 'committed' ? 'committed' : result.outcome === 'fallback' ? 'fallback' : 'failed';
   if (bracketed) {
     ev.push({
-      kind: 'compaction/end', id: RERUN_COMPACTION_ID, outcome,
-      ...(result.outcome === 'fallback' ? { fallback: { kind: 'truncation' as const, marker: result.view?.items.some((i) => i.derivation?.kind === 'marker') ?? false } } : {}),
+      kind: 'compaction/end',
+      id: RERUN_COMPACTION_ID,
+      outcome,
+      ...(result.outcome === 'fallback'
+        ? { fallback: { kind: 'truncation' as const, marker: result.view?.items.some((i) => i.derivation?.kind === 'marker') ?? false } }
+        : {}),
       ...(result.error ? { error: { message: result.error } } : {}),
       ...(result.tokens.after !== null ? { postTokens: result.tokens.after } : {}),
     });
@@ -123,7 +160,11 @@ export function candidateLog(source: SourceView, result: StrategyResult, window:
     if (got.join('\u0000') !== want.join('\u0000')) {
       const extra = got.filter((id) => !want.includes(id));
       problems.push({
-        rule: 'RERUN_VIEW_MISMATCH', severity: 'warning', file: null, line: null, seqs: [],
+        rule: 'RERUN_VIEW_MISMATCH',
+        severity: 'warning',
+        file: null,
+        line: null,
+        seqs: [],
         message: `The candidate drops ${extra.length} source item(s) without a marker or checkpoint citing them (${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ', …' : ''}); the diagnostics below judge the nearest expressible view.`,
       });
     }
@@ -132,9 +173,20 @@ export function candidateLog(source: SourceView, result: StrategyResult, window:
 }
 
 /** The diagnostics catalog on a re-run's candidate (token rules use `estimate`). */
-export function candidateDiagnostics(source: SourceView, result: StrategyResult, window: number, estimate: (text: string) => number): Diagnostic[] {
+export function candidateDiagnostics(
+  source: SourceView,
+  result: StrategyResult,
+  window: number,
+  estimate: (text: string) => number,
+): Diagnostic[] {
   const log = candidateLog(source, result, window);
   const state = replay(log.events);
-  const found = diagnose({ events: log.events, state, format: 'palimpsest', reported: log.problems, estimate: (blocks) => estimate(blocksText(blocks)) });
+  const found = diagnose({
+    events: log.events,
+    state,
+    format: 'palimpsest',
+    reported: log.problems,
+    estimate: (blocks) => estimate(blocksText(blocks)),
+  });
   return [...log.problems, ...found];
 }

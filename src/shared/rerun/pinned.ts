@@ -27,28 +27,32 @@ export type ProviderId = z.infer<typeof ProviderId>;
 export const ReasoningEffort = z.enum(['low', 'medium', 'high']);
 export type ReasoningEffort = z.infer<typeof ReasoningEffort>;
 
-export const ModelParams = z.object({
-  temperature: z.number().min(0).max(2).optional(),
-  /**
-   * The output ceiling this connector sends when a request leaves it to the connector. null or
-   * absent: none is sent (provider default), except on Anthropic, which requires one (the adapter's
-   * documented default is sent and recorded).
-   */
-  maxOutput: z.number().int().positive().nullable().optional(),
-  /** Reasoning effort; null or absent: provider default (cosh: explicit summary models do not inherit the agent's effort). */
-  reasoning: ReasoningEffort.nullable().optional(),
-}).strict();
+export const ModelParams = z
+  .object({
+    temperature: z.number().min(0).max(2).optional(),
+    /**
+     * The output ceiling this connector sends when a request leaves it to the connector. null or
+     * absent: none is sent (provider default), except on Anthropic, which requires one (the adapter's
+     * documented default is sent and recorded).
+     */
+    maxOutput: z.number().int().positive().nullable().optional(),
+    /** Reasoning effort; null or absent: provider default (cosh: explicit summary models do not inherit the agent's effort). */
+    reasoning: ReasoningEffort.nullable().optional(),
+  })
+  .strict();
 export type ModelParams = z.infer<typeof ModelParams>;
 
 const usdPerMillion = z.number().nonnegative().finite();
 
 /** Prices in USD per million tokens. Only what the user gives: nothing is looked up or guessed. */
-export const ModelPrices = z.object({
-  input: usdPerMillion,
-  output: usdPerMillion,
-  cacheRead: usdPerMillion.optional(),
-  cacheWrite: usdPerMillion.optional(),
-}).strict();
+export const ModelPrices = z
+  .object({
+    input: usdPerMillion,
+    output: usdPerMillion,
+    cacheRead: usdPerMillion.optional(),
+    cacheWrite: usdPerMillion.optional(),
+  })
+  .strict();
 export type ModelPrices = z.infer<typeof ModelPrices>;
 
 /**
@@ -61,10 +65,19 @@ export function parsePrices(text: string): Result<ModelPrices> {
   const num = (p: string | undefined): number | undefined => (p === undefined || p === '' ? undefined : Number(p));
   const [input, output, cacheRead, cacheWrite] = [num(parts[0]), num(parts[1]), num(parts[2]), num(parts[3])];
   const given = [input, output, cacheRead, cacheWrite].filter((n): n is number => n !== undefined);
-  if (parts.length < 2 || parts.length > 4 || input === undefined || output === undefined || given.some((n) => !Number.isFinite(n) || n < 0)) {
+  if (
+    parts.length < 2 ||
+    parts.length > 4 ||
+    input === undefined ||
+    output === undefined ||
+    given.some((n) => !Number.isFinite(n) || n < 0)
+  ) {
     return { ok: false, error: `prices are INPUT,OUTPUT[,CACHE_READ[,CACHE_WRITE]] in USD per million tokens, got "${text}"` };
   }
-  return { ok: true, value: { input, output, ...(cacheRead !== undefined ? { cacheRead } : {}), ...(cacheWrite !== undefined ? { cacheWrite } : {}) } };
+  return {
+    ok: true,
+    value: { input, output, ...(cacheRead !== undefined ? { cacheRead } : {}), ...(cacheWrite !== undefined ? { cacheWrite } : {}) },
+  };
 }
 
 /** The same prices as they are typed (parsePrices' input); an unpriced cache stays empty. */
@@ -75,18 +88,23 @@ export function pricesText(p: ModelPrices): string {
   return parts.join(',');
 }
 
-export const PinnedModel = z.object({
-  provider: ProviderId,
-  model: z.string().min(1),
-  /** Endpoint (http or https). Absent: the provider's official endpoint (environment overrides are ignored). */
-  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
-  /** Name of the environment variable holding the key (never the key itself). */
-  keyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name').optional(),
-  params: ModelParams.default({}),
-  /** Context window in tokens, as known (pinned or reported); null: unknown. */
-  window: z.number().int().positive().nullable().default(null),
-  prices: ModelPrices.optional(),
-}).strict();
+export const PinnedModel = z
+  .object({
+    provider: ProviderId,
+    model: z.string().min(1),
+    /** Endpoint (http or https). Absent: the provider's official endpoint (environment overrides are ignored). */
+    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /** Name of the environment variable holding the key (never the key itself). */
+    keyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+      .optional(),
+    params: ModelParams.default({}),
+    /** Context window in tokens, as known (pinned or reported); null: unknown. */
+    window: z.number().int().positive().nullable().default(null),
+    prices: ModelPrices.optional(),
+  })
+  .strict();
 export type PinnedModel = z.infer<typeof PinnedModel>;
 export type PinnedModelInput = z.input<typeof PinnedModel>;
 
@@ -121,11 +139,13 @@ export type ModelSpecOptions = Omit<PinnedModelInput, 'provider' | 'model'>;
 export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Result<PinnedModel> {
   const s = spec.trim();
   const colon = s.indexOf(':');
-  if (colon < 0) return { ok: false, error: `"${spec}" is not PROVIDER:MODEL (for example anthropic:claude-sonnet-4-5 or openai:gpt-4.1).` };
+  if (colon < 0)
+    return { ok: false, error: `"${spec}" is not PROVIDER:MODEL (for example anthropic:claude-sonnet-4-5 or openai:gpt-4.1).` };
   const provider = s.slice(0, colon);
   const model = s.slice(colon + 1);
   const p = ProviderId.safeParse(provider);
-  if (!p.success) return { ok: false, error: `Unknown provider "${provider}" in "${spec}"; expected one of ${ProviderId.options.join(', ')}.` };
+  if (!p.success)
+    return { ok: false, error: `Unknown provider "${provider}" in "${spec}"; expected one of ${ProviderId.options.join(', ')}.` };
   if (model.trim() === '') return { ok: false, error: `"${spec}" names no model after "${provider}:".` };
   const r = PinnedModel.safeParse({ ...options, provider: p.data, model });
   if (!r.success) return { ok: false, error: `Invalid settings for ${provider}:${model}: ${issuesText(r.error)}` };
@@ -138,7 +158,8 @@ export function parseModelSpec(spec: string, options: ModelSpecOptions = {}): Re
  * when the route names no provider we can speak or no model.
  */
 export function pinnedFromRoute(route: Route | null, options: ModelSpecOptions = {}): Result<PinnedModel> {
-  if (!route?.provider || !route.model) return { ok: false, error: 'The session does not record its model route; choose a summarization model.' };
+  if (!route?.provider || !route.model)
+    return { ok: false, error: 'The session does not record its model route; choose a summarization model.' };
   const reasoning = ReasoningEffort.safeParse(route.reasoning);
   const params: ModelParams = {
     ...(route.maxOutput !== undefined ? { maxOutput: route.maxOutput } : {}),

@@ -97,7 +97,11 @@ export type RunRecord = z.infer<typeof RunRecord>;
 
 /** Identities listed in the same order-free set: a run made with these captures. */
 export function sameCaptures(a: readonly SourceIdentity[], b: readonly SourceIdentity[]): boolean {
-  const key = (xs: readonly SourceIdentity[]): string => xs.map((x) => `${x.path}\0${x.fingerprint}`).sort().join('\n');
+  const key = (xs: readonly SourceIdentity[]): string =>
+    xs
+      .map((x) => `${x.path}\0${x.fingerprint}`)
+      .sort()
+      .join('\n');
   return key(a) === key(b);
 }
 

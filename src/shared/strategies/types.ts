@@ -197,5 +197,5 @@ export const STRATEGY_SOURCES: Readonly<Record<string, string>> = {
 
 /** What a strategy's `source` says, in words: the system it follows, or "baseline". */
 export function strategySource(source: string): string {
-  return source === 'baseline' ? 'baseline' : STRATEGY_SOURCES[source] ?? source;
+  return source === 'baseline' ? 'baseline' : (STRATEGY_SOURCES[source] ?? source);
 }

@@ -7,15 +7,27 @@ import type { Derivation, Role } from '../model/item';
  * per-message overhead of the chat format, which the log does not contain and which is estimated).
  */
 export const TOKEN_CATEGORIES = [
-  'system', 'tools', 'user', 'assistant', 'reasoning', 'tool_call', 'tool_result', 'checkpoint', 'todo', 'masked', 'pruned', 'framing',
+  'system',
+  'tools',
+  'user',
+  'assistant',
+  'reasoning',
+  'tool_call',
+  'tool_result',
+  'checkpoint',
+  'todo',
+  'masked',
+  'pruned',
+  'framing',
 ] as const;
 export type TokenCategory = (typeof TOKEN_CATEGORIES)[number];
 
 export const CATEGORY_COUNT = TOKEN_CATEGORIES.length;
 
-export const CATEGORY_INDEX: Readonly<Record<TokenCategory, number>> = Object.fromEntries(
-  TOKEN_CATEGORIES.map((c, i) => [c, i]),
-) as Record<TokenCategory, number>;
+export const CATEGORY_INDEX: Readonly<Record<TokenCategory, number>> = Object.fromEntries(TOKEN_CATEGORIES.map((c, i) => [c, i])) as Record<
+  TokenCategory,
+  number
+>;
 
 export const CATEGORY_LABEL: Readonly<Record<TokenCategory, string>> = {
   system: 'system prompt',
@@ -80,19 +92,26 @@ function part(category: TokenCategory, text: string, elided: number | undefined)
 /** The category every text of a derived item goes to, or null when its blocks decide. */
 function derivedCategory(item: ItemContext): TokenCategory | null {
   switch (item.derivation?.kind) {
-    case 'checkpoint': return 'checkpoint';
+    case 'checkpoint':
+      return 'checkpoint';
     case 'pruned':
-    case 'marker': return 'pruned';
-    default: return null;
+    case 'marker':
+      return 'pruned';
+    default:
+      return null;
   }
 }
 
 function textCategory(role: Role): TokenCategory {
   switch (role) {
-    case 'system': return 'system';
-    case 'assistant': return 'assistant';
-    case 'tool': return 'tool_result';
-    case 'user': return 'user';
+    case 'system':
+      return 'system';
+    case 'assistant':
+      return 'assistant';
+    case 'tool':
+      return 'tool_result';
+    case 'user':
+      return 'user';
   }
 }
 

@@ -47,18 +47,27 @@ export function chooseEncoding(route: Pick<Route, 'provider' | 'model'>): Encodi
   }
   if (/claude/i.test(model) || provider.includes('anthropic') || provider.includes('claude')) {
     return {
-      encoding: CLAUDE_APPROXIMATION, exact: false, family: 'anthropic',
+      encoding: CLAUDE_APPROXIMATION,
+      exact: false,
+      family: 'anthropic',
       note: `Claude's tokenizer is not public: ${CLAUDE_APPROXIMATION} approximates it; reported usage is authoritative`,
     };
   }
   if (/deepseek/i.test(model) || provider.includes('deepseek')) {
-    return { encoding: 'o200k_base', exact: false, family: 'deepseek', note: 'DeepSeek\'s tokenizer is not bundled: o200k_base approximates it; reported usage is authoritative' };
+    return {
+      encoding: 'o200k_base',
+      exact: false,
+      family: 'deepseek',
+      note: "DeepSeek's tokenizer is not bundled: o200k_base approximates it; reported usage is authoritative",
+    };
   }
   if (provider.includes('openai')) {
     return { encoding: 'o200k_base', exact: false, family: 'openai', note: `assumed o200k_base for the OpenAI model "${model || '?'}"` };
   }
   return {
-    encoding: DEFAULT_ENCODING, exact: false, family: 'unknown',
+    encoding: DEFAULT_ENCODING,
+    exact: false,
+    family: 'unknown',
     note: `no tokenizer known for ${model ? `"${model}"` : 'this route'}: o200k_base approximates it`,
   };
 }

@@ -70,10 +70,11 @@ export const MAX_PAIRS = 200_000;
 
 /** Points sampled per stretch: MAX_POINTS, or fewer (at least 2) so that all pairs fit MAX_PAIRS. */
 export function pointsPerStretch(sizes: readonly number[]): number {
-  const pairs = (cap: number): number => sizes.reduce((n, size) => {
-    const k = Math.min(size, cap);
-    return n + (k * (k - 1)) / 2;
-  }, 0);
+  const pairs = (cap: number): number =>
+    sizes.reduce((n, size) => {
+      const k = Math.min(size, cap);
+      return n + (k * (k - 1)) / 2;
+    }, 0);
   if (pairs(MAX_POINTS) <= MAX_PAIRS) return MAX_POINTS;
   let lo = 2;
   let hi = MAX_POINTS;
@@ -108,7 +109,8 @@ export function fitEnvelope(points: readonly FitPoint[]): EnvelopeFit | null {
         // Pairs whose counted sizes hardly differ say nothing about the slope.
         // Each pair weighs as much as the span it covers: neighbours' noise (a cache write of an
         // unlogged reminder, a dropped thinking block) does not outvote the trend of the stretch.
-        if (Math.abs(dx) >= Math.max(64, 0.02 * Math.max(a.counted, b.counted))) slopes.push({ value: (b.reported - a.reported) / dx, weight: Math.abs(dx) });
+        if (Math.abs(dx) >= Math.max(64, 0.02 * Math.max(a.counted, b.counted)))
+          slopes.push({ value: (b.reported - a.reported) / dx, weight: Math.abs(dx) });
       }
     }
   }
@@ -127,8 +129,12 @@ export function fitEnvelope(points: readonly FitPoint[]): EnvelopeFit | null {
     stretches.push({ stretch, requests: list.length, envelope: Math.round(e) });
   }
   return {
-    envelope: (stretches[0] as { envelope: number }).envelope, ratio, requests: ps.length, stretches,
-    spread: Math.round(median(deviations)), method,
+    envelope: (stretches[0] as { envelope: number }).envelope,
+    ratio,
+    requests: ps.length,
+    stretches,
+    spread: Math.round(median(deviations)),
+    method,
   };
 }
 

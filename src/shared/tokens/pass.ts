@@ -125,7 +125,11 @@ export class RequestPass {
     this.last = index;
     this.beforeSeq = seq;
     const s = this.surfaceAt(seq);
-    for (; this.nextExtension < this.extensions.length && (this.extensions[this.nextExtension] as { seq: number }).seq < seq; this.nextExtension++) {
+    for (
+      ;
+      this.nextExtension < this.extensions.length && (this.extensions[this.nextExtension] as { seq: number }).seq < seq;
+      this.nextExtension++
+    ) {
       const id = (this.extensions[this.nextExtension] as { id: number }).id;
       if (this.liveUnit[id] === undefined || s.masked.has(id)) continue;
       this.leave(id);
@@ -191,8 +195,18 @@ export class RequestPass {
     if (r.todo && r.todo.todos.length > 0) own(this.acc.todoUnit(r.todo));
     units.length = n;
     const out: RequestTokens = {
-      index, request: r, units, unitTokens: unitTokens.subarray(0, n), total, estimated, byCategory, uncountable,
-      unloggedSystem: env.system === null, unloggedTools: env.tools === null, maskedUnknown: this.maskedUnknown, distinct: true,
+      index,
+      request: r,
+      units,
+      unitTokens: unitTokens.subarray(0, n),
+      total,
+      estimated,
+      byCategory,
+      uncountable,
+      unloggedSystem: env.system === null,
+      unloggedTools: env.tools === null,
+      maskedUnknown: this.maskedUnknown,
+      distinct: true,
     };
     this.lists.set(out, lists);
     return out;

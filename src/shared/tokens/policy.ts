@@ -33,7 +33,12 @@ export function describeAmount(a: Amount | null | undefined): string {
   if (!a) return '—';
   const parts: string[] = [];
   if (a.ratio !== undefined) parts.push(`${+(a.ratio * 100).toFixed(2)} % of the window`);
-  if (a.tokens !== undefined) parts.push(a.ratio !== undefined ? `${a.tokens < 0 ? '−' : '+'} ${Math.abs(a.tokens).toLocaleString('en-US')}` : `${a.tokens.toLocaleString('en-US')} tokens`);
+  if (a.tokens !== undefined)
+    parts.push(
+      a.ratio !== undefined
+        ? `${a.tokens < 0 ? '−' : '+'} ${Math.abs(a.tokens).toLocaleString('en-US')}`
+        : `${a.tokens.toLocaleString('en-US')} tokens`,
+    );
   let s = parts.join(' ');
   if (a.max !== undefined) s = `min(${a.max.toLocaleString('en-US')}, ${s})`;
   if (a.min !== undefined) s = `max(${a.min.toLocaleString('en-US')}, ${s})`;
@@ -82,7 +87,15 @@ export interface TokenPolicy {
 }
 
 const base = {
-  reactive: null, rawTail: null, rawTailMessages: null, outputReserve: null, headroom: null, reserveFor: null, pruner: null, breaker: null, edited: [],
+  reactive: null,
+  rawTail: null,
+  rawTailMessages: null,
+  outputReserve: null,
+  headroom: null,
+  reserveFor: null,
+  pruner: null,
+  breaker: null,
+  edited: [],
 } as const;
 
 /**
@@ -95,8 +108,11 @@ const base = {
  */
 const COSH: TokenPolicy = {
   ...base,
-  id: 'cosh', name: 'cosh', description: 'checkpoint at 80 % of max_tokens, keep a 20 % raw tail',
-  defaultWindow: null, measure: 'next',
+  id: 'cosh',
+  name: 'cosh',
+  description: 'checkpoint at 80 % of max_tokens, keep a 20 % raw tail',
+  defaultWindow: null,
+  measure: 'next',
   trigger: { ratio: 0.8 },
   rawTail: { ratio: 0.2 },
   sources: {
@@ -115,15 +131,19 @@ const COSH: TokenPolicy = {
  */
 const DSH: TokenPolicy = {
   ...base,
-  id: 'dsh', name: 'DeepSeek Harness', description: 'threshold 0.8, retain 0.16 of the window; prune results over 8,192 code points',
-  defaultWindow: null, measure: 'next',
+  id: 'dsh',
+  name: 'DeepSeek Harness',
+  description: 'threshold 0.8, retain 0.16 of the window; prune results over 8,192 code points',
+  defaultWindow: null,
+  measure: 'next',
   trigger: { ratio: 0.8 },
   rawTail: { ratio: 0.16 },
   pruner: { over: 8192, head: 4096, tail: 1024, unit: 'codepoints' },
   sources: {
     trigger: 'DeepSeek Harness compaction-basic: "thresholdRatio: 0.8 triggers at 80% of its window"',
     rawTail: 'DeepSeek Harness compaction-basic: "retainRatio: 0.16 reserves a token budget equal to 16% of that window"',
-    pruner: 'DeepSeek Harness tool-result pruner: "exceed 8192 Unicode code points … retaining 4096 at the head, a fixed marker, and 1024 at the tail"',
+    pruner:
+      'DeepSeek Harness tool-result pruner: "exceed 8192 Unicode code points … retaining 4096 at the head, a fixed marker, and 1024 at the tail"',
   },
 };
 
@@ -137,8 +157,11 @@ const DSH: TokenPolicy = {
  */
 const RIND: TokenPolicy = {
   ...base,
-  id: 'rind', name: 'Rind', description: 'auto-compact at 90 % of the window; summary output min(8,192, window/10) + 5 % headroom',
-  defaultWindow: 200_000, measure: 'next',
+  id: 'rind',
+  name: 'Rind',
+  description: 'auto-compact at 90 % of the window; summary output min(8,192, window/10) + 5 % headroom',
+  defaultWindow: 200_000,
+  measure: 'next',
   trigger: { ratio: 0.9 },
   outputReserve: { ratio: 0.1, max: 8192 },
   headroom: { ratio: 0.05 },
@@ -163,8 +186,11 @@ const RIND: TokenPolicy = {
  */
 const PREEMPTIVE: TokenPolicy = {
   ...base,
-  id: 'preemptive', name: 'preemptive compactor (Conversation Compaction, Bansal)', description: 'preemptive at 70 % of the projected next turn, reactive at 95 %, keep 10 messages',
-  defaultWindow: 200_000, measure: 'projected',
+  id: 'preemptive',
+  name: 'preemptive compactor (Conversation Compaction, Bansal)',
+  description: 'preemptive at 70 % of the projected next turn, reactive at 95 %, keep 10 messages',
+  defaultWindow: 200_000,
+  measure: 'projected',
   trigger: { ratio: 0.7 },
   reactive: { ratio: 0.95 },
   rawTailMessages: 10,
@@ -172,7 +198,8 @@ const PREEMPTIVE: TokenPolicy = {
   reserveFor: 'agent',
   breaker: { failures: 3, cooldownTurns: 5 },
   sources: {
-    trigger: 'Conversation Compaction (Bansal): "Run preemptive at ~70% of effective context"; soft_watermark: float = 0.70 on project_next_turn',
+    trigger:
+      'Conversation Compaction (Bansal): "Run preemptive at ~70% of effective context"; soft_watermark: float = 0.70 on project_next_turn',
     reactive: 'Conversation Compaction (Bansal): "keep reactive as a backstop at ~95%"; hard_watermark: float = 0.95',
     rawTailMessages: 'Conversation Compaction (Bansal): tail_keep: int = 10  # messages preserved verbatim after compaction',
     outputReserve: 'Conversation Compaction (Bansal): output_headroom_tokens: int = 4096  # reserved for the foreground reply',
@@ -194,14 +221,18 @@ const PREEMPTIVE: TokenPolicy = {
  */
 const CLAUDE_CODE: TokenPolicy = {
   ...base,
-  id: 'claude-code', name: 'Claude Code', description: 'auto-compact at window − 20,000 output reserve − 13,000 buffer',
-  defaultWindow: 200_000, measure: 'next',
+  id: 'claude-code',
+  name: 'Claude Code',
+  description: 'auto-compact at window − 20,000 output reserve − 13,000 buffer',
+  defaultWindow: 200_000,
+  measure: 'next',
   trigger: { ratio: 1, tokens: -33_000 },
   outputReserve: { tokens: 20_000 },
   headroom: { tokens: 13_000 },
   reserveFor: 'agent',
   sources: {
-    trigger: 'anthropics/claude-code#31806 and jojoprison/mnemo v1.2.16 (third-party): window − min(max_output, 20000) − 13000; the marot-spotter log compacts at preTokens 170,251 > 167,000',
+    trigger:
+      'anthropics/claude-code#31806 and jojoprison/mnemo v1.2.16 (third-party): window − min(max_output, 20000) − 13000; the marot-spotter log compacts at preTokens 170,251 > 167,000',
     outputReserve: 'same sources: min(max_output, 20,000)',
     headroom: 'same sources: 13,000-token buffer',
     defaultWindow: 'Anthropic model documentation: 200,000-token context window (1M opt-in)',
@@ -221,14 +252,18 @@ const CLAUDE_CODE: TokenPolicy = {
  */
 const CODEX: TokenPolicy = {
   ...base,
-  id: 'codex', name: 'Codex CLI', description: 'auto-compact at 90 % of the model window (the log records 95 % of it)',
-  defaultWindow: 258_400, measure: 'next',
+  id: 'codex',
+  name: 'Codex CLI',
+  description: 'auto-compact at 90 % of the model window (the log records 95 % of it)',
+  defaultWindow: 258_400,
+  measure: 'next',
   trigger: { ratio: 0.9 / 0.95 },
   rawTail: { tokens: 20_000 },
   headroom: { ratio: 0.05 / 0.95 },
   reserveFor: 'agent',
   sources: {
-    trigger: 'codex-rs protocol/src/openai_models.rs: context_window * 9 / 10 (third-party citations); logged window = 95 % of the model window',
+    trigger:
+      'codex-rs protocol/src/openai_models.rs: context_window * 9 / 10 (third-party citations); logged window = 95 % of the model window',
     rawTail: 'codex-rs core/src/compact.rs: COMPACT_USER_MESSAGE_MAX_TOKENS = 20_000 (retained user messages)',
     headroom: 'effective_context_window_percent = 95: the 5 % of the model window Codex keeps back',
     defaultWindow: 'localpush fixture: model_context_window 258,400 (gpt-5.3-codex)',
@@ -236,7 +271,12 @@ const CODEX: TokenPolicy = {
 };
 
 export const POLICY_PRESETS: Readonly<Record<string, TokenPolicy>> = {
-  cosh: COSH, dsh: DSH, rind: RIND, preemptive: PREEMPTIVE, 'claude-code': CLAUDE_CODE, codex: CODEX,
+  cosh: COSH,
+  dsh: DSH,
+  rind: RIND,
+  preemptive: PREEMPTIVE,
+  'claude-code': CLAUDE_CODE,
+  codex: CODEX,
 };
 
 export const POLICY_NAMES = Object.keys(POLICY_PRESETS);
@@ -244,12 +284,18 @@ export const POLICY_NAMES = Object.keys(POLICY_PRESETS);
 /** The preset a log's harness would run, by session format. */
 export function defaultPolicyFor(format: string): TokenPolicy {
   switch (format) {
-    case 'claude-code': return CLAUDE_CODE;
-    case 'codex': return CODEX;
-    case 'dsh': return DSH;
-    case 'rind': return RIND;
-    case 'cosh': return COSH;
-    default: return COSH;
+    case 'claude-code':
+      return CLAUDE_CODE;
+    case 'codex':
+      return CODEX;
+    case 'dsh':
+      return DSH;
+    case 'rind':
+      return RIND;
+    case 'cosh':
+      return COSH;
+    default:
+      return COSH;
   }
 }
 
@@ -278,7 +324,10 @@ export function policyFromLog(b: BudgetPolicy, fallback: TokenPolicy, id = 'logg
   if (b.breaker !== undefined) logged('breaker');
   return {
     ...fallback,
-    id, name: b.name ? `logged: ${b.name}` : 'logged policy', description: 'the policy a compaction of this log recorded', edited: [],
+    id,
+    name: b.name ? `logged: ${b.name}` : 'logged policy',
+    description: 'the policy a compaction of this log recorded',
+    edited: [],
     defaultWindow: b.window ?? fallback.defaultWindow,
     trigger,
     reactive: b.reactiveRatio !== undefined ? { ratio: b.reactiveRatio } : fallback.reactive,
@@ -314,7 +363,10 @@ const EDITABLE = ['window', 'trigger', 'reactive', 'tail', 'tailMessages', 'outp
  * log's own compactions recorded (pass it as `logged`).
  */
 export function parsePolicySpec(spec: string, logged: TokenPolicy | null = null): TokenPolicy {
-  const [name, ...edits] = spec.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const [name, ...edits] = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (!name) throw new PolicyError('empty policy');
   let p: TokenPolicy | undefined = name === 'logged' ? (logged ?? undefined) : POLICY_PRESETS[name];
   if (!p) {
@@ -340,18 +392,27 @@ export function parsePolicySpec(spec: string, logged: TokenPolicy | null = null)
         p = { ...p, trigger: a };
         break;
       }
-      case 'reactive': p = { ...p, reactive: parseAmount(value) }; break;
-      case 'tail': p = { ...p, rawTail: parseAmount(value) }; break;
+      case 'reactive':
+        p = { ...p, reactive: parseAmount(value) };
+        break;
+      case 'tail':
+        p = { ...p, rawTail: parseAmount(value) };
+        break;
       case 'tailMessages': {
         const n = value === 'none' ? null : Number(value);
         if (n !== null && (!Number.isInteger(n) || n < 0)) throw new PolicyError('tailMessages must be a whole number or none');
         p = { ...p, rawTailMessages: n };
         break;
       }
-      case 'output': p = { ...p, outputReserve: parseAmount(value) }; break;
-      case 'headroom': p = { ...p, headroom: parseAmount(value) }; break;
+      case 'output':
+        p = { ...p, outputReserve: parseAmount(value) };
+        break;
+      case 'headroom':
+        p = { ...p, headroom: parseAmount(value) };
+        break;
       case 'measure':
-        if (value !== 'context' && value !== 'next' && value !== 'projected') throw new PolicyError('measure must be context, next or projected');
+        if (value !== 'context' && value !== 'next' && value !== 'projected')
+          throw new PolicyError('measure must be context, next or projected');
         p = { ...p, measure: value };
         break;
       default:
@@ -452,8 +513,16 @@ export function evaluatePolicy(policy: TokenPolicy, inputs: readonly PolicyInput
     else state = 'below';
     const wouldTrigger = state === 'trigger' || state === 'reactive' || state === 'over-window';
     verdicts.push({
-      index: x.index, lines, size: x.size, sizeSource: x.sizeSource, measured, fill: lines.window ? x.size / lines.window : null, state,
-      wouldTrigger, firstOfRun: wouldTrigger && !previousOver, compactedAfter: x.compactedAfter,
+      index: x.index,
+      lines,
+      size: x.size,
+      sizeSource: x.sizeSource,
+      measured,
+      fill: lines.window ? x.size / lines.window : null,
+      state,
+      wouldTrigger,
+      firstOfRun: wouldTrigger && !previousOver,
+      compactedAfter: x.compactedAfter,
     });
     // A compaction of the log ends the run: the next request over the line is a new trigger.
     previousOver = wouldTrigger && x.compactedAfter === null;

@@ -14,9 +14,11 @@ export type ChangeCause =
   | 'append'
   /** Nothing changed at all. */
   | 'none'
-  | 'tools' | 'system'
+  | 'tools'
+  | 'system'
   /** An item now shows its mask reference instead of its payload (or the reverse). */
-  | 'mask' | 'unmask'
+  | 'mask'
+  | 'unmask'
   /** A checkpoint / handoff took the place of the items it summarises. */
   | 'compaction'
   /** A tool result was replaced by its pruned head + marker + tail. */
@@ -101,11 +103,15 @@ function standsIn(u: UnitInfo, shown: { has(id: string): boolean }): boolean {
   if (u.masked) return shown.has(u.rec.id);
   const d = u.rec.item.derivation;
   switch (d?.kind) {
-    case 'pruned': return shown.has(d.of);
-    case 'checkpoint': return d.covers.some((id) => shown.has(id));
+    case 'pruned':
+      return shown.has(d.of);
+    case 'checkpoint':
+      return d.covers.some((id) => shown.has(id));
     case 'marker':
-    case 'reinjected': return d.of.some((id) => shown.has(id));
-    default: return false;
+    case 'reinjected':
+      return d.of.some((id) => shown.has(id));
+    default:
+      return false;
   }
 }
 
@@ -121,11 +127,16 @@ function causeAt(prev: RequestTokens, cur: RequestTokens, k: number): ChangeCaus
     return 'extend';
   }
   switch (b.rec?.item.derivation?.kind) {
-    case 'checkpoint': return 'compaction';
-    case 'pruned': return 'prune';
-    case 'marker': return 'truncation';
-    case 'reinjected': return 'reinjection';
-    default: break;
+    case 'checkpoint':
+      return 'compaction';
+    case 'pruned':
+      return 'prune';
+    case 'marker':
+      return 'truncation';
+    case 'reinjected':
+      return 'reinjection';
+    default:
+      break;
   }
   // An old item the previous request did not show is back (restored, re-injected).
   if (b.rec && b.rec.seq < prev.request.seq && !prev.units.some((u) => u.rec === b.rec)) return 'reinjection';
@@ -133,11 +144,16 @@ function causeAt(prev: RequestTokens, cur: RequestTokens, k: number): ChangeCaus
     const fate = fateAt(a.rec, cur.request.seq);
     if (fate) {
       switch (fate.fate) {
-        case 'summarised': return 'compaction';
-        case 'pruned': return 'prune';
-        case 'dropped': return fate.reason === 'truncation' ? 'truncation' : 'drop';
-        case 'masked': return 'mask';
-        default: break;
+        case 'summarised':
+          return 'compaction';
+        case 'pruned':
+          return 'prune';
+        case 'dropped':
+          return fate.reason === 'truncation' ? 'truncation' : 'drop';
+        case 'masked':
+          return 'mask';
+        default:
+          break;
       }
     }
   }
@@ -152,8 +168,18 @@ export function comparePrefix(prev: RequestTokens | null, cur: RequestTokens): P
   const reportedCacheRead = cur.request.usage?.cacheRead ?? null;
   if (!prev) {
     return {
-      previous: null, sharedUnits: 0, sharedTokens: 0, firstChange: null, cacheBreak: false, where: null,
-      invalidatedTokens: 0, recomputedTokens: 0, appendedTokens: cur.total, appendedUnits: cur.units.length, reportedCacheRead, cacheReadRatio: null,
+      previous: null,
+      sharedUnits: 0,
+      sharedTokens: 0,
+      firstChange: null,
+      cacheBreak: false,
+      where: null,
+      invalidatedTokens: 0,
+      recomputedTokens: 0,
+      appendedTokens: cur.total,
+      appendedUnits: cur.units.length,
+      reportedCacheRead,
+      cacheReadRatio: null,
     };
   }
   const n = Math.min(prev.units.length, cur.units.length);
@@ -209,8 +235,17 @@ export function comparePrefix(prev: RequestTokens | null, cur: RequestTokens): P
     firstChange = { position: k, unit: (cur.units[k] as UnitInfo).label, cause: 'append' };
   }
   return {
-    previous: prev.index, sharedUnits: k, sharedTokens, firstChange, cacheBreak, where, invalidatedTokens, recomputedTokens, appendedTokens,
-    appendedUnits, reportedCacheRead,
+    previous: prev.index,
+    sharedUnits: k,
+    sharedTokens,
+    firstChange,
+    cacheBreak,
+    where,
+    invalidatedTokens,
+    recomputedTokens,
+    appendedTokens,
+    appendedUnits,
+    reportedCacheRead,
     cacheReadRatio: reportedCacheRead !== null && sharedTokens > 0 ? reportedCacheRead / sharedTokens : null,
   };
 }

@@ -76,7 +76,11 @@ export const REPORT_STEP = 500;
  * busy thread (the app's main process) can answer other questions between them — the report of a
  * session of 180,000 requests is seconds of work. Run to the end, it returns the report.
  */
-export function* reportSteps(acc: TokenAccountant, encoding: EncodingChoice, policy: TokenPolicy): Generator<void, SessionTokenReport, void> {
+export function* reportSteps(
+  acc: TokenAccountant,
+  encoding: EncodingChoice,
+  policy: TokenPolicy,
+): Generator<void, SessionTokenReport, void> {
   const state = acc.state;
   const starts = compactionStarts(state.compactions);
   const rows: RequestRow[] = [];
@@ -101,17 +105,33 @@ export function* reportSteps(acc: TokenAccountant, encoding: EncodingChoice, pol
     const estimatedTokens = Math.round(t.total);
     if (t.estimated > 0) partial++;
     rows.push({
-      index: i, id: r.id, seq: r.seq, purpose: r.purpose, model: r.route.model ?? null, window: r.route.window ?? null,
-      estimatedTokens, uncounted: Math.round(t.estimated), byCategory: categoryRecord(t.byCategory), uncountable: t.uncountable,
-      unloggedSystem: t.unloggedSystem, unloggedTools: t.unloggedTools, maskedUnknown: t.maskedUnknown,
-      reportedTokens: reported, ratio: reported !== null && estimatedTokens > 0 ? reported / estimatedTokens : null,
-      unlogged: null, stretch, cache,
+      index: i,
+      id: r.id,
+      seq: r.seq,
+      purpose: r.purpose,
+      model: r.route.model ?? null,
+      window: r.route.window ?? null,
+      estimatedTokens,
+      uncounted: Math.round(t.estimated),
+      byCategory: categoryRecord(t.byCategory),
+      uncountable: t.uncountable,
+      unloggedSystem: t.unloggedSystem,
+      unloggedTools: t.unloggedTools,
+      maskedUnknown: t.maskedUnknown,
+      reportedTokens: reported,
+      ratio: reported !== null && estimatedTokens > 0 ? reported / estimatedTokens : null,
+      unlogged: null,
+      stretch,
+      cache,
     });
   }
 
   const agent = rows.filter((r) => r.purpose === 'agent');
-  const fit = fitEnvelope(agent.filter((r) => r.reportedTokens !== null)
-    .map((r) => ({ counted: r.estimatedTokens, reported: r.reportedTokens as number, stretch: r.stretch })));
+  const fit = fitEnvelope(
+    agent
+      .filter((r) => r.reportedTokens !== null)
+      .map((r) => ({ counted: r.estimatedTokens, reported: r.reportedTokens as number, stretch: r.stretch })),
+  );
   const envelopeUnlogged = rows.some((r) => r.unloggedSystem || r.unloggedTools);
   const stretchE = new Map<number, number>();
   for (const s of fit?.stretches ?? []) stretchE.set(s.stretch, s.envelope);
@@ -170,7 +190,14 @@ export function* reportSteps(acc: TokenAccountant, encoding: EncodingChoice, pol
       size = row.estimatedTokens;
       sizeSource = 'estimated';
     }
-    inputs.push({ index: row.index, window: row.window, size, sizeSource, next: Math.round(size + scale * (reply + added)), compactedAfter: c?.id ?? null });
+    inputs.push({
+      index: row.index,
+      window: row.window,
+      size,
+      sizeSource,
+      next: Math.round(size + scale * (reply + added)),
+      compactedAfter: c?.id ?? null,
+    });
   }
   return { encoding, requests: finished, fit, envelopeUnlogged, policy: evaluatePolicy(policy, inputs), partial };
 }

@@ -2,8 +2,22 @@ import type { Block, ToolSchema } from '../model/content';
 import type { ReplayState } from '../replay/fold';
 import type { ItemRecord, RequestRecord, TodoState } from '../replay/records';
 import {
-  addUncountable, CATEGORY_COUNT, CATEGORY_INDEX, FRAMING_PER_MESSAGE, FRAMING_PER_REQUEST, itemBlockParts, maskParts, noUncountable,
-  systemParts, todoParts, toolsParts, TOKEN_CATEGORIES, type ItemContext, type TextPart, type TokenCategory, type Uncountable,
+  addUncountable,
+  CATEGORY_COUNT,
+  CATEGORY_INDEX,
+  FRAMING_PER_MESSAGE,
+  FRAMING_PER_REQUEST,
+  itemBlockParts,
+  maskParts,
+  noUncountable,
+  systemParts,
+  todoParts,
+  toolsParts,
+  TOKEN_CATEGORIES,
+  type ItemContext,
+  type TextPart,
+  type TokenCategory,
+  type Uncountable,
 } from './categories';
 import type { EncodingName } from './encoding';
 import { fingerprint } from './hash';
@@ -42,8 +56,12 @@ export interface RefSpec {
 }
 
 /** The texts of a ref, from its in-memory blocks or from `blocks` re-read in full. */
-export function refParts(spec: Pick<RefSpec, 'kind' | 'item' | 'blocks' | 'tools' | 'todos'>, blocks: readonly Block[] | null = spec.blocks,
-  out: TextPart[] = [], unc: Uncountable = noUncountable()): TextPart[] {
+export function refParts(
+  spec: Pick<RefSpec, 'kind' | 'item' | 'blocks' | 'tools' | 'todos'>,
+  blocks: readonly Block[] | null = spec.blocks,
+  out: TextPart[] = [],
+  unc: Uncountable = noUncountable(),
+): TextPart[] {
   switch (spec.kind) {
     case 'blocks':
       if (blocks && spec.item) itemBlockParts(spec.item, blocks, out, unc);
@@ -72,8 +90,15 @@ export function addAt(xs: { [i: number]: number }, i: number, v: number): void {
 /** Shared by every spec and unit without images, opaque or redacted blocks (most of them). */
 const NONE: Readonly<Uncountable> = Object.freeze(noUncountable());
 
-function makeSpec(ref: number, seq: number, kind: RefKind, item: ItemContext | null, blocks: readonly Block[] | null,
-  tools: readonly ToolSchema[] | null = null, todos: TodoState['todos'] | null = null): RefSpec {
+function makeSpec(
+  ref: number,
+  seq: number,
+  kind: RefKind,
+  item: ItemContext | null,
+  blocks: readonly Block[] | null,
+  tools: readonly ToolSchema[] | null = null,
+  todos: TodoState['todos'] | null = null,
+): RefSpec {
   const unc = noUncountable();
   const parts = refParts({ kind, item, blocks, tools, todos }, blocks, [], unc);
   const byCat = new Array<number>(CATEGORY_COUNT).fill(0);
@@ -196,7 +221,10 @@ export class TokenAccountant {
   private readonly envelopeKeys = new Map<string, number>();
   private readonly fingerprints = new Map<number, string>();
 
-  constructor(readonly state: ReplayState, readonly source: CountSource) {
+  constructor(
+    readonly state: ReplayState,
+    readonly source: CountSource,
+  ) {
     this.itemUnits = new Array<UnitInfo[] | undefined>(state.items.length);
   }
 
@@ -230,7 +258,9 @@ export class TokenAccountant {
   }
 
   private todoRef(todo: TodoState): RefSpec {
-    return this.spec(refKey(todo.seq, REF_BLOCKS), () => makeSpec(refKey(todo.seq, REF_BLOCKS), todo.seq, 'todo', null, null, null, todo.todos));
+    return this.spec(refKey(todo.seq, REF_BLOCKS), () =>
+      makeSpec(refKey(todo.seq, REF_BLOCKS), todo.seq, 'todo', null, null, null, todo.todos),
+    );
   }
 
   /** Envelope content keys: equal content, equal key, whichever header event carried it. */
@@ -262,8 +292,18 @@ export class TokenAccountant {
     let u = this.units.get(key);
     if (!u) {
       u = {
-        key, kind, label: kind, rec: null, masked: false, refs: spec ? [spec] : [], uncountable: spec?.uncountable ?? NONE,
-        unknown: spec === null, framing: kind === 'system' && spec ? FRAMING_PER_MESSAGE : 0, counted: null, estimate: null, estimateEpoch: -1,
+        key,
+        kind,
+        label: kind,
+        rec: null,
+        masked: false,
+        refs: spec ? [spec] : [],
+        uncountable: spec?.uncountable ?? NONE,
+        unknown: spec === null,
+        framing: kind === 'system' && spec ? FRAMING_PER_MESSAGE : 0,
+        counted: null,
+        estimate: null,
+        estimateEpoch: -1,
       };
       this.units.set(key, u);
     }
@@ -302,7 +342,18 @@ export class TokenAccountant {
       addUncountable(unc as Uncountable, r.uncountable);
     }
     const u: UnitInfo = {
-      key, kind: 'item', label: rec.id, rec, masked, refs, uncountable: unc, unknown, framing: FRAMING_PER_MESSAGE, counted: null, estimate: null, estimateEpoch: -1,
+      key,
+      kind: 'item',
+      label: rec.id,
+      rec,
+      masked,
+      refs,
+      uncountable: unc,
+      unknown,
+      framing: FRAMING_PER_MESSAGE,
+      counted: null,
+      estimate: null,
+      estimateEpoch: -1,
     };
     if (!variants) {
       variants = [];
@@ -319,8 +370,18 @@ export class TokenAccountant {
     let u = this.units.get(key);
     if (!u) {
       u = {
-        key, kind: 'todo', label: 'todo', rec: null, masked: false, refs: [spec], uncountable: NONE, unknown: false, framing: FRAMING_PER_MESSAGE,
-        counted: null, estimate: null, estimateEpoch: -1,
+        key,
+        kind: 'todo',
+        label: 'todo',
+        rec: null,
+        masked: false,
+        refs: [spec],
+        uncountable: NONE,
+        unknown: false,
+        framing: FRAMING_PER_MESSAGE,
+        counted: null,
+        estimate: null,
+        estimateEpoch: -1,
       };
       this.units.set(key, u);
     }
@@ -417,8 +478,18 @@ export class TokenAccountant {
       if (u.kind === 'item' && u.unknown) maskedUnknown++;
     });
     return {
-      index, request: r, units, unitTokens, total, estimated, byCategory, uncountable,
-      unloggedSystem: r.envelope.system === null, unloggedTools: r.envelope.tools === null, maskedUnknown, distinct: !r.input,
+      index,
+      request: r,
+      units,
+      unitTokens,
+      total,
+      estimated,
+      byCategory,
+      uncountable,
+      unloggedSystem: r.envelope.system === null,
+      unloggedTools: r.envelope.tools === null,
+      maskedUnknown,
+      distinct: !r.input,
     };
   }
 
@@ -432,10 +503,12 @@ export class TokenAccountant {
     const units = this.unitsOf(index) ?? [];
     const out: RefSpec[] = [];
     const seen = new Set<number>();
-    for (const u of units) for (const s of u.refs) if (!seen.has(s.ref)) {
-      seen.add(s.ref);
-      out.push(s);
-    }
+    for (const u of units)
+      for (const s of u.refs)
+        if (!seen.has(s.ref)) {
+          seen.add(s.ref);
+          out.push(s);
+        }
     return out;
   }
 

@@ -39,12 +39,14 @@ async function sessionOf(run: string): Promise<string> {
 }
 
 describe('a session opened with its capture', () => {
-  it('joins a named capture: the summary lists it, request counts and indexes stay the log\'s', async () => {
+  it("joins a named capture: the summary lists it, request counts and indexes stay the log's", async () => {
     const h = handlers();
     const plain = value(await h.openSession({ path: SESSION }));
     const joined = value(await h.openSession({ path: SESSION, captures: [CAPTURE] }));
     expect(plain.captures).toEqual([]);
-    expect(joined.captures).toEqual([{ path: expect.stringMatching(/compact-http-500\.capture\.jsonl$/), format: 'palimpsest', exchanges: 6, taken: 6, skipped: 0 }]);
+    expect(joined.captures).toEqual([
+      { path: expect.stringMatching(/compact-http-500\.capture\.jsonl$/), format: 'palimpsest', exchanges: 6, taken: 6, skipped: 0 },
+    ]);
     expect(joined.counts.requests).toBe(plain.counts.requests);
     // Existing methods answer exactly as without a capture.
     const a = value(await h.listRequests({ sessionId: plain.sessionId }));
@@ -59,7 +61,12 @@ describe('a session opened with its capture', () => {
     const t = value(await h.listTimeline({ sessionId: id }));
     expect(t.joined).toBe(true);
     expect(t.requests.map((r) => `${r.source} ${r.purpose} ${r.status} ${r.logIndex ?? '-'}`)).toEqual([
-      'both agent 200 0', 'both agent 200 1', 'wire summarizer 500 -', 'wire summarizer 500 -', 'wire summarizer 200 -', 'both agent 200 2',
+      'both agent 200 0',
+      'both agent 200 1',
+      'wire summarizer 500 -',
+      'wire summarizer 500 -',
+      'wire summarizer 200 -',
+      'both agent 200 2',
     ]);
     expect(t.requests[2]?.error?.message).toMatch(/500/);
     expect(t.requests[3]?.retryOf).toBe(2);

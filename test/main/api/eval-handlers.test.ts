@@ -28,7 +28,13 @@ describe('eval handlers', () => {
     const library = new Library({ files: [], folders: [resolve('fixtures/eval'), folder], machine: false });
     registry = new SessionRegistry({ allow: library });
     progress = [];
-    handlers = createHandlers({ registry, initialPaths: [], library, onProgress: (e) => progress.push(e), rerun: { env: { PALIMPSEST_DATA_DIR: dataDir } } });
+    handlers = createHandlers({
+      registry,
+      initialPaths: [],
+      library,
+      onProgress: (e) => progress.push(e),
+      rerun: { env: { PALIMPSEST_DATA_DIR: dataDir } },
+    });
   });
   afterEach(() => {
     registry.dispose();
@@ -54,29 +60,53 @@ describe('eval handlers', () => {
 
   it('lists the specs under the folders it was given, by name', async () => {
     const files = value(await handlers.listEvalFiles({}));
-    expect(files.specs.map((s) => [s.path, s.name])).toEqual(expect.arrayContaining([
-      [SPEC, 'dsh-compaction-recovery'], [resolve('fixtures/eval/claude-code.spec.yaml'), expect.any(String)],
-    ]));
+    expect(files.specs.map((s) => [s.path, s.name])).toEqual(
+      expect.arrayContaining([
+        [SPEC, 'dsh-compaction-recovery'],
+        [resolve('fixtures/eval/claude-code.spec.yaml'), expect.any(String)],
+      ]),
+    );
     expect(files.resultsFolder).toBe(join(dataDir, 'evals'));
     expect(files.results).toEqual([]);
   });
 
   it('runs the spec: numbered progress events to 4/4, results under the data folder, the job summary', async () => {
     const started = value(await handlers.startEval({ spec: SPEC }));
-    expect(started).toMatchObject({ state: 'running', specName: 'dsh-compaction-recovery', done: 0, total: null, resume: false, shard: null });
+    expect(started).toMatchObject({
+      state: 'running',
+      specName: 'dsh-compaction-recovery',
+      done: 0,
+      total: null,
+      resume: false,
+      shard: null,
+    });
     expect(started.resultsFile?.startsWith(join(dataDir, 'evals'))).toBe(true);
     const { job, events } = await finish(started.jobId);
     expect(job).toMatchObject({ state: 'done', done: 4, total: 4, stopped: null, errors: [], error: null });
     expect(job.summary).toMatchObject({ totalCells: 4, shardCells: 4, skipped: 0, ran: 4, misses: 0 });
     expect(events.map((e) => e.index)).toEqual(events.map((_, i) => i));
     const cells = events.filter((e) => e.cell !== null);
-    expect(cells.map((e) => [e.done, e.total])).toEqual([[1, 4], [2, 4], [3, 4], [4, 4]]);
-    expect(cells.map((e) => `${e.cell?.strategy} × ${e.cell?.model}`)).toEqual(['truncate × none', 'extractive × none', 'one-shot × mock:replay-original', 'one-shot × mock:extractive']);
+    expect(cells.map((e) => [e.done, e.total])).toEqual([
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
+    expect(cells.map((e) => `${e.cell?.strategy} × ${e.cell?.model}`)).toEqual([
+      'truncate × none',
+      'extractive × none',
+      'one-shot × mock:replay-original',
+      'one-shot × mock:extractive',
+    ]);
     expect(cells.map((e) => e.cell?.mock)).toEqual([false, false, true, true]);
     expect(events.at(-1)?.phase).toBe('done');
     expect(progress.filter((p) => p.operation === 'eval')).toEqual(events);
     for (const e of events) expect(CONTRACT.watchEval.output.shape.events.element.parse(e)).toEqual(e);
-    expect(readFileSync(job.resultsFile ?? '', 'utf8').trim().split('\n')).toHaveLength(4);
+    expect(
+      readFileSync(job.resultsFile ?? '', 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(4);
     expect(value(await handlers.listEvalJobs({})).jobs.map((j) => j.jobId)).toEqual([started.jobId]);
     expect(value(await handlers.listEvalFiles({})).results.map((r) => r.path)).toEqual([job.resultsFile]);
   });
@@ -131,11 +161,14 @@ describe('eval handlers', () => {
     const same = value(await handlers.openEvalResults({ file, baseline: file }));
     expect(same.comparison?.regressions).toEqual([]);
     // A baseline in which extractive × none recalled everything.
-    const better = readFileSync(file, 'utf8').trim().split('\n').map((l) => {
-      const j = JSON.parse(l) as { cell: { strategy: string }; score: { recall: { overall: number } } };
-      if (j.cell.strategy === 'extractive') j.score.recall.overall = 1;
-      return JSON.stringify(j);
-    });
+    const better = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const j = JSON.parse(l) as { cell: { strategy: string }; score: { recall: { overall: number } } };
+        if (j.cell.strategy === 'extractive') j.score.recall.overall = 1;
+        return JSON.stringify(j);
+      });
     const baseline = join(dataDir, 'evals', 'better.results.jsonl');
     writeFileSync(baseline, `${better.join('\n')}\n`);
     const r = value(await handlers.openEvalResults({ file, baseline }));
@@ -154,7 +187,9 @@ describe('eval handlers', () => {
     const replay = runs.find((r) => r.model === 'mock:replay-original');
     const d = value(await handlers.evalRunDetail({ file, runId: replay?.runId ?? '' }));
     expect(d.comparison.rows.map((r) => r.subject.id)).toEqual(['original', replay?.runId]);
-    expect(d.comparison.rows[0]?.subject.summary).toContain('<compacted-summary>\nThe request established a durable compaction premise.\n</compacted-summary>');
+    expect(d.comparison.rows[0]?.subject.summary).toContain(
+      '<compacted-summary>\nThe request established a durable compaction premise.\n</compacted-summary>',
+    );
     expect(d.comparison.rows[1]?.subject.label).toMatch(/one-shot @ mock:replay-original \[mock\] #1/);
     for (const row of d.comparison.rows) expect(typeof row.subject.viewChars).toBe('number');
     expect(d.comparison.rows[1]?.diff).not.toBeNull();
@@ -186,7 +221,9 @@ describe('eval handlers', () => {
     expect(job.state).toBe('cancelled');
     expect(job.stopped).toMatch(/^cancelled: /);
     expect(job).toMatchObject({ done: 1, total: 2 });
-    const lines = readFileSync(job.resultsFile ?? '', 'utf8').trim().split('\n');
+    const lines = readFileSync(job.resultsFile ?? '', 'utf8')
+      .trim()
+      .split('\n');
     expect(lines.map((l) => (JSON.parse(l) as { cell: { strategy: string } }).cell.strategy)).toEqual(['truncate']);
     expect(value(await handlers.cancelEval({ jobId: started.jobId })).cancelled).toBe(false);
     expect(errorOf(await handlers.watchEval({ jobId: 'gone', after: 0 })).code).toBe('NO_JOB');
@@ -194,7 +231,13 @@ describe('eval handlers', () => {
 
   it('fails the job, in a sentence naming the file, when a trace of the spec cannot be read', async () => {
     const spec = join(folder, 'broken.spec.yaml');
-    writeFileSync(spec, readFileSync(SPEC, 'utf8').replace('../dsh/examples/headless-agent/tests/snapshots/compaction-recovery/session.jsonl', join(folder, 'gone.jsonl')));
+    writeFileSync(
+      spec,
+      readFileSync(SPEC, 'utf8').replace(
+        '../dsh/examples/headless-agent/tests/snapshots/compaction-recovery/session.jsonl',
+        join(folder, 'gone.jsonl'),
+      ),
+    );
     const started = value(await handlers.startEval({ spec }));
     const { job, events } = await finish(started.jobId);
     expect(job.state).toBe('failed');
@@ -217,7 +260,9 @@ describe('eval handlers', () => {
       const open = errorOf(await handlers.openEvalResults({ file: join(elsewhere, 'r.results.jsonl') }));
       expect(open.code).toBe('FORBIDDEN_PATH');
       expect(errorOf(await handlers.evalRunDetail({ file: '/etc/passwd', runId: 'x' })).code).toBe('FORBIDDEN_PATH');
-      expect(errorOf(await handlers.startEval({ spec: SPEC, results: join(elsewhere, 'r.results.jsonl') })).message).toMatch(/Not allowed to write results/);
+      expect(errorOf(await handlers.startEval({ spec: SPEC, results: join(elsewhere, 'r.results.jsonl') })).message).toMatch(
+        /Not allowed to write results/,
+      );
       // Allowed by the policy (under a folder the host was given) but a session, not a results file: never appended to.
       const session = join(folder, 'session.jsonl');
       writeFileSync(session, readFileSync(TRACE));

@@ -9,7 +9,10 @@ import { parseSpec } from '../../../src/shared/eval/spec';
  */
 
 function spec(models: unknown[], judge?: unknown) {
-  const r = parseSpec({ name: 's', traces: [{ path: 't.jsonl' }], strategies: [{ id: 'one-shot' }], models, ...(judge ? { judge: { model: judge } } : {}) }, 'spec.yaml');
+  const r = parseSpec(
+    { name: 's', traces: [{ path: 't.jsonl' }], strategies: [{ id: 'one-shot' }], models, ...(judge ? { judge: { model: judge } } : {}) },
+    'spec.yaml',
+  );
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }
@@ -23,7 +26,11 @@ const vault = (stored: Record<string, string>, asked: string[] = []): KeyReader 
 
 describe('stored keys for an eval run', () => {
   it('puts a stored key under the variable its model reads first, when that is unset', async () => {
-    const env = await envWithStoredKeys(spec(['openai:gpt-5-mini', 'mock:m'], 'anthropic:claude-haiku-4-5'), { HOME: '/h' }, vault({ openai: 'sk-stored-openai', anthropic: 'sk-stored-ant' }));
+    const env = await envWithStoredKeys(
+      spec(['openai:gpt-5-mini', 'mock:m'], 'anthropic:claude-haiku-4-5'),
+      { HOME: '/h' },
+      vault({ openai: 'sk-stored-openai', anthropic: 'sk-stored-ant' }),
+    );
     expect(env).toEqual({ HOME: '/h', OPENAI_API_KEY: 'sk-stored-openai', ANTHROPIC_API_KEY: 'sk-stored-ant' });
   });
 

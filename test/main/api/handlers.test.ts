@@ -25,7 +25,10 @@ describe('API handlers', () => {
     progress = [];
     logged = [];
     handlers = createHandlers({
-      registry, initialPaths: [SMALL], onProgress: (e) => progress.push(e), logError: (m, e) => logged.push(`${m}: ${String(e)}`),
+      registry,
+      initialPaths: [SMALL],
+      onProgress: (e) => progress.push(e),
+      logError: (m, e) => logged.push(`${m}: ${String(e)}`),
     });
   });
   afterEach(() => registry.dispose());
@@ -39,7 +42,9 @@ describe('API handlers', () => {
   it('openSession summarises the session and reports progress', async () => {
     const s = await open();
     expect(s).toMatchObject({
-      path: SMALL, format: 'palimpsest', defaultBranch: 'main',
+      path: SMALL,
+      format: 'palimpsest',
+      defaultBranch: 'main',
       counts: { events: 19, items: 6, requests: 4, compactions: 1, diagnostics: { error: 0, warning: 2, info: 0 } },
       branches: [{ name: 'main', forkedFrom: null, events: 19, lastSeq: 18 }],
     });
@@ -54,28 +59,38 @@ describe('API handlers', () => {
     try {
       const path = join(dir, 'big.jsonl');
       const lines = [JSON.stringify({ kind: 'session', format: 'palimpsest', version: 1, id: 'big' })];
-      for (let i = 0; i < 3_000; i++) lines.push(JSON.stringify({ kind: 'item', item: { id: `i${i}`, role: 'user', blocks: [{ type: 'text', text: `${i} `.repeat(400) }] } }));
+      for (let i = 0; i < 3_000; i++)
+        lines.push(
+          JSON.stringify({ kind: 'item', item: { id: `i${i}`, role: 'user', blocks: [{ type: 'text', text: `${i} `.repeat(400) }] } }),
+        );
       writeFileSync(path, `${lines.join('\n')}\n`);
       const size = Buffer.byteLength(`${lines.join('\n')}\n`);
       const seen: { phase: string; listed: number }[] = [];
       handlers = createHandlers({
-        registry, initialPaths: [], onProgress: (e) => {
+        registry,
+        initialPaths: [],
+        onProgress: (e) => {
           progress.push(e);
           seen.push({ phase: e.phase, listed: registry.opening().filter((o) => o.path === path && o.phase === e.phase).length });
         },
       });
       value(await handlers.openSession({ path }));
-      const reading = progress.filter((p) => p.operation === 'openSession' && p.phase === 'reading').map((p) => (p.operation === 'openSession' ? p.done : null));
+      const reading = progress
+        .filter((p) => p.operation === 'openSession' && p.phase === 'reading')
+        .map((p) => (p.operation === 'openSession' ? p.done : null));
       expect(reading.length).toBeGreaterThan(2); // 0, then once per 1 MiB read
       expect(reading).toEqual([...reading].sort((a, b) => (a ?? 0) - (b ?? 0)));
       expect(reading[reading.length - 1]).toBe(size);
       // Bytes while reading and at the end; events while replaying; rules while checking.
-      const totals = (phase: string) => new Set(progress.flatMap((p) => (p.operation === 'openSession' && p.phase === phase ? [p.total] : [])));
+      const totals = (phase: string) =>
+        new Set(progress.flatMap((p) => (p.operation === 'openSession' && p.phase === phase ? [p.total] : [])));
       expect(totals('reading')).toEqual(new Set([size]));
       expect(totals('done')).toEqual(new Set([size]));
       expect(totals('replaying')).toEqual(new Set([lines.length]));
       expect(totals('checking')).toEqual(new Set([RULES.length]));
-      const checked = progress.filter((p) => p.operation === 'openSession' && p.phase === 'checking').map((p) => (p.operation === 'openSession' ? p.done : null));
+      const checked = progress
+        .filter((p) => p.operation === 'openSession' && p.phase === 'checking')
+        .map((p) => (p.operation === 'openSession' ? p.done : null));
       // 0 as checking starts and again once the shared facts are built, then after each rule but the last.
       expect(checked).toEqual([0, ...Array.from({ length: RULES.length }, (_, i) => i)]);
       // While under way, the host lists the open with the phase it reported; once done, nothing.
@@ -91,7 +106,8 @@ describe('API handlers', () => {
     try {
       const path = join(dir, 'long.jsonl');
       const lines = [JSON.stringify({ kind: 'session', format: 'palimpsest', version: 1, id: 'long' })];
-      for (let i = 0; i < REPLAY_STEP + 5_000; i++) lines.push(JSON.stringify({ kind: 'item', item: { id: `i${i}`, role: 'user', blocks: [{ type: 'text', text: 'x' }] } }));
+      for (let i = 0; i < REPLAY_STEP + 5_000; i++)
+        lines.push(JSON.stringify({ kind: 'item', item: { id: `i${i}`, role: 'user', blocks: [{ type: 'text', text: 'x' }] } }));
       writeFileSync(path, `${lines.join('\n')}\n`);
       handlers = createHandlers({ registry, initialPaths: [], onProgress: (e) => progress.push(e) });
       // A turn of the event loop now and then, as an answer to the app would need: what phase is the open in?
@@ -107,7 +123,9 @@ describe('API handlers', () => {
       opened = true;
       expect(between.has('replaying')).toBe(true);
       expect(between.has('checking')).toBe(true);
-      const replayed = progress.filter((p) => p.operation === 'openSession' && p.phase === 'replaying').map((p) => (p.operation === 'openSession' ? p.done : null));
+      const replayed = progress
+        .filter((p) => p.operation === 'openSession' && p.phase === 'replaying')
+        .map((p) => (p.operation === 'openSession' ? p.done : null));
       expect(replayed).toEqual([0, REPLAY_STEP]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -130,7 +148,9 @@ describe('API handlers', () => {
   it('listCompactions and listDiagnostics', async () => {
     const { sessionId } = await open();
     const c = value(await handlers.listCompactions({ sessionId }));
-    expect(c.compactions).toEqual([expect.objectContaining({ id: 'K1', trigger: 'auto', outcome: 'committed', checkpoints: ['cp1'], summarizerRequests: ['s0'] })]);
+    expect(c.compactions).toEqual([
+      expect.objectContaining({ id: 'K1', trigger: 'auto', outcome: 'committed', checkpoints: ['cp1'], summarizerRequests: ['s0'] }),
+    ]);
     const d = value(await handlers.listDiagnostics({ sessionId }));
     expect(d.counts).toEqual({ error: 0, warning: 2, info: 0 });
     expect(d.diagnostics[0]).toMatchObject({ rule: 'UNKNOWN_RECORDS', file: SMALL, line: 18, seqs: [17] });
@@ -144,7 +164,10 @@ describe('API handlers', () => {
     expect(view).not.toBeNull();
     // Equality, not a subset: a field json.ts gains and the contract lacks shows up here.
     expect(v).toEqual(JSON.parse(JSON.stringify(viewJson(SMALL, 'main', view!, inspector.fates(3)))));
-    expect(v.items.map((i) => [i.id, i.kind, i.rendition])).toEqual([['cp1', 'checkpoint', 'verbatim'], ['u2', 'user', 'verbatim']]);
+    expect(v.items.map((i) => [i.id, i.kind, i.rendition])).toEqual([
+      ['cp1', 'checkpoint', 'verbatim'],
+      ['u2', 'user', 'verbatim'],
+    ]);
     expect(v.fates.filter((f) => f.fate === 'summarised').map((f) => f.id)).toEqual(['u1', 'a1', 'r1', 'a2']);
   });
 
@@ -174,11 +197,16 @@ describe('API handlers', () => {
     const w = value(await handlers.listEvents({ sessionId, from: 2, count: 3 }));
     expect(w.total).toBe(19);
     expect(w.events.map((e) => [e.seq, e.kind, e.line, e.file, e.branch])).toEqual([
-      [2, 'item', 3, SMALL, 'main'], [3, 'item', 4, SMALL, 'main'], [4, 'item', 5, SMALL, 'main'],
+      [2, 'item', 3, SMALL, 'main'],
+      [3, 'item', 4, SMALL, 'main'],
+      [4, 'item', 5, SMALL, 'main'],
     ]);
     expect(w.events[0]?.summary).toContain('u1 user');
     const tail = value(await handlers.listEvents({ sessionId, from: 17, count: 100 }));
-    expect(tail.events.map((e) => [e.seq, e.kind])).toEqual([[17, 'unknown'], [18, 'request']]);
+    expect(tail.events.map((e) => [e.seq, e.kind])).toEqual([
+      [17, 'unknown'],
+      [18, 'request'],
+    ]);
     expect(value(await handlers.listEvents({ sessionId, from: 500, count: 10 })).events).toEqual([]);
   });
 
@@ -202,8 +230,14 @@ describe('API handlers', () => {
 
   it('unknown branches and requests are error values', async () => {
     const { sessionId } = await open();
-    expect(errorOf(await handlers.listRequests({ sessionId, branch: 'nope' }))).toMatchObject({ code: 'NO_BRANCH', message: expect.stringContaining('main') });
-    expect(errorOf(await handlers.getView({ sessionId, index: 4 }))).toMatchObject({ code: 'NO_REQUEST', message: expect.stringContaining('4 requests') });
+    expect(errorOf(await handlers.listRequests({ sessionId, branch: 'nope' }))).toMatchObject({
+      code: 'NO_BRANCH',
+      message: expect.stringContaining('main'),
+    });
+    expect(errorOf(await handlers.getView({ sessionId, index: 4 }))).toMatchObject({
+      code: 'NO_REQUEST',
+      message: expect.stringContaining('4 requests'),
+    });
   });
 
   it('an unreadable file is UNREADABLE with the reason', async () => {

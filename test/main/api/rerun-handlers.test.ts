@@ -56,7 +56,15 @@ describe('re-run handlers', () => {
 
   it('lists the strategies with the system they follow and whether they need a model', async () => {
     const { strategies } = value(await handlers.listStrategies({}));
-    expect(strategies.map((s) => s.id)).toEqual(['one-shot', 'layered', 'dsh-basic', 'preemptive', 'truncate', 'clear-tools', 'extractive']);
+    expect(strategies.map((s) => s.id)).toEqual([
+      'one-shot',
+      'layered',
+      'dsh-basic',
+      'preemptive',
+      'truncate',
+      'clear-tools',
+      'extractive',
+    ]);
     expect(strategies.find((s) => s.id === 'truncate')).toMatchObject({ source: 'baseline', needsModel: false });
     expect(strategies.find((s) => s.id === 'one-shot')).toMatchObject({ source: '000', needsModel: true });
   });
@@ -87,21 +95,41 @@ describe('re-run handlers', () => {
 
   it('runs one-shot with the mock: the run says mock, its progress has the summarize stage', async () => {
     const sessionId = await open();
-    const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: ['mock:summarizer'], window: 2000, repeat: 2 }));
+    const job = value(
+      await handlers.startRerun({
+        sessionId,
+        target: { compaction: 'cmp_01' },
+        strategy: 'one-shot',
+        models: ['mock:summarizer'],
+        window: 2000,
+        repeat: 2,
+      }),
+    );
     const { job: done, events } = await finish(job.jobId);
     expect(done.state).toBe('done');
     expect(done.runs.map((r) => [r.outcome, r.mock, r.models, r.repeat])).toEqual([
       ['committed', true, ['mock:summarizer'], { index: 0, of: 2 }],
       ['committed', true, ['mock:summarizer'], { index: 1, of: 2 }],
     ]);
-    const stages = events.flatMap((e) => (e.stage ? [`${e.stage.stage} ${e.stage.done}/${e.stage.total} #${e.stage.repeat.index + 1}/${e.stage.repeat.of}`] : []));
+    const stages = events.flatMap((e) =>
+      e.stage ? [`${e.stage.stage} ${e.stage.done}/${e.stage.total} #${e.stage.repeat.index + 1}/${e.stage.repeat.of}`] : [],
+    );
     expect(stages).toEqual(['summarize 0/1 #1/2', 'summarize 1/1 #1/2', 'summarize 0/1 #2/2', 'summarize 1/1 #2/2']);
     expect(done.runs[0]?.totals.requests).toBe(1);
   });
 
   it('cancels a slow mock run: the job ends cancelled and the run in flight is recorded as cancelled', async () => {
     const sessionId = await open();
-    const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: ['mock:slow'], window: 2000, mock: { latencyMs: 30_000 } }));
+    const job = value(
+      await handlers.startRerun({
+        sessionId,
+        target: { compaction: 'cmp_01' },
+        strategy: 'one-shot',
+        models: ['mock:slow'],
+        window: 2000,
+        mock: { latencyMs: 30_000 },
+      }),
+    );
     await summarizing(job.jobId);
     const t0 = Date.now();
     const c = value(await handlers.cancelRerun({ jobId: job.jobId }));
@@ -115,7 +143,16 @@ describe('re-run handlers', () => {
 
   it('disposing the handler table stops its running jobs: the run in flight is recorded as cancelled, the job is gone', async () => {
     const sessionId = await open();
-    const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: ['mock:slow'], window: 2000, mock: { latencyMs: 30_000 } }));
+    const job = value(
+      await handlers.startRerun({
+        sessionId,
+        target: { compaction: 'cmp_01' },
+        strategy: 'one-shot',
+        models: ['mock:slow'],
+        window: 2000,
+        mock: { latencyMs: 30_000 },
+      }),
+    );
     await summarizing(job.jobId);
     handlers[Symbol.dispose]();
     expect(errorOf(await handlers.watchRerun({ jobId: job.jobId, after: 0, waitMs: 0 })).code).toBe('NO_JOB');
@@ -133,12 +170,25 @@ describe('re-run handlers', () => {
     const empty = value(await handlers.rerunSettings({}));
     expect(empty).toEqual({ file: join(dataDir, 'settings.json'), chain: [], problem: null });
     const chain = [
-      { provider: 'anthropic' as const, model: 'claude-haiku-4-5', params: { maxOutput: 3000, reasoning: 'low' as const }, prices: { input: 1, output: 5 } },
-      { provider: 'openai' as const, model: 'llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1', window: 131072, params: { temperature: 0.2 } },
+      {
+        provider: 'anthropic' as const,
+        model: 'claude-haiku-4-5',
+        params: { maxOutput: 3000, reasoning: 'low' as const },
+        prices: { input: 1, output: 5 },
+      },
+      {
+        provider: 'openai' as const,
+        model: 'llama3.1:8b',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        window: 131072,
+        params: { temperature: 0.2 },
+      },
     ];
     expect(value(await handlers.setSummarizationChain({ models: chain })).chain).toEqual(chain);
     expect(value(await handlers.rerunSettings({})).chain).toEqual(chain);
-    expect(errorOf(await handlers.setSummarizationChain({ models: [{ provider: 'openai', model: 'm', params: { temperature: 5 } }] })).code).toBe('BAD_INPUT');
+    expect(
+      errorOf(await handlers.setSummarizationChain({ models: [{ provider: 'openai', model: 'm', params: { temperature: 5 } }] })).code,
+    ).toBe('BAD_INPUT');
     expect(value(await handlers.rerunSettings({})).chain).toEqual(chain);
     // A hand edit the API could not carry back (a key variable not named *_API_KEY) is a problem, not a shorter chain.
     const doc = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8'));
@@ -152,17 +202,41 @@ describe('re-run handlers', () => {
 
   it('passes strategy options through: the job, its run and listRuns carry them; a strategy rejects a key it does not know', async () => {
     const sessionId = await open();
-    const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'clear-tools', options: { keepLast: 1 }, window: 2000 }));
+    const job = value(
+      await handlers.startRerun({
+        sessionId,
+        target: { compaction: 'cmp_01' },
+        strategy: 'clear-tools',
+        options: { keepLast: 1 },
+        window: 2000,
+      }),
+    );
     expect(job.options).toEqual({ keepLast: 1 });
     const { job: done } = await finish(job.jobId);
     expect(done.runs.map((r) => [r.outcome, r.options])).toEqual([['committed', { keepLast: 1 }]]);
     expect(value(await handlers.listRuns({ sessionId })).runs.map((r) => r.options)).toEqual([{ keepLast: 1 }]);
     // A different keepLast changes what survives: the option reached the strategy.
-    const three = (await finish(value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'clear-tools', window: 2000 })).jobId)).job;
+    const three = (
+      await finish(
+        value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'clear-tools', window: 2000 })).jobId,
+      )
+    ).job;
     expect(three.runs[0]?.options).toEqual({});
     expect(three.runs[0]?.tokens.after).toBeGreaterThan(done.runs[0]?.tokens.after ?? Infinity);
 
-    const bad = (await finish(value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'clear-tools', options: { keepLast: 1, keepFirst: 2 }, window: 2000 })).jobId)).job;
+    const bad = (
+      await finish(
+        value(
+          await handlers.startRerun({
+            sessionId,
+            target: { compaction: 'cmp_01' },
+            strategy: 'clear-tools',
+            options: { keepLast: 1, keepFirst: 2 },
+            window: 2000,
+          }),
+        ).jobId,
+      )
+    ).job;
     expect(bad.runs[0]?.outcome).toBe('failed');
     expect(bad.runs[0]?.error).toMatch(/invalid options: .*Unrecognized key: "keepFirst"/);
   });
@@ -198,18 +272,42 @@ describe('re-run handlers', () => {
     const file = await defaultRunsFile(SAMPLE, env);
     const [line] = readFileSync(file, 'utf8').split('\n');
     const old = JSON.parse(line ?? '{}') as { runId: string; source: { fingerprint: string } };
-    appendFileSync(file, `${JSON.stringify({ ...old, runId: 'old-run', source: { ...old.source, fingerprint: 'f'.repeat(32) } })}\nnot json\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ ...old, runId: 'old-run', source: { ...old.source, fingerprint: 'f'.repeat(32) } })}\nnot json\n`,
+    );
     const runs = value(await handlers.listRuns({ sessionId }));
-    expect(runs.runs.map((r) => [r.runId === old.runId ? 'fresh' : r.runId, r.stale])).toEqual([['fresh', false], ['old-run', true]]);
+    expect(runs.runs.map((r) => [r.runId === old.runId ? 'fresh' : r.runId, r.stale])).toEqual([
+      ['fresh', false],
+      ['old-run', true],
+    ]);
     expect(runs.problems).toEqual([{ line: 3, message: expect.stringMatching(/^not JSON/) }]);
   });
 
   it('providerKeys says set / source / last4 and never the key, even with OPENAI_API_KEY in its env', async () => {
-    const r = value(await handlers.providerKeys({ models: ['openai:gpt-4.1', 'mock:summarizer', { provider: 'openai', model: 'llama3', baseUrl: 'http://127.0.0.1:11434/v1' }, 'nope:x'] }));
-    expect(r.providers.find((p) => p.provider === 'openai')).toEqual({ provider: 'openai', env: ['OPENAI_API_KEY'], set: true, source: 'env', last4: 'WXYZ' });
+    const r = value(
+      await handlers.providerKeys({
+        models: [
+          'openai:gpt-4.1',
+          'mock:summarizer',
+          { provider: 'openai', model: 'llama3', baseUrl: 'http://127.0.0.1:11434/v1' },
+          'nope:x',
+        ],
+      }),
+    );
+    expect(r.providers.find((p) => p.provider === 'openai')).toEqual({
+      provider: 'openai',
+      env: ['OPENAI_API_KEY'],
+      set: true,
+      source: 'env',
+      last4: 'WXYZ',
+    });
     expect(r.providers.find((p) => p.provider === 'anthropic')).toMatchObject({ set: false, source: null, last4: null });
     expect(r.models.map((m) => [m.label, m.needsKey, m.set])).toEqual([
-      ['openai:gpt-4.1', true, true], ['mock:summarizer', false, false], ['openai:llama3', false, false], ['nope:x', false, false],
+      ['openai:gpt-4.1', true, true],
+      ['mock:summarizer', false, false],
+      ['openai:llama3', false, false],
+      ['nope:x', false, false],
     ]);
     expect(r.models[3]?.error).toMatch(/Unknown provider/);
     const text = JSON.stringify(r);
@@ -224,8 +322,19 @@ describe('re-run handlers', () => {
       ['startRerun', { sessionId, target, strategy: 'truncate', repeat: 0 }],
       ['startRerun', { sessionId, target: { compaction: 'cmp_01', request: 1 }, strategy: 'truncate' }],
       ['startRerun', { sessionId, target, strategy: 'truncate', window: -5 }],
-      ['startRerun', { sessionId, target, strategy: 'one-shot', models: [{ provider: 'openai', model: 'x', keyEnv: 'AWS_SECRET_ACCESS_KEY', baseUrl: 'http://evil.example' }] }],
-      ['startRerun', { sessionId, target, strategy: 'one-shot', models: [{ provider: 'openai', model: 'x', baseUrl: 'file:///etc/passwd' }] }],
+      [
+        'startRerun',
+        {
+          sessionId,
+          target,
+          strategy: 'one-shot',
+          models: [{ provider: 'openai', model: 'x', keyEnv: 'AWS_SECRET_ACCESS_KEY', baseUrl: 'http://evil.example' }],
+        },
+      ],
+      [
+        'startRerun',
+        { sessionId, target, strategy: 'one-shot', models: [{ provider: 'openai', model: 'x', baseUrl: 'file:///etc/passwd' }] },
+      ],
       ['startRerun', { sessionId, target, strategy: 'nope' }],
       ['startRerun', { sessionId, target: { compaction: 'cmp_99' }, strategy: 'truncate' }],
       ['startRerun', { sessionId, target, strategy: 'one-shot', models: ['nope:x'] }],
@@ -245,7 +354,7 @@ describe('re-run handlers', () => {
     expect(errorOf(await handlers.watchRerun({ jobId: 'nope', after: 0 })).code).toBe('NO_JOB');
   });
 
-  it('an empty chain uses the session\'s own model; without its key the run fails with a sentence and nothing is sent', async () => {
+  it("an empty chain uses the session's own model; without its key the run fails with a sentence and nothing is sent", async () => {
     const sessionId = await open();
     const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', window: 2000 }));
     const { job: done } = await finish(job.jobId);
@@ -258,7 +367,16 @@ describe('re-run handlers', () => {
 
   it('closing the session stops and forgets its jobs', async () => {
     const sessionId = await open();
-    const job = value(await handlers.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: ['mock:slow'], window: 2000, mock: { latencyMs: 30_000 } }));
+    const job = value(
+      await handlers.startRerun({
+        sessionId,
+        target: { compaction: 'cmp_01' },
+        strategy: 'one-shot',
+        models: ['mock:slow'],
+        window: 2000,
+        mock: { latencyMs: 30_000 },
+      }),
+    );
     expect(value(await handlers.listRerunJobs({ sessionId })).jobs.map((j) => j.jobId)).toEqual([job.jobId]);
     const waiting = handlers.watchRerun({ jobId: job.jobId, after: 99, waitMs: 20_000 });
     const t0 = Date.now();

@@ -59,10 +59,16 @@ describe('provider keys through the handlers', () => {
 
   const handlersWith = (vault: KeyVault | null, env: Record<string, string> = {}, onProgress?: (e: ProgressEvent) => void): Handlers =>
     createHandlers({
-      registry, initialPaths: [SAMPLE], ...(onProgress ? { onProgress } : {}),
+      registry,
+      initialPaths: [SAMPLE],
+      ...(onProgress ? { onProgress } : {}),
       logError: (m, err) => logged.push(`${m}: ${err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : String(err)}`),
       // As in the desktop app, whose dialog the user answers yes: these tests send keys to local endpoints on purpose.
-      rerun: { env: { PALIMPSEST_DATA_DIR: join(dir, 'data'), ...env }, keys: vault, endpoints: new EndpointApprovals([], () => Promise.resolve(true)) },
+      rerun: {
+        env: { PALIMPSEST_DATA_DIR: join(dir, 'data'), ...env },
+        keys: vault,
+        endpoints: new EndpointApprovals([], () => Promise.resolve(true)),
+      },
     });
   const vaultOf = (backend: string, available = true): KeyVault =>
     keyVault(join(dir, 'userData', KEY_FILE), safeStorageEncryptor(fakeSafeStorage(backend, available), 'linux'));
@@ -75,7 +81,10 @@ describe('provider keys through the handlers', () => {
     expect(before.providers.find((p) => p.provider === 'openai')).toMatchObject({ set: false, source: null });
 
     const set = value(await h.setProviderKey({ provider: 'openai', key: KEY }));
-    expect(set).toEqual({ status: { provider: 'openai', env: ['OPENAI_API_KEY'], set: true, source: 'stored', last4: 'WXYZ' }, note: null });
+    expect(set).toEqual({
+      status: { provider: 'openai', env: ['OPENAI_API_KEY'], set: true, source: 'stored', last4: 'WXYZ' },
+      note: null,
+    });
     const file = readFileSync(vault.location, 'utf8');
     expect(file).not.toContain(KEY);
     expect(file).not.toContain(KEY.slice(0, 12));
@@ -86,18 +95,28 @@ describe('provider keys through the handlers', () => {
     const after = value(await h.providerKeys({ models: ['openai:gpt-4.1', 'openai-responses:o4-mini'] }));
     // Both OpenAI protocols share the stored key; the models that use it say so.
     expect(after.providers.filter((p) => p.provider.startsWith('openai')).map((p) => [p.provider, p.set, p.source, p.last4])).toEqual([
-      ['openai', true, 'stored', 'WXYZ'], ['openai-responses', true, 'stored', 'WXYZ'],
+      ['openai', true, 'stored', 'WXYZ'],
+      ['openai-responses', true, 'stored', 'WXYZ'],
     ]);
-    expect(after.models.map((m) => [m.label, m.set, m.source, m.last4])).toEqual([['openai:gpt-4.1', true, 'stored', 'WXYZ'], ['openai-responses:o4-mini', true, 'stored', 'WXYZ']]);
+    expect(after.models.map((m) => [m.label, m.set, m.source, m.last4])).toEqual([
+      ['openai:gpt-4.1', true, 'stored', 'WXYZ'],
+      ['openai-responses:o4-mini', true, 'stored', 'WXYZ'],
+    ]);
     expect(JSON.stringify(after)).not.toContain(KEY.slice(0, 12));
 
-    expect(value(await h.removeProviderKey({ provider: 'openai' }))).toMatchObject({ removed: true, status: { set: false, source: null, last4: null } });
+    expect(value(await h.removeProviderKey({ provider: 'openai' }))).toMatchObject({
+      removed: true,
+      status: { set: false, source: null, last4: null },
+    });
     expect(readFileSync(vault.location, 'utf8')).not.toContain('"openai"');
     expect(value(await h.removeProviderKey({ provider: 'openai' })).removed).toBe(false);
   });
 
-  it('refuses to store when the only backend is plain text (basic_text) or there is no encryption, with the store\'s sentence', async () => {
-    for (const [backend, available, sentence] of [['basic_text', true, /only storage available is plain text/], ['gnome_libsecret', false, /no encryption/]] as const) {
+  it("refuses to store when the only backend is plain text (basic_text) or there is no encryption, with the store's sentence", async () => {
+    for (const [backend, available, sentence] of [
+      ['basic_text', true, /only storage available is plain text/],
+      ['gnome_libsecret', false, /no encryption/],
+    ] as const) {
       const h = handlersWith(vaultOf(backend, available));
       const status = value(await h.providerKeys({})).store;
       expect(status.available).toBe(false);
@@ -131,8 +150,12 @@ describe('provider keys through the handlers', () => {
   it('rejects bad keys and the mock as BAD_INPUT without echoing the key', async () => {
     const h = handlersWith(vaultOf('keychain'));
     const bad: unknown[] = [
-      { provider: 'mock', key: KEY }, { provider: 'openai', key: 'short' }, { provider: 'openai', key: `${KEY} ${KEY}` },
-      { provider: 'openai', key: `${KEY}\n` }, { provider: 'openai', key: 'x'.repeat(1001) }, { provider: 'openai' },
+      { provider: 'mock', key: KEY },
+      { provider: 'openai', key: 'short' },
+      { provider: 'openai', key: `${KEY} ${KEY}` },
+      { provider: 'openai', key: `${KEY}\n` },
+      { provider: 'openai', key: 'x'.repeat(1001) },
+      { provider: 'openai' },
     ];
     for (const input of bad) {
       const e = errorOf(await h.setProviderKey(input as never));
@@ -165,10 +188,18 @@ describe('provider keys through the handlers', () => {
       // A model naming its variable (as for any compatible endpoint) takes the key stored under that name.
       expect((await vault.set('OPENAI_API_KEY', KEY)).ok).toBe(true);
       const sessionId = value(await h.openSession({ path: SAMPLE })).sessionId;
-      const model = { provider: 'openai' as const, model: 'gpt-test', baseUrl: `${mock.url}/v1`, keyEnv: 'OPENAI_API_KEY', window: 128_000 };
+      const model = {
+        provider: 'openai' as const,
+        model: 'gpt-test',
+        baseUrl: `${mock.url}/v1`,
+        keyEnv: 'OPENAI_API_KEY',
+        window: 128_000,
+      };
       await keep(h.listStrategies({}));
       await keep(h.providerKeys({ models: [model, 'openai:gpt-4.1'] }));
-      const job = value(await keep(h.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: [model], window: 2000 })));
+      const job = value(
+        await keep(h.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: [model], window: 2000 })),
+      );
       let done: RerunJob = job;
       for (let after = 0; done.state === 'running';) {
         const w = value(await keep(h.watchRerun({ jobId: job.jobId, after, waitMs: 5000 })));
@@ -178,7 +209,9 @@ describe('provider keys through the handlers', () => {
       expect(done.runs.map((r) => [r.outcome, r.error])).toEqual([['committed', null]]);
       // A key went to the provider (the only one there is: this env has none), so the check below is
       // not vacuous. The mock itself drops the Authorization header from what it records.
-      expect(mock.requests.map((r) => [header(r, 'authorization'), r.redacted.map((h) => h.toLowerCase())])).toEqual([[null, ['authorization']]]);
+      expect(mock.requests.map((r) => [header(r, 'authorization'), r.redacted.map((h) => h.toLowerCase())])).toEqual([
+        [null, ['authorization']],
+      ]);
 
       await keep(h.cancelRerun({ jobId: job.jobId }));
       await keep(h.listRerunJobs({ sessionId }));
@@ -213,7 +246,9 @@ describe('provider keys through the handlers', () => {
       const sessionId = value(await h.openSession({ path: SAMPLE })).sessionId;
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
       const model = { provider: 'openai' as const, model: 'gpt-test', baseUrl: url, keyEnv: 'OPENAI_API_KEY', window: 128_000 };
-      const job = value(await h.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: [model], window: 2000 }));
+      const job = value(
+        await h.startRerun({ sessionId, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: [model], window: 2000 }),
+      );
       const answers: unknown[] = [];
       let done: RerunJob = job;
       for (let after = 0; done.state === 'running';) {
@@ -226,7 +261,12 @@ describe('provider keys through the handlers', () => {
       expect(done.runs[0]?.outcome).toBe('failed');
       expect(done.runs[0]?.error).toMatch(/Incorrect API key provided: \[REDACTED\]/);
       const runsDir = join(dir, 'data', 'runs');
-      for (const t of [JSON.stringify(answers), logged.join('\n'), ...readdirSync(runsDir).map((f) => readFileSync(join(runsDir, f), 'utf8'))]) expectNoKey(t);
+      for (const t of [
+        JSON.stringify(answers),
+        logged.join('\n'),
+        ...readdirSync(runsDir).map((f) => readFileSync(join(runsDir, f), 'utf8')),
+      ])
+        expectNoKey(t);
     } finally {
       await new Promise((ok) => server.close(ok));
     }

@@ -17,19 +17,36 @@ import { join } from 'node:path';
 
 function exchange(path: string, request: unknown, response: Exchange['response'], error: Exchange['error'] = null): Exchange {
   return {
-    index: 0, file: 'test', line: 1, provider: null, method: 'POST', path, host: null, startedAt: 0, ttfbMs: 10, totalMs: 120,
-    request: { headers: [], body: JSON.stringify(request), bytes: null }, response, error,
+    index: 0,
+    file: 'test',
+    line: 1,
+    provider: null,
+    method: 'POST',
+    path,
+    host: null,
+    startedAt: 0,
+    ttfbMs: 10,
+    totalMs: 120,
+    request: { headers: [], body: JSON.stringify(request), bytes: null },
+    response,
+    error,
   };
 }
 
 /** What the mock adapter answers to `request` at `path`, as a capture would hold it. */
-function viaMock(adapter: ProtocolAdapter, path: string, request: Record<string, unknown>, answer: { reply?: ReplyInput; fault?: FaultInput }): Exchange {
+function viaMock(
+  adapter: ProtocolAdapter,
+  path: string,
+  request: Record<string, unknown>,
+  answer: { reply?: ReplyInput; fault?: FaultInput },
+): Exchange {
   const raw = JSON.stringify(request);
   const digest = adapter.digest(request, raw, path);
   const ctx = { seq: 0, bodyBytes: raw.length, digest, body: request, path };
   const a = answer.fault ? adapter.fault(Fault.parse(answer.fault), ctx) : adapter.reply(Reply.parse(answer.reply), ctx);
   if (a.kind === 'destroy') return exchange(path, request, null, { side: 'upstream', code: 'ECONNRESET', message: 'socket hang up' });
-  if (a.kind === 'json') return exchange(path, request, { status: a.status, headers: [], events: null, body: JSON.stringify(a.body), complete: true });
+  if (a.kind === 'json')
+    return exchange(path, request, { status: a.status, headers: [], events: null, body: JSON.stringify(a.body), complete: true });
   const all = a.events.map((e) => ({ t: 0, event: e.event ?? null, data: e.rawData ?? JSON.stringify(e.data) }));
   const events = a.cutAfter === undefined ? all : all.slice(0, a.cutAfter);
   return exchange(path, request, { status: a.status, headers: [], events, body: null, complete: a.cutAfter === undefined });
@@ -52,7 +69,12 @@ describe('routeOf', () => {
     expect(routeOf('/v1/responses')).toMatchObject({ protocol: 'openai-responses', kind: 'model' });
     expect(routeOf('/responses')).toMatchObject({ protocol: 'openai-responses', kind: 'model' });
     expect(routeOf('/v1/chat/completions')).toMatchObject({ protocol: 'openai-chat', kind: 'model' });
-    expect(routeOf('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse')).toEqual({ protocol: 'gemini', kind: 'model', model: 'gemini-2.5-pro', stream: true });
+    expect(routeOf('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse')).toEqual({
+      protocol: 'gemini',
+      kind: 'model',
+      model: 'gemini-2.5-pro',
+      stream: true,
+    });
     expect(routeOf('/v1beta/models/gemini-2.5-pro:countTokens')).toMatchObject({ protocol: 'gemini', kind: 'count-tokens' });
     expect(routeOf('/api/event_logging/batch')).toEqual({ protocol: null, kind: 'other', model: null, stream: false });
   });
@@ -64,7 +86,12 @@ describe('decodeCall on each protocol, streamed and whole', () => {
     ['anthropic whole', anthropicMessages, '/v1/messages', { model: 'asked-model', messages: [] }],
     ['responses stream', openaiResponses, '/v1/responses', { model: 'asked-model', stream: true, input: [] }],
     ['responses whole', openaiResponses, '/v1/responses', { model: 'asked-model', input: [] }],
-    ['chat stream', openaiChat, '/v1/chat/completions', { model: 'asked-model', stream: true, stream_options: { include_usage: true }, messages: [] }],
+    [
+      'chat stream',
+      openaiChat,
+      '/v1/chat/completions',
+      { model: 'asked-model', stream: true, stream_options: { include_usage: true }, messages: [] },
+    ],
     ['chat whole', openaiChat, '/v1/chat/completions', { model: 'asked-model', messages: [] }],
   ];
   for (const [name, adapter, path, request] of cases) {
@@ -85,13 +112,17 @@ describe('decodeCall on each protocol, streamed and whole', () => {
   }
 
   it('anthropic: cache writes, and the raw stop reason kept', () => {
-    const call = decodeCall(viaMock(anthropicMessages, '/v1/messages', { model: 'm', stream: true }, { reply: { ...TOOL_REPLY, stop: 'length' } }));
+    const call = decodeCall(
+      viaMock(anthropicMessages, '/v1/messages', { model: 'm', stream: true }, { reply: { ...TOOL_REPLY, stop: 'length' } }),
+    );
     expect(call.usage?.cacheWrite).toBe(50);
     expect(call.finish).toEqual({ raw: 'max_tokens', reason: 'length' });
   });
 
   it('responses: reasoning tokens, and incomplete at the output limit reads as length', () => {
-    const call = decodeCall(viaMock(openaiResponses, '/v1/responses', { model: 'm', stream: true }, { reply: { ...TOOL_REPLY, stop: 'length' } }));
+    const call = decodeCall(
+      viaMock(openaiResponses, '/v1/responses', { model: 'm', stream: true }, { reply: { ...TOOL_REPLY, stop: 'length' } }),
+    );
     expect(call.usage?.reasoning).toBe(7);
     expect(call.finish).toEqual({ raw: 'incomplete:max_output_tokens', reason: 'length' });
     expect(call.error).toBeNull();
@@ -123,16 +154,29 @@ describe('decodeCall errors', () => {
   });
 
   it('an HTTP error that is not JSON: the status and the first 500 characters', () => {
-    const x = exchange('/v1/messages', {}, { status: 502, headers: [], events: null, body: `<html>${'x'.repeat(600)}</html>`, complete: true });
+    const x = exchange(
+      '/v1/messages',
+      {},
+      { status: 502, headers: [], events: null, body: `<html>${'x'.repeat(600)}</html>`, complete: true },
+    );
     const call = decodeCall(x);
     expect(call.error?.code).toBe('502');
     expect(call.error?.message).toHaveLength(500);
   });
 
   it('an error event mid-stream', () => {
-    const a = decodeCall(viaMock(anthropicMessages, '/v1/messages', { model: 'm', stream: true }, { fault: { kind: 'stream_error', after: 3 } }));
+    const a = decodeCall(
+      viaMock(anthropicMessages, '/v1/messages', { model: 'm', stream: true }, { fault: { kind: 'stream_error', after: 3 } }),
+    );
     expect(a.error).toEqual({ code: 'overloaded_error', message: 'Overloaded' });
-    const r = decodeCall(viaMock(openaiResponses, '/v1/responses', { model: 'm', stream: true }, { fault: { kind: 'stream_error', after: 3, message: 'boom' } }));
+    const r = decodeCall(
+      viaMock(
+        openaiResponses,
+        '/v1/responses',
+        { model: 'm', stream: true },
+        { fault: { kind: 'stream_error', after: 3, message: 'boom' } },
+      ),
+    );
     expect(r.error).toEqual({ code: 'server_error', message: 'boom' });
     expect(r.finish?.reason).toBe('error');
   });
@@ -152,11 +196,25 @@ describe('decodeCall errors', () => {
   });
 
   it('a stream that ended cleanly without its final event', () => {
-    const call = decodeCall(viaMock(anthropicMessages, '/v1/messages', { model: 'm', stream: true }, { reply: { content: [{ type: 'text', text: 'hi' }], stop: 'missing' } }));
+    const call = decodeCall(
+      viaMock(
+        anthropicMessages,
+        '/v1/messages',
+        { model: 'm', stream: true },
+        { reply: { content: [{ type: 'text', text: 'hi' }], stop: 'missing' } },
+      ),
+    );
     expect(call.error?.code).toBe('stream_cut');
     expect(call.error?.message).toMatch(/without message_stop$/);
     expect(call.finish).toBeNull();
-    const chat = decodeCall(viaMock(openaiChat, '/v1/chat/completions', { model: 'm', stream: true }, { reply: { content: [{ type: 'text', text: 'hi' }], stop: 'missing' } }));
+    const chat = decodeCall(
+      viaMock(
+        openaiChat,
+        '/v1/chat/completions',
+        { model: 'm', stream: true },
+        { reply: { content: [{ type: 'text', text: 'hi' }], stop: 'missing' } },
+      ),
+    );
     expect(chat.error?.message).toMatch(/without \[DONE\]$/);
   });
 
@@ -183,7 +241,11 @@ describe('decodeCall on the fixtures', () => {
     const r = await readCapture(join(DIR, 'palimpsest.capture.jsonl'));
     if (!r.ok) throw new Error(r.error);
     const [stream, whole, overloaded, cut] = r.value.exchanges.map(decodeCall);
-    expect(stream?.output).toEqual({ text: "I'll list them.", reasoning: '', toolCalls: [{ id: 'toolu_01A09q90qw90lq917835lq9', name: 'Bash', input: '{"command": "ls"}' }] });
+    expect(stream?.output).toEqual({
+      text: "I'll list them.",
+      reasoning: '',
+      toolCalls: [{ id: 'toolu_01A09q90qw90lq917835lq9', name: 'Bash', input: '{"command": "ls"}' }],
+    });
     expect(stream?.usage).toEqual({ input: 12, output: 41, cacheRead: 15000, cacheWrite: 2048 });
     expect(stream?.finish).toEqual({ raw: 'tool_use', reason: 'tool_calls' });
     expect(stream?.responseId).toBe('msg_01XFDUDYJgAACzvnptvVoYEL');
@@ -191,7 +253,10 @@ describe('decodeCall on the fixtures', () => {
     expect(whole?.output?.reasoning).toBe('Greeting.');
     expect(overloaded?.body).toBeNull();
     expect(overloaded?.error).toEqual({ code: 'overloaded_error', message: 'Overloaded' });
-    expect(cut?.error).toEqual({ code: 'stream_cut', message: 'the stream was cut after 4 events (the last: content_block_delta): the upstream closed the connection mid-stream' });
+    expect(cut?.error).toEqual({
+      code: 'stream_cut',
+      message: 'the stream was cut after 4 events (the last: content_block_delta): the upstream closed the connection mid-stream',
+    });
     expect(cut?.output?.text).toBe("I'll list ");
   });
 

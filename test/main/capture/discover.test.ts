@@ -41,7 +41,10 @@ describe('capture discovery', () => {
     mkdirSync(join(data, 'captures'));
     copyFileSync(CAPTURE, join(data, 'captures', 'x.capture.jsonl'));
     expect(namedCapturePath(session)).toBe(`${session}.capture.jsonl`);
-    expect(await discoverCaptures(session, ID, { dataDir: data })).toEqual([`${session}.capture.jsonl`, join(data, 'captures', 'x.capture.jsonl')]);
+    expect(await discoverCaptures(session, ID, { dataDir: data })).toEqual([
+      `${session}.capture.jsonl`,
+      join(data, 'captures', 'x.capture.jsonl'),
+    ]);
     // Without a session id only the named one can be known to be the session's.
     expect(await discoverCaptures(session, null, { dataDir: data })).toEqual([`${session}.capture.jsonl`]);
   });
@@ -51,13 +54,17 @@ describe('capture discovery', () => {
     const session = join(d, 's.jsonl');
     writeFileSync(session, '');
     for (const n of ['a', 'b', 'c']) copyFileSync(CAPTURE, join(d, `${n}.capture.jsonl`));
-    expect(await discoverCaptures(session, ID, { dataDir: null, maxFiles: 2 })).toEqual([join(d, 'a.capture.jsonl'), join(d, 'b.capture.jsonl')]);
+    expect(await discoverCaptures(session, ID, { dataDir: null, maxFiles: 2 })).toEqual([
+      join(d, 'a.capture.jsonl'),
+      join(d, 'b.capture.jsonl'),
+    ]);
     // The id is in the first exchange's headers: a head that stops before them finds nothing.
     expect(await discoverCaptures(session, ID, { dataDir: null, headBytes: 100 })).toEqual([]);
   });
 
   it('reads whole lines exactly, and a line cut by the bound by the id text in it', () => {
-    const line = (headers: [string, string][], body: unknown) => JSON.stringify({ type: 'exchange', request: { headers, body: { encoding: 'utf8', data: JSON.stringify(body) } } });
+    const line = (headers: [string, string][], body: unknown) =>
+      JSON.stringify({ type: 'exchange', request: { headers, body: { encoding: 'utf8', data: JSON.stringify(body) } } });
     const header = line([['x-claude-code-session-id', ID]], {});
     expect(headNamesSession(`{"type":"capture"}\n${header}\n`, ID, false)).toBe(true);
     // Codex: the body's prompt_cache_key.

@@ -12,8 +12,16 @@ export function mockCalls(path: string): { capture: Capture; calls: WireCall[] }
   const t0 = Date.parse(requests[0]?.at ?? '2026-01-01T00:00:00Z');
   const calls = requests.map((c: CapturedRequest, i): WireCall => {
     const exchange: Exchange = {
-      index: i, file: path, line: i + 1, provider: null, method: c.method, path: c.path, host: null,
-      startedAt: Date.parse(c.at) || t0 + i, ttfbMs: null, totalMs: null,
+      index: i,
+      file: path,
+      line: i + 1,
+      provider: null,
+      method: c.method,
+      path: c.path,
+      host: null,
+      startedAt: Date.parse(c.at) || t0 + i,
+      ttfbMs: null,
+      totalMs: null,
       request: { headers: c.headers, body: null, bytes: c.bodyBytes },
       response: { status: c.answer.status, headers: [], events: null, body: null, complete: true },
       error: null,
@@ -23,10 +31,19 @@ export function mockCalls(path: string): { capture: Capture; calls: WireCall[] }
     const protocol = c.protocol === 'anthropic-messages' || c.protocol === 'openai-responses' ? c.protocol : null;
     const id = !ok ? null : protocol === 'anthropic-messages' ? `msg_mock_${String(c.seq).padStart(4, '0')}` : `resp_mock_${c.seq}`;
     return {
-      exchange, protocol, kind: protocol && !c.path.includes('count_tokens') ? 'model' : 'other',
+      exchange,
+      protocol,
+      kind: protocol && !c.path.includes('count_tokens') ? 'model' : 'other',
       body: typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : null,
-      model: null, stream: true, status: c.answer.status, responseId: id, output: null, finish: null, usage: null,
-      error: ok ? null : { code: String(c.answer.status), message: c.answer.kind }, durationMs: null,
+      model: null,
+      stream: true,
+      status: c.answer.status,
+      responseId: id,
+      output: null,
+      finish: null,
+      usage: null,
+      error: ok ? null : { code: String(c.answer.status), message: c.answer.kind },
+      durationMs: null,
     };
   });
   return { capture: { file: path, format: 'mock', exchanges: calls.map((c) => c.exchange), cwd: null, skipped: [] }, calls };

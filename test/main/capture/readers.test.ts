@@ -83,7 +83,12 @@ describe('claude-trace logs', () => {
   it('reads pairs in start order, parsing streams and fingerprinting keys', async () => {
     const c = await capture(at('claude-trace.jsonl'));
     expect(c.format).toBe('claude-trace');
-    expect(c.exchanges.map((x) => x.path)).toEqual(['/v1/messages/count_tokens?beta=true', '/v1/messages?beta=true', '/v1/messages?beta=true', '/v1/messages?beta=true']);
+    expect(c.exchanges.map((x) => x.path)).toEqual([
+      '/v1/messages/count_tokens?beta=true',
+      '/v1/messages?beta=true',
+      '/v1/messages?beta=true',
+      '/v1/messages?beta=true',
+    ]);
     const stream = c.exchanges[1];
     expect(stream?.startedAt).toBe(1754120000123);
     expect(stream?.ttfbMs).toBe(808);
@@ -210,6 +215,10 @@ describe('readCapture', () => {
     await writeFile(p, `{"type":"capture","v":1,"writer":"t","startedAt":"2025-01-01T00:00:00Z","upstreams":{}}\n${bad}\n`);
     const c = await capture(p);
     expect(c.skipped).toHaveLength(MAX_SKIPPED_LISTED + 1);
-    expect(c.skipped.at(-1)).toEqual({ file: p, line: MAX_SKIPPED_LISTED + 2, reason: '5 more lines were skipped (not listed), from line 1002 on' });
+    expect(c.skipped.at(-1)).toEqual({
+      file: p,
+      line: MAX_SKIPPED_LISTED + 2,
+      reason: '5 more lines were skipped (not listed), from line 1002 on',
+    });
   });
 });

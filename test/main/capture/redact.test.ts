@@ -3,7 +3,12 @@ import { fingerprint, redactHeaders, redactPath } from '../../../src/main/captur
 
 describe('redaction of foreign captures', () => {
   it('replaces credential header values by a fingerprint that tells values apart', () => {
-    const out = redactHeaders([['Authorization', 'Bearer sk-one'], ['x-api-key', 'sk-ant-api...Z9xQ'], ['Cookie', 'a=b'], ['content-type', 'application/json']]);
+    const out = redactHeaders([
+      ['Authorization', 'Bearer sk-one'],
+      ['x-api-key', 'sk-ant-api...Z9xQ'],
+      ['Cookie', 'a=b'],
+      ['content-type', 'application/json'],
+    ]);
     expect(out[0]?.[1]).toMatch(/^\[redacted sha256:[0-9a-f]{8}\]$/);
     expect(out[1]?.[1]).toMatch(/^\[redacted sha256:[0-9a-f]{8}\]$/);
     expect(out[2]?.[1]).toMatch(/^\[redacted sha256:[0-9a-f]{8}\]$/);
@@ -17,6 +22,8 @@ describe('redaction of foreign captures', () => {
   });
 
   it('fingerprints a key query parameter', () => {
-    expect(redactPath('/v1beta/models/g:generateContent?alt=sse&key=AIzaSECRET')).toBe(`/v1beta/models/g:generateContent?alt=sse&key=${fingerprint('AIzaSECRET')}`);
+    expect(redactPath('/v1beta/models/g:generateContent?alt=sse&key=AIzaSECRET')).toBe(
+      `/v1beta/models/g:generateContent?alt=sse&key=${fingerprint('AIzaSECRET')}`,
+    );
   });
 });

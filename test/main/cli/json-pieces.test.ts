@@ -6,21 +6,35 @@ const whole = (v: unknown): string => [...jsonPieces(v)].join('\n');
 
 describe('JSON in pieces', () => {
   it('is JSON.stringify(value, null, 2) for any JSON value', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => whole(v) === JSON.stringify(v, null, 2)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => whole(v) === JSON.stringify(v, null, 2)),
+      { numRuns: 500 },
+    );
   });
 
   it('is the same text for a listing with long arrays, written in groups of lines', () => {
-    fc.assert(fc.property(
-      fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1_001, maxLength: 2_600 }),
-      fc.jsonValue({ maxDepth: 2 }),
-      (requests, other) => {
-        const listing = { palimpsest: 1, path: 'a "b"\n.jsonl', requests, other, empty: [], skipped: undefined, last: requests.slice(0, 3) };
-        const pieces = [...jsonPieces(listing)];
-        expect(pieces.join('\n')).toBe(JSON.stringify(listing, null, 2));
-        // The long array never became one string: its pieces hold at most a group of elements.
-        expect(pieces.length).toBeGreaterThan(requests.length / 1_000);
-      },
-    ), { numRuns: 20 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1_001, maxLength: 2_600 }),
+        fc.jsonValue({ maxDepth: 2 }),
+        (requests, other) => {
+          const listing = {
+            palimpsest: 1,
+            path: 'a "b"\n.jsonl',
+            requests,
+            other,
+            empty: [],
+            skipped: undefined,
+            last: requests.slice(0, 3),
+          };
+          const pieces = [...jsonPieces(listing)];
+          expect(pieces.join('\n')).toBe(JSON.stringify(listing, null, 2));
+          // The long array never became one string: its pieces hold at most a group of elements.
+          expect(pieces.length).toBeGreaterThan(requests.length / 1_000);
+        },
+      ),
+      { numRuns: 20 },
+    );
   });
 
   it('writes null for undefined elements and drops undefined members, as JSON.stringify does', () => {

@@ -21,18 +21,48 @@ describe('palimpsest rerun: the summarization chain', () => {
   });
 
   it('pins the one --model with its endpoint, window, parameters and prices', async () => {
-    const c = await chainOf(args('s.jsonl', '--model', 'openai:llama3.1:8b', '--base-url', 'http://127.0.0.1:11434/v1', '--model-window', '131072',
-      '--temperature', '0.2', '--reasoning', 'low', '--model-max-output', '3000', '--price', '0.5,1.5,0.05'), env);
+    const c = await chainOf(
+      args(
+        's.jsonl',
+        '--model',
+        'openai:llama3.1:8b',
+        '--base-url',
+        'http://127.0.0.1:11434/v1',
+        '--model-window',
+        '131072',
+        '--temperature',
+        '0.2',
+        '--reasoning',
+        'low',
+        '--model-max-output',
+        '3000',
+        '--price',
+        '0.5,1.5,0.05',
+      ),
+      env,
+    );
     expect(c.from).toBe('flags');
-    expect(c.models).toEqual([{
-      provider: 'openai', model: 'llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1', window: 131_072,
-      params: { temperature: 0.2, reasoning: 'low', maxOutput: 3000 }, prices: { input: 0.5, output: 1.5, cacheRead: 0.05 },
-    }]);
+    expect(c.models).toEqual([
+      {
+        provider: 'openai',
+        model: 'llama3.1:8b',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        window: 131_072,
+        params: { temperature: 0.2, reasoning: 'low', maxOutput: 3000 },
+        prices: { input: 0.5, output: 1.5, cacheRead: 0.05 },
+      },
+    ]);
   });
 
   it('uses the chain kept in settings when no --model is given, and the session route with --session-model or an empty chain', async () => {
     expect(await chainOf(args('s.jsonl'), env)).toEqual({ models: [], from: 'session', settingsFile: null });
-    await writeChain([{ provider: 'mock', model: 'a', params: {}, window: null }, { provider: 'anthropic', model: 'claude-haiku-4-5', params: { maxOutput: 2000 }, window: null }], env);
+    await writeChain(
+      [
+        { provider: 'mock', model: 'a', params: {}, window: null },
+        { provider: 'anthropic', model: 'claude-haiku-4-5', params: { maxOutput: 2000 }, window: null },
+      ],
+      env,
+    );
     const c = await chainOf(args('s.jsonl'), env);
     expect(c.from).toBe('settings');
     expect(c.settingsFile).toBe(settingsFile(env));
@@ -45,7 +75,9 @@ describe('palimpsest rerun: the summarization chain', () => {
     await writeFile(settingsFile(env), 'not json');
     await expect(chainOf(args('s.jsonl'), env)).rejects.toThrow(/not JSON.*--session-model/);
     await expect(chainOf(args('s.jsonl', '--temperature', '0.3'), env)).rejects.toThrow('--temperature pins a --model');
-    await expect(chainOf(args('s.jsonl', '--model', 'mock:a', '--model', 'mock:b', '--price', '1,2'), env)).rejects.toThrow('--price pins one --model');
+    await expect(chainOf(args('s.jsonl', '--model', 'mock:a', '--model', 'mock:b', '--price', '1,2'), env)).rejects.toThrow(
+      '--price pins one --model',
+    );
     await expect(chainOf(args('s.jsonl', '--model', 'mock:a', '--temperature', '3'), env)).rejects.toThrow('from 0 to 2');
     await expect(chainOf(args('s.jsonl', '--model', 'mock:a', '--reasoning', 'max'), env)).rejects.toThrow('low, medium, high');
     await expect(chainOf(args('s.jsonl', '--model', 'mock:a', '--session-model'), env)).rejects.toThrow('contradict');

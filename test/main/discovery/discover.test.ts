@@ -24,7 +24,10 @@ const COSH = 'fixtures/cosh/session-ses_7f3a.jsonl';
 let home = '';
 let cache = '';
 
-async function fakeHome(base: string, layout: { claude?: string; codex?: string; dsh?: string; rind?: string; cosh?: string } = {}): Promise<void> {
+async function fakeHome(
+  base: string,
+  layout: { claude?: string; codex?: string; dsh?: string; rind?: string; cosh?: string } = {},
+): Promise<void> {
   const claude = layout.claude ?? join(base, '.claude');
   const project = join(claude, 'projects', '-home-ada-spotter');
   await mkdir(project, { recursive: true });
@@ -75,20 +78,34 @@ describe('discovery over a fake home', () => {
     const d = await discoverSessions(opts());
     expect(d.problems).toEqual([]);
     const summary = d.sessions.map((s) => [s.harness, s.requests, s.compactions]).sort();
-    expect(summary).toEqual([
-      ['claude-code', 1, 0], ['claude-code', 139, 1],
-      ['codex', 1, 0], ['codex', 287, 1],
-      ['cosh', 10, 1],
-      ['dsh', 4, 1], ['dsh', 4, 1],
-      ['rind', 8, 3],
-    ].sort());
+    expect(summary).toEqual(
+      [
+        ['claude-code', 1, 0],
+        ['claude-code', 139, 1],
+        ['codex', 1, 0],
+        ['codex', 287, 1],
+        ['cosh', 10, 1],
+        ['dsh', 4, 1],
+        ['dsh', 4, 1],
+        ['rind', 8, 3],
+      ].sort(),
+    );
     const big = d.sessions.find((s) => s.id === BIG);
     expect(big).toMatchObject({
-      harness: 'claude-code', project: '/home/USER/projects/spotter-worktrees/spotter-dov', startedAt: '2026-02-12T16:02:23.545Z',
-      harnessVersion: '2.1.39', files: 3, cached: false,
+      harness: 'claude-code',
+      project: '/home/USER/projects/spotter-worktrees/spotter-dov',
+      startedAt: '2026-02-12T16:02:23.545Z',
+      harnessVersion: '2.1.39',
+      files: 3,
+      cached: false,
     });
     const rind = byHarness(d.sessions, 'rind')[0];
-    expect(rind).toMatchObject({ id: '20260514_101500_a1b2c3d4', project: '/home/ada/cal', title: 'The test `formatDate` fails on CI', path: join(home, '.rind', 'sessions', '20260514_101500_a1b2c3d4') });
+    expect(rind).toMatchObject({
+      id: '20260514_101500_a1b2c3d4',
+      project: '/home/ada/cal',
+      title: 'The test `formatDate` fails on CI',
+      path: join(home, '.rind', 'sessions', '20260514_101500_a1b2c3d4'),
+    });
     expect(byHarness(d.sessions, 'codex').map((s) => s.project)).toEqual(expect.arrayContaining([expect.any(String)]));
     // Newest first.
     const starts = d.sessions.map((s) => s.startedAt ?? '');
@@ -109,10 +126,15 @@ describe('discovery over a fake home', () => {
   it('folds a 2.0-style agent file beside the sessions into the session its first line names', async () => {
     const project = join(home, '.claude', 'projects', '-home-ada-spotter');
     await copyFile(join(CC, BIG, 'subagents', 'agent-a2898e3.jsonl'), join(project, 'agent-a2898e3.jsonl'));
-    await writeFile(join(project, 'agent-orphan.jsonl'), '{"parentUuid":null,"isSidechain":true,"sessionId":"not-here","type":"user","uuid":"x","message":{"role":"user","content":"hi"}}\n');
+    await writeFile(
+      join(project, 'agent-orphan.jsonl'),
+      '{"parentUuid":null,"isSidechain":true,"sessionId":"not-here","type":"user","uuid":"x","message":{"role":"user","content":"hi"}}\n',
+    );
     const d = await discoverSessions(opts({ harnesses: ['claude-code'] }));
     expect(d.sessions.map((s) => [s.path.split('/').pop(), s.files]).sort()).toEqual([
-      [`${BIG}.jsonl`, 4], ['55604662-cf2a-4331-851a-ec234028f8ca.jsonl', 1], ['agent-orphan.jsonl', 1],
+      [`${BIG}.jsonl`, 4],
+      ['55604662-cf2a-4331-851a-ec234028f8ca.jsonl', 1],
+      ['agent-orphan.jsonl', 1],
     ]);
   });
 
@@ -136,17 +158,30 @@ describe('discovery over a fake home', () => {
   it('follows the environment overrides, each replacing its default', async () => {
     const elsewhere = await mkdtemp(join(tmpdir(), 'palimpsest-env-'));
     await fakeHome(elsewhere, {
-      claude: join(elsewhere, 'cc'), codex: join(elsewhere, 'cx'), dsh: join(elsewhere, 'dh'), rind: join(elsewhere, 'rh'), cosh: join(elsewhere, 'co'),
+      claude: join(elsewhere, 'cc'),
+      codex: join(elsewhere, 'cx'),
+      dsh: join(elsewhere, 'dh'),
+      rind: join(elsewhere, 'rh'),
+      cosh: join(elsewhere, 'co'),
     });
     const env = {
-      CLAUDE_CONFIG_DIR: join(elsewhere, 'cc'), CODEX_HOME: join(elsewhere, 'cx'), DSH_HOME: join(elsewhere, 'dh'), RIND_HOME: join(elsewhere, 'rh'),
+      CLAUDE_CONFIG_DIR: join(elsewhere, 'cc'),
+      CODEX_HOME: join(elsewhere, 'cx'),
+      DSH_HOME: join(elsewhere, 'dh'),
+      RIND_HOME: join(elsewhere, 'rh'),
       COSH_DATA_DIR: join(elsewhere, 'co'),
     };
     const d = await discoverSessions(opts({}, env));
     expect(d.sessions).toHaveLength(8);
     for (const s of d.sessions) expect(s.path.startsWith(elsewhere)).toBe(true);
     const sources = Object.fromEntries(d.roots.map((r) => [r.harness, r.source]));
-    expect(sources).toEqual({ 'claude-code': '$CLAUDE_CONFIG_DIR', codex: '$CODEX_HOME', dsh: '$DSH_HOME', rind: '$RIND_HOME', cosh: '$COSH_DATA_DIR' });
+    expect(sources).toEqual({
+      'claude-code': '$CLAUDE_CONFIG_DIR',
+      codex: '$CODEX_HOME',
+      dsh: '$DSH_HOME',
+      rind: '$RIND_HOME',
+      cosh: '$COSH_DATA_DIR',
+    });
   });
 
   it('takes cosh from XDG_DATA_HOME, several Claude folders from CLAUDE_CONFIG_DIR, and --root over a default', async () => {
@@ -156,11 +191,20 @@ describe('discovery over a fake home', () => {
     const second = await mkdtemp(join(tmpdir(), 'palimpsest-cc2-'));
     await mkdir(join(second, 'projects', 'p'), { recursive: true });
     await copyFile(join(CC, 'tool_heavy.jsonl'), join(second, 'projects', 'p', 'd6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl'));
-    const d = await discoverSessions(opts({ harnesses: ['cosh', 'claude-code'] }, { XDG_DATA_HOME: xdg, CLAUDE_CONFIG_DIR: `${join(home, '.claude')},${second}` }));
+    const d = await discoverSessions(
+      opts({ harnesses: ['cosh', 'claude-code'] }, { XDG_DATA_HOME: xdg, CLAUDE_CONFIG_DIR: `${join(home, '.claude')},${second}` }),
+    );
     expect(byHarness(d.sessions, 'cosh').map((s) => s.path)).toEqual([join(xdg, 'cosh', 'sessions', 'ff', 'session-ses_7f3a.jsonl')]);
     expect(byHarness(d.sessions, 'claude-code')).toHaveLength(3);
 
-    const r = await discoverSessions(opts({ roots: [{ harness: 'claude-code', path: second }, { harness: 'palimpsest', path: 'fixtures/palimpsest' }] }));
+    const r = await discoverSessions(
+      opts({
+        roots: [
+          { harness: 'claude-code', path: second },
+          { harness: 'palimpsest', path: 'fixtures/palimpsest' },
+        ],
+      }),
+    );
     expect(byHarness(r.sessions, 'claude-code').map((s) => s.requests)).toEqual([4]);
     expect(byHarness(r.sessions, 'palimpsest').length).toBeGreaterThanOrEqual(10);
     expect(byHarness(r.sessions, 'codex')).toHaveLength(2); // other harnesses keep their defaults
@@ -218,7 +262,9 @@ describe('the persistent index', () => {
     expect(again.index).toMatchObject({ hits: 8, scanned: 0, problems: [] });
 
     // A damaged entry is dropped (and re-scanned), the others stand.
-    const doc = JSON.parse(await readFile(join(cache, INDEX_FILE), 'utf8')) as { entries: Record<string, { result: { requests: unknown } }> };
+    const doc = JSON.parse(await readFile(join(cache, INDEX_FILE), 'utf8')) as {
+      entries: Record<string, { result: { requests: unknown } }>;
+    };
     const key = Object.keys(doc.entries)[0] as string;
     (doc.entries[key] as { result: { requests: unknown } }).result.requests = 'many';
     await writeFile(join(cache, INDEX_FILE), JSON.stringify(doc));

@@ -10,7 +10,7 @@ const paths = (env: Record<string, string>, platform: NodeJS.Platform = 'linux')
   defaultRoots({ home, env, platform }).map((r) => [r.harness, r.path, r.source]);
 
 describe('default locations', () => {
-  it('are each harness\'s own defaults', () => {
+  it("are each harness's own defaults", () => {
     expect(paths({})).toEqual([
       ['claude-code', '/home/ada/.claude/projects', 'default'],
       ['claude-code', '/home/ada/.config/claude/projects', 'default'],
@@ -23,7 +23,9 @@ describe('default locations', () => {
   });
 
   it('follow the environment overrides; empty ones are unset; ~ is the home', () => {
-    expect(paths({ CLAUDE_CONFIG_DIR: '~/work-claude, /srv/claude', CODEX_HOME: '/x/codex', DSH_HOME: ' ', RIND_HOME: '/r', COSH_DATA_DIR: '' })).toEqual([
+    expect(
+      paths({ CLAUDE_CONFIG_DIR: '~/work-claude, /srv/claude', CODEX_HOME: '/x/codex', DSH_HOME: ' ', RIND_HOME: '/r', COSH_DATA_DIR: '' }),
+    ).toEqual([
       ['claude-code', '/home/ada/work-claude/projects', '$CLAUDE_CONFIG_DIR'],
       ['claude-code', '/srv/claude/projects', '$CLAUDE_CONFIG_DIR'],
       ['codex', '/x/codex/sessions', '$CODEX_HOME'],
@@ -35,7 +37,8 @@ describe('default locations', () => {
   });
 
   it('put cosh where ProjectDirs puts its data on each platform', () => {
-    const cosh = (env: Record<string, string>, platform: NodeJS.Platform) => defaultRoots({ home, env, platform }).find((r) => r.harness === 'cosh')?.path;
+    const cosh = (env: Record<string, string>, platform: NodeJS.Platform) =>
+      defaultRoots({ home, env, platform }).find((r) => r.harness === 'cosh')?.path;
     expect(cosh({ XDG_DATA_HOME: '/data' }, 'linux')).toBe('/data/cosh/sessions');
     expect(cosh({ XDG_DATA_HOME: 'relative' }, 'linux')).toBe('/home/ada/.local/share/cosh/sessions');
     expect(cosh({}, 'darwin')).toBe('/home/ada/Library/Application Support/cosh/sessions');
@@ -53,13 +56,19 @@ describe('--root', () => {
     expect(() => parseRootFlag('codex=')).toThrow(/HARNESS=PATH/);
   });
 
-  it('replaces that harness\'s defaults and completes a harness home to its session folder when it has one', async () => {
+  it("replaces that harness's defaults and completes a harness home to its session folder when it has one", async () => {
     const base = await mkdtemp(join(tmpdir(), 'palimpsest-roots-'));
     await mkdir(join(base, 'cc', 'projects'), { recursive: true });
     await mkdir(join(base, 'cx', 'sessions'), { recursive: true });
     const roots = resolveRoots({
-      home, env: {}, platform: 'linux',
-      roots: [{ harness: 'claude-code', path: join(base, 'cc') }, { harness: 'codex', path: join(base, 'cx') }, { harness: 'palimpsest', path: join(base, 'p') }],
+      home,
+      env: {},
+      platform: 'linux',
+      roots: [
+        { harness: 'claude-code', path: join(base, 'cc') },
+        { harness: 'codex', path: join(base, 'cx') },
+        { harness: 'palimpsest', path: join(base, 'p') },
+      ],
     });
     expect(roots.filter((r) => r.source === '--root').map((r) => [r.harness, r.path])).toEqual([
       ['claude-code', join(base, 'cc', 'projects')],

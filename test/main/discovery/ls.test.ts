@@ -25,11 +25,24 @@ beforeAll(async () => {
   await mkdir(project, { recursive: true });
   await copyFile('fixtures/claude-code/short.jsonl', join(project, '55604662-cf2a-4331-851a-ec234028f8ca.jsonl'));
   await mkdir(join(base, 'codex', 'sessions', '2026', '02', '23'), { recursive: true });
-  await copyFile('fixtures/codex/rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl', join(base, 'codex', 'sessions', '2026', '02', '23', 'rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl'));
+  await copyFile(
+    'fixtures/codex/rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl',
+    join(base, 'codex', 'sessions', '2026', '02', '23', 'rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl'),
+  );
   // Nothing of the real machine: a fake HOME and an index of our own.
   vi.stubEnv('HOME', join(base, 'home'));
   vi.stubEnv('PALIMPSEST_CACHE_DIR', join(base, 'cache'));
-  for (const v of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'DSH_HOME', 'RIND_HOME', 'COSH_DATA_DIR', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME']) vi.stubEnv(v, '');
+  for (const v of [
+    'CLAUDE_CONFIG_DIR',
+    'CODEX_HOME',
+    'DSH_HOME',
+    'RIND_HOME',
+    'COSH_DATA_DIR',
+    'XDG_CONFIG_HOME',
+    'XDG_DATA_HOME',
+    'XDG_CACHE_HOME',
+  ])
+    vi.stubEnv(v, '');
 });
 
 describe('palimpsest ls', () => {
@@ -41,17 +54,33 @@ describe('palimpsest ls', () => {
     const j = JSON.parse(out.join('\n')) as Record<string, unknown>;
     expect(Object.keys(j)).toEqual(['palimpsest', 'sessions', 'roots', 'index', 'problems']);
     expect(j.palimpsest).toBe(1);
-    expect(j.sessions).toEqual([{
-      harness: 'claude-code', path: join(base, 'claude', 'projects', '-w', '55604662-cf2a-4331-851a-ec234028f8ca.jsonl'),
-      id: '55604662-cf2a-4331-851a-ec234028f8ca', project: '/home/marco/projects/spotter', title: null,
-      startedAt: '2026-02-10T21:11:52.438Z', endedAt: '2026-02-10T21:16:12.381Z', bytes: 10491, files: 1, requests: 1, compactions: 0,
-      harnessVersion: '2.1.38', model: 'claude-opus-4-6', badLines: 0, cached: false, problems: [],
-    }]);
-    expect(j.roots).toEqual([{ harness: 'claude-code', path: join(base, 'claude', 'projects'), source: '--root', exists: true, sessions: 1 }]);
+    expect(j.sessions).toEqual([
+      {
+        harness: 'claude-code',
+        path: join(base, 'claude', 'projects', '-w', '55604662-cf2a-4331-851a-ec234028f8ca.jsonl'),
+        id: '55604662-cf2a-4331-851a-ec234028f8ca',
+        project: '/home/marco/projects/spotter',
+        title: null,
+        startedAt: '2026-02-10T21:11:52.438Z',
+        endedAt: '2026-02-10T21:16:12.381Z',
+        bytes: 10491,
+        files: 1,
+        requests: 1,
+        compactions: 0,
+        harnessVersion: '2.1.38',
+        model: 'claude-opus-4-6',
+        badLines: 0,
+        cached: false,
+        problems: [],
+      },
+    ]);
+    expect(j.roots).toEqual([
+      { harness: 'claude-code', path: join(base, 'claude', 'projects'), source: '--root', exists: true, sessions: 1 },
+    ]);
     expect(j.index).toEqual({ path: join(base, 'cache', 'sessions-index.json'), hits: 0, scanned: 1, written: true, problems: [] });
   });
 
-  it('prints a table with a footer, through the CLI\'s command table when it has `ls`', async () => {
+  it("prints a table with a footer, through the CLI's command table when it has `ls`", async () => {
     const { io: x, out } = io();
     const args = parseArgs(['--root', `codex=${join(base, 'codex')}`, '--harness', 'codex'], LS_SPEC);
     await lsCommand(args, x);
@@ -92,18 +121,39 @@ describe('the discovery bundle (dist/ls.js)', () => {
   });
 
   it('stays small: nothing of the importers, the replay or zod is bundled into it (of src/shared, only the version table)', async () => {
-    const r = await build({ entryPoints: ['src/main/cli/ls-entry.ts'], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const r = await build({
+      entryPoints: ['src/main/cli/ls-entry.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
     const inputs = Object.keys(r.metafile.inputs);
-    expect(inputs.filter((p) => /src\/main\/(importers|session)\/|src\/main\/cli\/(?!ls-command\.ts$|ls-entry\.ts$)|src\/shared\/(?!compat\/)|node_modules\/zod/.test(p))).toEqual([]);
+    expect(
+      inputs.filter((p) =>
+        /src\/main\/(importers|session)\/|src\/main\/cli\/(?!ls-command\.ts$|ls-entry\.ts$)|src\/shared\/(?!compat\/)|node_modules\/zod/.test(
+          p,
+        ),
+      ),
+    ).toEqual([]);
     expect((r.outputFiles[0]?.contents.length ?? 0) / 1024).toBeLessThan(200);
   });
 });
 
 describe('parallel scanning', () => {
   it('shares sessions out by size', () => {
-    const c = (size: number) => ({ harness: 'claude-code' as const, path: String(size), files: [{ path: String(size), size, mtimeMs: 0 }] });
+    const c = (size: number) => ({
+      harness: 'claude-code' as const,
+      path: String(size),
+      files: [{ path: String(size), size, mtimeMs: 0 }],
+    });
     const shares = shareOut([c(10), c(9), c(1), c(1), c(8)], 2);
-    expect(shares).toEqual([[0, 2, 3], [1, 4]]);
+    expect(shares).toEqual([
+      [0, 2, 3],
+      [1, 4],
+    ]);
   });
 
   it('finds the worker bundle beside a built bundle only', () => {

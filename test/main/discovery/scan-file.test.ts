@@ -28,9 +28,21 @@ class Collect implements BlockScanner {
 
 describe('scanLinesSync', () => {
   const lines = [
-    'a', '', 'x'.repeat(700_000), 'y'.repeat(1_500_000), 'short', 'z'.repeat(3_000_000), '{"k":1}\r', '', 'w'.repeat(999_999), 'last',
+    'a',
+    '',
+    'x'.repeat(700_000),
+    'y'.repeat(1_500_000),
+    'short',
+    'z'.repeat(3_000_000),
+    '{"k":1}\r',
+    '',
+    'w'.repeat(999_999),
+    'last',
   ];
-  for (const [name, text] of [['with a final LF', `${lines.join('\n')}\n`], ['without a final LF', lines.join('\n')]] as const) {
+  for (const [name, text] of [
+    ['with a final LF', `${lines.join('\n')}\n`],
+    ['without a final LF', lines.join('\n')],
+  ] as const) {
     it(`gives the lines the splitter gives, ${name}`, async () => {
       const dir = await mkdtemp(join(tmpdir(), 'palimpsest-lines-'));
       const p = join(dir, 'f.jsonl');

@@ -30,7 +30,9 @@ const xor = (b: Buffer): Buffer => Buffer.from([...b].map((x) => x ^ 0x5a));
 
 vi.mock('electron', () => ({
   app: {
-    enableSandbox: () => { electron.sandboxed = true; },
+    enableSandbox: () => {
+      electron.sandboxed = true;
+    },
     on: (event: string, fn: Listener) => electron.appEvents.set(event, fn),
     whenReady: () => Promise.resolve(),
     quit: () => undefined,
@@ -43,13 +45,24 @@ vi.mock('electron', () => ({
     getSelectedStorageBackend: () => electron.backend,
   },
   BrowserWindow: class {
-    static getAllWindows() { return electron.windows; }
-    static getFocusedWindow() { return null; }
+    static getAllWindows() {
+      return electron.windows;
+    }
+    static getFocusedWindow() {
+      return null;
+    }
     url: string | null = null;
-    constructor(readonly options: { webPreferences: Record<string, unknown> }) { electron.windows.push(this); }
-    once() { return this; }
+    constructor(readonly options: { webPreferences: Record<string, unknown> }) {
+      electron.windows.push(this);
+    }
+    once() {
+      return this;
+    }
     show() {}
-    loadURL(url: string) { this.url = url; return Promise.resolve(); }
+    loadURL(url: string) {
+      this.url = url;
+      return Promise.resolve();
+    }
   },
   ipcMain: { handle: (channel: string, fn: Listener) => electron.ipc.set(channel, fn) },
   dialog: {
@@ -62,12 +75,18 @@ vi.mock('electron', () => ({
   },
   protocol: {
     registerSchemesAsPrivileged: (s: typeof electron.schemes) => electron.schemes.push(...s),
-    handle: (_scheme: string, fn: (req: Request) => Promise<Response>) => { electron.protocolHandler = fn; },
+    handle: (_scheme: string, fn: (req: Request) => Promise<Response>) => {
+      electron.protocolHandler = fn;
+    },
   },
   session: {
     defaultSession: {
-      setPermissionRequestHandler: (fn: Listener) => { electron.permissionRequest = fn; },
-      setPermissionCheckHandler: (fn: Listener) => { electron.permissionCheck = fn; },
+      setPermissionRequestHandler: (fn: Listener) => {
+        electron.permissionRequest = fn;
+      },
+      setPermissionCheckHandler: (fn: Listener) => {
+        electron.permissionCheck = fn;
+      },
       setDevicePermissionHandler: () => undefined,
     },
   },
@@ -75,7 +94,11 @@ vi.mock('electron', () => ({
 
 const SMALL = 'fixtures/palimpsest/api-small.jsonl';
 const invoke = (method: string, url: string | null, input: unknown) =>
-  electron.ipc.get(ipcChannel(method as never))?.({ senderFrame: url === null ? null : { url } }, input) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+  electron.ipc.get(ipcChannel(method as never))?.({ senderFrame: url === null ? null : { url } }, input) as Promise<{
+    ok: boolean;
+    value?: unknown;
+    error?: { code: string };
+  }>;
 
 describe('Electron shell (electron mocked)', () => {
   let dir: string;
@@ -93,14 +116,21 @@ describe('Electron shell (electron mocked)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('registers app:// as a standard, secure scheme and loads the UI from it', () => {
-    expect(electron.schemes).toEqual([expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) })]);
+    expect(electron.schemes).toEqual([
+      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    ]);
     expect(electron.windows[0]?.url).toBe('app://palimpsest/index.html');
   });
 
   it('locks the window down', () => {
     expect(electron.sandboxed).toBe(true);
     expect(electron.windows[0]?.options.webPreferences).toMatchObject({
-      contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, preload: '/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      preload: '/preload.cjs',
       disableBlinkFeatures: 'Auxclick',
     });
   });
@@ -108,10 +138,15 @@ describe('Electron shell (electron mocked)', () => {
   it('denies navigation, new windows, webviews and every permission', () => {
     const handlers = new Map<string, Listener>();
     let openHandler: Listener | null = null;
-    electron.appEvents.get('web-contents-created')?.({}, {
-      on: (event: string, fn: Listener) => handlers.set(event, fn),
-      setWindowOpenHandler: (fn: Listener) => { openHandler = fn; },
-    });
+    electron.appEvents.get('web-contents-created')?.(
+      {},
+      {
+        on: (event: string, fn: Listener) => handlers.set(event, fn),
+        setWindowOpenHandler: (fn: Listener) => {
+          openHandler = fn;
+        },
+      },
+    );
     for (const event of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
       const e = { preventDefault: vi.fn() };
       handlers.get(event)?.(e);
@@ -150,7 +185,10 @@ describe('Electron shell (electron mocked)', () => {
 
     const picked = 'fixtures/palimpsest/branches.jsonl';
     electron.picked = [picked];
-    expect(await invoke('pickPaths', 'app://palimpsest/', { kind: 'files' })).toEqual({ ok: true, value: { kind: 'files', paths: [picked] } });
+    expect(await invoke('pickPaths', 'app://palimpsest/', { kind: 'files' })).toEqual({
+      ok: true,
+      value: { kind: 'files', paths: [picked] },
+    });
     electron.answer = 1;
     expect((await invoke('openSession', 'app://palimpsest/', { path: picked })).ok).toBe(true);
     expect(electron.confirmed).toHaveLength(2);
@@ -164,31 +202,48 @@ describe('Electron shell (electron mocked)', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await page.text()).toContain('<title>Palimpsest</title>');
-    for (const url of ['app://palimpsest/../secret.txt', 'app://palimpsest/%2e%2e/secret.txt', 'app://other/index.html', 'app://palimpsest/nope.js']) {
+    for (const url of [
+      'app://palimpsest/../secret.txt',
+      'app://palimpsest/%2e%2e/secret.txt',
+      'app://other/index.html',
+      'app://palimpsest/nope.js',
+    ]) {
       const r = await serve!(new Request(url));
       expect(r.status, url).toBe(404);
       expect(await r.text()).not.toContain('top secret');
     }
   });
 
-  it('stores API keys encrypted with safeStorage under userData, and refuses Electron\'s plain-text backend', async () => {
+  it("stores API keys encrypted with safeStorage under userData, and refuses Electron's plain-text backend", async () => {
     const key = 'Pal1mpsest-shell-key-0123456789-LAST';
     const file = join(dir, 'userData', 'provider-keys.json');
-    const status = await invoke('providerKeys', 'app://palimpsest/', {}) as { ok: boolean; value: { store: unknown } };
+    const status = (await invoke('providerKeys', 'app://palimpsest/', {})) as { ok: boolean; value: { store: unknown } };
     expect(status.value.store).toEqual({ available: true, location: file, message: null });
-    const set = await invoke('setProviderKey', 'app://palimpsest/', { provider: 'gemini', key }) as { ok: boolean; value: unknown };
-    expect(set).toEqual({ ok: true, value: { status: { provider: 'gemini', env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], set: true, source: 'stored', last4: 'LAST' }, note: null } });
+    const set = (await invoke('setProviderKey', 'app://palimpsest/', { provider: 'gemini', key })) as { ok: boolean; value: unknown };
+    expect(set).toEqual({
+      ok: true,
+      value: {
+        status: { provider: 'gemini', env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], set: true, source: 'stored', last4: 'LAST' },
+        note: null,
+      },
+    });
     expect(readFileSync(file, 'utf8')).not.toContain(key.slice(0, 12));
     // Another origin cannot store (or probe) keys.
     expect((await invoke('setProviderKey', 'https://evil.example/', { provider: 'gemini', key })).error?.code).toBe('TRANSPORT');
 
     electron.backend = 'basic_text';
-    const refused = await invoke('setProviderKey', 'app://palimpsest/', { provider: 'anthropic', key }) as { ok: boolean; error: { code: string; message: string } };
+    const refused = (await invoke('setProviderKey', 'app://palimpsest/', { provider: 'anthropic', key })) as {
+      ok: boolean;
+      error: { code: string; message: string };
+    };
     expect(refused.error.code).toBe('NOT_AVAILABLE');
     expect(refused.error.message).toMatch(/plain text/);
     expect(readFileSync(file, 'utf8')).not.toContain('anthropic');
     // Forgetting a key needs no encryption.
-    expect(await invoke('removeProviderKey', 'app://palimpsest/', { provider: 'gemini' })).toMatchObject({ ok: true, value: { removed: true } });
+    expect(await invoke('removeProviderKey', 'app://palimpsest/', { provider: 'gemini' })).toMatchObject({
+      ok: true,
+      value: { removed: true },
+    });
     electron.backend = 'gnome_libsecret';
     expect(existsSync(file)).toBe(true);
   });

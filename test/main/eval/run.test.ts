@@ -26,7 +26,12 @@ describe('runEval', () => {
     expect(r.value.errors).toEqual([]);
     const back = await readResults(resultsFile);
     expect(back.problems).toEqual([]);
-    expect(back.lines.map((l) => `${l.cell.strategy}×${l.cell.model}`).sort()).toEqual(['extractive×none', 'one-shot×mock:extractive', 'one-shot×mock:replay-original', 'truncate×none']);
+    expect(back.lines.map((l) => `${l.cell.strategy}×${l.cell.model}`).sort()).toEqual([
+      'extractive×none',
+      'one-shot×mock:extractive',
+      'one-shot×mock:replay-original',
+      'truncate×none',
+    ]);
     // The harness's own one-sentence summary keeps none of the fifteen premises (fixtures/eval/README.md).
     const replay = back.lines.find((l) => l.cell.model === 'mock:replay-original');
     expect(replay?.run.mock).toBe(true);
@@ -73,8 +78,11 @@ describe('runEval', () => {
 
   it('stops scheduling at a spending limit and says so', async () => {
     const spec = join(dir, 'limited.spec.yaml');
-    const text = (await readFile(SPEC, 'utf8')).replace(/^repeats: 1$/m, 'repeats: 3\nlimits: { requests: 2 }').replace(/path: \.\.\//g, `path: ${resolve('fixtures')}/`)
-      .replace(/facts: facts\//, `facts: ${resolve('fixtures/eval/facts')}/`).replace(/script: mock\//, `script: ${resolve('fixtures/eval/mock')}/`);
+    const text = (await readFile(SPEC, 'utf8'))
+      .replace(/^repeats: 1$/m, 'repeats: 3\nlimits: { requests: 2 }')
+      .replace(/path: \.\.\//g, `path: ${resolve('fixtures')}/`)
+      .replace(/facts: facts\//, `facts: ${resolve('fixtures/eval/facts')}/`)
+      .replace(/script: mock\//, `script: ${resolve('fixtures/eval/mock')}/`);
     await writeFile(spec, text);
     const r = await runEval({ specFile: spec, resultsFile: join(dir, 'limited.jsonl'), concurrency: 1, env: env() });
     if (!r.ok) throw new Error(r.error);
@@ -104,19 +112,28 @@ describe('trace globs', () => {
 describe('the LLM judge', () => {
   it('is its own column: a verdict per run, and the deterministic scores do not change', async () => {
     const script = JSON.parse(await readFile('fixtures/eval/mock/dsh-compaction-recovery.script.json', 'utf8')) as { steps: unknown[] };
-    script.steps.unshift({ label: 'judge', when: { systemContains: 'You check a handoff summary' }, times: 0, reply: { content: [{ type: 'text', text: '{"pass": false, "score": 0.25, "rationale": "Most premises are gone."}' }] } });
+    script.steps.unshift({
+      label: 'judge',
+      when: { systemContains: 'You check a handoff summary' },
+      times: 0,
+      reply: { content: [{ type: 'text', text: '{"pass": false, "score": 0.25, "rationale": "Most premises are gone."}' }] },
+    });
     await writeFile(join(dir, 'judge.script.json'), JSON.stringify(script));
     const spec = join(dir, 'judged.spec.yaml');
-    const text = (await readFile(SPEC, 'utf8')).replace(/path: \.\.\//g, `path: ${resolve('fixtures')}/`)
-      .replace(/facts: facts\//, `facts: ${resolve('fixtures/eval/facts')}/`).replace(/script: mock\/dsh-compaction-recovery\.script\.json/, `script: ${join(dir, 'judge.script.json')}`);
+    const text = (await readFile(SPEC, 'utf8'))
+      .replace(/path: \.\.\//g, `path: ${resolve('fixtures')}/`)
+      .replace(/facts: facts\//, `facts: ${resolve('fixtures/eval/facts')}/`)
+      .replace(/script: mock\/dsh-compaction-recovery\.script\.json/, `script: ${join(dir, 'judge.script.json')}`);
     await writeFile(spec, `${text}\njudge:\n  model: "mock:judge"\n`);
     const plain = await runEval({ specFile: SPEC, resultsFile: join(dir, 'plain.jsonl'), env: env() });
     const judged = await runEval({ specFile: spec, resultsFile: join(dir, 'judged.jsonl'), env: env() });
     if (!plain.ok || !judged.ok) throw new Error(plain.ok ? (judged.ok ? '' : judged.error) : plain.error);
     const withSummary = judged.value.lines.filter((l) => l.run.summary !== null);
     expect(withSummary.length).toBeGreaterThan(0);
-    for (const l of withSummary) expect(l.judge).toEqual({ model: 'mock:judge', pass: false, score: 0.25, rationale: 'Most premises are gone.', error: null });
-    const scores = (r: typeof plain) => (r.ok ? r.value.lines.map((l) => `${l.cell.strategy}×${l.cell.model}=${String(l.score.recall.overall)}`).sort() : []);
+    for (const l of withSummary)
+      expect(l.judge).toEqual({ model: 'mock:judge', pass: false, score: 0.25, rationale: 'Most premises are gone.', error: null });
+    const scores = (r: typeof plain) =>
+      r.ok ? r.value.lines.map((l) => `${l.cell.strategy}×${l.cell.model}=${String(l.score.recall.overall)}`).sort() : [];
     expect(scores(judged)).toEqual(scores(plain));
   });
 });

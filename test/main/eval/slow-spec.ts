@@ -11,11 +11,27 @@ export const DSH_FACTS = resolve('fixtures/eval/facts/dsh-compaction-recovery.fa
 export function slowSpec(dir: string): string {
   const file = join(dir, 'slow.spec.yaml');
   const reply = { content: [{ type: 'text', text: 'The request established a durable compaction premise.' }], firstByteMs: 30_000 };
-  writeFileSync(file, JSON.stringify({
-    name: 'dsh-slow', concurrency: 1,
-    traces: [{ path: DSH_TRACE, format: 'dsh', targets: 'compactions', facts: DSH_FACTS, budget: { window: 6000 }, mock: { script: { steps: [{ when: { model: 'replay-original' }, times: 0, reply }] } } }],
-    strategies: [{ id: 'truncate', options: { tailTokens: 60, keepFirstUser: false } }, { id: 'one-shot', options: { tailTokens: 60 } }],
-    models: [{ provider: 'mock', model: 'replay-original' }],
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'dsh-slow',
+      concurrency: 1,
+      traces: [
+        {
+          path: DSH_TRACE,
+          format: 'dsh',
+          targets: 'compactions',
+          facts: DSH_FACTS,
+          budget: { window: 6000 },
+          mock: { script: { steps: [{ when: { model: 'replay-original' }, times: 0, reply }] } },
+        },
+      ],
+      strategies: [
+        { id: 'truncate', options: { tailTokens: 60, keepFirstUser: false } },
+        { id: 'one-shot', options: { tailTokens: 60 } },
+      ],
+      models: [{ provider: 'mock', model: 'replay-original' }],
+    }),
+  );
   return file;
 }

@@ -18,7 +18,8 @@ export class FakeSink implements ImportSink {
 
   emit(event: EventBody, from: JsonLine, fileIndex?: number): number {
     const seq = this.events.length;
-    if (fileIndex !== undefined && (fileIndex < 0 || fileIndex > this.file)) throw new Error(`emit: file ${fileIndex} is not a file read so far`);
+    if (fileIndex !== undefined && (fileIndex < 0 || fileIndex > this.file))
+      throw new Error(`emit: file ${fileIndex} is not a file read so far`);
     this.events.push({ ...event, seq, line: from.line, file: fileIndex ?? this.file } as Emitted);
     return seq;
   }
@@ -33,6 +34,11 @@ export class FakeSink implements ImportSink {
 }
 
 /** A parsed line as the reader would hand it over; offset and length default to a lone line. */
-export function jsonLine(value: Record<string, unknown>, line: number, offset = 0, length = Buffer.byteLength(JSON.stringify(value))): JsonLine {
+export function jsonLine(
+  value: Record<string, unknown>,
+  line: number,
+  offset = 0,
+  length = Buffer.byteLength(JSON.stringify(value)),
+): JsonLine {
   return { value, line, offset, length };
 }

@@ -31,7 +31,7 @@ describe('the fast path key sets follow the schema', () => {
     expect(Object.keys(inner(z.string().optional()).shape)).toEqual([]);
   });
 
-  it('checks a route\'s reasoning effort itself, the field the hand-copied set had missed', () => {
+  it("checks a route's reasoning effort itself, the field the hand-copied set had missed", () => {
     const line = { kind: 'request', id: 'r', route: { model: 'm', reasoning: 'high' } };
     expect(fastEvent(structuredClone(line))).toStrictEqual(CanonicalEvent.parse(line));
     expect(fastEvent({ kind: 'request', id: 'r', route: { reasoning: 3 } })).toBeNull();

@@ -8,11 +8,20 @@ import type { Diagnostic } from '../../../src/shared/model/diagnostic';
 import { CanonicalEvent, EVENT_KINDS, type EventBody, type EventOf } from '../../../src/shared/model/event';
 
 const DIR = join(__dirname, '..', '..', '..', 'fixtures', 'palimpsest');
-const FIXTURES = readdirSync(DIR).filter((f) => f.endsWith('.jsonl')).sort();
+const FIXTURES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
 /** The fixtures scripts/gen-fixtures.ts writes (others may add files to the folder). */
 const GENERATED = [
-  'basic.jsonl', 'branches.jsonl', 'compaction-lifecycle.jsonl', 'lifecycle.jsonl', 'mapreduce.jsonl', 'pruning-masking.jsonl',
-  'remote-compaction.jsonl', 'rind-handoff.jsonl', 'unknown-kinds.jsonl',
+  'basic.jsonl',
+  'branches.jsonl',
+  'compaction-lifecycle.jsonl',
+  'lifecycle.jsonl',
+  'mapreduce.jsonl',
+  'pruning-masking.jsonl',
+  'remote-compaction.jsonl',
+  'rind-handoff.jsonl',
+  'unknown-kinds.jsonl',
 ];
 
 /** JSONL text → JsonLine objects, as the reader makes them: 1-based lines, byte offsets, blank lines skipped. */
@@ -67,7 +76,9 @@ const imported = new Map(FIXTURES.map((name) => [name, importText(read(name))]))
 const all = (): { name: string; event: EventBody }[] =>
   [...imported].flatMap(([name, r]) => r.events.map((e) => ({ name, event: e.event })));
 const of = <K extends EventBody['kind']>(kind: K): EventOf<K>[] =>
-  all().map((x) => x.event).filter((e): e is EventOf<K> => e.kind === kind);
+  all()
+    .map((x) => x.event)
+    .filter((e): e is EventOf<K> => e.kind === kind);
 
 const session = (extra: Record<string, unknown> = {}): string =>
   JSON.stringify({ kind: 'session', format: 'palimpsest', version: 1, id: 's', ...extra });
@@ -88,7 +99,9 @@ describe('palimpsest fixtures', () => {
     expect(r.events).toHaveLength(jsonLines(text).length);
     expect(r.events.map((e) => e.seq)).toEqual(r.events.map((_, i) => i));
     expect(r.events[0]?.event.kind).toBe('session');
-    const first = jsonLines(text).slice(0, 8).map((l) => l.value);
+    const first = jsonLines(text)
+      .slice(0, 8)
+      .map((l) => l.value);
     expect(palimpsestImporter.sniff(first, join(DIR, name))).toBe(1);
   });
 
@@ -124,18 +137,35 @@ describe('palimpsest fixtures', () => {
     const concepts: Record<string, boolean> = {
       'user, assistant, tool and system items': ['user', 'assistant', 'tool', 'system'].every((r) => items.some((e) => e.item.role === r)),
       'meta item': items.some((e) => e.item.meta === true),
-      'every block type': ['text', 'reasoning', 'image', 'opaque', 'tool_call', 'tool_result'].every((t) => blocks.some((b) => b.type === t) || leaves.some((b) => b.type === t)),
+      'every block type': ['text', 'reasoning', 'image', 'opaque', 'tool_call', 'tool_result'].every(
+        (t) => blocks.some((b) => b.type === t) || leaves.some((b) => b.type === t),
+      ),
       'redacted reasoning': blocks.some((b) => b.type === 'reasoning' && b.redacted === true),
-      'tool call and its result': items.some((e) => e.item.blocks.some((b) => b.type === 'tool_call' && items.some((r) => r.item.blocks.some((x) => x.type === 'tool_result' && x.callId === b.id)))),
+      'tool call and its result': items.some((e) =>
+        e.item.blocks.some(
+          (b) => b.type === 'tool_call' && items.some((r) => r.item.blocks.some((x) => x.type === 'tool_result' && x.callId === b.id)),
+        ),
+      ),
       'error tool result': blocks.some((b) => b.type === 'tool_result' && b.isError === true),
-      'header with system, tools and full route': headers.some((h) => Array.isArray(h.system) && h.system.length > 0 && Array.isArray(h.tools) && h.tools.length > 0
-        && h.route?.provider !== undefined && h.route.model !== undefined && h.route.window !== undefined && h.route.maxOutput !== undefined),
+      'header with system, tools and full route': headers.some(
+        (h) =>
+          Array.isArray(h.system) &&
+          h.system.length > 0 &&
+          Array.isArray(h.tools) &&
+          h.tools.length > 0 &&
+          h.route?.provider !== undefined &&
+          h.route.model !== undefined &&
+          h.route.window !== undefined &&
+          h.route.maxOutput !== undefined,
+      ),
       'header with system null (not recorded)': headers.some((h) => h.system === null),
       'header with system [] (system prompt is an item)': headers.some((h) => Array.isArray(h.system) && h.system.length === 0),
       'header changing the route only': headers.some((h) => h.system === undefined && h.tools === undefined && h.route !== undefined),
       'usage with cache reads and writes': responses.some((r) => r.usage?.cacheRead !== undefined && r.usage.cacheWrite !== undefined),
       'usage with reasoning and context': responses.some((r) => r.usage?.reasoning !== undefined && r.usage.context !== undefined),
-      'raw finish reason differing from the normalised one': responses.some((r) => r.finish !== undefined && r.finish.raw !== r.finish.reason),
+      'raw finish reason differing from the normalised one': responses.some(
+        (r) => r.finish !== undefined && r.finish.raw !== r.finish.reason,
+      ),
       'response with an error': responses.some((r) => r.error !== undefined),
       'every surface op': ['append', 'replace', 'insert', 'extend', 'log'].every((op) => items.some((e) => e.op.op === op)),
       'mask by the model with a recorded reference': masks.some((m) => m.by === 'model' && m.reference !== undefined),
@@ -145,34 +175,56 @@ describe('palimpsest fixtures', () => {
       'todo bound to an item boundary': of('todo').some((t) => typeof t.after === 'string'),
       'completed plan kept': of('todo').some((t) => t.todos.length > 0 && t.todos.every((x) => x.status === 'completed')),
       'pruned derivation (head, tail, omitted)': derivations.some((d) => d.kind === 'pruned' && d.head > 0 && d.tail > 0 && d.omitted > 0),
-      'pruned in characters and in code points': ['chars', 'codepoints'].every((u) => derivations.some((d) => d.kind === 'pruned' && d.unit === u)),
+      'pruned in characters and in code points': ['chars', 'codepoints'].every((u) =>
+        derivations.some((d) => d.kind === 'pruned' && d.unit === u),
+      ),
       'checkpoint with provenance': items.some((e) => e.item.derivation?.kind === 'checkpoint' && (e.sources?.length ?? 0) > 2),
-      'handoff pair (continuation + handoff)': ['continuation', 'handoff'].every((p) => derivations.some((d) => d.kind === 'checkpoint' && d.part === p)),
+      'handoff pair (continuation + handoff)': ['continuation', 'handoff'].every((p) =>
+        derivations.some((d) => d.kind === 'checkpoint' && d.part === p),
+      ),
       'reinjected item': derivations.some((d) => d.kind === 'reinjected'),
       'truncation marker': derivations.some((d) => d.kind === 'marker'),
-      'every compaction trigger kind the systems we follow use': ['auto', 'manual', 'preemptive', 'overflow'].every((t) => starts.some((s) => s.trigger === t)),
-      'policy with window, trigger, raw tail, output reserve and headroom': starts.some((s) => s.policy?.window !== undefined && s.policy.triggerRatio !== undefined && s.policy.rawTailTokens !== undefined && s.policy.outputReserve !== undefined && s.policy.headroom !== undefined),
+      'every compaction trigger kind the systems we follow use': ['auto', 'manual', 'preemptive', 'overflow'].every((t) =>
+        starts.some((s) => s.trigger === t),
+      ),
+      'policy with window, trigger, raw tail, output reserve and headroom': starts.some(
+        (s) =>
+          s.policy?.window !== undefined &&
+          s.policy.triggerRatio !== undefined &&
+          s.policy.rawTailTokens !== undefined &&
+          s.policy.outputReserve !== undefined &&
+          s.policy.headroom !== undefined,
+      ),
       'strategy recorded': starts.every((s) => s.strategy !== undefined),
       'every outcome': ['committed', 'rejected', 'failed', 'fallback', 'cancelled'].every((o) => ends.some((e) => e.outcome === o)),
       'fallback with a marker': ends.some((e) => e.fallback?.marker === true),
       'fallback without a marker': ends.some((e) => e.fallback?.marker === false),
       'rejected for finish reason length': of('compaction/summary-error').some((e) => e.finish?.reason === 'length'),
-      'summary with route, finish, usage and request': summaries.some((s) => s.route !== undefined && s.finish !== undefined && s.usage !== undefined && s.request !== undefined),
+      'summary with route, finish, usage and request': summaries.some(
+        (s) => s.route !== undefined && s.finish !== undefined && s.usage !== undefined && s.request !== undefined,
+      ),
       'opaque (encrypted) summary': summaries.some((s) => s.summary.some((b) => b.type === 'opaque')),
       'unfinished compaction bracket': starts.some((s) => !ends.some((e) => e.id === s.id)),
-      'summarizer request with input items and instruction': of('request').some((r) => r.purpose === 'compaction' && r.input !== undefined && Array.isArray(r.input.instruction)),
+      'summarizer request with input items and instruction': of('request').some(
+        (r) => r.purpose === 'compaction' && r.input !== undefined && Array.isArray(r.input.instruction),
+      ),
       'summarizer instruction not recorded (null)': of('request').some((r) => r.input?.instruction === null),
       'map requests': of('request').some((r) => r.purpose === 'map'),
       'staging version 3 and legacy version 1': stagings.some((s) => s.version === 3) && stagings.some((s) => s.version === 1),
       'accepted and failed maps': ['accepted', 'failed'].every((st) => of('mapreduce/map').some((m) => m.status === st)),
-      'reductions at two levels, one final': new Set(of('mapreduce/reduce').map((r) => r.level)).size >= 2 && of('mapreduce/reduce').some((r) => r.final === true),
+      'reductions at two levels, one final':
+        new Set(of('mapreduce/reduce').map((r) => r.level)).size >= 2 && of('mapreduce/reduce').some((r) => r.final === true),
       'audit fail then pass': ['fail', 'pass'].every((v) => of('mapreduce/audit').some((a) => a.verdict === v)),
-      'fork, revert and rollback on named branches': of('fork').some((e) => e.parent.branch === 'main') && of('revert').length > 0 && of('rollback').length > 0,
+      'fork, revert and rollback on named branches':
+        of('fork').some((e) => e.parent.branch === 'main') && of('revert').length > 0 && of('rollback').length > 0,
       'every lifecycle boundary': ['end-seed', 'process-start', 'resume'].every((b) => of('lifecycle').some((e) => e.boundary === b)),
       'forked session with a parent': of('session').some((s) => s.parent !== undefined),
-      'times as ISO strings and as epoch ms': all().some((x) => typeof x.event.at === 'string') && all().some((x) => typeof x.event.at === 'number'),
+      'times as ISO strings and as epoch ms':
+        all().some((x) => typeof x.event.at === 'string') && all().some((x) => typeof x.event.at === 'number'),
     };
-    const missing = Object.entries(concepts).filter(([, ok]) => !ok).map(([name]) => name);
+    const missing = Object.entries(concepts)
+      .filter(([, ok]) => !ok)
+      .map(([name]) => name);
     expect(missing).toEqual([]);
   });
 
@@ -196,9 +248,14 @@ describe('palimpsest fixtures', () => {
   it('references (sources, fork, revert, rollback) point at earlier events of the file', () => {
     for (const [name, r] of imported) {
       for (const { seq, event } of r.events) {
-        const refs = event.kind === 'item' ? event.sources ?? []
-          : event.kind === 'fork' ? [event.parent.seq]
-            : event.kind === 'revert' || event.kind === 'rollback' ? [event.target.seq] : [];
+        const refs =
+          event.kind === 'item'
+            ? (event.sources ?? [])
+            : event.kind === 'fork'
+              ? [event.parent.seq]
+              : event.kind === 'revert' || event.kind === 'rollback'
+                ? [event.target.seq]
+                : [];
         for (const s of refs) expect(s < seq && s >= 0, `${name} seq ${seq} → ${s}`).toBe(true);
       }
     }
@@ -207,7 +264,12 @@ describe('palimpsest fixtures', () => {
 
 describe('palimpsest importer', () => {
   it('reports a malformed event with its line, and keeps it as an unknown event', () => {
-    const bad = JSON.stringify({ kind: 'item', branch: 'main', at: 5, item: { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 42 }] } });
+    const bad = JSON.stringify({
+      kind: 'item',
+      branch: 'main',
+      at: 5,
+      item: { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 42 }] },
+    });
     const text = [session(), userLine('u1'), bad, userLine('u3')].join('\n');
     const r = importText(text);
     expect(r.events).toHaveLength(4);
@@ -224,7 +286,11 @@ describe('palimpsest importer', () => {
   it('reports a line without a kind, and one whose kind is not a string', () => {
     const text = [session(), JSON.stringify({ item: {} }), JSON.stringify({ kind: 7 })].join('\n');
     const r = importText(text);
-    expect(r.events.map((e) => e.event)).toEqual([expect.objectContaining({ kind: 'session' }), { kind: 'unknown', type: '?' }, { kind: 'unknown', type: '7' }]);
+    expect(r.events.map((e) => e.event)).toEqual([
+      expect.objectContaining({ kind: 'session' }),
+      { kind: 'unknown', type: '?' },
+      { kind: 'unknown', type: '7' },
+    ]);
     const d = r.diagnostics.filter((x) => x.rule === 'PALIMPSEST_BAD_EVENT');
     expect(d.map((x) => x.line)).toEqual([2, 3]);
     expect(d[0]?.message).toContain('no "kind"');
@@ -241,9 +307,18 @@ describe('palimpsest importer', () => {
     expect(byKind.get('turn/start')?.message).toMatch(/^2 lines/);
     expect(byKind.get('acme/telemetry')?.message).toMatch(/^1 line /);
     const unknown = r.events.filter((e) => e.event.kind === 'unknown');
-    expect(unknown.map((e) => (e.event.kind === 'unknown' ? e.event.type : ''))).toEqual(['turn/start', 'acme/telemetry', 'assistant/chunk', 'turn/end', 'turn/start', 'turn/end']);
+    expect(unknown.map((e) => (e.event.kind === 'unknown' ? e.event.type : ''))).toEqual([
+      'turn/start',
+      'acme/telemetry',
+      'assistant/chunk',
+      'turn/end',
+      'turn/start',
+      'turn/end',
+    ]);
     // Each counted line is cited by its seq.
-    expect(byKind.get('turn/start')?.seqs).toEqual(unknown.filter((e) => e.event.kind === 'unknown' && e.event.type === 'turn/start').map((e) => e.seq));
+    expect(byKind.get('turn/start')?.seqs).toEqual(
+      unknown.filter((e) => e.event.kind === 'unknown' && e.event.type === 'turn/start').map((e) => e.seq),
+    );
     // The converter's own `unknown` line is a valid v1 event: no diagnostic of its own.
     expect(r.diagnostics.some((d) => d.message.includes('assistant/chunk'))).toBe(false);
   });
@@ -270,7 +345,13 @@ describe('palimpsest importer', () => {
       session({ seq: 0 }),
       userLine('u1', { seq: 10 }),
       userLine('u2', { seq: 11 }),
-      JSON.stringify({ kind: 'item', seq: 12, item: { id: 'p', role: 'tool', blocks: [], derivation: { kind: 'pruned', of: 'u1', head: 1, tail: 1, omitted: 3 } }, op: { op: 'replace', from: 'u1', to: 'u1' }, sources: [10] }),
+      JSON.stringify({
+        kind: 'item',
+        seq: 12,
+        item: { id: 'p', role: 'tool', blocks: [], derivation: { kind: 'pruned', of: 'u1', head: 1, tail: 1, omitted: 3 } },
+        op: { op: 'replace', from: 'u1', to: 'u1' },
+        sources: [10],
+      }),
       JSON.stringify({ kind: 'fork', branch: 'b', parent: { branch: 'main', seq: 11 } }),
     ].join('\n');
     const r = importText(text);
@@ -287,7 +368,13 @@ describe('palimpsest importer', () => {
   it('takes lines without seqs as they come when the file does not start at seq 0 of the log', () => {
     // The event of such a line may be the line's own object, whose seq the log then sets: the seq
     // the line wrote (none) is read before.
-    const text = [session(), userLine('u1'), JSON.stringify({ kind: 'request', id: 'r1', purpose: 'agent' }), JSON.stringify({ kind: 'response', request: 'r1' }), userLine('u2')].join('\n');
+    const text = [
+      session(),
+      userLine('u1'),
+      JSON.stringify({ kind: 'request', id: 'r1', purpose: 'agent' }),
+      JSON.stringify({ kind: 'response', request: 'r1' }),
+      userLine('u2'),
+    ].join('\n');
     const r = importText(text, 100, true);
     expect(r.diagnostics).toEqual([]);
     expect(r.events.map((e) => e.event.seq)).toEqual([100, 101, 102, 103, 104]);
@@ -309,7 +396,10 @@ describe('palimpsest importer', () => {
     const noMarker = palimpsestImporter.sniff(lines([JSON.stringify({ kind: 'session', id: 's' }), userLine('u1')].join('\n')), 'x.jsonl');
     expect(noMarker).toBeGreaterThan(0.5);
     expect(noMarker).toBeLessThan(1);
-    const bare = palimpsestImporter.sniff(lines([userLine('u1'), JSON.stringify({ kind: 'request', id: 'r' }), JSON.stringify({ other: 1 })].join('\n')), 'x.jsonl');
+    const bare = palimpsestImporter.sniff(
+      lines([userLine('u1'), JSON.stringify({ kind: 'request', id: 'r' }), JSON.stringify({ other: 1 })].join('\n')),
+      'x.jsonl',
+    );
     expect(bare).toBeGreaterThan(0);
     expect(bare).toBeLessThan(noMarker);
     expect(palimpsestImporter.sniff(lines('{"type":"user","uuid":"x"}\n{"type":"assistant"}'), 'x.jsonl')).toBe(0);
@@ -330,7 +420,9 @@ describe('palimpsest importer', () => {
     const item = r.events.find((e) => e.event.kind === 'item')?.event;
     expect(item).toBeDefined();
     if (!item) return;
-    expect(palimpsestImporter.rehydrate(item, JSON.parse(userLine('other').replace('"item"', '"request"')) as Record<string, unknown>)).toBeNull();
+    expect(
+      palimpsestImporter.rehydrate(item, JSON.parse(userLine('other').replace('"item"', '"request"')) as Record<string, unknown>),
+    ).toBeNull();
     expect(palimpsestImporter.rehydrate(item, { kind: 'item', item: { id: 'x' } })).toBeNull();
   });
 
@@ -377,9 +469,19 @@ describe('fast structural check', () => {
   }
 
   /** The kinds fastEvent checks itself (the others always go to zod). */
-  const FAST_KINDS = ['item', 'request', 'response', 'record', 'mask', 'todo', 'compaction/start', 'compaction/summary', 'compaction/summary-error', 'compaction/end'];
-  const samples = FIXTURES.flatMap((n) => jsonLines(read(n)).map((l) => l.value))
-    .filter((v) => FAST_KINDS.includes(String(v.kind)));
+  const FAST_KINDS = [
+    'item',
+    'request',
+    'response',
+    'record',
+    'mask',
+    'todo',
+    'compaction/start',
+    'compaction/summary',
+    'compaction/summary-error',
+    'compaction/end',
+  ];
+  const samples = FIXTURES.flatMap((n) => jsonLines(read(n)).map((l) => l.value)).filter((v) => FAST_KINDS.includes(String(v.kind)));
 
   it('takes the common kinds of the fixtures', () => {
     const taken = samples.filter((v) => fastEvent(v) !== null).length;
@@ -404,18 +506,41 @@ describe('fast structural check', () => {
   });
 
   it('applies the schema defaults (op append, purpose agent)', () => {
-    expect(fastEvent({ kind: 'item', item: { id: 'a', role: 'user', blocks: [] } })).toStrictEqual({ kind: 'item', item: { id: 'a', role: 'user', blocks: [] }, op: { op: 'append' } });
+    expect(fastEvent({ kind: 'item', item: { id: 'a', role: 'user', blocks: [] } })).toStrictEqual({
+      kind: 'item',
+      item: { id: 'a', role: 'user', blocks: [] },
+      op: { op: 'append' },
+    });
     expect(fastEvent({ kind: 'request', id: 'r', at: 1 })).toStrictEqual({ kind: 'request', id: 'r', purpose: 'agent', at: 1 });
   });
 
   it('takes every surface op as zod does, and shares one object per op without fields', () => {
-    const item = (op?: unknown): Record<string, unknown> => ({ kind: 'item', item: { id: 'a', role: 'assistant', blocks: [] }, ...(op === undefined ? {} : { op }) });
-    const valid = [undefined, { op: 'append' }, { op: 'extend' }, { op: 'log' }, { op: 'replace', from: 'a', to: 'b' }, { op: 'insert', before: 'b' }];
+    const item = (op?: unknown): Record<string, unknown> => ({
+      kind: 'item',
+      item: { id: 'a', role: 'assistant', blocks: [] },
+      ...(op === undefined ? {} : { op }),
+    });
+    const valid = [
+      undefined,
+      { op: 'append' },
+      { op: 'extend' },
+      { op: 'log' },
+      { op: 'replace', from: 'a', to: 'b' },
+      { op: 'insert', before: 'b' },
+    ];
     for (const op of valid) expect(fastEvent(item(op))).toStrictEqual(CanonicalEvent.parse(item(op)));
     const opOf = (v: Record<string, unknown>): unknown => (fastEvent(v) as { op?: unknown } | null)?.op;
     expect(opOf(item())).toBe(opOf(item({ op: 'append' })));
     expect(opOf(item({ op: 'extend' }))).toBe(opOf(item({ op: 'extend' })));
-    const invalid = [{ op: 'extend', x: 1 }, { op: 'replace', from: 'a' }, { op: 'replace', from: '', to: 'b' }, { op: 'insert', before: 1 }, { op: 'nope' }, 'extend', null];
+    const invalid = [
+      { op: 'extend', x: 1 },
+      { op: 'replace', from: 'a' },
+      { op: 'replace', from: '', to: 'b' },
+      { op: 'insert', before: 1 },
+      { op: 'nope' },
+      'extend',
+      null,
+    ];
     for (const op of invalid) expect(fastEvent(item(op))).toBeNull();
   });
 });

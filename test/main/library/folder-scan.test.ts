@@ -14,8 +14,16 @@ describe('sessions in a folder the host was given', () => {
   it('lists every Palimpsest file of a folder with the counts of its scan', async () => {
     const scan = await scanFolder('fixtures/palimpsest');
     expect(scan.exists).toBe(true);
-    const basic = scan.sessions.find((s) => s.path === resolve('fixtures/palimpsest/basic.jsonl') || s.path.endsWith('palimpsest/basic.jsonl'));
-    expect(basic).toMatchObject({ harness: 'palimpsest', requests: 10, compactions: 1, files: 1, title: 'Fix the last-page bug in paginate()' });
+    const basic = scan.sessions.find(
+      (s) => s.path === resolve('fixtures/palimpsest/basic.jsonl') || s.path.endsWith('palimpsest/basic.jsonl'),
+    );
+    expect(basic).toMatchObject({
+      harness: 'palimpsest',
+      requests: 10,
+      compactions: 1,
+      files: 1,
+      title: 'Fix the last-page bug in paginate()',
+    });
     expect(scan.sessions.every((s) => s.harness === 'palimpsest')).toBe(true);
     expect(scan.sessions).toHaveLength(10);
   });

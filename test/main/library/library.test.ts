@@ -34,17 +34,29 @@ afterAll(() => {
 const machine = () => ({ home, env: {}, useIndex: false });
 
 describe('the library', () => {
-  it('lists the machine\'s sessions per harness and the folders\' sessions, in the contract\'s shape', async () => {
+  it("lists the machine's sessions per harness and the folders' sessions, in the contract's shape", async () => {
     const lib = new Library({ folders: ['fixtures/rind'], machine: machine() });
     const d = await lib.discover(false);
     expect(Discovery.safeParse(d).success).toBe(true);
     const rows = d.sessions.map((s) => [s.harness, s.origin]);
-    expect(rows).toEqual(expect.arrayContaining([['claude-code', 'machine'], ['codex', 'machine'], ['rind', 'folder'], ['rind', 'folder']]));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['claude-code', 'machine'],
+        ['codex', 'machine'],
+        ['rind', 'folder'],
+        ['rind', 'folder'],
+      ]),
+    );
     expect(d.sessions).toHaveLength(4);
     const codex = d.sessions.find((s) => s.harness === 'codex');
     expect(codex?.root).toBe(join(home, '.codex', 'sessions'));
     expect(codex?.requests).toBeGreaterThan(0);
-    expect(d.roots.find((r) => r.source === 'argument')).toMatchObject({ harness: null, path: resolve('fixtures/rind'), exists: true, sessions: 2 });
+    expect(d.roots.find((r) => r.source === 'argument')).toMatchObject({
+      harness: null,
+      path: resolve('fixtures/rind'),
+      exists: true,
+      sessions: 2,
+    });
     // Newest first.
     const times = d.sessions.map((s) => s.startedAt ?? s.modifiedAt);
     expect([...times].sort().reverse()).toEqual(times);
@@ -76,7 +88,9 @@ describe('the library', () => {
 
   it('picks through a native dialog where there is one, and says what to do where there is none', async () => {
     const web = new Library({ machine: false });
-    await expect(web.pick('files')).rejects.toSatisfy((e) => e instanceof ApiFailure && e.code === 'NOT_AVAILABLE' && /type the path/.test(e.message));
+    await expect(web.pick('files')).rejects.toSatisfy(
+      (e) => e instanceof ApiFailure && e.code === 'NOT_AVAILABLE' && /type the path/.test(e.message),
+    );
     const electron = new Library({ machine: false, picker: async (kind) => (kind === 'folder' ? ['fixtures/rind'] : []) });
     expect(await electron.pick('files')).toEqual([]);
     expect(await electron.pick('folder')).toEqual(['fixtures/rind']);
@@ -87,7 +101,10 @@ describe('the library', () => {
 
 describe('the host context', () => {
   it('opens session files, lists folders, and serves discoverSessions, pickPaths and openSession through the handlers', async () => {
-    const c = await createHostContext({ paths: ['fixtures/palimpsest/api-small.jsonl', 'fixtures/rind', 'fixtures/rind/20260514_101500_a1b2c3d4', 'nope'], machine: false });
+    const c = await createHostContext({
+      paths: ['fixtures/palimpsest/api-small.jsonl', 'fixtures/rind', 'fixtures/rind/20260514_101500_a1b2c3d4', 'nope'],
+      machine: false,
+    });
     try {
       expect(c.files).toEqual(['fixtures/palimpsest/api-small.jsonl', 'fixtures/rind/20260514_101500_a1b2c3d4']);
       expect(c.folders).toEqual(['fixtures/rind']);
@@ -99,14 +116,17 @@ describe('the host context', () => {
       // A Rind session is a folder: it opens.
       const rind = await c.handlers.openSession({ path: 'fixtures/rind/20260514_120000_deadbeef' });
       expect(rind.ok && rind.value.format).toBe('rind');
-      expect(await c.handlers.openSession({ path: 'fixtures/palimpsest/basic.jsonl' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_PATH' } });
+      expect(await c.handlers.openSession({ path: 'fixtures/palimpsest/basic.jsonl' })).toMatchObject({
+        ok: false,
+        error: { code: 'FORBIDDEN_PATH' },
+      });
     } finally {
       c.dispose();
     }
   });
 });
 
-describe('the library\'s capture marker', () => {
+describe("the library's capture marker", () => {
   it('marks a session with a capture named for its file beside it, and only that one', async () => {
     const d = mkdtempSync(join(tmpdir(), 'palimpsest-capture-mark-'));
     try {
@@ -116,7 +136,9 @@ describe('the library\'s capture marker', () => {
       const c = await createHostContext({ paths: [d], machine: false });
       try {
         const r = await c.handlers.discoverSessions({});
-        const marks = r.ok ? Object.fromEntries(r.value.sessions.filter((s) => s.harness !== null).map((s) => [s.path.split('/').pop(), s.capture])) : null;
+        const marks = r.ok
+          ? Object.fromEntries(r.value.sessions.filter((s) => s.harness !== null).map((s) => [s.path.split('/').pop(), s.capture]))
+          : null;
         expect(marks).toEqual({ 'a.jsonl': true, 'b.jsonl': false });
       } finally {
         c.dispose();

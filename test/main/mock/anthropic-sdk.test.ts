@@ -9,16 +9,35 @@ function client(m: MockProvider, fetch?: typeof globalThis.fetch): Anthropic {
   return new Anthropic({ apiKey: 'sk-ant-test', baseURL: m.url, maxRetries: 0, ...(fetch ? { fetch } : {}) });
 }
 
-const params = { model: 'claude-test', max_tokens: 500, system: 'You summarise.', messages: [{ role: 'user' as const, content: 'Summarise it.' }] };
+const params = {
+  model: 'claude-test',
+  max_tokens: 500,
+  system: 'You summarise.',
+  messages: [{ role: 'user' as const, content: 'Summarise it.' }],
+};
 
 describe('mock provider: Anthropic Messages through @anthropic-ai/sdk', () => {
   it('streams a message the SDK assembles (text, tool use, stop reason, usage) and answers non-streaming', async () => {
     const m = await startMock({
-      steps: [{ times: 2, reply: { content: [{ type: 'text', text: 'Reading it.' }, { type: 'tool_call', name: 'Read', input: { path: 'a.ts' } }], usage: { input: 30, output: 12, cacheRead: 700, cacheWrite: 5 } } }],
+      steps: [
+        {
+          times: 2,
+          reply: {
+            content: [
+              { type: 'text', text: 'Reading it.' },
+              { type: 'tool_call', name: 'Read', input: { path: 'a.ts' } },
+            ],
+            usage: { input: 30, output: 12, cacheRead: 700, cacheWrite: 5 },
+          },
+        },
+      ],
     });
     const c = client(m);
     const msg = await c.messages.stream(params).finalMessage();
-    expect(msg.content).toEqual([{ type: 'text', text: 'Reading it.' }, { type: 'tool_use', id: 'toolu_mock_0_1', name: 'Read', input: { path: 'a.ts' } }]);
+    expect(msg.content).toEqual([
+      { type: 'text', text: 'Reading it.' },
+      { type: 'tool_use', id: 'toolu_mock_0_1', name: 'Read', input: { path: 'a.ts' } },
+    ]);
     expect(msg.stop_reason).toBe('tool_use');
     expect(msg.usage).toMatchObject({ input_tokens: 30, output_tokens: 12, cache_read_input_tokens: 700, cache_creation_input_tokens: 5 });
     const json = await c.messages.create(params);
@@ -39,14 +58,27 @@ describe('mock provider: Anthropic Messages through @anthropic-ai/sdk', () => {
     const c = client(m);
     const raw = await drain(await c.messages.create({ ...params, stream: true }));
     expect(raw.error).toBeNull();
-    expect(raw.items.map((e) => e.type)).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_stop']);
+    expect(raw.items.map((e) => e.type)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+    ]);
     // The SDK's helper never gets a complete message.
     await expect(c.messages.stream(params).finalMessage()).rejects.toThrow(/without producing a Message/);
     expect((await c.messages.create(params)).stop_reason).toBeNull();
   });
 
   it('429 with retry-after, 529 overloaded and 500 reach the SDK once each as its typed errors', async () => {
-    const m = await startMock({ steps: [{ fault: { kind: 'rate_limit', retryAfter: 4 } }, { fault: { kind: 'overloaded' } }, { fault: { kind: 'http', status: 500 } }] });
+    const m = await startMock({
+      steps: [
+        { fault: { kind: 'rate_limit', retryAfter: 4 } },
+        { fault: { kind: 'overloaded' } },
+        { fault: { kind: 'http', status: 500 } },
+      ],
+    });
     const c = client(m);
     const rl = await rejection(c.messages.create(params));
     expect(rl).toBeInstanceOf(RateLimitError);
@@ -57,7 +89,9 @@ describe('mock provider: Anthropic Messages through @anthropic-ai/sdk', () => {
   });
 
   it('a cut stream fails the SDK after the first events; an in-stream error event becomes an APIError', async () => {
-    const m = await startMock({ steps: [{ fault: { kind: 'cut', after: 3 } }, { fault: { kind: 'stream_error', message: 'Overloaded mid-way' } }] });
+    const m = await startMock({
+      steps: [{ fault: { kind: 'cut', after: 3 } }, { fault: { kind: 'stream_error', message: 'Overloaded mid-way' } }],
+    });
     const c = client(m);
     const cut = await drain(await c.messages.create({ ...params, stream: true }));
     // ping is not yielded by the SDK: message_start and content_block_start arrived before the cut.
@@ -69,7 +103,12 @@ describe('mock provider: Anthropic Messages through @anthropic-ai/sdk', () => {
   });
 
   it('context overflow: 400 invalid_request_error "prompt is too long" whose numbers parse back', async () => {
-    const m = await startMock({ steps: [{ fault: { kind: 'context_overflow', window: 200_000, promptTokens: 208_310 } }, { fault: { kind: 'context_overflow', window: 10 } }] });
+    const m = await startMock({
+      steps: [
+        { fault: { kind: 'context_overflow', window: 200_000, promptTokens: 208_310 } },
+        { fault: { kind: 'context_overflow', window: 10 } },
+      ],
+    });
     const c = client(m);
     const err = await rejection(c.messages.stream(params).finalMessage());
     expect(err).toBeInstanceOf(BadRequestError);

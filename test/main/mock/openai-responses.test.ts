@@ -1,6 +1,11 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { type MockProvider, OPENAI_RESPONSES_OVERFLOW_MESSAGE, openaiChatOverflowMessage, parseContextOverflow } from '../../../src/main/mock';
+import {
+  type MockProvider,
+  OPENAI_RESPONSES_OVERFLOW_MESSAGE,
+  openaiChatOverflowMessage,
+  parseContextOverflow,
+} from '../../../src/main/mock';
 import { drain, rejection, spyFetch, startMock } from './helpers';
 
 /* The Responses API, driven by the official openai SDK against the mock. */
@@ -12,14 +17,23 @@ function client(m: MockProvider, fetch?: typeof globalThis.fetch): OpenAI {
 const input = [{ role: 'user' as const, content: 'Summarise the session.' }];
 
 /** The types of the events of a streamed response, and the last one. */
-async function streamed(c: OpenAI): Promise<{ types: string[]; last: OpenAI.Responses.ResponseStreamEvent | undefined; error: Error | null }> {
+async function streamed(
+  c: OpenAI,
+): Promise<{ types: string[]; last: OpenAI.Responses.ResponseStreamEvent | undefined; error: Error | null }> {
   const { items, error } = await drain(await c.responses.create({ model: 'gpt-test', input, instructions: 'Be brief.', stream: true }));
   return { types: items.map((e) => e.type), last: items.at(-1), error };
 }
 
 describe('mock provider: OpenAI Responses through the openai SDK', () => {
   it('streams to response.completed with usage, and answers non-streaming requests with the response object', async () => {
-    const m = await startMock({ steps: [{ times: 2, reply: { content: [{ type: 'text', text: 'All done.' }], usage: { input: 50, cacheRead: 150, output: 9, reasoning: 4 } } }] });
+    const m = await startMock({
+      steps: [
+        {
+          times: 2,
+          reply: { content: [{ type: 'text', text: 'All done.' }], usage: { input: 50, cacheRead: 150, output: 9, reasoning: 4 } },
+        },
+      ],
+    });
     const c = client(m);
     const s = await streamed(c);
     expect(s.error).toBeNull();
@@ -29,14 +43,29 @@ describe('mock provider: OpenAI Responses through the openai SDK', () => {
     const r = await c.responses.create({ model: 'gpt-test', input });
     expect(r.output_text).toBe('All done.');
     expect(r.status).toBe('completed');
-    expect(r.usage).toMatchObject({ input_tokens: 200, input_tokens_details: { cached_tokens: 150 }, output_tokens: 9, output_tokens_details: { reasoning_tokens: 4 } });
+    expect(r.usage).toMatchObject({
+      input_tokens: 200,
+      input_tokens_details: { cached_tokens: 150 },
+      output_tokens: 9,
+      output_tokens_details: { reasoning_tokens: 4 },
+    });
   });
 
   it('length and pause end in response.incomplete (max_output_tokens, pause_turn); missing has no terminal event', async () => {
-    const m = await startMock({ steps: [{ reply: { content: [{ type: 'text', text: 'a' }], stop: 'length' } }, { reply: { content: [{ type: 'text', text: 'b' }], stop: 'pause' } }, { reply: { content: [{ type: 'text', text: 'c' }], stop: 'missing' } }, { reply: { content: [{ type: 'text', text: 'd' }], stop: 'missing' } }] });
+    const m = await startMock({
+      steps: [
+        { reply: { content: [{ type: 'text', text: 'a' }], stop: 'length' } },
+        { reply: { content: [{ type: 'text', text: 'b' }], stop: 'pause' } },
+        { reply: { content: [{ type: 'text', text: 'c' }], stop: 'missing' } },
+        { reply: { content: [{ type: 'text', text: 'd' }], stop: 'missing' } },
+      ],
+    });
     const c = client(m);
     const length = await streamed(c);
-    expect(length.last).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
+    expect(length.last).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+    });
     const pause = await streamed(c);
     expect(pause.last).toMatchObject({ type: 'response.incomplete', response: { incomplete_details: { reason: 'pause_turn' } } });
     const missing = await streamed(c);
@@ -48,7 +77,9 @@ describe('mock provider: OpenAI Responses through the openai SDK', () => {
   });
 
   it('429 with retry-after, 503 overloaded, and a cut stream reach the SDK once each', async () => {
-    const m = await startMock({ steps: [{ fault: { kind: 'rate_limit', retryAfter: 2 } }, { fault: { kind: 'overloaded' } }, { fault: { kind: 'cut', after: 3 } }] });
+    const m = await startMock({
+      steps: [{ fault: { kind: 'rate_limit', retryAfter: 2 } }, { fault: { kind: 'overloaded' } }, { fault: { kind: 'cut', after: 3 } }],
+    });
     const c = client(m);
     const rl = await rejection(c.responses.create({ model: 'gpt-test', input }));
     expect(rl).toBeInstanceOf(OpenAI.RateLimitError);
@@ -83,7 +114,9 @@ describe('mock provider: OpenAI Responses through the openai SDK', () => {
     const m = await startMock({ steps: [{ fault: { kind: 'context_overflow', window: 4000, inStream: true } }] });
     const s = await streamed(client(m));
     expect(s.types).toEqual(['response.created', 'response.in_progress', 'response.failed']);
-    expect(s.last).toMatchObject({ response: { status: 'failed', error: { code: 'context_length_exceeded', message: OPENAI_RESPONSES_OVERFLOW_MESSAGE } } });
+    expect(s.last).toMatchObject({
+      response: { status: 'failed', error: { code: 'context_length_exceeded', message: OPENAI_RESPONSES_OVERFLOW_MESSAGE } },
+    });
     expect(m.requests[0]?.answer).toMatchObject({ status: 200, kind: 'fault:context_overflow' });
   });
 

@@ -27,7 +27,11 @@ afterEach(async () => {
 });
 
 function post(m: MockProvider, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${m.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${m.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 type Json = Record<string, unknown>;
@@ -36,14 +40,18 @@ async function events(res: Response): Promise<{ event: string | null; data: Json
 }
 
 const anthropicBody = (text: string, stream = true) => ({
-  model: 'claude-test', max_tokens: 100, stream,
+  model: 'claude-test',
+  max_tokens: 100,
+  stream,
   system: [{ type: 'text', text: 'You are a test.' }],
   messages: [{ role: 'user', content: [{ type: 'text', text }] }],
   tools: [{ name: 'Bash', input_schema: { type: 'object' } }],
 });
 
 const responsesBody = (text: string) => ({
-  model: 'gpt-test', stream: true, instructions: 'Be brief.',
+  model: 'gpt-test',
+  stream: true,
+  instructions: 'Be brief.',
   input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text }] }],
   tools: [],
 });
@@ -51,23 +59,49 @@ const responsesBody = (text: string) => ({
 describe('mock provider: Anthropic Messages', () => {
   it('streams text and a tool call that a client can reassemble, with stop reason and usage', async () => {
     const m = await start({
-      steps: [{ reply: { content: [{ type: 'text', text: 'Running it now.' }, { type: 'tool_call', name: 'Bash', input: { command: 'ls -la' } }], usage: { input: 10, output: 5, cacheRead: 90_000 } } }],
+      steps: [
+        {
+          reply: {
+            content: [
+              { type: 'text', text: 'Running it now.' },
+              { type: 'tool_call', name: 'Bash', input: { command: 'ls -la' } },
+            ],
+            usage: { input: 10, output: 5, cacheRead: 90_000 },
+          },
+        },
+      ],
     });
     const res = await post(m, '/v1/messages?beta=true', anthropicBody('list files'));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const ev = await events(res);
     expect(ev.map((e) => e.event)).toEqual([
-      'message_start', 'ping',
-      'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-      'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-      'message_delta', 'message_stop',
+      'message_start',
+      'ping',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
     ]);
     // Every event's data names its own type, as the SDK expects.
     for (const e of ev) expect(e.data.type).toBe(e.event);
-    const text = ev.filter((e) => (e.data.delta as Json | undefined)?.type === 'text_delta').map((e) => (e.data.delta as Json).text).join('');
+    const text = ev
+      .filter((e) => (e.data.delta as Json | undefined)?.type === 'text_delta')
+      .map((e) => (e.data.delta as Json).text)
+      .join('');
     expect(text).toBe('Running it now.');
-    const json = ev.filter((e) => (e.data.delta as Json | undefined)?.type === 'input_json_delta').map((e) => (e.data.delta as Json).partial_json).join('');
+    const json = ev
+      .filter((e) => (e.data.delta as Json | undefined)?.type === 'input_json_delta')
+      .map((e) => (e.data.delta as Json).partial_json)
+      .join('');
     expect(JSON.parse(json)).toEqual({ command: 'ls -la' });
     const toolStart = ev[7]?.data.content_block as Json;
     expect(toolStart).toMatchObject({ type: 'tool_use', name: 'Bash', id: 'toolu_mock_0_1' });
@@ -99,7 +133,18 @@ describe('mock provider: Anthropic Messages', () => {
   });
 
   it('thinking blocks stream as thinking_delta then signature_delta', async () => {
-    const m = await start({ steps: [{ reply: { content: [{ type: 'thinking', text: 'hmm, let me see' }, { type: 'text', text: 'ok' }] } }] });
+    const m = await start({
+      steps: [
+        {
+          reply: {
+            content: [
+              { type: 'thinking', text: 'hmm, let me see' },
+              { type: 'text', text: 'ok' },
+            ],
+          },
+        },
+      ],
+    });
     const ev = await events(await post(m, '/v1/messages', anthropicBody('think')));
     const kinds = ev.filter((e) => e.event === 'content_block_delta').map((e) => (e.data.delta as Json).type);
     expect(kinds.slice(0, 4)).toEqual(['thinking_delta', 'thinking_delta', 'thinking_delta', 'signature_delta']);
@@ -109,7 +154,17 @@ describe('mock provider: Anthropic Messages', () => {
 describe('mock provider: OpenAI Responses', () => {
   it('streams the event sequence Codex reads, ending in response.completed with usage', async () => {
     const m = await start({
-      steps: [{ reply: { content: [{ type: 'text', text: 'I will look.' }, { type: 'tool_call', name: 'exec_command', input: { cmd: 'ls' } }], usage: { input: 100, cacheRead: 400, output: 7 } } }],
+      steps: [
+        {
+          reply: {
+            content: [
+              { type: 'text', text: 'I will look.' },
+              { type: 'tool_call', name: 'exec_command', input: { cmd: 'ls' } },
+            ],
+            usage: { input: 100, cacheRead: 400, output: 7 },
+          },
+        },
+      ],
     });
     const res = await post(m, '/v1/responses', responsesBody('list'));
     const ev = await events(res);
@@ -124,10 +179,19 @@ describe('mock provider: OpenAI Responses', () => {
     const done = ev.filter((e) => e.data.type === 'response.output_item.done').map((e) => e.data.item as Json);
     expect(done[0]).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'I will look.' }] });
     expect(done[1]).toMatchObject({ type: 'function_call', name: 'exec_command', arguments: '{"cmd":"ls"}', call_id: 'call_mock_0000_1' });
-    const text = ev.filter((e) => e.data.type === 'response.output_text.delta').map((e) => e.data.delta).join('');
+    const text = ev
+      .filter((e) => e.data.type === 'response.output_text.delta')
+      .map((e) => e.data.delta)
+      .join('');
     expect(text).toBe('I will look.');
     const usage = (ev.at(-1)?.data.response as Json).usage as Json;
-    expect(usage).toEqual({ input_tokens: 500, input_tokens_details: { cached_tokens: 400 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 507 });
+    expect(usage).toEqual({
+      input_tokens: 500,
+      input_tokens_details: { cached_tokens: 400 },
+      output_tokens: 7,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 507,
+    });
   });
 
   it('a reply cut at the output limit ends in response.incomplete (max_output_tokens)', async () => {
@@ -168,7 +232,12 @@ describe('mock provider: script matching', () => {
   it('matches on protocol, system text, tools and negation; times: 0 is unlimited', async () => {
     const m = await start({
       steps: [
-        { label: 'codex', when: { protocol: 'openai-responses', systemContains: 'brief' }, times: 0, reply: { content: [{ type: 'text', text: 'R' }] } },
+        {
+          label: 'codex',
+          when: { protocol: 'openai-responses', systemContains: 'brief' },
+          times: 0,
+          reply: { content: [{ type: 'text', text: 'R' }] },
+        },
         { label: 'no-tools', when: { hasTools: false }, reply: { content: [{ type: 'text', text: 'N' }] } },
         { label: 'not-x', when: { not: { contains: 'xyz' } }, times: 0, reply: { content: [{ type: 'text', text: 'A' }] } },
       ],
@@ -189,7 +258,7 @@ describe('mock provider: script matching', () => {
 });
 
 describe('mock provider: faults', () => {
-  it('HTTP 500, 529 overloaded and 429 with retry-after, in each protocol\'s error shape', async () => {
+  it("HTTP 500, 529 overloaded and 429 with retry-after, in each protocol's error shape", async () => {
     const m = await start({
       steps: [
         { fault: { kind: 'http', status: 500 } },
@@ -216,7 +285,11 @@ describe('mock provider: faults', () => {
     expect(e.status).toBe(429);
     expect(e.headers.get('retry-after')).toBe('1');
     expect(m.requests.map((r) => [r.answer.status, r.answer.kind])).toEqual([
-      [500, 'fault:http'], [529, 'fault:overloaded'], [429, 'fault:rate_limit'], [503, 'fault:overloaded'], [429, 'fault:rate_limit'],
+      [500, 'fault:http'],
+      [529, 'fault:overloaded'],
+      [429, 'fault:rate_limit'],
+      [503, 'fault:overloaded'],
+      [429, 'fault:rate_limit'],
     ]);
   });
 
@@ -266,11 +339,25 @@ describe('mock provider: recording', () => {
     expect(errors).toEqual([]);
     expect(requests).toHaveLength(2);
     const r = requests[0]!;
-    expect(r).toMatchObject({ seq: 0, method: 'POST', path: '/v1/messages?beta=true', body: raw, bodyEncoding: 'utf8', bodyBytes: Buffer.byteLength(raw), protocol: 'anthropic-messages' });
+    expect(r).toMatchObject({
+      seq: 0,
+      method: 'POST',
+      path: '/v1/messages?beta=true',
+      body: raw,
+      bodyEncoding: 'utf8',
+      bodyBytes: Buffer.byteLength(raw),
+      protocol: 'anthropic-messages',
+    });
     expect(r.redacted.map((h) => h.toLowerCase()).sort()).toEqual(['authorization', 'x-api-key']);
     expect(header(r, 'x-custom')).toBe('kept');
     expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(requests[1]).toMatchObject({ seq: 1, method: 'GET', path: '/v1/models', protocol: null, answer: { status: 404, kind: 'no_route' } });
+    expect(requests[1]).toMatchObject({
+      seq: 1,
+      method: 'GET',
+      path: '/v1/models',
+      protocol: null,
+      answer: { status: 404, kind: 'no_route' },
+    });
     // The in-memory list is the same as the file.
     expect(m.requests).toEqual(requests);
   });
@@ -278,7 +365,11 @@ describe('mock provider: recording', () => {
   it('keeps a non-UTF-8 body as base64 and a compressed body decoded beside it', async () => {
     const m = await start({ steps: [], fallback: { content: [{ type: 'text', text: 'ok' }] } });
     const json = JSON.stringify(responsesBody('zipped'));
-    await fetch(`${m.url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(json) });
+    await fetch(`${m.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(json),
+    });
     const r = m.requests[0]!;
     expect(r.bodyEncoding).toBe('base64');
     expect(r.decoded).toBe(json);

@@ -28,7 +28,12 @@ describe('mock provider: slow streams and latency', () => {
     const m = await startMock({ steps: [{ reply: { content: [{ type: 'text', text: 'one two three' }], eventDelayMs: 60 } }] });
     const c = new Anthropic({ apiKey: 'sk', baseURL: m.url, maxRetries: 0 });
     const at: number[] = [];
-    const stream = await c.messages.create({ model: 'claude-test', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await c.messages.create({
+      model: 'claude-test',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     for await (const _ of stream) at.push(performance.now());
     // 9 events on the wire (ping included, which the SDK does not yield): 8 gaps of 60 ms.
     const span = (at.at(-1) ?? 0) - (at[0] ?? 0);
@@ -39,7 +44,11 @@ describe('mock provider: slow streams and latency', () => {
 
   it('latencyMs is added before every answer: scripted, auxiliary and unrouted', async () => {
     const m = await startMock({ fallback: { content: [{ type: 'text', text: 'ok' }] } }, { latencyMs: 200 });
-    for (const [path, body] of [['/v1/chat/completions', chatBody(false)], ['/v1/messages/count_tokens', '{}'], ['/nowhere', '{}']] as const) {
+    for (const [path, body] of [
+      ['/v1/chat/completions', chatBody(false)],
+      ['/v1/messages/count_tokens', '{}'],
+      ['/nowhere', '{}'],
+    ] as const) {
       const t0 = performance.now();
       const res = await fetch(`${m.url}${path}`, { method: 'POST', body });
       await res.text();

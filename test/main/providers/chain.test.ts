@@ -16,10 +16,18 @@ const onResponses = { protocol: 'openai-responses' };
 
 describe('ChainSummarizer', () => {
   it('advances to the second model after the bounded retries on the first, and says which model answered', async () => {
-    const m = await startMock({ steps: [{ when: onAnthropic, fault: { kind: 'http', status: 500 }, times: 0 }, { when: onResponses, ...ok('Objective: from B.') }] });
+    const m = await startMock({
+      steps: [
+        { when: onAnthropic, fault: { kind: 'http', status: 500 }, times: 0 },
+        { when: onResponses, ...ok('Objective: from B.') },
+      ],
+    });
     const attempts: AttemptRecord[] = [];
     const s = new ChainSummarizer([pin('anthropic', m, { model: 'model-a' }), pin('openai-responses', m, { model: 'model-b' })], {
-      keys: fixedKey(), clock: recordingClock(), policy: { retries: 2 }, onAttempt: (a) => attempts.push(a),
+      keys: fixedKey(),
+      clock: recordingClock(),
+      policy: { retries: 2 },
+      onAttempt: (a) => attempts.push(a),
     });
     const call = await s.summarize(request({ label: 'map 1/3' }), new AbortController().signal);
     expect(call.error).toBeNull();
@@ -27,9 +35,17 @@ describe('ChainSummarizer', () => {
     expect(call.model).toBe('openai-responses:model-b');
     expect(call.attempts).toBe(4);
     expect(call.finish).toEqual({ raw: 'completed', reason: 'stop' });
-    expect(m.requests.map((r) => r.protocol)).toEqual(['anthropic-messages', 'anthropic-messages', 'anthropic-messages', 'openai-responses']);
+    expect(m.requests.map((r) => r.protocol)).toEqual([
+      'anthropic-messages',
+      'anthropic-messages',
+      'anthropic-messages',
+      'openai-responses',
+    ]);
     expect(attempts.map((a) => [a.result.model, a.attempt, a.label])).toEqual([
-      ['anthropic:model-a', 1, 'map 1/3'], ['anthropic:model-a', 2, 'map 1/3'], ['anthropic:model-a', 3, 'map 1/3'], ['openai-responses:model-b', 1, 'map 1/3'],
+      ['anthropic:model-a', 1, 'map 1/3'],
+      ['anthropic:model-a', 2, 'map 1/3'],
+      ['anthropic:model-a', 3, 'map 1/3'],
+      ['openai-responses:model-b', 1, 'map 1/3'],
     ]);
   });
 
@@ -37,15 +53,18 @@ describe('ChainSummarizer', () => {
     const m = await startMock({
       steps: [
         { when: onAnthropic, fault: { kind: 'http', status: 503 } },
-        { when: onAnthropic, reply: { content: [{ type: 'text', text: 'Objective: cut' }], stop: 'length', usage: { input: 1000, output: 100 } } },
+        {
+          when: onAnthropic,
+          reply: { content: [{ type: 'text', text: 'Objective: cut' }], stop: 'length', usage: { input: 1000, output: 100 } },
+        },
         { when: onResponses, reply: { content: [{ type: 'text', text: 'Objective: ok.' }], usage: { input: 2000, output: 300 } } },
       ],
       fallback: { content: [{ type: 'text', text: 'Objective: again.' }] },
     });
-    const priced = new ChainSummarizer([
-      pin('anthropic', m, { prices: { input: 3, output: 15 } }),
-      pin('openai-responses', m, { prices: { input: 2, output: 8 } }),
-    ], { keys: fixedKey(), clock: recordingClock() });
+    const priced = new ChainSummarizer(
+      [pin('anthropic', m, { prices: { input: 3, output: 15 } }), pin('openai-responses', m, { prices: { input: 2, output: 8 } })],
+      { keys: fixedKey(), clock: recordingClock() },
+    );
     const call = await priced.summarize(request(), new AbortController().signal);
     expect(call.text).toBe('Objective: ok.');
     expect(priced.attemptsOf(call).map((a) => a.result.status)).toEqual([503, 200, 200]);
@@ -60,7 +79,12 @@ describe('ChainSummarizer', () => {
   });
 
   it('an incomplete answer is not retried on the same model; the configured fallback is asked', async () => {
-    const m = await startMock({ steps: [{ when: onAnthropic, reply: { content: [{ type: 'text', text: 'Objective: cut' }], stop: 'length' }, times: 0 }, { when: onResponses, ...ok('Objective: whole.') }] });
+    const m = await startMock({
+      steps: [
+        { when: onAnthropic, reply: { content: [{ type: 'text', text: 'Objective: cut' }], stop: 'length' }, times: 0 },
+        { when: onResponses, ...ok('Objective: whole.') },
+      ],
+    });
     const s = new ChainSummarizer([pin('anthropic', m), pin('openai-responses', m)], { keys: fixedKey(), clock: recordingClock() });
     const call = await s.summarize(request(), new AbortController().signal);
     expect(call.text).toBe('Objective: whole.');
@@ -68,8 +92,18 @@ describe('ChainSummarizer', () => {
   });
 
   it('exhaustion: every model failed; the error names each, with its request count; no other model is tried', async () => {
-    const m = await startMock({ steps: [{ when: onAnthropic, fault: { kind: 'overloaded' }, times: 0 }, { when: onResponses, fault: { kind: 'http', status: 401 }, times: 0 }], fallback: { content: [{ type: 'text', text: 'never' }] } });
-    const s = new ChainSummarizer([pin('anthropic', m, { model: 'a' }), pin('openai-responses', m, { model: 'b' })], { keys: fixedKey(), clock: recordingClock(), policy: { retries: 1 } });
+    const m = await startMock({
+      steps: [
+        { when: onAnthropic, fault: { kind: 'overloaded' }, times: 0 },
+        { when: onResponses, fault: { kind: 'http', status: 401 }, times: 0 },
+      ],
+      fallback: { content: [{ type: 'text', text: 'never' }] },
+    });
+    const s = new ChainSummarizer([pin('anthropic', m, { model: 'a' }), pin('openai-responses', m, { model: 'b' })], {
+      keys: fixedKey(),
+      clock: recordingClock(),
+      policy: { retries: 1 },
+    });
     const call = await s.summarize(request(), new AbortController().signal);
     expect(call.text).toBeNull();
     expect(call.error?.kind).toBe('exhausted');
@@ -80,7 +114,7 @@ describe('ChainSummarizer', () => {
     expect(m.requests).toHaveLength(3);
   });
 
-  it('a one-model chain reports that model\'s own error', async () => {
+  it("a one-model chain reports that model's own error", async () => {
     const m = await startMock({ steps: [{ fault: { kind: 'http', status: 403 }, times: 0 }] });
     const s = new ChainSummarizer([pin('anthropic', m)], { keys: fixedKey(), clock: recordingClock() });
     const call = await s.summarize(request(), new AbortController().signal);
@@ -88,9 +122,17 @@ describe('ChainSummarizer', () => {
   });
 
   it('cancellation stops the chain: the next model is never asked', async () => {
-    const m = await startMock({ steps: [{ when: onAnthropic, fault: { kind: 'http', status: 500 }, times: 0 }, { when: onResponses, ...ok('never') }] });
+    const m = await startMock({
+      steps: [
+        { when: onAnthropic, fault: { kind: 'http', status: 500 }, times: 0 },
+        { when: onResponses, ...ok('never') },
+      ],
+    });
     const ctl = new AbortController();
-    const s = new ChainSummarizer([pin('anthropic', m), pin('openai-responses', m)], { keys: fixedKey(), clock: recordingClock(() => ctl.abort()) });
+    const s = new ChainSummarizer([pin('anthropic', m), pin('openai-responses', m)], {
+      keys: fixedKey(),
+      clock: recordingClock(() => ctl.abort()),
+    });
     const call = await s.summarize(request(), ctl.signal);
     expect(call.error?.kind).toBe('cancelled');
     expect(call.text).toBeNull();
@@ -98,8 +140,16 @@ describe('ChainSummarizer', () => {
   });
 
   it('an overflow goes back to the caller at once, with the reported window, which becomes the known window', async () => {
-    const m = await startMock({ steps: [{ when: onAnthropic, fault: { kind: 'context_overflow', window: 150_000 }, times: 0 }, { when: onResponses, ...ok('never') }] });
-    const s = new ChainSummarizer([pin('anthropic', m, { window: 200_000 }), pin('openai-responses', m)], { keys: fixedKey(), clock: recordingClock() });
+    const m = await startMock({
+      steps: [
+        { when: onAnthropic, fault: { kind: 'context_overflow', window: 150_000 }, times: 0 },
+        { when: onResponses, ...ok('never') },
+      ],
+    });
+    const s = new ChainSummarizer([pin('anthropic', m, { window: 200_000 }), pin('openai-responses', m)], {
+      keys: fixedKey(),
+      clock: recordingClock(),
+    });
     expect(s.window).toBe(200_000);
     const call = await s.summarize(request(), new AbortController().signal);
     expect(call.error).toMatchObject({ kind: 'overflow', window: 150_000, status: 400 });
@@ -107,7 +157,7 @@ describe('ChainSummarizer', () => {
     expect(s.window).toBe(150_000);
   });
 
-  it('window and defaultMaxOutput are the answering model\'s', async () => {
+  it("window and defaultMaxOutput are the answering model's", async () => {
     const m = await startMock({ steps: [] });
     const anth = new ChainSummarizer([pin('anthropic', m, { window: 200_000 })], { keys: fixedKey() });
     expect(anth.window).toBe(200_000);
@@ -120,7 +170,9 @@ describe('ChainSummarizer', () => {
   });
 
   it('a missing key fails before anything is sent to an official endpoint', async () => {
-    const s = new ChainSummarizer([pin('anthropic', await startMock({ steps: [] }), { baseUrl: undefined })], { keys: async () => ({ ok: true, value: null }) });
+    const s = new ChainSummarizer([pin('anthropic', await startMock({ steps: [] }), { baseUrl: undefined })], {
+      keys: async () => ({ ok: true, value: null }),
+    });
     const call = await s.summarize(request(), new AbortController().signal);
     expect(call.error?.message).toContain('ANTHROPIC_API_KEY');
     expect(call.attempts).toBe(0);
@@ -146,7 +198,18 @@ describe("cosh's regression: streamed summary, length finish, no loop", () => {
   it('output ceiling 2,000 and finish `length`: exactly one request per summarize call, the connector setting kept, the failure recorded', async () => {
     // The same model for agent and summarizer: an empty chain resolves to the session's connector,
     // whose output setting is the 2,000-token ceiling of the report.
-    const m = await startMock({ steps: [{ reply: { content: [{ type: 'text', text: '## Objective\nShip the fix. ## Constraints\nKeep the' }], stop: 'length', usage: { input: 164_000, output: 2000 } }, times: 0 }] });
+    const m = await startMock({
+      steps: [
+        {
+          reply: {
+            content: [{ type: 'text', text: '## Objective\nShip the fix. ## Constraints\nKeep the' }],
+            stop: 'length',
+            usage: { input: 164_000, output: 2000 },
+          },
+          times: 0,
+        },
+      ],
+    });
     const connector = pin('anthropic', m, { model: 'glm-5.3-flash', window: 1_000_000, params: { maxOutput: 2000 } });
     const s = new ChainSummarizer(resolveSummarizationModels([], connector), { keys: fixedKey(), clock: recordingClock() });
     const calls = [];

@@ -40,27 +40,43 @@ describe('key resolution', () => {
   it('keyEnv first, then the stored key under that name; never another provider variable', async () => {
     const store = new KeyStore(storePath(), fakeEncryptor());
     const p = model({ provider: 'openai', baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY' });
-    expect(await resolveKey(p, { OPENROUTER_API_KEY: 'sk-or-1', OPENAI_API_KEY: 'sk-openai' }, store)).toEqual({ ok: true, value: { key: 'sk-or-1', source: 'env', from: 'OPENROUTER_API_KEY' } });
+    expect(await resolveKey(p, { OPENROUTER_API_KEY: 'sk-or-1', OPENAI_API_KEY: 'sk-openai' }, store)).toEqual({
+      ok: true,
+      value: { key: 'sk-or-1', source: 'env', from: 'OPENROUTER_API_KEY' },
+    });
     expect(await resolveKey(p, { OPENAI_API_KEY: 'sk-openai' }, store)).toEqual({ ok: true, value: null });
     await store.set('OPENROUTER_API_KEY', 'sk-or-stored');
-    expect(await resolveKey(p, { OPENAI_API_KEY: 'sk-openai' }, store)).toEqual({ ok: true, value: { key: 'sk-or-stored', source: 'stored', from: 'OPENROUTER_API_KEY' } });
+    expect(await resolveKey(p, { OPENAI_API_KEY: 'sk-openai' }, store)).toEqual({
+      ok: true,
+      value: { key: 'sk-or-stored', source: 'stored', from: 'OPENROUTER_API_KEY' },
+    });
   });
 
   it('official endpoints: the standard variables in order, then the stored provider key', async () => {
     const store = new KeyStore(storePath(), fakeEncryptor());
     const g = model({ provider: 'gemini' });
-    expect((await resolveKey(g, { GOOGLE_API_KEY: 'g2', GEMINI_API_KEY: 'g1' }, store)).ok && (await resolveKey(g, { GOOGLE_API_KEY: 'g2', GEMINI_API_KEY: 'g1' }, store))).toMatchObject({ value: { key: 'g1', from: 'GEMINI_API_KEY' } });
+    expect(
+      (await resolveKey(g, { GOOGLE_API_KEY: 'g2', GEMINI_API_KEY: 'g1' }, store)).ok &&
+        (await resolveKey(g, { GOOGLE_API_KEY: 'g2', GEMINI_API_KEY: 'g1' }, store)),
+    ).toMatchObject({ value: { key: 'g1', from: 'GEMINI_API_KEY' } });
     expect(await resolveKey(g, { GOOGLE_API_KEY: 'g2' }, store)).toMatchObject({ value: { key: 'g2', from: 'GOOGLE_API_KEY' } });
     await store.set('openai', 'sk-stored-openai');
-    expect(await resolveKey(model({ provider: 'openai-responses' }), {}, store)).toMatchObject({ value: { key: 'sk-stored-openai', source: 'stored', from: 'openai' } });
-    expect(await resolveKey(model({}), { ANTHROPIC_API_KEY: '  sk-ant-x  ' }, store)).toMatchObject({ value: { key: 'sk-ant-x', source: 'env' } });
+    expect(await resolveKey(model({ provider: 'openai-responses' }), {}, store)).toMatchObject({
+      value: { key: 'sk-stored-openai', source: 'stored', from: 'openai' },
+    });
+    expect(await resolveKey(model({}), { ANTHROPIC_API_KEY: '  sk-ant-x  ' }, store)).toMatchObject({
+      value: { key: 'sk-ant-x', source: 'env' },
+    });
   });
 
   it('a custom baseUrl without keyEnv gets no key, even with OPENAI_API_KEY set; the mock never does', async () => {
     const local = model({ provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' });
     expect(await resolveKey(local, { OPENAI_API_KEY: 'sk-openai' }, null)).toEqual({ ok: true, value: null });
     expect(keySlot(local)).toBeNull();
-    expect(await resolveKey(model({ provider: 'mock', baseUrl: 'http://127.0.0.1:1' }), { ANTHROPIC_API_KEY: 'x' }, null)).toEqual({ ok: true, value: null });
+    expect(await resolveKey(model({ provider: 'mock', baseUrl: 'http://127.0.0.1:1' }), { ANTHROPIC_API_KEY: 'x' }, null)).toEqual({
+      ok: true,
+      value: null,
+    });
   });
 
   it('keyStatus tells the renderer only whether, from where, and the last 4', async () => {

@@ -75,13 +75,18 @@ describe('Limiter', () => {
   });
 
   it('holds concurrent summary calls to one endpoint at the limit (measured at the server)', async () => {
-    const m = await startMock({ steps: [], fallback: { content: [{ type: 'text', text: 'Objective: slow but complete.' }] } }, { eventDelayMs: 20 });
+    const m = await startMock(
+      { steps: [], fallback: { content: [{ type: 'text', text: 'Objective: slow but complete.' }] } },
+      { eventDelayMs: 20 },
+    );
     const s = new ChainSummarizer([pin('anthropic', m)], { keys: fixedKey(), limiters: new ProviderLimiters({ defaultLimit: 2 }) });
     let peak = 0;
     const probe = setInterval(() => {
       peak = Math.max(peak, m.active);
     }, 2);
-    const calls = await Promise.all(Array.from({ length: 6 }, (_, i) => s.summarize(request({ label: `map ${i}` }), new AbortController().signal)));
+    const calls = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => s.summarize(request({ label: `map ${i}` }), new AbortController().signal)),
+    );
     clearInterval(probe);
     expect(calls.every((c) => c.text === 'Objective: slow but complete.')).toBe(true);
     expect(m.requests).toHaveLength(6);

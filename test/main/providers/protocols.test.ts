@@ -11,7 +11,11 @@ import { PROTOCOL_PROVIDERS, pin, request, startMock } from './helpers';
  */
 
 const attempt = (provider: ProviderId, m: Awaited<ReturnType<typeof startMock>>, maxOutput: number | null = null) =>
-  runAttempt(pin(provider, m), request({ maxOutput }), { apiKey: 'sk-test-0123456789abcdefghijkl', signal: new AbortController().signal, timeoutMs: 10_000 });
+  runAttempt(pin(provider, m), request({ maxOutput }), {
+    apiKey: 'sk-test-0123456789abcdefghijkl',
+    signal: new AbortController().signal,
+    timeoutMs: 10_000,
+  });
 
 /** The raw finish each protocol reports for the mock's neutral stop reasons. */
 const RAW: Record<ProviderId, Record<'end' | 'length' | 'refusal' | 'pause', string>> = {
@@ -24,7 +28,16 @@ const RAW: Record<ProviderId, Record<'end' | 'length' | 'refusal' | 'pause', str
 
 describe.each(PROTOCOL_PROVIDERS)('%s adapter against the mock', (provider) => {
   it('streams the text, normalises usage and reports a natural finish', async () => {
-    const m = await startMock({ steps: [{ reply: { content: [{ type: 'text', text: 'Objective: ship the parser.' }], usage: { input: 1200, output: 80, cacheRead: 300, reasoning: 10 } } }] });
+    const m = await startMock({
+      steps: [
+        {
+          reply: {
+            content: [{ type: 'text', text: 'Objective: ship the parser.' }],
+            usage: { input: 1200, output: 80, cacheRead: 300, reasoning: 10 },
+          },
+        },
+      ],
+    });
     const r = await attempt(provider, m);
     expect(r.error).toBeNull();
     expect(r.text).toBe('Objective: ship the parser.');
@@ -51,7 +64,9 @@ describe.each(PROTOCOL_PROVIDERS)('%s adapter against the mock', (provider) => {
   });
 
   it.each(['length', 'refusal', 'pause'] as const)('rejects a %s finish as incomplete and keeps its usage', async (stop) => {
-    const m = await startMock({ steps: [{ reply: { content: [{ type: 'text', text: 'Objective: half a sum' }], stop, usage: { input: 500, output: 2000 } } }] });
+    const m = await startMock({
+      steps: [{ reply: { content: [{ type: 'text', text: 'Objective: half a sum' }], stop, usage: { input: 500, output: 2000 } } }],
+    });
     const r = await attempt(provider, m);
     expect(r.text).toBeNull();
     expect(r.received).toBe('Objective: half a sum');
@@ -93,7 +108,9 @@ describe.each(PROTOCOL_PROVIDERS)('%s adapter against the mock', (provider) => {
   });
 
   it('sends no output ceiling when neither the request nor the pinned model sets one (Anthropic: its recorded default)', async () => {
-    const m = await startMock({ steps: [{ reply: { content: [{ type: 'text', text: 'ok' }] } }, { reply: { content: [{ type: 'text', text: 'ok' }] } }] });
+    const m = await startMock({
+      steps: [{ reply: { content: [{ type: 'text', text: 'ok' }] } }, { reply: { content: [{ type: 'text', text: 'ok' }] } }],
+    });
     const none = await attempt(provider, m);
     const set = await attempt(provider, m, 640);
     expect(m.requests[0]?.answer.status).toBe(200);
@@ -129,8 +146,24 @@ describe('protocol details', () => {
   });
 
   it('Gemini: thought parts are not summary text; reasoning effort becomes a thinking level', async () => {
-    const m = await startMock({ steps: [{ reply: { content: [{ type: 'thinking', text: 'let me think' }, { type: 'text', text: 'Objective: x' }], usage: { output: 50, reasoning: 20 } } }] });
-    const r = await runAttempt(pin('gemini', m, { params: { reasoning: 'high' } }), request(), { apiKey: 'k', signal: new AbortController().signal, timeoutMs: 10_000 });
+    const m = await startMock({
+      steps: [
+        {
+          reply: {
+            content: [
+              { type: 'thinking', text: 'let me think' },
+              { type: 'text', text: 'Objective: x' },
+            ],
+            usage: { output: 50, reasoning: 20 },
+          },
+        },
+      ],
+    });
+    const r = await runAttempt(pin('gemini', m, { params: { reasoning: 'high' } }), request(), {
+      apiKey: 'k',
+      signal: new AbortController().signal,
+      timeoutMs: 10_000,
+    });
     expect(r.text).toBe('Objective: x');
     expect(r.usage).toMatchObject({ output: 50, reasoning: 20 });
     const b = bodyJson(m.requests[0] as never) as { generationConfig?: { thinkingConfig?: unknown } };
@@ -139,7 +172,11 @@ describe('protocol details', () => {
 
   it('Anthropic: a pinned temperature is refused before sending, not silently dropped', async () => {
     const m = await startMock({ steps: [] });
-    const r = await runAttempt(pin('anthropic', m, { params: { temperature: 0 } }), request(), { apiKey: 'k', signal: new AbortController().signal, timeoutMs: 10_000 });
+    const r = await runAttempt(pin('anthropic', m, { params: { temperature: 0 } }), request(), {
+      apiKey: 'k',
+      signal: new AbortController().signal,
+      timeoutMs: 10_000,
+    });
     expect(r.error?.kind).toBe('http');
     expect(r.error?.message).toContain('temperature');
     expect(m.requests).toHaveLength(0);

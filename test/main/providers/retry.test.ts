@@ -98,7 +98,9 @@ describe('callModel retries against the mock', () => {
   it.each(PROTOCOL_PROVIDERS)('%s: a stream cut mid-way is retried and its partial text discarded', async (provider) => {
     // Gemini sends one chunk per delta, the last with the finish: cut after the first to break it.
     const after = provider === 'gemini' ? 1 : 3;
-    const m = await startMock({ steps: [{ fault: { kind: 'cut', after, reply: { content: [{ type: 'text', text: 'Objective: partial partial partial' }] } } }, ok] });
+    const m = await startMock({
+      steps: [{ fault: { kind: 'cut', after, reply: { content: [{ type: 'text', text: 'Objective: partial partial partial' }] } } }, ok],
+    });
     const c = await callModel(pin(provider, m), req, new AbortController().signal, opts());
     expect(c.results[0]?.error).toMatchObject({ kind: 'network', retryable: true });
     expect(c.results[0]?.text).toBeNull();
@@ -143,7 +145,12 @@ describe('callModel retries against the mock', () => {
     const slow = { reply: { content: [{ type: 'text' as const, text: 'Objective: slowly written.' }], eventDelayMs: 400 } };
     const m = await startMock({ steps: [{ ...slow, times: 0 }] });
     const t0 = Date.now();
-    const c = await callModel(pin('anthropic', m), req, new AbortController().signal, opts(recordingClock(), { policy: { attemptTimeoutMs: 250, retries: 1 } }));
+    const c = await callModel(
+      pin('anthropic', m),
+      req,
+      new AbortController().signal,
+      opts(recordingClock(), { policy: { attemptTimeoutMs: 250, retries: 1 } }),
+    );
     expect(c.error).toMatchObject({ kind: 'timeout' });
     expect(c.results.map((r) => r.error?.kind)).toEqual(['timeout', 'timeout']);
     expect(m.requests).toHaveLength(2);
@@ -172,7 +179,9 @@ describe('callModel retries against the mock', () => {
   });
 
   it.each(PROTOCOL_PROVIDERS)('%s: cancelling mid-stream stops the request at once', async (provider) => {
-    const m = await startMock({ steps: [{ reply: { content: [{ type: 'text', text: 'Objective: a long and slow answer' }], eventDelayMs: 500 } }] });
+    const m = await startMock({
+      steps: [{ reply: { content: [{ type: 'text', text: 'Objective: a long and slow answer' }], eventDelayMs: 500 } }],
+    });
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(), 150);
     const t0 = Date.now();
@@ -185,7 +194,13 @@ describe('callModel retries against the mock', () => {
 });
 
 describe('context overflow is classified, with the window, and never retried', () => {
-  const WINDOW: Record<ProviderId, number | null> = { anthropic: 200_000, openai: 128_000, gemini: 1_048_576, 'openai-responses': null, mock: 200_000 };
+  const WINDOW: Record<ProviderId, number | null> = {
+    anthropic: 200_000,
+    openai: 128_000,
+    gemini: 1_048_576,
+    'openai-responses': null,
+    mock: 200_000,
+  };
 
   it.each(PROTOCOL_PROVIDERS)('%s', async (provider) => {
     const m = await startMock({ steps: [{ fault: { kind: 'context_overflow', window: WINDOW[provider] ?? 400_000 }, times: 0 }] });

@@ -39,9 +39,15 @@ describe('safeStorageEncryptor', () => {
     const good = new KeyStore(join(d, 'a.json'), safeStorageEncryptor(ss('gnome_libsecret'), 'linux'));
     expect((await good.set('anthropic', 'sk-ant-roundtrip-0123456789')).ok).toBe(true);
     expect(await good.get('anthropic')).toEqual({ ok: true, value: 'sk-ant-roundtrip-0123456789' });
-    const plain = await new KeyStore(join(d, 'b.json'), safeStorageEncryptor(ss('basic_text'), 'linux')).set('anthropic', 'sk-ant-x-0123456789');
+    const plain = await new KeyStore(join(d, 'b.json'), safeStorageEncryptor(ss('basic_text'), 'linux')).set(
+      'anthropic',
+      'sk-ant-x-0123456789',
+    );
     expect(plain.ok).toBe(false);
-    const none = await new KeyStore(join(d, 'c.json'), safeStorageEncryptor(ss('gnome_libsecret', false), 'linux')).set('anthropic', 'sk-ant-x-0123456789');
+    const none = await new KeyStore(join(d, 'c.json'), safeStorageEncryptor(ss('gnome_libsecret', false), 'linux')).set(
+      'anthropic',
+      'sk-ant-x-0123456789',
+    );
     expect(none.ok).toBe(false);
   });
 });

@@ -19,37 +19,61 @@ const cases: Case[] = [
   {
     file: 'bom.jsonl',
     diags: [['READ_BOM', 'info', 1]],
-    lines: [[1, 3, 7, { a: 1 }], [2, 11, 7, { b: 2 }]],
+    lines: [
+      [1, 3, 7, { a: 1 }],
+      [2, 11, 7, { b: 2 }],
+    ],
     stats: { bytes: 19, lines: 2, records: 2, skipped: 0 },
   },
   {
     file: 'crlf.jsonl',
     diags: [['READ_CRLF', 'info', 1]],
-    lines: [[1, 0, 7, { a: 1 }], [2, 9, 9, { b: 'x' }], [3, 20, 7, { c: 3 }]],
+    lines: [
+      [1, 0, 7, { a: 1 }],
+      [2, 9, 9, { b: 'x' }],
+      [3, 20, 7, { c: 3 }],
+    ],
     stats: { bytes: 29, lines: 3, records: 3, skipped: 0 },
   },
   {
     file: 'blank-lines.jsonl',
     diags: [['READ_BLANK_LINES', 'info', 2]],
-    lines: [[1, 0, 7, { a: 1 }], [4, 13, 7, { b: 2 }], [6, 24, 7, { c: 3 }]],
+    lines: [
+      [1, 0, 7, { a: 1 }],
+      [4, 13, 7, { b: 2 }],
+      [6, 24, 7, { c: 3 }],
+    ],
     stats: { bytes: 33, lines: 7, records: 3, skipped: 4 },
   },
   {
     file: 'truncated-last-line.jsonl',
     diags: [['READ_TRUNCATED_LINE', 'warning', 3]],
-    lines: [[1, 0, 7, { a: 1 }], [2, 8, 7, { b: 2 }]],
+    lines: [
+      [1, 0, 7, { a: 1 }],
+      [2, 8, 7, { b: 2 }],
+    ],
     stats: { bytes: 29, lines: 3, records: 2, skipped: 1 },
   },
   {
     file: 'invalid-json.jsonl',
-    diags: [['READ_INVALID_JSON', 'error', 2], ['READ_INVALID_JSON', 'error', 4]],
-    lines: [[1, 0, 7, { a: 1 }], [3, 14, 7, { c: 3 }], [5, 31, 7, { d: 4 }]],
+    diags: [
+      ['READ_INVALID_JSON', 'error', 2],
+      ['READ_INVALID_JSON', 'error', 4],
+    ],
+    lines: [
+      [1, 0, 7, { a: 1 }],
+      [3, 14, 7, { c: 3 }],
+      [5, 31, 7, { d: 4 }],
+    ],
     stats: { bytes: 38, lines: 5, records: 3, skipped: 2 },
   },
   {
     file: 'not-object.jsonl',
     diags: [2, 3, 4, 5, 6].map((n): Brief => ['READ_NOT_OBJECT', 'error', n]),
-    lines: [[1, 0, 7, { a: 1 }], [7, 33, 7, { b: 2 }]],
+    lines: [
+      [1, 0, 7, { a: 1 }],
+      [7, 33, 7, { b: 2 }],
+    ],
     stats: { bytes: 41, lines: 7, records: 2, skipped: 5 },
   },
   {
@@ -72,8 +96,14 @@ const cases: Case[] = [
   {
     file: 'long-line.jsonl',
     opts: { maxLineBytes: 64 },
-    diags: [['READ_LINE_TOO_LONG', 'error', 2], ['READ_LINE_TOO_LONG', 'error', 4]],
-    lines: [[1, 0, 7, { a: 1 }], [3, 220, 7, { b: 2 }]],
+    diags: [
+      ['READ_LINE_TOO_LONG', 'error', 2],
+      ['READ_LINE_TOO_LONG', 'error', 4],
+    ],
+    lines: [
+      [1, 0, 7, { a: 1 }],
+      [3, 220, 7, { b: 2 }],
+    ],
     stats: { bytes: 340, lines: 4, records: 2, skipped: 2 },
   },
   {
@@ -85,7 +115,10 @@ const cases: Case[] = [
       ['READ_TRUNCATED_LINE', 'warning', 5],
       ['READ_BLANK_LINES', 'info', 2],
     ],
-    lines: [[1, 3, 7, { a: 1 }], [4, 19, 10, { b: 'é' }]],
+    lines: [
+      [1, 3, 7, { a: 1 }],
+      [4, 19, 10, { b: 'é' }],
+    ],
     stats: { bytes: 36, lines: 5, records: 2, skipped: 3 },
   },
   {
@@ -138,7 +171,10 @@ describe('bad-input corpus', () => {
     expect(brief(r.diags)).toEqual(expected);
     expect(r.diags[50]?.message).toContain('10 more');
     expect(r.diags[50]?.message).toContain('60 in total');
-    expect(r.lines.map((l) => [l.line, l.value])).toEqual([[1, { first: true }], [62, { last: true }]]);
+    expect(r.lines.map((l) => [l.line, l.value])).toEqual([
+      [1, { first: true }],
+      [62, { last: true }],
+    ]);
     expect(r.stats).toEqual({ bytes: 500, lines: 62, records: 2, skipped: 60 });
     expectWellFormed(r, path);
     for (const l of r.lines) expect(await readLineAt(path, l.offset, l.length)).toEqual(l.value);

@@ -7,14 +7,27 @@ const noLf = (bytes: Uint8Array): Uint8Array => bytes.map((b) => (b === 0x0a ? 0
 
 /** The bytes of one line, without its terminator: good, blank, or bad in each way the reader knows. */
 const lineBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
-  { weight: 6, arbitrary: fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 6 }), fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.integer(), fc.constant(null))).map((o) => enc(JSON.stringify(o))) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .dictionary(
+        fc.string({ unit: 'grapheme', maxLength: 6 }),
+        fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.integer(), fc.constant(null)),
+      )
+      .map((o) => enc(JSON.stringify(o))),
+  },
   { weight: 1, arbitrary: fc.constantFrom('', ' ', '\t  ', '\r').map(enc) },
   { weight: 1, arbitrary: fc.constantFrom('[1,2]', '"s"', '0', 'null', 'true').map(enc) },
   { weight: 1, arbitrary: fc.constantFrom('{"a":', 'nope', '}', '{"a":1}}').map(enc) },
   // Arbitrary bytes: invalid UTF-8, stray CRs, BOM-like sequences in the middle.
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 16 }).map(noLf) },
   // Invalid UTF-8 inside an otherwise valid object: a warning, and the line is still delivered.
-  { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 4 }).map((b) => Buffer.concat([enc('{"s":"'), b.map((x) => 0x80 | (x & 0x3f)), enc('"}')])) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .uint8Array({ minLength: 1, maxLength: 4 })
+      .map((b) => Buffer.concat([enc('{"s":"'), b.map((x) => 0x80 | (x & 0x3f)), enc('"}')])),
+  },
   // Long lines, to cross the maxLineBytes limit from either side and across chunks.
   { weight: 1, arbitrary: fc.integer({ min: 20, max: 150 }).map((n) => enc(`{"p":"${'é'.repeat(n >> 1)}${'x'.repeat(n & 1)}"}`)) },
 );

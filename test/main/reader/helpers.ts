@@ -20,7 +20,12 @@ const kept = (l: JsonLine): JsonLine => ({ value: l.value, line: l.line, offset:
 export async function readAll(path: string, opts?: ReaderOptions): Promise<ReadResult> {
   const lines: JsonLine[] = [];
   const diags: Diagnostic[] = [];
-  const stats = await readJsonl(path, (l) => lines.push(kept(l)), (d) => diags.push(d), opts);
+  const stats = await readJsonl(
+    path,
+    (l) => lines.push(kept(l)),
+    (d) => diags.push(d),
+    opts,
+  );
   return { lines, diags, stats };
 }
 
@@ -28,7 +33,13 @@ export function readChunks(chunks: Iterable<Uint8Array>, file: string, opts?: Re
   const lines: JsonLine[] = [];
   const diags: Diagnostic[] = [];
   // The reader's own pipeline, fed the chunks as given: cuts fall wherever a test puts them.
-  const pipeline = new JsonlPipeline(file, (l) => lines.push(kept(l)), (d) => diags.push(d), opts ?? {}, isZstdPath(file));
+  const pipeline = new JsonlPipeline(
+    file,
+    (l) => lines.push(kept(l)),
+    (d) => diags.push(d),
+    opts ?? {},
+    isZstdPath(file),
+  );
   for (const chunk of chunks) if (!pipeline.push(chunk)) break;
   return { lines, diags, stats: pipeline.end() };
 }

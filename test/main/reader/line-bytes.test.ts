@@ -17,17 +17,22 @@ describe('JsonLine bytes', () => {
     it(`are the line's text as parsed, for every bad-input file, read in chunks of ${chunkBytes} bytes`, async () => {
       let checked = 0;
       for (const f of files) {
-        await readJsonl(join(BAD_INPUT, f), (l) => {
-          expect(l.bytes).toBeDefined();
-          const start = l.start as number;
-          const end = l.end as number;
-          expect(end - start).toBe(l.length);
-          const text = (l.bytes as Buffer).toString('utf8', start, end);
-          expect(text.startsWith('\uFEFF')).toBe(false);
-          expect(text.endsWith('\r')).toBe(false);
-          expect(JSON.parse(text)).toEqual(l.value);
-          checked++;
-        }, () => undefined, { chunkBytes, maxLineBytes: 1 << 16 });
+        await readJsonl(
+          join(BAD_INPUT, f),
+          (l) => {
+            expect(l.bytes).toBeDefined();
+            const start = l.start as number;
+            const end = l.end as number;
+            expect(end - start).toBe(l.length);
+            const text = (l.bytes as Buffer).toString('utf8', start, end);
+            expect(text.startsWith('\uFEFF')).toBe(false);
+            expect(text.endsWith('\r')).toBe(false);
+            expect(JSON.parse(text)).toEqual(l.value);
+            checked++;
+          },
+          () => undefined,
+          { chunkBytes, maxLineBytes: 1 << 16 },
+        );
       }
       expect(checked).toBeGreaterThan(20);
     });
@@ -39,7 +44,12 @@ describe('the line receiver', () => {
     const files = readdirSync(BAD_INPUT).filter((f) => f.endsWith('.jsonl') || f.endsWith('.zst'));
     for (const f of files) {
       const byCallback: unknown[] = [];
-      const a = await readJsonl(join(BAD_INPUT, f), (l) => byCallback.push([l.value, l.line, l.offset, l.length]), () => undefined, { chunkBytes: 7 });
+      const a = await readJsonl(
+        join(BAD_INPUT, f),
+        (l) => byCallback.push([l.value, l.line, l.offset, l.length]),
+        () => undefined,
+        { chunkBytes: 7 },
+      );
       const receiver = {
         seen: [] as unknown[],
         line(l: JsonLine): void {
@@ -52,4 +62,3 @@ describe('the line receiver', () => {
     }
   });
 });
-

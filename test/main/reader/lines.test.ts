@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { LineSplitter } from '../../../src/main/reader';
 import { describeIoError } from '../../../src/main/reader/io';
 
-type Seen = [text: string, lineNo: number, offset: number, terminated: boolean] | [long: 'LONG', lineNo: number, offset: number, length: number];
+type Seen =
+  [text: string, lineNo: number, offset: number, terminated: boolean] | [long: 'LONG', lineNo: number, offset: number, length: number];
 
 function splitter(maxLineBytes?: number): { s: LineSplitter; seen: Seen[] } {
   const seen: Seen[] = [];

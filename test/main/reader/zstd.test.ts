@@ -78,11 +78,15 @@ describe('zstd sources', () => {
     const files = ['frames.jsonl.zst', 'truncated.jsonl.zst', 'corrupt.jsonl.zst'];
     const bytes = await Promise.all(files.map((f) => readFile(join(BAD_INPUT, f))));
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: files.length - 1 }), fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 1, maxLength: 12 }), (i, sizes) => {
-        const name = files[i] ?? '';
-        const data = bytes[i] ?? Buffer.alloc(0);
-        expect(readChunks(split(data, sizes), name)).toEqual(readChunks([data], name));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: files.length - 1 }),
+        fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 1, maxLength: 12 }),
+        (i, sizes) => {
+          const name = files[i] ?? '';
+          const data = bytes[i] ?? Buffer.alloc(0);
+          expect(readChunks(split(data, sizes), name)).toEqual(readChunks([data], name));
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -28,9 +28,10 @@ async function itemsOf(pieces: readonly [Buffer, number][], limit = 1024 * 1024)
 
 describe('eventsJson', () => {
   it('writes each event exactly as JSON.stringify writes its decoded text', async () => {
-    const stream = 'event: message_start\ndata: {"type":"a","text":"quote \\" back\\\\slash\\ttab é 😀"}\n\n'
-      + 'data: line one\ndata: \u0001control\u001f\n\n'
-      + 'event: \u4e2d\ndata: \ufeffmark kept\n\n';
+    const stream =
+      'event: message_start\ndata: {"type":"a","text":"quote \\" back\\\\slash\\ttab é 😀"}\n\n' +
+      'data: line one\ndata: \u0001control\u001f\n\n' +
+      'event: \u4e2d\ndata: \ufeffmark kept\n\n';
     const got = await itemsOf([[Buffer.from(stream), 1.23456]]);
     const want = [
       { t: 1.235, event: 'message_start', data: '{"type":"a","text":"quote \\" back\\\\slash\\ttab é 😀"}' },

@@ -44,7 +44,14 @@ export async function rig(upstream: string | readonly string[]): Promise<Rig> {
   const upstreams = parseUpstreams(typeof upstream === 'string' ? [upstream] : upstream);
   const capture = await CaptureFile.create(capturePath, { writer: 'test', startedAt: new Date().toISOString(), upstreams: {} }, false);
   const stats = new RecordStats();
-  const proxy = await startRecordingProxy({ upstreams, capture, stats, onWriteError: (err) => { throw err; } });
+  const proxy = await startRecordingProxy({
+    upstreams,
+    capture,
+    stats,
+    onWriteError: (err) => {
+      throw err;
+    },
+  });
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -54,7 +61,9 @@ export async function rig(upstream: string | readonly string[]): Promise<Rig> {
   };
   cleanups.push(close);
   return {
-    proxy, capturePath, stats,
+    proxy,
+    capturePath,
+    stats,
     async lines() {
       await close();
       const text = readFileSync(capturePath, 'utf8');
@@ -62,10 +71,13 @@ export async function rig(upstream: string | readonly string[]): Promise<Rig> {
       if (lines.pop() !== '') throw new Error('the capture does not end with a line feed');
       const parsed = lines.map((l) => CaptureLine.parse(JSON.parse(l)));
       if (parsed[0]?.type !== 'capture') throw new Error('the first line is not the header');
-      return parsed.slice(1).map((p) => {
-        if (p.type !== 'exchange') throw new Error('a second header');
-        return p;
-      }).sort((a, b) => a.seq - b.seq);
+      return parsed
+        .slice(1)
+        .map((p) => {
+          if (p.type !== 'exchange') throw new Error('a second header');
+          return p;
+        })
+        .sort((a, b) => a.seq - b.seq);
     },
   };
 }
@@ -85,7 +97,15 @@ export function send(url: string, opts: { method?: string; headers?: Record<stri
     const req = request(url, { method: opts.method ?? 'POST', headers: opts.headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(parts), chunks: parts.length }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(parts),
+          chunks: parts.length,
+        }),
+      );
       res.on('error', reject);
       res.on('aborted', () => reject(new Error('aborted')));
     });
@@ -99,6 +119,7 @@ const VOLATILE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding
 
 export const stableHeaders = (raw: readonly string[]): string[][] => {
   const out: string[][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) if (!VOLATILE.has((raw[i] as string).toLowerCase())) out.push([raw[i] as string, raw[i + 1] as string]);
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    if (!VOLATILE.has((raw[i] as string).toLowerCase())) out.push([raw[i] as string, raw[i + 1] as string]);
   return out;
 };

@@ -21,7 +21,11 @@ describe('SseParser', () => {
   it('parses events split anywhere, with every kind of line end', () => {
     const text = 'event: a\r\ndata: 1\r\ndata:2\r\n\r\n: comment\nevent: b\rdata:  x\r\rdata\n\n';
     const whole = sse([text]);
-    expect(whole).toEqual([{ event: 'a', data: '1\n2' }, { event: 'b', data: ' x' }, { event: null, data: '' }]);
+    expect(whole).toEqual([
+      { event: 'a', data: '1\n2' },
+      { event: 'b', data: ' x' },
+      { event: null, data: '' },
+    ]);
     for (let i = 1; i < text.length; i++) expect(sse([text.slice(0, i), text.slice(i)])).toEqual(whole);
     expect(sse([...text])).toEqual(whole);
   });
@@ -39,7 +43,10 @@ describe('SseParser', () => {
 
   it('splits bytes anywhere, inside a character too, and keeps no view on a pushed chunk', () => {
     const bytes = Buffer.from('event: é\ndata: ü1\ndata: 😀\n\ndata: \u4e2d\n\n');
-    const whole = [{ event: 'é', data: 'ü1\n😀' }, { event: null, data: '\u4e2d' }];
+    const whole = [
+      { event: 'é', data: 'ü1\n😀' },
+      { event: null, data: '\u4e2d' },
+    ];
     for (let i = 1; i < bytes.length; i++) {
       // The stream may reuse a chunk's memory once pushed: overwrite each after pushing it.
       const a = Buffer.from(bytes.subarray(0, i));
@@ -73,7 +80,8 @@ describe('Utf8Check', () => {
 
   it('accepts characters split between chunks at every point', () => {
     const b = Buffer.from('aü✓😀b', 'utf8');
-    for (let i = 0; i <= b.length; i++) for (let j = i; j <= b.length; j++) expect(check([b.subarray(0, i), b.subarray(i, j), b.subarray(j)])).toBe(true);
+    for (let i = 0; i <= b.length; i++)
+      for (let j = i; j <= b.length; j++) expect(check([b.subarray(0, i), b.subarray(i, j), b.subarray(j)])).toBe(true);
     expect(check([...b].map((x) => Buffer.from([x])))).toBe(true);
   });
 
@@ -87,13 +95,20 @@ describe('Utf8Check', () => {
 describe('credentials', () => {
   it('fingerprints credential headers and keeps the rest, in order and case', () => {
     const h = capturedHeaders(['X-Api-Key', 'sk-secret', 'Content-Type', 'application/json', 'Authorization', 'Bearer t', 'Cookie', 'a=b']);
-    expect(h).toEqual([['X-Api-Key', fingerprint('sk-secret')], ['Content-Type', 'application/json'], ['Authorization', fingerprint('Bearer t')], ['Cookie', fingerprint('a=b')]]);
+    expect(h).toEqual([
+      ['X-Api-Key', fingerprint('sk-secret')],
+      ['Content-Type', 'application/json'],
+      ['Authorization', fingerprint('Bearer t')],
+      ['Cookie', fingerprint('a=b')],
+    ]);
     expect(fingerprint('sk-secret')).toMatch(/^\[redacted sha256:[0-9a-f]{8}\]$/);
     expect(fingerprint('sk-secret')).not.toBe(fingerprint('sk-other'));
   });
 
   it('fingerprints the value of a key query parameter only', () => {
-    expect(redactPath('/v1beta/models/m:generateContent?alt=sse&key=AIzaSECRET')).toBe(`/v1beta/models/m:generateContent?alt=sse&key=${fingerprint('AIzaSECRET')}`);
+    expect(redactPath('/v1beta/models/m:generateContent?alt=sse&key=AIzaSECRET')).toBe(
+      `/v1beta/models/m:generateContent?alt=sse&key=${fingerprint('AIzaSECRET')}`,
+    );
     expect(redactPath('/x?monkey=1&key')).toBe('/x?monkey=1&key');
     expect(redactPath('/x')).toBe('/x');
   });
@@ -117,7 +132,25 @@ describe('routes', () => {
 
 describe('endToEnd', () => {
   it('drops hop-by-hop headers and those Connection names, and rewrites Host', () => {
-    const raw = ['Host', 'localhost:1', 'Connection', 'keep-alive, X-Hop', 'X-Hop', '1', 'Transfer-Encoding', 'chunked', 'Proxy-Authorization', 'p', 'TE', 'trailers', 'x-keep', 'y'];
-    expect(endToEnd(raw, 'api.example')).toEqual([['Host', 'api.example'], ['x-keep', 'y']]);
+    const raw = [
+      'Host',
+      'localhost:1',
+      'Connection',
+      'keep-alive, X-Hop',
+      'X-Hop',
+      '1',
+      'Transfer-Encoding',
+      'chunked',
+      'Proxy-Authorization',
+      'p',
+      'TE',
+      'trailers',
+      'x-keep',
+      'y',
+    ];
+    expect(endToEnd(raw, 'api.example')).toEqual([
+      ['Host', 'api.example'],
+      ['x-keep', 'y'],
+    ]);
   });
 });

@@ -10,7 +10,8 @@ import { mock, rig, send, stableHeaders } from './helpers';
 /* The recording proxy in front of the mock provider: transparent for both sides, and what it writes. */
 
 const SCRIPT = { steps: [], fallback: { content: [{ type: 'text' as const, text: 'Hello, wörld — ✓ 😀' }] } };
-const body = (stream: boolean) => JSON.stringify({ model: 'claude-test', max_tokens: 100, stream, messages: [{ role: 'user', content: 'hi ✓' }] });
+const body = (stream: boolean) =>
+  JSON.stringify({ model: 'claude-test', max_tokens: 100, stream, messages: [{ role: 'user', content: 'hi ✓' }] });
 const JSON_HEADERS = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
@@ -36,11 +37,18 @@ describe('recording proxy', () => {
     // The upstream got the very bytes and headers the client sent (host rewritten).
     expect(behind.requests[0]?.sha256).toBe(sha(body(false)));
     expect(behind.requests[0]?.path).toBe('/v1/messages');
-    expect(behind.requests[0]?.headers.filter(([k]) => k !== 'Host' && k !== 'Connection')).toEqual(direct.requests[0]?.headers.filter(([k]) => k !== 'Host' && k !== 'Connection'));
+    expect(behind.requests[0]?.headers.filter(([k]) => k !== 'Host' && k !== 'Connection')).toEqual(
+      direct.requests[0]?.headers.filter(([k]) => k !== 'Host' && k !== 'Connection'),
+    );
     const [x] = await r.lines();
     expect(x?.provider).toBe('anthropic');
     expect(x?.path).toBe('/v1/messages');
-    expect(x?.request.body).toMatchObject({ encoding: 'utf8', data: body(false), bytes: Buffer.byteLength(body(false)), sha256: sha(body(false)) });
+    expect(x?.request.body).toMatchObject({
+      encoding: 'utf8',
+      data: body(false),
+      bytes: Buffer.byteLength(body(false)),
+      sha256: sha(body(false)),
+    });
     expect(x?.response?.status).toBe(200);
     expect(x?.response?.complete).toBe(true);
     expect(x?.response?.events).toBeUndefined();
@@ -59,10 +67,14 @@ describe('recording proxy', () => {
     // Paced events arrive in several chunks: the proxy did not hold the stream back.
     expect(b.chunks).toBeGreaterThan(3);
     const [x] = await r.lines();
-    const frames = a.body.toString().split('\n\n').filter(Boolean).map((f) => ({
-      event: /^event: (.*)$/m.exec(f)?.[1] ?? null,
-      data: /^data: (.*)$/m.exec(f)?.[1] ?? '',
-    }));
+    const frames = a.body
+      .toString()
+      .split('\n\n')
+      .filter(Boolean)
+      .map((f) => ({
+        event: /^event: (.*)$/m.exec(f)?.[1] ?? null,
+        data: /^data: (.*)$/m.exec(f)?.[1] ?? '',
+      }));
     expect(x?.response?.events?.map(({ event, data }) => ({ event, data }))).toEqual(frames);
     expect(x?.response?.body).toBeUndefined();
     const times = x?.response?.events?.map((e) => e.t) ?? [];
@@ -79,7 +91,10 @@ describe('recording proxy', () => {
     expect([a.status, b.status]).toEqual([529, 500]);
     expect(JSON.parse(a.body.toString())).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
     const lines = await r.lines();
-    expect(lines.map((l) => [l.seq, l.response?.status, l.response?.complete])).toEqual([[0, 529, true], [1, 500, true]]);
+    expect(lines.map((l) => [l.seq, l.response?.status, l.response?.complete])).toEqual([
+      [0, 529, true],
+      [1, 500, true],
+    ]);
     expect(r.stats.errors).toBe(2);
   });
 
@@ -160,7 +175,7 @@ describe('recording proxy', () => {
     expect(x?.request.body).toMatchObject({ encoding: 'base64', data: raw.toString('base64'), bytes: 7, sha256: sha(raw) });
   });
 
-  it('routes by prefix to each provider\'s upstream, base path first', async () => {
+  it("routes by prefix to each provider's upstream, base path first", async () => {
     const anthropic = await mock(SCRIPT);
     const gemini = await mock(SCRIPT);
     const r = await rig([`anthropic=${anthropic.url}`, `gemini=${gemini.url}/base`]);
@@ -169,15 +184,24 @@ describe('recording proxy', () => {
     expect(anthropic.requests.map((q) => q.path)).toEqual(['/v1/messages?beta=true']);
     expect(gemini.requests.map((q) => q.path)).toEqual(['/base/v1beta/models/m:generateContent']);
     const lines = await r.lines();
-    expect(lines.map((l) => [l.provider, l.path])).toEqual([['anthropic', '/v1/messages?beta=true'], ['gemini', '/base/v1beta/models/m:generateContent']]);
+    expect(lines.map((l) => [l.provider, l.path])).toEqual([
+      ['anthropic', '/v1/messages?beta=true'],
+      ['gemini', '/base/v1beta/models/m:generateContent'],
+    ]);
     expect(lines[1]?.upstream).toBe(`${gemini.url}/base`);
   });
 
   it('writes credentials as fingerprints only, and forwards them untouched', async () => {
     const KEY = 'sk-ant-THE-SECRET-KEY-0123456789';
-    const behind = await mock({ steps: [{ fault: { kind: 'http', status: 401, headers: { 'set-cookie': `session=${KEY}` } } }], fallback: SCRIPT.fallback });
+    const behind = await mock({
+      steps: [{ fault: { kind: 'http', status: 401, headers: { 'set-cookie': `session=${KEY}` } } }],
+      fallback: SCRIPT.fallback,
+    });
     const r = await rig(behind.url);
-    const a = await send(`${r.proxy.url}/anthropic/v1/messages`, { headers: { ...JSON_HEADERS, 'x-api-key': KEY, authorization: `Bearer ${KEY}` }, body: body(false) });
+    const a = await send(`${r.proxy.url}/anthropic/v1/messages`, {
+      headers: { ...JSON_HEADERS, 'x-api-key': KEY, authorization: `Bearer ${KEY}` },
+      body: body(false),
+    });
     expect(a.status).toBe(401);
     // The client still gets the upstream's cookie; only the capture leaves it out.
     expect(a.headers['set-cookie']).toEqual([`session=${KEY}`]);
@@ -212,7 +236,14 @@ describe('recording proxy', () => {
     expect(x?.request.body.data).toBe(big);
     expect(x?.request.body.sha256).toBe(sha(big));
     const streamed = x?.response?.events?.map((e) => e.data).join('\n\n') ?? '';
-    expect(streamed).toBe(a.body.toString().split('\n\n').filter(Boolean).map((f) => /^data: (.*)$/m.exec(f)?.[1]).join('\n\n'));
+    expect(streamed).toBe(
+      a.body
+        .toString()
+        .split('\n\n')
+        .filter(Boolean)
+        .map((f) => /^data: (.*)$/m.exec(f)?.[1])
+        .join('\n\n'),
+    );
     expect(y?.request.body.encoding).toBe('base64');
     expect(Buffer.from(y?.request.body.data ?? '', 'base64').equals(binary)).toBe(true);
   });

@@ -14,7 +14,10 @@ import { loadSession } from '../../../src/main/session/load';
 const SESSION = 'fixtures/palimpsest/basic.jsonl';
 let dir: string;
 let inspector: SessionInspector;
-const sha = async (p: string) => createHash('sha256').update(await readFile(p)).digest('hex');
+const sha = async (p: string) =>
+  createHash('sha256')
+    .update(await readFile(p))
+    .digest('hex');
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pal-rerun-'));
@@ -30,8 +33,14 @@ describe('a re-run job', () => {
     const before = await sha(SESSION);
     const runsFile = join(dir, 'a.runs.jsonl');
     const r = await runJob(inspector, {
-      sessionPath: SESSION, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: [{ provider: 'mock', model: 'summarizer', params: {}, window: null }],
-      window: 2_000, maxOutput: 200, repeat: 2, runsFile,
+      sessionPath: SESSION,
+      target: { compaction: 'cmp_01' },
+      strategy: 'one-shot',
+      models: [{ provider: 'mock', model: 'summarizer', params: {}, window: null }],
+      window: 2_000,
+      maxOutput: 200,
+      repeat: 2,
+      runsFile,
     });
     if (!r.ok) throw new Error(r.error);
     expect(r.runs).toHaveLength(2);
@@ -54,8 +63,13 @@ describe('a re-run job', () => {
   it('records a provider fault and our retry, then compares the original with the re-run', async () => {
     const runsFile = join(dir, 'b.runs.jsonl');
     const r = await runJob(inspector, {
-      sessionPath: SESSION, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: [{ provider: 'mock', model: 'm', params: {}, window: null }],
-      window: 2_000, maxOutput: 200, runsFile,
+      sessionPath: SESSION,
+      target: { compaction: 'cmp_01' },
+      strategy: 'one-shot',
+      models: [{ provider: 'mock', model: 'm', params: {}, window: null }],
+      window: 2_000,
+      maxOutput: 200,
+      runsFile,
       mock: { mockScript: { steps: [{ fault: { kind: 'http', status: 500 } }] } },
     });
     if (!r.ok) throw new Error(r.error);
@@ -73,20 +87,41 @@ describe('a re-run job', () => {
 
   it('runs model-free baselines without any model, and refuses an unknown strategy or target with a sentence', async () => {
     const runsFile = join(dir, 'c.runs.jsonl');
-    const ok = await runJob(inspector, { sessionPath: SESSION, target: { request: 5 }, strategy: 'truncate', models: [], window: 1_000, runsFile });
+    const ok = await runJob(inspector, {
+      sessionPath: SESSION,
+      target: { request: 5 },
+      strategy: 'truncate',
+      models: [],
+      window: 1_000,
+      runsFile,
+    });
     if (!ok.ok) throw new Error(ok.error);
     expect(ok.runs[0]?.models).toEqual([]);
     expect(ok.runs[0]?.calls).toEqual([]);
     const bad = await runJob(inspector, { sessionPath: SESSION, target: { request: 5 }, strategy: 'nope', models: [], runsFile });
     expect(bad).toEqual({ ok: false, error: expect.stringContaining('Unknown strategy "nope"') });
-    const noTarget = await runJob(inspector, { sessionPath: SESSION, target: { compaction: 'zzz' }, strategy: 'truncate', models: [], runsFile });
+    const noTarget = await runJob(inspector, {
+      sessionPath: SESSION,
+      target: { compaction: 'zzz' },
+      strategy: 'truncate',
+      models: [],
+      runsFile,
+    });
     expect(noTarget).toEqual({ ok: false, error: expect.stringContaining('No compaction "zzz"') });
   });
 
   it('stops on cancellation without recording a half run as committed', async () => {
     const ac = new AbortController();
     ac.abort();
-    const r = await runJob(inspector, { sessionPath: SESSION, target: { compaction: 'cmp_01' }, strategy: 'one-shot', models: [{ provider: 'mock', model: 'm', params: {}, window: null }], window: 2_000, runsFile: join(dir, 'd.runs.jsonl'), signal: ac.signal });
+    const r = await runJob(inspector, {
+      sessionPath: SESSION,
+      target: { compaction: 'cmp_01' },
+      strategy: 'one-shot',
+      models: [{ provider: 'mock', model: 'm', params: {}, window: null }],
+      window: 2_000,
+      runsFile: join(dir, 'd.runs.jsonl'),
+      signal: ac.signal,
+    });
     if (!r.ok) throw new Error(r.error);
     expect(r.runs).toEqual([]);
   });
@@ -99,9 +134,23 @@ describe('cosh regression: streamed summary, length finish, repeat', () => {
     // one HTTP request, max_tokens exactly the connector's 2,000, finish `length` rejected, source kept.
     const runsFile = join(dir, 'regression.runs.jsonl');
     const r = await runJob(inspector, {
-      sessionPath: SESSION, target: { compaction: 'cmp_01' }, strategy: 'layered',
-      models: [{ provider: 'mock', model: 'glm', params: { maxOutput: 2_000 }, window: null }], window: 2_000, maxOutput: 100, runsFile,
-      mock: { mockScript: { steps: [{ times: 0, reply: { content: [{ type: 'text', text: '## Objective\n## Objective\n## Objective\ncut mid-sent' }], stop: 'length' } }] } },
+      sessionPath: SESSION,
+      target: { compaction: 'cmp_01' },
+      strategy: 'layered',
+      models: [{ provider: 'mock', model: 'glm', params: { maxOutput: 2_000 }, window: null }],
+      window: 2_000,
+      maxOutput: 100,
+      runsFile,
+      mock: {
+        mockScript: {
+          steps: [
+            {
+              times: 0,
+              reply: { content: [{ type: 'text', text: '## Objective\n## Objective\n## Objective\ncut mid-sent' }], stop: 'length' },
+            },
+          ],
+        },
+      },
     });
     if (!r.ok) throw new Error(r.error);
     const run = r.runs[0] as RunRecord;

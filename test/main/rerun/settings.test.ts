@@ -17,7 +17,13 @@ describe('re-run settings (settings.json under the data folder)', () => {
   });
 
   const chain: PinnedModel[] = [
-    { provider: 'anthropic', model: 'claude-haiku-4-5', params: { maxOutput: 4000, reasoning: 'low' }, window: 200_000, prices: { input: 1, output: 5, cacheRead: 0.1 } },
+    {
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+      params: { maxOutput: 4000, reasoning: 'low' },
+      window: 200_000,
+      prices: { input: 1, output: 5, cacheRead: 0.1 },
+    },
     { provider: 'openai', model: 'llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1', params: { temperature: 0.2 }, window: 131_072 },
   ];
 
@@ -50,7 +56,10 @@ describe('re-run settings (settings.json under the data folder)', () => {
     expect(broken.chain).toEqual([]);
     expect(broken.problem).toContain(settingsFile(env));
     expect(broken.problem).toContain('not JSON');
-    await writeFile(settingsFile(env), JSON.stringify({ format: 'palimpsest-settings', version: 1, summarizationChain: [{ provider: 'nope', model: 'x' }] }));
+    await writeFile(
+      settingsFile(env),
+      JSON.stringify({ format: 'palimpsest-settings', version: 1, summarizationChain: [{ provider: 'nope', model: 'x' }] }),
+    );
     const invalid = await readSettings(env);
     expect(invalid.chain).toEqual([]);
     expect(invalid.problem).toMatch(/summarizationChain\.0\.provider/);

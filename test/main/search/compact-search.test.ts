@@ -29,8 +29,32 @@ const EXTRA: readonly string[] = [
 ];
 
 const QUERIES: readonly string[] = [
-  'replay', 'REPLAY', 'café', 'caf', 'abc', 'read {', 'read', 'path', '"path"', 'a/b', 'agent', 'req_extra', 'line two', 'two\ttab',
-  'quoted', '"quoted"', 'back\\slash', 'kelvin', 'k', 'ſ', 's', '日本', 'needle', 'hay needle', 'zzz-no-such-text', 'é',
+  'replay',
+  'REPLAY',
+  'café',
+  'caf',
+  'abc',
+  'read {',
+  'read',
+  'path',
+  '"path"',
+  'a/b',
+  'agent',
+  'req_extra',
+  'line two',
+  'two\ttab',
+  'quoted',
+  '"quoted"',
+  'back\\slash',
+  'kelvin',
+  'k',
+  'ſ',
+  's',
+  '日本',
+  'needle',
+  'hay needle',
+  'zzz-no-such-text',
+  'é',
 ];
 
 beforeAll(async () => {
@@ -57,7 +81,9 @@ describe('search over a compact log', () => {
 
   it('finds texts behind escapes, in joined fields and in defaults', async () => {
     const found = async (query: string): Promise<string[]> =>
-      (await searchSession(new SessionInspector(compact), query, 'main', 100, { budgetMs: 60_000 })).matches.map((m) => `${m.kind}:${m.item ?? m.where}`);
+      (await searchSession(new SessionInspector(compact), query, 'main', 100, { budgetMs: 60_000 })).matches.map(
+        (m) => `${m.kind}:${m.item ?? m.where}`,
+      );
     expect(await found('café')).toContain('item:esc1');
     expect(await found('read {')).toContain('item:call1');
     expect(await found('req_extra agent')).toContain('request:request');

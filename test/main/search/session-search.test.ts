@@ -43,7 +43,10 @@ describe('searchSession', () => {
     const few = value(await handlers.searchSession({ sessionId: basic, query: 'paginate', max: 2 }));
     expect(few.matches).toHaveLength(2);
     expect(few).toMatchObject({ total: all.total, truncated: true });
-    expect(value(await handlers.searchSession({ sessionId: basic, query: 'no such text anywhere' }))).toMatchObject({ total: 0, matches: [] });
+    expect(value(await handlers.searchSession({ sessionId: basic, query: 'no such text anywhere' }))).toMatchObject({
+      total: 0,
+      matches: [],
+    });
   });
 
   it('re-reads long texts to search them whole, and counts those it had no time for', async () => {
@@ -64,8 +67,14 @@ describe('searchSession', () => {
 
   it('validates its input and the branch', async () => {
     expect(await handlers.searchSession({ sessionId: basic, query: '' })).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
-    expect(await handlers.searchSession({ sessionId: basic, query: 'x', max: 0 })).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
-    expect(await handlers.searchSession({ sessionId: basic, query: 'x', branch: 'nope' })).toMatchObject({ ok: false, error: { code: 'NO_BRANCH' } });
+    expect(await handlers.searchSession({ sessionId: basic, query: 'x', max: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_INPUT' },
+    });
+    expect(await handlers.searchSession({ sessionId: basic, query: 'x', branch: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'NO_BRANCH' },
+    });
     expect(await handlers.searchSession({ sessionId: 'gone', query: 'x' })).toMatchObject({ ok: false, error: { code: 'NO_SESSION' } });
   });
 

@@ -34,48 +34,142 @@ const long = (n: number): string => 'Ünïcödé → 日本語 😀 line\n'.repe
  */
 const HAND: readonly { readonly v: Record<string, unknown>; readonly arena: boolean }[] = [
   { v: { kind: 'session', format: 'palimpsest', version: 1, id: 'compact-hand', at: '2026-11-30T10:00:00.000Z' }, arena: false },
-  { v: { kind: 'header', system: [{ type: 'text', text: 'You are a tester.' }], tools: [{ name: 'read', description: 'Read a file.', inputSchema: { type: 'object' } }] }, arena: false },
-  { v: { kind: 'item', at: '2026-11-30T10:00:01.000Z', item: { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Bonjour — 日本語 😀 é' }] } }, arena: true },
-  { v: { kind: 'request', id: 'req_1' }, arena: true },
   {
-    v: { kind: 'item', item: { id: 'a1', role: 'assistant', blocks: [{ type: 'reasoning', text: 'Read it first.' }, { type: 'text', text: 'Reading.' }, { type: 'tool_call', id: 'call_1', name: 'read', input: '{"path":"ä.ts"}' }] } },
+    v: {
+      kind: 'header',
+      system: [{ type: 'text', text: 'You are a tester.' }],
+      tools: [{ name: 'read', description: 'Read a file.', inputSchema: { type: 'object' } }],
+    },
+    arena: false,
+  },
+  {
+    v: {
+      kind: 'item',
+      at: '2026-11-30T10:00:01.000Z',
+      item: { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Bonjour — 日本語 😀 é' }] },
+    },
     arena: true,
   },
-  { v: { kind: 'response', request: 'req_1', finish: { raw: 'tool_use', reason: 'tool_calls' }, usage: { input: 10, cacheWrite: 700, output: 40 } }, arena: true },
+  { v: { kind: 'request', id: 'req_1' }, arena: true },
+  {
+    v: {
+      kind: 'item',
+      item: {
+        id: 'a1',
+        role: 'assistant',
+        blocks: [
+          { type: 'reasoning', text: 'Read it first.' },
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool_call', id: 'call_1', name: 'read', input: '{"path":"ä.ts"}' },
+        ],
+      },
+    },
+    arena: true,
+  },
+  {
+    v: {
+      kind: 'response',
+      request: 'req_1',
+      finish: { raw: 'tool_use', reason: 'tool_calls' },
+      usage: { input: 10, cacheWrite: 700, output: 40 },
+    },
+    arena: true,
+  },
   // Long enough to be elided in memory, on a line longer than ELIDED_LINE_MAX_BYTES: the elided event is kept.
-  { v: { kind: 'item', item: { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: long(2_000) }] }] } }, arena: false },
+  {
+    v: {
+      kind: 'item',
+      item: { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: long(2_000) }] }] },
+    },
+    arena: false,
+  },
   { v: { kind: 'record', type: 'hook', summary: 'pre-tool ✓' }, arena: true },
-  { v: { kind: 'item', item: { id: 't1b', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'ok — ✓' }], isError: false }] } }, arena: true },
+  {
+    v: {
+      kind: 'item',
+      item: {
+        id: 't1b',
+        role: 'tool',
+        blocks: [{ type: 'tool_result', callId: 'call_1', content: [{ type: 'text', text: 'ok — ✓' }], isError: false }],
+      },
+    },
+    arena: true,
+  },
   { v: { kind: 'mask', items: ['t1'], by: 'model', reference: [{ type: 'text', text: '[masked]' }] }, arena: false },
   { v: { kind: 'request', id: 'req_2', route: { provider: 'anthropic', model: 'm', window: 200_000 } }, arena: true },
-  { v: { kind: 'response', request: 'req_2', finish: { raw: 'end_turn', reason: 'stop' }, usage: { input: 20, cacheRead: 700, output: 5 } }, arena: true },
+  {
+    v: { kind: 'response', request: 'req_2', finish: { raw: 'end_turn', reason: 'stop' }, usage: { input: 20, cacheRead: 700, output: 5 } },
+    arena: true,
+  },
   { v: { kind: 'compaction/start', id: 'cmp_1', trigger: 'manual', source: ['u1', 'a1', 't1', 't1b'] }, arena: false },
-  { v: { kind: 'request', id: 'req_c', purpose: 'compaction', compactionId: 'cmp_1', input: { items: ['u1', 'a1', 't1', 't1b'], instruction: null } }, arena: true },
-  { v: { kind: 'response', request: 'req_c', finish: { raw: 'end_turn', reason: 'stop' }, usage: { input: 900, output: 60 } }, arena: true },
+  {
+    v: {
+      kind: 'request',
+      id: 'req_c',
+      purpose: 'compaction',
+      compactionId: 'cmp_1',
+      input: { items: ['u1', 'a1', 't1', 't1b'], instruction: null },
+    },
+    arena: true,
+  },
+  {
+    v: { kind: 'response', request: 'req_c', finish: { raw: 'end_turn', reason: 'stop' }, usage: { input: 900, output: 60 } },
+    arena: true,
+  },
   { v: { kind: 'compaction/summary', id: 'cmp_1', summary: [{ type: 'text', text: 'The user said hello; a1 read ä.ts.' }] }, arena: false },
   {
     v: {
-      kind: 'item', op: { op: 'replace', from: 'u1', to: 't1b' }, sources: [2, 4, 6],
-      item: { id: 'ck1', role: 'user', blocks: [{ type: 'text', text: 'Summary: hello, ä.ts read.' }], derivation: { kind: 'checkpoint', compactionId: 'cmp_1', covers: ['u1', 'a1', 't1', 't1b'] } },
+      kind: 'item',
+      op: { op: 'replace', from: 'u1', to: 't1b' },
+      sources: [2, 4, 6],
+      item: {
+        id: 'ck1',
+        role: 'user',
+        blocks: [{ type: 'text', text: 'Summary: hello, ä.ts read.' }],
+        derivation: { kind: 'checkpoint', compactionId: 'cmp_1', covers: ['u1', 'a1', 't1', 't1b'] },
+      },
     },
     arena: true,
   },
   { v: { kind: 'compaction/end', id: 'cmp_1', outcome: 'committed' }, arena: false },
   // A written seq that agrees with line order changes nothing: the line alone still gives the event.
   { v: { kind: 'record', seq: 18, type: 'hook', summary: 'seq as written' }, arena: true },
-  { v: { kind: 'item', branch: 'side', item: { id: 's1', role: 'user', blocks: [{ type: 'text', text: 'On a side branch.' }] } }, arena: true },
+  {
+    v: { kind: 'item', branch: 'side', item: { id: 's1', role: 'user', blocks: [{ type: 'text', text: 'On a side branch.' }] } },
+    arena: true,
+  },
   // A written seq that disagrees with line order: this line, and references after it, are rewritten.
   { v: { kind: 'item', seq: 40, item: { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'Again.' }] } }, arena: false },
-  { v: { kind: 'item', sources: [2, 40], item: { id: 'a2', role: 'assistant', blocks: [{ type: 'text', text: 'Quoting u1 and u2.' }] } }, arena: false },
+  {
+    v: { kind: 'item', sources: [2, 40], item: { id: 'a2', role: 'assistant', blocks: [{ type: 'text', text: 'Quoting u1 and u2.' }] } },
+    arena: false,
+  },
   { v: { kind: 'item', item: { id: 'a3', role: 'assistant', blocks: [{ type: 'text', text: 'No references.' }] } }, arena: true },
   { v: { kind: 'assistant/chunk', text: 'an unknown kind' }, arena: false },
   { v: { kind: 'item', item: { id: '', role: 'user', blocks: [] } }, arena: false },
   { v: { kind: 'todo', todos: [{ content: 'test', status: 'pending' }] }, arena: false },
-  { v: { kind: 'item', op: { op: 'extend' }, item: { id: 'a3', role: 'assistant', blocks: [{ type: 'text', text: ' More.' }] } }, arena: true },
+  {
+    v: { kind: 'item', op: { op: 'extend' }, item: { id: 'a3', role: 'assistant', blocks: [{ type: 'text', text: ' More.' }] } },
+    arena: true,
+  },
   { v: { kind: 'request', id: 'req_3' }, arena: true },
   // Elided too, on a short line: the log keeps the line and elides its event again when it is read.
-  { v: { kind: 'item', item: { id: 't2', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_9', content: [{ type: 'text', text: long(420) }] }] } }, arena: true },
-  { v: { kind: 'response', request: 'req_3', error: { code: 'overloaded', message: 'Überlastet' }, finish: { raw: 'error', reason: 'error' } }, arena: true },
+  {
+    v: {
+      kind: 'item',
+      item: { id: 't2', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_9', content: [{ type: 'text', text: long(420) }] }] },
+    },
+    arena: true,
+  },
+  {
+    v: {
+      kind: 'response',
+      request: 'req_3',
+      error: { code: 'overloaded', message: 'Überlastet' },
+      finish: { raw: 'error', reason: 'error' },
+    },
+    arena: true,
+  },
 ];
 
 function handSession(name: string, eol: string, bom: boolean): string {
@@ -122,7 +216,11 @@ describe('CompactLog', () => {
 
   it('loads the hand-written session as the array log does, with exactly the lines the line alone gives kept as bytes', async () => {
     const log = await expectSameBothWays(handSession('hand.jsonl', '\n', false));
-    expect(log?.stats()).toMatchObject({ events: HAND.length, inArena: HAND.filter((l) => l.arena).length, objects: HAND.filter((l) => !l.arena).length });
+    expect(log?.stats()).toMatchObject({
+      events: HAND.length,
+      inArena: HAND.filter((l) => l.arena).length,
+      objects: HAND.filter((l) => !l.arena).length,
+    });
   });
 
   it('keeps exactly the bytes JSON.parse read: after a BOM, without CRs, and across read chunks, sniffed lines included', async () => {

@@ -6,7 +6,10 @@ const long = 'x'.repeat(ELIDE_OVER + 10);
 
 describe('elision of long texts', () => {
   it('returns the very same arrays when nothing is long (no copy on the hot path)', () => {
-    const blocks: Block[] = [{ type: 'text', text: 'short' }, { type: 'tool_call', id: 'c', name: 'n', input: '{}' }];
+    const blocks: Block[] = [
+      { type: 'text', text: 'short' },
+      { type: 'tool_call', id: 'c', name: 'n', input: '{}' },
+    ];
     expect(elideBlocks(blocks)).toBe(blocks);
     const e = { kind: 'item' as const, op: { op: 'append' as const }, item: { id: 'i', role: 'user' as const, blocks } };
     expect(elideEvent(e)).toBe(e);
@@ -17,13 +20,33 @@ describe('elision of long texts', () => {
       { type: 'text', text: 'short' },
       { type: 'text', text: long },
       { type: 'tool_call', id: 'c', name: 'n', input: long },
-      { type: 'tool_result', callId: 'c', content: [{ type: 'text', text: 'ok' }, { type: 'reasoning', text: long }] },
+      {
+        type: 'tool_result',
+        callId: 'c',
+        content: [
+          { type: 'text', text: 'ok' },
+          { type: 'reasoning', text: long },
+        ],
+      },
     ];
     const out = elideBlocks(blocks);
     expect(out[0]).toBe(blocks[0]);
     expect(out[1]).toEqual({ type: 'text', text: long.slice(0, PREVIEW_CHARS), elided: long.length - PREVIEW_CHARS });
-    expect(out[2]).toEqual({ type: 'tool_call', id: 'c', name: 'n', input: long.slice(0, PREVIEW_CHARS), elided: long.length - PREVIEW_CHARS });
-    expect(out[3]).toEqual({ type: 'tool_result', callId: 'c', content: [{ type: 'text', text: 'ok' }, { type: 'reasoning', text: long.slice(0, PREVIEW_CHARS), elided: long.length - PREVIEW_CHARS }] });
+    expect(out[2]).toEqual({
+      type: 'tool_call',
+      id: 'c',
+      name: 'n',
+      input: long.slice(0, PREVIEW_CHARS),
+      elided: long.length - PREVIEW_CHARS,
+    });
+    expect(out[3]).toEqual({
+      type: 'tool_result',
+      callId: 'c',
+      content: [
+        { type: 'text', text: 'ok' },
+        { type: 'reasoning', text: long.slice(0, PREVIEW_CHARS), elided: long.length - PREVIEW_CHARS },
+      ],
+    });
     // The input is not changed.
     expect(blocks[1]).toEqual({ type: 'text', text: long });
   });
@@ -41,7 +64,14 @@ describe('elision of long texts', () => {
       { type: 'text', text: long },
       { type: 'reasoning', text: long, elided: 3 },
       { type: 'tool_call', id: 'c', name: 'n', input: long },
-      { type: 'tool_result', callId: 'c', content: [{ type: 'text', text: 'ok' }, { type: 'reasoning', text: long }] },
+      {
+        type: 'tool_result',
+        callId: 'c',
+        content: [
+          { type: 'text', text: 'ok' },
+          { type: 'reasoning', text: long },
+        ],
+      },
       { type: 'image', mediaType: 'image/png', bytes: 12 },
     ];
     const copied = elideBlocks(make());
@@ -51,8 +81,14 @@ describe('elision of long texts', () => {
     expect(blocks).toStrictEqual(copied);
     expect(blocks.map((b) => Object.keys(b))).toEqual(copied.map((b) => Object.keys(b)));
     expect(blocks[4]).toBe(inner);
-    const short: Block[] = [{ type: 'text', text: 'short' }, { type: 'tool_call', id: 'c', name: 'n', input: '{}' }];
+    const short: Block[] = [
+      { type: 'text', text: 'short' },
+      { type: 'tool_call', id: 'c', name: 'n', input: '{}' },
+    ];
     expect(elideBlocksInPlace(short)).toBe(false);
-    expect(short).toEqual([{ type: 'text', text: 'short' }, { type: 'tool_call', id: 'c', name: 'n', input: '{}' }]);
+    expect(short).toEqual([
+      { type: 'text', text: 'short' },
+      { type: 'tool_call', id: 'c', name: 'n', input: '{}' },
+    ]);
   });
 });

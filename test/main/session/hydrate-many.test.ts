@@ -15,7 +15,9 @@ function sessionFile(name: string): string {
   for (let i = 0; i < 300; i++) {
     const size = i === 150 ? 9_000_000 : i % 37 === 0 ? 100_000 : i % 3 === 0 ? 2_000 : 40;
     const text = `item ${i} é ${'abcdefghij'.repeat(Math.ceil(size / 10))}`.slice(0, size);
-    lines.push(JSON.stringify({ kind: 'item', item: { id: `i${i}`, role: i % 2 ? 'user' : 'assistant', blocks: [{ type: 'text', text }] } }));
+    lines.push(
+      JSON.stringify({ kind: 'item', item: { id: `i${i}`, role: i % 2 ? 'user' : 'assistant', blocks: [{ type: 'text', text }] } }),
+    );
     if (i % 50 === 0) lines.push(JSON.stringify({ kind: 'request', id: `r${i}` }));
   }
   const path = join(dir, `${name}.jsonl`);

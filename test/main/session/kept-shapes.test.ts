@@ -21,7 +21,9 @@ describe('the objects kept for their shapes', () => {
     // Once per program: a second load keeps no more.
     await (await loadSession(SESSION)).dispose();
     await session.dispose();
-    const names = keptShapes().map((o) => o.constructor.name).sort();
+    const names = keptShapes()
+      .map((o) => o.constructor.name)
+      .sort();
     expect(names).toEqual(['FileReader', 'JsonlPipeline', 'LogBuilder', 'LogBuilder', 'PalimpsestFileImport']);
     for (const o of keptShapes()) {
       if (o instanceof JsonlPipeline) {
@@ -33,6 +35,11 @@ describe('the objects kept for their shapes', () => {
         expect(o.diagnostics).toEqual([]);
       }
     }
-    expect(keptShapes().filter((o) => o instanceof LogBuilder).map((o) => (o as LogBuilder).compactLog).sort()).toEqual([false, true]);
+    expect(
+      keptShapes()
+        .filter((o) => o instanceof LogBuilder)
+        .map((o) => (o as LogBuilder).compactLog)
+        .sort(),
+    ).toEqual([false, true]);
   });
 });

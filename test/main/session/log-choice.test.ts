@@ -36,7 +36,8 @@ describe('defaultLogPlan', () => {
 
   it('reads a large plain file of short lines in parallel into the compact log', async () => {
     // Sizes are given: the samples past the end of the file read nothing.
-    for (const size of [COMPACT_LOG_MIN_BYTES, 2 ** 31]) expect(await defaultLogPlan(short, false, size, 2)).toEqual({ compact: true, reason: 'large, short lines' });
+    for (const size of [COMPACT_LOG_MIN_BYTES, 2 ** 31])
+      expect(await defaultLogPlan(short, false, size, 2)).toEqual({ compact: true, reason: 'large, short lines' });
   });
 
   it('keeps the array log for a small file, one thread, a directory or a compressed file', async () => {
@@ -48,6 +49,9 @@ describe('defaultLogPlan', () => {
 
   it('keeps the array log for a file of long lines, or one it cannot sample', async () => {
     expect(await defaultLogPlan(long, false, COMPACT_LOG_MIN_BYTES, 4)).toEqual({ compact: false, reason: 'long lines' });
-    expect(await defaultLogPlan(join(dir, 'gone.jsonl'), false, COMPACT_LOG_MIN_BYTES, 4)).toEqual({ compact: false, reason: 'no line measured' });
+    expect(await defaultLogPlan(join(dir, 'gone.jsonl'), false, COMPACT_LOG_MIN_BYTES, 4)).toEqual({
+      compact: false,
+      reason: 'no line measured',
+    });
   });
 });

@@ -16,9 +16,27 @@ const LINES: Record<string, unknown>[] = [
   { kind: 'session', format: 'palimpsest', version: 1, id: 'shallow' },
   { kind: 'item', at: '2026-11-30T10:00:01.000Z', item: { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Bonjour 日本語' }] } },
   { kind: 'request', id: 'r1' },
-  { kind: 'item', item: { id: 'a1', role: 'assistant', blocks: [{ type: 'text', text: 'Two reads.' }, { type: 'tool_call', id: 'c1', name: 'read', input: '{}' }, { type: 'tool_call', id: 'c2', name: 'read', input: '{}' }] } },
-  { kind: 'item', branch: 'side', item: { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: 'one' }] }] } },
-  { kind: 'item', item: { id: 't2', role: 'tool', blocks: [{ type: 'tool_result', callId: 'c2', content: [{ type: 'text', text: 'two' }] }] } },
+  {
+    kind: 'item',
+    item: {
+      id: 'a1',
+      role: 'assistant',
+      blocks: [
+        { type: 'text', text: 'Two reads.' },
+        { type: 'tool_call', id: 'c1', name: 'read', input: '{}' },
+        { type: 'tool_call', id: 'c2', name: 'read', input: '{}' },
+      ],
+    },
+  },
+  {
+    kind: 'item',
+    branch: 'side',
+    item: { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: 'one' }] }] },
+  },
+  {
+    kind: 'item',
+    item: { id: 't2', role: 'tool', blocks: [{ type: 'tool_result', callId: 'c2', content: [{ type: 'text', text: 'two' }] }] },
+  },
   // Not plain: meta, an insert, an extension, a reused id.
   { kind: 'item', item: { id: 'm1', role: 'user', meta: true, blocks: [{ type: 'text', text: 'injected' }] } },
   { kind: 'item', op: { op: 'insert', before: 'm1' }, item: { id: 'i1', role: 'user', blocks: [{ type: 'text', text: 'inserted' }] } },
@@ -26,7 +44,13 @@ const LINES: Record<string, unknown>[] = [
   { kind: 'item', item: { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Same id again' }] } },
   { kind: 'request', id: 'r2' },
   // Requests and responses: plain ones, in several shapes, and ones replay must read whole.
-  { kind: 'response', request: 'r1', at: '2026-11-30T10:00:02.000Z', finish: { raw: 'tool_use', reason: 'tool_calls' }, usage: { input: 3, output: 4, cacheRead: 5, cacheWrite: 6 } },
+  {
+    kind: 'response',
+    request: 'r1',
+    at: '2026-11-30T10:00:02.000Z',
+    finish: { raw: 'tool_use', reason: 'tool_calls' },
+    usage: { input: 3, output: 4, cacheRead: 5, cacheWrite: 6 },
+  },
   { kind: 'response', request: 'r2', usage: { cacheRead: 7, input: 1 }, finish: { reason: 'stop', raw: 'end_turn' } },
   { kind: 'response', request: 'r2' },
   { kind: 'response', request: 'r2', finish: { raw: 'tool_use', reason: 'tool_calls' } },
@@ -51,11 +75,17 @@ function fields(e: LogEvent | undefined): unknown {
   if (!e) return e;
   const base = { kind: e.kind, seq: e.seq, at: e.at, branch: e.branch };
   // Usage and finish as JSON: their key order reaches the CLI's output.
-  if (e.kind === 'response') return { ...base, request: e.request, finish: JSON.stringify(e.finish), usage: JSON.stringify(e.usage), error: e.error };
+  if (e.kind === 'response')
+    return { ...base, request: e.request, finish: JSON.stringify(e.finish), usage: JSON.stringify(e.usage), error: e.error };
   if (e.kind === 'request') return { ...base, id: e.id, purpose: e.purpose, compactionId: e.compactionId, route: e.route, input: e.input };
   if (e.kind !== 'item') return { ...base, e };
   const it = e.item;
-  return { ...base, op: e.op, sources: e.sources, item: { id: it.id, role: it.role, blocks: it.blocks, meta: it.meta, derivation: it.derivation, origin: it.origin } };
+  return {
+    ...base,
+    op: e.op,
+    sources: e.sources,
+    item: { id: it.id, role: it.role, blocks: it.blocks, meta: it.meta, derivation: it.derivation, origin: it.origin },
+  };
 }
 
 describe('shallow items of a compact log', () => {
@@ -73,8 +103,21 @@ describe('shallow items of a compact log', () => {
       const e = log.shallowAt(seq);
       if (e && e.constructor !== Object) heads.push(`${e.kind}@${seq}`);
     }
-    expect(heads).toEqual(['item@1', 'request@2', 'item@3', 'item@4', 'item@5', 'item@9', 'request@10',
-      'response@11', 'response@12', 'response@13', 'response@14', 'request@16', 'request@19']);
+    expect(heads).toEqual([
+      'item@1',
+      'request@2',
+      'item@3',
+      'item@4',
+      'item@5',
+      'item@9',
+      'request@10',
+      'response@11',
+      'response@12',
+      'response@13',
+      'response@14',
+      'request@16',
+      'request@19',
+    ]);
     // One frozen finish object per distinct finish, shared by the responses that have it.
     const [a, b] = [log.shallowAt(11), log.shallowAt(14)];
     if (a?.kind !== 'response' || b?.kind !== 'response') throw new Error('fixture changed');
@@ -102,7 +145,11 @@ describe('shallow items of a compact log', () => {
     expect(itemAnswers(a1.item)).toEqual([]);
     expect(itemAnswers(t1.item)).toEqual(['c1']);
     expect(Object.keys({ ...a1.item })).toEqual(['id', 'role']);
-    expect(JSON.parse(JSON.stringify(a1.item))).toEqual({ id: 'a1', role: 'assistant', blocks: (log.at(3) as LogEvent & { kind: 'item' }).item.blocks });
+    expect(JSON.parse(JSON.stringify(a1.item))).toEqual({
+      id: 'a1',
+      role: 'assistant',
+      blocks: (log.at(3) as LogEvent & { kind: 'item' }).item.blocks,
+    });
   });
 
   it('replay over it keeps LogItems, not content, for plain items, and names a reused id without losing its blocks', async () => {

@@ -34,7 +34,12 @@ const ranged = (threads: number, more: LoadOptions = {}): LoadOptions => ({
 
 /** Loads `path` in ranges and on one thread, checks they agree, and returns how the ranged load read the file. */
 async function rangesOf(path: string, options: LoadOptions): Promise<LoadedSession['files'][number]['ranges'] | null> {
-  return expectSameLoads(path, options, { ...ONE, maxLineBytes: options.maxLineBytes, chunkBytes: options.chunkBytes, format: options.format }, (g) => g.files[0]?.ranges);
+  return expectSameLoads(
+    path,
+    options,
+    { ...ONE, maxLineBytes: options.maxLineBytes, chunkBytes: options.chunkBytes, format: options.format },
+    (g) => g.files[0]?.ranges,
+  );
 }
 
 /** The lines of a generated session, to change before writing them out again. */
@@ -78,14 +83,20 @@ describe('parallel load', () => {
 
   it('takes every range of a clean session from the workers', async () => {
     const path = write('clean.jsonl', base);
-    for (const threads of [2, 4]) expect(await rangesOf(path, ranged(threads))).toEqual({ count: threads, byWorkers: threads - 1, readHere: [] });
+    for (const threads of [2, 4])
+      expect(await rangesOf(path, ranged(threads))).toEqual({ count: threads, byWorkers: threads - 1, readHere: [] });
     expect(await rangesOf(path, ranged(4, { chunkBytes: 4_096 }))).toEqual({ count: 4, byWorkers: 3, readHere: [] });
   });
 
   it('reads with real worker threads, reporting progress that never goes back and ends at the size', async () => {
     const path = write('workers.jsonl', base);
     const seen: number[] = [];
-    const r = await rangesOf(path, { compactLog: true, threads: 3, parallel: { minBytes: 0, mode: 'worker', firstShare: 1 / 3 }, onBytes: (n) => seen.push(n) });
+    const r = await rangesOf(path, {
+      compactLog: true,
+      threads: 3,
+      parallel: { minBytes: 0, mode: 'worker', firstShare: 1 / 3 },
+      onBytes: (n) => seen.push(n),
+    });
     expect(r).toEqual({ count: 3, byWorkers: 2, readHere: [] });
     expect(seen.length).toBeGreaterThan(0);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1] as number);
@@ -122,7 +133,12 @@ describe('parallel load', () => {
     const numbered = base.map((l, i) => JSON.stringify({ ...(JSON.parse(l) as object), seq: i === 20 ? 50_000 : i }));
     const at = Math.floor(base.length * 0.8);
     // A later line quotes the line that wrote 50000: the one-thread load maps it to seq 20.
-    numbered[at] = JSON.stringify({ kind: 'item', seq: at, sources: [50_000], item: { id: 'quote', role: 'user', blocks: [{ type: 'text', text: 'Quoting line 21.' }] } });
+    numbered[at] = JSON.stringify({
+      kind: 'item',
+      seq: at,
+      sources: [50_000],
+      item: { id: 'quote', role: 'user', blocks: [{ type: 'text', text: 'Quoting line 21.' }] },
+    });
     const path = write('diverged.jsonl', numbered);
     expect(await rangesOf(path, ranged(4))).toEqual({ count: 4, byWorkers: 0, readHere: [CANNOT_GO_ON, CANNOT_GO_ON, CANNOT_GO_ON] });
     const s = await loadSession(path, ranged(4));
@@ -140,26 +156,41 @@ describe('parallel load', () => {
       'a JSON value that is not an object': [/READ_NOT_OBJECT/, () => withLine('array.jsonl', '[1, 2]')],
       'a blank line': [/READ_BLANK_LINES/, () => withLine('blank.jsonl', '   ')],
       'an unknown kind': [/not a valid Palimpsest v1 event/, () => withLine('unknown.jsonl', '{"kind":"assistant/chunk","text":"hi"}')],
-      'an invalid event': [/not a valid Palimpsest v1 event/, () => withLine('invalid.jsonl', '{"kind":"item","item":{"id":"","role":"user","blocks":[]}}')],
-      'a later version on a session line': [/names a format version other than 1/, () => withLine('version.jsonl', JSON.stringify({ ...(JSON.parse(base[0] as string) as object), version: 2 }))],
-      'invalid UTF-8': [/READ_INVALID_UTF8/, () => {
-        const path = withLine('utf8.jsonl', '{"kind":"record","type":"hook","summary":"XX"}');
-        const bytes = readFileSync(path);
-        const at = bytes.indexOf('"XX"');
-        bytes[at + 1] = 0xc3;
-        bytes[at + 2] = 0x28;
-        writeFileSync(path, bytes);
-        return path;
-      }],
-      'CRLF line ends from the middle on': [/READ_CRLF/, () => {
-        const half = Math.floor(base.length / 2);
-        return write('crlf.jsonl', [base.slice(0, half).join('\n'), base.slice(half).join('\r\n')], '\r\n');
-      }],
-      'a last line cut short': [/READ_TRUNCATED_LINE/, () => {
-        const path = join(dir, 'truncated.jsonl');
-        writeFileSync(path, base.join('\n') + '\n{"kind":"item","item":{"id":"x');
-        return path;
-      }],
+      'an invalid event': [
+        /not a valid Palimpsest v1 event/,
+        () => withLine('invalid.jsonl', '{"kind":"item","item":{"id":"","role":"user","blocks":[]}}'),
+      ],
+      'a later version on a session line': [
+        /names a format version other than 1/,
+        () => withLine('version.jsonl', JSON.stringify({ ...(JSON.parse(base[0] as string) as object), version: 2 })),
+      ],
+      'invalid UTF-8': [
+        /READ_INVALID_UTF8/,
+        () => {
+          const path = withLine('utf8.jsonl', '{"kind":"record","type":"hook","summary":"XX"}');
+          const bytes = readFileSync(path);
+          const at = bytes.indexOf('"XX"');
+          bytes[at + 1] = 0xc3;
+          bytes[at + 2] = 0x28;
+          writeFileSync(path, bytes);
+          return path;
+        },
+      ],
+      'CRLF line ends from the middle on': [
+        /READ_CRLF/,
+        () => {
+          const half = Math.floor(base.length / 2);
+          return write('crlf.jsonl', [base.slice(0, half).join('\n'), base.slice(half).join('\r\n')], '\r\n');
+        },
+      ],
+      'a last line cut short': [
+        /READ_TRUNCATED_LINE/,
+        () => {
+          const path = join(dir, 'truncated.jsonl');
+          writeFileSync(path, base.join('\n') + '\n{"kind":"item","item":{"id":"x');
+          return path;
+        },
+      ],
     };
     for (const [name, [why, make]] of Object.entries(cases)) {
       it(name, async () => {
@@ -179,7 +210,10 @@ describe('parallel load', () => {
 
   it('reads every range on this thread when the file is not a Palimpsest session', async () => {
     // Sessions long enough for ranges: the workers' Palimpsest import refuses, and so does the loader.
-    for (const path of ['fixtures/dsh/apps/web/tests/snapshots/goal-multi-turn-actions/session.jsonl', 'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl']) {
+    for (const path of [
+      'fixtures/dsh/apps/web/tests/snapshots/goal-multi-turn-actions/session.jsonl',
+      'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl',
+    ]) {
       expect(await rangesOf(path, ranged(3))).toEqual({ count: 3, byWorkers: 0, readHere: [NOT_OURS, NOT_OURS] });
     }
   });
@@ -187,10 +221,15 @@ describe('parallel load', () => {
   it('gives the one-thread load for any number of ranges, share of the first and read size (property)', async () => {
     const path = write('property.jsonl', base.slice(0, 700));
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 9 }), fc.double({ min: 0.01, max: 0.99, noNaN: true }), fc.constantFrom(64, 1_000, 65_536), async (threads, firstShare, chunkBytes) => {
-        const r = await rangesOf(path, ranged(threads, { chunkBytes, parallel: { minBytes: 0, mode: 'inline', firstShare } }));
-        expect(r?.byWorkers).toBe((r?.count ?? 1) - 1);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 9 }),
+        fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+        fc.constantFrom(64, 1_000, 65_536),
+        async (threads, firstShare, chunkBytes) => {
+          const r = await rangesOf(path, ranged(threads, { chunkBytes, parallel: { minBytes: 0, mode: 'inline', firstShare } }));
+          expect(r?.byWorkers).toBe((r?.count ?? 1) - 1);
+        },
+      ),
       { numRuns: 15 },
     );
   });
@@ -204,13 +243,29 @@ describe('readInRanges', () => {
     expect(ranges).toHaveLength(2);
     let cancelled = 0;
     // A hung worker: no result, no message, ever.
-    const hung: RangeJob = { range: ranges[1] as RangeJob['range'], result: new Promise<RangeResult>(() => undefined), cancel: () => void cancelled++, lastHeard: () => 0 };
+    const hung: RangeJob = {
+      range: ranges[1] as RangeJob['range'],
+      result: new Promise<RangeResult>(() => undefined),
+      cancel: () => void cancelled++,
+      lastHeard: () => 0,
+    };
     const lines: number[] = [];
     const diagnostics: unknown[] = [];
     const t0 = performance.now();
-    const read = await readInRanges(path, ranges, [hung], (l) => lines.push(l.line), (d) => diagnostics.push(d), {}, () => true, () => {
-      throw new Error('a refused range is never taken');
-    }, { report: () => undefined }, 50);
+    const read = await readInRanges(
+      path,
+      ranges,
+      [hung],
+      (l) => lines.push(l.line),
+      (d) => diagnostics.push(d),
+      {},
+      () => true,
+      () => {
+        throw new Error('a refused range is never taken');
+      },
+      { report: () => undefined },
+      50,
+    );
     expect(performance.now() - t0).toBeLessThan(5_000);
     expect(cancelled).toBeGreaterThan(0);
     expect(read.readHere).toEqual(['the worker sent nothing for 50 ms']);

@@ -106,16 +106,18 @@ export function fixtureSessions(): string[] {
 
 /** The fixture with the `seq` every line writes left out, written into `dir`: the same session, read by line order alone. */
 export function withoutWrittenSeqs(path: string, dir: string): string {
-  const lines = readFileSync(path, 'utf8').split('\n').map((line) => {
-    try {
-      const v: unknown = JSON.parse(line);
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) return line;
-      const { seq: _seq, ...rest } = v as Record<string, unknown>;
-      return JSON.stringify(rest);
-    } catch {
-      return line;
-    }
-  });
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .map((line) => {
+      try {
+        const v: unknown = JSON.parse(line);
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return line;
+        const { seq: _seq, ...rest } = v as Record<string, unknown>;
+        return JSON.stringify(rest);
+      } catch {
+        return line;
+      }
+    });
   const out = join(dir, `noseq-${path.replaceAll('/', '_')}`);
   writeFileSync(out, lines.join('\n'));
   return out;

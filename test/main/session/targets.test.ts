@@ -34,10 +34,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe('sessionsUnder', () => {
   it('finds rollouts five folders down in a copied ~/.codex, and Claude Code projects in ~/.claude, and nothing else hidden', async () => {
     const found = (await sessionsUnder(join(root, 'backup'))).map((p) => p.slice(root.length + 1));
-    expect(found).toEqual([
-      'backup/.claude/projects/-home-dev/short.jsonl',
-      `backup/.codex/sessions/2026/02/23/${ROLLOUT}`,
-    ]);
+    expect(found).toEqual(['backup/.claude/projects/-home-dev/short.jsonl', `backup/.codex/sessions/2026/02/23/${ROLLOUT}`]);
   });
 
   it('names the folders it left out for depth, and the CLI says so', async () => {
@@ -47,6 +44,9 @@ describe('sessionsUnder', () => {
     expect(notSearched).toEqual([join(root, ...Array.from({ length: SEARCH_DEPTH + 1 }, (_, i) => `d${i}`))]);
     const lines: string[] = [];
     notSearchedNote(notSearched, { err: (t) => lines.push(t) });
-    expect(lines).toEqual([`note: 1 folder was not searched, more than ${SEARCH_DEPTH} levels down; give one to read the sessions in it:`, `  ${notSearched[0] ?? ''}`]);
+    expect(lines).toEqual([
+      `note: 1 folder was not searched, more than ${SEARCH_DEPTH} levels down; give one to read the sessions in it:`,
+      `  ${notSearched[0] ?? ''}`,
+    ]);
   });
 });

@@ -19,11 +19,22 @@ describe('palimpsest tokens', () => {
   it('--json: every request with its account, the policy and the envelope', async () => {
     const { code, out } = await run(FILE, '--json', '--workers', '0');
     expect(code).toBe(0);
-    const j = JSON.parse(out) as Record<string, unknown> & { requests: Record<string, unknown>[]; policy: Record<string, unknown>; encoding: Record<string, unknown> };
+    const j = JSON.parse(out) as Record<string, unknown> & {
+      requests: Record<string, unknown>[];
+      policy: Record<string, unknown>;
+      encoding: Record<string, unknown>;
+    };
     expect(j.palimpsest).toBe(1);
     expect(j.encoding).toMatchObject({ name: 'o200k_base', exact: true });
     expect(j.requests).toHaveLength(6);
-    const r = j.requests[4] as { estimatedTokens: number; counted: boolean; reportedTokens: number; byCategory: Record<string, number>; cache: { firstChange: { cause: string } }; policy: { state: string } };
+    const r = j.requests[4] as {
+      estimatedTokens: number;
+      counted: boolean;
+      reportedTokens: number;
+      byCategory: Record<string, number>;
+      cache: { firstChange: { cause: string } };
+      policy: { state: string };
+    };
     expect(r.counted).toBe(true);
     expect(r.reportedTokens).toBe(510);
     expect(Object.values(r.byCategory).reduce((a, b) => a + b, 0)).toBe(r.estimatedTokens);
@@ -39,18 +50,24 @@ describe('palimpsest tokens', () => {
     expect(out).toContain('masked references');
     expect(out).toContain('BREAK mask at 4 (mid)');
     expect(out).toMatch(/trigger 102,400/);
-    const j = JSON.parse((await run(FILE, '--request', '4', '--json', '--workers', '0')).out) as { view: { units: { label: string }[]; total: number; byCategory: Record<string, number> } };
+    const j = JSON.parse((await run(FILE, '--request', '4', '--json', '--workers', '0')).out) as {
+      view: { units: { label: string }[]; total: number; byCategory: Record<string, number> };
+    };
     expect(j.view.units.map((u) => u.label)).toContain('t1');
     expect(Object.values(j.view.byCategory).reduce((a, b) => a + b, 0)).toBe(j.view.total);
   });
 
   it('--policy: a preset, edited, changes which requests would trigger', async () => {
-    const low = JSON.parse((await run(FILE, '--json', '--workers', '0', '--policy', 'dsh,window=1000,trigger=0.7')).out) as { policy: { id: string; edited: string[]; triggers: number[] } };
+    const low = JSON.parse((await run(FILE, '--json', '--workers', '0', '--policy', 'dsh,window=1000,trigger=0.7')).out) as {
+      policy: { id: string; edited: string[]; triggers: number[] };
+    };
     expect(low.policy.id).toBe('dsh*');
     expect(low.policy.edited).toEqual(['window', 'trigger']);
     // The log records a 128k window; the edited default only applies where a request has none.
     expect(low.policy.triggers).toEqual([]);
-    const tight = JSON.parse((await run(FILE, '--json', '--workers', '0', '--policy', 'dsh,trigger=600')).out) as { policy: { triggers: number[] } };
+    const tight = JSON.parse((await run(FILE, '--json', '--workers', '0', '--policy', 'dsh,trigger=600')).out) as {
+      policy: { triggers: number[] };
+    };
     expect(tight.policy.triggers.length).toBeGreaterThan(0);
   });
 

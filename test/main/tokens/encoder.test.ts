@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  BoundedEncoder, cutPiece, DEFAULT_MAX_LONG_CHUNKS, DEFAULT_MAX_PIECE_BYTES, loadTiktoken, newStats, utf8Length, type BpeEncoder,
+  BoundedEncoder,
+  cutPiece,
+  DEFAULT_MAX_LONG_CHUNKS,
+  DEFAULT_MAX_PIECE_BYTES,
+  loadTiktoken,
+  newStats,
+  utf8Length,
+  type BpeEncoder,
 } from '../../../src/main/tokens/encoder';
 
 let o200k: { bpe: BpeEncoder; patStr: string };
@@ -14,7 +21,10 @@ beforeAll(async () => {
 /** A BPE that counts its work, around js-tiktoken's. */
 function counting(bpe: BpeEncoder) {
   const calls: number[] = [];
-  return { calls, bpe: { encode: (t: string, a?: string[] | 'all', d?: string[] | 'all') => (calls.push(utf8Length(t)), bpe.encode(t, a, d)) } };
+  return {
+    calls,
+    bpe: { encode: (t: string, a?: string[] | 'all', d?: string[] | 'all') => (calls.push(utf8Length(t)), bpe.encode(t, a, d)) },
+  };
 }
 
 const SAMPLE = [
@@ -37,13 +47,34 @@ describe('bounded encoder', () => {
   it('agrees with js-tiktoken on generated text (property)', () => {
     const e = new BoundedEncoder('o200k_base', o200k.bpe, o200k.patStr);
     const word = fc.oneof(
-      fc.constantFrom('the', 'token', 'Compaction', "don't", 'JSON.parse()', '→', '—', 'café', '日本語', '🚀', '42', '3.14', '\n', '\t', '  ', 'x_y', '<|endoftext|>'),
+      fc.constantFrom(
+        'the',
+        'token',
+        'Compaction',
+        "don't",
+        'JSON.parse()',
+        '→',
+        '—',
+        'café',
+        '日本語',
+        '🚀',
+        '42',
+        '3.14',
+        '\n',
+        '\t',
+        '  ',
+        'x_y',
+        '<|endoftext|>',
+      ),
       fc.string({ maxLength: 12 }),
     );
-    fc.assert(fc.property(fc.array(word, { maxLength: 60 }), fc.constantFrom(' ', '', '\n'), (ws, sep) => {
-      const text = ws.join(sep);
-      return e.count(text) === o200k.bpe.encode(text, [], []).length;
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 60 }), fc.constantFrom(' ', '', '\n'), (ws, sep) => {
+        const text = ws.join(sep);
+        return e.count(text) === o200k.bpe.encode(text, [], []).length;
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('agrees with js-tiktoken on a real Claude Code session (fixtures/claude-code/short.jsonl)', () => {
@@ -120,15 +151,17 @@ describe('bounded encoder', () => {
   });
 
   it('cuts pieces at byte bounds without splitting a surrogate pair (property)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 4, max: 64 }), (piece, max) => {
-      const chunks = cutPiece(piece, max);
-      if (chunks.join('') !== piece) return false;
-      for (const ch of chunks) {
-        if (utf8Length(ch) > max && [...ch].length > 1) return false;
-        const first = ch.charCodeAt(0);
-        if (first >= 0xdc00 && first <= 0xdfff) return false;
-      }
-      return true;
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 4, max: 64 }), (piece, max) => {
+        const chunks = cutPiece(piece, max);
+        if (chunks.join('') !== piece) return false;
+        for (const ch of chunks) {
+          if (utf8Length(ch) > max && [...ch].length > 1) return false;
+          const first = ch.charCodeAt(0);
+          if (first >= 0xdc00 && first <= 0xdfff) return false;
+        }
+        return true;
+      }),
+    );
   });
 });

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  createTokenCounter, defaultWorkerSpec, InlineCounter, PoolClosedError, PoolFullError, WorkerPool,
+  createTokenCounter,
+  defaultWorkerSpec,
+  InlineCounter,
+  PoolClosedError,
+  PoolFullError,
+  WorkerPool,
 } from '../../../src/main/tokens/pool';
 
 const pools: { dispose(): Promise<void> }[] = [];

@@ -66,7 +66,9 @@ describe('session token service', () => {
   it('counts elided texts in full, as js-tiktoken counts the text in the file', async () => {
     const tokens = new SessionTokens(inspector, { counter: new InlineCounter() });
     await tokens.countAll();
-    const line = readFileSync(fixture('tokens/cache-breaks.jsonl'), 'utf8').split('\n').map((l) => (l ? JSON.parse(l) as { item?: { id: string; blocks: { content?: { text: string }[] }[] } } : null))
+    const line = readFileSync(fixture('tokens/cache-breaks.jsonl'), 'utf8')
+      .split('\n')
+      .map((l) => (l ? (JSON.parse(l) as { item?: { id: string; blocks: { content?: { text: string }[] }[] } }) : null))
       .find((e) => e?.item?.id === 't1');
     const full = line?.item?.blocks[0]?.content?.[0]?.text ?? '';
     expect(full.length).toBeGreaterThan(2000);
@@ -138,7 +140,12 @@ describe('session token service', () => {
     await tokens.countAll();
     const rows = tokens.report().requests;
     expect(rows.map((r) => [r.cache.firstChange?.cause ?? null, r.cache.where])).toEqual([
-      [null, null], ['append', null], ['append', null], ['mask', 'tail'], ['mask', 'mid'], ['compaction', 'mid'],
+      [null, null],
+      ['append', null],
+      ['append', null],
+      ['mask', 'tail'],
+      ['mask', 'mid'],
+      ['compaction', 'mid'],
     ]);
     expect(rows[4]?.cache.firstChange?.unit).toBe('t1');
     expect(rows[4]?.cache.recomputedTokens).toBeGreaterThan(0);
@@ -248,10 +255,11 @@ describe('session token service, re-reading elided texts', () => {
     for (let i = 0; i < whole.state.requests.length; i++) expect(inFives.request(i)?.total).toBe(whole.request(i)?.total);
   });
 
-  it('lets the thread\'s other work in while it goes through thousands of refs it finds in the cache', async () => {
+  it("lets the thread's other work in while it goes through thousands of refs it finds in the cache", async () => {
     const path = join(dir, 'many.jsonl');
     const lines = [JSON.stringify({ kind: 'session', format: 'palimpsest', version: 1, id: 'many' })];
-    for (let i = 0; i < 12_000; i++) lines.push(JSON.stringify({ kind: 'item', item: { id: `m${i}`, role: 'user', blocks: [{ type: 'text', text: `note ${i % 50}` }] } }));
+    for (let i = 0; i < 12_000; i++)
+      lines.push(JSON.stringify({ kind: 'item', item: { id: `m${i}`, role: 'user', blocks: [{ type: 'text', text: `note ${i % 50}` }] } }));
     lines.push(JSON.stringify({ kind: 'request', id: 'q' }));
     writeFileSync(path, `${lines.join('\n')}\n`);
     const many = await loadSession(path);

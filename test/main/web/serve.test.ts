@@ -19,12 +19,25 @@ describe('palimpsest serve', () => {
     const until = new Promise<void>((ok) => (stop = ok));
     let host!: WebHost;
     const listening = new Promise<void>((ok) => {
-      void serve({ paths: [SMALL], port: 0, until, onListening: (h) => { host = h; ok(); } }, io).then((code) => out.push(`exit ${code}`));
+      void serve(
+        {
+          paths: [SMALL],
+          port: 0,
+          until,
+          onListening: (h) => {
+            host = h;
+            ok();
+          },
+        },
+        io,
+      ).then((code) => out.push(`exit ${code}`));
     });
     await listening;
     expect(out.join('\n')).toContain(host.url);
     const r = await fetch(`${host.origin}/api/initialSessions`, {
-      method: 'POST', headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' }, body: '{}',
+      method: 'POST',
+      headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
+      body: '{}',
     });
     expect(await r.json()).toEqual({ ok: true, value: { paths: [SMALL] } });
     stop();
@@ -38,11 +51,31 @@ describe('palimpsest serve', () => {
     const until = new Promise<void>((ok) => (stop = ok));
     let host!: WebHost;
     await new Promise<void>((ok) => {
-      void serve({ paths: ['fixtures/palimpsest'], port: 0, until, onListening: (h) => { host = h; ok(); } }, io).then((code) => out.push(`exit ${code}`));
+      void serve(
+        {
+          paths: ['fixtures/palimpsest'],
+          port: 0,
+          until,
+          onListening: (h) => {
+            host = h;
+            ok();
+          },
+        },
+        io,
+      ).then((code) => out.push(`exit ${code}`));
     });
-    const call = async (method: string, body: unknown) => (await fetch(`${host.origin}/api/${method}`, {
-      method: 'POST', headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-    })).json() as Promise<{ ok: boolean; value?: { paths?: string[]; sessions?: { path: string; origin: string }[] }; error?: { code: string } }>;
+    const call = async (method: string, body: unknown) =>
+      (
+        await fetch(`${host.origin}/api/${method}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<{
+        ok: boolean;
+        value?: { paths?: string[]; sessions?: { path: string; origin: string }[] };
+        error?: { code: string };
+      }>;
     expect((await call('initialSessions', {})).value).toEqual({ paths: [] });
     const listed = (await call('discoverSessions', {})).value?.sessions?.filter((s) => s.origin === 'folder').map((s) => s.path) ?? [];
     expect(listed).toContain(resolve(SMALL));

@@ -16,16 +16,26 @@ interface Reply {
 }
 
 /** A raw HTTP request (fetch would not let us send a foreign Host header or an unnormalised path). */
-function call(host: WebHost, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function call(
+  host: WebHost,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((ok, fail) => {
-    const req = request({
-      host: '127.0.0.1', port: host.port, path, method: options.method ?? 'GET',
-      headers: { Host: `127.0.0.1:${host.port}`, ...options.headers },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { Host: `127.0.0.1:${host.port}`, ...options.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', fail);
     req.end(options.body);
   });
@@ -41,7 +51,10 @@ describe('web host', () => {
     dir = mkdtempSync(join(tmpdir(), 'palimpsest-web-'));
     const root = join(dir, 'renderer');
     mkdirSync(join(root, 'assets'), { recursive: true });
-    writeFileSync(join(root, 'index.html'), '<!doctype html><title>Palimpsest</title><script type="module" src="./assets/app.js"></script>');
+    writeFileSync(
+      join(root, 'index.html'),
+      '<!doctype html><title>Palimpsest</title><script type="module" src="./assets/app.js"></script>',
+    );
     writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1);');
     writeFileSync(join(root, '.env'), 'SECRET=1');
     writeFileSync(join(dir, 'secret.txt'), 'top secret');
@@ -86,7 +99,11 @@ describe('web host', () => {
       const r = await call(host, path);
       expect(r.headers['set-cookie'], path).toBeUndefined();
     }
-    const api = await call(host, '/api/initialSessions', { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: '{}' });
+    const api = await call(host, '/api/initialSessions', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...auth },
+      body: '{}',
+    });
     expect(api.headers['set-cookie']).toBeUndefined();
     // The page and its script are the app's own code: no session data, no secret.
     const page = await call(host, '/');
@@ -120,8 +137,19 @@ describe('web host', () => {
   });
 
   it('refuses directory traversal, dotfiles, symlinks out of the root and directories', async () => {
-    for (const p of ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
-      '/..%5csecret.txt', '/.env', '/assets/link.txt', '/assets', '/assets/', '/%00', '/%E0%A4%A']) {
+    for (const p of [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/.env',
+      '/assets/link.txt',
+      '/assets',
+      '/assets/',
+      '/%00',
+      '/%E0%A4%A',
+    ]) {
       const r = await call(host, p, { headers: auth });
       expect([400, 404], `${p} → ${r.status}`).toContain(r.status);
       expect(r.body).not.toContain('top secret');
@@ -131,7 +159,11 @@ describe('web host', () => {
 
   it('runs API methods over POST /api/<method>', async () => {
     const post = (method: string, body: unknown, headers: Record<string, string> = {}) =>
-      call(host, `/api/${method}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      call(host, `/api/${method}`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
     const init = await post('initialSessions', {});
     expect(init.status).toBe(200);
     expect(init.headers['cache-control']).toBe('no-store');
@@ -143,20 +175,37 @@ describe('web host', () => {
     expect(view.value.items.map((i: { id: string }) => i.id)).toEqual(['cp1', 'u2']);
 
     // Errors are values, with the reason.
-    expect(JSON.parse((await post('openSession', { path: '/etc/passwd' })).body)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_PATH' } });
+    expect(JSON.parse((await post('openSession', { path: '/etc/passwd' })).body)).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN_PATH' },
+    });
     expect(JSON.parse((await post('nope', {})).body)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
     expect(JSON.parse((await post('getView', { index: 'x' })).body)).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
-    const bad = await call(host, '/api/getView', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{oops' });
+    const bad = await call(host, '/api/getView', {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: '{oops',
+    });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body)).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
   });
 
   it('refuses cross-origin API calls, non-JSON bodies and GET on the API', async () => {
     const base = { method: 'POST', body: '{}' };
-    expect((await call(host, '/api/initialSessions', { ...base, headers: { ...auth, 'Content-Type': 'application/json', Origin: 'http://evil.example' } })).status).toBe(403);
+    expect(
+      (
+        await call(host, '/api/initialSessions', {
+          ...base,
+          headers: { ...auth, 'Content-Type': 'application/json', Origin: 'http://evil.example' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await call(host, '/api/initialSessions', { ...base, headers: { ...auth, 'Content-Type': 'text/plain' } })).status).toBe(415);
     expect((await call(host, '/api/initialSessions', { headers: auth })).status).toBe(405);
-    expect((await call(host, '/api/initialSessions', { ...base, headers: { ...auth, 'Content-Type': 'application/json', Origin: host.origin } })).status).toBe(200);
+    expect(
+      (await call(host, '/api/initialSessions', { ...base, headers: { ...auth, 'Content-Type': 'application/json', Origin: host.origin } }))
+        .status,
+    ).toBe(200);
   });
 
   it('says so when the renderer is not built', async () => {

@@ -20,7 +20,9 @@ import { toAnthropic, type Json } from '../../../src/main/wire';
  */
 
 const ROOT = 'fixtures/fidelity/logs/claude-code-2.1.332';
-const scenarios = readdirSync(ROOT).filter((d) => !d.startsWith('.')).sort();
+const scenarios = readdirSync(ROOT)
+  .filter((d) => !d.startsWith('.'))
+  .sort();
 
 function stripCacheControl(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripCacheControl);
@@ -59,7 +61,9 @@ describe.each(scenarios)('view --wire anthropic reproduces the captured bodies o
         expect(cmp.verdict, `wire #${r.seq}`).toBe('match');
         // Exactly, but for cache_control.
         const roleAndContent = (ms: unknown): unknown => (ms as Json[]).map((m) => ({ role: m.role, content: m.content }));
-        expect(stripCacheControl(out.body.messages), `wire #${r.seq} messages`).toEqual(stripCacheControl(roleAndContent(wireBody.messages)));
+        expect(stripCacheControl(out.body.messages), `wire #${r.seq} messages`).toEqual(
+          stripCacheControl(roleAndContent(wireBody.messages)),
+        );
         expect(out.body.model).toBe(wireBody.model);
         expect(out.unknowns).toContain('Claude Code\'s "x-anthropic-billing-header:" system block (no log records it)');
       }

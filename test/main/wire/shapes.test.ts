@@ -4,19 +4,45 @@ import type { Block } from '../../../src/shared/model/content';
 import { defaultShape, toAnthropic, toChat, toResponses } from '../../../src/main/wire';
 
 function item(id: string, role: ViewItem['role'], blocks: Block[] | null): ViewItem {
-  return { id, seq: 0, role, kind: 'user', blocks, rendition: blocks === null ? 'masked' : 'verbatim', meta: false, derivation: null, provenance: [0] };
+  return {
+    id,
+    seq: 0,
+    role,
+    kind: 'user',
+    blocks,
+    rendition: blocks === null ? 'masked' : 'verbatim',
+    meta: false,
+    derivation: null,
+    provenance: [0],
+  };
 }
 
 function view(over: Partial<ModelView> = {}): ModelView {
   return {
-    request: { index: 0, id: 'r0', seq: 9, purpose: 'agent', compactionId: null, route: { provider: 'openai', model: 'gpt-x', maxOutput: 1000 }, responseSeq: null, finish: null, usage: null, reportedInputTokens: null, error: null },
+    request: {
+      index: 0,
+      id: 'r0',
+      seq: 9,
+      purpose: 'agent',
+      compactionId: null,
+      route: { provider: 'openai', model: 'gpt-x', maxOutput: 1000 },
+      responseSeq: null,
+      finish: null,
+      usage: null,
+      reportedInputTokens: null,
+      error: null,
+    },
     system: [{ type: 'text', text: 'base' }],
     headerSeqs: [],
     tools: [{ name: 'sh', description: 'run', inputSchema: { type: 'object' } }],
     items: [
       item('d', 'system', [{ type: 'text', text: 'dev' }]),
       item('u', 'user', [{ type: 'text', text: 'hi' }]),
-      item('a', 'assistant', [{ type: 'reasoning', text: '', redacted: true }, { type: 'text', text: 'ok' }, { type: 'tool_call', id: 'c1', name: 'sh', input: '{"cmd":"ls"}' }]),
+      item('a', 'assistant', [
+        { type: 'reasoning', text: '', redacted: true },
+        { type: 'text', text: 'ok' },
+        { type: 'tool_call', id: 'c1', name: 'sh', input: '{"cmd":"ls"}' },
+      ]),
       item('t', 'tool', [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: 'out' }] }]),
       item('m', 'tool', null),
       item('o', 'assistant', [{ type: 'opaque', label: 'compaction', chars: 12 }]),
@@ -39,7 +65,9 @@ describe('wire shapes', () => {
   it('Responses: developer role by origin, function_call items, unknowns left out and listed', () => {
     const w = toResponses(view(), { origins: new Map([['d', 'developer']]) });
     expect(w.body).toEqual({
-      model: 'gpt-x', max_output_tokens: 1000, instructions: 'base',
+      model: 'gpt-x',
+      max_output_tokens: 1000,
+      instructions: 'base',
       tools: [{ type: 'function', name: 'sh', description: 'run', parameters: { type: 'object' } }],
       input: [
         { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'dev' }] },
@@ -57,12 +85,20 @@ describe('wire shapes', () => {
   });
 
   it('Anthropic: tool results in user messages, same-role messages merged, parsed tool input', () => {
-    const w = toAnthropic(view({ system: null, tools: null, request: { ...view().request, route: { provider: 'anthropic' } } }), { instruction: null });
+    const w = toAnthropic(view({ system: null, tools: null, request: { ...view().request, route: { provider: 'anthropic' } } }), {
+      instruction: null,
+    });
     expect(w.body).toEqual({
       messages: [
         { role: 'system', content: 'dev' },
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: [{ type: 'text', text: 'ok' }, { type: 'tool_use', id: 'c1', name: 'sh', input: { cmd: 'ls' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'ok' },
+            { type: 'tool_use', id: 'c1', name: 'sh', input: { cmd: 'ls' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'out', is_error: false }] },
       ],
     });
@@ -84,7 +120,11 @@ describe('wire shapes', () => {
       { role: 'system', content: 'base' },
       { role: 'system', content: 'dev' },
       { role: 'user', content: 'hi' },
-      { role: 'assistant', content: 'ok', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'sh', arguments: '{"cmd":"ls"}' } }] },
+      {
+        role: 'assistant',
+        content: 'ok',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'sh', arguments: '{"cmd":"ls"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'out' },
       { role: 'user', content: 'summarize' },
     ]);

@@ -12,7 +12,10 @@ describe('parseSse', () => {
   });
 
   it('accepts CRLF, LF and CR line ends alike', () => {
-    const want = [{ event: 'x', data: 'one' }, { event: null, data: 'two' }];
+    const want = [
+      { event: 'x', data: 'one' },
+      { event: null, data: 'two' },
+    ];
     expect(parseSse('event: x\r\ndata: one\r\n\r\ndata: two\r\n\r\n').events).toEqual(want);
     expect(parseSse('event: x\rdata: one\r\rdata: two\r\r').events).toEqual(want);
   });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cellDelta, cellKey, cellMisses, cellRegressions, cellValue, deltaText, differs, formatValue, grid, METRICS, spreadText,
+  cellDelta,
+  cellKey,
+  cellMisses,
+  cellRegressions,
+  cellValue,
+  deltaText,
+  differs,
+  formatValue,
+  grid,
+  METRICS,
+  spreadText,
 } from '../../../src/renderer/eval/matrix';
 import { cell, results, stat, TRACE } from './fixtures';
 
@@ -9,7 +19,8 @@ describe('eval matrix logic', () => {
     const c = cell('one-shot', 'mock:a', 0.75, {
       quality: { ...cell('x', 'y', 0.75).quality, provenance: stat(0.5), staleRejection: null },
       structural: { error: 3, warning: 0, info: 0, maxErrorsPerRun: 2, rules: { R: 3 } },
-      failures: { count: 1, of: 4, rate: 0.25 }, recovery: { committed: 1, of: 2, rate: 0.5 },
+      failures: { count: 1, of: 4, rate: 0.25 },
+      recovery: { committed: 1, of: 2, rate: 0.5 },
       spend: { runs: 4, requests: 4, input: 1, output: 1, cacheRead: 0, cacheWrite: 0, costUsd: 0.02, costPerRun: 0.005 },
       latency: { p50: 10, p95: 1234, calls: 4 },
     });
@@ -23,11 +34,22 @@ describe('eval matrix logic', () => {
     expect(cellValue(c, 'cost').value).toBe(0.005);
     expect(cellValue(c, 'latencyP95').value).toBe(1234);
     expect(METRICS.map((m) => m.id)).toEqual([
-      'recall', 'constraint', 'decision', 'open_work', 'evidence', 'staleRejection', 'provenance', 'structuralErrors', 'failureRate', 'recovery', 'cost', 'latencyP95',
+      'recall',
+      'constraint',
+      'decision',
+      'open_work',
+      'evidence',
+      'staleRejection',
+      'provenance',
+      'structuralErrors',
+      'failureRate',
+      'recovery',
+      'cost',
+      'latencyP95',
     ]);
   });
 
-  it('formats values in the metric\'s unit, and unknown as a dash (never 0)', () => {
+  it("formats values in the metric's unit, and unknown as a dash (never 0)", () => {
     expect(formatValue('recall', 0.7532)).toBe('75.3 %');
     expect(formatValue('recall', null)).toBe('—');
     expect(formatValue('structuralErrors', 2)).toBe('2');
@@ -56,11 +78,13 @@ describe('eval matrix logic', () => {
     expect(cellMisses(null, a, 'recall')).toEqual([]);
   });
 
-  it('finds a cell\'s regression and delta for the metric shown', () => {
+  it("finds a cell's regression and delta for the metric shown", () => {
     const r = results(true);
     const e = r.aggregate.cells.find((c) => c.trace === null && c.strategy === 'extractive');
     if (!e) throw new Error('fixture');
-    expect(cellRegressions(r.comparison, e, 'recall').map((d) => d.words)).toEqual([expect.stringMatching(/recall fell from 80.0 % to 50.0 %/)]);
+    expect(cellRegressions(r.comparison, e, 'recall').map((d) => d.words)).toEqual([
+      expect.stringMatching(/recall fell from 80.0 % to 50.0 %/),
+    ]);
     expect(cellRegressions(r.comparison, e, 'latencyP95')).toEqual([]);
     expect(cellDelta(r.comparison, e, 'recall')?.delta).toBeCloseTo(-0.3);
     expect(cellDelta(r.comparison, e, 'recovery')).toBeNull();
@@ -93,7 +117,7 @@ describe('eval matrix logic', () => {
     expect(grid(r.aggregate, null, null, 'recall', true).cells.size).toBe(4);
   });
 
-  it('shows one trace\'s cells when a trace is chosen', () => {
+  it("shows one trace's cells when a trace is chosen", () => {
     const r = results(false);
     const g = grid(r.aggregate, TRACE, null, 'recall', false);
     expect([...g.cells.values()].every((c) => c.trace === TRACE)).toBe(true);

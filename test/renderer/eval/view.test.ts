@@ -20,10 +20,37 @@ const ok = <T>(value: T): Promise<ApiResult<T>> => Promise.resolve({ ok: true, v
 
 function job(state: EvalJob['state'], done: number, total: number | null): EvalJob {
   return {
-    jobId: 'j1', state, spec: '/specs/demo.spec.yaml', specName: 'demo', resultsFile: '/data/evals/x.results.jsonl', resume: false, shard: null,
-    startedAt: 'now', finishedAt: state === 'running' ? null : 'now', done, total,
-    last: done > 0 ? { key: 'k', trace: 't', target: { compaction: 'c' }, strategy: 'truncate', model: 'none', fault: null, repeat: 0, outcome: 'fallback', recall: 0.25, mock: false, error: null } : null,
-    stopped: state === 'cancelled' ? 'cancelled: no new cells scheduled, the cells in flight were aborted and not written' : null, errors: [], error: null, summary: null,
+    jobId: 'j1',
+    state,
+    spec: '/specs/demo.spec.yaml',
+    specName: 'demo',
+    resultsFile: '/data/evals/x.results.jsonl',
+    resume: false,
+    shard: null,
+    startedAt: 'now',
+    finishedAt: state === 'running' ? null : 'now',
+    done,
+    total,
+    last:
+      done > 0
+        ? {
+            key: 'k',
+            trace: 't',
+            target: { compaction: 'c' },
+            strategy: 'truncate',
+            model: 'none',
+            fault: null,
+            repeat: 0,
+            outcome: 'fallback',
+            recall: 0.25,
+            mock: false,
+            error: null,
+          }
+        : null,
+    stopped: state === 'cancelled' ? 'cancelled: no new cells scheduled, the cells in flight were aborted and not written' : null,
+    errors: [],
+    error: null,
+    summary: null,
   };
 }
 
@@ -32,10 +59,13 @@ function fakeApi() {
   let releaseWatch: (() => void) | null = null;
   let watched = 0;
   const api = {
-    listEvalFiles: () => ok({
-      specs: [{ path: '/specs/demo.spec.yaml', name: 'demo', description: 'A <i>demo</i>.', error: null, given: true }],
-      results: [{ path: '/data/evals/x.results.jsonl', bytes: 10, modifiedAt: '2026-01-01T00:00:00.000Z' }], resultsFolder: '/data/evals', problems: [],
-    }),
+    listEvalFiles: () =>
+      ok({
+        specs: [{ path: '/specs/demo.spec.yaml', name: 'demo', description: 'A <i>demo</i>.', error: null, given: true }],
+        results: [{ path: '/data/evals/x.results.jsonl', bytes: 10, modifiedAt: '2026-01-01T00:00:00.000Z' }],
+        resultsFolder: '/data/evals',
+        problems: [],
+      }),
     listEvalJobs: () => ok({ jobs: [] }),
     openEvalResults: (input: { baseline?: string }) => {
       calls.push({ method: 'openEvalResults', input });
@@ -45,8 +75,16 @@ function fakeApi() {
       calls.push({ method: 'evalRunDetail', input });
       const r = results(false);
       return ok({
-        file: r.file, branch: 'main', stale: [], missing: [], note: null, run: r.runs[2], tracePath: '/t/a.jsonl', diagnostics: [],
-        facts: { constraint: { total: 2, ok: ['c1'], missed: ['c2'] } }, provenance: { ok: [], without: [] },
+        file: r.file,
+        branch: 'main',
+        stale: [],
+        missing: [],
+        note: null,
+        run: r.runs[2],
+        tracePath: '/t/a.jsonl',
+        diagnostics: [],
+        facts: { constraint: { total: 2, ok: ['c1'], missed: ['c2'] } },
+        provenance: { ok: [], without: [] },
         comparison: { anchors: { path: [], identifier: [], number: [], error: [] }, rows: [] },
       });
     },
@@ -78,7 +116,10 @@ function mount() {
   return { ...fake, view };
 }
 
-const matrixCells = (root: HTMLElement) => [...root.querySelectorAll('.ev-table tbody tr')].map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.querySelector('.ev-value')?.textContent ?? c.textContent));
+const matrixCells = (root: HTMLElement) =>
+  [...root.querySelectorAll('.ev-table tbody tr')].map((tr) =>
+    [...tr.querySelectorAll('th, td')].map((c) => c.querySelector('.ev-value')?.textContent ?? c.textContent),
+  );
 
 describe('the eval view', () => {
   it('opens the newest results as the matrix, with the misses marked, and the metric chooses what the cells show', async () => {
@@ -106,12 +147,18 @@ describe('the eval view', () => {
     fireEvent.change(view.getByLabelText('Baseline (optional)'), { target: { value: '/data/evals/base.results.jsonl' } });
     fireEvent.click(view.getByRole('button', { name: 'Show results' }));
     await waitFor(() => expect(view.getByRole('status', { name: 'Verdict' }).textContent).toMatch(/1 regression against the baseline/));
-    expect(calls.at(-1)).toEqual({ method: 'openEvalResults', input: { file: '/data/evals/x.results.jsonl', baseline: '/data/evals/base.results.jsonl' } });
+    expect(calls.at(-1)).toEqual({
+      method: 'openEvalResults',
+      input: { file: '/data/evals/x.results.jsonl', baseline: '/data/evals/base.results.jsonl' },
+    });
     const matrix = view.getByRole('region', { name: 'Eval matrix' });
     const extractive = within(matrix).getByRole('button', { name: /^extractive × none: 50.0 %, regressed$/ });
     expect(extractive.textContent).toMatch(/50.0 % ▼.*−30.0 pts vs baseline/);
     fireEvent.click(within(matrix).getByLabelText(/Only cells different/));
-    expect(matrixCells(matrix)).toEqual([['extractive', '50.0 % ▼', '—'], ['one-shot', '—', '❌ 75.0 %']]);
+    expect(matrixCells(matrix)).toEqual([
+      ['extractive', '50.0 % ▼', '—'],
+      ['one-shot', '—', '❌ 75.0 %'],
+    ]);
     expect(matrix.textContent).toMatch(/2 cells equal to the baseline hidden/);
     expect(within(matrix).getByText(/▼ extractive × none: recall fell from 80.0 % to 50.0 %/)).toBeTruthy();
   });
@@ -128,7 +175,10 @@ describe('the eval view', () => {
     expect(runs.querySelector('script')).toBeNull();
     fireEvent.click(within(runs).getByRole('button', { name: 'Compare run #1 of one-shot × mock:a with the original' }));
     const detail = await view.findByRole('region', { name: 'Run compared with the original' });
-    expect(calls.at(-1)).toEqual({ method: 'evalRunDetail', input: { file: '/data/evals/x.results.jsonl', runId: 'r3', spec: '/specs/demo.spec.yaml' } });
+    expect(calls.at(-1)).toEqual({
+      method: 'evalRunDetail',
+      input: { file: '/data/evals/x.results.jsonl', runId: 'r3', spec: '/specs/demo.spec.yaml' },
+    });
     expect(within(detail).getByRole('region', { name: 'Comparison' })).toBeTruthy();
     expect(document.activeElement?.tagName).toBe('H3');
     expect(detail.querySelector('.ev-score')?.textContent).toMatch(/constraints1\/21 missed/);

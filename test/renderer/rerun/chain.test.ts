@@ -7,11 +7,23 @@ const base: ChainEntry = { key: 1, provider: 'anthropic', model: 'claude-haiku-4
 describe('a chain entry as the panel edits it', () => {
   it('is "provider:model" when it pins nothing more, the object form when it does', () => {
     expect(modelSpec(base)).toEqual({ ok: true, value: 'anthropic:claude-haiku-4-5' });
-    expect(modelSpec({ ...base, temperature: ' 0.2 ', reasoning: 'high', maxOutput: '4,000', prices: '1, 5, 0.1, 1.25', keyEnv: 'WORK_ANTHROPIC_API_KEY' })).toEqual({
+    expect(
+      modelSpec({
+        ...base,
+        temperature: ' 0.2 ',
+        reasoning: 'high',
+        maxOutput: '4,000',
+        prices: '1, 5, 0.1, 1.25',
+        keyEnv: 'WORK_ANTHROPIC_API_KEY',
+      }),
+    ).toEqual({
       ok: true,
       value: {
-        provider: 'anthropic', model: 'claude-haiku-4-5', keyEnv: 'WORK_ANTHROPIC_API_KEY',
-        params: { temperature: 0.2, maxOutput: 4000, reasoning: 'high' }, prices: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+        provider: 'anthropic',
+        model: 'claude-haiku-4-5',
+        keyEnv: 'WORK_ANTHROPIC_API_KEY',
+        params: { temperature: 0.2, maxOutput: 4000, reasoning: 'high' },
+        prices: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
       },
     });
   });
@@ -31,14 +43,26 @@ describe('a chain entry as the panel edits it', () => {
 
   it('goes to settings and comes back the same, and lists what it pins', () => {
     const row: PinnedModelRow = {
-      provider: 'openai', model: 'llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1', window: 131072, keyEnv: 'OLLAMA_API_KEY',
-      params: { temperature: 0, maxOutput: 2000, reasoning: 'low' }, prices: { input: 0, output: 0, cacheWrite: 0.5 },
+      provider: 'openai',
+      model: 'llama3.1:8b',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      window: 131072,
+      keyEnv: 'OLLAMA_API_KEY',
+      params: { temperature: 0, maxOutput: 2000, reasoning: 'low' },
+      prices: { input: 0, output: 0, cacheWrite: 0.5 },
     };
     const e = entryOf(row, 7);
     // The cache read stays unpriced (not free).
     expect(e.prices).toBe('0,0,,0.5');
     expect(modelRow(e)).toEqual({ ok: true, value: row });
     expect(modelRow(base)).toEqual({ ok: true, value: { provider: 'anthropic', model: 'claude-haiku-4-5' } });
-    expect(entryDetails(e)).toEqual(['window 131072', 'temperature 0', 'reasoning low', 'max output 2000', '$0 in / $0 out per M / $0.5 cache write', 'key from OLLAMA_API_KEY']);
+    expect(entryDetails(e)).toEqual([
+      'window 131072',
+      'temperature 0',
+      'reasoning low',
+      'max output 2000',
+      '$0 in / $0 out per M / $0.5 cache write',
+      'key from OLLAMA_API_KEY',
+    ]);
   });
 });

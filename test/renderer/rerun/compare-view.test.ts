@@ -10,7 +10,19 @@ afterEach(cleanup);
 const XSS = '<img src=x onerror="window.__pwned=1">';
 
 function subject(id: string, summary: string | null, outcome = 'committed') {
-  return { id, label: id === 'original' ? 'original (one-shot)' : `${id} [mock] #1`, outcome, summary, viewChars: 10, tokensBefore: 100, tokensAfter: 40, diagnostics: [], costUsd: null, requests: 1, latencyMs: 12 };
+  return {
+    id,
+    label: id === 'original' ? 'original (one-shot)' : `${id} [mock] #1`,
+    outcome,
+    summary,
+    viewChars: 10,
+    tokensBefore: 100,
+    tokensAfter: 40,
+    diagnostics: [],
+    costUsd: null,
+    requests: 1,
+    latencyMs: 12,
+  };
 }
 const survival = (kept: number, lost: string[]) => [
   { kind: 'path' as const, total: kept + lost.length, kept, recall: kept / (kept + lost.length), lost },
@@ -19,15 +31,36 @@ const survival = (kept: number, lost: string[]) => [
   { kind: 'error' as const, total: 0, kept: 0, recall: null, lost: [] },
 ];
 const RESULT: CompareResult = {
-  file: '/tmp/x.runs.jsonl', branch: 'main', stale: ['run1'], missing: [], note: null,
+  file: '/tmp/x.runs.jsonl',
+  branch: 'main',
+  stale: ['run1'],
+  missing: [],
+  note: null,
   comparison: {
     anchors: { path: ['src/a.ts', 'src/b.ts'], identifier: [], number: [], error: [] },
     rows: [
-      { subject: subject('original', '## Objective\nFix it'), sections: [{ name: 'Objective', present: true, empty: false }], survival: survival(1, ['src/b.ts']), recall: 0.5, severities: { error: 0, warning: 0, info: 0 }, diff: null },
       {
-        subject: { ...subject('run1', `## Objective\n${XSS}`), diagnostics: [{ rule: 'R1', severity: 'error', message: 'bad', file: null, line: null, seqs: [] }] },
-        sections: [{ name: 'Objective', present: true, empty: true }], survival: survival(2, []), recall: 1, severities: { error: 1, warning: 0, info: 0 },
-        diff: [{ op: 'same', text: '## Objective\n' }, { op: 'removed', text: 'Fix it\n' }, { op: 'added', text: `${XSS}\n` }],
+        subject: subject('original', '## Objective\nFix it'),
+        sections: [{ name: 'Objective', present: true, empty: false }],
+        survival: survival(1, ['src/b.ts']),
+        recall: 0.5,
+        severities: { error: 0, warning: 0, info: 0 },
+        diff: null,
+      },
+      {
+        subject: {
+          ...subject('run1', `## Objective\n${XSS}`),
+          diagnostics: [{ rule: 'R1', severity: 'error', message: 'bad', file: null, line: null, seqs: [] }],
+        },
+        sections: [{ name: 'Objective', present: true, empty: true }],
+        survival: survival(2, []),
+        recall: 1,
+        severities: { error: 1, warning: 0, info: 0 },
+        diff: [
+          { op: 'same', text: '## Objective\n' },
+          { op: 'removed', text: 'Fix it\n' },
+          { op: 'added', text: `${XSS}\n` },
+        ],
       },
     ],
   },
@@ -38,7 +71,8 @@ describe('CompareView', () => {
     const { container } = render(createElement(CompareView, { result: RESULT }));
     const heads = [...container.querySelectorAll('thead th[data-subject]')].map((th) => th.textContent);
     expect(heads).toEqual(['original (one-shot)', 'run1 [mock] #1session changed since']);
-    const cells = (label: string) => [...container.querySelectorAll('tbody tr')].find((tr) => tr.querySelector('th')?.textContent === label)?.querySelectorAll('td');
+    const cells = (label: string) =>
+      [...container.querySelectorAll('tbody tr')].find((tr) => tr.querySelector('th')?.textContent === label)?.querySelectorAll('td');
     expect([...(cells('verbatim recall') ?? [])].map((c) => c.textContent)).toEqual(['50%', '100%']);
     expect([...(cells('· paths') ?? [])].map((c) => c.textContent)).toEqual(['1/2 (50%) · 1 lostsrc/b.ts', '2/2 (100%)']);
     expect([...(cells('§ Objective') ?? [])].map((c) => c.textContent)).toEqual(['✓', 'empty']);

@@ -37,17 +37,28 @@ function fakeApi(opts: { store?: 'available' | 'web' } = {}): Fake {
     { provider: 'openai-responses', env: ['OPENAI_API_KEY'], set: stored, source: stored ? 'stored' : null, last4: stored ? 'WXYZ' : null },
     { provider: 'anthropic', env: ['ANTHROPIC_API_KEY'], set: false, source: null, last4: null },
   ];
-  const store = opts.store === 'web'
-    ? { available: false, location: null, message: 'This host does not store API keys; set environment variables.' }
-    : { available: true, location: '/home/u/.config/Palimpsest/provider-keys.json', message: null };
+  const store =
+    opts.store === 'web'
+      ? { available: false, location: null, message: 'This host does not store API keys; set environment variables.' }
+      : { available: true, location: '/home/u/.config/Palimpsest/provider-keys.json', message: null };
   const api = {
     listStrategies: () => ok({ strategies: [{ id: 'extractive', title: 'Extractive', source: 'baseline', needsModel: false }] }),
     listCompactions: (input: unknown) => {
       calls.push({ method: 'listCompactions', input });
       const b = branchOf(input);
-      return ok({ branch: b, compactions: b === 'main' ? [{ id: 'cmp_01', preTokens: 1224, startSeq: 28 }, { id: 'cmp_02', preTokens: 2000, startSeq: 60 }] : [{ id: 'cmp_fork', preTokens: 900, startSeq: 70 }] });
+      return ok({
+        branch: b,
+        compactions:
+          b === 'main'
+            ? [
+                { id: 'cmp_01', preTokens: 1224, startSeq: 28 },
+                { id: 'cmp_02', preTokens: 2000, startSeq: 60 },
+              ]
+            : [{ id: 'cmp_fork', preTokens: 900, startSeq: 70 }],
+      });
     },
-    listRequests: (input: unknown) => ok({ branch: branchOf(input), requests: [{ index: 0, seq: 5, window: 200_000, compactionId: null }] }),
+    listRequests: (input: unknown) =>
+      ok({ branch: branchOf(input), requests: [{ index: 0, seq: 5, window: 200_000, compactionId: null }] }),
     providerKeys: () => ok({ providers: providers(), models: [], store }),
     listRerunJobs: () => ok({ jobs: [] }),
     rerunSettings: () => ok({ file: '/data/settings.json', chain: [], problem: null }),
@@ -96,7 +107,10 @@ describe('entry points from the inspector', () => {
     await settle();
     expect(store.getState()).toMatchObject({ branch: 'fork', defaultBranch: 'main', form: { targetKind: 'request', request: '0' } });
     expect(store.getState().compactions.map((c) => c.id)).toEqual(['cmp_fork']);
-    expect(calls.filter((c) => c.method === 'listCompactions').map((c) => c.input)).toEqual([{ sessionId: 's2' }, { sessionId: 's2', branch: 'fork' }]);
+    expect(calls.filter((c) => c.method === 'listCompactions').map((c) => c.input)).toEqual([
+      { sessionId: 's2' },
+      { sessionId: 's2', branch: 'fork' },
+    ]);
   });
 });
 
@@ -120,7 +134,9 @@ describe('the key editor', () => {
     expect(notPrevented).toBe(false);
     expect(field.value).toBe('');
     await settle();
-    expect(fake.calls.filter((c) => c.method === 'setProviderKey')).toEqual([{ method: 'setProviderKey', input: { provider: 'openai', key: KEY } }]);
+    expect(fake.calls.filter((c) => c.method === 'setProviderKey')).toEqual([
+      { method: 'setProviderKey', input: { provider: 'openai', key: KEY } },
+    ]);
     expect(container.querySelector('[data-provider="openai"]')?.textContent).toMatch(/set, stored, encrypted, …WXYZ/);
     expect(getByRole('status').textContent).toBe('Stored the openai key ending …WXYZ, encrypted.');
     // Neither the page nor the store holds the key afterwards.

@@ -4,7 +4,17 @@ import { chartLayout } from '../../../src/renderer/session/chart';
 import { textDiff } from '../../../src/renderer/session/textdiff';
 
 const point = (index: number, size: number, purpose = 'agent', over: Partial<TokenPoint> = {}): TokenPoint => ({
-  index, seq: index * 10, purpose, estimated: size, uncounted: 0, reported: size, size, window: 1000, trigger: 800, state: 'below', ...over,
+  index,
+  seq: index * 10,
+  purpose,
+  estimated: size,
+  uncounted: 0,
+  reported: size,
+  size,
+  window: 1000,
+  trigger: 800,
+  state: 'below',
+  ...over,
 });
 const BOX = { width: 100, height: 100, left: 0, pad: 0 };
 
@@ -54,6 +64,11 @@ describe('summary text diff', () => {
     expect(d.by).toBe('word');
     expect(d.parts.filter((p) => p.kind === 'added').map((p) => p.text.trim())).toEqual(['CSV', 'fail']);
     expect(d.parts.filter((p) => p.kind === 'removed').map((p) => p.text.trim())).toEqual(['pass']);
-    expect(d.parts.filter((p) => p.kind !== 'added').map((p) => p.text).join('')).toBe('Keep the column order. Tests pass.');
+    expect(
+      d.parts
+        .filter((p) => p.kind !== 'added')
+        .map((p) => p.text)
+        .join(''),
+    ).toBe('Keep the column order. Tests pass.');
   });
 });

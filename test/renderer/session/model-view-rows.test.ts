@@ -28,7 +28,11 @@ const SCROLLER = 600;
 function sessionText(): string {
   const lines: object[] = [
     { kind: 'session', format: 'palimpsest', version: 1, id: 'model-view-rows', harness: 'test' },
-    { kind: 'header', system: [{ type: 'text', text: 'You are a careful coding agent.' }], route: { provider: 'anthropic', model: 'claude-test', window: 200000, maxOutput: 8192 } },
+    {
+      kind: 'header',
+      system: [{ type: 'text', text: 'You are a careful coding agent.' }],
+      route: { provider: 'anthropic', model: 'claude-test', window: 200000, maxOutput: 8192 },
+    },
   ];
   for (let i = 0; i < ITEMS; i++) {
     const text = Array.from({ length: LINES }, (_, l) => `item ${i}, line ${l}`).join('\n');
@@ -74,7 +78,13 @@ class FakeResizeObserver {
       if (!el.isConnected || h === last) continue;
       this.reported.set(el, h);
       const box = [{ blockSize: h, inlineSize: 500 }];
-      entries.push({ target: el, borderBoxSize: box, contentBoxSize: box, devicePixelContentBoxSize: box, contentRect: { height: h, width: 500 } } as unknown as ResizeObserverEntry);
+      entries.push({
+        target: el,
+        borderBoxSize: box,
+        contentBoxSize: box,
+        devicePixelContentBoxSize: box,
+        contentRect: { height: h, width: 500 },
+      } as unknown as ResizeObserverEntry);
     }
     if (entries.length > 0) this.callback(entries, this as unknown as ResizeObserver);
     return entries.length > 0;
@@ -95,7 +105,12 @@ async function frame(): Promise<void> {
 const saved = new Map<string, PropertyDescriptor | undefined>();
 function layout(prop: 'offsetHeight' | 'clientHeight' | 'offsetWidth' | 'clientWidth', get: (el: HTMLElement) => number): void {
   saved.set(prop, Object.getOwnPropertyDescriptor(HTMLElement.prototype, prop));
-  Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get() { return get(this as HTMLElement); } });
+  Object.defineProperty(HTMLElement.prototype, prop, {
+    configurable: true,
+    get() {
+      return get(this as HTMLElement);
+    },
+  });
 }
 
 let dir: string;
@@ -150,10 +165,12 @@ async function opened(): Promise<{ store: SessionStore; container: HTMLElement }
 
 /** Each drawn row's top (from the virtualizer's `start`) and bottom (its simulated height), top to bottom. */
 function rows(container: HTMLElement): { index: string; top: number; bottom: number }[] {
-  return [...container.querySelectorAll<HTMLElement>('.vrow')].map((el) => {
-    const top = Number(/translateY\(([-\d.]+)px\)/.exec(el.style.transform)?.[1]);
-    return { index: el.dataset.index ?? '?', top, bottom: top + heightOf(el) };
-  }).sort((a, b) => a.top - b.top);
+  return [...container.querySelectorAll<HTMLElement>('.vrow')]
+    .map((el) => {
+      const top = Number(/translateY\(([-\d.]+)px\)/.exec(el.style.transform)?.[1]);
+      return { index: el.dataset.index ?? '?', top, bottom: top + heightOf(el) };
+    })
+    .sort((a, b) => a.top - b.top);
 }
 
 function overlaps(container: HTMLElement): string[] {
@@ -166,9 +183,10 @@ function overlaps(container: HTMLElement): string[] {
   return found;
 }
 
-const click = (container: HTMLElement, position: number) => act(() => {
-  fireEvent.click(container.querySelector(`.item[data-position="${position}"]`)!);
-});
+const click = (container: HTMLElement, position: number) =>
+  act(() => {
+    fireEvent.click(container.querySelector(`.item[data-position="${position}"]`)!);
+  });
 const openTexts = (container: HTMLElement) => container.querySelectorAll('.item[aria-expanded=true] pre.text').length;
 
 describe('model view rows', () => {
@@ -224,7 +242,9 @@ describe('model view rows', () => {
       scroller.scrollTop = 1200;
       fireEvent.scroll(scroller);
     });
-    await until(() => container.querySelector('.vrow[data-index="2"]') === null && container.querySelector('.item[data-position="25"]') !== null);
+    await until(
+      () => container.querySelector('.vrow[data-index="2"]') === null && container.querySelector('.item[data-position="25"]') !== null,
+    );
     await act(() => store.getState().select(1));
     await until(() => store.getState().head?.request.index === 1 && container.querySelector('.item[data-position="25"]') !== null);
     await frame();

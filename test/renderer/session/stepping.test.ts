@@ -5,10 +5,20 @@ import { trackPercent } from '../../../src/renderer/session/Timeline';
 
 // Requests at seqs 3, 7, 12 (a summarizer call), 16, 20; a compaction over seqs 10–14 and one with no end.
 const requests = [
-  { index: 0, seq: 3, purpose: 'agent' }, { index: 1, seq: 7, purpose: 'agent' }, { index: 2, seq: 12, purpose: 'compaction' },
-  { index: 3, seq: 16, purpose: 'agent' }, { index: 4, seq: 20, purpose: 'agent' },
+  { index: 0, seq: 3, purpose: 'agent' },
+  { index: 1, seq: 7, purpose: 'agent' },
+  { index: 2, seq: 12, purpose: 'compaction' },
+  { index: 3, seq: 16, purpose: 'agent' },
+  { index: 4, seq: 20, purpose: 'agent' },
 ];
-const compaction = (id: string, seqs: number[], endSeq: number | null) => ({ id, seqs, endSeq, startSeq: seqs[0] ?? null, outcome: endSeq === null ? null : 'committed' as const, trigger: 'auto' as const });
+const compaction = (id: string, seqs: number[], endSeq: number | null) => ({
+  id,
+  seqs,
+  endSeq,
+  startSeq: seqs[0] ?? null,
+  outcome: endSeq === null ? null : ('committed' as const),
+  trigger: 'auto' as const,
+});
 
 describe('timeline markers', () => {
   it('puts a compaction on the first agent request after its last event (the first view that shows it)', () => {
@@ -28,7 +38,11 @@ describe('timeline markers', () => {
       { rule: 'C', severity: 'info' as const, seqs: [], message: '' },
       { rule: 'D', severity: 'info' as const, seqs: [99], message: '' },
     ];
-    expect(diagnosticMarkers(requests, ds).map((m) => [m.id, m.index, m.severity])).toEqual([['A#0', 2, 'error'], ['B#1', 2, 'warning'], ['D#3', 4, 'info']]);
+    expect(diagnosticMarkers(requests, ds).map((m) => [m.id, m.index, m.severity])).toEqual([
+      ['A#0', 2, 'error'],
+      ['B#1', 2, 'warning'],
+      ['D#3', 4, 'info'],
+    ]);
   });
 
   it('places markers on the track as the slider does', () => {

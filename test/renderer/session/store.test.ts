@@ -57,7 +57,11 @@ describe('session store', () => {
     await s.getState().select(8);
     s.getState().ensureView(0, 3);
     s.getState().ensureRaw(0, 45);
-    await settle(s, () => s.getState().viewChunks[0] !== undefined && s.getState().alignChunks[0] !== undefined && s.getState().eventChunks[0] !== undefined);
+    await settle(
+      s,
+      () =>
+        s.getState().viewChunks[0] !== undefined && s.getState().alignChunks[0] !== undefined && s.getState().eventChunks[0] !== undefined,
+    );
     s.getState().pickView(0);
     const k1 = s.getState().viewChunks[0]?.[0];
     expect(k1?.item.id).toBe('k1');

@@ -4,7 +4,12 @@ import { filterSessions, harnessCounts } from '../../../src/renderer/library/fil
 import type { DiscoveredSession } from '../../../src/shared/api/contract';
 
 const press = (key: string, mods: Partial<{ alt: boolean; ctrl: boolean; meta: boolean; shift: boolean; code: string }> = {}) => ({
-  key, code: mods.code ?? '', altKey: mods.alt ?? false, ctrlKey: mods.ctrl ?? false, metaKey: mods.meta ?? false, shiftKey: mods.shift ?? false,
+  key,
+  code: mods.code ?? '',
+  altKey: mods.alt ?? false,
+  ctrlKey: mods.ctrl ?? false,
+  metaKey: mods.meta ?? false,
+  shiftKey: mods.shift ?? false,
 });
 
 describe('shell shortcuts', () => {
@@ -28,9 +33,25 @@ describe('shell shortcuts', () => {
 
 describe('library filter', () => {
   const row = (path: string, harness: DiscoveredSession['harness'], more: Partial<DiscoveredSession> = {}): DiscoveredSession => ({
-    path, harness, origin: 'machine', root: '/r', id: null, project: null, title: null, startedAt: null, endedAt: null,
-    modifiedAt: '2026-01-01T00:00:00.000Z', bytes: 1, files: 1, requests: null, compactions: null, model: null, harnessVersion: null,
-    badLines: 0, problems: [], ...more,
+    path,
+    harness,
+    origin: 'machine',
+    root: '/r',
+    id: null,
+    project: null,
+    title: null,
+    startedAt: null,
+    endedAt: null,
+    modifiedAt: '2026-01-01T00:00:00.000Z',
+    bytes: 1,
+    files: 1,
+    requests: null,
+    compactions: null,
+    model: null,
+    harnessVersion: null,
+    badLines: 0,
+    problems: [],
+    ...more,
   });
   const list = [
     row('/h/.claude/projects/shop/a.jsonl', 'claude-code', { title: 'Fix pagination', project: '/home/dev/shop' }),
@@ -47,6 +68,10 @@ describe('library filter', () => {
 
   it('narrows by harness, unknown formats included', () => {
     expect(filterSessions(list, '', 'unknown').map((s) => s.path)).toEqual(['/tmp/x.jsonl']);
-    expect(harnessCounts(list)).toEqual([['claude-code', 1], ['codex', 1], ['unknown', 1]]);
+    expect(harnessCounts(list)).toEqual([
+      ['claude-code', 1],
+      ['codex', 1],
+      ['unknown', 1],
+    ]);
   });
 });

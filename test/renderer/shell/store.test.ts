@@ -11,7 +11,12 @@ function fakeApi(options: { initial?: string[] } = {}) {
   let n = 0;
   const ok = <T>(value: T): Promise<ApiResult<T>> => Promise.resolve({ ok: true, value });
   const summary = (path: string, id: string): SessionSummary => ({
-    sessionId: id, path, format: 'palimpsest', files: [], defaultBranch: 'main', branches: [],
+    sessionId: id,
+    path,
+    format: 'palimpsest',
+    files: [],
+    defaultBranch: 'main',
+    branches: [],
     counts: { events: 40, items: 20, requests: 10, compactions: 1, diagnostics: { error: 0, warning: 2, info: 1 } },
   });
   const api = {
@@ -19,7 +24,8 @@ function fakeApi(options: { initial?: string[] } = {}) {
     discoverSessions: () => ok({ sessions: [], roots: [], problems: [], truncated: false, at: '2026-01-01T00:00:00.000Z' }),
     openSession: ({ path }: { path: string }) => {
       calls.push(`open ${path}`);
-      if (path.includes('forbidden')) return Promise.resolve({ ok: false, error: { code: 'FORBIDDEN_PATH', message: `${path} is not allowed` } });
+      if (path.includes('forbidden'))
+        return Promise.resolve({ ok: false, error: { code: 'FORBIDDEN_PATH', message: `${path} is not allowed` } });
       return ok(summary(path, `s${++n}`));
     },
     closeSession: ({ sessionId }: { sessionId: string }) => {
@@ -30,7 +36,11 @@ function fakeApi(options: { initial?: string[] } = {}) {
     searchSession: ({ sessionId, query }: { sessionId: string; query: string }) => {
       calls.push(`search ${sessionId} ${query}`);
       return ok({
-        query, branch: 'main', total: 2, truncated: false, partial: 0,
+        query,
+        branch: 'main',
+        total: 2,
+        truncated: false,
+        partial: 0,
         matches: [
           { seq: 6, kind: 'item', branch: 'main', request: 1, item: 't1', where: 'tool result', snippet: 'x', at: 0, length: 1 },
           { seq: 40, kind: 'item', branch: 'main', request: null, item: 'a9', where: 'assistant text', snippet: 'x', at: 0, length: 1 },
@@ -44,7 +54,7 @@ function fakeApi(options: { initial?: string[] } = {}) {
 beforeEach(() => localStorage.clear());
 
 describe('the app store', () => {
-  it('opens the first session the host was given, and shows an open session\'s tab instead of opening it twice', async () => {
+  it("opens the first session the host was given, and shows an open session's tab instead of opening it twice", async () => {
     const { api, calls } = fakeApi({ initial: ['a.jsonl', 'b.jsonl'] });
     const store = createAppStore(api);
     await store.getState().start();
@@ -100,13 +110,24 @@ describe('the app store', () => {
       { path: 'a.jsonl', format: 'palimpsest', openedAt: expect.any(String), requests: 10, compactions: 1, worst: 'warning' },
     ]);
     store.getState().forgetRecent('b.jsonl');
-    expect(createAppStore(api).getState().recent.map((r) => r.path)).toEqual(['a.jsonl']);
+    expect(
+      createAppStore(api)
+        .getState()
+        .recent.map((r) => r.path),
+    ).toEqual(['a.jsonl']);
   });
 
   it('drops what is not a recent entry when reading the list back', () => {
-    localStorage.setItem(RECENT_KEY, JSON.stringify([{ path: 'ok.jsonl', format: 'dsh', openedAt: 'x', requests: 1, compactions: 0, worst: 'none' }, { path: 3 }, 'junk']));
+    localStorage.setItem(
+      RECENT_KEY,
+      JSON.stringify([{ path: 'ok.jsonl', format: 'dsh', openedAt: 'x', requests: 1, compactions: 0, worst: 'none' }, { path: 3 }, 'junk']),
+    );
     const { api } = fakeApi();
-    expect(createAppStore(api).getState().recent.map((r) => r.path)).toEqual(['ok.jsonl']);
+    expect(
+      createAppStore(api)
+        .getState()
+        .recent.map((r) => r.path),
+    ).toEqual(['ok.jsonl']);
     localStorage.setItem(RECENT_KEY, '{not json');
     expect(createAppStore(api).getState().recent).toEqual([]);
   });
@@ -167,9 +188,18 @@ describe('opening a long session', () => {
     try {
       let finish: (v: ApiResult<SessionSummary>) => void = () => undefined;
       let asked = 0;
-      const progress = { operation: 'openSession' as const, path: 'big.jsonl', phase: 'reading' as const, done: 100_000_000, total: 400_000_000 };
+      const progress = {
+        operation: 'openSession' as const,
+        path: 'big.jsonl',
+        phase: 'reading' as const,
+        done: 100_000_000,
+        total: 400_000_000,
+      };
       const api = {
-        openSession: () => new Promise<ApiResult<SessionSummary>>((resolve) => { finish = resolve; }),
+        openSession: () =>
+          new Promise<ApiResult<SessionSummary>>((resolve) => {
+            finish = resolve;
+          }),
         openingSessions: () => {
           asked++;
           return Promise.resolve({ ok: true, value: { opening: [progress] } });
@@ -200,7 +230,9 @@ describe('opening a long session', () => {
     expect(openingText('dir', { ...p, total: null })).toBe('Opening dir: reading, 0.5 MB so far…');
     expect(openedFraction({ ...p, total: null })).toBeNull();
     // Replaying and checking count events and rules, not bytes.
-    expect(openingText('a', { ...p, phase: 'replaying', done: 350_000, total: 1_000_000 })).toBe('Opening a: read; replaying 35 % of 1,000,000 events…');
+    expect(openingText('a', { ...p, phase: 'replaying', done: 350_000, total: 1_000_000 })).toBe(
+      'Opening a: read; replaying 35 % of 1,000,000 events…',
+    );
     expect(openingText('a', { ...p, phase: 'checking', done: 12, total: 30 })).toBe('Opening a: replayed; checking, 12 of 30 rules run…');
     expect(openingText('a', { ...p, phase: 'checking', done: null, total: null })).toBe('Opening a: replayed; checking…');
     // Read whole: the host is replaying even if its last answer still said "reading" (in bytes).

@@ -55,9 +55,7 @@ describe('API contract', () => {
   });
 
   it('takes these inputs', () => {
-    const inputs = Object.fromEntries(
-      Object.entries(CONTRACT).map(([m, spec]) => [m, Object.keys(spec.input.shape).sort().join(', ')]),
-    );
+    const inputs = Object.fromEntries(Object.entries(CONTRACT).map(([m, spec]) => [m, Object.keys(spec.input.shape).sort().join(', ')]));
     expect(inputs).toMatchInlineSnapshot(`
       {
         "cancelEval": "jobId",

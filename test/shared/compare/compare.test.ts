@@ -5,7 +5,7 @@ import { anchorsOf, pooledRecall, survival } from '../../../src/shared/compare/v
 
 const SOURCE = [
   'Please fix parseConfig in src/config/load.ts; keep the public API of load_settings unchanged.',
-  'Running npm test gave: TypeError: Cannot read properties of undefined (reading \'port\') at line 4821.',
+  "Running npm test gave: TypeError: Cannot read properties of undefined (reading 'port') at line 4821.",
   'The server listens on 8080 and uses v2.14.3 of the driver; errno ENOENT when /etc/app/conf.yaml is missing.',
 ].join('\n');
 
@@ -41,7 +41,12 @@ describe('survival', () => {
 
 describe('sectionsPresent', () => {
   it('reads Markdown headings and notices empty sections', () => {
-    const s = sectionsPresent('## Objective\nFix the bug.\n## Constraints\n\n## Next action\nRun tests.', ['Objective', 'Constraints', 'Next action', 'Files']);
+    const s = sectionsPresent('## Objective\nFix the bug.\n## Constraints\n\n## Next action\nRun tests.', [
+      'Objective',
+      'Constraints',
+      'Next action',
+      'Files',
+    ]);
     expect(s).toEqual([
       { name: 'Objective', present: true, empty: false },
       { name: 'Constraints', present: true, empty: true },
@@ -51,7 +56,11 @@ describe('sectionsPresent', () => {
   });
 
   it('reads JSON summaries by key', () => {
-    const s = sectionsPresent('{"session_intent":"fix","files_touched":[],"decisions":["x"]}', ['session_intent', 'files_touched', 'next_steps']);
+    const s = sectionsPresent('{"session_intent":"fix","files_touched":[],"decisions":["x"]}', [
+      'session_intent',
+      'files_touched',
+      'next_steps',
+    ]);
     expect(s).toEqual([
       { name: 'session_intent', present: true, empty: false },
       { name: 'files_touched', present: true, empty: true },
@@ -62,12 +71,25 @@ describe('sectionsPresent', () => {
 
 describe('compare', () => {
   const subject = (id: string, summary: string | null): CompareSubject => ({
-    id, label: id, outcome: summary ? 'committed' : 'failed', summary, viewText: summary, tokensBefore: 1000, tokensAfter: summary ? 100 : null,
-    diagnostics: [{ rule: 'X', severity: 'warning', message: 'm', file: null, line: null, seqs: [] }], costUsd: null, requests: 1, latencyMs: 5,
+    id,
+    label: id,
+    outcome: summary ? 'committed' : 'failed',
+    summary,
+    viewText: summary,
+    tokensBefore: 1000,
+    tokensAfter: summary ? 100 : null,
+    diagnostics: [{ rule: 'X', severity: 'warning', message: 'm', file: null, line: null, seqs: [] }],
+    costUsd: null,
+    requests: 1,
+    latencyMs: 5,
   });
 
   it('diffs every summary against the first, and scores recall on the source anchors', () => {
-    const c = compare(SOURCE, [subject('original', 'Fix parseConfig.\nKeep load_settings.\n'), subject('r1', 'Fix parseConfig.\nPort 8080.\n'), subject('r2', null)]);
+    const c = compare(SOURCE, [
+      subject('original', 'Fix parseConfig.\nKeep load_settings.\n'),
+      subject('r1', 'Fix parseConfig.\nPort 8080.\n'),
+      subject('r2', null),
+    ]);
     expect(c.rows[0]?.diff).toBeNull();
     expect(c.rows[1]?.diff).toEqual([
       { op: 'same', text: 'Fix parseConfig.\n' },

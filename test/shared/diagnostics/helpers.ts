@@ -15,16 +15,34 @@ export function log(bodies: readonly CanonicalEventInput[]): LogEvent[] {
 }
 
 export const text = (t: string) => [{ type: 'text' as const, text: t }];
-export const user = (id: string, t = `user says ${id}`): CanonicalEventInput => ({ kind: 'item', item: { id, role: 'user', blocks: text(t) } });
-export const assistant = (id: string, t = `assistant says ${id}`): CanonicalEventInput => ({ kind: 'item', item: { id, role: 'assistant', blocks: text(t) } });
+export const user = (id: string, t = `user says ${id}`): CanonicalEventInput => ({
+  kind: 'item',
+  item: { id, role: 'user', blocks: text(t) },
+});
+export const assistant = (id: string, t = `assistant says ${id}`): CanonicalEventInput => ({
+  kind: 'item',
+  item: { id, role: 'assistant', blocks: text(t) },
+});
 export const call = (id: string, callId: string): CanonicalEventInput => ({
-  kind: 'item', item: { id, role: 'assistant', blocks: [{ type: 'tool_call', id: callId, name: 'bash', input: '{"command":"ls"}' }] },
+  kind: 'item',
+  item: { id, role: 'assistant', blocks: [{ type: 'tool_call', id: callId, name: 'bash', input: '{"command":"ls"}' }] },
 });
 export const result = (id: string, callId: string, out = 'ok'): CanonicalEventInput => ({
-  kind: 'item', item: { id, role: 'tool', blocks: [{ type: 'tool_result', callId, content: text(out) }] },
+  kind: 'item',
+  item: { id, role: 'tool', blocks: [{ type: 'tool_result', callId, content: text(out) }] },
 });
-export const checkpoint = (id: string, compactionId: string, covers: string[], op: Extract<CanonicalEventInput, { kind: 'item' }>['op'], sources?: number[], t = 'summary'): CanonicalEventInput => ({
-  kind: 'item', item: { id, role: 'user', blocks: text(t), derivation: { kind: 'checkpoint', compactionId, covers } }, op, ...(sources ? { sources } : {}),
+export const checkpoint = (
+  id: string,
+  compactionId: string,
+  covers: string[],
+  op: Extract<CanonicalEventInput, { kind: 'item' }>['op'],
+  sources?: number[],
+  t = 'summary',
+): CanonicalEventInput => ({
+  kind: 'item',
+  item: { id, role: 'user', blocks: text(t), derivation: { kind: 'checkpoint', compactionId, covers } },
+  op,
+  ...(sources ? { sources } : {}),
 });
 
 export interface Run {
@@ -34,7 +52,10 @@ export interface Run {
 }
 
 /** Replay `bodies` on main and run the catalog (or some rules). */
-export function run(bodies: readonly CanonicalEventInput[], opts: RunOptions & { format?: string; estimate?: TokenEstimator; branch?: string } = {}): Run {
+export function run(
+  bodies: readonly CanonicalEventInput[],
+  opts: RunOptions & { format?: string; estimate?: TokenEstimator; branch?: string } = {},
+): Run {
   const events = log(bodies);
   const state = replay(events, opts.branch ? { branch: opts.branch } : {});
   const findings = diagnose({ events, state, format: opts.format ?? 'palimpsest', estimate: opts.estimate ?? null }, opts);

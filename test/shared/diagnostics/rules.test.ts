@@ -19,8 +19,18 @@ const ROOT = 'fixtures/diagnostics';
 
 /** Rules whose concept DeepSeek Harness's format can express (the others need a policy, MapReduce or fallbacks DSH does not log). */
 const IN_DSH = [
-  'PAIR_SPLIT', 'SYSTEM_HEAD_COMPACTED', 'PROTECTED_TEXT_SHORTENED', 'EMPTY_SUMMARY', 'SUMMARY_NOT_SMALLER', 'COMPACTION_GREW_CONTEXT',
-  'NO_PROVENANCE', 'ORPHAN_COMPACTION_START', 'MID_HISTORY_MUTATION', 'RETRY_LOOP', 'WINDOW_CHANGED', 'HALF_WRITTEN_COMPACTION',
+  'PAIR_SPLIT',
+  'SYSTEM_HEAD_COMPACTED',
+  'PROTECTED_TEXT_SHORTENED',
+  'EMPTY_SUMMARY',
+  'SUMMARY_NOT_SMALLER',
+  'COMPACTION_GREW_CONTEXT',
+  'NO_PROVENANCE',
+  'ORPHAN_COMPACTION_START',
+  'MID_HISTORY_MUTATION',
+  'RETRY_LOOP',
+  'WINDOW_CHANGED',
+  'HALF_WRITTEN_COMPACTION',
   'PENDING_USER_SUMMARISED',
 ];
 
@@ -28,7 +38,10 @@ const IN_DSH = [
 function capturesOf(path: string): string[] {
   const dir = join(path, '..');
   const base = path.slice(dir.length + 1).replace(/\.jsonl$/, '');
-  return readdirSync(dir).filter((f) => f.startsWith(`${base}.capture-`)).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(`${base}.capture-`))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 async function findings(path: string, captures: readonly string[] = []): Promise<{ format: string; ds: Diagnostic[] }> {
@@ -62,12 +75,17 @@ function expectOwn(rule: (typeof RULES)[number], own: readonly Diagnostic[], fai
 
 describe('diagnostics fixtures', () => {
   it('has one folder per rule of the catalog, no more', () => {
-    const folders = readdirSync(ROOT, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = readdirSync(ROOT, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(folders).toEqual(RULES.map((r) => r.id).sort());
   });
 
   it('has DSH fixtures exactly for the rules whose concept the format expresses', () => {
-    const withDsh = RULES.map((r) => r.id).filter((id) => existsSync(join(ROOT, id, 'fail.dsh.jsonl'))).sort();
+    const withDsh = RULES.map((r) => r.id)
+      .filter((id) => existsSync(join(ROOT, id, 'fail.dsh.jsonl')))
+      .sort();
     expect(withDsh).toEqual([...IN_DSH].sort());
     for (const id of IN_DSH) expect(existsSync(join(ROOT, id, 'pass.dsh.jsonl'))).toBe(true);
   });
@@ -94,7 +112,12 @@ describe('diagnostics fixtures', () => {
     const variants = [
       { file: 'fail.jsonl', format: 'palimpsest' },
       { file: 'pass.jsonl', format: 'palimpsest' },
-      ...(IN_DSH.includes(rule.id) ? [{ file: 'fail.dsh.jsonl', format: 'dsh' }, { file: 'pass.dsh.jsonl', format: 'dsh' }] : []),
+      ...(IN_DSH.includes(rule.id)
+        ? [
+            { file: 'fail.dsh.jsonl', format: 'dsh' },
+            { file: 'pass.dsh.jsonl', format: 'dsh' },
+          ]
+        : []),
     ];
     describe(rule.id, () => {
       for (const v of variants) {

@@ -1,16 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { cellKey, expandCells, inShard, parseShard, shardOf, type ResolvedTrace, type StrategyLookup } from '../../../src/shared/eval/cells';
+import {
+  cellKey,
+  expandCells,
+  inShard,
+  parseShard,
+  shardOf,
+  type ResolvedTrace,
+  type StrategyLookup,
+} from '../../../src/shared/eval/cells';
 import { parseSpec, type EvalSpec } from '../../../src/shared/eval/spec';
 
-const lookup: StrategyLookup = (id) => ({ truncate: { needsModel: false }, extractive: { needsModel: false }, 'one-shot': { needsModel: true }, layered: { needsModel: true } })[id];
+const lookup: StrategyLookup = (id) =>
+  ({ truncate: { needsModel: false }, extractive: { needsModel: false }, 'one-shot': { needsModel: true }, layered: { needsModel: true } })[
+    id
+  ];
 
 function spec(over: Record<string, unknown> = {}): EvalSpec {
-  const r = parseSpec({
-    name: 's', traces: [{ path: 'a.jsonl' }, { path: 'dir/*.jsonl' }],
-    strategies: [{ id: 'truncate' }, { id: 'one-shot' }],
-    models: ['none', { provider: 'mock', model: 'm', label: 'mock:m' }, 'openai:gpt'],
-    repeats: 2, faults: [{ name: 'slow', steps: [{ reply: { content: [] } }] }], ...over,
-  }, 'spec.yaml');
+  const r = parseSpec(
+    {
+      name: 's',
+      traces: [{ path: 'a.jsonl' }, { path: 'dir/*.jsonl' }],
+      strategies: [{ id: 'truncate' }, { id: 'one-shot' }],
+      models: ['none', { provider: 'mock', model: 'm', label: 'mock:m' }, 'openai:gpt'],
+      repeats: 2,
+      faults: [{ name: 'slow', steps: [{ reply: { content: [] } }] }],
+      ...over,
+    },
+    'spec.yaml',
+  );
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }
@@ -52,21 +69,43 @@ describe('expandCells', () => {
 
   it('says when a strategy is unknown or needs a model the spec does not list', () => {
     const bad = expandCells(spec({ strategies: [{ id: 'nope' }, { id: 'layered' }], models: ['none'], faults: [] }), traces, lookup);
-    expect(bad).toEqual({ ok: false, error: 'strategies[0]: unknown strategy "nope"\nlayered needs a model, and the spec lists only "none"' });
+    expect(bad).toEqual({
+      ok: false,
+      error: 'strategies[0]: unknown strategy "nope"\nlayered needs a model, and the spec lists only "none"',
+    });
   });
 
   it('runs a file reached by two trace entries once', () => {
-    const twice = expandCells(spec({ strategies: [{ id: 'truncate' }] }), [traces[0] as ResolvedTrace, { ...(traces[0] as ResolvedTrace), trace: 1 }], lookup);
+    const twice = expandCells(
+      spec({ strategies: [{ id: 'truncate' }] }),
+      [traces[0] as ResolvedTrace, { ...(traces[0] as ResolvedTrace), trace: 1 }],
+      lookup,
+    );
     expect(twice.ok && twice.value).toHaveLength(1);
   });
 });
 
 describe('cellKey', () => {
-  const base = { trace: 'a.jsonl', target: { compaction: 'c1' }, strategy: 'one-shot', options: { b: 1, a: { y: 2, x: 1 } }, model: 'mock:m', repeat: 0 };
+  const base = {
+    trace: 'a.jsonl',
+    target: { compaction: 'c1' },
+    strategy: 'one-shot',
+    options: { b: 1, a: { y: 2, x: 1 } },
+    model: 'mock:m',
+    repeat: 0,
+  };
 
   it('is stable: option key order does not matter, every part does', () => {
     expect(cellKey(base)).toBe(cellKey({ ...base, options: { a: { x: 1, y: 2 }, b: 1 } }));
-    for (const change of [{ trace: 'b.jsonl' }, { target: { request: 1 } }, { strategy: 'layered' }, { options: { b: 2 } }, { model: 'none' }, { repeat: 1 }, { fault: 'slow' }]) {
+    for (const change of [
+      { trace: 'b.jsonl' },
+      { target: { request: 1 } },
+      { strategy: 'layered' },
+      { options: { b: 2 } },
+      { model: 'none' },
+      { repeat: 1 },
+      { fault: 'slow' },
+    ]) {
       expect(cellKey({ ...base, ...change })).not.toBe(cellKey(base));
     }
   });
@@ -77,7 +116,9 @@ describe('cellKey', () => {
 });
 
 describe('shards', () => {
-  const keys = Array.from({ length: 1000 }, (_, i) => cellKey({ trace: `t${i % 7}.jsonl`, target: { request: i }, strategy: 's', options: {}, model: 'none', repeat: i % 3 }));
+  const keys = Array.from({ length: 1000 }, (_, i) =>
+    cellKey({ trace: `t${i % 7}.jsonl`, target: { request: i }, strategy: 's', options: {}, model: 'none', repeat: i % 3 }),
+  );
 
   it('the union of all shards is every cell exactly once', () => {
     for (const n of [1, 2, 3, 8]) {
@@ -90,12 +131,17 @@ describe('shards', () => {
 
   it('depends on the key, not on its position, and spreads keys evenly', () => {
     expect(shardOf(keys[5] as string, 4)).toBe(shardOf(keys[5] as string, 4));
-    expect([...keys].reverse().map((k) => shardOf(k, 4)).reverse()).toEqual(keys.map((k) => shardOf(k, 4)));
+    expect(
+      [...keys]
+        .reverse()
+        .map((k) => shardOf(k, 4))
+        .reverse(),
+    ).toEqual(keys.map((k) => shardOf(k, 4)));
     const counts = [1, 2, 3, 4].map((k) => keys.filter((key) => shardOf(key, 4) === k).length);
     for (const c of counts) expect(c).toBeGreaterThan(200);
-    expect(shardOf(cellKey({ trace: 'a.jsonl', target: { compaction: 'c1' }, strategy: 'truncate', options: {}, model: 'none', repeat: 0 }), 5)).toBe(
-      shardOf('["cell/1","a.jsonl","compaction:c1","truncate",{},"none",null,0]', 5),
-    );
+    expect(
+      shardOf(cellKey({ trace: 'a.jsonl', target: { compaction: 'c1' }, strategy: 'truncate', options: {}, model: 'none', repeat: 0 }), 5),
+    ).toBe(shardOf('["cell/1","a.jsonl","compaction:c1","truncate",{},"none",null,0]', 5));
   });
 
   it('parses --shard k/n and refuses the rest', () => {

@@ -8,9 +8,36 @@ const items = [
   src('u1', 1, 'user', 'Fix the pagination bug. You must not change the public API of paginate(). Thanks!'),
   src('a1', 2, 'assistant', "Looking at it. We will use cursor-based pagination instead of offsets. Next, I'll update the tests."),
   call('a2', 3, 'Bash', '{"command":"npm test"}', 'c1'),
-  result('t1', 4, 'FAIL src/lib/paginate.ts\nTypeError: Cannot read properties of undefined (reading \'cursor\')\nENOENT on fixtures/pages.json', 'c1'),
-  call('a3', 5, 'TodoWrite', JSON.stringify({ todos: [{ content: 'Write the cursor tests', status: 'completed' }, { content: 'Update the docs', status: 'pending' }] }), 'c2'),
-  call('a4', 6, 'TodoWrite', JSON.stringify({ todos: [{ content: 'Write the cursor tests', status: 'completed' }, { content: 'Update the README', status: 'in_progress' }] }), 'c3'),
+  result(
+    't1',
+    4,
+    "FAIL src/lib/paginate.ts\nTypeError: Cannot read properties of undefined (reading 'cursor')\nENOENT on fixtures/pages.json",
+    'c1',
+  ),
+  call(
+    'a3',
+    5,
+    'TodoWrite',
+    JSON.stringify({
+      todos: [
+        { content: 'Write the cursor tests', status: 'completed' },
+        { content: 'Update the docs', status: 'pending' },
+      ],
+    }),
+    'c2',
+  ),
+  call(
+    'a4',
+    6,
+    'TodoWrite',
+    JSON.stringify({
+      todos: [
+        { content: 'Write the cursor tests', status: 'completed' },
+        { content: 'Update the README', status: 'in_progress' },
+      ],
+    }),
+    'c3',
+  ),
   src('a5', 7, 'assistant', '- [ ] release notes\nTODO: remove the offset fallback'),
   { ...src('m1', 8, 'user', 'You must never see this: it is a system reminder'), meta: true },
 ];
@@ -40,7 +67,14 @@ describe('draftFacts', () => {
   it('drafts decisions and open work, and takes only the last todo list', () => {
     expect(byCat('decision').map((f) => f.text)).toEqual(['We will use cursor-based pagination instead of offsets.']);
     const open = byCat('open_work').map((f) => f.text);
-    expect(open).toEqual(expect.arrayContaining(["Next, I'll update the tests.", 'release notes', 'TODO: remove the offset fallback', 'Update the README (in_progress)']));
+    expect(open).toEqual(
+      expect.arrayContaining([
+        "Next, I'll update the tests.",
+        'release notes',
+        'TODO: remove the offset fallback',
+        'Update the README (in_progress)',
+      ]),
+    );
     expect(open.join(' ')).not.toMatch(/Update the docs|Write the cursor tests/);
   });
 

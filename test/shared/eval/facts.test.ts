@@ -9,31 +9,40 @@ const fact = { id: 'f1', category: 'constraint' as const, text: 'Use JSONL.', ma
 
 describe('parseFacts', () => {
   it('accepts a facts file and keeps matchers, targets and sources', () => {
-    const r = parseFacts(file([fact, { ...fact, id: 'e1', category: 'evidence', source: { seqs: { from: 3, to: 5 } }, target: { request: 2 } }]), 'x.yaml');
+    const r = parseFacts(
+      file([fact, { ...fact, id: 'e1', category: 'evidence', source: { seqs: { from: 3, to: 5 } }, target: { request: 2 } }]),
+      'x.yaml',
+    );
     expect(r.ok).toBe(true);
-    if (r.ok) expect(r.value.facts[1]).toMatchObject({ match: { text: 'JSONL' }, source: { seqs: { from: 3, to: 5 } }, target: { request: 2 } });
+    if (r.ok)
+      expect(r.value.facts[1]).toMatchObject({ match: { text: 'JSONL' }, source: { seqs: { from: 3, to: 5 } }, target: { request: 2 } });
   });
 
   it('names the file and the field of every problem', () => {
-    const r = parseFacts(file([
-      { ...fact, confirmed: undefined },
-      { ...fact, id: 'e1', category: 'evidence' },
-      { ...fact, id: 'f1' },
-      { ...fact, id: 'r1', match: { regex: '(a|b)+' } },
-      { ...fact, id: 's1', category: 'opinion' },
-      { ...fact, id: 'q1', source: { seqs: { from: 9, to: 2 } } },
-    ]), 'facts/a.yaml');
+    const r = parseFacts(
+      file([
+        { ...fact, confirmed: undefined },
+        { ...fact, id: 'e1', category: 'evidence' },
+        { ...fact, id: 'f1' },
+        { ...fact, id: 'r1', match: { regex: '(a|b)+' } },
+        { ...fact, id: 's1', category: 'opinion' },
+        { ...fact, id: 'q1', source: { seqs: { from: 9, to: 2 } } },
+      ]),
+      'facts/a.yaml',
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     const lines = r.error.split('\n');
-    expect(lines).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^facts\/a\.yaml: facts\[0\]\.confirmed: /),
-      'facts/a.yaml: facts[1].source: an evidence fact needs its source (items or seqs)',
-      'facts/a.yaml: facts[2].id: duplicate fact id "f1" (also facts[0])',
-      expect.stringMatching(/^facts\/a\.yaml: facts\[3\]\.match\.regex: the alternatives of the group/),
-      expect.stringMatching(/^facts\/a\.yaml: facts\[4\]\.category: /),
-      'facts/a.yaml: facts[5].source.seqs: seqs.from is after seqs.to',
-    ]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^facts\/a\.yaml: facts\[0\]\.confirmed: /),
+        'facts/a.yaml: facts[1].source: an evidence fact needs its source (items or seqs)',
+        'facts/a.yaml: facts[2].id: duplicate fact id "f1" (also facts[0])',
+        expect.stringMatching(/^facts\/a\.yaml: facts\[3\]\.match\.regex: the alternatives of the group/),
+        expect.stringMatching(/^facts\/a\.yaml: facts\[4\]\.category: /),
+        'facts/a.yaml: facts[5].source.seqs: seqs.from is after seqs.to',
+      ]),
+    );
   });
 
   it('refuses an unknown key or a file of another format', () => {

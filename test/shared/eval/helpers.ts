@@ -30,7 +30,8 @@ export function made(id: string, text: string, derivation?: Derivation, role: Ro
   return derivation ? { id, role, blocks: [{ type: 'text', text }], derivation } : { id, role, blocks: [{ type: 'text', text }] };
 }
 
-export const checkpoint = (id: string, text: string, covers: string[]): Item => made(id, text, { kind: 'checkpoint', compactionId: 'rerun', covers, part: 'summary' });
+export const checkpoint = (id: string, text: string, covers: string[]): Item =>
+  made(id, text, { kind: 'checkpoint', compactionId: 'rerun', covers, part: 'summary' });
 
 export function facts(list: FactsFileInput['facts']): Fact[] {
   const r = parseFacts({ format: 'palimpsest-facts', version: 1, facts: list }, 'test.facts.yaml');
@@ -44,25 +45,63 @@ export function diag(rule: string, severity: Diagnostic['severity']): Diagnostic
 
 export function callRecord(latencyMs: number, costUsd: number | null = null): CallRecord {
   return {
-    stage: 'one-shot', label: 'summary', model: 'mock:m', ok: true, finish: { raw: 'stop', reason: 'stop' },
-    usage: { input: 100, output: 10 }, latencyMs, attempts: 1, error: null, sent: [], costUsd,
+    stage: 'one-shot',
+    label: 'summary',
+    model: 'mock:m',
+    ok: true,
+    finish: { raw: 'stop', reason: 'stop' },
+    usage: { input: 100, output: 10 },
+    latencyMs,
+    attempts: 1,
+    error: null,
+    sent: [],
+    costUsd,
   };
 }
 
-export function runRecord(items: Item[] | null, opts: Partial<Pick<RunRecord, 'outcome' | 'diagnostics' | 'calls' | 'mock' | 'target'>> & { costUsd?: number | null; wallMs?: number } = {}): RunRecord {
+export function runRecord(
+  items: Item[] | null,
+  opts: Partial<Pick<RunRecord, 'outcome' | 'diagnostics' | 'calls' | 'mock' | 'target'>> & {
+    costUsd?: number | null;
+    wallMs?: number;
+  } = {},
+): RunRecord {
   const calls = opts.calls ?? [];
   return {
-    format: 'palimpsest-runs', v: 1, runId: 'r', batchId: 'b', repeat: { index: 0, of: 1 }, at: '2026-01-01T00:00:00.000Z',
-    source: { path: 'trace.jsonl', size: 1, fingerprint: 'f' }, captures: [], branch: 'main', target: opts.target ?? TARGET, strategy: 's', options: {},
-    models: [], mock: opts.mock ?? false, budget: { window: 1000, maxOutput: null }, outcome: opts.outcome ?? (items ? 'committed' : 'failed'),
-    error: null, summary: null, view: items ? { system: null, tools: null, items } : null, notes: [],
-    tokens: { before: 100, after: items ? 50 : null, counter: 'chars/4' }, calls,
+    format: 'palimpsest-runs',
+    v: 1,
+    runId: 'r',
+    batchId: 'b',
+    repeat: { index: 0, of: 1 },
+    at: '2026-01-01T00:00:00.000Z',
+    source: { path: 'trace.jsonl', size: 1, fingerprint: 'f' },
+    captures: [],
+    branch: 'main',
+    target: opts.target ?? TARGET,
+    strategy: 's',
+    options: {},
+    models: [],
+    mock: opts.mock ?? false,
+    budget: { window: 1000, maxOutput: null },
+    outcome: opts.outcome ?? (items ? 'committed' : 'failed'),
+    error: null,
+    summary: null,
+    view: items ? { system: null, tools: null, items } : null,
+    notes: [],
+    tokens: { before: 100, after: items ? 50 : null, counter: 'chars/4' },
+    calls,
     totals: {
-      requests: calls.reduce((n, c) => n + c.attempts, 0), input: calls.length * 100, output: calls.length * 10, cacheRead: 0, cacheWrite: 0,
+      requests: calls.reduce((n, c) => n + c.attempts, 0),
+      input: calls.length * 100,
+      output: calls.length * 10,
+      cacheRead: 0,
+      cacheWrite: 0,
       costUsd: opts.costUsd === undefined ? (calls.length === 0 ? 0 : null) : opts.costUsd,
-      latencyMs: calls.reduce((n, c) => n + c.latencyMs, 0), wallMs: opts.wallMs ?? 10,
+      latencyMs: calls.reduce((n, c) => n + c.latencyMs, 0),
+      wallMs: opts.wallMs ?? 10,
     },
-    mapreduce: null, diagnostics: opts.diagnostics ?? [],
+    mapreduce: null,
+    diagnostics: opts.diagnostics ?? [],
   };
 }
 
@@ -73,9 +112,19 @@ type ScoreOver = Omit<Partial<RunScore>, 'recall'> & { recall?: Partial<RunScore
 
 export function score(over: ScoreOver = {}): RunScore {
   return {
-    v: 1, failed: false, outcome: 'committed', fallback: false, staleRejection: null, provenance: null, facts: {},
-    provenanceOf: { ok: [], without: [] }, structural: { error: 0, warning: 0, info: 0, rules: {} }, drafts: 0, problems: [],
-    ...over, recall: { ...NONE, ...over.recall },
+    v: 1,
+    failed: false,
+    outcome: 'committed',
+    fallback: false,
+    staleRejection: null,
+    provenance: null,
+    facts: {},
+    provenanceOf: { ok: [], without: [] },
+    structural: { error: 0, warning: 0, info: 0, rules: {} },
+    drafts: 0,
+    problems: [],
+    ...over,
+    recall: { ...NONE, ...over.recall },
   };
 }
 
@@ -83,6 +132,10 @@ export function cell(over: Partial<CellRef> = {}): CellRef {
   return { key: 'k', trace: 't1', target: TARGET, strategy: 's', strategyId: 's', model: 'none', fault: null, repeat: 0, of: 1, ...over };
 }
 
-export function scored(c: Partial<CellRef>, s: ScoreOver, run: Parameters<typeof runRecord>[1] & { items?: Item[] | null } = {}): ScoredRun {
+export function scored(
+  c: Partial<CellRef>,
+  s: ScoreOver,
+  run: Parameters<typeof runRecord>[1] & { items?: Item[] | null } = {},
+): ScoredRun {
   return { cell: cell(c), score: score(s), run: runRecord(run.items === undefined ? [] : run.items, run) };
 }

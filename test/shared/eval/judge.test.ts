@@ -17,7 +17,13 @@ describe('judge', () => {
   });
 
   it('parses a verdict, and turns anything else into a failed verdict rather than a throw', () => {
-    expect(parseJudgeVerdict('m', 'Sure! {"pass": false, "score": 0.5, "rationale": "lost a rule"} done')).toEqual({ model: 'm', pass: false, score: 0.5, rationale: 'lost a rule', error: null });
+    expect(parseJudgeVerdict('m', 'Sure! {"pass": false, "score": 0.5, "rationale": "lost a rule"} done')).toEqual({
+      model: 'm',
+      pass: false,
+      score: 0.5,
+      rationale: 'lost a rule',
+      error: null,
+    });
     expect(parseJudgeVerdict('m', 'no json').error).toMatch(/did not answer with a JSON object/);
     expect(parseJudgeVerdict('m', '{"pass": "yes"}').error).toMatch(/neither "pass"/);
     expect(parseJudgeVerdict('m', '{bad json}').error).toMatch(/does not parse/);

@@ -47,11 +47,22 @@ describe('matchers', () => {
 
 describe('regex guard', () => {
   it('refuses nested unbounded repetition and repeated alternatives', () => {
-    for (const p of ['(a+)+', '(\\w+\\s?)*', '(.*){2,50}', '(?:x*y)+$', '(a|aa)+', 'pre((b|c)+)*']) expect(regexHazard(p), p).not.toBeNull();
+    for (const p of ['(a+)+', '(\\w+\\s?)*', '(.*){2,50}', '(?:x*y)+$', '(a|aa)+', 'pre((b|c)+)*'])
+      expect(regexHazard(p), p).not.toBeNull();
   });
 
   it('lets ordinary patterns through, escapes and character classes included', () => {
-    for (const p of ['a+b+', '(?:foo|bar)', '\\(a+\\)+', '[(+]+x', '(ab){2}', '(a+){1,3}', 'load_transcript\\b', "(?:no|not)[^\\n]{0,40}silent(?:ly)?[ -]truncat", '(?<year>\\d{4})-\\d+']) {
+    for (const p of [
+      'a+b+',
+      '(?:foo|bar)',
+      '\\(a+\\)+',
+      '[(+]+x',
+      '(ab){2}',
+      '(a+){1,3}',
+      'load_transcript\\b',
+      '(?:no|not)[^\\n]{0,40}silent(?:ly)?[ -]truncat',
+      '(?<year>\\d{4})-\\d+',
+    ]) {
       expect(regexHazard(p), p).toBeNull();
     }
   });

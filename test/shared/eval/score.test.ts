@@ -18,20 +18,35 @@ const FACTS = facts([
   { id: 'c-billing', category: 'constraint', text: 'no billing', match: { regex: 'billing', flags: 'i' }, confirmed: true },
   { id: 'd-v1', category: 'decision', text: 'v1 API', match: 'v1 API', confirmed: true },
   { id: 'o-mig', category: 'open_work', text: 'migration', match: { regex: 'migration' }, confirmed: true },
-  { id: 'e-tests', category: 'evidence', text: '42 tests pass', match: { regex: '\\b42 tests\\b' }, source: { seqs: { from: 12, to: 13 } }, confirmed: true },
+  {
+    id: 'e-tests',
+    category: 'evidence',
+    text: '42 tests pass',
+    match: { regex: '\\b42 tests\\b' },
+    source: { seqs: { from: 12, to: 13 } },
+    confirmed: true,
+  },
   { id: 's-tmp', category: 'stale', text: 'cache in /tmp', match: '/tmp/cache.db', confirmed: true },
   { id: 'draft', category: 'constraint', text: 'never scored', match: 'zzz', confirmed: false },
 ]);
 
 describe('scoreRun', () => {
   it('recall per category is the share of confirmed facts found in the view; empty categories are null, never 1', () => {
-    const view = [checkpoint('cp', 'Persist as JSONL. Keep the v1 API. 42 tests pass.', ['u1', 'a1', 'a2', 't1']), kept(source[4]!), kept(source[5]!)];
+    const view = [
+      checkpoint('cp', 'Persist as JSONL. Keep the v1 API. 42 tests pass.', ['u1', 'a1', 'a2', 't1']),
+      kept(source[4]!),
+      kept(source[5]!),
+    ];
     const s = scoreRun(runRecord(view), FACTS, scoring);
     expect(s.failed).toBe(false);
     expect(s.recall).toEqual({ overall: 4 / 5, constraint: 0.5, decision: 1, open_work: 1, evidence: 1 });
     expect(s.facts.constraint).toEqual({ total: 2, ok: ['c-jsonl'], missed: ['c-billing'] });
     expect(s.drafts).toBe(1);
-    const onlyConstraints = scoreRun(runRecord(view), FACTS.filter((f) => f.category === 'constraint'), scoring);
+    const onlyConstraints = scoreRun(
+      runRecord(view),
+      FACTS.filter((f) => f.category === 'constraint'),
+      scoring,
+    );
     expect(onlyConstraints.recall.decision).toBeNull();
     expect(onlyConstraints.staleRejection).toBeNull();
     expect(onlyConstraints.provenance).toBeNull();
@@ -71,7 +86,18 @@ describe('scoreRun', () => {
     it('quoted in a kept raw item are history, not the summary asserting them', () => {
       expect(rejection([kept(source[4]!), checkpoint('cp', 'Summary.', ['u1'])])).toBe(1);
       // A pruned copy of a raw item is raw text too.
-      expect(rejection([made('p', 'The cache lives in /tmp/cache.db [… 10 chars omitted]', { kind: 'pruned', of: 'a3', head: 10, tail: 0, omitted: 10, unit: 'chars' })])).toBe(1);
+      expect(
+        rejection([
+          made('p', 'The cache lives in /tmp/cache.db [… 10 chars omitted]', {
+            kind: 'pruned',
+            of: 'a3',
+            head: 10,
+            tail: 0,
+            omitted: 10,
+            unit: 'chars',
+          }),
+        ]),
+      ).toBe(1);
     });
   });
 
@@ -104,7 +130,17 @@ describe('scoreRun', () => {
   });
 
   it('keeps structural checks apart from the quality scores', () => {
-    const s = scoreRun(runRecord([kept(source[0]!)], { diagnostics: [diag('SUMMARY_NOT_SMALLER', 'error'), diag('MID_HISTORY_MUTATION', 'warning'), diag('MID_HISTORY_MUTATION', 'warning')] }), FACTS, scoring);
+    const s = scoreRun(
+      runRecord([kept(source[0]!)], {
+        diagnostics: [
+          diag('SUMMARY_NOT_SMALLER', 'error'),
+          diag('MID_HISTORY_MUTATION', 'warning'),
+          diag('MID_HISTORY_MUTATION', 'warning'),
+        ],
+      }),
+      FACTS,
+      scoring,
+    );
     expect(s.structural).toEqual({ error: 1, warning: 2, info: 0, rules: { SUMMARY_NOT_SMALLER: 1, MID_HISTORY_MUTATION: 2 } });
     expect(s.recall.constraint).toBe(1);
   });

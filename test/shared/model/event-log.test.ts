@@ -36,7 +36,12 @@ describe('the event log accessors', () => {
     ];
     expect([...eventsOfKind(mixed, 'request')].map((e) => e.id)).toEqual(['a', 'b']);
     const built: number[] = [];
-    const columns = { length: 3, kindAt: (s: number) => mixed[s]?.kind, at: (s: number) => (built.push(s), mixed[s]), [Symbol.iterator]: () => mixed[Symbol.iterator]() };
+    const columns = {
+      length: 3,
+      kindAt: (s: number) => mixed[s]?.kind,
+      at: (s: number) => (built.push(s), mixed[s]),
+      [Symbol.iterator]: () => mixed[Symbol.iterator](),
+    };
     expect([...eventsOfKind(columns, 'record')].map((e) => e.seq)).toEqual([1]);
     expect(built).toEqual([1]);
   });

@@ -10,11 +10,24 @@ describe('replay: surface operations', () => {
   it('a checkpoint replacing a range takes its position, and the covered items are summarised by it', () => {
     const events = log([
       { kind: 'header', system: text('You are helpful.'), tools: [], route: { provider: 'p', model: 'm', window: 1000 } },
-      user('u1'), assistant('a1'), call('c1', 'k1'), result('r1', 'k1'), user('u2'),
+      user('u1'),
+      assistant('a1'),
+      call('c1', 'k1'),
+      result('r1', 'k1'),
+      user('u2'),
       request('q0'),
       { kind: 'compaction/start', id: 'K', trigger: 'auto' },
-      { kind: 'item', op: { op: 'replace', from: 'u1', to: 'r1' }, sources: [1, 2, 3, 4],
-        item: { id: 'cp', role: 'user', blocks: text('summary'), derivation: { kind: 'checkpoint', compactionId: 'K', covers: ['u1', 'a1', 'c1', 'r1'] } } },
+      {
+        kind: 'item',
+        op: { op: 'replace', from: 'u1', to: 'r1' },
+        sources: [1, 2, 3, 4],
+        item: {
+          id: 'cp',
+          role: 'user',
+          blocks: text('summary'),
+          derivation: { kind: 'checkpoint', compactionId: 'K', covers: ['u1', 'a1', 'c1', 'r1'] },
+        },
+      },
       { kind: 'compaction/end', id: 'K', outcome: 'committed' },
       request('q1'),
     ]);
@@ -38,16 +51,24 @@ describe('replay: surface operations', () => {
 
   it('masking shows a reference, and says so when the reference text is not recorded', () => {
     const events = log([
-      call('c1', 'k1'), result('r1', 'k1', 'big output'), request('q0'),
-      { kind: 'mask', items: ['r1'], by: 'model' }, request('q1'),
-      { kind: 'mask', items: ['r1'], masked: false }, request('q2'),
-      { kind: 'mask', items: ['r1'], reference: text('[masked: r1]') }, request('q3'),
+      call('c1', 'k1'),
+      result('r1', 'k1', 'big output'),
+      request('q0'),
+      { kind: 'mask', items: ['r1'], by: 'model' },
+      request('q1'),
+      { kind: 'mask', items: ['r1'], masked: false },
+      request('q2'),
+      { kind: 'mask', items: ['r1'], reference: text('[masked: r1]') },
+      request('q3'),
     ]);
     const state = replay(events);
     const v1 = modelView(state, 1);
     expect(v1?.items[1]).toMatchObject({ id: 'r1', rendition: 'masked', blocks: null });
     expect(v1?.unknowns.some((u) => u.includes('r1'))).toBe(true);
-    expect(modelView(state, 2)?.items[1]).toMatchObject({ rendition: 'verbatim', blocks: [{ type: 'tool_result', callId: 'k1', content: text('big output') }] });
+    expect(modelView(state, 2)?.items[1]).toMatchObject({
+      rendition: 'verbatim',
+      blocks: [{ type: 'tool_result', callId: 'k1', content: text('big output') }],
+    });
     expect(modelView(state, 3)?.items[1]).toMatchObject({ rendition: 'masked', blocks: text('[masked: r1]') });
     expect(fatesAt(state, 1).find((f) => f.id === 'r1')?.fate).toEqual({ fate: 'masked' });
     expect(fatesAt(state, 2).find((f) => f.id === 'r1')?.fate).toEqual({ fate: 'verbatim' });
@@ -55,7 +76,8 @@ describe('replay: surface operations', () => {
 
   it('an insert does not take the place of a dropped item: restored, the item is back where it was', () => {
     const events = log([
-      user('a'), user('c'),
+      user('a'),
+      user('c'),
       { kind: 'item', op: { op: 'insert', before: 'c' }, item: { id: 'x', role: 'user', blocks: text('x') } },
       { kind: 'drop', items: ['x'], reason: 'hidden' },
       // The same gap again: the first key it offers is x's, which must stay free for x.
@@ -68,12 +90,25 @@ describe('replay: surface operations', () => {
 
   it('pruning replaces one result in place; drop and restore give dropped and re-injected', () => {
     const events = log([
-      user('u1'), call('c1', 'k1'), result('r1', 'k1'), user('u2'),
-      { kind: 'item', op: { op: 'replace', from: 'r1', to: 'r1' },
-        item: { id: 'r1p', role: 'tool', blocks: [{ type: 'tool_result', callId: 'k1', content: text('head…tail') }], derivation: { kind: 'pruned', of: 'r1', head: 4, tail: 4, omitted: 100 } } },
+      user('u1'),
+      call('c1', 'k1'),
+      result('r1', 'k1'),
+      user('u2'),
+      {
+        kind: 'item',
+        op: { op: 'replace', from: 'r1', to: 'r1' },
+        item: {
+          id: 'r1p',
+          role: 'tool',
+          blocks: [{ type: 'tool_result', callId: 'k1', content: text('head…tail') }],
+          derivation: { kind: 'pruned', of: 'r1', head: 4, tail: 4, omitted: 100 },
+        },
+      },
       request('q0'),
-      { kind: 'drop', items: ['u2'], reason: 'truncation' }, request('q1'),
-      { kind: 'restore', items: ['u2'] }, request('q2'),
+      { kind: 'drop', items: ['u2'], reason: 'truncation' },
+      request('q1'),
+      { kind: 'restore', items: ['u2'] },
+      request('q2'),
     ]);
     const state = replay(events);
     expect(ids(events, 0)).toEqual(['u1', 'c1', 'r1p', 'u2']);
@@ -86,8 +121,15 @@ describe('replay: surface operations', () => {
 
   it('insert puts a checkpoint before the raw tail although it was appended later (cosh)', () => {
     const events = log([
-      user('u1'), assistant('a1'), user('u2'), assistant('a2'),
-      { kind: 'item', op: { op: 'insert', before: 'u2' }, item: { id: 'cp', role: 'user', blocks: text('s'), derivation: { kind: 'checkpoint', compactionId: 'K', covers: ['u1', 'a1'] } } },
+      user('u1'),
+      assistant('a1'),
+      user('u2'),
+      assistant('a2'),
+      {
+        kind: 'item',
+        op: { op: 'insert', before: 'u2' },
+        item: { id: 'cp', role: 'user', blocks: text('s'), derivation: { kind: 'checkpoint', compactionId: 'K', covers: ['u1', 'a1'] } },
+      },
       { kind: 'item', op: { op: 'insert', before: 'u2' }, item: { id: 'x', role: 'user', blocks: text('x') } },
       request('q'),
     ]);
@@ -112,14 +154,20 @@ describe('replay: surface operations', () => {
 
   it('reports bad references and reused ids instead of failing', () => {
     const events = log([
-      user('u1'), user('u1'),
+      user('u1'),
+      user('u1'),
       { kind: 'item', op: { op: 'replace', from: 'nope', to: 'u1' }, item: { id: 'c', role: 'user', blocks: text('c') } },
       { kind: 'mask', items: ['ghost'] },
       { kind: 'response', request: 'never' },
       request('q'),
     ]);
     const state = replay(events);
-    expect(state.diagnostics.map((d) => d.rule)).toEqual(['REPLAY_DUPLICATE_ITEM', 'REPLAY_UNKNOWN_ITEM', 'REPLAY_UNKNOWN_ITEM', 'REPLAY_RESPONSE_WITHOUT_REQUEST']);
+    expect(state.diagnostics.map((d) => d.rule)).toEqual([
+      'REPLAY_DUPLICATE_ITEM',
+      'REPLAY_UNKNOWN_ITEM',
+      'REPLAY_UNKNOWN_ITEM',
+      'REPLAY_RESPONSE_WITHOUT_REQUEST',
+    ]);
     expect(ids(events, 0)).toEqual(['u1', 'u1#2', 'c']);
     expect(state.diagnostics[1]?.seqs).toEqual([2]);
   });
@@ -127,7 +175,8 @@ describe('replay: surface operations', () => {
   it('a summarizer request shows its own input, and says the instruction is unknown', () => {
     const events = log([
       { kind: 'header', system: null, tools: null },
-      user('u1'), assistant('a1'),
+      user('u1'),
+      assistant('a1'),
       { kind: 'request', id: 's', purpose: 'compaction', compactionId: 'K', input: { items: ['u1'], instruction: null } },
       { kind: 'response', request: 's', finish: { raw: 'length', reason: 'length' }, usage: { input: 10, cacheRead: 5, output: 3 } },
     ]);
@@ -147,13 +196,18 @@ describe('replay: surface operations', () => {
 
 describe('replay: branches resolve by reference', () => {
   const events = log([
-    user('u1'), assistant('a1'), request('q0'), // 0..2 main
-    user('u2'), assistant('a2'), request('q1'), // 3..5 main
+    user('u1'),
+    assistant('a1'),
+    request('q0'), // 0..2 main
+    user('u2'),
+    assistant('a2'),
+    request('q1'), // 3..5 main
     { kind: 'fork', branch: 'b', parent: { branch: 'main', seq: 1 } }, // 6
     { kind: 'item', branch: 'b', item: { id: 'bu', role: 'user', blocks: text('on b') } }, // 7
     { kind: 'request', branch: 'b', id: 'qb' }, // 8
     { kind: 'revert', target: { seq: 2 } }, // 9: main back to after q0
-    user('u3'), request('q2'), // 10..11
+    user('u3'),
+    request('q2'), // 10..11
     { kind: 'rollback', target: { seq: 5 } }, // 12: not in main's history any more → reported
   ]);
 
@@ -187,7 +241,9 @@ describe('replay: branches resolve by reference', () => {
 describe('replay: a fork that does not inherit', () => {
   it('links to its parent but starts with an empty history (a spawned subagent)', () => {
     const events = log([
-      user('u1'), assistant('a1'), request('q0'),
+      user('u1'),
+      assistant('a1'),
+      request('q0'),
       { kind: 'fork', branch: 'agent', parent: { seq: 1 }, inherit: false },
       { kind: 'item', branch: 'agent', item: { id: 'p', role: 'user', blocks: text('subtask prompt') } },
       { kind: 'request', branch: 'agent', id: 'qa' },

@@ -19,18 +19,21 @@ describe('surface sort keys', () => {
   });
 
   it('random inserts always land strictly between their neighbours', () => {
-    fc.assert(fc.property(fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 300 }), (picks) => {
-      const keys = [appendKey(0), appendKey(1)];
-      for (const p of picks) {
-        const i = Math.floor(p * keys.length); // insert before keys[i]
-        const k = keyBetween(i > 0 ? (keys[i - 1] as string) : null, keys[i] as string);
-        if (i > 0) expect(k > (keys[i - 1] as string)).toBe(true);
-        expect(k < (keys[i] as string)).toBe(true);
-        expect(k.endsWith('0')).toBe(false);
-        keys.splice(i, 0, k);
-      }
-      expect([...keys].sort()).toEqual(keys);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 300 }), (picks) => {
+        const keys = [appendKey(0), appendKey(1)];
+        for (const p of picks) {
+          const i = Math.floor(p * keys.length); // insert before keys[i]
+          const k = keyBetween(i > 0 ? (keys[i - 1] as string) : null, keys[i] as string);
+          if (i > 0) expect(k > (keys[i - 1] as string)).toBe(true);
+          expect(k < (keys[i] as string)).toBe(true);
+          expect(k.endsWith('0')).toBe(false);
+          keys.splice(i, 0, k);
+        }
+        expect([...keys].sort()).toEqual(keys);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -6,14 +6,24 @@ import type { SourceItem, SourceView, StrategyResult } from '../../../src/shared
 import { replay } from '../../../src/shared/replay/fold';
 import { modelView } from '../../../src/shared/replay/view';
 
-const text = (id: string, role: SourceItem['role'], t: string): SourceItem => ({ id, role, blocks: [{ type: 'text', text: t }], seq: null });
+const text = (id: string, role: SourceItem['role'], t: string): SourceItem => ({
+  id,
+  role,
+  blocks: [{ type: 'text', text: t }],
+  seq: null,
+});
 const source: SourceView = {
   system: [{ type: 'text', text: 'You are a coding agent.' }],
   tools: null,
   items: [
     text('u1', 'user', 'Fix the bug in src/app.ts. Do not touch tests.'),
     { id: 'a1', role: 'assistant', blocks: [{ type: 'tool_call', id: 'c1', name: 'read', input: '{"path":"src/app.ts"}' }], seq: null },
-    { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: 'x'.repeat(4000) }] }], seq: null },
+    {
+      id: 't1',
+      role: 'tool',
+      blocks: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: 'x'.repeat(4000) }] }],
+      seq: null,
+    },
     text('a2', 'assistant', 'The bug is on line 12.'),
     text('u2', 'user', 'Go ahead.'),
   ],
@@ -22,7 +32,17 @@ const source: SourceView = {
 };
 
 function result(items: Item[], summary: string | null, outcome: StrategyResult['outcome'] = 'committed'): StrategyResult {
-  return { strategy: 'test', outcome, view: { system: source.system, tools: null, items }, summary, calls: [], error: null, notes: [], mapreduce: null, tokens: { before: 1200, after: 50 } };
+  return {
+    strategy: 'test',
+    outcome,
+    view: { system: source.system, tools: null, items },
+    summary,
+    calls: [],
+    error: null,
+    notes: [],
+    mapreduce: null,
+    tokens: { before: 1200, after: 50 },
+  };
 }
 
 const keep = (id: string): Item => {
@@ -32,7 +52,12 @@ const keep = (id: string): Item => {
 
 describe('candidateLog', () => {
   it('writes a checkpoint + tail candidate as a compaction whose next view is exactly the candidate', () => {
-    const cp: Item = { id: 'test:0', role: 'user', blocks: [{ type: 'text', text: 'Summary: fix src/app.ts line 12; do not touch tests.' }], derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'a1', 't1', 'a2'], part: 'summary' } };
+    const cp: Item = {
+      id: 'test:0',
+      role: 'user',
+      blocks: [{ type: 'text', text: 'Summary: fix src/app.ts line 12; do not touch tests.' }],
+      derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'a1', 't1', 'a2'], part: 'summary' },
+    };
     const log = candidateLog(source, result([cp, keep('u2')], 'Summary: …'), 100_000);
     expect(log.problems).toEqual([]);
     const state = replay(log.events);
@@ -45,7 +70,12 @@ describe('candidateLog', () => {
   });
 
   it('writes model-free pruning without a compaction bracket', () => {
-    const pruned: Item = { id: 'p:0', role: 'tool', blocks: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: '[cleared]' }] }], derivation: { kind: 'pruned', of: 't1', head: 0, tail: 0, omitted: 4000, unit: 'chars' } };
+    const pruned: Item = {
+      id: 'p:0',
+      role: 'tool',
+      blocks: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: '[cleared]' }] }],
+      derivation: { kind: 'pruned', of: 't1', head: 0, tail: 0, omitted: 4000, unit: 'chars' },
+    };
     const r = { ...result([keep('u1'), keep('a1'), pruned, keep('a2'), keep('u2')], null), calls: [] };
     const log = candidateLog(source, r, 100_000);
     expect(log.problems).toEqual([]);
@@ -55,8 +85,18 @@ describe('candidateLog', () => {
   });
 
   it('places the second part of a handoff pair before the kept tail', () => {
-    const cont: Item = { id: 'h:0', role: 'user', blocks: [{ type: 'text', text: 'Continue from the handoff.' }], derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'a1', 't1'], part: 'continuation' } };
-    const hand: Item = { id: 'h:1', role: 'assistant', blocks: [{ type: 'text', text: 'Handoff: …' }], derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'a1', 't1'], part: 'handoff' } };
+    const cont: Item = {
+      id: 'h:0',
+      role: 'user',
+      blocks: [{ type: 'text', text: 'Continue from the handoff.' }],
+      derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'a1', 't1'], part: 'continuation' },
+    };
+    const hand: Item = {
+      id: 'h:1',
+      role: 'assistant',
+      blocks: [{ type: 'text', text: 'Handoff: …' }],
+      derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'a1', 't1'], part: 'handoff' },
+    };
     const log = candidateLog(source, result([cont, hand, keep('a2'), keep('u2')], 'Handoff: …'), 100_000);
     expect(log.problems).toEqual([]);
     const state = replay(log.events);
@@ -70,7 +110,12 @@ describe('candidateLog', () => {
   });
 
   it('runs the catalog: a checkpoint that splits a call from its result is a PAIR_SPLIT', () => {
-    const cp: Item = { id: 'test:0', role: 'user', blocks: [{ type: 'text', text: 'Summary.' }], derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'a1'], part: 'summary' } };
+    const cp: Item = {
+      id: 'test:0',
+      role: 'user',
+      blocks: [{ type: 'text', text: 'Summary.' }],
+      derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'a1'], part: 'summary' },
+    };
     const ds = candidateDiagnostics(source, result([cp, keep('t1'), keep('a2'), keep('u2')], 'Summary.'), 100_000, charCounter);
     expect(ds.map((d) => d.rule)).toContain('PAIR_SPLIT');
   });

@@ -7,8 +7,14 @@ describe('costOf', () => {
   const prices = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
 
   it('prices each token class per million', () => {
-    expect(costBreakdown({ input: 1_000_000, output: 100_000, cacheRead: 2_000_000, cacheWrite: 400_000, reasoning: 50_000 }, prices)).toEqual({
-      input: 3, output: 1.5, cacheRead: 0.6, cacheWrite: 1.5, total: 6.6,
+    expect(
+      costBreakdown({ input: 1_000_000, output: 100_000, cacheRead: 2_000_000, cacheWrite: 400_000, reasoning: 50_000 }, prices),
+    ).toEqual({
+      input: 3,
+      output: 1.5,
+      cacheRead: 0.6,
+      cacheWrite: 1.5,
+      total: 6.6,
     });
     expect(costOf({ input: 1000, output: 500 }, { input: 2, output: 8 })).toBeCloseTo(0.006, 10);
   });

@@ -1,16 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { PinnedModel, SummarizationChain, modelLabel, parseModelSpec, pinnedFromRoute, resolveSummarizationModels } from '../../../src/shared/rerun/pinned';
+import {
+  PinnedModel,
+  SummarizationChain,
+  modelLabel,
+  parseModelSpec,
+  pinnedFromRoute,
+  resolveSummarizationModels,
+} from '../../../src/shared/rerun/pinned';
 
 /* Pinned models: parsing "PROVIDER:MODEL" with clear errors, labels, and cosh's chain resolution. */
 
 describe('parseModelSpec', () => {
   it('parses a spec with options, defaulting params and window', () => {
-    const r = parseModelSpec('anthropic:claude-sonnet-4-5', { window: 200_000, params: { maxOutput: 4096 }, prices: { input: 3, output: 15, cacheRead: 0.3 } });
+    const r = parseModelSpec('anthropic:claude-sonnet-4-5', {
+      window: 200_000,
+      params: { maxOutput: 4096 },
+      prices: { input: 3, output: 15, cacheRead: 0.3 },
+    });
     expect(r).toEqual({
       ok: true,
-      value: { provider: 'anthropic', model: 'claude-sonnet-4-5', window: 200_000, params: { maxOutput: 4096 }, prices: { input: 3, output: 15, cacheRead: 0.3 } },
+      value: {
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        window: 200_000,
+        params: { maxOutput: 4096 },
+        prices: { input: 3, output: 15, cacheRead: 0.3 },
+      },
     });
-    expect(parseModelSpec('gemini:gemini-2.5-pro')).toEqual({ ok: true, value: { provider: 'gemini', model: 'gemini-2.5-pro', params: {}, window: null } });
+    expect(parseModelSpec('gemini:gemini-2.5-pro')).toEqual({
+      ok: true,
+      value: { provider: 'gemini', model: 'gemini-2.5-pro', params: {}, window: null },
+    });
     // The mock needs no baseUrl: the re-run starts one in process.
     expect(parseModelSpec('mock:scripted').ok).toBe(true);
   });
@@ -65,7 +85,10 @@ describe('labels and chains', () => {
 
   it('a session route becomes the connector, with its reasoning and output setting', () => {
     const r = pinnedFromRoute({ provider: 'anthropic', model: 'claude-x', window: 200_000, maxOutput: 2000, reasoning: 'high' });
-    expect(r).toEqual({ ok: true, value: { provider: 'anthropic', model: 'claude-x', window: 200_000, params: { maxOutput: 2000, reasoning: 'high' } } });
+    expect(r).toEqual({
+      ok: true,
+      value: { provider: 'anthropic', model: 'claude-x', window: 200_000, params: { maxOutput: 2000, reasoning: 'high' } },
+    });
     const unknownEffort = pinnedFromRoute({ provider: 'openai', model: 'gpt', reasoning: 'enabled' });
     expect(unknownEffort.ok && unknownEffort.value.params).toEqual({});
     expect(pinnedFromRoute(null).ok).toBe(false);

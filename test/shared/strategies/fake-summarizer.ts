@@ -48,11 +48,28 @@ export class FakeSummarizer implements Summarizer {
     const finish = a.error ? (a.finish ?? null) : (a.finish ?? { raw: 'end_turn', reason: 'stop' });
     const natural = finish?.reason === 'stop';
     const text = !a.error && natural && a.text ? a.text : null;
-    const error: SummaryError | null = a.error
-      ?? (!natural ? { kind: 'incomplete', message: `finish reason: ${finish?.raw ?? 'missing'}` } : text === null ? { kind: 'empty', message: 'empty summary' } : null);
-    return { request, model: this.model, text, finish, usage: a.usage ?? { input: 100, output: 10 }, latencyMs: a.delayMs ?? 0, attempts: 1, error };
+    const error: SummaryError | null =
+      a.error ??
+      (!natural
+        ? { kind: 'incomplete', message: `finish reason: ${finish?.raw ?? 'missing'}` }
+        : text === null
+          ? { kind: 'empty', message: 'empty summary' }
+          : null);
+    return {
+      request,
+      model: this.model,
+      text,
+      finish,
+      usage: a.usage ?? { input: 100, output: 10 },
+      latencyMs: a.delayMs ?? 0,
+      attempts: 1,
+      error,
+    };
   }
 }
 
 /** Answer requests of one stage with a fixed text. */
-export const byStage = (stage: SummaryRequest['stage'], answer: FakeAnswer): FakeRule => (req) => (req.stage === stage ? answer : null);
+export const byStage =
+  (stage: SummaryRequest['stage'], answer: FakeAnswer): FakeRule =>
+  (req) =>
+    req.stage === stage ? answer : null;

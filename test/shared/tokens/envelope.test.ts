@@ -25,7 +25,10 @@ describe('unlogged envelope fit', () => {
     ];
     const fit = fitEnvelope(pts);
     expect(fit?.ratio).toBeCloseTo(1, 5);
-    expect(fit?.stretches).toEqual([{ stretch: 0, requests: 5, envelope: 20_000 }, { stretch: 1, requests: 5, envelope: 30_000 }]);
+    expect(fit?.stretches).toEqual([
+      { stretch: 0, requests: 5, envelope: 20_000 },
+      { stretch: 1, requests: 5, envelope: 30_000 },
+    ]);
     expect(fit?.envelope).toBe(20_000);
   });
 
@@ -38,10 +41,12 @@ describe('unlogged envelope fit', () => {
     expect(pairs(many, k + 1)).toBeGreaterThan(MAX_PAIRS);
     expect(pointsPerStretch(Array.from({ length: 1e6 }, () => 300))).toBe(2);
     // The sample still measures k and every stretch's E.
-    const pts = many.flatMap((size, stretch) => Array.from({ length: size }, (_, i) => {
-      const counted = 1_000 + i * 500;
-      return { counted, reported: 20_000 + stretch * 10 + Math.round(1.2 * counted), stretch };
-    }));
+    const pts = many.flatMap((size, stretch) =>
+      Array.from({ length: size }, (_, i) => {
+        const counted = 1_000 + i * 500;
+        return { counted, reported: 20_000 + stretch * 10 + Math.round(1.2 * counted), stretch };
+      }),
+    );
     const fit = fitEnvelope(pts);
     expect(fit?.ratio).toBeCloseTo(1.2, 3);
     expect(fit?.stretches.length).toBe(600);
@@ -49,12 +54,28 @@ describe('unlogged envelope fit', () => {
   });
 
   it('falls back to the plain difference with one request, and never fails (property)', () => {
-    expect(fitEnvelope([{ counted: 40, reported: 26_450, stretch: 0 }])).toMatchObject({ envelope: 26_410, ratio: 1, method: 'difference' });
+    expect(fitEnvelope([{ counted: 40, reported: 26_450, stretch: 0 }])).toMatchObject({
+      envelope: 26_410,
+      ratio: 1,
+      method: 'difference',
+    });
     expect(fitEnvelope([])).toBeNull();
-    fc.assert(fc.property(fc.array(fc.record({ counted: fc.integer({ min: 0, max: 1e6 }), reported: fc.integer({ min: 0, max: 1e6 }), stretch: fc.integer({ min: 0, max: 3 }) }), { maxLength: 40 }), (pts) => {
-      const fit = fitEnvelope(pts);
-      if (!fit) return pts.every((p) => p.counted === 0 || p.reported === 0);
-      return Number.isFinite(fit.envelope) && fit.ratio >= 0.5 && fit.ratio <= 2;
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            counted: fc.integer({ min: 0, max: 1e6 }),
+            reported: fc.integer({ min: 0, max: 1e6 }),
+            stretch: fc.integer({ min: 0, max: 3 }),
+          }),
+          { maxLength: 40 },
+        ),
+        (pts) => {
+          const fit = fitEnvelope(pts);
+          if (!fit) return pts.every((p) => p.counted === 0 || p.reported === 0);
+          return Number.isFinite(fit.envelope) && fit.ratio >= 0.5 && fit.ratio <= 2;
+        },
+      ),
+    );
   });
 });

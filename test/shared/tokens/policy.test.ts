@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  amount, evaluatePolicy, parseAmount, parsePolicySpec, policyFromLog, policyLines, POLICY_PRESETS, PolicyError, type PolicyInput,
+  amount,
+  evaluatePolicy,
+  parseAmount,
+  parsePolicySpec,
+  policyFromLog,
+  policyLines,
+  POLICY_PRESETS,
+  PolicyError,
+  type PolicyInput,
 } from '../../../src/shared/tokens/policy';
 
 const preset = (id: string) => {
@@ -59,7 +67,13 @@ describe('policy presets carry the numbers of their sources', () => {
     expect(p.rawTailMessages).toBe(10);
     expect(p.outputReserve).toEqual({ tokens: 4096 });
     expect(p.breaker).toEqual({ failures: 3, cooldownTurns: 5 });
-    expect(policyLines(p, null)).toMatchObject({ window: 200_000, windowSource: 'policy', trigger: 140_000, reactive: 190_000, outputReserve: 4096 });
+    expect(policyLines(p, null)).toMatchObject({
+      window: 200_000,
+      windowSource: 'policy',
+      trigger: 140_000,
+      reactive: 190_000,
+      outputReserve: 4096,
+    });
   });
 
   it('Claude Code and Codex, with where each number comes from', () => {
@@ -107,7 +121,12 @@ describe('editing a policy', () => {
   it('changes which requests would have triggered', () => {
     const sizes = [20_000, 40_000, 60_000, 75_000, 85_000, 30_000, 50_000, 70_000, 90_000];
     const inputs: PolicyInput[] = sizes.map((size, index) => ({
-      index, window: 100_000, size, sizeSource: 'reported', next: size + 5_000, compactedAfter: index === 4 ? 'c1' : null,
+      index,
+      window: 100_000,
+      size,
+      sizeSource: 'reported',
+      next: size + 5_000,
+      compactedAfter: index === 4 ? 'c1' : null,
     }));
     const base = evaluatePolicy(preset('cosh'), inputs);
     // cosh measures the next context (size + 5,000 here) against 80,000: #3 (80,000) starts a run
@@ -131,7 +150,10 @@ describe('editing a policy', () => {
   });
 
   it('uses the policy a log recorded, filling the rest from the harness preset', () => {
-    const p = policyFromLog({ name: 'cosh (COMPACT_PCT 80, RECENT_RAW_PCT 20)', triggerRatio: 0.8, rawTailRatio: 0.2, window: 64_000 }, preset('cosh'));
+    const p = policyFromLog(
+      { name: 'cosh (COMPACT_PCT 80, RECENT_RAW_PCT 20)', triggerRatio: 0.8, rawTailRatio: 0.2, window: 64_000 },
+      preset('cosh'),
+    );
     expect(p).not.toBeNull();
     expect(policyLines(p as NonNullable<typeof p>, null)).toMatchObject({ window: 64_000, trigger: 51_200, rawTail: 12_800 });
     expect(policyFromLog({ window: 258_400 }, preset('codex'))).toBeNull();

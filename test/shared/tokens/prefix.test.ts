@@ -13,7 +13,8 @@ function session(then: CanonicalEventInput[], rounds = 4) {
     { kind: 'header', system: text('system prompt here'), tools: [{ name: 'bash' }], route: { model: 'm' } },
     user('u1', 'do the thing please'),
   ];
-  for (let i = 1; i <= rounds; i++) bodies.push(request(`r${i}`), call(`a${i}`, `c${i}`), result(`t${i}`, `c${i}`, `output number ${i} with several words in it`));
+  for (let i = 1; i <= rounds; i++)
+    bodies.push(request(`r${i}`), call(`a${i}`, `c${i}`), result(`t${i}`, `c${i}`, `output number ${i} with several words in it`));
   bodies.push(request('before'), ...then, request('after'));
   const state = replay(log(bodies));
   const source = new FakeSource();
@@ -25,13 +26,15 @@ function session(then: CanonicalEventInput[], rounds = 4) {
 
 describe('prompt-cache prefix analysis', () => {
   it('a summarizer input that lists an item twice: the second listing is content the previous call had', () => {
-    const state = replay(log([
-      { kind: 'session', id: 's' },
-      user('u1', 'one two three'),
-      assistant('a1', 'four five six seven'),
-      { kind: 'request', id: 's1', purpose: 'compaction', input: { items: ['u1', 'a1'] }, route: { model: 'm' } },
-      { kind: 'request', id: 's2', purpose: 'compaction', input: { items: ['u1', 'a1', 'u1'] }, route: { model: 'm' } },
-    ]));
+    const state = replay(
+      log([
+        { kind: 'session', id: 's' },
+        user('u1', 'one two three'),
+        assistant('a1', 'four five six seven'),
+        { kind: 'request', id: 's1', purpose: 'compaction', input: { items: ['u1', 'a1'] }, route: { model: 'm' } },
+        { kind: 'request', id: 's2', purpose: 'compaction', input: { items: ['u1', 'a1', 'u1'] }, route: { model: 'm' } },
+      ]),
+    );
     const source = new FakeSource();
     const acc = new TokenAccountant(state, source);
     source.count(acc.allRefs());
@@ -95,10 +98,18 @@ describe('prompt-cache prefix analysis', () => {
   });
 
   it('a compaction breaks at the checkpoint; a system-prompt change at the head', () => {
-    const compacted = session([{
-      kind: 'item', item: { id: 'k1', role: 'user', blocks: text('summary of the first two rounds'), derivation: { kind: 'checkpoint', compactionId: 'c1', covers: ['u1', 'a1', 't1', 'a2', 't2'] } },
-      op: { op: 'replace', from: 'u1', to: 't2' },
-    }]);
+    const compacted = session([
+      {
+        kind: 'item',
+        item: {
+          id: 'k1',
+          role: 'user',
+          blocks: text('summary of the first two rounds'),
+          derivation: { kind: 'checkpoint', compactionId: 'c1', covers: ['u1', 'a1', 't1', 'a2', 't2'] },
+        },
+        op: { op: 'replace', from: 'u1', to: 't2' },
+      },
+    ]);
     const c = comparePrefix(compacted.prev, compacted.cur);
     expect(c.firstChange).toMatchObject({ position: 2, unit: 'k1', cause: 'compaction' });
     expect(c.where).toBe('mid');

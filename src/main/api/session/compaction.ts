@@ -15,21 +15,36 @@ import { blocksText, hydrated, longText } from './text';
 
 function label(e: LogEvent): string {
   switch (e.kind) {
-    case 'compaction/start': return `start (${e.trigger})`;
-    case 'compaction/summary': return `summary${e.finish ? ` · ${e.finish.raw}` : ''}`;
-    case 'compaction/summary-error': return `summary error: ${e.error.message.slice(0, 80)}`;
-    case 'compaction/end': return `end: ${e.outcome}`;
-    case 'request': return `request ${e.id} (${e.purpose})`;
-    case 'response': return `response to ${e.request}${e.finish ? ` · ${e.finish.raw}` : ''}${e.error ? ' · error' : ''}`;
-    case 'item': return `checkpoint item ${e.item.id}`;
-    case 'mapreduce/staging': return `staging v${e.version ?? 'legacy'} (${e.segments.length} segments)`;
-    case 'mapreduce/map': return `map #${e.ordinal}: ${e.status}`;
-    case 'mapreduce/repartition': return `repartition ${e.attempt}`;
-    case 'mapreduce/reduce': return `reduce level ${e.level}${e.final ? ' (final)' : ''}`;
-    case 'mapreduce/reread': return `reread: ${e.status}`;
-    case 'mapreduce/audit': return `audit: ${e.verdict}`;
-    case 'mapreduce/correction': return `correction ${e.n}: ${e.accepted ? 'accepted' : 'rejected'}`;
-    default: return e.kind;
+    case 'compaction/start':
+      return `start (${e.trigger})`;
+    case 'compaction/summary':
+      return `summary${e.finish ? ` · ${e.finish.raw}` : ''}`;
+    case 'compaction/summary-error':
+      return `summary error: ${e.error.message.slice(0, 80)}`;
+    case 'compaction/end':
+      return `end: ${e.outcome}`;
+    case 'request':
+      return `request ${e.id} (${e.purpose})`;
+    case 'response':
+      return `response to ${e.request}${e.finish ? ` · ${e.finish.raw}` : ''}${e.error ? ' · error' : ''}`;
+    case 'item':
+      return `checkpoint item ${e.item.id}`;
+    case 'mapreduce/staging':
+      return `staging v${e.version ?? 'legacy'} (${e.segments.length} segments)`;
+    case 'mapreduce/map':
+      return `map #${e.ordinal}: ${e.status}`;
+    case 'mapreduce/repartition':
+      return `repartition ${e.attempt}`;
+    case 'mapreduce/reduce':
+      return `reduce level ${e.level}${e.final ? ' (final)' : ''}`;
+    case 'mapreduce/reread':
+      return `reread: ${e.status}`;
+    case 'mapreduce/audit':
+      return `audit: ${e.verdict}`;
+    case 'mapreduce/correction':
+      return `correction ${e.n}: ${e.accepted ? 'accepted' : 'rejected'}`;
+    default:
+      return e.kind;
   }
 }
 
@@ -41,11 +56,18 @@ function find(inspector: SessionInspector, branch: string, id: string): Compacti
 
 async function summarizerCalls(inspector: SessionInspector, branch: string, c: CompactionRecord) {
   const state = inspector.replay(branch);
-  const calls = [...c.requestIds.map((id) => ({ id, branch })), ...inspector.summarizerCalls(c.id).filter((x) => !c.requestIds.includes(x.id))];
+  const calls = [
+    ...c.requestIds.map((id) => ({ id, branch })),
+    ...inspector.summarizerCalls(c.id).filter((x) => !c.requestIds.includes(x.id)),
+  ];
   const out = [];
   for (const call of calls) {
     const here = state.requests.find((r) => r.id === call.id);
-    const rec = here ?? (call.branch !== branch && inspector.hasBranch(call.branch) ? inspector.replay(call.branch).requests.find((r) => r.id === call.id) : undefined);
+    const rec =
+      here ??
+      (call.branch !== branch && inspector.hasBranch(call.branch)
+        ? inspector.replay(call.branch).requests.find((r) => r.id === call.id)
+        : undefined);
     let instruction = null;
     if (rec?.input?.instruction) {
       const e = await hydrated(inspector.session, rec.seq);
@@ -53,10 +75,20 @@ async function summarizerCalls(inspector: SessionInspector, branch: string, c: C
       instruction = longText(blocksText(blocks));
     }
     out.push({
-      index: here ? here.index : null, id: call.id, branch: here ? branch : call.branch, purpose: rec?.purpose ?? 'compaction', seq: rec?.seq ?? null,
-      provider: rec?.route.provider ?? null, model: rec?.route.model ?? null, window: rec?.route.window ?? null, maxOutput: rec?.route.maxOutput ?? null,
-      finish: rec?.finish ?? null, usage: rec?.usage ?? null, error: rec?.error ?? null,
-      inputItems: rec?.input ? rec.input.items.length : null, instruction,
+      index: here ? here.index : null,
+      id: call.id,
+      branch: here ? branch : call.branch,
+      purpose: rec?.purpose ?? 'compaction',
+      seq: rec?.seq ?? null,
+      provider: rec?.route.provider ?? null,
+      model: rec?.route.model ?? null,
+      window: rec?.route.window ?? null,
+      maxOutput: rec?.route.maxOutput ?? null,
+      finish: rec?.finish ?? null,
+      usage: rec?.usage ?? null,
+      error: rec?.error ?? null,
+      inputItems: rec?.input ? rec.input.items.length : null,
+      instruction,
       instructionUnknown: rec?.input ? rec.input.instruction === null || rec.input.instruction === undefined : false,
     });
   }
@@ -75,12 +107,19 @@ export async function compactionDetail(inspector: SessionInspector, branch: stri
     const e = await hydrated(session, seq);
     if (e.kind !== 'compaction/summary') continue;
     summaries.push({
-      seq, text: longText(blocksText(e.summary)), finish: e.finish ?? null, usage: e.usage ?? null,
-      sourceTokens: e.sourceTokens ?? null, request: e.request ?? null,
+      seq,
+      text: longText(blocksText(e.summary)),
+      finish: e.finish ?? null,
+      usage: e.usage ?? null,
+      sourceTokens: e.sourceTokens ?? null,
+      request: e.request ?? null,
     });
   }
-  const errors = c.summaryErrorSeqs.map((seq) => session.events.at(seq)).flatMap((e) =>
-    e?.kind === 'compaction/summary-error' ? [{ seq: e.seq, error: e.error, finish: e.finish ?? null, usage: e.usage ?? null }] : []);
+  const errors = c.summaryErrorSeqs
+    .map((seq) => session.events.at(seq))
+    .flatMap((e) =>
+      e?.kind === 'compaction/summary-error' ? [{ seq: e.seq, error: e.error, finish: e.finish ?? null, usage: e.usage ?? null }] : [],
+    );
   const checkpoints = [];
   for (const cid of c.checkpointItems) {
     const rec = state.itemById.get(cid);
@@ -92,10 +131,12 @@ export async function compactionDetail(inspector: SessionInspector, branch: stri
   const bracketSeqs = new Set(c.seqs);
   for (const r of state.requests) if (r.compactionId === c.id && r.responseSeq !== null) bracketSeqs.add(r.responseSeq);
   for (const k of checkpoints) bracketSeqs.add(k.seq);
-  const bracket = [...bracketSeqs].sort((a, b) => a - b).flatMap((s) => {
-    const e = session.events.at(s);
-    return e ? [{ seq: s, kind: e.kind, label: label(e) }] : [];
-  });
+  const bracket = [...bracketSeqs]
+    .sort((a, b) => a - b)
+    .flatMap((s) => {
+      const e = session.events.at(s);
+      return e ? [{ seq: s, kind: e.kind, label: label(e) }] : [];
+    });
   const first = bracket[0]?.seq ?? null;
   const last = bracket[bracket.length - 1]?.seq ?? null;
   let requestBefore: number | null = null;
@@ -106,7 +147,10 @@ export async function compactionDetail(inspector: SessionInspector, branch: stri
     if (last !== null && r.seq > last && requestAfter === null) requestAfter = r.index;
   }
   const cited = new Set(bracketSeqs);
-  const diagnostics = inspector.diagnostics(branch).filter((d) => d.seqs.some((s) => cited.has(s)) || d.message.includes(c.id)).map(diagnosticJson);
+  const diagnostics = inspector
+    .diagnostics(branch)
+    .filter((d) => d.seqs.some((s) => cited.has(s)) || d.message.includes(c.id))
+    .map(diagnosticJson);
 
   return {
     row: compactionJson(c, inspector.summarizerCalls(c.id)),
@@ -120,8 +164,13 @@ export async function compactionDetail(inspector: SessionInspector, branch: stri
     }),
     bracket: { startSeq: c.startSeq, endSeq: c.endSeq, events: bracket, requestBefore, requestAfter },
     summarizer: await summarizerCalls(inspector, branch, c),
-    summaries, errors, checkpoints, diagnostics,
-    mapreduce: c.mapreduce.stagingSeqs.length + c.mapreduce.mapSeqs.length + c.mapreduce.reduceSeqs.length > 0
-      ? await mapReduceDetail(inspector, branch, c) : null,
+    summaries,
+    errors,
+    checkpoints,
+    diagnostics,
+    mapreduce:
+      c.mapreduce.stagingSeqs.length + c.mapreduce.mapSeqs.length + c.mapreduce.reduceSeqs.length > 0
+        ? await mapReduceDetail(inspector, branch, c)
+        : null,
   };
 }

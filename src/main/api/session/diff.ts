@@ -26,11 +26,16 @@ function whereTo(b: ViewIndex, item: ViewItem): string {
   const f = rec ? fateAt(rec, b.view.request.seq) : null;
   if (!f) return 'not in view b';
   switch (f.fate) {
-    case 'summarised': return `summarised by ${f.by} (compaction ${f.compactionId})`;
-    case 'pruned': return `pruned: ${f.by} stands in its place`;
-    case 'dropped': return `dropped (${f.reason})${f.by ? ` by ${f.by}` : ''}`;
-    case 'reinjected': return `re-injected by ${f.by}`;
-    default: return `${f.fate}, not shown to the summarizer call`;
+    case 'summarised':
+      return `summarised by ${f.by} (compaction ${f.compactionId})`;
+    case 'pruned':
+      return `pruned: ${f.by} stands in its place`;
+    case 'dropped':
+      return `dropped (${f.reason})${f.by ? ` by ${f.by}` : ''}`;
+    case 'reinjected':
+      return `re-injected by ${f.by}`;
+    default:
+      return `${f.fate}, not shown to the summarizer call`;
   }
 }
 
@@ -57,7 +62,16 @@ export function diffViews(a: ViewIndex, b: ViewIndex, limit: number) {
     else push(row('changed', other, pa, pb, c));
   });
   b.view.items.forEach((it, pb) => {
-    if (!a.positionById.has(it.id)) push(row('added', it, null, pb, it.derivation ? `${it.derivation.kind}` : it.seq > a.view.request.seq ? 'written after request a' : 'not in view a'));
+    if (!a.positionById.has(it.id))
+      push(
+        row(
+          'added',
+          it,
+          null,
+          pb,
+          it.derivation ? `${it.derivation.kind}` : it.seq > a.view.request.seq ? 'written after request a' : 'not in view a',
+        ),
+      );
   });
   return { a: a.index, b: b.index, counts, rows, truncated: rows.length < counts.added + counts.removed + counts.changed };
 }

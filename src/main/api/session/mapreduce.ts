@@ -23,7 +23,10 @@ function eventsOf<K extends LogEvent['kind']>(inspector: SessionInspector, seqs:
 
 /** The segmentation in force before `until`: the latest staging, then repartitions of what was not accepted; each with its map status. */
 export function coverageAt(
-  stagings: readonly Ev<'mapreduce/staging'>[], maps: readonly Ev<'mapreduce/map'>[], repartitions: readonly Ev<'mapreduce/repartition'>[], until: number,
+  stagings: readonly Ev<'mapreduce/staging'>[],
+  maps: readonly Ev<'mapreduce/map'>[],
+  repartitions: readonly Ev<'mapreduce/repartition'>[],
+  until: number,
 ): CoverageSegment[] {
   const steps = [...stagings, ...maps, ...repartitions].filter((e) => e.seq < until).sort((a, b) => a.seq - b.seq);
   const segs = new Map<number, CoverageSegment>();
@@ -72,21 +75,35 @@ export async function mapReduceDetail(inspector: SessionInspector, branch: strin
   const mapRows = [];
   for (const e of maps) {
     mapRows.push({
-      seq: e.seq, ordinal: e.ordinal, status: e.status, request: e.request ?? null, finish: e.finish ?? null, usage: e.usage ?? null,
+      seq: e.seq,
+      ordinal: e.ordinal,
+      status: e.status,
+      request: e.request ?? null,
+      finish: e.finish ?? null,
+      usage: e.usage ?? null,
       summary: e.summary ? await text(inspector, e.seq, (h) => (h.kind === 'mapreduce/map' ? h.summary : undefined)) : null,
     });
   }
   const reductionRows = [];
   for (const e of reductions) {
     reductionRows.push({
-      seq: e.seq, level: e.level, inputs: e.inputs, final: e.final ?? false, request: e.request ?? null, finish: e.finish ?? null, usage: e.usage ?? null,
+      seq: e.seq,
+      level: e.level,
+      inputs: e.inputs,
+      final: e.final ?? false,
+      request: e.request ?? null,
+      finish: e.finish ?? null,
+      usage: e.usage ?? null,
       output: e.output ? await text(inspector, e.seq, (h) => (h.kind === 'mapreduce/reduce' ? h.output : undefined)) : null,
     });
   }
   const correctionRows = [];
   for (const e of corrections) {
     correctionRows.push({
-      seq: e.seq, n: e.n, accepted: e.accepted, request: e.request ?? null,
+      seq: e.seq,
+      n: e.n,
+      accepted: e.accepted,
+      request: e.request ?? null,
       output: e.output ? await text(inspector, e.seq, (h) => (h.kind === 'mapreduce/correction' ? h.output : undefined)) : null,
     });
   }
@@ -95,8 +112,18 @@ export async function mapReduceDetail(inspector: SessionInspector, branch: strin
     maps: mapRows,
     repartitions: repartitions.map((e) => ({ seq: e.seq, attempt: e.attempt, replaces: e.replaces ?? null, segments: e.segments })),
     reductions: reductionRows,
-    rereads: eventsOf(inspector, mr.rereadSeqs, 'mapreduce/reread').map((e) => ({ seq: e.seq, ranges: e.ranges, status: e.status, reduction: e.reduction ?? null })),
-    audits: eventsOf(inspector, mr.auditSeqs, 'mapreduce/audit').map((e) => ({ seq: e.seq, verdict: e.verdict, issues: e.issues ?? [], request: e.request ?? null })),
+    rereads: eventsOf(inspector, mr.rereadSeqs, 'mapreduce/reread').map((e) => ({
+      seq: e.seq,
+      ranges: e.ranges,
+      status: e.status,
+      reduction: e.reduction ?? null,
+    })),
+    audits: eventsOf(inspector, mr.auditSeqs, 'mapreduce/audit').map((e) => ({
+      seq: e.seq,
+      verdict: e.verdict,
+      issues: e.issues ?? [],
+      request: e.request ?? null,
+    })),
     corrections: correctionRows,
     coverage: { axis: axisIds.map((id) => ({ id, seq: state.itemById.get(id)?.seq ?? null })), segments, atSeq },
   };

@@ -54,10 +54,12 @@ export class ReportBuilder {
         await yieldToIo();
       }
     };
-    const p = run().catch(this.onError).finally(() => {
-      this.building.delete(key);
-      // Counting moved on while this one was built: the next question schedules another.
-    });
+    const p = run()
+      .catch(this.onError)
+      .finally(() => {
+        this.building.delete(key);
+        // Counting moved on while this one was built: the next question schedules another.
+      });
     this.building.set(key, p);
   }
 }

@@ -10,9 +10,19 @@ export function sessionSummary(s: OpenSession) {
   const j = inspectJson(s.path, s.inspector);
   const wire = s.inspector.wire();
   return {
-    sessionId: s.id, path: s.path, format: j.format, files: j.files,
+    sessionId: s.id,
+    path: s.path,
+    format: j.format,
+    files: j.files,
     counts: { ...j.counts, requests: s.inspector.replay().requests.length },
-    branches: j.branches, defaultBranch: j.branch,
-    captures: (wire?.captures ?? []).map((c) => ({ path: c.file, format: c.format, exchanges: c.exchanges, taken: c.taken, skipped: c.skipped })),
+    branches: j.branches,
+    defaultBranch: j.branch,
+    captures: (wire?.captures ?? []).map((c) => ({
+      path: c.file,
+      format: c.format,
+      exchanges: c.exchanges,
+      taken: c.taken,
+      skipped: c.skipped,
+    })),
   };
 }

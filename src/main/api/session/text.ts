@@ -13,12 +13,18 @@ export function blocksText(blocks: readonly Block[]): string {
 
 function blockText(b: Block): string {
   switch (b.type) {
-    case 'text': return b.text;
-    case 'reasoning': return b.redacted ? '[reasoning: redacted]' : `[reasoning]\n${b.text}`;
-    case 'tool_call': return `[call ${b.name} ${b.id}]\n${b.input}`;
-    case 'tool_result': return `[result ${b.callId}${b.isError ? ', error' : ''}]\n${b.content.map((c) => blockText(c)).join('\n')}`;
-    case 'image': return `[image${b.mediaType ? ` ${b.mediaType}` : ''}${b.bytes !== undefined ? `, ${b.bytes} bytes` : ''}]`;
-    case 'opaque': return `[opaque: ${b.label}${b.chars !== undefined ? `, ${b.chars} characters` : ''}]`;
+    case 'text':
+      return b.text;
+    case 'reasoning':
+      return b.redacted ? '[reasoning: redacted]' : `[reasoning]\n${b.text}`;
+    case 'tool_call':
+      return `[call ${b.name} ${b.id}]\n${b.input}`;
+    case 'tool_result':
+      return `[result ${b.callId}${b.isError ? ', error' : ''}]\n${b.content.map((c) => blockText(c)).join('\n')}`;
+    case 'image':
+      return `[image${b.mediaType ? ` ${b.mediaType}` : ''}${b.bytes !== undefined ? `, ${b.bytes} bytes` : ''}]`;
+    case 'opaque':
+      return `[opaque: ${b.label}${b.chars !== undefined ? `, ${b.chars} characters` : ''}]`;
   }
 }
 

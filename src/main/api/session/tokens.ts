@@ -50,30 +50,39 @@ function entryFor(inspector: SessionInspector, branch: string, alive: () => bool
   if (known) return known;
   const tokens = new SessionTokens(inspector, { counter: sharedCounter(), branch });
   const entry: Entry = {
-    tokens, abort: new AbortController(), policies: new Map(),
+    tokens,
+    abort: new AbortController(),
+    policies: new Map(),
     status: { state: 'counting', refs: 0, totalRefs: 0, error: null },
     // Reports are rebuilt once counting ends (estimates before, counts after), not at every batch.
-    reports: new ReportBuilder(tokens, () => (entry.status.state === 'counting' ? 0 : 1), alive, (err) => {
-      entry.status = { ...entry.status, error: `the token report failed: ${err instanceof Error ? err.message : String(err)}` };
-    }),
+    reports: new ReportBuilder(
+      tokens,
+      () => (entry.status.state === 'counting' ? 0 : 1),
+      alive,
+      (err) => {
+        entry.status = { ...entry.status, error: `the token report failed: ${err instanceof Error ? err.message : String(err)}` };
+      },
+    ),
   };
   m.set(branch, entry);
   setTimeout(() => {
-    tokens.countAll({
-      signal: entry.abort.signal,
-      onProgress: (p) => {
-        // A closed session stops counting: nobody will ask about it again.
-        if (!alive()) entry.abort.abort(new Error('the session was closed'));
-        entry.status = { state: 'counting', refs: p.refs, totalRefs: p.totalRefs, error: null };
-      },
-    }).then(
-      (run) => {
-        entry.status = { state: 'done', refs: run.refs, totalRefs: run.refs, error: null };
-      },
-      (err: unknown) => {
-        entry.status = { ...entry.status, state: 'failed', error: err instanceof Error ? err.message : String(err) };
-      },
-    );
+    tokens
+      .countAll({
+        signal: entry.abort.signal,
+        onProgress: (p) => {
+          // A closed session stops counting: nobody will ask about it again.
+          if (!alive()) entry.abort.abort(new Error('the session was closed'));
+          entry.status = { state: 'counting', refs: p.refs, totalRefs: p.totalRefs, error: null };
+        },
+      })
+      .then(
+        (run) => {
+          entry.status = { state: 'done', refs: run.refs, totalRefs: run.refs, error: null };
+        },
+        (err: unknown) => {
+          entry.status = { ...entry.status, state: 'failed', error: err instanceof Error ? err.message : String(err) };
+        },
+      );
   }, COUNT_AFTER_MS).unref();
   return entry;
 }
@@ -115,15 +124,31 @@ export function tokenMeter(inspector: SessionInspector, branch: string, index: n
     index,
     encoding: { name: account.encoding.encoding, exact: account.encoding.exact, note: account.encoding.note ?? null },
     counting: e.status,
-    total, uncounted: Math.round(t.estimated), byCategory, uncountable: { ...t.uncountable },
-    unloggedSystem: t.unloggedSystem, unloggedTools: t.unloggedTools, maskedUnknown: t.maskedUnknown,
-    reportedTokens: reported, ratio: reported !== null && total > 0 ? reported / total : null, unlogged: row?.unlogged ?? null,
+    total,
+    uncounted: Math.round(t.estimated),
+    byCategory,
+    uncountable: { ...t.uncountable },
+    unloggedSystem: t.unloggedSystem,
+    unloggedTools: t.unloggedTools,
+    maskedUnknown: t.maskedUnknown,
+    reportedTokens: reported,
+    ratio: reported !== null && total > 0 ? reported / total : null,
+    unlogged: row?.unlogged ?? null,
     pending,
     envelope: report?.fit ? { tokens: report.fit.envelope, ratio: report.fit.ratio } : null,
-    policy: policyJson(policy), policyError: error, lines: account.lines,
-    verdict: verdict ? {
-      state: verdict.state, size: verdict.size, sizeSource: verdict.sizeSource, measured: verdict.measured, fill: verdict.fill, wouldTrigger: verdict.wouldTrigger,
-    } : null,
+    policy: policyJson(policy),
+    policyError: error,
+    lines: account.lines,
+    verdict: verdict
+      ? {
+          state: verdict.state,
+          size: verdict.size,
+          sizeSource: verdict.sizeSource,
+          measured: verdict.measured,
+          fill: verdict.fill,
+          wouldTrigger: verdict.wouldTrigger,
+        }
+      : null,
   };
 }
 
@@ -133,7 +158,16 @@ export function tokenSeries(inspector: SessionInspector, branch: string, spec: s
   const { report, pending } = e.reports.get(spec?.trim() ?? '', policy);
   if (!report) {
     return {
-      counting: e.status, pending, policy: policyJson(policy), policyError: error, points: [], compactions: [], triggers: [], matched: [], unpredicted: [], extra: [],
+      counting: e.status,
+      pending,
+      policy: policyJson(policy),
+      policyError: error,
+      points: [],
+      compactions: [],
+      triggers: [],
+      matched: [],
+      unpredicted: [],
+      extra: [],
     };
   }
   const verdicts = new Map(report.policy.verdicts.map((v) => [v.index, v]));
@@ -141,8 +175,16 @@ export function tokenSeries(inspector: SessionInspector, branch: string, spec: s
   const points = report.requests.map((r) => {
     const v = verdicts.get(r.index);
     return {
-      index: r.index, seq: r.seq, purpose: r.purpose, estimated: r.estimatedTokens, uncounted: r.uncounted, reported: r.reportedTokens,
-      size: v ? v.size : null, window: v?.lines.window ?? r.window, trigger: v?.lines.trigger ?? null, state: v?.state ?? null,
+      index: r.index,
+      seq: r.seq,
+      purpose: r.purpose,
+      estimated: r.estimatedTokens,
+      uncounted: r.uncounted,
+      reported: r.reportedTokens,
+      size: v ? v.size : null,
+      window: v?.lines.window ?? r.window,
+      trigger: v?.lines.trigger ?? null,
+      state: v?.state ?? null,
     };
   });
   const compactions = state.compactions.map((c) => {
@@ -156,7 +198,15 @@ export function tokenSeries(inspector: SessionInspector, branch: string, spec: s
   });
   const p = report.policy;
   return {
-    counting: e.status, pending, policy: policyJson(policy), policyError: error, points, compactions,
-    triggers: [...p.triggers], matched: [...p.matched], unpredicted: [...p.unpredicted], extra: [...p.extra],
+    counting: e.status,
+    pending,
+    policy: policyJson(policy),
+    policyError: error,
+    points,
+    compactions,
+    triggers: [...p.triggers],
+    matched: [...p.matched],
+    unpredicted: [...p.unpredicted],
+    extra: [...p.extra],
   };
 }

@@ -46,7 +46,12 @@ function build(inspector: SessionInspector, branch: string, index: number): View
   });
   let counts: FateCounts | null = null;
   return {
-    branch, index, view, state, positionById, positionsBySeq,
+    branch,
+    index,
+    view,
+    state,
+    positionById,
+    positionsBySeq,
     fateCounts() {
       counts ??= fateCountsAt(state, index);
       return counts;

@@ -49,13 +49,20 @@ export function viewWindow(ix: ViewIndex, from: number, count: number) {
     total: items.length,
     from,
     items: rows.map((item, i) => ({
-      position: from + i, item, chars: charsOf(item.blocks), elided: elidedOf(item.blocks),
+      position: from + i,
+      item,
+      chars: charsOf(item.blocks),
+      elided: elidedOf(item.blocks),
     })),
   };
 }
 
 /** One view item, every elided text re-read: the original's blocks (and extensions), or for a masked item its reference. */
-export async function itemText(inspector: SessionInspector, ix: ViewIndex, itemId: string): Promise<{ itemId: string; blocks: Block[] | null; chars: number }> {
+export async function itemText(
+  inspector: SessionInspector,
+  ix: ViewIndex,
+  itemId: string,
+): Promise<{ itemId: string; blocks: Block[] | null; chars: number }> {
   const p = ix.positionById.get(itemId);
   const it = p === undefined ? undefined : ix.view.items[p];
   const rec = ix.state.itemById.get(itemId);
@@ -90,7 +97,10 @@ export async function eventText(inspector: SessionInspector, seq: number) {
   const loc = session.loc(seq);
   if (!loc) throw new Error(`event ${seq} has no source location`);
   return {
-    seq, kind: e.kind, file: session.files[loc.file]?.path ?? '?', line: loc.line,
+    seq,
+    kind: e.kind,
+    file: session.files[loc.file]?.path ?? '?',
+    line: loc.line,
     text: longText(JSON.stringify(e, null, 2)),
   };
 }
@@ -108,8 +118,13 @@ export function alignment(inspector: SessionInspector, ix: ViewIndex, from: numb
     if (rec && fate) target = targetOf(ix, rec, fate);
     else if (positions.length > 0) target = positions[0] as number;
     rows.push({
-      seq, onBranch: onBranch(ix.state, seq), item: rec?.id ?? null,
-      fate: rec && fate ? fateJson({ id: rec.id, seq: rec.seq, fate }) : null, later, positions, target,
+      seq,
+      onBranch: onBranch(ix.state, seq),
+      item: rec?.id ?? null,
+      fate: rec && fate ? fateJson({ id: rec.id, seq: rec.seq, fate }) : null,
+      later,
+      positions,
+      target,
     });
   }
   return { index: ix.index, requestSeq: reqSeq, total, from, rows };

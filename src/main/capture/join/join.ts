@@ -69,12 +69,24 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
         otherSessions = true;
         continue;
       }
-      candidates.push({ capture: ci, call, norm: call.kind === 'model' ? normalizeBody(call.protocol, call.body) : null, key: candidates.length });
+      candidates.push({
+        capture: ci,
+        call,
+        norm: call.kind === 'model' ? normalizeBody(call.protocol, call.body) : null,
+        key: candidates.length,
+      });
     }
   });
-  candidates.sort((a, b) => a.call.exchange.startedAt - b.call.exchange.startedAt || a.capture - b.capture || a.call.exchange.index - b.call.exchange.index);
+  candidates.sort(
+    (a, b) =>
+      a.call.exchange.startedAt - b.call.exchange.startedAt || a.capture - b.capture || a.call.exchange.index - b.call.exchange.index,
+  );
   // A body's identity for telling retries: its text (a string compare, no re-serialising).
-  const entries = candidates.map((t, i) => ({ key: i, norm: t.norm, ...(t.call.exchange.request.body !== null ? { body: t.call.exchange.request.body } : {}) }));
+  const entries = candidates.map((t, i) => ({
+    key: i,
+    norm: t.norm,
+    ...(t.call.exchange.request.body !== null ? { body: t.call.exchange.request.body } : {}),
+  }));
   const ordered = candidates.map((t, i) => ({ ...t, key: i }));
   const byResponseId = new Map<string, number>();
   ordered.forEach((t) => {
@@ -82,16 +94,28 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
   });
   // A call that carries its harness's compaction prompt is a summarizer call: it never stands for a
   // logged agent request, however much of the conversation the two share.
-  const summarizing = ordered.map((t) => codexRequestKind(t.call.exchange.request.headers) === 'compaction' || (t.norm !== null && summarizerMarker(t.norm) !== null));
-  const { pairs } = pairRequests(entries, logged, (id) => byResponseId.get(id) ?? null, (w, l) => !(summarizing[w.key] && l.purpose === 'agent'));
+  const summarizing = ordered.map(
+    (t) => codexRequestKind(t.call.exchange.request.headers) === 'compaction' || (t.norm !== null && summarizerMarker(t.norm) !== null),
+  );
+  const { pairs } = pairRequests(
+    entries,
+    logged,
+    (id) => byResponseId.get(id) ?? null,
+    (w, l) => !(summarizing[w.key] && l.purpose === 'agent'),
+  );
 
   // Keep what is this session's (see the header comment).
   const paired = pairs.map((p) => p.view !== null);
   const first = paired.indexOf(true);
   const last = paired.lastIndexOf(true);
-  const keep = ordered.map((t, i) => paired[i] || wireSessionId(t.call) !== null || !otherSessions || (first >= 0 && i > first && i < last));
+  const keep = ordered.map(
+    (t, i) => paired[i] || wireSessionId(t.call) !== null || !otherSessions || (first >= 0 && i > first && i < last),
+  );
 
-  const agentsNorm = ordered.filter((_, i) => pairs[i]?.view?.purpose === 'agent').map((t) => t.norm).filter((n): n is NormRequest => n !== null);
+  const agentsNorm = ordered
+    .filter((_, i) => pairs[i]?.view?.purpose === 'agent')
+    .map((t) => t.norm)
+    .filter((n): n is NormRequest => n !== null);
   const byLogSeq = new Map<number, RequestRecord>(state.requests.map((r) => [r.seq, r]));
 
   // The last attempt of a run of identical bodies is the logged one.
@@ -103,7 +127,7 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
   pairs.forEach((p: Pairing, i) => {
     if (!keep[i]) return;
     const t = ordered[i] as Taken;
-    const onBranch = p.view !== null && p.view.branch === branch ? byLogSeq.get(p.view.seq) ?? null : null;
+    const onBranch = p.view !== null && p.view.branch === branch ? (byLogSeq.get(p.view.seq) ?? null) : null;
     if (p.view !== null && !onBranch) return; // another branch's request (a subagent's)
     const isLogged = onBranch !== null && lastOfRun.get(p.retryOf ?? p.key) === i;
     const source: RequestSource = isLogged ? 'both' : 'wire';
@@ -122,8 +146,8 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
       line: t.call.exchange.line,
       compactionId: isLogged ? onBranch.compactionId : null,
       verdict: isLogged && p.verdict !== 'not-in-log' ? p.verdict : null,
-      firstDiff: isLogged ? p.result?.firstDiff ?? null : null,
-      messages: isLogged ? p.result?.messages.status ?? null : null,
+      firstDiff: isLogged ? (p.result?.firstDiff ?? null) : null,
+      messages: isLogged ? (p.result?.messages.status ?? null) : null,
       model: t.call.model,
       finish: t.call.finish,
       usage: t.call.usage,
@@ -141,10 +165,28 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
   const logOnly = state.requests.filter((r) => !loggedOnWire.has(r.seq));
   const pushLog = (r: RequestRecord): void => {
     merged.push({
-      key: null, retryKey: null, source: 'log', purpose: r.purpose === 'agent' ? 'agent' : isSummarizerPurpose(r.purpose) ? 'summarizer' : 'side',
-      purposeWhy: 'the log says so', status: null, logIndex: r.index, logSeq: r.seq, capture: null, exchange: null, line: null, compactionId: r.compactionId,
-      verdict: null, firstDiff: null, messages: null, model: r.route.model ?? null, finish: r.finish, usage: r.usage,
-      error: r.error ? { code: r.error.code ?? null, message: r.error.message } : null, at: null, durationMs: null, afterSeq: r.seq,
+      key: null,
+      retryKey: null,
+      source: 'log',
+      purpose: r.purpose === 'agent' ? 'agent' : isSummarizerPurpose(r.purpose) ? 'summarizer' : 'side',
+      purposeWhy: 'the log says so',
+      status: null,
+      logIndex: r.index,
+      logSeq: r.seq,
+      capture: null,
+      exchange: null,
+      line: null,
+      compactionId: r.compactionId,
+      verdict: null,
+      firstDiff: null,
+      messages: null,
+      model: r.route.model ?? null,
+      finish: r.finish,
+      usage: r.usage,
+      error: r.error ? { code: r.error.code ?? null, message: r.error.message } : null,
+      at: null,
+      durationMs: null,
+      afterSeq: r.seq,
     });
   };
   // The time the log gives a request (its response's record, written after the call started).
@@ -154,7 +196,8 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
     return Number.isFinite(t) ? t : null;
   };
   for (const d of wireDrafts) {
-    if (d.logSeq !== null) while (li < logOnly.length && (logOnly[li] as RequestRecord).seq < d.logSeq) pushLog(logOnly[li++] as RequestRecord);
+    if (d.logSeq !== null)
+      while (li < logOnly.length && (logOnly[li] as RequestRecord).seq < d.logSeq) pushLog(logOnly[li++] as RequestRecord);
     else if (d.at !== null) {
       // A request only the wire has goes after the logged ones that happened before it.
       while (li < logOnly.length) {
@@ -176,23 +219,35 @@ export async function joinCaptures(ins: SessionInspector, inputs: readonly JoinI
   const requests: JoinedRequest[] = merged.map((d, i) => {
     if (d.logSeq !== null) lastSeq = d.logSeq;
     const { key: _k, retryKey, ...rest } = d;
-    return { ...rest, index: i, retryOf: retryKey === null ? null : indexOfKey.get(retryKey) ?? null, afterSeq: d.afterSeq ?? lastSeq };
+    return { ...rest, index: i, retryOf: retryKey === null ? null : (indexOfKey.get(retryKey) ?? null), afterSeq: d.afterSeq ?? lastSeq };
   });
 
   const { compactions, orphans, ids } = attempts(requests, state.compactions);
-  const withIds = requests.map((r) => (ids.has(r.index) && r.compactionId === null ? { ...r, compactionId: ids.get(r.index) as string } : r));
+  const withIds = requests.map((r) =>
+    ids.has(r.index) && r.compactionId === null ? { ...r, compactionId: ids.get(r.index) as string } : r,
+  );
   const captures = inputs.map((input, ci) => ({
-    file: input.capture.file, format: input.capture.format, exchanges: input.capture.exchanges.length,
-    taken: withIds.filter((r) => r.capture === ci).length, skipped: input.capture.skipped.length,
+    file: input.capture.file,
+    format: input.capture.format,
+    exchanges: input.capture.exchanges.length,
+    taken: withIds.filter((r) => r.capture === ci).length,
+    skipped: input.capture.skipped.length,
     skippedLines: input.capture.skipped.slice(0, SKIPPED_SHOWN).map((x) => ({ line: x.line, reason: x.reason })),
   }));
   return { captures, requests: withIds, compactions, orphanAttempts: orphans };
 }
 
-function classify(p: Pairing, t: Taken, logged: RequestRecord | null, agents: readonly NormRequest[]): { purpose: JoinedPurpose; why: string } {
+function classify(
+  p: Pairing,
+  t: Taken,
+  logged: RequestRecord | null,
+  agents: readonly NormRequest[],
+): { purpose: JoinedPurpose; why: string } {
   if (logged) {
     if (logged.purpose === 'agent') return { purpose: 'agent', why: 'the log records it as an agent request' };
-    return isSummarizerPurpose(logged.purpose) ? { purpose: 'summarizer', why: `the log records it as a ${logged.purpose} call` } : { purpose: 'side', why: `the log records it as ${logged.purpose}` };
+    return isSummarizerPurpose(logged.purpose)
+      ? { purpose: 'summarizer', why: `the log records it as a ${logged.purpose} call` }
+      : { purpose: 'side', why: `the log records it as ${logged.purpose}` };
   }
   if (p.view !== null) {
     // An earlier attempt of a logged request (the same body, sent again).
@@ -208,7 +263,10 @@ function classify(p: Pairing, t: Taken, logged: RequestRecord | null, agents: re
   return { purpose: 'side', why: "neither the agent's prompt and tools nor a compaction prompt" };
 }
 
-function attempts(requests: readonly JoinedRequest[], logCompactions: readonly { id: string; startSeq: number | null; endSeq: number | null; seqs: readonly number[] }[]): { compactions: JoinedCompaction[]; orphans: number[][]; ids: Map<number, string> } {
+function attempts(
+  requests: readonly JoinedRequest[],
+  logCompactions: readonly { id: string; startSeq: number | null; endSeq: number | null; seqs: readonly number[] }[],
+): { compactions: JoinedCompaction[]; orphans: number[][]; ids: Map<number, string> } {
   // Runs of summarizer requests, with the log seqs of the agent requests around them.
   type Run = { members: number[]; before: number | null; after: number | null };
   const runs: Run[] = [];
@@ -231,7 +289,7 @@ function attempts(requests: readonly JoinedRequest[], logCompactions: readonly {
   // that failed before any agent request leaves two compactions back to back.
   const unassigned: Run[] = [];
   for (const run of runs) {
-    const named = run.members.map((i) => (requests[i]?.source !== 'wire' ? requests[i]?.compactionId ?? null : null));
+    const named = run.members.map((i) => (requests[i]?.source !== 'wire' ? (requests[i]?.compactionId ?? null) : null));
     const assigned = run.members.map((i, k): string | null => {
       if (named[k]) return named[k] ?? null;
       const of = requests[i]?.retryOf;
@@ -242,7 +300,10 @@ function attempts(requests: readonly JoinedRequest[], logCompactions: readonly {
       return null;
     });
     if (assigned.every((a) => a === null)) unassigned.push(run);
-    else run.members.forEach((i, k) => { if (assigned[k]) ids.set(i, assigned[k] as string); });
+    else
+      run.members.forEach((i, k) => {
+        if (assigned[k]) ids.set(i, assigned[k] as string);
+      });
   }
   // Runs the log names nothing in: the compaction whose events lie between the agent requests around it.
   const claimed = new Set<Run>();
@@ -256,7 +317,10 @@ function attempts(requests: readonly JoinedRequest[], logCompactions: readonly {
     claimed.add(run);
     for (const i of run.members) ids.set(i, c.id);
   }
-  const compactions = logCompactions.map((c) => ({ id: c.id, attempts: requests.filter((r) => ids.get(r.index) === c.id).map((r) => r.index) }));
+  const compactions = logCompactions.map((c) => ({
+    id: c.id,
+    attempts: requests.filter((r) => ids.get(r.index) === c.id).map((r) => r.index),
+  }));
   const orphans = unassigned.filter((x) => !claimed.has(x)).map((x) => x.members);
   return { compactions, orphans, ids };
 }

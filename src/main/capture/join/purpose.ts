@@ -49,5 +49,7 @@ const same = (a: NormRequest['system'], b: NormRequest['system']): boolean => JS
 
 /** Whether a wire-only request carries the agent's own system prompt and tool list. */
 export function looksLikeAgent(norm: NormRequest, agents: readonly NormRequest[]): boolean {
-  return agents.some((a) => same(a.system, norm.system) && (a.tools?.length ?? 0) === (norm.tools?.length ?? 0) && (norm.tools?.length ?? 0) > 0);
+  return agents.some(
+    (a) => same(a.system, norm.system) && (a.tools?.length ?? 0) === (norm.tools?.length ?? 0) && (norm.tools?.length ?? 0) > 0,
+  );
 }

@@ -16,7 +16,21 @@ const stat = (c: MatrixCell, metric: keyof MatrixCell['quality'], regressed: Rea
 
 export function matrixTable(input: ReportInput, cells: readonly MatrixCell[]): string {
   const judge = cells.some((c) => c.judge !== null);
-  const head = ['Strategy', 'Model', 'Recall', ...RECALL_CATEGORIES.map((c) => c.replace('_', ' ')), 'Stale rejection', 'Provenance', 'Structural errors (worst run)', 'Warnings', 'Failures', 'Recovered under faults', 'Cost / run', 'Tokens', 'p50 / p95 latency'];
+  const head = [
+    'Strategy',
+    'Model',
+    'Recall',
+    ...RECALL_CATEGORIES.map((c) => c.replace('_', ' ')),
+    'Stale rejection',
+    'Provenance',
+    'Structural errors (worst run)',
+    'Warnings',
+    'Failures',
+    'Recovered under faults',
+    'Cost / run',
+    'Tokens',
+    'p50 / p95 latency',
+  ];
   if (judge) head.push('Judge (not ground truth)');
   const rows = cells.map((c) => {
     const regressed = new Set<string>(regressionsOf(input, c).map((d) => d.metric));
@@ -51,14 +65,22 @@ export function missesList(input: ReportInput): string {
 export function regressionsTable(input: ReportInput): string {
   const cmp = input.comparison;
   if (!cmp) return '<p class="small">No baseline given (<code>--baseline FILE</code>).</p>';
-  const parts: string[] = [`<p>Baseline: <code>${esc(input.baselineFile ?? '(unnamed)')}</code>. A regression is a quality mean that fell by more than the spread over repeats (or 1 point), a metric no longer measurable, a new failure, or more structural errors.</p>`];
+  const parts: string[] = [
+    `<p>Baseline: <code>${esc(input.baselineFile ?? '(unnamed)')}</code>. A regression is a quality mean that fell by more than the spread over repeats (or 1 point), a metric no longer measurable, a new failure, or more structural errors.</p>`,
+  ];
   if (cmp.regressions.length === 0) parts.push('<p class="good">No regression.</p>');
   else {
-    const rows = cmp.regressions.map((d) => `<tr><td>${esc(d.strategy)}</td><td>${esc(d.model)}</td><td>${esc(d.trace ?? 'all traces')}</td><td>${esc(d.metric)}</td><td class="num">${esc(fmtValue(d.metric, d.baseline))}</td><td class="num">${esc(fmtValue(d.metric, d.current))}</td><td>${esc(d.words ?? '')}</td></tr>`);
-    parts.push(`<table><thead><tr><th>Strategy</th><th>Model</th><th>Trace</th><th>Metric</th><th>Baseline</th><th>Now</th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+    const rows = cmp.regressions.map(
+      (d) =>
+        `<tr><td>${esc(d.strategy)}</td><td>${esc(d.model)}</td><td>${esc(d.trace ?? 'all traces')}</td><td>${esc(d.metric)}</td><td class="num">${esc(fmtValue(d.metric, d.baseline))}</td><td class="num">${esc(fmtValue(d.metric, d.current))}</td><td>${esc(d.words ?? '')}</td></tr>`,
+    );
+    parts.push(
+      `<table><thead><tr><th>Strategy</th><th>Model</th><th>Trace</th><th>Metric</th><th>Baseline</th><th>Now</th><th>Why</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+    );
   }
   if (cmp.onlyCurrent.length > 0) parts.push(`<p class="small">New cells: ${cmp.onlyCurrent.map(esc).join(', ')}</p>`);
-  if (cmp.onlyBaseline.length > 0) parts.push(`<p class="small">Cells gone since the baseline: ${cmp.onlyBaseline.map(esc).join(', ')}</p>`);
+  if (cmp.onlyBaseline.length > 0)
+    parts.push(`<p class="small">Cells gone since the baseline: ${cmp.onlyBaseline.map(esc).join(', ')}</p>`);
   return parts.join('');
 }
 
@@ -82,11 +104,15 @@ export function missedFacts(input: ReportInput): string {
     }
   }
   if (byFact.size === 0) return '<p class="small">No confirmed fact was missed by any scored run.</p>';
-  const rows = [...byFact.entries()].sort((a, b) => b[1].total - a[1].total).map(([key, e]) => {
-    const f = facts.get(key);
-    const what = f ? `${esc(f.text)} <span class="small">(${esc(f.id)}, ${esc(f.category === 'stale' ? 'stale: asserted as current' : f.category.replace('_', ' '))})</span>` : esc(key);
-    return `<tr><td class="num">${e.total}</td><td>${what}</td><td class="small">${e.cells.map(esc).join('; ')}</td></tr>`;
-  });
+  const rows = [...byFact.entries()]
+    .sort((a, b) => b[1].total - a[1].total)
+    .map(([key, e]) => {
+      const f = facts.get(key);
+      const what = f
+        ? `${esc(f.text)} <span class="small">(${esc(f.id)}, ${esc(f.category === 'stale' ? 'stale: asserted as current' : f.category.replace('_', ' '))})</span>`
+        : esc(key);
+      return `<tr><td class="num">${e.total}</td><td>${what}</td><td class="small">${e.cells.map(esc).join('; ')}</td></tr>`;
+    });
   return `<table><thead><tr><th>Runs</th><th>Fact</th><th>Missed by (strategy × model, runs)</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 

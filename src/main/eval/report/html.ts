@@ -32,18 +32,32 @@ export function reportHtml(input: ReportInput): string {
   const scatter = costScatter(overall, agg.models);
   const body: string[] = [];
   body.push(`<h1>Eval: ${esc(input.spec.name)}</h1>`);
-  body.push(`<p class="small">Spec <code>${esc(input.spec.file)}</code> · ${int(agg.runs)} runs · ${agg.traces.length} trace${agg.traces.length === 1 ? '' : 's'} · generated ${esc(input.generatedAt)}${input.shard ? ` · shard ${input.shard.k}/${input.shard.n} (partial)` : ''}</p>`);
+  body.push(
+    `<p class="small">Spec <code>${esc(input.spec.file)}</code> · ${int(agg.runs)} runs · ${agg.traces.length} trace${agg.traces.length === 1 ? '' : 's'} · generated ${esc(input.generatedAt)}${input.shard ? ` · shard ${input.shard.k}/${input.shard.n} (partial)` : ''}</p>`,
+  );
   if (input.spec.description) body.push(`<p>${esc(input.spec.description)}</p>`);
   body.push(`<div class="verdict ${v.ok ? 'ok' : 'bad'}">${v.ok ? '✓' : '✗'} ${esc(v.text)}</div>`);
   if (input.stopped) body.push(`<div class="note"><strong>Stopped early.</strong> ${esc(input.stopped)}</div>`);
-  if (overall.some((c) => c.mock)) body.push('<div class="note">Cells marked <span class="badge mock">mock</span> ran against the mock provider: scripted replies, not a model. They test transport, budgets and recovery; their scores say nothing about model quality.</div>');
+  if (overall.some((c) => c.mock))
+    body.push(
+      '<div class="note">Cells marked <span class="badge mock">mock</span> ran against the mock provider: scripted replies, not a model. They test transport, budgets and recovery; their scores say nothing about model quality.</div>',
+    );
   for (const n of input.notes ?? []) body.push(`<div class="note">${esc(n)}</div>`);
 
   body.push('<h2>Matrix (all traces)</h2>', matrixTable(input, overall));
-  body.push('<p class="small">Quality: mean ± sample stddev over repeats (hover for min/max); — = not measured (no confirmed fact of that kind, or every run failed). Structural errors are the run\'s diagnostics, kept apart from quality. Definitions in docs/eval.md.</p>');
-  body.push('<h2>Recall by strategy and model</h2>', recallBars(overall, agg.strategies, agg.models), '<p class="small">Bar: mean recall over repeats. Whiskers: lowest and highest per-repeat recall.</p>');
+  body.push(
+    '<p class="small">Quality: mean ± sample stddev over repeats (hover for min/max); — = not measured (no confirmed fact of that kind, or every run failed). Structural errors are the run\'s diagnostics, kept apart from quality. Definitions in docs/eval.md.</p>',
+  );
+  body.push(
+    '<h2>Recall by strategy and model</h2>',
+    recallBars(overall, agg.strategies, agg.models),
+    '<p class="small">Bar: mean recall over repeats. Whiskers: lowest and highest per-repeat recall.</p>',
+  );
   body.push('<h2>Cost against recall</h2>', scatter.svg);
-  if (scatter.unplaced.length > 0) body.push(`<p class="small">Not placed (cost unknown — no prices pinned — or recall not measured): ${scatter.unplaced.map((c) => esc(`${c.strategy} × ${c.model}`)).join(', ')}.</p>`);
+  if (scatter.unplaced.length > 0)
+    body.push(
+      `<p class="small">Not placed (cost unknown — no prices pinned — or recall not measured): ${scatter.unplaced.map((c) => esc(`${c.strategy} × ${c.model}`)).join(', ')}.</p>`,
+    );
   body.push('<h2>Threshold misses</h2>', missesList(input));
   body.push('<h2>Against the baseline</h2>', regressionsTable(input));
   body.push('<h2>Per trace</h2>');

@@ -45,7 +45,8 @@ export interface ReportInput {
 export const overallCells = (a: Aggregate): MatrixCell[] => a.cells.filter((c) => c.trace === null);
 export const traceCells = (a: Aggregate, trace: string): MatrixCell[] => a.cells.filter((c) => c.trace === trace);
 
-export const missesOf = (input: ReportInput, c: MatrixCell): Miss[] => (c.trace === null ? input.misses.filter((m) => m.strategy === c.strategy && m.model === c.model) : []);
+export const missesOf = (input: ReportInput, c: MatrixCell): Miss[] =>
+  c.trace === null ? input.misses.filter((m) => m.strategy === c.strategy && m.model === c.model) : [];
 
 export const regressionsOf = (input: ReportInput, c: MatrixCell): Delta[] =>
   input.comparison?.regressions.filter((d) => d.strategy === c.strategy && d.model === c.model && d.trace === c.trace) ?? [];
@@ -68,7 +69,7 @@ export function factIndex(input: ReportInput): Map<string, ReportFact> {
 
 export const NOT_PROVEN = [
   'Recall here is deterministic: a fact counts as kept when its matcher finds its words in what the agent would see. A summary can keep every anchor and still mislead; it can also say the right thing in words no matcher expects.',
-  'A model\'s own PASS (an audit, a judge) is never ground truth. The judge column is shown apart and never enters these scores.',
+  "A model's own PASS (an audit, a judge) is never ground truth. The judge column is shown apart and never enters these scores.",
   'Mock-provider runs (marked mock) test transport, budgets and recovery with scripted replies; their scores say nothing about any model.',
   'Facts were checked by a person for the traces listed; scores on other traces, or with other facts, are not comparable.',
   'Latencies of mock runs are local timings, not provider latency.',

@@ -29,10 +29,19 @@ export interface JsonReport {
 export function reportJson(input: ReportInput): JsonReport {
   const v = verdict(input);
   return {
-    format: REPORT_FORMAT, v: REPORT_VERSION, spec: input.spec, generatedAt: input.generatedAt,
-    passed: v.ok, verdict: v.text, shard: input.shard ?? null, stopped: input.stopped ?? null,
-    notes: input.notes ?? [], matrix: input.aggregate, misses: input.misses,
+    format: REPORT_FORMAT,
+    v: REPORT_VERSION,
+    spec: input.spec,
+    generatedAt: input.generatedAt,
+    passed: v.ok,
+    verdict: v.text,
+    shard: input.shard ?? null,
+    stopped: input.stopped ?? null,
+    notes: input.notes ?? [],
+    matrix: input.aggregate,
+    misses: input.misses,
     baseline: input.comparison ? { file: input.baselineFile ?? null, comparison: input.comparison } : null,
-    facts: input.facts ?? [], factsFiles: input.factsFiles ?? [],
+    facts: input.facts ?? [],
+    factsFiles: input.factsFiles ?? [],
   };
 }

@@ -21,8 +21,16 @@ function row(input: ReportInput, c: MatrixCell, judge: boolean): string {
     mark('recall', pctStat(c.quality.recall)),
     mark('staleRejection', pctStat(c.quality.staleRejection)),
     mark('provenance', pctStat(c.quality.provenance)),
-    mark('structuralErrors', c.structural.maxErrorsPerRun === null ? '—' : `${c.structural.maxErrorsPerRun}${c.structural.warning > 0 ? ` (${int(c.structural.warning)} warn.)` : ''}`),
-    mark('failureRate', `${c.failures.count}/${c.failures.of}${c.recovery.of > 0 ? `; recovered ${c.recovery.committed}/${c.recovery.of}` : ''}`),
+    mark(
+      'structuralErrors',
+      c.structural.maxErrorsPerRun === null
+        ? '—'
+        : `${c.structural.maxErrorsPerRun}${c.structural.warning > 0 ? ` (${int(c.structural.warning)} warn.)` : ''}`,
+    ),
+    mark(
+      'failureRate',
+      `${c.failures.count}/${c.failures.of}${c.recovery.of > 0 ? `; recovered ${c.recovery.committed}/${c.recovery.of}` : ''}`,
+    ),
     usd(c.spend.costPerRun),
     ms(c.latency.p95),
   ];
@@ -36,17 +44,38 @@ export function reportMarkdown(input: ReportInput): string {
   const judge = cells.some((c) => c.judge !== null);
   const out: string[] = [];
   out.push(`## Eval: ${md(input.spec.name)} — ${v.ok ? '✅' : '❌'} ${v.text}`, '');
-  const meta = [`${int(input.aggregate.runs)} runs`, `${input.aggregate.traces.length} trace${input.aggregate.traces.length === 1 ? '' : 's'}`];
+  const meta = [
+    `${int(input.aggregate.runs)} runs`,
+    `${input.aggregate.traces.length} trace${input.aggregate.traces.length === 1 ? '' : 's'}`,
+  ];
   if (input.shard) meta.push(`shard ${input.shard.k}/${input.shard.n} (partial: merge the shards' results for the whole matrix)`);
   out.push(meta.join(' · '), '');
   if (input.stopped) out.push(`> **Stopped early:** ${md(input.stopped)}`, '');
-  if (cells.some((c) => c.mock)) out.push('> Cells marked (mock) ran against the mock provider: scripted replies, not a model. Their scores test the pipeline, not model quality.', '');
+  if (cells.some((c) => c.mock))
+    out.push(
+      '> Cells marked (mock) ran against the mock provider: scripted replies, not a model. Their scores test the pipeline, not model quality.',
+      '',
+    );
 
-  const head = ['Strategy', 'Model', 'Recall', 'Stale rejection', 'Provenance', 'Structural errors (worst run)', 'Failures', 'Cost / run', 'p95 latency'];
+  const head = [
+    'Strategy',
+    'Model',
+    'Recall',
+    'Stale rejection',
+    'Provenance',
+    'Structural errors (worst run)',
+    'Failures',
+    'Cost / run',
+    'p95 latency',
+  ];
   if (judge) head.push('Judge (not ground truth)');
   out.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
   for (const c of cells) out.push(row(input, c, judge));
-  out.push('', 'Recall: share of confirmed facts (constraints, decisions, open work, evidence) found in what the agent would see, mean ± stddev over repeats; — = not measured. Definitions: docs/eval.md.', '');
+  out.push(
+    '',
+    'Recall: share of confirmed facts (constraints, decisions, open work, evidence) found in what the agent would see, mean ± stddev over repeats; — = not measured. Definitions: docs/eval.md.',
+    '',
+  );
 
   if (input.misses.length > 0) {
     out.push('### Threshold misses', '');
@@ -62,7 +91,8 @@ export function reportMarkdown(input: ReportInput): string {
     const perTrace = input.comparison.regressions.length - regs.length;
     if (perTrace > 0) out.push(`- ${perTrace} per-trace regression${perTrace === 1 ? '' : 's'} (see the HTML or JSON report)`);
     if (input.comparison.onlyCurrent.length > 0) out.push(`- New cells: ${input.comparison.onlyCurrent.map(md).join(', ')}`);
-    if (input.comparison.onlyBaseline.length > 0) out.push(`- Cells gone since the baseline: ${input.comparison.onlyBaseline.map(md).join(', ')}`);
+    if (input.comparison.onlyBaseline.length > 0)
+      out.push(`- Cells gone since the baseline: ${input.comparison.onlyBaseline.map(md).join(', ')}`);
     out.push('');
   }
   const facts = factIndex(input);

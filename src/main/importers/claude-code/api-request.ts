@@ -21,7 +21,11 @@ export function shape(f: ClaudeFile, v: Obj): void {
   const system = mapSystem(shape?.system);
   const tools = mapTools(shape?.tools);
   if (!shape || (system === undefined && tools === undefined)) {
-    f.report('CC_BAD_RECORD', 'warning', `Line ${f.cur.line}: an api-request-shape without shape.system or shape.tools; it is kept as a record.`);
+    f.report(
+      'CC_BAD_RECORD',
+      'warning',
+      `Line ${f.cur.line}: an api-request-shape without shape.system or shape.tools; it is kept as a record.`,
+    );
     return record(f, 'api-request-shape', v, str(v.shapeHash));
   }
   const a = registerRecord(f, v);
@@ -62,7 +66,13 @@ function rebuildSurface(f: ClaudeFile, v: Obj): void {
     return;
   }
   const fail = (what: string): void => f.findings.apiRequestUnresolved(f.cur.line, what);
-  if (r.unresolved.length > 0) return fail(`names ${r.unresolved.length} message${r.unresolved.length === 1 ? '' : 's'} the log does not hold (${r.unresolved.slice(0, 3).map((h) => h.slice(0, 16)).join(', ')})`);
+  if (r.unresolved.length > 0)
+    return fail(
+      `names ${r.unresolved.length} message${r.unresolved.length === 1 ? '' : 's'} the log does not hold (${r.unresolved
+        .slice(0, 3)
+        .map((h) => h.slice(0, 16))
+        .join(', ')})`,
+    );
   const live = toArray(b.node);
   const liveIds = new Set(live.map((n) => n.id));
   const want: { id: string; blob?: { hash: string; message: PendingBlob } }[] = [];
@@ -70,7 +80,8 @@ function rebuildSurface(f: ClaudeFile, v: Obj): void {
   for (const m of r.messages) {
     if (!m) return fail('names a message the log does not hold');
     if ('items' in m) {
-      for (const x of m.items) if (!liveIds.has(x)) return fail(`sends item ${x}, which is not in the view of branch ${b.name} at that point`);
+      for (const x of m.items)
+        if (!liveIds.has(x)) return fail(`sends item ${x}, which is not in the view of branch ${b.name} at that point`);
       // A loop, not push(...): a run of tool results is as long as the log makes it.
       for (const x of m.items) want.push({ id: x });
       messages.push([...m.items]);

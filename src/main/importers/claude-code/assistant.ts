@@ -26,7 +26,12 @@ export function assistant(f: ClaudeFile, v: Obj, message: Obj | undefined, skel:
   const b = pl.branch;
   const s = f.s;
   const blocks = mapContent(message?.content, f.unknownBlock);
-  if (!blocks) f.report('CC_BAD_RECORD', 'warning', `Line ${f.cur.line}: an assistant record without message content; it is kept as an empty message.`);
+  if (!blocks)
+    f.report(
+      'CC_BAD_RECORD',
+      'warning',
+      `Line ${f.cur.line}: an assistant record without message content; it is kept as an empty message.`,
+    );
   const msgId = id(message?.id) ?? id(v.uuid) ?? `line-${f.info.index}-${f.cur.line}`;
   const model = str(message?.model);
   const synthetic = model === SYNTHETIC_MODEL;
@@ -74,11 +79,23 @@ export function assistant(f: ClaudeFile, v: Obj, message: Obj | undefined, skel:
     const item: Item = { id: itemId, role: 'assistant', blocks: blocks ?? [] };
     if (apiError) item.origin = 'api-error';
     else if (synthetic) item.origin = 'synthetic';
-    const ev = itemEvent(item, apiError ? { op: 'log' } : pl.before !== undefined ? { op: 'insert', before: pl.before } : { op: 'append' }, at);
+    const ev = itemEvent(
+      item,
+      apiError ? { op: 'log' } : pl.before !== undefined ? { op: 'insert', before: pl.before } : { op: 'append' },
+      at,
+    );
     seq = f.emit(b, ev);
     entry = {
-      id: itemId, branch: b, seq: reqSeq, itemSeq: seq, file: f.info.index, usage, finish, error: undefined,
-      last: locOf(f.cur), responses: [],
+      id: itemId,
+      branch: b,
+      seq: reqSeq,
+      itemSeq: seq,
+      file: f.info.index,
+      usage,
+      finish,
+      error: undefined,
+      last: locOf(f.cur),
+      responses: [],
     };
     s.requests.set(itemId, entry);
     if (!apiError) enter(b, pl, { id: itemId, seq, calls: undefined });

@@ -12,7 +12,14 @@ import type { SurfaceNode } from './surface';
  * claude-unrecorded.ts).
  */
 export function envelope(f: ClaudeFile, b: Branch): void {
-  f.emit(b, { kind: 'header', system: null, tools: null, route: { provider: 'anthropic' }, unrecorded: [UNRECORDED_CONTEXT], reason: 'initial' });
+  f.emit(b, {
+    kind: 'header',
+    system: null,
+    tools: null,
+    route: { provider: 'anthropic' },
+    unrecorded: [UNRECORDED_CONTEXT],
+    reason: 'initial',
+  });
 }
 
 export function standalone(f: ClaudeFile, base: string, sidechain: boolean, purpose: Branch['purpose']): Branch {
@@ -22,7 +29,16 @@ export function standalone(f: ClaudeFile, base: string, sidechain: boolean, purp
 }
 
 /** A branch that inherits `from`'s history through `seq` (a rewind, a summarizer). */
-export function forkAt(f: ClaudeFile, base: string, from: Branch, seq: number, node: SurfaceNode | null, sidechain: boolean, purpose: Branch['purpose'], label: string): Branch {
+export function forkAt(
+  f: ClaudeFile,
+  base: string,
+  from: Branch,
+  seq: number,
+  node: SurfaceNode | null,
+  sidechain: boolean,
+  purpose: Branch['purpose'],
+  label: string,
+): Branch {
   const b = f.s.newBranch(base, { branch: from, seq }, node, sidechain, purpose);
   const parent: { branch?: string; seq: number } = { seq };
   if (from.key !== undefined) parent.branch = from.key;

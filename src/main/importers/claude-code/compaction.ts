@@ -19,7 +19,11 @@ import { type NodeData, fromArray, toArray } from './surface';
 export function boundary(f: ClaudeFile, v: Obj): void {
   const skel = register(f, v);
   if (skel === 'duplicate') {
-    f.emit(recordBranch(f, v), { kind: 'record', type: 'system/compact_boundary', summary: 'duplicate uuid: the first record with it stands' });
+    f.emit(recordBranch(f, v), {
+      kind: 'record',
+      type: 'system/compact_boundary',
+      summary: 'duplicate uuid: the first record with it stands',
+    });
     return;
   }
   const logical = id(v.logicalParentUuid);
@@ -52,8 +56,15 @@ export function boundary(f: ClaudeFile, v: Obj): void {
   if (at !== undefined) start.at = at;
   const startSeq = f.emit(b, start);
   const c: Compaction = {
-    id: compactionId, branch: b, startSeq, order: skel ? skel.order : f.s.order++, node: b.node, covers, keep,
-    postTokens: nat(cm.postTokens), linked: false,
+    id: compactionId,
+    branch: b,
+    startSeq,
+    order: skel ? skel.order : f.s.order++,
+    node: b.node,
+    covers,
+    keep,
+    postTokens: nat(cm.postTokens),
+    linked: false,
   };
   b.compaction = c;
   b.preserved = preserved.size > 0 ? preserved : null;
@@ -77,7 +88,11 @@ function preservedUuids(f: ClaudeFile, cm: Obj): Set<string> {
   const seg = refs.segment;
   if (seg) {
     // Walk from the tail back to the head through conversation records (the walk the fast listing shares).
-    const walked = walkSegment<Skel>(f.s.uuids.get(seg.tail)?.anchor ?? null, (s) => s.uuid === seg.head, (s) => s.parent?.anchor ?? null);
+    const walked = walkSegment<Skel>(
+      f.s.uuids.get(seg.tail)?.anchor ?? null,
+      (s) => s.uuid === seg.head,
+      (s) => s.parent?.anchor ?? null,
+    );
     if (walked) for (const s of walked) out.add(s.uuid);
   }
   return out;
@@ -107,13 +122,22 @@ export function commit(f: ClaudeFile, b: Branch, item: Item, at: string | undefi
 export function noSummary(f: ClaudeFile, b: Branch): void {
   const c = b.compaction as Compaction;
   b.compaction = null;
-  f.report('CC_COMPACT_NO_SUMMARY', 'warning', `Compaction ${c.id}: no isCompactSummary line follows its boundary on branch ${b.name}; the covered messages are dropped without a summary.`);
+  f.report(
+    'CC_COMPACT_NO_SUMMARY',
+    'warning',
+    `Compaction ${c.id}: no isCompactSummary line follows its boundary on branch ${b.name}; the covered messages are dropped without a summary.`,
+  );
   const ids = new Set(c.covers.map((n) => n.id));
-  const live = toArray(b.node).filter((n) => ids.has(n.id)).map((n) => n.id);
+  const live = toArray(b.node)
+    .filter((n) => ids.has(n.id))
+    .map((n) => n.id);
   if (live.length > 0) f.emit(b, { kind: 'drop', items: live, reason: 'compaction', compactionId: c.id });
   b.node = fromArray(toArray(b.node).filter((n) => !ids.has(n.id)));
   f.emit(b, {
-    kind: 'compaction/end', id: c.id, outcome: 'fallback', fallback: { kind: 'other', marker: false },
+    kind: 'compaction/end',
+    id: c.id,
+    outcome: 'fallback',
+    fallback: { kind: 'other', marker: false },
     error: { message: 'no isCompactSummary line follows the compact_boundary' },
   });
 }

@@ -23,7 +23,9 @@ export function conversation(f: ClaudeFile, type: 'user' | 'assistant' | 'attach
     // the question's fork inherits the records it copies.
     if (f.aside && !f.fileBranch) return;
     const b = recordBranch(f, v);
-    const summary = f.copiesConversation ? `copy of the conversation's record ${str(v.uuid) ?? ''}` : `duplicate uuid ${str(v.uuid) ?? ''}: the first record with it stands`;
+    const summary = f.copiesConversation
+      ? `copy of the conversation's record ${str(v.uuid) ?? ''}`
+      : `duplicate uuid ${str(v.uuid) ?? ''}: the first record with it stands`;
     f.emit(b, { kind: 'record', type, summary });
     return;
   }
@@ -51,7 +53,16 @@ export function conversation(f: ClaudeFile, type: 'user' | 'assistant' | 'attach
   if (!f.subagent && !sidechain) f.s.leaf = b;
 }
 
-function userItem(f: ClaudeFile, type: 'user' | 'attachment', v: Obj, content: unknown, calls: string[] | undefined, meta: boolean, skel: Skel | null, pl: Placement): void {
+function userItem(
+  f: ClaudeFile,
+  type: 'user' | 'attachment',
+  v: Obj,
+  content: unknown,
+  calls: string[] | undefined,
+  meta: boolean,
+  skel: Skel | null,
+  pl: Placement,
+): void {
   const b = pl.branch;
   const blocks = type === 'attachment' ? attachmentBlocks(v, f.unknownBlock) : mapContent(content, f.unknownBlock);
   const at = str(v.timestamp);
@@ -74,7 +85,12 @@ function userItem(f: ClaudeFile, type: 'user' | 'attachment', v: Obj, content: u
   let seq: number;
   if (summary && b.compaction) seq = commit(f, b, item, at);
   else {
-    if (summary) f.report('CC_SUMMARY_WITHOUT_BOUNDARY', 'warning', `Line ${f.cur.line}: a compact summary with no compaction boundary before it on its branch; it is kept as a plain message.`);
+    if (summary)
+      f.report(
+        'CC_SUMMARY_WITHOUT_BOUNDARY',
+        'warning',
+        `Line ${f.cur.line}: a compact summary with no compaction boundary before it on its branch; it is kept as a plain message.`,
+      );
     seq = f.emit(b, itemEvent(item, pl.before !== undefined ? { op: 'insert', before: pl.before } : { op: 'append' }, at));
     enter(b, pl, { id: itemId, seq, calls });
   }

@@ -105,7 +105,10 @@ export function parentOf(v: Obj, skel: Skel): Parent {
 
 /** Missing parents that turned up later (forward references), and cycles through them. */
 export function checkReferences(s: ClaudeSession): void {
-  const byFile = new Map<FileInfo, { missing: MissingRef[]; forward: MissingRef[]; cycles: MissingRef[]; logical: MissingRef[]; logicalLater: MissingRef[] }>();
+  const byFile = new Map<
+    FileInfo,
+    { missing: MissingRef[]; forward: MissingRef[]; cycles: MissingRef[]; logical: MissingRef[]; logicalLater: MissingRef[] }
+  >();
   const forwardTarget = new Map<Skel, Skel>();
   for (const m of s.missing) {
     const later = s.uuids.get(m.uuid);
@@ -129,7 +132,11 @@ export function checkReferences(s: ClaudeSession): void {
     if (m.skel && leadsBack(later, m.skel, forwardTarget)) g.cycles.push(m);
     else g.forward.push(m);
   }
-  const list = (ms: MissingRef[]): string => ms.slice(0, 5).map((m) => `line ${m.line} (${m.uuid.slice(0, 13)})`).join(', ') + (ms.length > 5 ? ', …' : '');
+  const list = (ms: MissingRef[]): string =>
+    ms
+      .slice(0, 5)
+      .map((m) => `line ${m.line} (${m.uuid.slice(0, 13)})`)
+      .join(', ') + (ms.length > 5 ? ', …' : '');
   for (const [file, g] of byFile) {
     const report = (rule: string, severity: Severity, ms: MissingRef[], one: string, many: string): void => {
       const first = ms[0];
@@ -137,21 +144,41 @@ export function checkReferences(s: ClaudeSession): void {
       const text = ms.length === 1 ? `1 record ${one}` : `${ms.length} records ${many}`;
       s.sink.diagnostic({ rule, severity, file: file.path, line: first.line, seqs: [], message: `${text}: ${list(ms)}.` });
     };
-    report('CC_MISSING_PARENT', 'warning', g.missing,
+    report(
+      'CC_MISSING_PARENT',
+      'warning',
+      g.missing,
       'names a parentUuid that is in no file of the session; it is placed after the record before it in the file',
-      'name a parentUuid that is in no file of the session; each is placed after the record before it in the file');
-    report('CC_FORWARD_PARENT', 'info', g.forward,
+      'name a parentUuid that is in no file of the session; each is placed after the record before it in the file',
+    );
+    report(
+      'CC_FORWARD_PARENT',
+      'info',
+      g.forward,
       'names a parent written later in the session; it was placed after the record before it in the file',
-      'name a parent written later in the session; each was placed after the record before it in the file');
-    report('CC_PARENT_CYCLE', 'warning', g.cycles,
+      'name a parent written later in the session; each was placed after the record before it in the file',
+    );
+    report(
+      'CC_PARENT_CYCLE',
+      'warning',
+      g.cycles,
       'sits on a cycle of parentUuid links (following the parents leads back to it); it was placed in file order',
-      'sit on a cycle of parentUuid links (following the parents leads back to the record); each was placed in file order');
-    report('CC_LOGICAL_PARENT_MISSING', 'warning', g.logical,
+      'sit on a cycle of parentUuid links (following the parents leads back to the record); each was placed in file order',
+    );
+    report(
+      'CC_LOGICAL_PARENT_MISSING',
+      'warning',
+      g.logical,
       'is a compaction boundary whose logicalParentUuid is in no file of the session; it continues the branch of the record before it in the file',
-      'are compaction boundaries whose logicalParentUuid is in no file of the session; each continues the branch of the record before it in the file');
-    report('CC_LOGICAL_PARENT_LATER', 'info', g.logicalLater,
+      'are compaction boundaries whose logicalParentUuid is in no file of the session; each continues the branch of the record before it in the file',
+    );
+    report(
+      'CC_LOGICAL_PARENT_LATER',
+      'info',
+      g.logicalLater,
       'is a compaction boundary whose logicalParentUuid is written later in the file (a preserved message re-linked after the summary); it continues the branch of the record before it in the file',
-      'are compaction boundaries whose logicalParentUuid is written later in the file (preserved messages re-linked after the summary); each continues the branch of the record before it in the file');
+      'are compaction boundaries whose logicalParentUuid is written later in the file (preserved messages re-linked after the summary); each continues the branch of the record before it in the file',
+    );
   }
 }
 

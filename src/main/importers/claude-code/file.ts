@@ -53,7 +53,10 @@ export class ClaudeFile implements FileImport {
   /** The messages `api-request` records name (2.1.332): hashes → items, blobs, per-request lists. */
   readonly api = new ApiRequestIndex();
 
-  constructor(readonly s: ClaudeSession, readonly info: FileInfo) {
+  constructor(
+    readonly s: ClaudeSession,
+    readonly info: FileInfo,
+  ) {
     const name = /(?:^|[\\/])agent-([^\\/]+)\.jsonl$/.exec(info.path);
     this.subagent = info.index > 0;
     if (!this.subagent) s.mainFile = info.index;
@@ -85,7 +88,11 @@ export class ClaudeFile implements FileImport {
       // A bug or an input shape nobody foresaw: report it with the line and go on.
       this.failures++;
       if (this.failures <= 5) {
-        this.report('CC_IMPORT_FAILED', 'error', `Line ${l.line} could not be imported (${err instanceof Error ? err.message : String(err)}); it is skipped.`);
+        this.report(
+          'CC_IMPORT_FAILED',
+          'error',
+          `Line ${l.line} could not be imported (${err instanceof Error ? err.message : String(err)}); it is skipped.`,
+        );
       }
     }
   }

@@ -26,7 +26,9 @@ async function companions(sessionDir: string): Promise<string[]> {
   const dir = join(sessionDir, 'subagents');
   const names = await readdir(dir).catch(() => [] as string[]);
   const nested = names.filter((n) => /^agent-.+\.jsonl$/.test(n)).map((n) => join(dir, n));
-  const all = [...(await besideSession(sessionDir)), ...nested].sort((a, b) => (basename(a) < basename(b) ? -1 : basename(a) > basename(b) ? 1 : 0));
+  const all = [...(await besideSession(sessionDir)), ...nested].sort((a, b) =>
+    basename(a) < basename(b) ? -1 : basename(a) > basename(b) ? 1 : 0,
+  );
   const summarizer = (p: string): boolean => basename(p).startsWith('agent-acompact');
   return [...all.filter((p) => !summarizer(p)), ...all.filter(summarizer)];
 }

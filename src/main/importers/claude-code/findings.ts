@@ -94,7 +94,13 @@ export class FileFindings {
   /** Tell every finding counted, one diagnostic per kind (per type for record types and deep inputs). */
   report(to: Report): void {
     for (const [type, u] of this.unknownTypes) {
-      to('UNKNOWN_RECORDS', 'warning', `${u.count} record${u.count === 1 ? '' : 's'} of type "${type}", which this importer does not know (first at line ${u.line}); kept as unknown events.`, u.seqs, u.line);
+      to(
+        'UNKNOWN_RECORDS',
+        'warning',
+        `${u.count} record${u.count === 1 ? '' : 's'} of type "${type}", which this importer does not know (first at line ${u.line}); kept as unknown events.`,
+        u.seqs,
+        u.line,
+      );
     }
     if (this.unknownFields.size > 0) {
       // A log can name any number of fields: the message lists the first few, and the earliest
@@ -106,27 +112,63 @@ export class FileFindings {
         if (parts.length < MAX_CITED) parts.push(`${k} ×${c.count} (first at line ${c.line})`);
       }
       const more = this.unknownFields.size - parts.length;
-      to('UNKNOWN_FIELDS', 'info', `Fields and content this importer does not know: ${parts.join('; ')}${more > 0 ? `; and ${more} more` : ''}. They are ignored.`, [], first);
+      to(
+        'UNKNOWN_FIELDS',
+        'info',
+        `Fields and content this importer does not know: ${parts.join('; ')}${more > 0 ? `; and ${more} more` : ''}. They are ignored.`,
+        [],
+        first,
+      );
     }
     for (const c of this.tooDeep.values()) {
-      to('CC_TOO_DEEP', 'warning', `${c.count} tool input${c.count === 1 ? '' : 's'} nest${c.count === 1 ? 's' : ''} more than ${MAX_CONTENT_DEPTH} levels deep (first at line ${c.line}); each is kept as its JSON text.`, c.seqs, c.line);
+      to(
+        'CC_TOO_DEEP',
+        'warning',
+        `${c.count} tool input${c.count === 1 ? '' : 's'} nest${c.count === 1 ? 's' : ''} more than ${MAX_CONTENT_DEPTH} levels deep (first at line ${c.line}); each is kept as its JSON text.`,
+        c.seqs,
+        c.line,
+      );
     }
     if (this.duplicates) {
       const d = this.duplicates;
       const first = d.first > 0 ? `, first written at line ${d.first}` : '';
-      to('CC_DUPLICATE_UUID', 'warning', `${d.count} record${d.count === 1 ? ' reuses a uuid' : 's reuse uuids'} already in the session (first at line ${d.line}${first}); the first record stands and the later ones are kept as records.`, [], d.line);
+      to(
+        'CC_DUPLICATE_UUID',
+        'warning',
+        `${d.count} record${d.count === 1 ? ' reuses a uuid' : 's reuse uuids'} already in the session (first at line ${d.line}${first}); the first record stands and the later ones are kept as records.`,
+        [],
+        d.line,
+      );
     }
     if (this.apiUnresolved) {
       const u = this.apiUnresolved;
-      to('CC_API_REQUEST_UNRESOLVED', 'warning', `${u.count} api-request record${u.count === 1 ? '' : 's'} (first at line ${u.line}) could not be rebuilt (the first ${u.what}); the view${u.count === 1 ? '' : 's'} of ${u.count === 1 ? 'that request is' : 'those requests are'} the branch's surface, which may differ from what was sent.`, [], u.line);
+      to(
+        'CC_API_REQUEST_UNRESOLVED',
+        'warning',
+        `${u.count} api-request record${u.count === 1 ? '' : 's'} (first at line ${u.line}) could not be rebuilt (the first ${u.what}); the view${u.count === 1 ? '' : 's'} of ${u.count === 1 ? 'that request is' : 'those requests are'} the branch's surface, which may differ from what was sent.`,
+        [],
+        u.line,
+      );
     }
     if (this.apiBadCount) {
       const u = this.apiBadCount;
-      to('CC_API_REQUEST_BAD_COUNT', 'warning', `${u.count} api-request record${u.count === 1 ? '' : 's'} (first at line ${u.line}) give${u.count === 1 ? 's' : ''} a "keep" that cannot count the messages the log holds (the first: ${u.what}); ${u.count === 1 ? 'it is' : 'they are'} kept as record${u.count === 1 ? '' : 's'} and the view${u.count === 1 ? '' : 's'} of ${u.count === 1 ? 'that request is' : 'those requests are'} the branch's surface.`, [], u.line);
+      to(
+        'CC_API_REQUEST_BAD_COUNT',
+        'warning',
+        `${u.count} api-request record${u.count === 1 ? '' : 's'} (first at line ${u.line}) give${u.count === 1 ? 's' : ''} a "keep" that cannot count the messages the log holds (the first: ${u.what}); ${u.count === 1 ? 'it is' : 'they are'} kept as record${u.count === 1 ? '' : 's'} and the view${u.count === 1 ? '' : 's'} of ${u.count === 1 ? 'that request is' : 'those requests are'} the branch's surface.`,
+        [],
+        u.line,
+      );
     }
     if (this.unlogged) {
       const u = this.unlogged;
-      to('CC_UNLOGGED_CONTEXT', 'warning', `${u.count} record${u.count === 1 ? '' : 's'} of this file (first at line ${u.line}) ${u.count === 1 ? 'is a message' : 'are messages'} the main conversation held after its line${u.parents.length === 1 ? '' : 's'} ${u.parents.join(', ')}, which the main log does not record: the main branch's views after ${u.parents.length === 1 ? 'that line' : 'those lines'} lack ${u.count === 1 ? 'it' : 'them'}.`, [], u.line);
+      to(
+        'CC_UNLOGGED_CONTEXT',
+        'warning',
+        `${u.count} record${u.count === 1 ? '' : 's'} of this file (first at line ${u.line}) ${u.count === 1 ? 'is a message' : 'are messages'} the main conversation held after its line${u.parents.length === 1 ? '' : 's'} ${u.parents.join(', ')}, which the main log does not record: the main branch's views after ${u.parents.length === 1 ? 'that line' : 'those lines'} lack ${u.count === 1 ? 'it' : 'them'}.`,
+        [],
+        u.line,
+      );
     }
   }
 }

@@ -17,7 +17,11 @@ export function health(f: ClaudeFile, v: Obj): void {
     f.hashMessages = old === null || old > 0;
     // The newest version the fidelity suite ran on the wire (src/shared/compat/versions.ts).
     if (newerThanVerified('claude-code', version) && f.findings.newerVersion()) {
-      f.report('CC_VERSION_NEWER', 'warning', `Line ${f.cur.line}: Claude Code ${version} is newer than ${newestVerified('claude-code') ?? '?'}, the newest version verified on the wire (docs/compatibility.md); records this importer does not know are counted below.`);
+      f.report(
+        'CC_VERSION_NEWER',
+        'warning',
+        `Line ${f.cur.line}: Claude Code ${version} is newer than ${newestVerified('claude-code') ?? '?'}, the newest version verified on the wire (docs/compatibility.md); records this importer does not know are counted below.`,
+      );
     }
   }
 }

@@ -177,7 +177,12 @@ export class ClaudeSession implements SessionImport {
     // Nothing held back (the main file ends without a response to write): a record says it.
     const last = this.mainLast;
     if (this.lastEmitted !== leaf && last) {
-      this.emit(leaf, { kind: 'record', type: 'leaf', summary: `the main file's newest leaf is on branch ${leaf.name}` }, last, this.mainFile);
+      this.emit(
+        leaf,
+        { kind: 'record', type: 'leaf', summary: `the main file's newest leaf is on branch ${leaf.name}` },
+        last,
+        this.mainFile,
+      );
     }
   }
 }
@@ -194,4 +199,3 @@ export function openFile(file: FileInfo, sink: ImportSink): FileImport {
     },
   };
 }
-

@@ -24,7 +24,14 @@ export function enter(b: Branch, pl: Placement, data: NodeData): void {
 }
 
 /** The record is now the head of its branch. */
-export function settle(skel: Skel | null, pl: Placement, seq: number, itemId: string | undefined, isNew: boolean, msgId: string | undefined): void {
+export function settle(
+  skel: Skel | null,
+  pl: Placement,
+  seq: number,
+  itemId: string | undefined,
+  isNew: boolean,
+  msgId: string | undefined,
+): void {
   const b = pl.branch;
   if (isNew && itemId !== undefined && pl.parent && pl.parent.succ === undefined) pl.parent.succ = itemId;
   if (!skel) return;

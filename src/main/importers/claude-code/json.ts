@@ -7,7 +7,10 @@ export { id, isObj, nat, obj, str, type Obj } from '../json';
 
 /** `s` cut to one line of at most `max` characters (only the head of a long string is looked at). */
 export function oneLine(s: string, max = 120): string {
-  const flat = s.slice(0, max * 2).replace(/\s+/g, ' ').trim();
+  const flat = s
+    .slice(0, max * 2)
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 

@@ -15,14 +15,21 @@ export function microcompact(f: ClaudeFile, v: Obj): void {
   const mm = obj(v.microcompactMetadata);
   const ids = new Set<string>();
   if (Array.isArray(mm?.compactedToolIds)) for (const x of mm.compactedToolIds) if (typeof x === 'string') ids.add(x);
-  const items = toArray(b.node).filter((n) => n.calls?.some((c) => ids.has(c))).map((n) => n.id);
+  const items = toArray(b.node)
+    .filter((n) => n.calls?.some((c) => ids.has(c)))
+    .map((n) => n.id);
   const at = str(v.timestamp);
   if (items.length > 0) {
     const m: EventOf<'mask'> = { kind: 'mask', items, masked: true, by: 'harness' };
     if (at !== undefined) m.at = at;
     f.emit(b, m);
   } else {
-    if (ids.size > 0) f.report('CC_MICROCOMPACT_UNMATCHED', 'info', `Line ${f.cur.line}: none of the ${ids.size} tool results this microcompact clears is in the view of branch ${b.name}.`);
+    if (ids.size > 0)
+      f.report(
+        'CC_MICROCOMPACT_UNMATCHED',
+        'info',
+        `Line ${f.cur.line}: none of the ${ids.size} tool results this microcompact clears is in the view of branch ${b.name}.`,
+      );
     const r: EventOf<'record'> = { kind: 'record', type: 'system/microcompact_boundary' };
     if (at !== undefined) r.at = at;
     f.emit(b, r);

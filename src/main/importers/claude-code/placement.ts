@@ -36,7 +36,13 @@ function fileBranch(f: ClaudeFile): Branch {
  * conversation going on after `a` lacks nothing.
  */
 function aside(f: ClaudeFile, a: Skel): Placement {
-  f.fileBranch ??= forkFrom(f, a, `agent-${f.agentIdFromName ?? 'aside_question'}`, true, `side question ${f.agentIdFromName ?? ''} (after line ${a.line} of the main file)`);
+  f.fileBranch ??= forkFrom(
+    f,
+    a,
+    `agent-${f.agentIdFromName ?? 'aside_question'}`,
+    true,
+    `side question ${f.agentIdFromName ?? ''} (after line ${a.line} of the main file)`,
+  );
   return { branch: f.fileBranch, parent: a };
 }
 
@@ -50,7 +56,11 @@ export function place(f: ClaudeFile, p: Parent, sidechain: boolean, prompt: bool
     const fb = fileBranch(f);
     if (f.subagent || !fb.head) return { branch: fb, parent: null };
     if (sidechain) return { branch: sidechainBranch(f, agentId), parent: null };
-    f.report('CC_NEW_ROOT', 'info', `Line ${f.cur.line} starts a new conversation (no parent) after the first one; it is a branch of its own.`);
+    f.report(
+      'CC_NEW_ROOT',
+      'info',
+      `Line ${f.cur.line} starts a new conversation (no parent) after the first one; it is a branch of its own.`,
+    );
     return { branch: standalone(f, `root-${++f.s.counters.root}`, false, 'agent'), parent: null };
   }
   if (f.subagent && a.file !== f.info.index) {
@@ -64,10 +74,22 @@ export function place(f: ClaudeFile, p: Parent, sidechain: boolean, prompt: bool
   }
   const b = a.branch;
   if (sidechain !== b.sidechain && !f.subagent) {
-    return { branch: forkFrom(f, a, sidechain ? `sidechain-${++f.s.counters.sidechain}` : `root-${++f.s.counters.root}`, sidechain, `${sidechain ? 'sidechain' : 'conversation'} at line ${f.cur.line}`), parent: a };
+    return {
+      branch: forkFrom(
+        f,
+        a,
+        sidechain ? `sidechain-${++f.s.counters.sidechain}` : `root-${++f.s.counters.root}`,
+        sidechain,
+        `${sidechain ? 'sidechain' : 'conversation'} at line ${f.cur.line}`,
+      ),
+      parent: a,
+    };
   }
   if (a === b.head) return { branch: b, parent: a };
   // One response split over several lines; parallel tool results hang off different lines of it.
   if (!prompt && a.msgId !== undefined && a.msgId === b.turnMsg) return { branch: b, parent: a };
-  return { branch: forkFrom(f, a, `rewind-${++f.s.counters.rewind}`, b.sidechain, `rewind to line ${a.line} (line ${f.cur.line})`), parent: a };
+  return {
+    branch: forkFrom(f, a, `rewind-${++f.s.counters.rewind}`, b.sidechain, `rewind to line ${a.line} (line ${f.cur.line})`),
+    parent: a,
+  };
 }

@@ -40,7 +40,11 @@ export function canonicalJson(v: unknown): string {
 function sortedJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
   if (isObj(v)) {
-    return `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => v[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }
@@ -59,7 +63,10 @@ class RunningHash {
     for (const b of blocks) this.h.update(`${this.n++ > 0 ? ',' : ''}${canonicalJson(b)}`, 'utf8');
   }
   digest(): string {
-    return this.h.copy().update(`],"role":${JSON.stringify(this.role)}}`, 'utf8').digest('hex');
+    return this.h
+      .copy()
+      .update(`],"role":${JSON.stringify(this.role)}}`, 'utf8')
+      .digest('hex');
   }
 }
 
@@ -177,7 +184,11 @@ export class ApiRequestIndex {
     const prefix = base === null ? undefined : this.requests.get(base);
     // `keep` is read from the log: it counts messages the conversation already holds, so a value
     // past that (or not a count at all) is a finding, never a length to fill.
-    const bad = badKeep(v.keep, prefix?.length ?? this.seen, prefix === undefined ? 'the conversation holds so far' : `request ${base ?? ''} holds`);
+    const bad = badKeep(
+      v.keep,
+      prefix?.length ?? this.seen,
+      prefix === undefined ? 'the conversation holds so far' : `request ${base ?? ''} holds`,
+    );
     if (bad !== null) return { id, messages: [], unresolved: [], bad };
     const keep = typeof v.keep === 'number' ? v.keep : 0;
     const unresolved: string[] = [];

@@ -12,7 +12,12 @@ export function sniffClaudeCode(first: readonly Record<string, unknown>[], path:
   for (const v of first) {
     const t = v.type;
     if (typeof t !== 'string') continue;
-    if ((t === 'user' || t === 'assistant' || t === 'system' || t === 'progress' || t === 'attachment') && 'parentUuid' in v && typeof v.uuid === 'string') hits++;
+    if (
+      (t === 'user' || t === 'assistant' || t === 'system' || t === 'progress' || t === 'attachment') &&
+      'parentUuid' in v &&
+      typeof v.uuid === 'string'
+    )
+      hits++;
     else if (t === 'file-history-snapshot' && isObj(v.snapshot)) hits++;
     else if (t === 'queue-operation' && typeof v.operation === 'string') hits++;
     else if (t === 'summary' && typeof v.leafUuid === 'string') hits++;

@@ -22,7 +22,11 @@ export function openSubagent(f: ClaudeFile, v: Obj): Branch {
     // Claude Code 2.0.x warms the prompt cache of each subagent type with a "Warmup" prompt no
     // Task call starts: a side call of its own by design, not a subagent that lost its link.
     if (isWarmup(v)) return standalone(f, base, true, 'agent');
-    f.report('CC_SUBAGENT_UNLINKED', 'info', `Subagent ${agentId}: no Task call in the session names it${callId ? ` (its call ${callId} is not in the log)` : ''}; its records are a branch of their own.`);
+    f.report(
+      'CC_SUBAGENT_UNLINKED',
+      'info',
+      `Subagent ${agentId}: no Task call in the session names it${callId ? ` (its call ${callId} is not in the log)` : ''}; its records are a branch of their own.`,
+    );
     return standalone(f, base, true, 'agent');
   }
   return spawnAt(f, base, call, `subagent ${agentId} (${callId ?? ''}, line ${call.line} of the main file)`);
@@ -41,13 +45,21 @@ export function openSummarizer(f: ClaudeFile, v: Obj): Branch {
   if (c) {
     c.linked = true;
     if (!anchor || anchor.order > c.order) {
-      f.report('CC_SUMMARIZER_LINK', 'info', `Summarizer ${agentId}: its first record does not hang off the conversation before a compaction; it is linked to the first compaction without a summarizer (${c.id}).`);
+      f.report(
+        'CC_SUMMARIZER_LINK',
+        'info',
+        `Summarizer ${agentId}: its first record does not hang off the conversation before a compaction; it is linked to the first compaction without a summarizer (${c.id}).`,
+      );
     }
     const b = forkAt(f, base, c.branch, c.startSeq, c.node, true, 'compaction', `summarizer of compaction ${c.id}`);
     b.compactionId = c.id;
     return b;
   }
-  f.report('CC_SUMMARIZER_LINK', 'info', `Summarizer ${agentId}: the session has no compaction boundary to link it to; its records are a branch of their own.`);
+  f.report(
+    'CC_SUMMARIZER_LINK',
+    'info',
+    `Summarizer ${agentId}: the session has no compaction boundary to link it to; its records are a branch of their own.`,
+  );
   if (anchor?.branch) return forkAt(f, base, anchor.branch, anchor.tailSeq, anchor.node, true, 'compaction', `summarizer ${agentId}`);
   return standalone(f, base, true, 'compaction');
 }

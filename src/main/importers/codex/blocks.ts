@@ -43,13 +43,22 @@ export interface MappedItem {
 /** A mapped item; every field is set, so all mapped items share one shape. */
 export function mappedItem(type: string, role: Role, blocks: Block[], flow: Flow, extra?: Partial<MappedItem>): MappedItem {
   return {
-    type, role, blocks, flow,
-    origin: extra?.origin, contextual: extra?.contextual ?? false, key: extra?.key, userText: extra?.userText,
-    summary: extra?.summary ?? false, compaction: extra?.compaction ?? false, role0: extra?.role0,
+    type,
+    role,
+    blocks,
+    flow,
+    origin: extra?.origin,
+    contextual: extra?.contextual ?? false,
+    key: extra?.key,
+    userText: extra?.userText,
+    summary: extra?.summary ?? false,
+    compaction: extra?.compaction ?? false,
+    role0: extra?.role0,
   };
 }
 
-export type Mapped = { readonly ok: true; readonly item: MappedItem } | { readonly ok: false; readonly problem: string; readonly unknownType?: string };
+export type Mapped =
+  { readonly ok: true; readonly item: MappedItem } | { readonly ok: false; readonly problem: string; readonly unknownType?: string };
 
 // ---------------------------------------------------------------------------------------------
 // Fingerprints. Two independent FNV-1a hashes over UTF-16 units plus the length: collisions are
@@ -197,9 +206,17 @@ function message(p: Obj, notes: Notes): Mapped {
   if (role === 'assistant' && phase !== undefined) origin = phase;
   if (contextual) origin = 'context';
   const item: MappedItem = {
-    type: 'message', role, blocks, flow: role === 'assistant' ? 'output' : 'input', origin, contextual,
-    key: fingerprint(keyParts), userText: role === 'user' && !contextual && !summary ? (userText ?? '') : undefined,
-    summary, compaction: false, role0,
+    type: 'message',
+    role,
+    blocks,
+    flow: role === 'assistant' ? 'output' : 'input',
+    origin,
+    contextual,
+    key: fingerprint(keyParts),
+    userText: role === 'user' && !contextual && !summary ? (userText ?? '') : undefined,
+    summary,
+    compaction: false,
+    role0,
   };
   return { ok: true, item };
 }
@@ -287,11 +304,24 @@ export function mapResponseItem(p: Obj, fallbackId: string, notes?: Notes): Mapp
     case 'compaction_summary': {
       // A remote compaction's summary: encrypted by the provider, shown as opaque, never guessed.
       const enc = str(p.encrypted_content);
-      const block: LeafBlock = enc === undefined ? opaque('codex:compaction (encrypted)', p) : { type: 'opaque', label: 'codex:compaction (encrypted)', chars: enc.length };
-      return { ok: true, item: mappedItem(type, 'assistant', [block], 'input', { compaction: true, origin: 'compaction', key: `cmp:${fingerprint([enc ?? jsonText(p)])}` }) };
+      const block: LeafBlock =
+        enc === undefined
+          ? opaque('codex:compaction (encrypted)', p)
+          : { type: 'opaque', label: 'codex:compaction (encrypted)', chars: enc.length };
+      return {
+        ok: true,
+        item: mappedItem(type, 'assistant', [block], 'input', {
+          compaction: true,
+          origin: 'compaction',
+          key: `cmp:${fingerprint([enc ?? jsonText(p)])}`,
+        }),
+      };
     }
     case 'ghost_snapshot':
-      return { ok: true, item: mappedItem(type, 'system', [opaque('codex:ghost_snapshot', p.ghost_commit ?? p)], 'log', { origin: 'ghost_snapshot' }) };
+      return {
+        ok: true,
+        item: mappedItem(type, 'system', [opaque('codex:ghost_snapshot', p.ghost_commit ?? p)], 'log', { origin: 'ghost_snapshot' }),
+      };
     default:
       return { ok: false, problem: `a response item of type ${shown(type ?? null)}`, unknownType: type ?? '(no type)' };
   }
@@ -312,8 +342,11 @@ export interface TokenUsage {
 export function readTokenUsage(raw: unknown): TokenUsage | undefined {
   if (!isObj(raw)) return undefined;
   return {
-    input: nat(raw.input_tokens), cached: nat(raw.cached_input_tokens), output: nat(raw.output_tokens),
-    reasoning: nat(raw.reasoning_output_tokens), total: nat(raw.total_tokens),
+    input: nat(raw.input_tokens),
+    cached: nat(raw.cached_input_tokens),
+    output: nat(raw.output_tokens),
+    reasoning: nat(raw.reasoning_output_tokens),
+    total: nat(raw.total_tokens),
   };
 }
 

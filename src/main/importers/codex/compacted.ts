@@ -45,7 +45,9 @@ export function compacted(s: CodexState, p: unknown): void {
   if (Array.isArray(p.replacement_history)) {
     entries = [];
     p.replacement_history.forEach((raw, index) => {
-      const m = isObj(raw) ? mapResponseItem(raw, `L${line}.r${index}`, notes) : ({ ok: false, problem: 'a replacement_history entry is not an object' } as const);
+      const m = isObj(raw)
+        ? mapResponseItem(raw, `L${line}.r${index}`, notes)
+        : ({ ok: false, problem: 'a replacement_history entry is not an object' } as const);
       if (m.ok) (entries as Entry[]).push({ index, mapped: m.item });
       else {
         notes.push(`replacement_history[${index}]: ${m.problem} is left out of the new history`);
@@ -53,7 +55,11 @@ export function compacted(s: CodexState, p: unknown): void {
       }
     });
   } else if (p.replacement_history !== undefined && p.replacement_history !== null) {
-    s.report('CODEX_BAD_RECORD', 'error', `Line ${line}: compacted.replacement_history is not an array; the new history is rebuilt by Codex's rule for rollouts without one.`);
+    s.report(
+      'CODEX_BAD_RECORD',
+      'error',
+      `Line ${line}: compacted.replacement_history is not an array; the new history is rebuilt by Codex's rule for rollouts without one.`,
+    );
   }
   s.notes(notes);
   const remote = entries?.some((e) => e.mapped.compaction) ?? false;
@@ -86,7 +92,13 @@ export function compacted(s: CodexState, p: unknown): void {
     // to the agent (the summary reaches the history as the prefixed user message).
     const rnotes: string[] = [];
     const m = mapResponseItem(reply.payload, `L${reply.line.line}`, rnotes);
-    if (m.ok) place(s, `L${reply.line.line}`, { ...m.item, key: undefined }, { op: LOG, origin: 'compaction summarizer reply', from: reply.line, meta: true });
+    if (m.ok)
+      place(
+        s,
+        `L${reply.line.line}`,
+        { ...m.item, key: undefined },
+        { op: LOG, origin: 'compaction summarizer reply', from: reply.line, meta: true },
+      );
   }
   const usage = reply?.usage?.usage ?? usageFrom?.usage;
   const usageLine = reply?.usage?.from ?? usageFrom?.from;
@@ -102,7 +114,10 @@ export function compacted(s: CodexState, p: unknown): void {
 
   if (entries === undefined) entries = legacyEntries(s, line, message);
   let ck = ckEntry;
-  if (!ck && !remote) ck = lastOf(entries, (e) => e.mapped.summary) ?? (message !== '' ? lastOf(entries, (e) => e.mapped.role === 'user' && e.mapped.userText === message) : undefined);
+  if (!ck && !remote)
+    ck =
+      lastOf(entries, (e) => e.mapped.summary) ??
+      (message !== '' ? lastOf(entries, (e) => e.mapped.role === 'user' && e.mapped.userText === message) : undefined);
 
   const fresh: string[] = [];
   const freshSeqs: number[] = [];
@@ -137,8 +152,11 @@ export function compacted(s: CodexState, p: unknown): void {
     const ckId = `L${line}.r${ck.index}`;
     const derivation: Derivation = { kind: 'checkpoint', compactionId: id, covers: old, part: 'summary' };
     place(s, ckId, ck.mapped, {
-      op: APPEND, derivation, sources: [startSeq, summarySeq, ...oldSeqs],
-      origin: ck.origin ?? (ck.mapped.compaction ? 'compaction' : 'compaction summary'), meta: true,
+      op: APPEND,
+      derivation,
+      sources: [startSeq, summarySeq, ...oldSeqs],
+      origin: ck.origin ?? (ck.mapped.compaction ? 'compaction' : 'compaction summary'),
+      meta: true,
     });
     const ckSeq = s.liveSeqs[s.liveSeqs.length - 1] as number;
     for (const e of entries) {
@@ -149,7 +167,11 @@ export function compacted(s: CodexState, p: unknown): void {
     }
   } else {
     if (old.length > 0) s.emit({ kind: 'drop', items: old, reason: 'compaction', compactionId: id });
-    s.report('CODEX_COMPACTION_SHAPE', 'warning', `Line ${line}: the compaction's new history has no summary item (no encrypted compaction item, no user message with Codex's summary prefix); the old history is dropped and the new one placed as it is.`);
+    s.report(
+      'CODEX_COMPACTION_SHAPE',
+      'warning',
+      `Line ${line}: the compaction's new history has no summary item (no encrypted compaction item, no user message with Codex's summary prefix); the old history is dropped and the new one placed as it is.`,
+    );
     for (const e of entries) copy(e, APPEND);
   }
   s.live = fresh;
@@ -208,9 +230,13 @@ function legacyEntries(s: CodexState, line: number, message: string): Entry[] {
     orig: null,
   });
   const ctx = s.initialContext.length;
-  s.report('CODEX_LEGACY_COMPACTION', 'info',
+  s.report(
+    'CODEX_LEGACY_COMPACTION',
+    'info',
     `Line ${line}: compacted without replacement_history (an older Codex). The history after it is rebuilt by Codex's rule, not read from the log: ${ctx > 0 ? `the initial context recorded at line ${s.initialContextLine ?? '?'} (${ctx} message${ctx === 1 ? '' : 's'})` : 'no initial context (none was recorded)'}, ${kept.length} of ${users.length} user message${users.length === 1 ? '' : 's'} (newest first within 20,000 tokens, counted as Codex estimates them: 4 bytes per token${cut > 0 ? '; the oldest kept one cut to the budget' : ''}), and the summary as one user message.`,
-    [], line);
+    [],
+    line,
+  );
   return entries;
 }
 
@@ -226,9 +252,13 @@ function bridgeEntries(s: CodexState, line: number, message: string, entries: En
     const mapped = mappedItem('message', 'user', [{ type: 'text', text: p.text }], 'input', { summary: p.summary });
     entries.push({ index: entries.length, mapped, orig: p.orig, origin: p.origin, from: p.from, piece: p });
   }
-  s.report('CODEX_LEGACY_COMPACTION', 'info',
+  s.report(
+    'CODEX_LEGACY_COMPACTION',
+    'info',
     `Line ${line}: compacted without replacement_history (Codex ${s.version ?? '?'}). The history after it is rebuilt by that Codex's rule, not read from the log: ${ctx > 0 ? `the initial context recorded at line ${s.initialContextLine ?? '?'} (${ctx} message${ctx === 1 ? '' : 's'})` : 'no initial context (none was recorded)'}, then one user message holding the ${bridge.users} user message${bridge.users === 1 ? '' : 's'} of the history and the summary, shown in pieces${bridge.cut ? `; the user messages were longer than Codex keeps (${BRIDGE_MAX_BYTES} bytes), and how it cut them is not recorded, so they are shown as unknown` : ''}.`,
-    [], line);
+    [],
+    line,
+  );
   return entries;
 }
 

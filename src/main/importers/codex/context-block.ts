@@ -19,7 +19,8 @@ import { endCompaction } from './token-counts';
 export function flushBlock(s: CodexState, next: RolloutRecord | null): void {
   const lines = s.block;
   s.block = [];
-  const beforeTurn = next !== null && next.type === 'event_msg' && (payloadType(next) === 'task_started' || payloadType(next) === 'turn_started');
+  const beforeTurn =
+    next !== null && next.type === 'event_msg' && (payloadType(next) === 'task_started' || payloadType(next) === 'turn_started');
   let developer = 0;
   let user = 0;
   for (const l of lines) {

@@ -12,7 +12,9 @@ import { eventMsg, turnContext } from './turns';
 
 function aheadWaits(rec: RolloutRecord): boolean {
   const p = rec.payload;
-  return isObj(p) && awaitsOutput(rec.type, typeof p.type === 'string' ? p.type : undefined, typeof p.role === 'string' ? p.role : undefined);
+  return (
+    isObj(p) && awaitsOutput(rec.type, typeof p.type === 'string' ? p.type : undefined, typeof p.role === 'string' ? p.role : undefined)
+  );
 }
 
 /**
@@ -25,7 +27,10 @@ export function readRecord(s: CodexState, l: JsonLine, rec: RolloutRecord): void
   if (rec.type !== 'session_meta') ensureSession(s);
   const waiting = s.pending.current;
   if (waiting && rec.type !== 'compacted' && !(waiting.ahead === true && aheadWaits(rec))) flushPending(s);
-  if (s.compaction.isOpen && !(rec.type === 'event_msg' && isObj(rec.payload) && rec.payload.type === 'token_count' && isEstimateCount(rec.payload))) {
+  if (
+    s.compaction.isOpen &&
+    !(rec.type === 'event_msg' && isObj(rec.payload) && rec.payload.type === 'token_count' && isEstimateCount(rec.payload))
+  ) {
     endCompaction(s);
   }
   const p = rec.payload;

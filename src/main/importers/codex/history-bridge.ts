@@ -2,7 +2,13 @@ import { compareVersions } from '../../../shared/compat/newest';
 import type { JsonLine } from '../../reader/types';
 import type { ItemInfo } from './history';
 import { utf8Bytes } from './json';
-import { APPROX_BYTES_PER_TOKEN, COMPACT_USER_MESSAGE_MAX_TOKENS, HISTORY_BRIDGE_HEAD, HISTORY_BRIDGE_SUMMARY, SUMMARY_PREFIX_HEAD } from './known';
+import {
+  APPROX_BYTES_PER_TOKEN,
+  COMPACT_USER_MESSAGE_MAX_TOKENS,
+  HISTORY_BRIDGE_HEAD,
+  HISTORY_BRIDGE_SUMMARY,
+  SUMMARY_PREFIX_HEAD,
+} from './known';
 import type { CodexState } from './state';
 
 /**
@@ -74,12 +80,27 @@ export function historyBridge(s: CodexState, message: string): Bridge {
     const placed = s.bridges.get(id);
     const info = s.infos.get(id);
     if (placed) {
-      const orig: ItemInfo = { id, seq: s.liveSeqs[i] as number, role: 'user', userText: undefined, context: false, mapped: undefined, at: undefined };
+      const orig: ItemInfo = {
+        id,
+        seq: s.liveSeqs[i] as number,
+        role: 'user',
+        userText: undefined,
+        context: false,
+        mapped: undefined,
+        at: undefined,
+      };
       users.push({ text: placed.text, orig, from: placed.from, origin: placed.summary ? BRIDGE_ORIGIN : USER_ORIGIN });
     } else if (info?.userText !== undefined) users.push({ text: info.userText, orig: info, from: info.at, origin: USER_ORIGIN });
   });
   const cut = utf8Bytes(users.map((u) => u.text).join('\n\n')) > BRIDGE_MAX_BYTES;
-  const piece = (text: string, origin: string): BridgePiece => ({ text, orig: null, from: undefined, origin, summary: false, masked: false });
+  const piece = (text: string, origin: string): BridgePiece => ({
+    text,
+    orig: null,
+    from: undefined,
+    origin,
+    summary: false,
+    masked: false,
+  });
   const pieces: BridgePiece[] = [
     piece(HISTORY_BRIDGE_HEAD, HEAD_ORIGIN),
     ...(users.length > 0 ? users.map((u) => ({ ...u, summary: false, masked: cut })) : [piece('(none)', HEAD_ORIGIN)]),

@@ -66,8 +66,14 @@ export function place(s: CodexState, id: string, m: MappedItem, opts: PlaceOpts)
   const userText = context ? undefined : m.userText;
   const from = opts.from ?? s.cur;
   const info: ItemInfo = {
-    id, seq, role: m.role, userText, context, mapped: s.contextBlock ? m : undefined,
-    at: userText !== undefined || s.contextBlock ? { value: NO_VALUE, line: from.line, offset: from.offset, length: from.length } : undefined,
+    id,
+    seq,
+    role: m.role,
+    userText,
+    context,
+    mapped: s.contextBlock ? m : undefined,
+    at:
+      userText !== undefined || s.contextBlock ? { value: NO_VALUE, line: from.line, offset: from.offset, length: from.length } : undefined,
   };
   s.infos.set(id, info);
   if (m.key !== undefined) {

@@ -54,14 +54,22 @@ export class CodexFileImport implements FileImport {
     reportEstimate(s, null);
     if (s.withoutOutput) {
       const w = s.withoutOutput;
-      s.report('CODEX_USAGE_WITHOUT_OUTPUT', 'info',
+      s.report(
+        'CODEX_USAGE_WITHOUT_OUTPUT',
+        'info',
         `${w.count} usage report${w.count === 1 ? '' : 's'} (first at line ${w.line}) follow${w.count === 1 ? 's' : ''} no logged output item: ${w.count === 1 ? 'a model call is' : 'model calls are'} shown with ${w.count === 1 ? 'its' : 'their'} usage and no output.`,
-        [], w.line);
+        [],
+        w.line,
+      );
     }
     for (const [type, u] of s.unknown) {
-      s.report('UNKNOWN_RECORDS', 'warning',
+      s.report(
+        'UNKNOWN_RECORDS',
+        'warning',
         `${u.count} record${u.count === 1 ? '' : 's'} of type "${type}", which this importer (checked against Codex ${newestVerified('codex') ?? '?'} on the wire) does not know (first at line ${u.line}); kept as unknown events.${type.startsWith('response_item/') ? ' They are history items the model may have seen: the model view may be incomplete.' : ''}`,
-        u.seqs, u.line);
+        u.seqs,
+        u.line,
+      );
     }
   }
 }

@@ -31,4 +31,3 @@ export function jsonText(v: unknown): string {
   if (typeof v === 'string') return v;
   return v === undefined ? '' : jsonTextOf(v);
 }
-

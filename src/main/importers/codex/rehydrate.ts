@@ -32,7 +32,8 @@ export function rehydrateCodex(event: EventBody, line: Record<string, unknown>):
         return m.ok ? { ...event, item: { ...event.item, blocks: m.item.blocks } } : null;
       }
       // A legacy rebuild: only the summary's text is on this line (in a history bridge's piece, or a copy of one).
-      if (event.item.origin === BRIDGE_ORIGIN) return { ...event, item: { ...event.item, blocks: [{ type: 'text', text: bridgeSummary(str(p.message) ?? '') }] } };
+      if (event.item.origin === BRIDGE_ORIGIN)
+        return { ...event, item: { ...event.item, blocks: [{ type: 'text', text: bridgeSummary(str(p.message) ?? '') }] } };
       if (event.item.derivation?.kind === 'checkpoint') {
         return { ...event, item: { ...event.item, blocks: [{ type: 'text', text: summaryText(str(p.message) ?? '') }] } };
       }

@@ -24,7 +24,11 @@ export function sessionMeta(s: CodexState, p: unknown): void {
     } else if (s.forkParent !== undefined) {
       s.record('session_meta', `session_meta of ${id ?? '?'}, copied with the forked history`);
     } else {
-      s.report('CODEX_SECOND_SESSION_META', 'warning', `Line ${s.cur.line}: a second session_meta (id ${id ?? '?'}) in a rollout of session ${s.sessionId ?? '?'}; it is kept as a record and the first one stands.`);
+      s.report(
+        'CODEX_SECOND_SESSION_META',
+        'warning',
+        `Line ${s.cur.line}: a second session_meta (id ${id ?? '?'}) in a rollout of session ${s.sessionId ?? '?'}; it is kept as a record and the first one stands.`,
+      );
       s.record('session_meta', `session_meta of ${id ?? '?'}`);
     }
     return;
@@ -40,7 +44,11 @@ export function sessionMeta(s: CodexState, p: unknown): void {
     s.usageOrder = knownUsageOrder(version);
     // The newest version the fidelity suite ran on the wire (src/shared/compat/versions.ts).
     if (newerThanVerified('codex', version)) {
-      s.report('CODEX_VERSION', 'warning', `Line ${s.cur.line}: cli_version ${version} is newer than ${newestVerified('codex') ?? '?'}, the newest Codex verified on the wire (docs/compatibility.md). Records this importer does not know are kept and counted (UNKNOWN_RECORDS); check the model view against the rollout.`);
+      s.report(
+        'CODEX_VERSION',
+        'warning',
+        `Line ${s.cur.line}: cli_version ${version} is newer than ${newestVerified('codex') ?? '?'}, the newest Codex verified on the wire (docs/compatibility.md). Records this importer does not know are kept and counted (UNKNOWN_RECORDS); check the model view against the rollout.`,
+      );
     }
   }
   const cwd = str(p.cwd);
@@ -83,7 +91,10 @@ export function ensureSession(s: CodexState): void {
   const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(s.path);
   const id = m?.[1] ?? s.path.replace(/^.*[\\/]/, '');
   s.sessionId = id;
-  s.report('CODEX_NO_SESSION_META', 'warning', `Line ${s.cur.line}: the rollout does not start with a session_meta record; the session is named after the file (${id}), and its system prompt and provider are unknown.`);
+  s.report(
+    'CODEX_NO_SESSION_META',
+    'warning',
+    `Line ${s.cur.line}: the rollout does not start with a session_meta record; the session is named after the file (${id}), and its system prompt and provider are unknown.`,
+  );
   s.emit({ kind: 'session', id, harness: 'codex' });
 }
-

@@ -133,6 +133,10 @@ export class CodexState {
 
   notes(notes: readonly string[]): void {
     if (notes.length === 0) return;
-    this.report('CODEX_BAD_CONTENT', 'warning', `Line ${this.cur.line}: ${notes[0] ?? ''}${notes.length > 1 ? ` (and ${notes.length - 1} more)` : ''}.`);
+    this.report(
+      'CODEX_BAD_CONTENT',
+      'warning',
+      `Line ${this.cur.line}: ${notes[0] ?? ''}${notes.length > 1 ? ` (and ${notes.length - 1} more)` : ''}.`,
+    );
   }
 }

@@ -46,10 +46,19 @@ export function holdLine(s: CodexState, l: JsonLine, rec: RolloutRecord): boolea
     if (usageLine && s.held.add(l, rec)) return true;
     const h = s.held.take() as Hold;
     const [first] = h.lines;
-    if (rec.type === 'compacted' && isObj(rec.payload) && isObj(first.rec.payload) && isSummaryReply(first.l, first.rec.payload, rec.payload)) {
+    if (
+      rec.type === 'compacted' &&
+      isObj(rec.payload) &&
+      isObj(first.rec.payload) &&
+      isSummaryReply(first.l, first.rec.payload, rec.payload)
+    ) {
       const usageRec = h.lines.find((x) => x.rec.type === 'token_usage_record');
       const u = usageRec && isObj(usageRec.rec.payload) ? readTokenUsage(usageRec.rec.payload.usage) : undefined;
-      s.summarizer = { line: first.l, payload: first.rec.payload, usage: usageRec ? { from: usageRec.l, usage: u ? mapUsage(u) : undefined } : undefined };
+      s.summarizer = {
+        line: first.l,
+        payload: first.rec.payload,
+        usage: usageRec ? { from: usageRec.l, usage: u ? mapUsage(u) : undefined } : undefined,
+      };
       closeCall(s);
       for (const x of h.lines.slice(1)) readRecord(s, x.l, x.rec);
       return false;
@@ -62,9 +71,12 @@ export function holdLine(s: CodexState, l: JsonLine, rec: RolloutRecord): boolea
     return false;
   }
   const p = rec.payload;
-  const waits = (rec.type === 'event_msg' && (pt === 'token_count' || pt === 'item_completed' || pt === 'user_message' || pt === 'thread_settings_applied'))
-    || rec.type === 'world_state' || rec.type === 'turn_context'
-    || (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'user');
+  const waits =
+    (rec.type === 'event_msg' &&
+      (pt === 'token_count' || pt === 'item_completed' || pt === 'user_message' || pt === 'thread_settings_applied')) ||
+    rec.type === 'world_state' ||
+    rec.type === 'turn_context' ||
+    (rec.type === 'response_item' && isObj(p) && p.type === 'message' && p.role === 'user');
   if (waits && s.held.add(l, rec)) return true;
   release(s, s.held.take() as Hold);
   return false;
@@ -117,7 +129,10 @@ export function failedCompaction(s: CodexState, h: Hold, endLine: JsonLine, err:
   if (usage) summaryError.usage = usage;
   s.emit(summaryError, endLine, endAt);
   s.emit({ kind: 'compaction/end', id, outcome: 'failed', error }, endLine, endAt);
-  s.record('token_usage_record', `usage of the failed compaction's summarizer call${str(isObj(first.rec.payload) ? first.rec.payload.response_id : undefined) !== undefined ? ` (${String((first.rec.payload as Obj).response_id)})` : ''}`);
+  s.record(
+    'token_usage_record',
+    `usage of the failed compaction's summarizer call${str(isObj(first.rec.payload) ? first.rec.payload.response_id : undefined) !== undefined ? ` (${String((first.rec.payload as Obj).response_id)})` : ''}`,
+  );
   s.absorbing = true;
   for (const x of h.lines.slice(1)) readRecord(s, x.l, x.rec);
   s.absorbing = false;
@@ -144,5 +159,7 @@ export function isSummaryReply(line: JsonLine, reply: Obj, compacted: Obj): bool
   const message = str(compacted.message);
   if (message !== undefined && ends(message)) return true;
   if (!Array.isArray(compacted.replacement_history)) return false;
-  return compacted.replacement_history.some((r) => isObj(r) && r.type === 'message' && r.role === 'user' && messageText(r).startsWith(SUMMARY_PREFIX_HEAD) && ends(messageText(r)));
+  return compacted.replacement_history.some(
+    (r) => isObj(r) && r.type === 'message' && r.role === 'user' && messageText(r).startsWith(SUMMARY_PREFIX_HEAD) && ends(messageText(r)),
+  );
 }

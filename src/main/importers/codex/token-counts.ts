@@ -107,12 +107,17 @@ function contextOf(u: TokenUsage): number | undefined {
 export function reportEstimate(s: CodexState, nextInput: number | undefined | null): void {
   const note = s.compaction.takeNote();
   if (!note) return;
-  const next = nextInput === null
-    ? ' No model call follows it in the log.'
-    : ` The first provider count after it (line ${s.cur.line}) is ${nextInput ?? '?'} input tokens.`;
-  s.report('CODEX_TOKEN_ESTIMATE', 'info',
+  const next =
+    nextInput === null
+      ? ' No model call follows it in the log.'
+      : ` The first provider count after it (line ${s.cur.line}) is ${nextInput ?? '?'} input tokens.`;
+  s.report(
+    'CODEX_TOKEN_ESTIMATE',
+    'info',
     `Line ${note.estimate.line}: after the compaction at line ${note.compactionLine}, Codex's own estimate of the history is ${note.estimate.total} tokens, more than the model window (${s.window ?? '?'}); it is not used as the compaction's post-compaction size.${next}`,
-    [], note.estimate.line);
+    [],
+    note.estimate.line,
+  );
 }
 
 export function setWindow(s: CodexState, window: number | undefined): void {

@@ -21,7 +21,13 @@ function citeIds(ids: readonly number[]): string {
  * ./context-deltas.ts.
  */
 
-export function header(mc: CoshMachine, l: JsonLine, branch: string, m: { provider: string | null; model: string | null; reasoning: string | null }, genesis: boolean): void {
+export function header(
+  mc: CoshMachine,
+  l: JsonLine,
+  branch: string,
+  m: { provider: string | null; model: string | null; reasoning: string | null },
+  genesis: boolean,
+): void {
   const route: NonNullable<EventOf<'header'>['route']> = {};
   if (m.provider !== null) route.provider = m.provider;
   if (m.model !== null) route.model = m.model;
@@ -39,13 +45,32 @@ export function header(mc: CoshMachine, l: JsonLine, branch: string, m: { provid
 export function genesis(mc: CoshMachine, l: JsonLine, ev: Envelope, meta: BranchMeta): Branch | null {
   if (mc.branches.has(ev.branch)) {
     mc.record(l, ev.branch, 'genesis', 'not replayed: the branch already exists');
-    mc.out.report('COSH_BAD_REF', 'error', `Line ${l.line}: a second genesis for branch ${ev.branch}; cosh refuses the whole history here (DuplicateBranch). Ignored.`, [], l.line);
+    mc.out.report(
+      'COSH_BAD_REF',
+      'error',
+      `Line ${l.line}: a second genesis for branch ${ev.branch}; cosh refuses the whole history here (DuplicateBranch). Ignored.`,
+      [],
+      l.line,
+    );
     return null;
   }
   if (meta.sessionId !== ev.branch) {
-    mc.out.report('COSH_BAD_REF', 'error', `Line ${l.line}: genesis of branch ${ev.branch} names session ${meta.sessionId}; cosh refuses the whole history here (InvalidGenesisBranch). Replayed anyway.`, [], l.line);
+    mc.out.report(
+      'COSH_BAD_REF',
+      'error',
+      `Line ${l.line}: genesis of branch ${ev.branch} names session ${meta.sessionId}; cosh refuses the whole history here (InvalidGenesisBranch). Replayed anyway.`,
+      [],
+      l.line,
+    );
   }
-  const b: Branch = { state: newBranch(ev.branch, ev.eventId), surface: new CanonSurface(), todoCanon: null, lastNewKind: null, open: null, divergenceReported: false };
+  const b: Branch = {
+    state: newBranch(ev.branch, ev.eventId),
+    surface: new CanonSurface(),
+    todoCanon: null,
+    lastNewKind: null,
+    open: null,
+    divergenceReported: false,
+  };
   mc.branches.set(ev.branch, b);
   header(mc, l, ev.branch, meta, true);
   mc.record(l, ev.branch, 'genesis', `${meta.title}${meta.cwd ? ` in ${meta.cwd}` : ''}`);
@@ -58,7 +83,8 @@ export function change(mc: CoshMachine, b: Branch, l: JsonLine, ev: Envelope, ty
   switch (d.type) {
     case 'metadata':
       if (d.change.field === 'title') mc.record(l, ev.branch, type, d.change.title);
-      else if (d.change.provider === null && d.change.model === null && d.change.reasoning === null) mc.record(l, ev.branch, type, 'model cleared');
+      else if (d.change.provider === null && d.change.model === null && d.change.reasoning === null)
+        mc.record(l, ev.branch, type, 'model cleared');
       else header(mc, l, ev.branch, d.change, false);
       return;
     case 'message': {

@@ -18,7 +18,8 @@ export function context(mc: CoshMachine, b: Branch, l: JsonLine, ev: Envelope, c
   const st = b.state;
   const branch = ev.branch;
   if (ch.field === 'initialize') st.todoPoints = [];
-  const plan = ch.field === 'initialize' ? { value: ch.todo, after: ch.todoAfter } : ch.field === 'todo' ? { value: ch.value, after: ch.after } : null;
+  const plan =
+    ch.field === 'initialize' ? { value: ch.todo, after: ch.todoAfter } : ch.field === 'todo' ? { value: ch.value, after: ch.after } : null;
   if (plan && plan.after !== null) {
     mc.todoValues.set(ev.eventId, plan.value);
     st.todoPoints.push([plan.after, ev.eventId]);
@@ -39,9 +40,21 @@ export function context(mc: CoshMachine, b: Branch, l: JsonLine, ev: Envelope, c
       c.masked = new Set(ch.masked);
       c.todo = ch.todo;
       st.context = c;
-      mc.record(l, branch, type, `context initialized (budget ${ch.maxTokens} tokens${ch.visibleFrom !== null ? `, visible from #${ch.visibleFrom}` : ''})`);
+      mc.record(
+        l,
+        branch,
+        type,
+        `context initialized (budget ${ch.maxTokens} tokens${ch.visibleFrom !== null ? `, visible from #${ch.visibleFrom}` : ''})`,
+      );
       staging(mc, b, l, ev, prev?.mapReduce ?? null, ch.mapReduce, prev?.split != null, ch.split !== null);
-      if (ch.todoLossy) mc.out.report('COSH_TODO_SHAPE', 'info', `Line ${l.line}: the plan has a shape cosh no longer reads; like cosh, it is taken as no plan.`, [], l.line);
+      if (ch.todoLossy)
+        mc.out.report(
+          'COSH_TODO_SHAPE',
+          'info',
+          `Line ${l.line}: the plan has a shape cosh no longer reads; like cosh, it is taken as no plan.`,
+          [],
+          l.line,
+        );
       if (ch.todo !== null || b.todoCanon !== null) writeTodo(mc, b, l, ch.todo, ch.todoAfter ?? undefined, false);
       sync(mc, b, l, null);
       return;
@@ -52,7 +65,11 @@ export function context(mc: CoshMachine, b: Branch, l: JsonLine, ev: Envelope, c
     case 'item_remove': {
       const c = ctx(b);
       const before = c.items.length;
-      if (c.byId.has(ch.itemId)) setItems(c, c.items.filter((it) => it.coshId !== ch.itemId));
+      if (c.byId.has(ch.itemId))
+        setItems(
+          c,
+          c.items.filter((it) => it.coshId !== ch.itemId),
+        );
       repair(c);
       if (c.items.length === before) mc.record(l, branch, type, `item #${ch.itemId} was not in the context`);
       sync(mc, b, l, null);
@@ -113,7 +130,14 @@ export function context(mc: CoshMachine, b: Branch, l: JsonLine, ev: Envelope, c
     }
     case 'todo':
       ctx(b).todo = ch.value;
-      if (ch.lossy) mc.out.report('COSH_TODO_SHAPE', 'info', `Line ${l.line}: the plan has a shape cosh no longer reads; like cosh, it is taken as no plan.`, [], l.line);
+      if (ch.lossy)
+        mc.out.report(
+          'COSH_TODO_SHAPE',
+          'info',
+          `Line ${l.line}: the plan has a shape cosh no longer reads; like cosh, it is taken as no plan.`,
+          [],
+          l.line,
+        );
       writeTodo(mc, b, l, ch.value, ch.after ?? undefined, true);
       return;
     case 'visible_from':

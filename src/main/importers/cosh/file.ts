@@ -29,7 +29,10 @@ export class CoshFileImport implements FileImport {
   /** Branch of lines that name none (derived pages, legacy records): the first branch seen. */
   private rootBranch: string | undefined;
 
-  constructor(private readonly sink: ImportSink, path: string) {
+  constructor(
+    private readonly sink: ImportSink,
+    path: string,
+  ) {
     const m = /^session-(.+)\.jsonl$/.exec(basename(path));
     this.fileSessionId = m ? (m[1] as string) : null;
     this.machine = new CoshMachine({
@@ -47,8 +50,14 @@ export class CoshFileImport implements FileImport {
     this.sessionEmitted = true;
     const v = l.value;
     const delta = typeof v.delta === 'object' && v.delta !== null ? (v.delta as Record<string, unknown>) : null;
-    const meta = delta?.type === 'genesis' && typeof delta.metadata === 'object' && delta.metadata !== null ? (delta.metadata as Record<string, unknown>) : null;
-    const id = typeof meta?.session_id === 'string' ? meta.session_id : this.fileSessionId ?? (typeof v.branch_id === 'string' ? v.branch_id : 'cosh-session');
+    const meta =
+      delta?.type === 'genesis' && typeof delta.metadata === 'object' && delta.metadata !== null
+        ? (delta.metadata as Record<string, unknown>)
+        : null;
+    const id =
+      typeof meta?.session_id === 'string'
+        ? meta.session_id
+        : (this.fileSessionId ?? (typeof v.branch_id === 'string' ? v.branch_id : 'cosh-session'));
     const e: EventOf<'session'> = { kind: 'session', id, harness: 'cosh' };
     if (meta && typeof v.branch_id === 'string') e.branch = v.branch_id;
     this.rootBranch = e.branch;
@@ -56,8 +65,12 @@ export class CoshFileImport implements FileImport {
     if (typeof meta?.cwd === 'string') e.cwd = meta.cwd;
     this.sink.emit(e, l);
     this.sink.diagnostic({
-      rule: 'COSH_UNLOGGED_CONTEXT', severity: 'info', line: null, seqs: [],
-      message: 'cosh does not persist its system prompt, its tool schemas, the per-request steering input or the tool-correction block it adds at the tail of each request; views show what the log holds (items, masks, checkpoints, plan). Requests are inferred: one before each model output.',
+      rule: 'COSH_UNLOGGED_CONTEXT',
+      severity: 'info',
+      line: null,
+      seqs: [],
+      message:
+        'cosh does not persist its system prompt, its tool schemas, the per-request steering input or the tool-correction block it adds at the tail of each request; views show what the log holds (items, masks, checkpoints, plan). Requests are inferred: one before each model output.',
     });
   }
 
@@ -107,21 +120,45 @@ export class CoshFileImport implements FileImport {
     const seq = this.sink.emit(r, l);
     this.bad = this.count(this.bad, l, seq);
     if (this.bad.count <= MAX_EACH) {
-      this.sink.diagnostic({ rule: 'COSH_BAD_RECORD', severity: 'error', line: l.line, seqs: [seq], message: `Line ${l.line}: not a HistoryEvent cosh can read (${oneLine(parsed.problem, 100)}); cosh skips it as corrupt. Kept as a record.` });
+      this.sink.diagnostic({
+        rule: 'COSH_BAD_RECORD',
+        severity: 'error',
+        line: l.line,
+        seqs: [seq],
+        message: `Line ${l.line}: not a HistoryEvent cosh can read (${oneLine(parsed.problem, 100)}); cosh skips it as corrupt. Kept as a record.`,
+      });
     }
   }
 
   end(): void {
     this.machine.finish();
     if (this.bad && this.bad.count > MAX_EACH) {
-      this.sink.diagnostic({ rule: 'COSH_BAD_RECORD', severity: 'error', line: this.bad.line, seqs: this.bad.seqs, message: `${this.bad.count} lines in all are not HistoryEvents cosh can read (first at line ${this.bad.line}); the first ${MAX_EACH} are reported one by one.` });
+      this.sink.diagnostic({
+        rule: 'COSH_BAD_RECORD',
+        severity: 'error',
+        line: this.bad.line,
+        seqs: this.bad.seqs,
+        message: `${this.bad.count} lines in all are not HistoryEvents cosh can read (first at line ${this.bad.line}); the first ${MAX_EACH} are reported one by one.`,
+      });
     }
     if (this.legacy) {
       const g = this.legacy;
-      this.sink.diagnostic({ rule: 'COSH_LEGACY', severity: 'warning', line: g.line, seqs: g.seqs, message: `${g.count} line${g.count === 1 ? '' : 's'} of cosh's pre-event format (a header, then Message/Item records; first at line ${g.line}); cosh replays them as a synthetic event zero, which Palimpsest does not rebuild. Kept as unknown events.` });
+      this.sink.diagnostic({
+        rule: 'COSH_LEGACY',
+        severity: 'warning',
+        line: g.line,
+        seqs: g.seqs,
+        message: `${g.count} line${g.count === 1 ? '' : 's'} of cosh's pre-event format (a header, then Message/Item records; first at line ${g.line}); cosh replays them as a synthetic event zero, which Palimpsest does not rebuild. Kept as unknown events.`,
+      });
     }
     for (const [type, u] of this.unknown) {
-      this.sink.diagnostic({ rule: 'UNKNOWN_RECORDS', severity: 'warning', line: u.line, seqs: u.seqs, message: `${u.count} record${u.count === 1 ? '' : 's'} with ${type}, which cosh @ 0033d518 does not define (first at line ${u.line}); cosh would not read such a line. Kept as unknown events; the view is built from the rest.` });
+      this.sink.diagnostic({
+        rule: 'UNKNOWN_RECORDS',
+        severity: 'warning',
+        line: u.line,
+        seqs: u.seqs,
+        message: `${u.count} record${u.count === 1 ? '' : 's'} with ${type}, which cosh @ 0033d518 does not define (first at line ${u.line}); cosh would not read such a line. Kept as unknown events; the view is built from the rest.`,
+      });
     }
   }
 }

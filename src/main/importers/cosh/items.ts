@@ -11,12 +11,21 @@ import type { CoshItem, TodoValue } from './parse';
  */
 
 const ROLE: Record<CoshItem['kind'], Role> = {
-  User: 'user', Assistant: 'assistant', ToolCall: 'assistant', ToolResult: 'tool', Closure: 'assistant',
-  Compaction: 'assistant', Error: 'assistant', UserCommand: 'user',
+  User: 'user',
+  Assistant: 'assistant',
+  ToolCall: 'assistant',
+  ToolResult: 'tool',
+  Closure: 'assistant',
+  Compaction: 'assistant',
+  Error: 'assistant',
+  UserCommand: 'user',
 };
 
 const ORIGIN: Partial<Record<CoshItem['kind'], string>> = {
-  Closure: 'Closure', Compaction: 'Compaction', Error: 'Error', UserCommand: 'UserCommand',
+  Closure: 'Closure',
+  Compaction: 'Compaction',
+  Error: 'Error',
+  UserCommand: 'UserCommand',
 };
 
 export function itemBlocks(it: CoshItem): Block[] {
@@ -45,10 +54,18 @@ export function canonicalItem(it: CoshItem, id: string): Item {
  * tool message it replaces.
  */
 export function maskReference(coshId: number, callId: string): Block[] {
-  return [{
-    type: 'tool_result', callId,
-    content: [{ type: 'text', text: `[Historical tool result masked from the active view; source context item #${coshId} remains in the immutable session history.]` }],
-  }];
+  return [
+    {
+      type: 'tool_result',
+      callId,
+      content: [
+        {
+          type: 'text',
+          text: `[Historical tool result masked from the active view; source context item #${coshId} remains in the immutable session history.]`,
+        },
+      ],
+    },
+  ];
 }
 
 /** A cosh plan as canonical todos: every task of every group, in order; statuses as cosh writes them. */

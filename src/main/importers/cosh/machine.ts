@@ -50,7 +50,8 @@ function lighten(ev: Envelope): Envelope {
   const d = ev.delta;
   if (d.type !== 'context') return ev;
   const c = d.change;
-  if (c.field === 'item_upsert') return { ...ev, delta: { type: 'context', change: { field: 'item_upsert', item: { ...c.item, text: '' } } } };
+  if (c.field === 'item_upsert')
+    return { ...ev, delta: { type: 'context', change: { field: 'item_upsert', item: { ...c.item, text: '' } } } };
   if (c.field === 'map_segment_accepted') return { ...ev, delta: { type: 'context', change: { ...c, summary: '' } } };
   if (c.field === 'split_buffer_append') return { ...ev, delta: { type: 'context', change: { ...c, appended: '' } } };
   return ev;
@@ -88,7 +89,11 @@ export class CoshMachine {
   push(l: JsonLine, ev: Envelope): void {
     const r = rank(ev);
     const last = this.batch[this.batch.length - 1];
-    const continues = r !== null && last !== undefined && last.ev.branch === ev.branch && ev.eventId === last.ev.eventId + 1 &&
+    const continues =
+      r !== null &&
+      last !== undefined &&
+      last.ev.branch === ev.branch &&
+      ev.eventId === last.ev.eventId + 1 &&
       (r > this.batchRank || (r === this.batchRank && REPEATABLE.has(r)));
     if (!continues) this.flush();
     if (r === null) {
@@ -136,7 +141,14 @@ export class CoshMachine {
     const index = this.history.length;
     if (!this.out.dry) this.history.push(lighten(ev));
     const d = ev.delta;
-    const type = d.type === 'context' ? `context/${d.change.field}` : d.type === 'metadata' ? `metadata/${d.change.field}` : d.type === 'message' ? `message/${d.change.op}` : d.type;
+    const type =
+      d.type === 'context'
+        ? `context/${d.change.field}`
+        : d.type === 'metadata'
+          ? `metadata/${d.change.field}`
+          : d.type === 'message'
+            ? `message/${d.change.op}`
+            : d.type;
     if (ev.eventId <= this.lastEventId && ev.eventId !== 0) {
       // session_history.rs: a stale writer's colliding id; the first writer's event wins.
       const seq = this.record(l, ev.branch, type, `skipped: event ${ev.eventId} does not follow ${this.lastEventId}`);
@@ -205,14 +217,32 @@ export class CoshMachine {
     this.flush();
     if (this.nonMonotonic) {
       const m = this.nonMonotonic;
-      this.out.report('COSH_NON_MONOTONIC', 'warning', `${m.count} event${m.count === 1 ? '' : 's'} (first at line ${m.line}) carr${m.count === 1 ? 'ies' : 'y'} an event_id that does not increase; like cosh (first writer wins), they are skipped and kept as records.`, m.seqs, m.line);
+      this.out.report(
+        'COSH_NON_MONOTONIC',
+        'warning',
+        `${m.count} event${m.count === 1 ? '' : 's'} (first at line ${m.line}) carr${m.count === 1 ? 'ies' : 'y'} an event_id that does not increase; like cosh (first writer wins), they are skipped and kept as records.`,
+        m.seqs,
+        m.line,
+      );
     }
     if (this.badVersion) {
       const v = this.badVersion;
-      this.out.report('COSH_VERSION', 'error', `${v.count} event${v.count === 1 ? '' : 's'} (first at line ${v.line}) carr${v.count === 1 ? 'ies' : 'y'} schema_version ${v.version}; cosh reads version 1 only and refuses the history. They are kept as records, not replayed.`, [], v.line);
+      this.out.report(
+        'COSH_VERSION',
+        'error',
+        `${v.count} event${v.count === 1 ? '' : 's'} (first at line ${v.line}) carr${v.count === 1 ? 'ies' : 'y'} schema_version ${v.version}; cosh reads version 1 only and refuses the history. They are kept as records, not replayed.`,
+        [],
+        v.line,
+      );
     }
     for (const [branch, m] of this.missingBranches) {
-      this.out.report('COSH_BAD_REF', 'error', `${m.count} event${m.count === 1 ? '' : 's'} (first at line ${m.line}) belong to branch ${branch}, which no genesis or fork created (MissingBranch: cosh refuses the history). Kept as records.`, [], m.line);
+      this.out.report(
+        'COSH_BAD_REF',
+        'error',
+        `${m.count} event${m.count === 1 ? '' : 's'} (first at line ${m.line}) belong to branch ${branch}, which no genesis or fork created (MissingBranch: cosh refuses the history). Kept as records.`,
+        [],
+        m.line,
+      );
     }
   }
 }

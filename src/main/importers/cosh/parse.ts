@@ -21,7 +21,16 @@ export interface Range {
 }
 
 export type ItemKind = 'User' | 'Assistant' | 'ToolCall' | 'ToolResult' | 'Closure' | 'Compaction' | 'Error' | 'UserCommand';
-export const ITEM_KINDS: ReadonlySet<string> = new Set<ItemKind>(['User', 'Assistant', 'ToolCall', 'ToolResult', 'Closure', 'Compaction', 'Error', 'UserCommand']);
+export const ITEM_KINDS: ReadonlySet<string> = new Set<ItemKind>([
+  'User',
+  'Assistant',
+  'ToolCall',
+  'ToolResult',
+  'Closure',
+  'Compaction',
+  'Error',
+  'UserCommand',
+]);
 
 export interface CoshItem {
   readonly kind: ItemKind;
@@ -99,10 +108,18 @@ export interface SplitValue {
 export type ContextChange =
   | { readonly field: 'message_boundary'; readonly messageId: string; readonly first: number; readonly last: number }
   | {
-    readonly field: 'initialize'; readonly nextId: number; readonly maxTokens: number; readonly split: SplitValue | null;
-    readonly mapReduce: Staging | null; readonly visibleFrom: number | null; readonly hidden: readonly number[];
-    readonly masked: readonly number[]; readonly todo: TodoValue; readonly todoLossy: boolean; readonly todoAfter: number | null;
-  }
+      readonly field: 'initialize';
+      readonly nextId: number;
+      readonly maxTokens: number;
+      readonly split: SplitValue | null;
+      readonly mapReduce: Staging | null;
+      readonly visibleFrom: number | null;
+      readonly hidden: readonly number[];
+      readonly masked: readonly number[];
+      readonly todo: TodoValue;
+      readonly todoLossy: boolean;
+      readonly todoAfter: number | null;
+    }
   | { readonly field: 'item_upsert'; readonly item: CoshItem }
   | { readonly field: 'item_remove'; readonly itemId: number }
   | { readonly field: 'next_id' | 'max_tokens'; readonly value: number }
@@ -119,8 +136,18 @@ export type ContextChange =
 
 export type Delta =
   | { readonly type: 'genesis'; readonly meta: BranchMeta }
-  | { readonly type: 'metadata'; readonly change: { readonly field: 'title'; readonly title: string } | { readonly field: 'model'; readonly provider: string | null; readonly model: string | null; readonly reasoning: string | null } }
-  | { readonly type: 'message'; readonly change: { readonly op: 'upsert'; readonly messageId: string; readonly contextItemIds: readonly number[] } | { readonly op: 'remove'; readonly messageId: string } }
+  | {
+      readonly type: 'metadata';
+      readonly change:
+        | { readonly field: 'title'; readonly title: string }
+        | { readonly field: 'model'; readonly provider: string | null; readonly model: string | null; readonly reasoning: string | null };
+    }
+  | {
+      readonly type: 'message';
+      readonly change:
+        | { readonly op: 'upsert'; readonly messageId: string; readonly contextItemIds: readonly number[] }
+        | { readonly op: 'remove'; readonly messageId: string };
+    }
   | { readonly type: 'context'; readonly change: ContextChange }
   | { readonly type: 'snapshot'; readonly name: string; readonly target: Reference }
   | { readonly type: 'revert'; readonly target: Reference; readonly label: string; readonly preview: string }
@@ -138,10 +165,19 @@ export interface Envelope {
 /** Why a line is not a `HistoryEvent` cosh would read: an unknown tag (counted) or a shape problem. */
 export type ParseResult =
   | { readonly ok: true; readonly event: Envelope }
-  | { readonly ok: false; readonly eventId: number | null; readonly branch: string | null; readonly unknown: string | null; readonly problem: string };
+  | {
+      readonly ok: false;
+      readonly eventId: number | null;
+      readonly branch: string | null;
+      readonly unknown: string | null;
+      readonly problem: string;
+    };
 
 class Bad extends Error {
-  constructor(readonly problem: string, readonly unknown: string | null = null) {
+  constructor(
+    readonly problem: string,
+    readonly unknown: string | null = null,
+  ) {
     super(problem);
   }
 }
@@ -205,17 +241,36 @@ export function parseItem(v: unknown): CoshItem {
       const thinking: { thinking: string }[] = [];
       if (b.thinking_blocks !== undefined) {
         if (!Array.isArray(b.thinking_blocks)) fail('ToolCall.thinking_blocks is not an array');
-        for (const [i, t] of (b.thinking_blocks as unknown[]).entries()) thinking.push({ thinking: string(object(t, `thinking_blocks[${i}]`).thinking, `thinking_blocks[${i}].thinking`) });
+        for (const [i, t] of (b.thinking_blocks as unknown[]).entries())
+          thinking.push({ thinking: string(object(t, `thinking_blocks[${i}]`).thinking, `thinking_blocks[${i}].thinking`) });
       }
       if (b.thought_signature !== undefined) string(b.thought_signature, 'ToolCall.thought_signature');
-      return { kind: 'ToolCall', id, text: string(b.arguments, 'ToolCall.arguments'), callId: string(b.call_id, 'ToolCall.call_id'), name: string(b.name, 'ToolCall.name'), thinking };
+      return {
+        kind: 'ToolCall',
+        id,
+        text: string(b.arguments, 'ToolCall.arguments'),
+        callId: string(b.call_id, 'ToolCall.call_id'),
+        name: string(b.name, 'ToolCall.name'),
+        thinking,
+      };
     }
     case 'ToolResult':
-      return { kind: 'ToolResult', id, text: string(b.content, 'ToolResult.content'), callId: string(b.call_id, 'ToolResult.call_id'), useless: bool(b.useless, 'ToolResult.useless') };
+      return {
+        kind: 'ToolResult',
+        id,
+        text: string(b.content, 'ToolResult.content'),
+        callId: string(b.call_id, 'ToolResult.call_id'),
+        useless: bool(b.useless, 'ToolResult.useless'),
+      };
     case 'Closure':
       return { kind: 'Closure', id, text: string(b.content, 'Closure.content') };
     case 'Compaction':
-      return { kind: 'Compaction', id, text: string(b.summary, 'Compaction.summary'), covered: b.covered_ranges === undefined ? [] : ranges(b.covered_ranges, 'Compaction.covered_ranges') };
+      return {
+        kind: 'Compaction',
+        id,
+        text: string(b.summary, 'Compaction.summary'),
+        covered: b.covered_ranges === undefined ? [] : ranges(b.covered_ranges, 'Compaction.covered_ranges'),
+      };
     case 'Error':
       return { kind: 'Error', id, text: string(b.content, 'Error.content') };
     case 'UserCommand':
@@ -237,7 +292,12 @@ export function parseReference(v: unknown, what: string): Reference {
       break;
     case 'context_view': {
       const c = object(sel.message_id, `${what}.selection.message_id`);
-      selection = { kind: 'context_view', messageId: string(c.message_id, `${what}.selection.message_id.message_id`), groupId: u64(c.group_id, `${what}.selection.message_id.group_id`), inclusive: bool(c.inclusive, `${what}.selection.message_id.inclusive`) };
+      selection = {
+        kind: 'context_view',
+        messageId: string(c.message_id, `${what}.selection.message_id.message_id`),
+        groupId: u64(c.group_id, `${what}.selection.message_id.group_id`),
+        inclusive: bool(c.inclusive, `${what}.selection.message_id.inclusive`),
+      };
       break;
     }
     default:
@@ -272,7 +332,11 @@ export function parseTodo(v: unknown): { value: TodoValue; lossy: boolean } {
         title: string(go.title, `groups[${gi}].title`),
         items: (go.items as unknown[]).map((it, ii): TodoItemValue => {
           const io = object(it, `groups[${gi}].items[${ii}]`);
-          return { id: string(io.id, 'item.id'), description: string(io.description, 'item.description'), status: string(io.status, 'item.status') };
+          return {
+            id: string(io.id, 'item.id'),
+            description: string(io.description, 'item.description'),
+            status: string(io.status, 'item.status'),
+          };
         }),
       };
     });
@@ -287,7 +351,13 @@ function fingerprintOf(v: unknown): string {
   if (!Array.isArray(v) || v.length === 0) return '';
   const parts: string[] = [];
   for (const pair of v) {
-    if (Array.isArray(pair) && pair.length === 2 && nat(pair[0]) !== undefined && (typeof pair[1] === 'number' || typeof pair[1] === 'string')) parts.push(`${String(pair[0])}=${String(pair[1])}`);
+    if (
+      Array.isArray(pair) &&
+      pair.length === 2 &&
+      nat(pair[0]) !== undefined &&
+      (typeof pair[1] === 'number' || typeof pair[1] === 'string')
+    )
+      parts.push(`${String(pair[0])}=${String(pair[1])}`);
   }
   return parts.length === 0 ? '' : `xxh64:${parts.join(',')}`;
 }
@@ -319,10 +389,16 @@ export function parseStaging(v: unknown): Staging | null {
   if (!Array.isArray(o.segments)) fail('map_reduce.segments is not an array');
   const segments = (o.segments as unknown[]).map((s, i): Segment => {
     const so = object(s, `segments[${i}]`);
-    return { ordinal: u64(so.ordinal, `segments[${i}].ordinal`), itemIds: segmentItems(so, sourceIds, `segments[${i}]`), summary: optString(so.summary, `segments[${i}].summary`) };
+    return {
+      ordinal: u64(so.ordinal, `segments[${i}].ordinal`),
+      itemIds: segmentItems(so, sourceIds, `segments[${i}]`),
+      summary: optString(so.summary, `segments[${i}].summary`),
+    };
   });
   return {
-    version, sourceIds, segments,
+    version,
+    sourceIds,
+    segments,
     fingerprint: fingerprintOf(o.source_fingerprints),
     repartitions: nat(o.repartitions) ?? 0,
     phase: typeof o.phase === 'string' ? o.phase : null,
@@ -345,15 +421,27 @@ function parseContext(c: Obj): ContextChange {
   switch (c.field) {
     case 'message_boundary': {
       const b = object(c.boundary, 'boundary');
-      return { field: 'message_boundary', messageId: string(c.message_id, 'message_id'), first: u64(b.first_group, 'boundary.first_group'), last: u64(b.last_group, 'boundary.last_group') };
+      return {
+        field: 'message_boundary',
+        messageId: string(c.message_id, 'message_id'),
+        first: u64(b.first_group, 'boundary.first_group'),
+        last: u64(b.last_group, 'boundary.last_group'),
+      };
     }
     case 'initialize': {
       const todo = parseTodo(c.todo);
       return {
-        field: 'initialize', nextId: u64(c.next_id, 'next_id'), maxTokens: u64(c.max_tokens, 'max_tokens'),
-        split: parseSplit(c.split), mapReduce: parseStaging(c.map_reduce), visibleFrom: optU64(c.visible_from, 'visible_from'),
-        hidden: u64s(c.hidden, 'hidden'), masked: c.masked === undefined ? [] : u64s(c.masked, 'masked'),
-        todo: todo.value, todoLossy: todo.lossy, todoAfter: optU64(c.todo_after_item_id, 'todo_after_item_id'),
+        field: 'initialize',
+        nextId: u64(c.next_id, 'next_id'),
+        maxTokens: u64(c.max_tokens, 'max_tokens'),
+        split: parseSplit(c.split),
+        mapReduce: parseStaging(c.map_reduce),
+        visibleFrom: optU64(c.visible_from, 'visible_from'),
+        hidden: u64s(c.hidden, 'hidden'),
+        masked: c.masked === undefined ? [] : u64s(c.masked, 'masked'),
+        todo: todo.value,
+        todoLossy: todo.lossy,
+        todoAfter: optU64(c.todo_after_item_id, 'todo_after_item_id'),
       };
     }
     case 'item_upsert':
@@ -405,24 +493,49 @@ function parseDelta(d: Obj): Delta {
         bool(c.title_generated, 'change.title_generated');
         return { type: 'metadata', change: { field: 'title', title: string(c.title, 'change.title') } };
       }
-      if (c.field === 'model') return { type: 'metadata', change: { field: 'model', provider: optString(c.provider, 'change.provider'), model: optString(c.model, 'change.model'), reasoning: optString(c.reasoning, 'change.reasoning') } };
+      if (c.field === 'model')
+        return {
+          type: 'metadata',
+          change: {
+            field: 'model',
+            provider: optString(c.provider, 'change.provider'),
+            model: optString(c.model, 'change.model'),
+            reasoning: optString(c.reasoning, 'change.reasoning'),
+          },
+        };
       throw new Bad(`unknown metadata field ${shown(c.field)}`, typeof c.field === 'string' ? `metadata field "${c.field}"` : null);
     }
     case 'message': {
       const c = object(d.change, 'change');
       if (c.operation === 'upsert') {
         const m = object(c.message, 'change.message');
-        return { type: 'message', change: { op: 'upsert', messageId: string(m.id, 'change.message.id'), contextItemIds: c.context_item_ids === undefined ? [] : u64s(c.context_item_ids, 'change.context_item_ids') } };
+        return {
+          type: 'message',
+          change: {
+            op: 'upsert',
+            messageId: string(m.id, 'change.message.id'),
+            contextItemIds: c.context_item_ids === undefined ? [] : u64s(c.context_item_ids, 'change.context_item_ids'),
+          },
+        };
       }
-      if (c.operation === 'remove') return { type: 'message', change: { op: 'remove', messageId: string(c.message_id, 'change.message_id') } };
-      throw new Bad(`unknown message operation ${shown(c.operation)}`, typeof c.operation === 'string' ? `message operation "${c.operation}"` : null);
+      if (c.operation === 'remove')
+        return { type: 'message', change: { op: 'remove', messageId: string(c.message_id, 'change.message_id') } };
+      throw new Bad(
+        `unknown message operation ${shown(c.operation)}`,
+        typeof c.operation === 'string' ? `message operation "${c.operation}"` : null,
+      );
     }
     case 'context':
       return { type: 'context', change: parseContext(object(d.change, 'change')) };
     case 'snapshot':
       return { type: 'snapshot', name: string(d.name, 'name'), target: parseReference(d.target, 'target') };
     case 'revert':
-      return { type: 'revert', target: parseReference(d.target, 'target'), label: string(d.undo_label, 'undo_label'), preview: optString(d.prompt_preview, 'prompt_preview') ?? '' };
+      return {
+        type: 'revert',
+        target: parseReference(d.target, 'target'),
+        label: string(d.undo_label, 'undo_label'),
+        preview: optString(d.prompt_preview, 'prompt_preview') ?? '',
+      };
     case 'rollback':
       return { type: 'rollback', target: parseReference(d.target, 'target'), label: string(d.undo_label, 'undo_label') };
     case 'fork':

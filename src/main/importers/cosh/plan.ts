@@ -7,7 +7,14 @@ import type { TodoValue } from './parse';
 
 // The plan: a `todo` event whenever the plan or its binding (the item it follows) changes.
 
-export function writeTodo(mc: CoshMachine, b: Branch, l: JsonLine, value: TodoValue, afterCosh: number | null | undefined, always: boolean): void {
+export function writeTodo(
+  mc: CoshMachine,
+  b: Branch,
+  l: JsonLine,
+  value: TodoValue,
+  afterCosh: number | null | undefined,
+  always: boolean,
+): void {
   if (value === null && b.todoCanon === null) return;
   const todos = todosOf(value);
   let after: string | null | undefined;

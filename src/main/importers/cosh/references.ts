@@ -11,7 +11,13 @@ import { sync } from './view';
 
 function refFailure(mc: CoshMachine, l: JsonLine, ev: Envelope, message: string): null {
   mc.record(l, ev.branch, ev.delta.type, `not replayed: ${message}`);
-  mc.out.report('COSH_BAD_REF', 'error', `Line ${l.line}: ${ev.delta.type} on branch ${ev.branch}: ${message}. cosh refuses the whole history here; Palimpsest ignores the event and reads on.`, [], l.line);
+  mc.out.report(
+    'COSH_BAD_REF',
+    'error',
+    `Line ${l.line}: ${ev.delta.type} on branch ${ev.branch}: ${message}. cosh refuses the whole history here; Palimpsest ignores the event and reads on.`,
+    [],
+    l.line,
+  );
   return null;
 }
 
@@ -44,7 +50,8 @@ export function reference(mc: CoshMachine, l: JsonLine, ev: Envelope): Branch | 
   }
   mc.branches.set(ev.branch, resolved);
   sync(mc, resolved, l, null);
-  if (ref.selection.kind !== 'at_event' && resolved.state.context) writeTodo(mc, resolved, l, resolved.state.context.todo, resolvedAfter(resolved), false);
+  if (ref.selection.kind !== 'at_event' && resolved.state.context)
+    writeTodo(mc, resolved, l, resolved.state.context.todo, resolvedAfter(resolved), false);
   return resolved;
 }
 
@@ -67,7 +74,10 @@ function resolve(mc: CoshMachine, ref: Reference, name: string): Branch | string
   const b = cloneB(base, name);
   if (b.state.context) repair(b.state.context);
   const err = applySelection(b.state, ref.selection);
-  if (err) return err.kind === 'missing-message' ? `message ${err.messageId} is not in the referenced state (MissingMessage)` : `message ${err.messageId} has no context boundary there (MissingContextBoundary)`;
+  if (err)
+    return err.kind === 'missing-message'
+      ? `message ${err.messageId} is not in the referenced state (MissingMessage)`
+      : `message ${err.messageId} has no context boundary there (MissingContextBoundary)`;
   if (ref.selection.kind !== 'at_event' && b.state.context) {
     const last = b.state.todoPoints[b.state.todoPoints.length - 1];
     b.state.context.todo = last ? (mc.todoValues.get(last[1]) ?? null) : null;

@@ -17,20 +17,36 @@ export function rank(ev: Envelope): number | null {
     case 'context': {
       const c = d.change;
       switch (c.field) {
-        case 'initialize': return 3;
-        case 'item_upsert': return 4;
-        case 'item_remove': return 5;
-        case 'todo': return 6;
-        case 'next_id': return 7;
-        case 'max_tokens': return 8;
-        case 'overflow_model': return 9;
-        case 'split': case 'split_buffer_append': return 10;
-        case 'map_reduce': case 'map_segment_accepted': return 11;
-        case 'visible_from': return 12;
-        case 'hidden': return c.on ? 13 : 14;
-        case 'masked': return c.on ? 15 : 16;
-        case 'last_tool_set': return 17;
-        case 'message_boundary': return 18;
+        case 'initialize':
+          return 3;
+        case 'item_upsert':
+          return 4;
+        case 'item_remove':
+          return 5;
+        case 'todo':
+          return 6;
+        case 'next_id':
+          return 7;
+        case 'max_tokens':
+          return 8;
+        case 'overflow_model':
+          return 9;
+        case 'split':
+        case 'split_buffer_append':
+          return 10;
+        case 'map_reduce':
+        case 'map_segment_accepted':
+          return 11;
+        case 'visible_from':
+          return 12;
+        case 'hidden':
+          return c.on ? 13 : 14;
+        case 'masked':
+          return c.on ? 15 : 16;
+        case 'last_tool_set':
+          return 17;
+        case 'message_boundary':
+          return 18;
       }
       return null;
     }

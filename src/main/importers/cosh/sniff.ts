@@ -2,7 +2,13 @@ import { isObj } from '../dsh/json';
 
 /** Confidence that the first lines are a cosh history: `{schema_version, event_id, branch_id, delta:{type}}`. */
 function isEvent(v: Record<string, unknown>): boolean {
-  return typeof v.schema_version === 'number' && typeof v.event_id === 'number' && typeof v.branch_id === 'string' && isObj(v.delta) && typeof v.delta.type === 'string';
+  return (
+    typeof v.schema_version === 'number' &&
+    typeof v.event_id === 'number' &&
+    typeof v.branch_id === 'string' &&
+    isObj(v.delta) &&
+    typeof v.delta.type === 'string'
+  );
 }
 
 export function sniffCosh(first: readonly Record<string, unknown>[], path: string): number {

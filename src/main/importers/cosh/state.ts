@@ -50,11 +50,30 @@ export function newBranch(name: string, head: number): BranchState {
 }
 
 export function newContext(): Context {
-  return { items: [], byId: new Map(), byCanon: new Map(), visibleFrom: null, hidden: new Set(), masked: new Set(), todo: null, mapReduce: null, split: null, splitAppends: 0, maxTokens: 100_000 };
+  return {
+    items: [],
+    byId: new Map(),
+    byCanon: new Map(),
+    visibleFrom: null,
+    hidden: new Set(),
+    masked: new Set(),
+    todo: null,
+    mapReduce: null,
+    split: null,
+    splitAppends: 0,
+    maxTokens: 100_000,
+  };
 }
 
 export function cloneContext(c: Context): Context {
-  return { ...c, items: c.items.slice(), byId: new Map(c.byId), byCanon: new Map(c.byCanon), hidden: new Set(c.hidden), masked: new Set(c.masked) };
+  return {
+    ...c,
+    items: c.items.slice(),
+    byId: new Map(c.byId),
+    byCanon: new Map(c.byCanon),
+    hidden: new Set(c.hidden),
+    masked: new Set(c.masked),
+  };
 }
 
 export function cloneBranch(b: BranchState): BranchState {
@@ -177,7 +196,8 @@ export function contextGroups(items: readonly MItem[]): Map<number, number> {
   const calls = new Map<string, number>();
   for (const it of items) if (it.kind === 'ToolCall' && it.callId !== undefined) calls.set(it.callId, it.coshId);
   const out = new Map<number, number>();
-  for (const it of items) out.set(it.coshId, it.kind === 'ToolResult' && it.callId !== undefined ? (calls.get(it.callId) ?? it.coshId) : it.coshId);
+  for (const it of items)
+    out.set(it.coshId, it.kind === 'ToolResult' && it.callId !== undefined ? (calls.get(it.callId) ?? it.coshId) : it.coshId);
   return out;
 }
 
@@ -195,7 +215,10 @@ export function applySelection(b: BranchState, selection: Selection): SelectionE
     if (c) {
       const groups = contextGroups(c.items);
       if (![...groups.values()].includes(groupId)) return { kind: 'missing-boundary', messageId: selection.messageId };
-      setItems(c, c.items.filter((it) => keep(groups.get(it.coshId) ?? it.coshId)));
+      setItems(
+        c,
+        c.items.filter((it) => keep(groups.get(it.coshId) ?? it.coshId)),
+      );
       const live = new Set(c.items.map((it) => it.coshId));
       b.todoPoints = b.todoPoints.filter(([id]) => id === 0 || live.has(id));
       c.split = null;

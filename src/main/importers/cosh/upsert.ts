@@ -24,7 +24,9 @@ export function upsert(mc: CoshMachine, b: Branch, l: JsonLine, ev: Envelope, it
   const c = ctx(b);
   const at = c.byId.has(item.id) ? c.items.findIndex((it) => it.coshId === item.id) : -1;
   const m: MItem = {
-    coshId: item.id, kind: item.kind, canon: allocCanon(mc, item.id),
+    coshId: item.id,
+    kind: item.kind,
+    canon: allocCanon(mc, item.id),
     ...(item.callId !== undefined ? { callId: item.callId } : {}),
     ...(item.name !== undefined ? { name: item.name } : {}),
     ...(item.covered !== undefined ? { covered: item.covered } : {}),
@@ -48,8 +50,16 @@ export function upsert(mc: CoshMachine, b: Branch, l: JsonLine, ev: Envelope, it
     }
   }
   const S = b.surface;
-  if (!replaced && !relocated && !b.divergenceReported && item.kind !== 'Compaction' && !isDisplayOnly(item.kind) && !c.masked.has(item.id)
-    && (item.kind !== 'ToolResult' || S.order.length > 0) && hiddenWhy(c, activeCheckpoint(c)?.covered ?? [], item.id) === null) {
+  if (
+    !replaced &&
+    !relocated &&
+    !b.divergenceReported &&
+    item.kind !== 'Compaction' &&
+    !isDisplayOnly(item.kind) &&
+    !c.masked.has(item.id) &&
+    (item.kind !== 'ToolResult' || S.order.length > 0) &&
+    hiddenWhy(c, activeCheckpoint(c)?.covered ?? [], item.id) === null
+  ) {
     // The common case: a new visible item at the end of an unchanged view.
     request(mc, b, l, m.kind);
     mc.kindOf.set(m.canon, m.kind);

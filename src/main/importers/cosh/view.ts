@@ -17,7 +17,13 @@ interface DropReason {
   compactionId?: string;
 }
 
-function dropReason(mc: CoshMachine, c: Context | null, view: ReturnType<typeof modelView>, canon: string, byCanon?: ReadonlyMap<string, MItem>): DropReason {
+function dropReason(
+  mc: CoshMachine,
+  c: Context | null,
+  view: ReturnType<typeof modelView>,
+  canon: string,
+  byCanon?: ReadonlyMap<string, MItem>,
+): DropReason {
   const it = (byCanon ?? c?.byCanon)?.get(canon);
   if (!c || !it) return { reason: 'other' };
   const cover = view.checkpoint?.covered ?? [];
@@ -108,11 +114,26 @@ export function sync(mc: CoshMachine, b: Branch, l: JsonLine, n: { item: MItem; 
   const got = S.order;
   if (!b.divergenceReported && (got.length !== want.length || got.some((x, i) => x !== want[i]))) {
     b.divergenceReported = true;
-    mc.out.report('COSH_VIEW_DIVERGES', 'warning', `Line ${l.line}: on branch ${branch}, the view Palimpsest rebuilds (${got.join(', ') || 'empty'}) differs from cosh's composition (${want.join(', ') || 'empty'}); views on this branch after this point may be wrong.`, [], l.line);
+    mc.out.report(
+      'COSH_VIEW_DIVERGES',
+      'warning',
+      `Line ${l.line}: on branch ${branch}, the view Palimpsest rebuilds (${got.join(', ') || 'empty'}) differs from cosh's composition (${want.join(', ') || 'empty'}); views on this branch after this point may be wrong.`,
+      [],
+      l.line,
+    );
   }
 }
 
-function place(mc: CoshMachine, b: Branch, l: JsonLine, n: { item: MItem; cosh: CoshItem; replaced: MItem | null }, want: string[], wantSet: Set<string>, covers: string[], view: ReturnType<typeof modelView>): void {
+function place(
+  mc: CoshMachine,
+  b: Branch,
+  l: JsonLine,
+  n: { item: MItem; cosh: CoshItem; replaced: MItem | null },
+  want: string[],
+  wantSet: Set<string>,
+  covers: string[],
+  view: ReturnType<typeof modelView>,
+): void {
   const S = b.surface;
   const branch = b.state.name;
   const canon = n.item.canon;
@@ -128,10 +149,29 @@ function place(mc: CoshMachine, b: Branch, l: JsonLine, n: { item: MItem; cosh: 
     const source = c ? c.items.filter((it) => it !== n.item && inRanges(covered, it.coshId)).map((it) => it.canon) : [];
     const open = b.open;
     compactionId = open ? open.id : `cmp-${canon}`;
-    const startSeq = open ? open.startSeq : mc.emit({ kind: 'compaction/start', id: compactionId, trigger: 'unknown', strategy: covered.length > 0 ? 'checkpoint' : 'legacy (visible_from)', policy: policy(b), source }, l, branch);
-    const summarySeq = mc.emit({ kind: 'compaction/summary', id: compactionId, summary: [{ type: 'text', text: n.cosh.text }], source }, l, branch);
+    const startSeq = open
+      ? open.startSeq
+      : mc.emit(
+          {
+            kind: 'compaction/start',
+            id: compactionId,
+            trigger: 'unknown',
+            strategy: covered.length > 0 ? 'checkpoint' : 'legacy (visible_from)',
+            policy: policy(b),
+            source,
+          },
+          l,
+          branch,
+        );
+    const summarySeq = mc.emit(
+      { kind: 'compaction/summary', id: compactionId, summary: [{ type: 'text', text: n.cosh.text }], source },
+      l,
+      branch,
+    );
     item.derivation = { kind: 'checkpoint', compactionId, covers, part: 'summary' };
-    sources = [startSeq, summarySeq, ...covers.map((x) => mc.canonSeq.get(x)).filter((x): x is number => x !== undefined)].filter((x) => x >= 0);
+    sources = [startSeq, summarySeq, ...covers.map((x) => mc.canonSeq.get(x)).filter((x): x is number => x !== undefined)].filter(
+      (x) => x >= 0,
+    );
     mc.compactionOf.set(canon, compactionId);
   }
 
@@ -184,7 +224,13 @@ function place(mc: CoshMachine, b: Branch, l: JsonLine, n: { item: MItem; cosh: 
  * rules do not do (a new checkpoint covers the older one's ranges; hidden items are not shown
  * again). Should it happen, the comparison after every event reports it.
  */
-function placeCheckpoint(mc: CoshMachine, b: Branch, canon: string, want: readonly string[], emitItem: (op: EventOf<'item'>['op']) => void): void {
+function placeCheckpoint(
+  mc: CoshMachine,
+  b: Branch,
+  canon: string,
+  want: readonly string[],
+  emitItem: (op: EventOf<'item'>['op']) => void,
+): void {
   const S = b.surface;
   const at = want.indexOf(canon);
   const tail = at < 0 ? undefined : want.slice(at + 1).find((x) => S.isLive(x) && mc.kindOf.get(x) !== 'Compaction');

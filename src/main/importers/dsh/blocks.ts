@@ -143,8 +143,11 @@ export function mapUsage(raw: unknown): Usage | undefined {
   if (!isObj(raw)) return undefined;
   const u: Usage = {};
   const pairs: [keyof Usage, unknown][] = [
-    ['input', raw.inputTokens], ['output', raw.outputTokens], ['cacheRead', raw.cacheReadTokens],
-    ['cacheWrite', raw.cacheWriteTokens], ['reasoning', raw.reasoningTokens],
+    ['input', raw.inputTokens],
+    ['output', raw.outputTokens],
+    ['cacheRead', raw.cacheReadTokens],
+    ['cacheWrite', raw.cacheWriteTokens],
+    ['reasoning', raw.reasoningTokens],
   ];
   let any = false;
   for (const [k, v] of pairs) {
@@ -158,13 +161,13 @@ export function mapUsage(raw: unknown): Usage | undefined {
 }
 
 const FINISH: Record<string, FinishReason> = {
-  'stop': 'stop',
+  stop: 'stop',
   'tool-calls': 'tool_calls',
   'max-tokens': 'length',
-  'length': 'length',
-  'error': 'error',
+  length: 'length',
+  error: 'error',
   // DSH's `aborted` finish carries a failure like `error`, but it is a cancellation.
-  'aborted': 'cancelled',
+  aborted: 'cancelled',
 };
 
 export interface MappedFinish {

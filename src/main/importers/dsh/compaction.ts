@@ -53,7 +53,11 @@ export class CompactionTracker {
   private bracket(id: string, type: string): Bracket {
     let b = this.open.get(id);
     if (!b) {
-      this.out.report('DSH_COMPACTION_ORPHAN', 'warning', `Line ${this.out.line.line}: ${type} names compaction ${id}, which has no open compaction/start before it.`);
+      this.out.report(
+        'DSH_COMPACTION_ORPHAN',
+        'warning',
+        `Line ${this.out.line.line}: ${type} names compaction ${id}, which has no open compaction/start before it.`,
+      );
       b = { line: this.out.line.line, committed: false, orphan: true };
       this.open.set(id, b);
     }
@@ -63,7 +67,11 @@ export class CompactionTracker {
   private itemsOf(seqs: readonly number[]): string[] {
     const missing = seqs.filter((s) => !this.isItem(s));
     if (missing.length > 0) {
-      this.out.report('DSH_BAD_REF', 'warning', `Line ${this.out.line.line}: shadowed seq${missing.length === 1 ? '' : 's'} ${missing.join(', ')} name${missing.length === 1 ? 's' : ''} no surface message of this file.`);
+      this.out.report(
+        'DSH_BAD_REF',
+        'warning',
+        `Line ${this.out.line.line}: shadowed seq${missing.length === 1 ? '' : 's'} ${missing.join(', ')} name${missing.length === 1 ? 's' : ''} no surface message of this file.`,
+      );
     }
     return seqs.map(itemId);
   }
@@ -72,7 +80,11 @@ export class CompactionTracker {
     const id = str(d.compactionId);
     if (id === undefined) return 'compaction/start has no string "compactionId"';
     if (this.open.has(id)) {
-      this.out.report('DSH_COMPACTION_ORPHAN', 'warning', `Line ${this.out.line.line}: compaction ${id} starts again before its compaction/end.`);
+      this.out.report(
+        'DSH_COMPACTION_ORPHAN',
+        'warning',
+        `Line ${this.out.line.line}: compaction ${id} starts again before its compaction/end.`,
+      );
     }
     this.open.set(id, { line: this.out.line.line, committed: false });
     const turn = nat(d.turn);
@@ -98,7 +110,9 @@ export class CompactionTracker {
   /** The summarizer call: a compaction-purpose request over the shadowed items, and its response. */
   private call(ev: DshEvent, id: string, route: Route, items: string[], response: Omit<EventOf<'response'>, 'kind' | 'request'>): string {
     const request = this.out.nextRequestId();
-    this.out.emit(this.at({ kind: 'request', id: request, purpose: 'compaction', compactionId: id, route, input: { items, instruction: null } }, ev));
+    this.out.emit(
+      this.at({ kind: 'request', id: request, purpose: 'compaction', compactionId: id, route, input: { items, instruction: null } }, ev),
+    );
     this.out.emit(this.at({ kind: 'response', request, ...response }, ev));
     return request;
   }
@@ -197,13 +211,21 @@ export class CompactionTracker {
     for (const [id, b] of this.open) {
       if (b.orphan) continue;
       this.out.report(
-        'DSH_COMPACTION_OPEN', 'warning',
+        'DSH_COMPACTION_OPEN',
+        'warning',
         `Compaction ${id} (started at line ${b.line}) has no compaction/end: the log stops inside the bracket (a crash, or a run still going).`,
-        [], b.line,
+        [],
+        b.line,
       );
     }
     if (this.prune) {
-      this.out.report('DSH_PRUNE_UNMATCHED', 'warning', `The compaction/prune at line ${this.prune.line} is not followed by a replacing tool/result.`, [], this.prune.line);
+      this.out.report(
+        'DSH_PRUNE_UNMATCHED',
+        'warning',
+        `The compaction/prune at line ${this.prune.line} is not followed by a replacing tool/result.`,
+        [],
+        this.prune.line,
+      );
     }
   }
 }

@@ -26,16 +26,16 @@ export interface DshEvent {
 export type DecodedLine =
   | { readonly kind: 'header'; readonly header: Obj }
   | {
-    readonly kind: 'events';
-    /** Empty only when a packed row could not be expanded at all (see `problem`). */
-    readonly events: DshEvent[];
-    /** Set when the line came from a packed chunk row (its tag). */
-    readonly packedRow?: string;
-    /** What is wrong with the line's envelope, when something is. */
-    readonly problem?: string;
-    /** The stream-json wrapper's session id, when the line was wrapped. */
-    readonly sessionId?: string;
-  }
+      readonly kind: 'events';
+      /** Empty only when a packed row could not be expanded at all (see `problem`). */
+      readonly events: DshEvent[];
+      /** Set when the line came from a packed chunk row (its tag). */
+      readonly packedRow?: string;
+      /** What is wrong with the line's envelope, when something is. */
+      readonly problem?: string;
+      /** The stream-json wrapper's session id, when the line was wrapped. */
+      readonly sessionId?: string;
+    }
   | { readonly kind: 'stream'; readonly type: string; readonly value: Obj; readonly sessionId?: string };
 
 function eventOf(v: Obj): { event: DshEvent; problem?: string } {
@@ -75,7 +75,12 @@ export function decodeLine(v: Obj): DecodedLine {
     const sessionId = str(v.sessionId);
     if (isObj(v.event)) return decodeRecord(v.event, sessionId);
     const { event } = eventOf({});
-    return { kind: 'events', events: [event], problem: 'a stream-json "session_event" line has no "event" object', ...(sessionId === undefined ? {} : { sessionId }) };
+    return {
+      kind: 'events',
+      events: [event],
+      problem: 'a stream-json "session_event" line has no "event" object',
+      ...(sessionId === undefined ? {} : { sessionId }),
+    };
   }
   if (type !== undefined && STREAM_OTHER_TYPES.has(type) && v.data === undefined && v.sessionId !== undefined) {
     const sessionId = str(v.sessionId);

@@ -95,7 +95,11 @@ export class DshFileImport implements FileImport {
     }
     if (d.sessionId !== undefined) this.ensureSession(d.sessionId);
     if (d.problem !== undefined) {
-      this.report('DSH_BAD_RECORD', 'error', `Line ${l.line}: ${d.problem}.${d.events.length === 0 ? ' The row is kept as one record; DSH seqs after it may be off.' : ''}`);
+      this.report(
+        'DSH_BAD_RECORD',
+        'error',
+        `Line ${l.line}: ${d.problem}.${d.events.length === 0 ? ' The row is kept as one record; DSH seqs after it may be off.' : ''}`,
+      );
     }
     if (d.events.length === 0) {
       const dshSeq = this.assignSeq(undefined);
@@ -114,13 +118,21 @@ export class DshFileImport implements FileImport {
 
   private header(h: Obj): void {
     if (this.sessionEmitted) {
-      this.report('DSH_SECOND_HEADER', 'warning', `Line ${this.cur.line}: a second session header; it is kept as a record and the first one stands.`);
+      this.report(
+        'DSH_SECOND_HEADER',
+        'warning',
+        `Line ${this.cur.line}: a second session header; it is kept as a record and the first one stands.`,
+      );
       this.emit({ kind: 'record', type: 'session', summary: str(h.id) });
       return;
     }
     this.sessionEmitted = true;
     if (h.version !== FORMAT_VERSION) {
-      this.report('DSH_VERSION', 'error', `Line ${this.cur.line}: the session header says version ${shown(h.version)}; DSH format version ${FORMAT_VERSION} is what this importer reads. Reading on as version ${FORMAT_VERSION}.`);
+      this.report(
+        'DSH_VERSION',
+        'error',
+        `Line ${this.cur.line}: the session header says version ${shown(h.version)}; DSH format version ${FORMAT_VERSION} is what this importer reads. Reading on as version ${FORMAT_VERSION}.`,
+      );
     }
     let id = str(h.id);
     if (id === undefined) {
@@ -163,7 +175,13 @@ export class DshFileImport implements FileImport {
     this.requests.beforeEvent(ev);
     const prune = this.compactions.takePrune();
     if (prune && ev.type !== 'tool/result') {
-      this.report('DSH_PRUNE_UNMATCHED', 'warning', `The compaction/prune at line ${prune.line} is followed by ${ev.type || 'a record without type'}, not by the replacing tool/result.`, [], prune.line);
+      this.report(
+        'DSH_PRUNE_UNMATCHED',
+        'warning',
+        `The compaction/prune at line ${prune.line} is followed by ${ev.type || 'a record without type'}, not by the replacing tool/result.`,
+        [],
+        prune.line,
+      );
     }
     const seq = this.map(ev, dshSeq, prune);
     this.canon.set(dshSeq, seq);
@@ -238,7 +256,11 @@ export class DshFileImport implements FileImport {
       }
       case 'session/end-seed': {
         if (this.seedLength !== undefined && this.seedLength !== dshSeq) {
-          this.report('DSH_SEED_LENGTH', 'info', `Line ${this.cur.line}: session/end-seed is DSH event ${dshSeq}, but the header's seedLength is ${this.seedLength} (a resumed log re-marks its seed; only a fork's first end-seed matches).`);
+          this.report(
+            'DSH_SEED_LENGTH',
+            'info',
+            `Line ${this.cur.line}: session/end-seed is DSH event ${dshSeq}, but the header's seedLength is ${this.seedLength} (a resumed log re-marks its seed; only a fork's first end-seed matches).`,
+          );
         }
         return this.emit(this.timed({ kind: 'lifecycle', boundary: 'end-seed' }, ev));
       }
@@ -299,14 +321,23 @@ export class DshFileImport implements FileImport {
   private notRecordedOnce(field: string, raw: unknown): void {
     if (this.notRecorded.has(field)) return;
     this.notRecorded.add(field);
-    const what = typeof raw === 'string' ? `the placeholder ${JSON.stringify(oneLine(raw, 40))}` : `a ${Array.isArray(raw) ? 'array' : typeof raw}`;
-    this.report('DSH_NOT_RECORDED', 'info', `Line ${this.cur.line}: request/header carries ${what} instead of the ${field} (a normalised test snapshot); the ${field} ${field === 'tools' ? 'are' : 'is'} taken as not recorded.`);
+    const what =
+      typeof raw === 'string' ? `the placeholder ${JSON.stringify(oneLine(raw, 40))}` : `a ${Array.isArray(raw) ? 'array' : typeof raw}`;
+    this.report(
+      'DSH_NOT_RECORDED',
+      'info',
+      `Line ${this.cur.line}: request/header carries ${what} instead of the ${field} (a normalised test snapshot); the ${field} ${field === 'tools' ? 'are' : 'is'} taken as not recorded.`,
+    );
   }
 
   private contentNotes(notes: readonly string[]): void {
     if (notes.length === 0) return;
     const first = notes[0] ?? '';
-    this.report('DSH_BAD_CONTENT', 'warning', `Line ${this.cur.line}: ${first}${notes.length > 1 ? ` (and ${notes.length - 1} more)` : ''}.`);
+    this.report(
+      'DSH_BAD_CONTENT',
+      'warning',
+      `Line ${this.cur.line}: ${first}${notes.length > 1 ? ` (and ${notes.length - 1} more)` : ''}.`,
+    );
   }
 
   private todo(ev: DshEvent, d: Obj): number {
@@ -340,7 +371,11 @@ export class DshFileImport implements FileImport {
       // The line may cite any number: the message names the first few and counts the rest.
       const more = missing.length - MAX_CITED;
       const cited = more > 0 ? `${missing.slice(0, MAX_CITED).join(', ')} and ${more} more` : missing.join(', ');
-      this.report('DSH_BAD_REF', 'warning', `Line ${this.cur.line}: sourceEventSeqs cite${missing.length === 1 ? 's' : ''} DSH seq${missing.length === 1 ? '' : 's'} ${cited}, not among the events before it in this file.`);
+      this.report(
+        'DSH_BAD_REF',
+        'warning',
+        `Line ${this.cur.line}: sourceEventSeqs cite${missing.length === 1 ? 's' : ''} DSH seq${missing.length === 1 ? '' : 's'} ${cited}, not among the events before it in this file.`,
+      );
     }
     return { dsh, canonical };
   }
@@ -372,7 +407,11 @@ export class DshFileImport implements FileImport {
       case 'replace': {
         const gone = [dop.start, dop.end].filter((s) => !this.surface.has(s));
         if (gone.length > 0) {
-          this.report('DSH_BAD_REF', 'warning', `Line ${this.cur.line}: surfaceOp replace names seq ${gone.join(' and ')}, which ${gone.length === 1 ? 'is' : 'are'} no surface message of this file.`);
+          this.report(
+            'DSH_BAD_REF',
+            'warning',
+            `Line ${this.cur.line}: surfaceOp replace names seq ${gone.join(' and ')}, which ${gone.length === 1 ? 'is' : 'are'} no surface message of this file.`,
+          );
         }
         op = { op: 'replace', from: itemId(dop.start), to: itemId(dop.end) };
         break;
@@ -381,7 +420,11 @@ export class DshFileImport implements FileImport {
         op = { op: 'log' };
         break;
       case 'invalid':
-        this.report('DSH_BAD_RECORD', 'error', `Line ${this.cur.line}: ${ev.type} has a surfaceOp that is neither "append" nor {op:"replace", start, end}: ${jsonTextOf(ev.surfaceOp).slice(0, 80)}. The message is kept off the surface.`);
+        this.report(
+          'DSH_BAD_RECORD',
+          'error',
+          `Line ${this.cur.line}: ${ev.type} has a surfaceOp that is neither "append" nor {op:"replace", start, end}: ${jsonTextOf(ev.surfaceOp).slice(0, 80)}. The message is kept off the surface.`,
+        );
         op = { op: 'log' };
         break;
     }
@@ -415,9 +458,11 @@ export class DshFileImport implements FileImport {
     if (p) {
       const n = this.seqProblems;
       this.report(
-        'DSH_SEQ_GAP', 'warning',
+        'DSH_SEQ_GAP',
+        'warning',
         `${n} event${n === 1 ? '' : 's'} carr${n === 1 ? 'ies' : 'y'} a seq that does not follow the one before (first at line ${p.line}: seq ${p.seq}, expected ${p.expected}). DSH seqs are contiguous; references are resolved by the seqs written.`,
-        [], p.line,
+        [],
+        p.line,
       );
     }
     for (const [type, u] of this.unknown) {
@@ -425,9 +470,11 @@ export class DshFileImport implements FileImport {
         ? ` At least one lacks "ignorable": true (first at line ${u.required.line}, DSH seq ${u.required.dshSeq}): DSH refuses to reconstruct such a log, so the model view past it may be incomplete.`
         : ' All are marked ignorable.';
       this.report(
-        'UNKNOWN_RECORDS', 'warning',
+        'UNKNOWN_RECORDS',
+        'warning',
         `${u.count} record${u.count === 1 ? '' : 's'} of type "${type}", which DeepSeek Harness @ b150a551 does not define (first at line ${u.line}); kept as unknown events.${tail}`,
-        u.seqs, u.line,
+        u.seqs,
+        u.line,
       );
     }
   }

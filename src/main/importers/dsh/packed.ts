@@ -44,7 +44,8 @@ export function expandPackedRow(row: Obj): Expansion {
   const seq0 = row.seq0 === undefined ? undefined : nat(row.seq0);
   if (row.seq0 !== undefined && seq0 === undefined) problems.push('"seq0" must be a non-negative integer');
   const time0 = num(row.time0);
-  const dt = Array.isArray(data.dt) && data.dt.every((g) => typeof g === 'number' && Number.isFinite(g)) ? (data.dt as number[]) : undefined;
+  const dt =
+    Array.isArray(data.dt) && data.dt.every((g) => typeof g === 'number' && Number.isFinite(g)) ? (data.dt as number[]) : undefined;
   if (dt === undefined || dt.length !== members.length - 1) {
     problems.push(`"dt" must hold ${members.length - 1} gap${members.length === 2 ? '' : 's'} (one fewer than the members)`);
   }

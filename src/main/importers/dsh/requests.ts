@@ -86,7 +86,8 @@ export class RequestTracker {
     const data = isObj(ev.data) ? ev.data : {};
     const turn = num(data.turn);
     const step = num(data.step);
-    if (this.open && (this.open.turn !== turn || this.open.step !== step)) this.abandon(`a chunk of turn ${turn ?? '?'} step ${step ?? '?'} arrived`);
+    if (this.open && (this.open.turn !== turn || this.open.step !== step))
+      this.abandon(`a chunk of turn ${turn ?? '?'} step ${step ?? '?'} arrived`);
     if (!this.open) {
       const id = this.out.nextRequestId();
       this.open = { id, turn, step, line: this.out.line.line };
@@ -135,9 +136,11 @@ export class RequestTracker {
     if (!o) return;
     this.open = null;
     this.out.report(
-      'DSH_UNFINISHED_REQUEST', 'info',
+      'DSH_UNFINISHED_REQUEST',
+      'info',
       `The model call ${o.id} (first chunk at line ${o.line}) has no finish chunk before ${why}: its response is not recorded.`,
-      [], o.line,
+      [],
+      o.line,
     );
   }
 }

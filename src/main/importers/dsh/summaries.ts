@@ -30,7 +30,13 @@ function chunkSummary(chunk: Obj): string | undefined {
     }
     case 'usage': {
       const u = isObj(chunk.usage) ? chunk.usage : {};
-      const parts = [['in', u.inputTokens], ['out', u.outputTokens], ['cache read', u.cacheReadTokens], ['cache write', u.cacheWriteTokens], ['reasoning', u.reasoningTokens]]
+      const parts = [
+        ['in', u.inputTokens],
+        ['out', u.outputTokens],
+        ['cache read', u.cacheReadTokens],
+        ['cache write', u.cacheWriteTokens],
+        ['reasoning', u.reasoningTokens],
+      ]
         .filter(([, v]) => nat(v) !== undefined)
         .map(([k, v]) => `${String(k)} ${String(v)}`);
       return `usage: ${parts.join(', ')}`;

@@ -38,7 +38,13 @@ export const rindImporter: Importer = {
       const p = join(path, name);
       // Anything there is listed, not only a regular file: the reader then refuses a FIFO or a
       // device by name (READ_IO) instead of the session saying only that the file was not read.
-      if (await stat(p).then(() => true, () => false)) files.push(p);
+      if (
+        await stat(p).then(
+          () => true,
+          () => false,
+        )
+      )
+        files.push(p);
     }
     files.push(messages);
     return files;

@@ -114,7 +114,9 @@ export function readCompactionRecord(v: Obj): CompactionRecord | null {
     handoff: validMessage(v.handoff_message, 'assistant'),
     continuation: validMessage(v.continuation_user_message, 'user'),
     usage: mapUsage(v.usage),
-    fallbackError: fe ? { type: s(fe.type), message: s(fe.message), status: fe.status === undefined || fe.status === null ? null : String(fe.status) } : null,
+    fallbackError: fe
+      ? { type: s(fe.type), message: s(fe.message), status: fe.status === undefined || fe.status === null ? null : String(fe.status) }
+      : null,
   };
 }
 

@@ -2,7 +2,14 @@ import type { Block } from '../../../shared/model/content';
 import type { EventBody } from '../../../shared/model/event';
 import { isObj } from '../dsh/json';
 import {
-  checkpointText, isCompactBoundary, isCompactionOf, key, readCompactionRecord, readToolRecord, toolCallsMeta, toolResultBlock,
+  checkpointText,
+  isCompactBoundary,
+  isCompactionOf,
+  key,
+  readCompactionRecord,
+  readToolRecord,
+  toolCallsMeta,
+  toolResultBlock,
 } from './records';
 
 /**

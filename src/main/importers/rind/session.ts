@@ -9,8 +9,19 @@ import type { JsonLine } from '../../reader/types';
 import { type Obj, isObj, oneLine } from '../dsh/json';
 import type { FileImport, FileInfo, ImportSink, SessionImport } from '../types';
 import {
-  type CompactionRecord, type LineLoc, type ToolRecord, checkpointText, isCompactBoundary, key, mapUsage,
-  readCompactionRecord, readToolRecord, timeOf, toolCallsMeta, toolResultBlock, truthy,
+  type CompactionRecord,
+  type LineLoc,
+  type ToolRecord,
+  checkpointText,
+  isCompactBoundary,
+  key,
+  mapUsage,
+  readCompactionRecord,
+  readToolRecord,
+  timeOf,
+  toolCallsMeta,
+  toolResultBlock,
+  truthy,
 } from './records';
 import { shown } from '../shown';
 
@@ -121,7 +132,10 @@ export class RindSession implements SessionImport {
   private readonly unknown = new Map<string, UnknownCount>();
   currentPath = '';
 
-  constructor(readonly sink: ImportSink, options: RindSessionOptions = {}) {
+  constructor(
+    readonly sink: ImportSink,
+    options: RindSessionOptions = {},
+  ) {
     this.meta = options.meta;
   }
 
@@ -130,7 +144,8 @@ export class RindSession implements SessionImport {
     if (this.meta === undefined) this.loadMeta(dirname(info.path));
     this.dir ??= dirname(info.path);
     const name = basename(info.path);
-    if (name === 'messages.jsonl' && !this.toolCallsRead && !this.compactionsRead && info.index === 0) this.readCompanions(dirname(info.path));
+    if (name === 'messages.jsonl' && !this.toolCallsRead && !this.compactionsRead && info.index === 0)
+      this.readCompanions(dirname(info.path));
     if (name === 'tool_calls.jsonl') return new ToolCallsFile(this, info.index);
     if (name === 'compactions.jsonl') {
       this.compactionsPath = info.path;
@@ -141,7 +156,13 @@ export class RindSession implements SessionImport {
 
   end(): void {
     if (!this.messagesRead) {
-      this.report('RIND_NO_MESSAGES', 'error', 'No messages.jsonl was read: a Rind session is a directory with messages.jsonl, tool_calls.jsonl and compactions.jsonl; open the directory.', [], null);
+      this.report(
+        'RIND_NO_MESSAGES',
+        'error',
+        'No messages.jsonl was read: a Rind session is a directory with messages.jsonl, tool_calls.jsonl and compactions.jsonl; open the directory.',
+        [],
+        null,
+      );
     }
   }
 
@@ -154,7 +175,11 @@ export class RindSession implements SessionImport {
       this.meta = null;
       const code = isObj(err) && typeof err.code === 'string' ? err.code : '';
       if (err instanceof NotRegularFile) this.metaNote = `meta.json is ${err.kind}, not a regular file; it is ignored.`;
-      else this.metaNote = code === 'ENOENT' ? 'meta.json is missing: the session id, title and latest usage are unknown.' : `meta.json could not be read (${err instanceof Error ? oneLine(err.message, 80) : 'unknown error'}); it is ignored.`;
+      else
+        this.metaNote =
+          code === 'ENOENT'
+            ? 'meta.json is missing: the session id, title and latest usage are unknown.'
+            : `meta.json could not be read (${err instanceof Error ? oneLine(err.message, 80) : 'unknown error'}); it is ignored.`;
     }
   }
 
@@ -170,7 +195,15 @@ export class RindSession implements SessionImport {
         text = readRegularFileSync(join(dir, name));
       } catch (err) {
         // Absent is normal (compactions.jsonl comes with the first compaction); a FIFO or a device is named.
-        if (err instanceof NotRegularFile) this.report('READ_IO', 'error', `${name} beside messages.jsonl is ${err.kind}, not a regular file; it was not read.`, [], null, join(dir, name));
+        if (err instanceof NotRegularFile)
+          this.report(
+            'READ_IO',
+            'error',
+            `${name} beside messages.jsonl is ${err.kind}, not a regular file; it was not read.`,
+            [],
+            null,
+            join(dir, name),
+          );
         return null;
       }
       const rows: { value: Obj; line: number }[] = [];
@@ -207,7 +240,13 @@ export class RindSession implements SessionImport {
     }
     if (tools || comps) {
       const bad = (tools?.bad ?? 0) + (comps?.bad ?? 0);
-      this.report('RIND_COMPANIONS', 'info', `messages.jsonl was opened alone; ${[tools ? 'tool_calls.jsonl' : null, comps ? 'compactions.jsonl' : null].filter(Boolean).join(' and ')} beside it ${tools && comps ? 'were' : 'was'} read to join results and handoffs${bad > 0 ? ` (${bad} unreadable line${bad === 1 ? '' : 's'} skipped)` : ''}. Open the directory to see their records as events.`, [], null);
+      this.report(
+        'RIND_COMPANIONS',
+        'info',
+        `messages.jsonl was opened alone; ${[tools ? 'tool_calls.jsonl' : null, comps ? 'compactions.jsonl' : null].filter(Boolean).join(' and ')} beside it ${tools && comps ? 'were' : 'was'} read to join results and handoffs${bad > 0 ? ` (${bad} unreadable line${bad === 1 ? '' : 's'} skipped)` : ''}. Open the directory to see their records as events.`,
+        [],
+        null,
+      );
     }
   }
 
@@ -257,7 +296,14 @@ export class RindSession implements SessionImport {
       if (typeof meta.tool_call_count === 'number') parts.push(`${meta.tool_call_count} tool calls`);
       this.sink.emit({ kind: 'record', type: 'meta.json', summary: parts.join(', ') || 'session metadata' }, from);
       if (meta.schema_version !== undefined && meta.schema_version !== '2.0') {
-        this.report('RIND_META', 'warning', `meta.json says schema_version ${shown(meta.schema_version)}; Rind @ dfe87c5 reads only "2.0" and refuses other sessions. Reading on.`, [], null, this.dir ? join(this.dir, 'meta.json') : null);
+        this.report(
+          'RIND_META',
+          'warning',
+          `meta.json says schema_version ${shown(meta.schema_version)}; Rind @ dfe87c5 reads only "2.0" and refuses other sessions. Reading on.`,
+          [],
+          null,
+          this.dir ? join(this.dir, 'meta.json') : null,
+        );
       }
     }
   }
@@ -274,7 +320,14 @@ export class RindSession implements SessionImport {
 
   reportUnknown(): void {
     for (const [type, u] of this.unknown) {
-      this.report('UNKNOWN_RECORDS', 'warning', `${u.count} record${u.count === 1 ? '' : 's'} of kind ${type}, which Rind's message projector does not send (first at line ${u.line}); kept as unknown events.`, u.seqs, u.line, u.file);
+      this.report(
+        'UNKNOWN_RECORDS',
+        'warning',
+        `${u.count} record${u.count === 1 ? '' : 's'} of kind ${type}, which Rind's message projector does not send (first at line ${u.line}); kept as unknown events.`,
+        u.seqs,
+        u.line,
+        u.file,
+      );
     }
     this.unknown.clear();
   }
@@ -287,7 +340,10 @@ export class RindSession implements SessionImport {
 class ToolCallsFile implements FileImport {
   private readonly seen = new Map<string, number>();
 
-  constructor(private readonly s: RindSession, private readonly fileIndex: number) {
+  constructor(
+    private readonly s: RindSession,
+    private readonly fileIndex: number,
+  ) {
     s.toolCallsRead = true;
   }
 
@@ -298,12 +354,22 @@ class ToolCallsFile implements FileImport {
       this.s.report('RIND_BAD_RECORD', 'error', `Line ${l.line}: a tool record without an "id"; no message can join it.`, [], l.line);
       return;
     }
-    const record: EventOf<'record'> = { kind: 'record', type: 'tool_call', summary: oneLine(`${rec.name ?? '?'} ${rec.id}${rec.ok === false ? ` failed${rec.errorType ? ` (${rec.errorType})` : ''}` : ''}`) };
+    const record: EventOf<'record'> = {
+      kind: 'record',
+      type: 'tool_call',
+      summary: oneLine(`${rec.name ?? '?'} ${rec.id}${rec.ok === false ? ` failed${rec.errorType ? ` (${rec.errorType})` : ''}` : ''}`),
+    };
     if (rec.tsEnd !== null) record.at = rec.tsEnd;
     const seq = this.s.emit(record, l);
     const before = this.seen.get(rec.id);
     if (before !== undefined) {
-      this.s.report('RIND_DUPLICATE_TOOL_RECORD', 'warning', `Line ${l.line}: a second tool record for call ${rec.id} (the first is at line ${before}); like Rind's projector, the last one is used.`, [seq], l.line);
+      this.s.report(
+        'RIND_DUPLICATE_TOOL_RECORD',
+        'warning',
+        `Line ${l.line}: a second tool record for call ${rec.id} (the first is at line ${before}); like Rind's projector, the last one is used.`,
+        [seq],
+        l.line,
+      );
     }
     this.seen.set(rec.id, l.line);
     this.s.tools.set(rec.id, { rec, seq, at: locOf(l, this.fileIndex) });
@@ -315,7 +381,10 @@ class ToolCallsFile implements FileImport {
 }
 
 class CompactionsFile implements FileImport {
-  constructor(private readonly s: RindSession, private readonly fileIndex: number) {
+  constructor(
+    private readonly s: RindSession,
+    private readonly fileIndex: number,
+  ) {
     s.compactionsRead = true;
   }
 
@@ -323,22 +392,44 @@ class CompactionsFile implements FileImport {
     const rec = readCompactionRecord(l.value);
     if (!rec) {
       this.s.emit({ kind: 'record', type: 'compaction', summary: 'malformed: no id' }, l);
-      this.s.report('RIND_BAD_RECORD', 'error', `Line ${l.line}: a compaction record without an "id"; no boundary marker can name it.`, [], l.line);
+      this.s.report(
+        'RIND_BAD_RECORD',
+        'error',
+        `Line ${l.line}: a compaction record without an "id"; no boundary marker can name it.`,
+        [],
+        l.line,
+      );
       return;
     }
     const record: EventOf<'record'> = {
-      kind: 'record', type: 'compaction',
-      summary: oneLine(`${rec.strategy ?? '?'} ${rec.id}${rec.reason ? ` (${rec.reason}${rec.phase ? `, ${rec.phase}` : ''})` : ''}${rec.policyVersion ? ` ${rec.policyVersion}` : ''}`),
+      kind: 'record',
+      type: 'compaction',
+      summary: oneLine(
+        `${rec.strategy ?? '?'} ${rec.id}${rec.reason ? ` (${rec.reason}${rec.phase ? `, ${rec.phase}` : ''})` : ''}${rec.policyVersion ? ` ${rec.policyVersion}` : ''}`,
+      ),
     };
     if (rec.createdAt !== null) record.at = rec.createdAt;
     const seq = this.s.emit(record, l);
     if (rec.handoff === null) {
-      this.s.report('RIND_INVALID_COMPACTION', 'warning', `Line ${l.line}: compaction ${rec.id} has no valid handoff_message (role "assistant" with string content); Rind ignores it and so does its boundary marker.`, [seq], l.line);
+      this.s.report(
+        'RIND_INVALID_COMPACTION',
+        'warning',
+        `Line ${l.line}: compaction ${rec.id} has no valid handoff_message (role "assistant" with string content); Rind ignores it and so does its boundary marker.`,
+        [seq],
+        l.line,
+      );
       return;
     }
     // The projector keys valid records by id; a later one with the same id wins.
     const prev = this.s.compactions.get(rec.id);
-    if (prev) this.s.report('RIND_DUPLICATE_COMPACTION', 'warning', `Line ${l.line}: a second record for compaction ${rec.id} (the first is at line ${prev.line}); like Rind, the last one is used.`, [seq], l.line);
+    if (prev)
+      this.s.report(
+        'RIND_DUPLICATE_COMPACTION',
+        'warning',
+        `Line ${l.line}: a second record for compaction ${rec.id} (the first is at line ${prev.line}); like Rind, the last one is used.`,
+        [seq],
+        l.line,
+      );
     this.s.compactions.set(rec.id, { rec, seq, line: l.line, at: locOf(l, this.fileIndex), markers: 0 });
   }
 
@@ -409,7 +500,14 @@ class MessagesFile implements FileImport {
     if (typeof v.ts === 'string') u.at = v.ts;
     const seq = this.s.emit(u, l);
     if (typeof role === 'string') this.s.countUnknown(type, seq, l.line);
-    else this.report('RIND_BAD_RECORD', 'error', `Line ${l.line}: a message without a string "role"; Rind's projector skips it. Kept as an unknown event.`, [seq], l.line);
+    else
+      this.report(
+        'RIND_BAD_RECORD',
+        'error',
+        `Line ${l.line}: a message without a string "role"; Rind's projector skips it. Kept as an unknown event.`,
+        [seq],
+        l.line,
+      );
   }
 
   /** A unique item id: the message's own id, or one made from its line. */
@@ -425,12 +523,29 @@ class MessagesFile implements FileImport {
     const c = v.content;
     if (c === undefined || c === null) return text('');
     if (typeof c === 'string') return text(c);
-    this.report('RIND_BAD_CONTENT', 'warning', `Line ${l.line}: "content" is ${Array.isArray(c) ? 'an array' : typeof c}, not a string; Rind writes strings only. Shown as opaque.`, [], l.line);
-    return { type: 'opaque', label: `non-string content (${Array.isArray(c) ? 'array' : typeof c})`, chars: c === undefined ? 0 : jsonTextOf(c).length };
+    this.report(
+      'RIND_BAD_CONTENT',
+      'warning',
+      `Line ${l.line}: "content" is ${Array.isArray(c) ? 'an array' : typeof c}, not a string; Rind writes strings only. Shown as opaque.`,
+      [],
+      l.line,
+    );
+    return {
+      type: 'opaque',
+      label: `non-string content (${Array.isArray(c) ? 'array' : typeof c})`,
+      chars: c === undefined ? 0 : jsonTextOf(c).length,
+    };
   }
 
   /** Emit an item from message line `l`; located at `at` instead when its text lives there. */
-  private emitItem(item: Item, l: JsonLine, v: Obj, op: EventOf<'item'>['op'] = { op: 'append' }, sources?: number[], at: LineLoc | null = null): number {
+  private emitItem(
+    item: Item,
+    l: JsonLine,
+    v: Obj,
+    op: EventOf<'item'>['op'] = { op: 'append' },
+    sources?: number[],
+    at: LineLoc | null = null,
+  ): number {
     const e: EventOf<'item'> = { kind: 'item', item, op };
     if (sources && sources.length > 0) e.sources = sources;
     if (typeof v.ts === 'string') e.at = v.ts;
@@ -474,7 +589,13 @@ class MessagesFile implements FileImport {
       const tcObj = isObj(tc) ? tc : {};
       const callId = key(tcObj.id);
       if (callId === null) {
-        this.report('RIND_BAD_RECORD', 'error', `Line ${l.line}: a tool call in meta.tool_calls has no id; Rind's projector refuses such a message ("missing tool call id"). The call is left out.`, [], l.line);
+        this.report(
+          'RIND_BAD_RECORD',
+          'error',
+          `Line ${l.line}: a tool call in meta.tool_calls has no id; Rind's projector refuses such a message ("missing tool call id"). The call is left out.`,
+          [],
+          l.line,
+        );
         continue;
       }
       const record = this.s.tools.get(callId);
@@ -489,7 +610,13 @@ class MessagesFile implements FileImport {
       calls.push({ callId, record });
     }
     if (dropped.length > 0) {
-      this.report('RIND_CALL_WITHOUT_ARGS', 'info', `Line ${l.line}: tool call${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} ha${dropped.length === 1 ? 's' : 've'} no raw_args in the tool record or the message; Rind's projector leaves ${dropped.length === 1 ? 'it' : 'them'} out of the request.`, [], l.line);
+      this.report(
+        'RIND_CALL_WITHOUT_ARGS',
+        'info',
+        `Line ${l.line}: tool call${dropped.length === 1 ? '' : 's'} ${dropped.join(', ')} ha${dropped.length === 1 ? 's' : 've'} no raw_args in the tool record or the message; Rind's projector leaves ${dropped.length === 1 ? 'it' : 'them'} out of the request.`,
+        [],
+        l.line,
+      );
     }
     const contentTruthy = truthy(v.content);
     if (callBlocks.length > 0) {
@@ -507,7 +634,13 @@ class MessagesFile implements FileImport {
     }
     // Nothing left to send: the projector drops the message.
     this.emitItem({ id, role: 'assistant', blocks }, l, v, { op: 'log' });
-    this.report('RIND_EMPTY_ASSISTANT', 'info', `Line ${l.line}: an assistant message whose tool calls all lack arguments and that has no content; Rind never sends it.`, [], l.line);
+    this.report(
+      'RIND_EMPTY_ASSISTANT',
+      'info',
+      `Line ${l.line}: an assistant message whose tool calls all lack arguments and that has no content; Rind never sends it.`,
+      [],
+      l.line,
+    );
   }
 
   /**
@@ -520,12 +653,27 @@ class MessagesFile implements FileImport {
     const sources: number[] = record && record.seq >= 0 ? [record.seq] : [];
     const modelContent = record?.rec.modelContent ?? null;
     if (modelContent !== null) {
-      this.emitItem({ id, role: 'tool', blocks: [toolResultBlock(callId, modelContent)] }, l, v, { op: 'append' }, sources, record?.at ?? null);
+      this.emitItem(
+        { id, role: 'tool', blocks: [toolResultBlock(callId, modelContent)] },
+        l,
+        v,
+        { op: 'append' },
+        sources,
+        record?.at ?? null,
+      );
       return;
     }
-    const why = !this.s.toolCallsRead ? 'tool_calls.jsonl was not read' : record ? 'its tool record has no model_content' : 'no tool record has this call id';
+    const why = !this.s.toolCallsRead
+      ? 'tool_calls.jsonl was not read'
+      : record
+        ? 'its tool record has no model_content'
+        : 'no tool record has this call id';
     this.missingRecord(callId, why, l);
-    const item: Item = { id, role: 'tool', blocks: [{ type: 'tool_result', callId, content: [{ type: 'opaque', label: `tool result not recorded (${why})` }] }] };
+    const item: Item = {
+      id,
+      role: 'tool',
+      blocks: [{ type: 'tool_result', callId, content: [{ type: 'opaque', label: `tool result not recorded (${why})` }] }],
+    };
     const seq = this.emitItem(item, l, v, { op: 'append' }, sources);
     if (this.missingRecords && this.missingRecords.seqs.length < MAX_CITED) this.missingRecords.seqs.push(seq);
   }
@@ -536,7 +684,13 @@ class MessagesFile implements FileImport {
       this.missingRecords.count++;
       return;
     }
-    this.report('RIND_MISSING_TOOL_RESULT', 'error', `Line ${l.line}: the result of tool call ${callId} cannot be joined: ${why}. Rind's projector refuses the whole session here ("Unsupported legacy tool record"); the result is shown as not recorded.`, [], l.line);
+    this.report(
+      'RIND_MISSING_TOOL_RESULT',
+      'error',
+      `Line ${l.line}: the result of tool call ${callId} cannot be joined: ${why}. Rind's projector refuses the whole session here ("Unsupported legacy tool record"); the result is shown as not recorded.`,
+      [],
+      l.line,
+    );
   }
 
   private toolMessage(l: JsonLine, v: Obj): void {
@@ -544,7 +698,13 @@ class MessagesFile implements FileImport {
     if (callId === null) {
       this.flushPending();
       const seq = this.s.emit({ kind: 'record', type: 'tool', summary: 'tool message without tool_call_id' }, l);
-      this.report('RIND_BAD_RECORD', 'error', `Line ${l.line}: a tool message without tool_call_id; Rind's projector cannot join it and refuses the session.`, [seq], l.line);
+      this.report(
+        'RIND_BAD_RECORD',
+        'error',
+        `Line ${l.line}: a tool message without tool_call_id; Rind's projector cannot join it and refuses the session.`,
+        [seq],
+        l.line,
+      );
       return;
     }
     if (this.emitted.has(callId)) {
@@ -572,7 +732,13 @@ class MessagesFile implements FileImport {
     const record = this.s.tools.get(callId);
     this.resultItem(callId, record, l, v, `result-${callId}`);
     if (!this.issued.has(callId) && record) {
-      this.report('RIND_ORPHAN_TOOL_RESULT', 'warning', `Line ${l.line}: a result for tool call ${callId}, which no earlier assistant message issued; Rind sends it where it stands, and providers reject a tool message without its call.`, [], l.line);
+      this.report(
+        'RIND_ORPHAN_TOOL_RESULT',
+        'warning',
+        `Line ${l.line}: a result for tool call ${callId}, which no earlier assistant message issued; Rind sends it where it stands, and providers reject a tool message without its call.`,
+        [],
+        l.line,
+      );
     }
   }
 
@@ -599,22 +765,44 @@ class MessagesFile implements FileImport {
     const entry = cid === null ? undefined : this.s.compactions.get(cid);
     const rec = entry?.rec;
     const record: EventOf<'record'> = {
-      kind: 'record', type: 'compact_boundary',
-      summary: cid === null ? 'boundary marker without compact_id' : `compact_id ${cid}${rec ? `${rec.reason ? `, reason ${rec.reason}` : ''}${rec.phase ? `, phase ${rec.phase}` : ''}${rec.sourceStart !== null && rec.sourceEnd !== null ? `, messages ${rec.sourceStart}..${rec.sourceEnd - 1}` : ''}` : ': no valid compaction record'}`,
+      kind: 'record',
+      type: 'compact_boundary',
+      summary:
+        cid === null
+          ? 'boundary marker without compact_id'
+          : `compact_id ${cid}${rec ? `${rec.reason ? `, reason ${rec.reason}` : ''}${rec.phase ? `, phase ${rec.phase}` : ''}${rec.sourceStart !== null && rec.sourceEnd !== null ? `, messages ${rec.sourceStart}..${rec.sourceEnd - 1}` : ''}` : ': no valid compaction record'}`,
     };
     if (typeof v.ts === 'string') record.at = v.ts;
     const markerSeq = this.s.emit(record, l);
     if (!entry || !rec || cid === null) {
       if (!this.s.compactionsRead) {
-        this.report('RIND_MARKER_WITHOUT_RECORD', 'warning', `Line ${l.line}: a compact_boundary marker${cid ? ` for ${cid}` : ''}, but compactions.jsonl was not read (it is created on the first compaction; open the session directory). The marker changes nothing here.`, [markerSeq], l.line);
+        this.report(
+          'RIND_MARKER_WITHOUT_RECORD',
+          'warning',
+          `Line ${l.line}: a compact_boundary marker${cid ? ` for ${cid}` : ''}, but compactions.jsonl was not read (it is created on the first compaction; open the session directory). The marker changes nothing here.`,
+          [markerSeq],
+          l.line,
+        );
       } else {
-        this.report('RIND_MARKER_WITHOUT_RECORD', 'warning', `Line ${l.line}: a compact_boundary marker${cid ? ` for ${cid}` : ' without compact_id'} that matches no valid record in compactions.jsonl; Rind ignores it (half-written pair).`, [markerSeq], l.line);
+        this.report(
+          'RIND_MARKER_WITHOUT_RECORD',
+          'warning',
+          `Line ${l.line}: a compact_boundary marker${cid ? ` for ${cid}` : ' without compact_id'} that matches no valid record in compactions.jsonl; Rind ignores it (half-written pair).`,
+          [markerSeq],
+          l.line,
+        );
       }
       return;
     }
     entry.markers++;
     if (rec.sourceEnd !== null && rec.sourceEnd !== rawIndex) {
-      this.report('RIND_SOURCE_RANGE', 'info', `Line ${l.line}: compaction ${cid} says its source ends before message ${rec.sourceEnd}, but its marker is message ${rawIndex}; messages were appended between the record and its marker.`, [markerSeq], l.line);
+      this.report(
+        'RIND_SOURCE_RANGE',
+        'info',
+        `Line ${l.line}: compaction ${cid} says its source ends before message ${rec.sourceEnd}, but its marker is message ${rawIndex}; messages were appended between the record and its marker.`,
+        [markerSeq],
+        l.line,
+      );
     }
     const repeat = (this.markerRepeats.get(cid) ?? 0) + 1;
     this.markerRepeats.set(cid, repeat);
@@ -641,20 +829,39 @@ class MessagesFile implements FileImport {
       // (turn_runner.py): that request was made with the view as it stands, and failed.
       const requestId = `req-${++this.requestCount}`;
       this.s.emit({ kind: 'request', id: requestId, purpose: 'agent' }, l);
-      this.s.emit({ kind: 'response', request: requestId, error: { code: 'context_length_exceeded', message: 'The provider rejected the request for its size (inferred from the compaction reason "context_length_error"; Rind does not log the provider message).' } }, l);
+      this.s.emit(
+        {
+          kind: 'response',
+          request: requestId,
+          error: {
+            code: 'context_length_exceeded',
+            message:
+              'The provider rejected the request for its size (inferred from the compaction reason "context_length_error"; Rind does not log the provider message).',
+          },
+        },
+        l,
+      );
     }
     const start: EventOf<'compaction/start'> = timed({ kind: 'compaction/start', id, trigger: triggerOf(rec.reason), source: covers });
     if (rec.strategy !== null) start.strategy = rec.strategy;
     if (rec.policyVersion !== null) start.policy = { name: rec.policyVersion };
     const startSeq = this.s.emit(start, l);
     const fe = rec.fallbackError;
-    const error = { message: fe?.message ?? 'the summarizer did not produce a usable handoff; the record does not say why' } as { code?: string; message: string };
+    const error = { message: fe?.message ?? 'the summarizer did not produce a usable handoff; the record does not say why' } as {
+      code?: string;
+      message: string;
+    };
     if (fe?.type) error.code = fe.type;
     let summarySeq: number | null = null;
     let end: EventOf<'compaction/end'>;
     switch (rec.strategy) {
       case 'llm_inline': {
-        const summary: EventOf<'compaction/summary'> = { kind: 'compaction/summary', id, summary: [text(checkpointText(rec, 'handoff'))], source: covers };
+        const summary: EventOf<'compaction/summary'> = {
+          kind: 'compaction/summary',
+          id,
+          summary: [text(checkpointText(rec, 'handoff'))],
+          source: covers,
+        };
         if (rec.usage) summary.usage = rec.usage;
         summarySeq = emitText(timed(summary));
         end = { kind: 'compaction/end', id, outcome: 'committed' };
@@ -671,15 +878,49 @@ class MessagesFile implements FileImport {
         end = { kind: 'compaction/end', id, outcome: 'committed' };
         break;
       default:
-        this.report('RIND_UNKNOWN_STRATEGY', 'info', `Line ${l.line}: compaction ${id} has strategy ${shown(rec.strategy)}, not one Rind @ dfe87c5 writes (llm_inline, deterministic_fallback, manual_deterministic); its handoff is applied as recorded.`, [startSeq], l.line);
+        this.report(
+          'RIND_UNKNOWN_STRATEGY',
+          'info',
+          `Line ${l.line}: compaction ${id} has strategy ${shown(rec.strategy)}, not one Rind @ dfe87c5 writes (llm_inline, deterministic_fallback, manual_deterministic); its handoff is applied as recorded.`,
+          [startSeq],
+          l.line,
+        );
         end = { kind: 'compaction/end', id, outcome: 'committed' };
     }
-    const sources = [startSeq, ...(summarySeq === null ? [] : [summarySeq]), ...(recordSeq >= 0 ? [recordSeq] : []), ...covered.map((x) => x.seq)];
+    const sources = [
+      startSeq,
+      ...(summarySeq === null ? [] : [summarySeq]),
+      ...(recordSeq >= 0 ? [recordSeq] : []),
+      ...covered.map((x) => x.seq),
+    ];
     const derivation = (part: 'continuation' | 'handoff'): Item['derivation'] => ({ kind: 'checkpoint', compactionId: id, covers, part });
     this.live = this.live.filter((x) => x.role === 'system');
-    const c: EventOf<'item'> = timed({ kind: 'item', item: { id: `${id}:continuation`, role: 'user', blocks: [text(checkpointText(rec, 'continuation'))], meta: true, origin: 'continuation_user_message', derivation: derivation('continuation') }, op: { op: 'append' }, sources });
+    const c: EventOf<'item'> = timed({
+      kind: 'item',
+      item: {
+        id: `${id}:continuation`,
+        role: 'user',
+        blocks: [text(checkpointText(rec, 'continuation'))],
+        meta: true,
+        origin: 'continuation_user_message',
+        derivation: derivation('continuation'),
+      },
+      op: { op: 'append' },
+      sources,
+    });
     this.live.push({ id: c.item.id, role: 'user', seq: emitText(c) });
-    const h: EventOf<'item'> = timed({ kind: 'item', item: { id: `${id}:handoff`, role: 'assistant', blocks: [text(checkpointText(rec, 'handoff'))], origin: 'handoff_message', derivation: derivation('handoff') }, op: { op: 'append' }, sources });
+    const h: EventOf<'item'> = timed({
+      kind: 'item',
+      item: {
+        id: `${id}:handoff`,
+        role: 'assistant',
+        blocks: [text(checkpointText(rec, 'handoff'))],
+        origin: 'handoff_message',
+        derivation: derivation('handoff'),
+      },
+      op: { op: 'append' },
+      sources,
+    });
     this.live.push({ id: h.item.id, role: 'assistant', seq: emitText(h) });
     this.s.emit(timed(end), l);
     this.itemIds.add(c.item.id).add(h.item.id);
@@ -690,18 +931,37 @@ class MessagesFile implements FileImport {
     const s = this.s;
     if (this.missingRecords) {
       const m = this.missingRecords;
-      s.report('RIND_MISSING_TOOL_RESULT', 'error', `${m.count} tool result${m.count === 1 ? '' : 's'} (first at line ${m.firstLine}) cannot be joined: tool_calls.jsonl was not read. Results live there; open the session directory to see them.`, m.seqs, m.firstLine);
+      s.report(
+        'RIND_MISSING_TOOL_RESULT',
+        'error',
+        `${m.count} tool result${m.count === 1 ? '' : 's'} (first at line ${m.firstLine}) cannot be joined: tool_calls.jsonl was not read. Results live there; open the session directory to see them.`,
+        m.seqs,
+        m.firstLine,
+      );
     }
     if (this.unanswered.size > 0 && s.toolCallsRead) {
       const ids = [...this.unanswered.keys()];
       const first = [...this.unanswered.values()][0] ?? null;
-      s.report('RIND_UNANSWERED_CALL', 'warning', `${ids.length} tool call${ids.length === 1 ? '' : 's'} (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}) ha${ids.length === 1 ? 's' : 've'} neither a tool record nor a result message: the call${ids.length === 1 ? ' was' : 's were'} interrupted, and providers reject a request that carries ${ids.length === 1 ? 'it' : 'them'} unanswered (Rind resumes pending calls first).`, [], first);
+      s.report(
+        'RIND_UNANSWERED_CALL',
+        'warning',
+        `${ids.length} tool call${ids.length === 1 ? '' : 's'} (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}) ha${ids.length === 1 ? 's' : 've'} neither a tool record nor a result message: the call${ids.length === 1 ? ' was' : 's were'} interrupted, and providers reject a request that carries ${ids.length === 1 ? 'it' : 'them'} unanswered (Rind resumes pending calls first).`,
+        [],
+        first,
+      );
     }
     for (const [id, e] of s.compactions) {
       if (e.markers > 0) continue;
       // The catalog's half-written compaction, reported here: the record never reaches the
       // canonical log (Rind ignores it), so no rule over that log can see it.
-      s.report('HALF_WRITTEN_COMPACTION', 'warning', `Compaction ${id} (${e.rec.strategy ?? 'no strategy'}) has no compact_boundary marker in messages.jsonl; Rind ignores it (half-written pair), so it changes no view.`, e.seq >= 0 ? [e.seq] : [], e.line, s.compactionsPath);
+      s.report(
+        'HALF_WRITTEN_COMPACTION',
+        'warning',
+        `Compaction ${id} (${e.rec.strategy ?? 'no strategy'}) has no compact_boundary marker in messages.jsonl; Rind ignores it (half-written pair), so it changes no view.`,
+        e.seq >= 0 ? [e.seq] : [],
+        e.line,
+        s.compactionsPath,
+      );
     }
     this.attachUsage();
     s.reportUnknown();
@@ -726,6 +986,12 @@ class MessagesFile implements FileImport {
       this.s.emit({ kind: 'response', request: last.requestId, usage }, last.line);
       return;
     }
-    this.report('RIND_USAGE_UNPLACED', 'info', `meta.json has the usage of the latest assistant sampling${typeof u.updated_at === 'string' ? ` (${u.updated_at})` : ''}, but its time does not fall between the last assistant message and the message before it; it is not attached to any request.`, [], null);
+    this.report(
+      'RIND_USAGE_UNPLACED',
+      'info',
+      `meta.json has the usage of the latest assistant sampling${typeof u.updated_at === 'string' ? ` (${u.updated_at})` : ''}, but its time does not fall between the last assistant message and the message before it; it is not attached to any request.`,
+      [],
+      null,
+    );
   }
 }

@@ -7,7 +7,13 @@ import { MESSAGE_ROLES } from './records';
  */
 function isMessage(v: Record<string, unknown>): boolean {
   if ('type' in v || 'kind' in v || 'delta' in v) return false;
-  return typeof v.role === 'string' && MESSAGE_ROLES.has(v.role) && typeof v.ts === 'string' && typeof v.id === 'string' && (v.content === undefined || typeof v.content === 'string');
+  return (
+    typeof v.role === 'string' &&
+    MESSAGE_ROLES.has(v.role) &&
+    typeof v.ts === 'string' &&
+    typeof v.id === 'string' &&
+    (v.content === undefined || typeof v.content === 'string')
+  );
 }
 
 export function sniffRind(first: readonly Record<string, unknown>[], path: string): number {

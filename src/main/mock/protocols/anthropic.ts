@@ -99,7 +99,12 @@ function contentBlocks(reply: Reply, ctx: RenderContext): Obj[] {
       case 'thinking':
         return { type: 'thinking', thinking: b.text, signature: b.signature ?? `mock-signature-${ctx.seq}-${i}` };
       case 'tool_call':
-        return { type: 'tool_use', id: callId(ctx, i, b.id), name: b.name, input: typeof b.input === 'string' ? safeParse(b.input) : b.input };
+        return {
+          type: 'tool_use',
+          id: callId(ctx, i, b.id),
+          name: b.name,
+          input: typeof b.input === 'string' ? safeParse(b.input) : b.input,
+        };
     }
   });
 }
@@ -134,8 +139,14 @@ function streamEvents(reply: Reply, ctx: RenderContext): SseEvent[] {
     data: {
       type: 'message_start',
       message: {
-        id: messageId(ctx), type: 'message', role: 'assistant', model: modelOf(reply, ctx), content: [],
-        stop_reason: null, stop_sequence: null, usage: usageBody(reply, ctx, 1),
+        id: messageId(ctx),
+        type: 'message',
+        role: 'assistant',
+        model: modelOf(reply, ctx),
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: usageBody(reply, ctx, 1),
       },
     },
   });
@@ -144,16 +155,42 @@ function streamEvents(reply: Reply, ctx: RenderContext): SseEvent[] {
     switch (b.type) {
       case 'text':
         ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
-        for (const t of deltas(b.text)) ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } } });
+        for (const t of deltas(b.text))
+          ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } } });
         break;
       case 'thinking':
-        ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } } });
-        for (const t of deltas(b.text)) ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: t } } });
-        ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: b.signature ?? `mock-signature-${ctx.seq}-${index}` } } });
+        ev.push({
+          event: 'content_block_start',
+          data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+        });
+        for (const t of deltas(b.text))
+          ev.push({
+            event: 'content_block_delta',
+            data: { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: t } },
+          });
+        ev.push({
+          event: 'content_block_delta',
+          data: {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'signature_delta', signature: b.signature ?? `mock-signature-${ctx.seq}-${index}` },
+          },
+        });
         break;
       case 'tool_call':
-        ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: callId(ctx, index, b.id), name: b.name, input: {} } } });
-        for (const t of deltas(toolInput(b))) ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: t } } });
+        ev.push({
+          event: 'content_block_start',
+          data: {
+            type: 'content_block_start',
+            index,
+            content_block: { type: 'tool_use', id: callId(ctx, index, b.id), name: b.name, input: {} },
+          },
+        });
+        for (const t of deltas(toolInput(b)))
+          ev.push({
+            event: 'content_block_delta',
+            data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: t } },
+          });
         break;
     }
     ev.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
@@ -179,8 +216,14 @@ function reply(r: Reply, ctx: RenderContext): Answer {
     status: 200,
     headers,
     body: {
-      id: messageId(ctx), type: 'message', role: 'assistant', model: modelOf(r, ctx), content: contentBlocks(r, ctx),
-      stop_reason: stopReason(r), stop_sequence: null, usage: usageBody(r, ctx, null),
+      id: messageId(ctx),
+      type: 'message',
+      role: 'assistant',
+      model: modelOf(r, ctx),
+      content: contentBlocks(r, ctx),
+      stop_reason: stopReason(r),
+      stop_sequence: null,
+      usage: usageBody(r, ctx, null),
     },
   };
 }
@@ -189,14 +232,35 @@ function fault(f: Fault, ctx: RenderContext): Answer {
   const headers: Record<string, string> = { 'request-id': `req_mock_${ctx.seq}` };
   switch (f.kind) {
     case 'http':
-      return { kind: 'json', status: f.status, headers: { ...headers, ...f.headers }, body: errorBody(f.errorType ?? ERROR_TYPE[f.status] ?? 'api_error', f.message ?? `Mock HTTP ${f.status}`) };
+      return {
+        kind: 'json',
+        status: f.status,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(f.errorType ?? ERROR_TYPE[f.status] ?? 'api_error', f.message ?? `Mock HTTP ${f.status}`),
+      };
     case 'overloaded':
-      return { kind: 'json', status: 529, headers: { ...headers, ...f.headers }, body: errorBody('overloaded_error', f.message ?? 'Overloaded') };
+      return {
+        kind: 'json',
+        status: 529,
+        headers: { ...headers, ...f.headers },
+        body: errorBody('overloaded_error', f.message ?? 'Overloaded'),
+      };
     case 'rate_limit':
-      return { kind: 'json', status: 429, headers: { ...headers, 'retry-after': String(f.retryAfter), ...f.headers }, body: errorBody('rate_limit_error', f.message ?? 'Rate limited') };
+      return {
+        kind: 'json',
+        status: 429,
+        headers: { ...headers, 'retry-after': String(f.retryAfter), ...f.headers },
+        body: errorBody('rate_limit_error', f.message ?? 'Rate limited'),
+      };
     case 'cut':
       if (!ctx.digest.stream) return { kind: 'destroy' };
-      return { kind: 'sse', status: 200, headers, events: streamEvents(f.reply ?? { content: [{ type: 'text', text: 'This stream is cut before it ends.' }] }, ctx), cutAfter: f.after };
+      return {
+        kind: 'sse',
+        status: 200,
+        headers,
+        events: streamEvents(f.reply ?? { content: [{ type: 'text', text: 'This stream is cut before it ends.' }] }, ctx),
+        cutAfter: f.after,
+      };
     case 'stream_error': {
       const err = { event: 'error', data: errorBody(f.errorType ?? 'overloaded_error', f.message ?? 'Overloaded') };
       if (!ctx.digest.stream) return { kind: 'json', status: 529, headers, body: err.data };
@@ -205,7 +269,9 @@ function fault(f: Fault, ctx: RenderContext): Answer {
     }
     case 'context_overflow':
       return {
-        kind: 'json', status: 400, headers: { ...headers, ...f.headers },
+        kind: 'json',
+        status: 400,
+        headers: { ...headers, ...f.headers },
         body: errorBody('invalid_request_error', f.message ?? anthropicOverflowMessage(overflowTokens(f, ctx), f.window)),
       };
   }

@@ -29,7 +29,10 @@ export function toolInput(b: Extract<ReplyBlock, { type: 'tool_call' }>): string
 }
 
 /** Usage with defaults: input ≈ a quarter of the body bytes, output ≈ a quarter of the reply's characters. */
-export function usageOf(reply: Reply, ctx: RenderContext): Required<Pick<ScriptUsage, 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'reasoning'>> {
+export function usageOf(
+  reply: Reply,
+  ctx: RenderContext,
+): Required<Pick<ScriptUsage, 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'reasoning'>> {
   const u = reply.usage ?? {};
   let chars = 0;
   for (const b of reply.content) chars += b.type === 'tool_call' ? b.name.length + toolInput(b).length : b.text.length;

@@ -22,13 +22,24 @@ import type { Answer, ProtocolAdapter, RenderContext, Route, SseEvent } from './
 export const GEMINI_ID = 'gemini';
 
 const FINISH: Record<Exclude<StopReason, 'missing'>, string> = {
-  end: 'STOP', tool: 'STOP', stop_sequence: 'STOP', length: 'MAX_TOKENS', refusal: 'SAFETY', pause: 'CONTINUATION',
+  end: 'STOP',
+  tool: 'STOP',
+  stop_sequence: 'STOP',
+  length: 'MAX_TOKENS',
+  refusal: 'SAFETY',
+  pause: 'CONTINUATION',
 };
 
 /** google.rpc status names by HTTP status. */
 const STATUS: Record<number, string> = {
-  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND',
-  429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED',
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
 };
 
 const ROUTE = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
@@ -83,7 +94,11 @@ function usageMetadata(reply: Reply, ctx: RenderContext): Obj {
   const u = usageOf(reply, ctx);
   // promptTokenCount includes cached content; thoughts are counted apart from candidates.
   const prompt = u.input + u.cacheRead;
-  const m: Obj = { promptTokenCount: prompt, candidatesTokenCount: Math.max(0, u.output - u.reasoning), totalTokenCount: prompt + u.output };
+  const m: Obj = {
+    promptTokenCount: prompt,
+    candidatesTokenCount: Math.max(0, u.output - u.reasoning),
+    totalTokenCount: prompt + u.output,
+  };
   // The real API leaves zero counts out (proto3 JSON omits defaults).
   if (u.cacheRead > 0) m.cachedContentTokenCount = u.cacheRead;
   if (u.reasoning > 0) m.thoughtsTokenCount = u.reasoning;
@@ -107,7 +122,11 @@ function partsOf(reply: Reply, split: boolean): Obj[][] {
       case 'text':
         return (split ? deltas(b.text) : [b.text]).map((t) => ({ text: t }));
       case 'thinking':
-        return (split ? deltas(b.text) : [b.text]).map((t) => ({ text: t, thought: true, ...(b.signature ? { thoughtSignature: b.signature } : {}) }));
+        return (split ? deltas(b.text) : [b.text]).map((t) => ({
+          text: t,
+          thought: true,
+          ...(b.signature ? { thoughtSignature: b.signature } : {}),
+        }));
       case 'tool_call':
         return [{ functionCall: { ...(b.id ? { id: b.id } : {}), name: b.name, args: callArgs(b.input) } }];
     }
@@ -119,7 +138,8 @@ function response(reply: Reply, ctx: RenderContext, parts: Obj[], last: boolean)
   const finish = last ? finishReason(reply) : null;
   if (finish !== null) candidate.finishReason = finish;
   if (finish === 'CONTINUATION') candidate.continuationToken = Buffer.from(`mock-continuation-${ctx.seq}`).toString('base64');
-  if (last && stopOf(reply) === 'refusal') candidate.safetyRatings = [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true }];
+  if (last && stopOf(reply) === 'refusal')
+    candidate.safetyRatings = [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true }];
   const u = usageMetadata(reply, ctx);
   return {
     candidates: [candidate],
@@ -143,7 +163,9 @@ function errorBody(status: number, message: string, details?: Obj[]): Obj {
 function streamAnswer(events: Obj[], ctx: RenderContext, headers: Record<string, string>, cutAfter?: number): Answer {
   if (sse(ctx)) {
     const ev: SseEvent[] = events.map((data) => ({ data }));
-    return cutAfter === undefined ? { kind: 'sse', status: 200, headers, events: ev } : { kind: 'sse', status: 200, headers, events: ev, cutAfter };
+    return cutAfter === undefined
+      ? { kind: 'sse', status: 200, headers, events: ev }
+      : { kind: 'sse', status: 200, headers, events: ev, cutAfter };
   }
   if (cutAfter !== undefined) return { kind: 'destroy' };
   return { kind: 'json', status: 200, headers, body: events };
@@ -159,18 +181,37 @@ function fault(f: Fault, ctx: RenderContext): Answer {
   const headers: Record<string, string> = { 'x-goog-request-id': `req_mock_${ctx.seq}` };
   switch (f.kind) {
     case 'http':
-      return { kind: 'json', status: f.status, headers: { ...headers, ...f.headers }, body: errorBody(f.status, f.message ?? `Mock HTTP ${f.status}`) };
+      return {
+        kind: 'json',
+        status: f.status,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(f.status, f.message ?? `Mock HTTP ${f.status}`),
+      };
     case 'overloaded':
-      return { kind: 'json', status: 503, headers: { ...headers, ...f.headers }, body: errorBody(503, f.message ?? 'The model is overloaded. Please try again later.') };
+      return {
+        kind: 'json',
+        status: 503,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(503, f.message ?? 'The model is overloaded. Please try again later.'),
+      };
     case 'rate_limit':
       // Gemini says when to retry in a RetryInfo detail, not in a retry-after header.
       return {
-        kind: 'json', status: 429, headers: { ...headers, ...f.headers },
-        body: errorBody(429, f.message ?? 'Resource has been exhausted (e.g. check quota).', [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${f.retryAfter}s` }]),
+        kind: 'json',
+        status: 429,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(429, f.message ?? 'Resource has been exhausted (e.g. check quota).', [
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${f.retryAfter}s` },
+        ]),
       };
     case 'cut':
       if (!ctx.digest.stream) return { kind: 'destroy' };
-      return streamAnswer(chunks(f.reply ?? { content: [{ type: 'text', text: 'This stream is cut before it ends.' }] }, ctx), ctx, headers, f.after);
+      return streamAnswer(
+        chunks(f.reply ?? { content: [{ type: 'text', text: 'This stream is cut before it ends.' }] }, ctx),
+        ctx,
+        headers,
+        f.after,
+      );
     case 'stream_error': {
       const err = errorBody(500, f.message ?? 'An internal error has occurred.');
       if (!ctx.digest.stream) return { kind: 'json', status: 500, headers, body: err };
@@ -178,7 +219,12 @@ function fault(f: Fault, ctx: RenderContext): Answer {
       return streamAnswer([...head, err], ctx, headers);
     }
     case 'context_overflow':
-      return { kind: 'json', status: 400, headers: { ...headers, ...f.headers }, body: errorBody(400, f.message ?? geminiOverflowMessage(overflowTokens(f, ctx), f.window)) };
+      return {
+        kind: 'json',
+        status: 400,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(400, f.message ?? geminiOverflowMessage(overflowTokens(f, ctx), f.window)),
+      };
   }
 }
 
@@ -190,7 +236,11 @@ function aux(_route: Route, ctx: RenderContext): Answer {
 export const gemini: ProtocolAdapter = {
   id: GEMINI_ID,
   routes: [
-    { method: 'POST', path: (p) => routeOf(p)?.action === 'generateContent' || routeOf(p)?.action === 'streamGenerateContent', role: 'scripted' },
+    {
+      method: 'POST',
+      path: (p) => routeOf(p)?.action === 'generateContent' || routeOf(p)?.action === 'streamGenerateContent',
+      role: 'scripted',
+    },
     { method: 'POST', path: (p) => routeOf(p)?.action === 'countTokens', role: 'aux' },
   ],
   digest,

@@ -41,7 +41,11 @@ const ERROR: Record<number, [string, string | null]> = {
 
 function partsText(c: unknown): string {
   if (typeof c === 'string') return c;
-  return arr(c).filter(isObj).map((p) => str(p.text) || str(p.refusal)).filter((t) => t !== '').join('\n');
+  return arr(c)
+    .filter(isObj)
+    .map((p) => str(p.text) || str(p.refusal))
+    .filter((t) => t !== '')
+    .join('\n');
 }
 
 function messageText(m: Obj): string {
@@ -90,19 +94,38 @@ function usageBody(reply: Reply, ctx: RenderContext): Obj {
     completion_tokens: u.output,
     total_tokens: prompt + u.output,
     prompt_tokens_details: { cached_tokens: u.cacheRead, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: u.reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: u.reasoning,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
 function envelope(reply: Reply, ctx: RenderContext, object: string): Obj {
-  return { id: ids(ctx).completion, object, created: 1_700_000_000 + ctx.seq, model: reply.model ?? ctx.digest.model ?? 'mock-model', system_fingerprint: null };
+  return {
+    id: ids(ctx).completion,
+    object,
+    created: 1_700_000_000 + ctx.seq,
+    model: reply.model ?? ctx.digest.model ?? 'mock-model',
+    system_fingerprint: null,
+  };
 }
 
 function message(reply: Reply, ctx: RenderContext): Obj {
   const refusal = stopOf(reply) === 'refusal';
-  const text = reply.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
-  const thinking = reply.content.filter((b) => b.type === 'thinking').map((b) => b.text).join('');
-  const calls = reply.content.flatMap((b, i) => (b.type === 'tool_call' ? [{ id: ids(ctx).call(i, b.id), type: 'function', function: { name: b.name, arguments: toolInput(b) } }] : []));
+  const text = reply.content
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
+  const thinking = reply.content
+    .filter((b) => b.type === 'thinking')
+    .map((b) => b.text)
+    .join('');
+  const calls = reply.content.flatMap((b, i) =>
+    b.type === 'tool_call' ? [{ id: ids(ctx).call(i, b.id), type: 'function', function: { name: b.name, arguments: toolInput(b) } }] : [],
+  );
   const m: Obj = { role: 'assistant', content: refusal || text === '' ? null : text, refusal: refusal ? text : null, annotations: [] };
   if (thinking !== '') m.reasoning_content = thinking;
   if (calls.length > 0) m.tool_calls = calls;
@@ -134,7 +157,9 @@ function streamEvents(reply: Reply, ctx: RenderContext, done = true): SseEvent[]
         break;
       case 'tool_call': {
         const index = call++;
-        ev.push(chunk({ tool_calls: [{ index, id: ids(ctx).call(i, b.id), type: 'function', function: { name: b.name, arguments: '' } }] }));
+        ev.push(
+          chunk({ tool_calls: [{ index, id: ids(ctx).call(i, b.id), type: 'function', function: { name: b.name, arguments: '' } }] }),
+        );
         for (const d of deltas(toolInput(b))) ev.push(chunk({ tool_calls: [{ index, function: { arguments: d } }] }));
         break;
       }
@@ -148,7 +173,13 @@ function streamEvents(reply: Reply, ctx: RenderContext, done = true): SseEvent[]
   return ev;
 }
 
-function errorBody(status: number, type: string | undefined, code: string | null | undefined, message: string, param: string | null = null): Obj {
+function errorBody(
+  status: number,
+  type: string | undefined,
+  code: string | null | undefined,
+  message: string,
+  param: string | null = null,
+): Obj {
   const [t, c] = ERROR[status] ?? ['server_error', null];
   return { error: { message, type: type ?? t, param, code: code === undefined ? c : code } };
 }
@@ -168,14 +199,35 @@ function fault(f: Fault, ctx: RenderContext): Answer {
   const headers: Record<string, string> = { 'x-request-id': `req_mock_${ctx.seq}` };
   switch (f.kind) {
     case 'http':
-      return { kind: 'json', status: f.status, headers: { ...headers, ...f.headers }, body: errorBody(f.status, f.errorType, undefined, f.message ?? `Mock HTTP ${f.status}`) };
+      return {
+        kind: 'json',
+        status: f.status,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(f.status, f.errorType, undefined, f.message ?? `Mock HTTP ${f.status}`),
+      };
     case 'overloaded':
-      return { kind: 'json', status: 503, headers: { ...headers, ...f.headers }, body: errorBody(503, undefined, undefined, f.message ?? 'The server is overloaded or not ready yet.') };
+      return {
+        kind: 'json',
+        status: 503,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(503, undefined, undefined, f.message ?? 'The server is overloaded or not ready yet.'),
+      };
     case 'rate_limit':
-      return { kind: 'json', status: 429, headers: { ...headers, 'retry-after': String(f.retryAfter), ...f.headers }, body: errorBody(429, undefined, undefined, f.message ?? 'Rate limit reached.') };
+      return {
+        kind: 'json',
+        status: 429,
+        headers: { ...headers, 'retry-after': String(f.retryAfter), ...f.headers },
+        body: errorBody(429, undefined, undefined, f.message ?? 'Rate limit reached.'),
+      };
     case 'cut':
       if (!ctx.digest.stream) return { kind: 'destroy' };
-      return { kind: 'sse', status: 200, headers, events: streamEvents(f.reply ?? { content: [{ type: 'text', text: 'This stream is cut before it ends.' }] }, ctx), cutAfter: f.after };
+      return {
+        kind: 'sse',
+        status: 200,
+        headers,
+        events: streamEvents(f.reply ?? { content: [{ type: 'text', text: 'This stream is cut before it ends.' }] }, ctx),
+        cutAfter: f.after,
+      };
     case 'stream_error': {
       // OpenAI sends a mid-stream failure as a data line holding {"error": …}; the SDK throws on it.
       const err = errorBody(500, f.errorType, undefined, f.message ?? 'The model failed.');
@@ -185,8 +237,16 @@ function fault(f: Fault, ctx: RenderContext): Answer {
     }
     case 'context_overflow':
       return {
-        kind: 'json', status: 400, headers: { ...headers, ...f.headers },
-        body: errorBody(400, 'invalid_request_error', 'context_length_exceeded', f.message ?? openaiChatOverflowMessage(overflowTokens(f, ctx), f.window), 'messages'),
+        kind: 'json',
+        status: 400,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(
+          400,
+          'invalid_request_error',
+          'context_length_exceeded',
+          f.message ?? openaiChatOverflowMessage(overflowTokens(f, ctx), f.window),
+          'messages',
+        ),
       };
   }
 }

@@ -50,7 +50,10 @@ function itemText(it: Obj): string {
     case 'custom_tool_call_output':
       return typeof it.output === 'string' ? it.output : isObj(it.output) ? str(it.output.content) : partsText(it.output);
     case 'reasoning':
-      return arr(it.summary).filter(isObj).map((s) => str(s.text)).join('\n');
+      return arr(it.summary)
+        .filter(isObj)
+        .map((s) => str(s.text))
+        .join('\n');
     default:
       return it.type === undefined && typeof it.role === 'string' ? partsText(it.content) : '';
   }
@@ -76,7 +79,11 @@ function digest(body: unknown, raw: string): RequestDigest {
 
 function ids(ctx: RenderContext) {
   const n = String(ctx.seq).padStart(4, '0');
-  return { response: `resp_mock_${n}`, item: (i: number) => `item_mock_${n}_${i}`, call: (i: number, given?: string) => given ?? `call_mock_${n}_${i}` };
+  return {
+    response: `resp_mock_${n}`,
+    item: (i: number) => `item_mock_${n}_${i}`,
+    call: (i: number, given?: string) => given ?? `call_mock_${n}_${i}`,
+  };
 }
 
 /** The output items of a reply, complete. */
@@ -87,13 +94,28 @@ function outputItems(reply: Reply, ctx: RenderContext): Obj[] {
     switch (b.type) {
       case 'text':
         return {
-          type: 'message', id: id.item(i), status: 'completed', role: 'assistant',
+          type: 'message',
+          id: id.item(i),
+          status: 'completed',
+          role: 'assistant',
           content: [refusal ? { type: 'refusal', refusal: b.text } : { type: 'output_text', text: b.text, annotations: [] }],
         };
       case 'thinking':
-        return { type: 'reasoning', id: id.item(i), summary: [{ type: 'summary_text', text: b.text }], encrypted_content: b.signature ?? null };
+        return {
+          type: 'reasoning',
+          id: id.item(i),
+          summary: [{ type: 'summary_text', text: b.text }],
+          encrypted_content: b.signature ?? null,
+        };
       case 'tool_call':
-        return { type: 'function_call', id: id.item(i), status: 'completed', call_id: id.call(i, b.id), name: b.name, arguments: toolInput(b) };
+        return {
+          type: 'function_call',
+          id: id.item(i),
+          status: 'completed',
+          call_id: id.call(i, b.id),
+          name: b.name,
+          arguments: toolInput(b),
+        };
     }
   });
 }
@@ -114,12 +136,21 @@ function usageBody(reply: Reply, ctx: RenderContext): Obj {
 function responseObject(reply: Reply, ctx: RenderContext, status: string, output: Obj[], withUsage: boolean): Obj {
   const b: Obj = isObj(ctx.body) ? ctx.body : {};
   const r: Obj = {
-    id: ids(ctx).response, object: 'response', created_at: 1_700_000_000 + ctx.seq, status,
-    model: reply.model ?? ctx.digest.model ?? 'mock-model', output,
-    parallel_tool_calls: b.parallel_tool_calls ?? false, tool_choice: b.tool_choice ?? 'auto', tools: [],
-    incomplete_details: null, error: null, usage: null,
+    id: ids(ctx).response,
+    object: 'response',
+    created_at: 1_700_000_000 + ctx.seq,
+    status,
+    model: reply.model ?? ctx.digest.model ?? 'mock-model',
+    output,
+    parallel_tool_calls: b.parallel_tool_calls ?? false,
+    tool_choice: b.tool_choice ?? 'auto',
+    tools: [],
+    incomplete_details: null,
+    error: null,
+    usage: null,
   };
-  if (status === 'incomplete') r.incomplete_details = { reason: reply.rawStop ?? (stopOf(reply) === 'pause' ? 'pause_turn' : 'max_output_tokens') };
+  if (status === 'incomplete')
+    r.incomplete_details = { reason: reply.rawStop ?? (stopOf(reply) === 'pause' ? 'pause_turn' : 'max_output_tokens') };
   if (withUsage) r.usage = usageBody(reply, ctx);
   return r;
 }
@@ -152,8 +183,14 @@ function streamEvents(reply: Reply, ctx: RenderContext): SseEvent[] {
           for (const d of deltas(str(part.refusal))) push('response.refusal.delta', { item_id, output_index, content_index: 0, delta: d });
           push('response.refusal.done', { item_id, output_index, content_index: 0, refusal: part.refusal });
         } else {
-          push('response.content_part.added', { item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-          for (const d of deltas(str(part.text))) push('response.output_text.delta', { item_id, output_index, content_index: 0, delta: d, logprobs: [] });
+          push('response.content_part.added', {
+            item_id,
+            output_index,
+            content_index: 0,
+            part: { type: 'output_text', text: '', annotations: [] },
+          });
+          for (const d of deltas(str(part.text)))
+            push('response.output_text.delta', { item_id, output_index, content_index: 0, delta: d, logprobs: [] });
           push('response.output_text.done', { item_id, output_index, content_index: 0, text: part.text, logprobs: [] });
         }
         push('response.content_part.done', { item_id, output_index, content_index: 0, part });
@@ -162,7 +199,12 @@ function streamEvents(reply: Reply, ctx: RenderContext): SseEvent[] {
       case 'reasoning': {
         const text = block?.type === 'thinking' ? block.text : '';
         push('response.output_item.added', { output_index, item: { ...item, summary: [] } });
-        push('response.reasoning_summary_part.added', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });
+        push('response.reasoning_summary_part.added', {
+          item_id,
+          output_index,
+          summary_index: 0,
+          part: { type: 'summary_text', text: '' },
+        });
         for (const d of deltas(text)) push('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta: d });
         push('response.reasoning_summary_text.done', { item_id, output_index, summary_index: 0, text });
         push('response.reasoning_summary_part.done', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text } });
@@ -197,20 +239,50 @@ function fault(f: Fault, ctx: RenderContext): Answer {
   const headers: Record<string, string> = { 'x-request-id': `req_mock_${ctx.seq}` };
   switch (f.kind) {
     case 'http':
-      return { kind: 'json', status: f.status, headers: { ...headers, ...f.headers }, body: errorBody(f.status, f.errorType, f.message ?? `Mock HTTP ${f.status}`) };
+      return {
+        kind: 'json',
+        status: f.status,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(f.status, f.errorType, f.message ?? `Mock HTTP ${f.status}`),
+      };
     case 'overloaded':
-      return { kind: 'json', status: 503, headers: { ...headers, ...f.headers }, body: errorBody(503, 'server_is_overloaded', f.message ?? 'The server is overloaded.') };
+      return {
+        kind: 'json',
+        status: 503,
+        headers: { ...headers, ...f.headers },
+        body: errorBody(503, 'server_is_overloaded', f.message ?? 'The server is overloaded.'),
+      };
     case 'rate_limit':
-      return { kind: 'json', status: 429, headers: { ...headers, 'retry-after': String(f.retryAfter), ...f.headers }, body: errorBody(429, 'rate_limit_exceeded', f.message ?? 'Rate limit reached.') };
+      return {
+        kind: 'json',
+        status: 429,
+        headers: { ...headers, 'retry-after': String(f.retryAfter), ...f.headers },
+        body: errorBody(429, 'rate_limit_exceeded', f.message ?? 'Rate limit reached.'),
+      };
     case 'cut':
       if (!ctx.digest.stream) return { kind: 'destroy' };
-      return { kind: 'sse', status: 200, headers, events: streamEvents(f.reply ?? { content: [{ type: 'text', text: 'This stream is cut before it ends.' }] }, ctx), cutAfter: f.after };
+      return {
+        kind: 'sse',
+        status: 200,
+        headers,
+        events: streamEvents(f.reply ?? { content: [{ type: 'text', text: 'This stream is cut before it ends.' }] }, ctx),
+        cutAfter: f.after,
+      };
     case 'stream_error': {
       const failed: Reply = { content: [] };
-      const resp = { ...responseObject(failed, ctx, 'failed', [], false), error: { code: f.errorType ?? 'server_error', message: f.message ?? 'The model failed.' } };
-      if (!ctx.digest.stream) return { kind: 'json', status: 500, headers, body: errorBody(500, f.errorType, f.message ?? 'The model failed.') };
+      const resp = {
+        ...responseObject(failed, ctx, 'failed', [], false),
+        error: { code: f.errorType ?? 'server_error', message: f.message ?? 'The model failed.' },
+      };
+      if (!ctx.digest.stream)
+        return { kind: 'json', status: 500, headers, body: errorBody(500, f.errorType, f.message ?? 'The model failed.') };
       const head = streamEvents({ content: [{ type: 'text', text: 'partial ' }] }, ctx).slice(0, f.after);
-      return { kind: 'sse', status: 200, headers, events: [...head, { event: 'response.failed', data: { type: 'response.failed', sequence_number: head.length, response: resp } }] };
+      return {
+        kind: 'sse',
+        status: 200,
+        headers,
+        events: [...head, { event: 'response.failed', data: { type: 'response.failed', sequence_number: head.length, response: resp } }],
+      };
     }
     case 'context_overflow': {
       const message = f.message ?? OPENAI_RESPONSES_OVERFLOW_MESSAGE;
@@ -219,7 +291,12 @@ function fault(f: Fault, ctx: RenderContext): Answer {
       // Mid-stream, as the real API sends it: created, in_progress, then failed with the code.
       const head = streamEvents({ content: [] }, ctx).slice(0, 2);
       const resp = { ...responseObject({ content: [] }, ctx, 'failed', [], false), error: { code: error.code, message } };
-      return { kind: 'sse', status: 200, headers, events: [...head, { event: 'response.failed', data: { type: 'response.failed', sequence_number: 2, response: resp } }] };
+      return {
+        kind: 'sse',
+        status: 200,
+        headers,
+        events: [...head, { event: 'response.failed', data: { type: 'response.failed', sequence_number: 2, response: resp } }],
+      };
     }
   }
 }

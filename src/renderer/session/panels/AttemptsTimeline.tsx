@@ -43,10 +43,15 @@ export function AttemptsTimeline({ attempts, label }: { attempts: readonly numbe
                 void selectRow(r.index);
               }}
             >
-              attempt {n + 1} · #{r.index} <WireBadge row={r} /> · {r.status === null ? (r.source === 'log' ? 'status unknown' : 'no response') : `HTTP ${r.status}`}
-              {r.error && <> · {r.error.code ?? 'error'}: {r.error.message}</>}
-              {r.finish && <> · finish {r.finish.raw}</>}
-              {' '}· {ms(r.durationMs)}
+              attempt {n + 1} · #{r.index} <WireBadge row={r} /> ·{' '}
+              {r.status === null ? (r.source === 'log' ? 'status unknown' : 'no response') : `HTTP ${r.status}`}
+              {r.error && (
+                <>
+                  {' '}
+                  · {r.error.code ?? 'error'}: {r.error.message}
+                </>
+              )}
+              {r.finish && <> · finish {r.finish.raw}</>} · {ms(r.durationMs)}
               {r.retryOf !== null && <span className="muted"> · retry of #{r.retryOf}</span>}
             </li>
           );

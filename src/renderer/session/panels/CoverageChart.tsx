@@ -17,13 +17,30 @@ export function CoverageChart({ coverage }: { coverage: MapReduceDetail['coverag
     <figure className="sv-coverage" aria-label="MapReduce coverage">
       <div className="sv-coverage-plot" style={{ height }}>
         {c.gaps.map((g) => (
-          <div key={`gap-${g.start}`} className="sv-cov-gap" style={{ left: w(g.start), width: w(g.end - g.start + 1) }} title={`gap: items ${g.start}–${g.end} are covered by no segment`} data-gap={`${g.start}-${g.end}`} />
+          <div
+            key={`gap-${g.start}`}
+            className="sv-cov-gap"
+            style={{ left: w(g.start), width: w(g.end - g.start + 1) }}
+            title={`gap: items ${g.start}–${g.end} are covered by no segment`}
+            data-gap={`${g.start}-${g.end}`}
+          />
         ))}
         {c.overlaps.map((o) => (
-          <div key={`ov-${o.start}`} className="sv-cov-overlap" style={{ left: w(o.start), width: w(o.end - o.start + 1) }} title={`overlap: items ${o.start}–${o.end} are covered by segments ${o.ordinals.join(', ')}`} data-overlap={`${o.start}-${o.end}`} />
+          <div
+            key={`ov-${o.start}`}
+            className="sv-cov-overlap"
+            style={{ left: w(o.start), width: w(o.end - o.start + 1) }}
+            title={`overlap: items ${o.start}–${o.end} are covered by segments ${o.ordinals.join(', ')}`}
+            data-overlap={`${o.start}-${o.end}`}
+          />
         ))}
         {coverage.axis.map((a, i) => (
-          <div key={a.id} className={`sv-cov-item ${c.counts[i] === 0 ? 'uncovered' : ''}`} style={{ left: w(i), width: w(1) }} title={`${a.id}${a.seq !== null ? ` (seq ${a.seq})` : ''}: ${c.counts[i] ?? 0} segment(s)`}>
+          <div
+            key={a.id}
+            className={`sv-cov-item ${c.counts[i] === 0 ? 'uncovered' : ''}`}
+            style={{ left: w(i), width: w(1) }}
+            title={`${a.id}${a.seq !== null ? ` (seq ${a.seq})` : ''}: ${c.counts[i] ?? 0} segment(s)`}
+          >
             <span>{a.id}</span>
           </div>
         ))}
@@ -41,10 +58,21 @@ export function CoverageChart({ coverage }: { coverage: MapReduceDetail['coverag
       </div>
       <figcaption className="muted small">
         {c.items} items · {coverage.segments.length} segments at seq {coverage.atSeq ?? '?'} ·{' '}
-        <span className={c.gaps.length > 0 ? 'sev-error' : ''}>{c.gaps.length} gap{c.gaps.length === 1 ? '' : 's'}</span> ·{' '}
-        <span className={c.overlaps.length > 0 ? 'sev-warning' : ''}>{c.overlaps.length} overlap{c.overlaps.length === 1 ? '' : 's'}</span>
-        {c.beyond.map((b) => <span key={b.ordinal} className="sev-error"> · segment {b.ordinal} reaches beyond the source: {b.items.join(', ')}</span>)}
-        {' '}· <span className="sv-key status-accepted" /> accepted <span className="sv-key status-rejected" /> rejected <span className="sv-key status-failed" /> failed <span className="sv-key status-pending" /> no map yet
+        <span className={c.gaps.length > 0 ? 'sev-error' : ''}>
+          {c.gaps.length} gap{c.gaps.length === 1 ? '' : 's'}
+        </span>{' '}
+        ·{' '}
+        <span className={c.overlaps.length > 0 ? 'sev-warning' : ''}>
+          {c.overlaps.length} overlap{c.overlaps.length === 1 ? '' : 's'}
+        </span>
+        {c.beyond.map((b) => (
+          <span key={b.ordinal} className="sev-error">
+            {' '}
+            · segment {b.ordinal} reaches beyond the source: {b.items.join(', ')}
+          </span>
+        ))}{' '}
+        · <span className="sv-key status-accepted" /> accepted <span className="sv-key status-rejected" /> rejected{' '}
+        <span className="sv-key status-failed" /> failed <span className="sv-key status-pending" /> no map yet
       </figcaption>
     </figure>
   );

@@ -25,8 +25,16 @@ export function DetailPanel(): React.JSX.Element {
     <section className="sv-detail" aria-label="Details">
       <div className="sv-tabs" role="tablist">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'active' : ''} onClick={() => setTab(t.id)}>
-            {t.label}{count(t.id)}
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            className={tab === t.id ? 'active' : ''}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+            {count(t.id)}
           </button>
         ))}
       </div>

@@ -21,12 +21,14 @@ export function DiagnosticsPanel(): React.JSX.Element {
             <input
               type="checkbox"
               checked={shown.has(s)}
-              onChange={() => setShown((prev) => {
-                const next = new Set(prev);
-                if (next.has(s)) next.delete(s);
-                else next.add(s);
-                return next;
-              })}
+              onChange={() =>
+                setShown((prev) => {
+                  const next = new Set(prev);
+                  if (next.has(s)) next.delete(s);
+                  else next.add(s);
+                  return next;
+                })
+              }
             />{' '}
             <span className={`sev-${s}`}>{s}</span> {diagnostics.filter((d) => d.severity === s).length}
           </label>
@@ -42,7 +44,8 @@ export function DiagnosticsPanel(): React.JSX.Element {
               <span className="muted small">{d.file ? ` ${d.file}:${d.line ?? '?'}` : ''}</span>
               {seq !== undefined && (
                 <button type="button" className="link" onClick={() => void jumpToSeq(seq, at >= 0 ? at : undefined)}>
-                  jump to event {seq}{at >= 0 ? ` (request #${at})` : ''}
+                  jump to event {seq}
+                  {at >= 0 ? ` (request #${at})` : ''}
                 </button>
               )}
             </li>

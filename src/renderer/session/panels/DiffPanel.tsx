@@ -15,8 +15,9 @@ function ViewVsRaw(): React.JSX.Element {
   const jumpToSeq = useSession((s) => s.jumpToSeq);
   const [fate, setFate] = useState<FateName | null>(null);
   const [from, setFrom] = useState(0);
-  const q = useQuery(branch === null || selected === null ? null : `${branch}\u0000${selected}\u0000${fate}\u0000${from}`,
-    () => api.listFates({ sessionId, branch: branch ?? undefined, index: selected ?? 0, fate: fate ?? undefined, from, count: PAGE }));
+  const q = useQuery(branch === null || selected === null ? null : `${branch}\u0000${selected}\u0000${fate}\u0000${from}`, () =>
+    api.listFates({ sessionId, branch: branch ?? undefined, index: selected ?? 0, fate: fate ?? undefined, from, count: PAGE }),
+  );
   const v = valueOf(q);
   const choose = (f: FateName | null) => {
     setFate(f);
@@ -25,11 +26,17 @@ function ViewVsRaw(): React.JSX.Element {
   return (
     <section className="sv-diff-raw" aria-label="View against raw history">
       <h3>View #{selected} against the raw history</h3>
-      {q.state === 'error' && <div className="notice error" role="alert"><strong>{q.error.code}</strong> {q.error.message}</div>}
+      {q.state === 'error' && (
+        <div className="notice error" role="alert">
+          <strong>{q.error.code}</strong> {q.error.message}
+        </div>
+      )}
       {v && (
         <>
           <div className="sv-fate-counts" role="group" aria-label="Fate counts">
-            <button type="button" className={fate === null ? 'active' : ''} onClick={() => choose(null)}>all {Object.values(v.counts).reduce((a, b) => a + b, 0)}</button>
+            <button type="button" className={fate === null ? 'active' : ''} onClick={() => choose(null)}>
+              all {Object.values(v.counts).reduce((a, b) => a + b, 0)}
+            </button>
             {FATE_NAMES.map((f) => (
               <button type="button" key={f} className={fate === f ? 'active' : ''} onClick={() => choose(f)} data-fate={f}>
                 <span className={`chip fate-${f}`}>{f}</span> <span className="sv-count">{v.counts[f]}</span>
@@ -39,16 +46,27 @@ function ViewVsRaw(): React.JSX.Element {
           <ul className="sv-list sv-fate-rows">
             {v.rows.map((r) => (
               <li key={r.fate.seq}>
-                <span className={`chip fate-${r.fate.fate}`} title={fateTitle(r.fate)}>{r.fate.fate}</span>{' '}
-                <button type="button" className="link" onClick={() => void jumpToSeq(r.fate.seq, selected ?? undefined)}>{r.fate.seq}</button>{' '}
+                <span className={`chip fate-${r.fate.fate}`} title={fateTitle(r.fate)}>
+                  {r.fate.fate}
+                </span>{' '}
+                <button type="button" className="link" onClick={() => void jumpToSeq(r.fate.seq, selected ?? undefined)}>
+                  {r.fate.seq}
+                </button>{' '}
                 <code>{r.fate.id}</code> {r.kind} · {chars(r.chars)} · <span className="muted">{fateTitle(r.fate)}</span> — {r.preview}
               </li>
             ))}
           </ul>
           <div className="sv-pager">
-            <button type="button" disabled={from === 0} onClick={() => setFrom(Math.max(0, from - PAGE))}>previous</button>
-            <span className="muted small"> {v.total === 0 ? 0 : from + 1}–{Math.min(v.total, from + PAGE)} of {v.total} </span>
-            <button type="button" disabled={from + PAGE >= v.total} onClick={() => setFrom(from + PAGE)}>next</button>
+            <button type="button" disabled={from === 0} onClick={() => setFrom(Math.max(0, from - PAGE))}>
+              previous
+            </button>
+            <span className="muted small">
+              {' '}
+              {v.total === 0 ? 0 : from + 1}–{Math.min(v.total, from + PAGE)} of {v.total}{' '}
+            </span>
+            <button type="button" disabled={from + PAGE >= v.total} onClick={() => setFrom(from + PAGE)}>
+              next
+            </button>
           </div>
         </>
       )}
@@ -67,28 +85,47 @@ function ViewVsView(): React.JSX.Element {
   const [other, setOther] = useState<string>('');
   const a = other.trim() === '' ? (selected ?? 0) - 1 : Number(other);
   const valid = Number.isInteger(a) && a >= 0 && a < count && selected !== null;
-  const q = useQuery(valid && branch !== null ? `${branch}\u0000${a}\u0000${selected}` : null,
-    () => api.diffViews({ sessionId, branch: branch ?? undefined, a, b: selected ?? 0, limit: 2000 }));
+  const q = useQuery(valid && branch !== null ? `${branch}\u0000${a}\u0000${selected}` : null, () =>
+    api.diffViews({ sessionId, branch: branch ?? undefined, a, b: selected ?? 0, limit: 2000 }),
+  );
   const v = valueOf(q);
   return (
     <section className="sv-diff-views" aria-label="View against view">
       <h3>
         View #
-        <input value={other} onChange={(e) => setOther(e.target.value)} placeholder={String(Math.max(0, (selected ?? 0) - 1))} size={5} aria-label="Compare with request" inputMode="numeric" />
-        {' '}against view #{selected}
+        <input
+          value={other}
+          onChange={(e) => setOther(e.target.value)}
+          placeholder={String(Math.max(0, (selected ?? 0) - 1))}
+          size={5}
+          aria-label="Compare with request"
+          inputMode="numeric"
+        />{' '}
+        against view #{selected}
       </h3>
       {!valid && <p className="muted">Pick another request of this branch (0–{count - 1}).</p>}
-      {q.state === 'error' && <div className="notice error" role="alert"><strong>{q.error.code}</strong> {q.error.message}</div>}
+      {q.state === 'error' && (
+        <div className="notice error" role="alert">
+          <strong>{q.error.code}</strong> {q.error.message}
+        </div>
+      )}
       {v && valid && (
         <>
           <div className="sv-diff-counts" aria-label="Diff counts">
-            <span className="added">+{v.counts.added} added</span> · <span className="removed">−{v.counts.removed} removed</span> · <span className="changed">~{v.counts.changed} changed</span> · {v.counts.same} the same
+            <span className="added">+{v.counts.added} added</span> · <span className="removed">−{v.counts.removed} removed</span> ·{' '}
+            <span className="changed">~{v.counts.changed} changed</span> · {v.counts.same} the same
           </div>
           <ul className="sv-list">
             {v.rows.map((r) => (
               <li key={`${r.change}-${r.id}`} className={`sv-change ${r.change}`}>
                 <span className="sv-change-sign">{r.change === 'added' ? '+' : r.change === 'removed' ? '−' : '~'}</span>{' '}
-                {r.b !== null ? <button type="button" className="link" onClick={() => pickView(r.b ?? 0)}><code>{r.id}</code></button> : <code>{r.id}</code>}{' '}
+                {r.b !== null ? (
+                  <button type="button" className="link" onClick={() => pickView(r.b ?? 0)}>
+                    <code>{r.id}</code>
+                  </button>
+                ) : (
+                  <code>{r.id}</code>
+                )}{' '}
                 {r.kind} · {r.detail} — <span className="muted">{r.preview}</span>
               </li>
             ))}

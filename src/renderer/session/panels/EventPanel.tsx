@@ -9,12 +9,20 @@ export function EventPanel(): React.JSX.Element {
   const seq = useSession((s) => s.pickedRaw);
   const q = useQuery(seq === null ? null : `${seq}`, () => api.getEventText({ sessionId, seq: seq ?? 0 }));
   if (seq === null) return <p className="muted pad">Pick an event in the raw history to read it whole.</p>;
-  if (q.state === 'error') return <div className="notice error" role="alert"><strong>{q.error.code}</strong> {q.error.message}</div>;
+  if (q.state === 'error')
+    return (
+      <div className="notice error" role="alert">
+        <strong>{q.error.code}</strong> {q.error.message}
+      </div>
+    );
   if (q.state !== 'ready') return <p className="muted pad">Reading event {seq}…</p>;
   const e = q.value;
   return (
     <div className="sv-event">
-      <div className="muted small">event {e.seq} · {e.kind} · {e.file}:{e.line} · {chars(e.text.chars)}{e.text.truncated ? ' (cut: only the first part is shown)' : ''}</div>
+      <div className="muted small">
+        event {e.seq} · {e.kind} · {e.file}:{e.line} · {chars(e.text.chars)}
+        {e.text.truncated ? ' (cut: only the first part is shown)' : ''}
+      </div>
       <pre className="sv-pre">{e.text.text}</pre>
     </div>
   );

@@ -5,7 +5,11 @@ import { TextDiffView } from './TextDiffView';
 
 /** Everything the log records of a MapReduce compaction (cosh), each row linked to its event. */
 export function MapReduceSection({ mr, onPick }: { mr: MapReduceDetail; onPick: (seq: number) => void }): React.JSX.Element {
-  const seq = (s: number): React.JSX.Element => <button type="button" className="link" onClick={() => onPick(s)}>{s}</button>;
+  const seq = (s: number): React.JSX.Element => (
+    <button type="button" className="link" onClick={() => onPick(s)}>
+      {s}
+    </button>
+  );
   const finalOut = [...mr.reductions].reverse().find((r) => r.final)?.output ?? null;
   const lastCorrection = [...mr.corrections].reverse().find((c) => c.output !== null)?.output ?? null;
   return (
@@ -15,19 +19,38 @@ export function MapReduceSection({ mr, onPick }: { mr: MapReduceDetail; onPick: 
       <h3>Stagings</h3>
       <ul className="sv-list">
         {mr.stagings.map((s) => (
-          <li key={s.seq}>seq {seq(s.seq)} · version {s.version ?? 'legacy (unversioned)'} · {s.fingerprint} · {s.segments.length} segments</li>
+          <li key={s.seq}>
+            seq {seq(s.seq)} · version {s.version ?? 'legacy (unversioned)'} · {s.fingerprint} · {s.segments.length} segments
+          </li>
         ))}
         {mr.repartitions.map((r) => (
-          <li key={r.seq}>seq {seq(r.seq)} · repartition {r.attempt}{r.replaces ? ` of ${r.replaces.join(', ')}` : ''} → segments {r.segments.map((x) => x.ordinal).join(', ')}</li>
+          <li key={r.seq}>
+            seq {seq(r.seq)} · repartition {r.attempt}
+            {r.replaces ? ` of ${r.replaces.join(', ')}` : ''} → segments {r.segments.map((x) => x.ordinal).join(', ')}
+          </li>
         ))}
       </ul>
       <h3>Maps</h3>
       <table className="sv-table">
-        <thead><tr><th>seq</th><th>segment</th><th>status</th><th>request</th><th>finish</th><th>usage in/out</th><th>summary</th></tr></thead>
+        <thead>
+          <tr>
+            <th>seq</th>
+            <th>segment</th>
+            <th>status</th>
+            <th>request</th>
+            <th>finish</th>
+            <th>usage in/out</th>
+            <th>summary</th>
+          </tr>
+        </thead>
         <tbody>
           {mr.maps.map((m) => (
             <tr key={m.seq} className={`status-${m.status}`}>
-              <td>{seq(m.seq)}</td><td>{m.ordinal}</td><td>{m.status}</td><td>{m.request ?? '—'}</td><td>{m.finish?.raw ?? '—'}</td>
+              <td>{seq(m.seq)}</td>
+              <td>{m.ordinal}</td>
+              <td>{m.status}</td>
+              <td>{m.request ?? '—'}</td>
+              <td>{m.finish?.raw ?? '—'}</td>
               <td>{m.usage ? `${m.usage.input ?? '?'} / ${m.usage.output ?? '?'}` : '—'}</td>
               <td className="sv-cell-text">{m.summary?.text ?? ''}</td>
             </tr>
@@ -39,13 +62,22 @@ export function MapReduceSection({ mr, onPick }: { mr: MapReduceDetail; onPick: 
       <h3>Rereads, audits, corrections</h3>
       <ul className="sv-list">
         {mr.rereads.map((r) => (
-          <li key={r.seq}>seq {seq(r.seq)} · reread {r.ranges.map((x) => `${x.from}–${x.to}`).join(', ')} · <span className={r.status === 'served' ? '' : 'sev-warning'}>{r.status}</span>{r.reduction ? ` · for L${r.reduction.level}#${r.reduction.index}` : ''}</li>
+          <li key={r.seq}>
+            seq {seq(r.seq)} · reread {r.ranges.map((x) => `${x.from}–${x.to}`).join(', ')} ·{' '}
+            <span className={r.status === 'served' ? '' : 'sev-warning'}>{r.status}</span>
+            {r.reduction ? ` · for L${r.reduction.level}#${r.reduction.index}` : ''}
+          </li>
         ))}
         {mr.audits.map((a) => (
-          <li key={a.seq}>seq {seq(a.seq)} · audit <span className={a.verdict === 'fail' ? 'sev-error' : ''}>{a.verdict}</span>{a.issues.length > 0 ? `: ${a.issues.join('; ')}` : ''}</li>
+          <li key={a.seq}>
+            seq {seq(a.seq)} · audit <span className={a.verdict === 'fail' ? 'sev-error' : ''}>{a.verdict}</span>
+            {a.issues.length > 0 ? `: ${a.issues.join('; ')}` : ''}
+          </li>
         ))}
         {mr.corrections.map((c) => (
-          <li key={c.seq}>seq {seq(c.seq)} · correction {c.n} · {c.accepted ? 'accepted' : 'rejected'}</li>
+          <li key={c.seq}>
+            seq {seq(c.seq)} · correction {c.n} · {c.accepted ? 'accepted' : 'rejected'}
+          </li>
         ))}
       </ul>
       {finalOut && lastCorrection && (

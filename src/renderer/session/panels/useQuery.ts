@@ -12,7 +12,12 @@ export type Query<T> =
  * its way the previous value stays visible (`loading` carries it); answers to an older key are dropped.
  * `refresh` > 0 asks again every that many ms while `again(value)` says so (counting in progress).
  */
-export function useQuery<T>(key: string | null, ask: () => Promise<ApiResult<T>>, refresh = 0, again: (v: T) => boolean = () => false): Query<T> {
+export function useQuery<T>(
+  key: string | null,
+  ask: () => Promise<ApiResult<T>>,
+  refresh = 0,
+  again: (v: T) => boolean = () => false,
+): Query<T> {
   const [q, setQ] = useState<Query<T>>({ state: 'idle' });
   useEffect(() => {
     if (key === null) {

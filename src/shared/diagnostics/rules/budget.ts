@@ -73,7 +73,9 @@ export const COMPACTION_GREW_CONTEXT: Rule = {
     const out: Diagnostic[] = [];
     for (const c of ctx.facts.compactions) {
       if (c.commitSeq === null) continue;
-      const prev = ctx.facts.compactions.filter((o) => o !== c && o.commitSeq !== null && o.settledSeq < startOf(c)).reduce((n, o) => Math.max(n, o.settledSeq), -1);
+      const prev = ctx.facts.compactions
+        .filter((o) => o !== c && o.commitSeq !== null && o.settledSeq < startOf(c))
+        .reduce((n, o) => Math.max(n, o.settledSeq), -1);
       const before = lastAgentBefore(ctx, startOf(c), prev);
       const after = firstAgentAfter(ctx, Math.max(c.settledSeq, c.end?.seq ?? -1), nextCompactionSeq(ctx, c));
       if (!before || !after || before.m.source !== after.m.source) continue;
@@ -83,9 +85,14 @@ export const COMPACTION_GREW_CONTEXT: Rule = {
       // did shrink, if not below the last request.
       const pre = c.start?.preTokens;
       if (pre !== undefined && after.m.value < pre) continue;
-      out.push(finding('COMPACTION_GREW_CONTEXT', 'error',
-        `The first request after compaction ${c.id}, ${req(after)}, sent ${measureText(after.m)}: not fewer than the ${num(before.m.value)} tokens of the last request before it, ${req(before)}${pre !== undefined ? `, nor than the ${num(pre)} tokens the compaction counted before it ran` : ''}. The compaction did not shrink the context it was run to shrink.`,
-        [after.req.seq, c.commitSeq, before.req.seq]));
+      out.push(
+        finding(
+          'COMPACTION_GREW_CONTEXT',
+          'error',
+          `The first request after compaction ${c.id}, ${req(after)}, sent ${measureText(after.m)}: not fewer than the ${num(before.m.value)} tokens of the last request before it, ${req(before)}${pre !== undefined ? `, nor than the ${num(pre)} tokens the compaction counted before it ran` : ''}. The compaction did not shrink the context it was run to shrink.`,
+          [after.req.seq, c.commitSeq, before.req.seq],
+        ),
+      );
     }
     return out;
   },
@@ -120,9 +127,14 @@ export const BUDGET_EXCEEDED: Rule = {
       const parts = [`window ${num(window)}`];
       if (reserve > 0) parts.push(`output reserve ${num(reserve)}`);
       if (headroom > 0) parts.push(`headroom ${num(headroom)}`);
-      out.push(finding('BUDGET_EXCEEDED', 'error',
-        `After compaction ${c.id}, ${where} held ${measureText(m)}: over the commit budget of ${num(budget)} tokens (${parts.join(' − ')}, from the policy recorded at its start). A handoff that does not fit must be rejected without changing the view.`,
-        [after?.req.seq ?? c.end?.seq ?? c.commitSeq, c.commitSeq, c.start?.seq ?? c.commitSeq]));
+      out.push(
+        finding(
+          'BUDGET_EXCEEDED',
+          'error',
+          `After compaction ${c.id}, ${where} held ${measureText(m)}: over the commit budget of ${num(budget)} tokens (${parts.join(' − ')}, from the policy recorded at its start). A handoff that does not fit must be rejected without changing the view.`,
+          [after?.req.seq ?? c.end?.seq ?? c.commitSeq, c.commitSeq, c.start?.seq ?? c.commitSeq],
+        ),
+      );
     }
     return out;
   },
@@ -167,9 +179,14 @@ export const RAW_TAIL_VIOLATED: Rule = {
       const seqs = [c.commitSeq, ...unit.map((x) => x.seq)];
       if (p.rawTailMessages !== undefined) {
         if (tail.length < p.rawTailMessages && tail.length + unit.length <= p.rawTailMessages) {
-          out.push(finding('RAW_TAIL_VIOLATED', 'warning',
-            `Compaction ${c.id} kept ${plural(tail.length, 'message')} verbatim after its checkpoint, but its policy reserves the last ${plural(p.rawTailMessages, 'message')}; the newest summarised unit (${unit.map((x) => x.id).join(', ')}) would have fitted in the reserved tail.`,
-            seqs));
+          out.push(
+            finding(
+              'RAW_TAIL_VIOLATED',
+              'warning',
+              `Compaction ${c.id} kept ${plural(tail.length, 'message')} verbatim after its checkpoint, but its policy reserves the last ${plural(p.rawTailMessages, 'message')}; the newest summarised unit (${unit.map((x) => x.id).join(', ')}) would have fitted in the reserved tail.`,
+              seqs,
+            ),
+          );
         }
         continue;
       }
@@ -181,9 +198,14 @@ export const RAW_TAIL_VIOLATED: Rule = {
       const tailTokens = size(tail);
       const unitTokens = size(unit);
       if (tailTokens < reserve && tailTokens + unitTokens <= reserve) {
-        out.push(finding('RAW_TAIL_VIOLATED', 'warning',
-          `Compaction ${c.id} kept a raw tail of about ${num(tailTokens)} tokens (local estimate), but its policy reserves ${num(reserve)} tokens${p.rawTailRatio !== undefined && p.rawTailTokens === undefined ? ` (${Math.round(p.rawTailRatio * 100)} % of the ${num(window ?? 0)}-token window)` : ''}; the newest summarised unit (about ${num(unitTokens)} tokens) would have fitted in the reserved tail.`,
-          seqs));
+        out.push(
+          finding(
+            'RAW_TAIL_VIOLATED',
+            'warning',
+            `Compaction ${c.id} kept a raw tail of about ${num(tailTokens)} tokens (local estimate), but its policy reserves ${num(reserve)} tokens${p.rawTailRatio !== undefined && p.rawTailTokens === undefined ? ` (${Math.round(p.rawTailRatio * 100)} % of the ${num(window ?? 0)}-token window)` : ''}; the newest summarised unit (about ${num(unitTokens)} tokens) would have fitted in the reserved tail.`,
+            seqs,
+          ),
+        );
       }
     }
     return out;
@@ -226,7 +248,12 @@ export const TRIGGER_MISSED: Rule = {
     };
     const failures = ctx.facts.compactions.filter((c) => isAutomatic(c) && isFailedAttempt(c));
     const rs = ctx.facts.agentRequests;
-    interface Miss { i: number; value: Measure; limit: number; deferredBy: CompactionFacts | null }
+    interface Miss {
+      i: number;
+      value: Measure;
+      limit: number;
+      deferredBy: CompactionFacts | null;
+    }
     const misses: Miss[] = [];
     for (let i = 0; i < rs.length - 1; i++) {
       const r = rs[i] as RequestRecord;
@@ -244,25 +271,48 @@ export const TRIGGER_MISSED: Rule = {
     const out: Diagnostic[] = [];
     for (let k = 0; k < misses.length;) {
       let j = k;
-      while (j + 1 < misses.length && (misses[j + 1] as Miss).i === (misses[j] as Miss).i + 1 && ((misses[j + 1] as Miss).deferredBy === null) === ((misses[k] as Miss).deferredBy === null)) j++;
+      while (
+        j + 1 < misses.length &&
+        (misses[j + 1] as Miss).i === (misses[j] as Miss).i + 1 &&
+        ((misses[j + 1] as Miss).deferredBy === null) === ((misses[k] as Miss).deferredBy === null)
+      )
+        j++;
       const first = misses[k] as Miss;
       const last = misses[j] as Miss;
       const r0 = rs[first.i] as RequestRecord;
       const r1 = rs[last.i] as RequestRecord;
-      const which = first === last ? `Request #${r0.index} (seq ${r0.seq}) sent ${measureText(first.value)}` : `Requests #${r0.index}–#${r1.index} (seq ${r0.seq}–${r1.seq}) each sent at least ${num(Math.min(...misses.slice(k, j + 1).map((x) => x.value.value)))} tokens`;
+      const which =
+        first === last
+          ? `Request #${r0.index} (seq ${r0.seq}) sent ${measureText(first.value)}`
+          : `Requests #${r0.index}–#${r1.index} (seq ${r0.seq}–${r1.seq}) each sent at least ${num(Math.min(...misses.slice(k, j + 1).map((x) => x.value.value)))} tokens`;
       const seqs = misses.slice(k, j + 1).map((x) => (rs[x.i] as RequestRecord).seq);
       if (preset) {
-        out.push(finding('TRIGGER_MISSED', 'info',
-          `${which}, past the ${num(first.limit)}-token automatic compaction trigger of ${preset.name}'s documented policy (${preset.description}${r0.route.window !== undefined ? `, on the ${num(r0.route.window)}-token window the log records` : ''}; the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. This client does not log a failed automatic compaction, so one may have failed here unseen: an inference from usage, not a recorded fact (docs/fidelity.md).`,
-          seqs));
+        out.push(
+          finding(
+            'TRIGGER_MISSED',
+            'info',
+            `${which}, past the ${num(first.limit)}-token automatic compaction trigger of ${preset.name}'s documented policy (${preset.description}${r0.route.window !== undefined ? `, on the ${num(r0.route.window)}-token window the log records` : ''}; the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. This client does not log a failed automatic compaction, so one may have failed here unseen: an inference from usage, not a recorded fact (docs/fidelity.md).`,
+            seqs,
+          ),
+        );
       } else if (first.deferredBy) {
-        out.push(finding('TRIGGER_MISSED', 'info',
-          `${which}, past the compaction trigger of ${num(first.limit)} tokens, and no compaction ran around ${first === last ? 'it' : 'them'}: deferred, because compaction ${first.deferredBy.id} failed earlier in the same turn (a failure defers threshold-triggered attempts until the next turn).`,
-          [...seqs, first.deferredBy.firstSeq]));
+        out.push(
+          finding(
+            'TRIGGER_MISSED',
+            'info',
+            `${which}, past the compaction trigger of ${num(first.limit)} tokens, and no compaction ran around ${first === last ? 'it' : 'them'}: deferred, because compaction ${first.deferredBy.id} failed earlier in the same turn (a failure defers threshold-triggered attempts until the next turn).`,
+            [...seqs, first.deferredBy.firstSeq],
+          ),
+        );
       } else {
-        out.push(finding('TRIGGER_MISSED', 'warning',
-          `${which}, past the compaction trigger of ${num(first.limit)} tokens (from the recorded policy), and no compaction ran before ${first === last ? 'it or the next request' : 'them'}: the context keeps growing toward the window.`,
-          seqs));
+        out.push(
+          finding(
+            'TRIGGER_MISSED',
+            'warning',
+            `${which}, past the compaction trigger of ${num(first.limit)} tokens (from the recorded policy), and no compaction ran before ${first === last ? 'it or the next request' : 'them'}: the context keeps growing toward the window.`,
+            seqs,
+          ),
+        );
       }
       k = j + 1;
     }
@@ -288,9 +338,14 @@ export const WINDOW_CHANGED: Rule = {
       const b = afterReq.route;
       if (a.window === b.window || a.model !== b.model || a.provider !== b.provider) continue;
       done.add(c.id);
-      out.push(finding('WINDOW_CHANGED', 'warning',
-        `The agent's context window changed from ${num(a.window ?? 0)} to ${num(b.window ?? 0)} tokens across compaction ${c.id} (request #${beforeReq.index} → #${afterReq.index}), with the same model: a summarizer's window or an overflow must not resize the agent's budget; only a provider report of a smaller window may.`,
-        [afterReq.seq, c.commitSeq ?? c.end?.seq ?? c.firstSeq, beforeReq.seq]));
+      out.push(
+        finding(
+          'WINDOW_CHANGED',
+          'warning',
+          `The agent's context window changed from ${num(a.window ?? 0)} to ${num(b.window ?? 0)} tokens across compaction ${c.id} (request #${beforeReq.index} → #${afterReq.index}), with the same model: a summarizer's window or an overflow must not resize the agent's budget; only a provider report of a smaller window may.`,
+          [afterReq.seq, c.commitSeq ?? c.end?.seq ?? c.firstSeq, beforeReq.seq],
+        ),
+      );
     }
     // The budget policy's window between successive compactions.
     const withWindow = ctx.facts.compactions.filter((c) => c.start?.policy?.window !== undefined);
@@ -304,9 +359,14 @@ export const WINDOW_CHANGED: Rule = {
       const ra = ctx.facts.routeAt(startOf(p));
       const rb = ctx.facts.routeAt(startOf(c));
       if (ra.model !== rb.model || ra.provider !== rb.provider) continue;
-      out.push(finding('WINDOW_CHANGED', 'warning',
-        `The context window of the budget policy changed from ${num(wa ?? 0)} to ${num(wb ?? 0)} tokens after compaction ${p.id} (policy of ${p.id} → ${c.id}), with no change of model: a summarizer overflow or a repartition must not resize the agent's context budget; only a provider report of a smaller window may.`,
-        [startOf(c), startOf(p)]));
+      out.push(
+        finding(
+          'WINDOW_CHANGED',
+          'warning',
+          `The context window of the budget policy changed from ${num(wa ?? 0)} to ${num(wb ?? 0)} tokens after compaction ${p.id} (policy of ${p.id} → ${c.id}), with no change of model: a summarizer overflow or a repartition must not resize the agent's context budget; only a provider report of a smaller window may.`,
+          [startOf(c), startOf(p)],
+        ),
+      );
     }
     return out;
   },

@@ -6,16 +6,34 @@ export function describeCut(ctx: RuleContext, seq: number): { what: string; comp
   const bracket = ctx.facts.bracketAt(seq);
   if (e?.kind === 'item') {
     const d = e.item.derivation;
-    if (d?.kind === 'checkpoint') return { what: `Compaction ${d.compactionId} (checkpoint ${e.item.id}, seq ${seq})`, compactionId: d.compactionId, compactionLike: true };
+    if (d?.kind === 'checkpoint')
+      return {
+        what: `Compaction ${d.compactionId} (checkpoint ${e.item.id}, seq ${seq})`,
+        compactionId: d.compactionId,
+        compactionLike: true,
+      };
     if (d?.kind === 'marker') {
-      return { what: `The truncation marker ${e.item.id} (seq ${seq}${bracket ? `, compaction ${bracket.id}` : ''})`, compactionId: bracket?.id ?? null, compactionLike: true };
+      return {
+        what: `The truncation marker ${e.item.id} (seq ${seq}${bracket ? `, compaction ${bracket.id}` : ''})`,
+        compactionId: bracket?.id ?? null,
+        compactionLike: true,
+      };
     }
     if (d?.kind === 'pruned') return { what: `Pruning of item ${d.of} (seq ${seq})`, compactionId: null, compactionLike: false };
-    if (d?.kind === 'reinjected') return { what: `The re-injected item ${e.item.id} (seq ${seq})`, compactionId: bracket?.id ?? null, compactionLike: bracket !== null };
-    return { what: `The replacement ${e.item.id} (seq ${seq}${bracket ? `, compaction ${bracket.id}` : ''})`, compactionId: bracket?.id ?? null, compactionLike: bracket !== null };
+    if (d?.kind === 'reinjected')
+      return {
+        what: `The re-injected item ${e.item.id} (seq ${seq})`,
+        compactionId: bracket?.id ?? null,
+        compactionLike: bracket !== null,
+      };
+    return {
+      what: `The replacement ${e.item.id} (seq ${seq}${bracket ? `, compaction ${bracket.id}` : ''})`,
+      compactionId: bracket?.id ?? null,
+      compactionLike: bracket !== null,
+    };
   }
   if (e?.kind === 'drop') {
-    const owner = e.compactionId ?? ((e.reason === 'compaction' || e.reason === 'truncation') ? bracket?.id ?? null : null);
+    const owner = e.compactionId ?? (e.reason === 'compaction' || e.reason === 'truncation' ? (bracket?.id ?? null) : null);
     const compactionLike = e.compactionId !== undefined || e.reason === 'compaction' || e.reason === 'truncation';
     return { what: `The drop at seq ${seq} (${e.reason}${owner ? `, compaction ${owner}` : ''})`, compactionId: owner, compactionLike };
   }

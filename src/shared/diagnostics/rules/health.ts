@@ -25,9 +25,14 @@ export const UNKNOWN_RECORDS: Rule = {
     const out: Diagnostic[] = [];
     for (const [type, seqs] of byType) {
       if (seqs.some((s) => cited.has(s))) continue; // An importer reported these records already.
-      out.push(finding('UNKNOWN_RECORDS', 'warning',
-        `${num(seqs.length)} record${seqs.length === 1 ? '' : 's'} of type "${type}" ${seqs.length === 1 ? 'was' : 'were'} kept as unknown (first at seq ${seqs[0]}): what ${seqs.length === 1 ? 'it' : 'they'} changed, if anything, is not in the model views.`,
-        seqs.slice(0, 20)));
+      out.push(
+        finding(
+          'UNKNOWN_RECORDS',
+          'warning',
+          `${num(seqs.length)} record${seqs.length === 1 ? '' : 's'} of type "${type}" ${seqs.length === 1 ? 'was' : 'were'} kept as unknown (first at seq ${seqs[0]}): what ${seqs.length === 1 ? 'it' : 'they'} changed, if anything, is not in the model views.`,
+          seqs.slice(0, 20),
+        ),
+      );
     }
     return out;
   },

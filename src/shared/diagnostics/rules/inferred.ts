@@ -65,9 +65,10 @@ export function pastClaudeCodeTrigger(ctx: RuleContext, seq: number): { text: st
   if (!last) return null;
   const limit = claudeCodeTrigger(last.req, ctx);
   if (limit === null || last.m.value < limit) return null;
-  const window = last.req.route.window === undefined
-    ? `on the ${num(DOCUMENTED_WINDOW)}-token window (the log does not record the window; no request of the session reported more)`
-    : `on the ${num(last.req.route.window)}-token window the log records`;
+  const window =
+    last.req.route.window === undefined
+      ? `on the ${num(DOCUMENTED_WINDOW)}-token window (the log does not record the window; no request of the session reported more)`
+      : `on the ${num(last.req.route.window)}-token window the log records`;
   return {
     text: `request #${last.req.index} (seq ${last.req.seq}) reported ${measureText(last.m)}, past the ${num(limit)}-token automatic compaction trigger of Claude Code's documented policy ${window}`,
     seq: last.req.seq,
@@ -85,12 +86,12 @@ export function quote(text: string, max = 100): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-
 /**
  * User items Claude Code writes for its own local commands and interruptions: they are typed or
  * shown, but no model call answers them, so they are never "a prompt left without a response".
  */
-const NOT_A_PROMPT = /^(?:<command-name>|<command-message>|<local-command-|<system-reminder>|<bash-input>|<bash-stdout>|<bash-stderr>|\[Request interrupted)/;
+const NOT_A_PROMPT =
+  /^(?:<command-name>|<command-message>|<local-command-|<system-reminder>|<bash-input>|<bash-stdout>|<bash-stderr>|\[Request interrupted)/;
 
 /** A user item that is one of Claude Code's local-command echoes, reminders or interruptions. */
 export function isHarnessEcho(ctx: RuleContext, rec: ItemRecord): boolean {

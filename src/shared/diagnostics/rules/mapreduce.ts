@@ -85,9 +85,14 @@ export const COVERAGE_GAP: Rule = {
       const gap = c.source.filter((id) => !covered.has(id));
       if (gap.length === 0) continue;
       const recs = gap.map((id) => ctx.state.itemById.get(id)).filter((x) => x !== undefined);
-      out.push(finding('COVERAGE_GAP', 'error',
-        `The segments of compaction ${c.id} leave ${plural(gap.length, 'item')} of its source uncovered (${list(gap)}): no map summarised ${gap.length === 1 ? 'it' : 'them'}, yet the checkpoint replaced the whole range, so ${gap.length === 1 ? 'it is' : 'they are'} lost from the view.`,
-        [c.commitSeq, ...seg.from.values(), ...recs.map((x) => x.seq)]));
+      out.push(
+        finding(
+          'COVERAGE_GAP',
+          'error',
+          `The segments of compaction ${c.id} leave ${plural(gap.length, 'item')} of its source uncovered (${list(gap)}): no map summarised ${gap.length === 1 ? 'it' : 'them'}, yet the checkpoint replaced the whole range, so ${gap.length === 1 ? 'it is' : 'they are'} lost from the view.`,
+          [c.commitSeq, ...seg.from.values(), ...recs.map((x) => x.seq)],
+        ),
+      );
     }
     return out;
   },
@@ -102,25 +107,36 @@ export const COVERAGE_OVERLAP: Rule = {
     const out: Diagnostic[] = [];
     for (const { c, seg, ordinals } of coverages(ctx)) {
       const owners = new Map<string, number[]>();
-      for (const o of ordinals) for (const id of seg.segments.get(o) ?? []) {
-        let l = owners.get(id);
-        if (!l) owners.set(id, (l = []));
-        l.push(o);
-      }
+      for (const o of ordinals)
+        for (const id of seg.segments.get(o) ?? []) {
+          let l = owners.get(id);
+          if (!l) owners.set(id, (l = []));
+          l.push(o);
+        }
       const twice = [...owners].filter(([, os]) => os.length > 1);
       if (twice.length > 0) {
         const [id, os] = twice[0] as [string, number[]];
-        out.push(finding('COVERAGE_OVERLAP', 'error',
-          `The segments of compaction ${c.id} cover ${plural(twice.length, 'item')} more than once (first: "${id}" in segments ${os.join(' and ')}): the summary counts ${twice.length === 1 ? 'it' : 'them'} twice, and an accepted map may repeat another.`,
-          [c.commitSeq, ...os.map((o) => seg.from.get(o) ?? c.commitSeq)]));
+        out.push(
+          finding(
+            'COVERAGE_OVERLAP',
+            'error',
+            `The segments of compaction ${c.id} cover ${plural(twice.length, 'item')} more than once (first: "${id}" in segments ${os.join(' and ')}): the summary counts ${twice.length === 1 ? 'it' : 'them'} twice, and an accepted map may repeat another.`,
+            [c.commitSeq, ...os.map((o) => seg.from.get(o) ?? c.commitSeq)],
+          ),
+        );
       }
       if (c.source.length > 0) {
         const inSource = new Set(c.source);
         const beyond = [...owners.keys()].filter((id) => !inSource.has(id) && ctx.state.itemById.has(id));
         if (beyond.length > 0) {
-          out.push(finding('COVERAGE_OVERLAP', 'error',
-            `The segments of compaction ${c.id} reach beyond its source range (${list(beyond)}): maps summarised items the checkpoint does not replace, so they appear both in the summary and verbatim.`,
-            [c.commitSeq, ...seg.from.values()]));
+          out.push(
+            finding(
+              'COVERAGE_OVERLAP',
+              'error',
+              `The segments of compaction ${c.id} reach beyond its source range (${list(beyond)}): maps summarised items the checkpoint does not replace, so they appear both in the summary and verbatim.`,
+              [c.commitSeq, ...seg.from.values()],
+            ),
+          );
         }
       }
     }
@@ -140,9 +156,14 @@ export const ITEM_CUT: Rule = {
       for (const e of [...c.stagings, ...c.repartitions]) {
         const unknown = e.segments.flatMap((s) => s.items).filter((id) => !ctx.state.itemById.has(id));
         if (unknown.length === 0) continue;
-        out.push(finding('ITEM_CUT', 'error',
-          `${e.kind === 'mapreduce/staging' ? 'The staging' : 'The repartition'} of compaction ${c.id} at seq ${e.seq} names ${plural(unknown.length, 'segment item')} that ${unknown.length === 1 ? 'is' : 'are'} no whole item of the log (${list(unknown)}): an item cut at a byte or token offset. Items are never cut; an item larger than the target gets a segment of its own.`,
-          [e.seq]));
+        out.push(
+          finding(
+            'ITEM_CUT',
+            'error',
+            `${e.kind === 'mapreduce/staging' ? 'The staging' : 'The repartition'} of compaction ${c.id} at seq ${e.seq} names ${plural(unknown.length, 'segment item')} that ${unknown.length === 1 ? 'is' : 'are'} no whole item of the log (${list(unknown)}): an item cut at a byte or token offset. Items are never cut; an item larger than the target gets a segment of its own.`,
+            [e.seq],
+          ),
+        );
       }
     }
     for (const { c, seg, ordinals } of coverages(ctx)) {
@@ -153,9 +174,14 @@ export const ITEM_CUT: Rule = {
         if (idx.length < 2 || c.source.length === 0) continue;
         const contiguous = idx.every((v, i) => i === 0 || v === (idx[i - 1] as number) + 1);
         if (!contiguous) {
-          out.push(finding('ITEM_CUT', 'error',
-            `Segment ${o} of compaction ${c.id} (${list(items)}) is not a contiguous range of the source in order: a map must summarise exact item ranges, or its summary mixes unrelated history.`,
-            [seg.from.get(o) ?? c.commitSeq]));
+          out.push(
+            finding(
+              'ITEM_CUT',
+              'error',
+              `Segment ${o} of compaction ${c.id} (${list(items)}) is not a contiguous range of the source in order: a map must summarise exact item ranges, or its summary mixes unrelated history.`,
+              [seg.from.get(o) ?? c.commitSeq],
+            ),
+          );
         }
       }
       // A unit cut between two segments: a map summarises a call without its result.
@@ -174,9 +200,14 @@ export const ITEM_CUT: Rule = {
             if (!other) continue;
             seen.add(callId);
             const where = ordinals.find((x) => x !== o && members.get(x)?.has(other.id));
-            out.push(finding('ITEM_CUT', 'warning',
-              `Segment ${o} of compaction ${c.id} holds the tool call ${callId} (item ${id}) and segment ${where} its result ${other.id}: the segmentation cuts a unit, so one map summarises a call without knowing its outcome.`,
-              [seg.from.get(o) ?? c.commitSeq, rec.seq, other.seq]));
+            out.push(
+              finding(
+                'ITEM_CUT',
+                'warning',
+                `Segment ${o} of compaction ${c.id} holds the tool call ${callId} (item ${id}) and segment ${where} its result ${other.id}: the segmentation cuts a unit, so one map summarises a call without knowing its outcome.`,
+                [seg.from.get(o) ?? c.commitSeq, rec.seq, other.seq],
+              ),
+            );
           }
         }
       }
@@ -211,8 +242,10 @@ export const STALE_STAGING_REUSED: Rule = {
         if (e.kind === 'mapreduce/staging') {
           if (current) {
             let why: string | null = null;
-            if (LEGACY(current.version)) why = `${versionName(current.version)} staging (seq ${current.seq}), which must be rebuilt from the immutable source`;
-            else if (current.fingerprint !== e.fingerprint) why = `staging of fingerprint ${current.fingerprint || '(none)'} (seq ${current.seq}); the source fingerprint is now ${e.fingerprint || '(none)'}`;
+            if (LEGACY(current.version))
+              why = `${versionName(current.version)} staging (seq ${current.seq}), which must be rebuilt from the immutable source`;
+            else if (current.fingerprint !== e.fingerprint)
+              why = `staging of fingerprint ${current.fingerprint || '(none)'} (seq ${current.seq}); the source fingerprint is now ${e.fingerprint || '(none)'}`;
             if (why) for (const a of accepted.values()) a.stale ??= why;
           }
           current = e;
@@ -226,15 +259,25 @@ export const STALE_STAGING_REUSED: Rule = {
       const stale = [...accepted].filter(([o, a]) => a.stale !== null && (!seg || seg.segments.has(o)));
       const cited = new Set(c.checkpoints.flatMap((k) => k.sources));
       for (const [o, a] of stale) {
-        out.push(finding('STALE_STAGING_REUSED', 'error',
-          `Compaction ${c.id} committed with map ${o} (seq ${a.seq}) accepted under ${a.stale}: the map was never re-run after the staging was replaced${cited.has(a.seq) ? ', and the checkpoint cites it' : ''}. Stale staging must not be reused; its segments are mapped again from the current source.`,
-          [a.seq, c.commitSeq]));
+        out.push(
+          finding(
+            'STALE_STAGING_REUSED',
+            'error',
+            `Compaction ${c.id} committed with map ${o} (seq ${a.seq}) accepted under ${a.stale}: the map was never re-run after the staging was replaced${cited.has(a.seq) ? ', and the checkpoint cites it' : ''}. Stale staging must not be reused; its segments are mapped again from the current source.`,
+            [a.seq, c.commitSeq],
+          ),
+        );
       }
       if (current && LEGACY(current.version)) {
         const current3 = firstV3 !== null && firstV3 < c.firstSeq;
-        out.push(finding('STALE_STAGING_REUSED', current3 ? 'error' : 'warning',
-          `Compaction ${c.id} committed from ${versionName(current.version)} staging (seq ${current.seq}) without rebuilding it${current3 ? ', although this log already shows version-3 staging' : ''}: legacy staging is read for compatibility only, and its generated text must not become a checkpoint.${current3 ? '' : ' (The log may come from a build that predates the rebuild.)'}`,
-          [current.seq, c.commitSeq]));
+        out.push(
+          finding(
+            'STALE_STAGING_REUSED',
+            current3 ? 'error' : 'warning',
+            `Compaction ${c.id} committed from ${versionName(current.version)} staging (seq ${current.seq}) without rebuilding it${current3 ? ', although this log already shows version-3 staging' : ''}: legacy staging is read for compatibility only, and its generated text must not become a checkpoint.${current3 ? '' : ' (The log may come from a build that predates the rebuild.)'}`,
+            [current.seq, c.commitSeq],
+          ),
+        );
       }
     }
     return out;
@@ -254,16 +297,26 @@ export const AUDIT_FAILED_COMMITTED: Rule = {
       const last = audits[audits.length - 1];
       if (!last) continue;
       if (last.verdict === 'fail') {
-        out.push(finding('AUDIT_FAILED_COMMITTED', 'error',
-          `Compaction ${c.id} committed although its last audit (seq ${last.seq}) failed${last.issues && last.issues.length > 0 ? ` (${last.issues[0]})` : ''}: a candidate that fails its audit is corrected and audited again, or rejected.`,
-          [last.seq, c.commitSeq]));
+        out.push(
+          finding(
+            'AUDIT_FAILED_COMMITTED',
+            'error',
+            `Compaction ${c.id} committed although its last audit (seq ${last.seq}) failed${last.issues && last.issues.length > 0 ? ` (${last.issues[0]})` : ''}: a candidate that fails its audit is corrected and audited again, or rejected.`,
+            [last.seq, c.commitSeq],
+          ),
+        );
         continue;
       }
       const unaudited = c.corrections.filter((k) => k.accepted && k.seq > last.seq && k.seq < c.commitSeq);
       if (unaudited.length > 0) {
-        out.push(finding('AUDIT_FAILED_COMMITTED', 'error',
-          `Compaction ${c.id} committed correction ${unaudited.map((k) => k.n).join(', ')} without auditing it again: corrections are revalidated before they become a checkpoint.`,
-          [...unaudited.map((k) => k.seq), c.commitSeq]));
+        out.push(
+          finding(
+            'AUDIT_FAILED_COMMITTED',
+            'error',
+            `Compaction ${c.id} committed correction ${unaudited.map((k) => k.n).join(', ')} without auditing it again: corrections are revalidated before they become a checkpoint.`,
+            [...unaudited.map((k) => k.seq), c.commitSeq],
+          ),
+        );
       }
     }
     return out;
@@ -293,23 +346,45 @@ export const MAPREDUCE_LIMIT_EXCEEDED: Rule = {
         }
       }
       if (peak > B.concurrentMaps) {
-        out.push(finding('MAPREDUCE_LIMIT_EXCEEDED', 'warning', `Compaction ${c.id} had ${num(peak)} map calls in flight at once (at most ${B.concurrentMaps} run concurrently).`, [peakSeq]));
+        out.push(
+          finding(
+            'MAPREDUCE_LIMIT_EXCEEDED',
+            'warning',
+            `Compaction ${c.id} had ${num(peak)} map calls in flight at once (at most ${B.concurrentMaps} run concurrently).`,
+            [peakSeq],
+          ),
+        );
       }
       if (c.repartitions.length > B.repartitions) {
-        out.push(finding('MAPREDUCE_LIMIT_EXCEEDED', 'warning',
-          `Compaction ${c.id} repartitioned ${num(c.repartitions.length)} times (at most ${B.repartitions} whole-item repartitions are permitted; then it must fail explicitly).`,
-          c.repartitions.map((e) => e.seq)));
+        out.push(
+          finding(
+            'MAPREDUCE_LIMIT_EXCEEDED',
+            'warning',
+            `Compaction ${c.id} repartitioned ${num(c.repartitions.length)} times (at most ${B.repartitions} whole-item repartitions are permitted; then it must fail explicitly).`,
+            c.repartitions.map((e) => e.seq),
+          ),
+        );
       }
       const deep = c.reduces.filter((r) => r.level >= B.levels);
       if (deep.length > 0) {
-        out.push(finding('MAPREDUCE_LIMIT_EXCEEDED', 'warning',
-          `Compaction ${c.id} reduced at level ${num(Math.max(...deep.map((r) => r.level)))} (levels 0–${B.levels - 1}: ${B.levels} reduction levels bound non-converging output).`,
-          deep.map((r) => r.seq)));
+        out.push(
+          finding(
+            'MAPREDUCE_LIMIT_EXCEEDED',
+            'warning',
+            `Compaction ${c.id} reduced at level ${num(Math.max(...deep.map((r) => r.level)))} (levels 0–${B.levels - 1}: ${B.levels} reduction levels bound non-converging output).`,
+            deep.map((r) => r.seq),
+          ),
+        );
       }
       if (c.corrections.length > B.corrections) {
-        out.push(finding('MAPREDUCE_LIMIT_EXCEEDED', 'warning',
-          `Compaction ${c.id} made ${num(c.corrections.length)} corrections (at most ${B.corrections} bound non-converging output).`,
-          c.corrections.map((e) => e.seq)));
+        out.push(
+          finding(
+            'MAPREDUCE_LIMIT_EXCEEDED',
+            'warning',
+            `Compaction ${c.id} made ${num(c.corrections.length)} corrections (at most ${B.corrections} bound non-converging output).`,
+            c.corrections.map((e) => e.seq),
+          ),
+        );
       }
       // One reread per reduction request: by the reduction it names, or between two reductions.
       const byReduction = new Map<string, number[]>();
@@ -327,8 +402,14 @@ export const MAPREDUCE_LIMIT_EXCEEDED: Rule = {
       }
       for (const [k, seqs] of byReduction) {
         if (seqs.length <= B.rereadsPerReduction) continue;
-        out.push(finding('MAPREDUCE_LIMIT_EXCEEDED', 'warning',
-          `Compaction ${c.id} made ${num(seqs.length)} rereads for one reduction (${k}): one reread attempt is permitted per reduction request.`, seqs));
+        out.push(
+          finding(
+            'MAPREDUCE_LIMIT_EXCEEDED',
+            'warning',
+            `Compaction ${c.id} made ${num(seqs.length)} rereads for one reduction (${k}): one reread attempt is permitted per reduction request.`,
+            seqs,
+          ),
+        );
       }
     }
     return out;

@@ -24,7 +24,11 @@ function mutations(ctx: RuleContext): Mutation[] {
   const out: Mutation[] = [];
   for (const e of ctx.facts.ofKinds('mask', 'item', 'drop')) {
     if (e.kind === 'mask' && e.masked) {
-      out.push({ seq: e.seq, targets: e.items, what: e.by === 'harness' ? 'The harness masked' : e.by === 'model' ? 'The model masked' : 'Masking of' });
+      out.push({
+        seq: e.seq,
+        targets: e.items,
+        what: e.by === 'harness' ? 'The harness masked' : e.by === 'model' ? 'The model masked' : 'Masking of',
+      });
     } else if (e.kind === 'item' && e.item.derivation?.kind === 'pruned' && e.op.op === 'replace') {
       out.push({ seq: e.seq, targets: [e.op.from], what: `Pruning (into ${e.item.id}) of` });
     } else if (e.kind === 'drop' && e.reason === 'cleared' && e.compactionId === undefined) {
@@ -35,15 +39,24 @@ function mutations(ctx: RuleContext): Mutation[] {
 }
 
 const cached = (r: RequestRecord): number | null =>
-  r.usage && (r.usage.cacheRead !== undefined || r.usage.cacheWrite !== undefined) ? (r.usage.cacheRead ?? 0) + (r.usage.cacheWrite ?? 0) : null;
+  r.usage && (r.usage.cacheRead !== undefined || r.usage.cacheWrite !== undefined)
+    ? (r.usage.cacheRead ?? 0) + (r.usage.cacheWrite ?? 0)
+    : null;
 
 /** The cache the mutation cost: what the provider reported, else an estimate of the suffix, else nothing. */
 function cacheCost(ctx: RuleContext, e: LogEvent, after: readonly ItemRecord[]): string {
-  const prev = lastBefore(ctx.facts.agentRequestsWhere('cached', (r) => cached(r) !== null), e.seq);
-  const next = firstAfter(ctx.facts.agentRequestsWhere('cacheRead', (r) => r.usage?.cacheRead !== undefined), e.seq);
+  const prev = lastBefore(
+    ctx.facts.agentRequestsWhere('cached', (r) => cached(r) !== null),
+    e.seq,
+  );
+  const next = firstAfter(
+    ctx.facts.agentRequestsWhere('cacheRead', (r) => r.usage?.cacheRead !== undefined),
+    e.seq,
+  );
   if (prev && next) {
     const lost = (cached(prev) as number) - (next.usage?.cacheRead ?? 0);
-    if (lost > 0) return ` The next request (#${next.index}) read ${num(lost)} fewer cached tokens than request #${prev.index} had cached (reported by the provider).`;
+    if (lost > 0)
+      return ` The next request (#${next.index}) read ${num(lost)} fewer cached tokens than request #${prev.index} had cached (reported by the provider).`;
     return ` The reported cache reads did not drop at the next request (#${next.index}); providers with an exact-prefix cache still recompute everything after it.`;
   }
   if (ctx.estimate) {
@@ -79,12 +92,18 @@ export const MID_HISTORY_MUTATION: Rule = {
       const e = ctx.facts.event(m.seq);
       if (!e) continue;
       const changed = positions.map((i) => surface[i] as ItemRecord);
-      const where = changed.length === 1
-        ? `${changed[0]?.id ?? ''} at surface position ${num(pos)}`
-        : `${num(changed.length)} items (${list(changed.map((r) => r.id))}) at surface positions ${num(pos)} to ${num(positions[positions.length - 1] ?? pos)}`;
-      out.push(finding('MID_HISTORY_MUTATION', 'warning',
-        `${m.what} ${where} of ${num(surface.length)}, with ${num(after.length)} item${after.length === 1 ? '' : 's'} after ${changed.length === 1 ? 'it' : 'the first'}: a change before the tail invalidates the prompt cache of everything after it.${cacheCost(ctx, e, after)}`,
-        [m.seq, ...changed.map((r) => r.seq)]));
+      const where =
+        changed.length === 1
+          ? `${changed[0]?.id ?? ''} at surface position ${num(pos)}`
+          : `${num(changed.length)} items (${list(changed.map((r) => r.id))}) at surface positions ${num(pos)} to ${num(positions[positions.length - 1] ?? pos)}`;
+      out.push(
+        finding(
+          'MID_HISTORY_MUTATION',
+          'warning',
+          `${m.what} ${where} of ${num(surface.length)}, with ${num(after.length)} item${after.length === 1 ? '' : 's'} after ${changed.length === 1 ? 'it' : 'the first'}: a change before the tail invalidates the prompt cache of everything after it.${cacheCost(ctx, e, after)}`,
+          [m.seq, ...changed.map((r) => r.seq)],
+        ),
+      );
     }
     return out;
   },

@@ -16,14 +16,19 @@ const NOTICE_PREFIXES = ['Error during compaction:', 'Compaction failed \u00b7']
 const THRASHING = 'Autocompact is thrashing:';
 
 /** API errors that say the context itself was too big for the model: a compaction did not keep it under the window. */
-const OVERFLOW = /prompt is too long|conversation too long|context (?:length|window) exceeded|maximum context length|too many (?:input )?tokens/i;
+const OVERFLOW =
+  /prompt is too long|conversation too long|context (?:length|window) exceeded|maximum context length|too many (?:input )?tokens/i;
 
 /** The notice in a local command record's summary: the text from the first notice prefix on, tags removed. */
 function noticeIn(summary: string | undefined): string | null {
   if (summary === undefined) return null;
   for (const p of NOTICE_PREFIXES) {
     const i = summary.indexOf(p);
-    if (i >= 0) return summary.slice(i).replace(/<\/?local-command-[a-z]+>/g, '').trim();
+    if (i >= 0)
+      return summary
+        .slice(i)
+        .replace(/<\/?local-command-[a-z]+>/g, '')
+        .trim();
   }
   return null;
 }
@@ -33,7 +38,8 @@ function afterText(ctx: RuleContext, seq: number): { text: string; seq: number |
   const next = firstAfter(ctx.facts.agentRequests, seq);
   if (!next) return { text: 'No model call follows it in the log.', seq: null };
   const compacted = ctx.facts.compactions.some((c) => c.commitSeq !== null && c.commitSeq > seq && c.commitSeq < next.seq);
-  if (compacted) return { text: `A compaction was committed before the next model call (request #${next.index}, seq ${next.seq}).`, seq: next.seq };
+  if (compacted)
+    return { text: `A compaction was committed before the next model call (request #${next.index}, seq ${next.seq}).`, seq: next.seq };
   const m = ctx.facts.requestTokens(next);
   return {
     text: `No compaction is logged before the next model call, request #${next.index} (seq ${next.seq})${m ? `, which sent ${measureText(m)}` : ''}: the conversation went on uncompacted.`,
@@ -54,17 +60,27 @@ export const COMPACTION_FAILURE_NOTICE: Rule = {
       const notice = noticeIn(e.summary);
       if (notice === null) continue;
       const after = afterText(ctx, e.seq);
-      out.push(finding('COMPACTION_FAILURE_NOTICE', 'warning',
-        `Claude Code reported "${quote(notice, 160)}" (seq ${e.seq}): the compaction the user asked for failed, and the log holds none of its summarizer calls (inferred from Claude Code's own notice in the log). ${after.text}`,
-        [e.seq, ...(after.seq !== null ? [after.seq] : [])]));
+      out.push(
+        finding(
+          'COMPACTION_FAILURE_NOTICE',
+          'warning',
+          `Claude Code reported "${quote(notice, 160)}" (seq ${e.seq}): the compaction the user asked for failed, and the log holds none of its summarizer calls (inferred from Claude Code's own notice in the log). ${after.text}`,
+          [e.seq, ...(after.seq !== null ? [after.seq] : [])],
+        ),
+      );
     }
     for (const rec of ctx.state.items) {
       if (rec.item.origin !== 'api-error') continue;
       const text = itemText(ctx, rec);
       if (!text.startsWith(THRASHING)) continue;
-      out.push(finding('COMPACTION_FAILURE_NOTICE', 'warning',
-        `Claude Code reported "${quote(text, 160)}" (seq ${rec.seq}): its automatic compaction tripped the thrashing breaker, so the turn stopped instead of compacting again — inferred from Claude Code's own notice in the log; the compactions it counted are the ones before it.`,
-        [rec.seq]));
+      out.push(
+        finding(
+          'COMPACTION_FAILURE_NOTICE',
+          'warning',
+          `Claude Code reported "${quote(text, 160)}" (seq ${rec.seq}): its automatic compaction tripped the thrashing breaker, so the turn stopped instead of compacting again — inferred from Claude Code's own notice in the log; the compactions it counted are the ones before it.`,
+          [rec.seq],
+        ),
+      );
     }
     return out;
   },
@@ -99,19 +115,31 @@ export const API_ERROR_NEAR_COMPACTION: Rule = {
         // contradicts "failed or did not run", and says nothing of why the request was too long.
         if (compactedSinceAnswer(ctx, r)) continue;
         const trigger = pastClaudeCodeTrigger(ctx, r.seq);
-        out.push(finding('API_ERROR_NEAR_COMPACTION', 'warning',
-          `Request #${r.index} (seq ${r.seq}) failed with the API error ${said} (seq ${r.responseSeq}): the context was too long for the model${trigger ? `; before it, ${trigger.text}` : ''}. The log suggests the automatic compaction that should have kept it under the window failed or did not run — inferred from the log: Claude Code does not log a failed summarizer call.`,
-          [...seqs, ...(trigger ? [trigger.seq] : [])]));
+        out.push(
+          finding(
+            'API_ERROR_NEAR_COMPACTION',
+            'warning',
+            `Request #${r.index} (seq ${r.seq}) failed with the API error ${said} (seq ${r.responseSeq}): the context was too long for the model${trigger ? `; before it, ${trigger.text}` : ''}. The log suggests the automatic compaction that should have kept it under the window failed or did not run — inferred from the log: Claude Code does not log a failed summarizer call.`,
+            [...seqs, ...(trigger ? [trigger.seq] : [])],
+          ),
+        );
         continue;
       }
       const trigger = pastClaudeCodeTrigger(ctx, r.seq);
       const turn = ctx.facts.turnAt(r.seq);
       const near = ctx.facts.compactions.find((c) => ctx.facts.turnAt(c.start?.seq ?? c.firstSeq) === turn);
       if (!trigger && !near) continue;
-      const where = trigger ? `before it, ${trigger.text}` : `compaction ${near?.id} ran in the same turn (seq ${near?.start?.seq ?? near?.firstSeq})`;
-      out.push(finding('API_ERROR_NEAR_COMPACTION', 'warning',
-        `Request #${r.index} (seq ${r.seq}) failed with the API error ${said} (seq ${r.responseSeq}), and ${where}. The log suggests the same failure may have hit the summarizer call, which Claude Code does not log — inferred from the log.`,
-        [...seqs, ...(trigger ? [trigger.seq] : near ? [near.start?.seq ?? near.firstSeq] : [])]));
+      const where = trigger
+        ? `before it, ${trigger.text}`
+        : `compaction ${near?.id} ran in the same turn (seq ${near?.start?.seq ?? near?.firstSeq})`;
+      out.push(
+        finding(
+          'API_ERROR_NEAR_COMPACTION',
+          'warning',
+          `Request #${r.index} (seq ${r.seq}) failed with the API error ${said} (seq ${r.responseSeq}), and ${where}. The log suggests the same failure may have hit the summarizer call, which Claude Code does not log — inferred from the log.`,
+          [...seqs, ...(trigger ? [trigger.seq] : near ? [near.start?.seq ?? near.firstSeq] : [])],
+        ),
+      );
     }
     return out;
   },

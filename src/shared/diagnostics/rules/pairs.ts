@@ -55,23 +55,38 @@ export const PAIR_SPLIT: Rule = {
           if (resultKept && !callKept) {
             reported.add(k);
             const kept = after.answers.get(callId) ?? [];
-            out.push(finding('PAIR_SPLIT', 'error',
-              `${cut.what} took the tool call ${callId} (item ${itemRef(callRec.id, callRec.seq)}) off the view but kept its result ${list(kept.map((x) => x.id))}: the model sees a result without its call, which providers reject.`,
-              [r.seq, callRec.seq, ...kept.map((x) => x.seq)]));
+            out.push(
+              finding(
+                'PAIR_SPLIT',
+                'error',
+                `${cut.what} took the tool call ${callId} (item ${itemRef(callRec.id, callRec.seq)}) off the view but kept its result ${list(kept.map((x) => x.id))}: the model sees a result without its call, which providers reject.`,
+                [r.seq, callRec.seq, ...kept.map((x) => x.seq)],
+              ),
+            );
           } else if (callKept && !resultKept) {
             reported.add(k);
-            out.push(finding('PAIR_SPLIT', 'error',
-              `${cut.what} took the result of tool call ${callId} (${list(results.map((x) => x.id))}) off the view but kept the call in item ${itemRef(callRec.id, callRec.seq)}: the model sees a call without its result.`,
-              [r.seq, callRec.seq, ...results.map((x) => x.seq)]));
+            out.push(
+              finding(
+                'PAIR_SPLIT',
+                'error',
+                `${cut.what} took the result of tool call ${callId} (${list(results.map((x) => x.id))}) off the view but kept the call in item ${itemRef(callRec.id, callRec.seq)}: the model sees a call without its result.`,
+                [r.seq, callRec.seq, ...results.map((x) => x.seq)],
+              ),
+            );
           }
         } else if (!after.calls.has(callId) && r.items.includes(callRec)) {
           // An unanswered call was cut; its result, if it comes, has no call in view.
           const later = (ctx.facts.resultItems.get(callId) ?? []).filter((x) => x.seq > r.seq);
           if (later.length === 0) continue;
           reported.add(k);
-          out.push(finding('PAIR_SPLIT', 'error',
-            `${cut.what} took the tool call ${callId} (item ${itemRef(callRec.id, callRec.seq)}) off the view before it was answered; its result ${itemRef(later[0]?.id ?? '?', later[0]?.seq ?? 0)} arrived after the cut and has no call in view. An open unit must stay out of the cut until it closes.`,
-            [r.seq, callRec.seq, ...later.map((x) => x.seq)]));
+          out.push(
+            finding(
+              'PAIR_SPLIT',
+              'error',
+              `${cut.what} took the tool call ${callId} (item ${itemRef(callRec.id, callRec.seq)}) off the view before it was answered; its result ${itemRef(later[0]?.id ?? '?', later[0]?.seq ?? 0)} arrived after the cut and has no call in view. An open unit must stay out of the cut until it closes.`,
+              [r.seq, callRec.seq, ...later.map((x) => x.seq)],
+            ),
+          );
         }
       }
     }
@@ -121,17 +136,27 @@ export const SYSTEM_HEAD_COMPACTED: Rule = {
       const head = ctx.facts.surfaceAt(r.seq).items[0];
       if (!head || head.item.role !== 'system' || !r.items.includes(head) || !systemIsInSurface(ctx, r.seq)) continue;
       done.add(cut.compactionId ?? `seq${r.seq}`);
-      out.push(finding('SYSTEM_HEAD_COMPACTED', 'error',
-        `${cut.what} took the system message ${itemRef(head.id, head.seq)} at surface position 0 off the view: the system head must stay outside every compacted range, or the next request loses its system prompt.`,
-        [r.seq, head.seq]));
+      out.push(
+        finding(
+          'SYSTEM_HEAD_COMPACTED',
+          'error',
+          `${cut.what} took the system message ${itemRef(head.id, head.seq)} at surface position 0 off the view: the system head must stay outside every compacted range, or the next request loses its system prompt.`,
+          [r.seq, head.seq],
+        ),
+      );
     }
     for (const c of ctx.facts.compactions) {
       if (done.has(c.id) || !c.start?.source || c.start.source.length === 0) continue;
       const head = ctx.facts.surfaceAt(c.start.seq).items[0];
       if (!head || head.item.role !== 'system' || !c.start.source.includes(head.id) || !systemIsInSurface(ctx, c.start.seq)) continue;
-      out.push(finding('SYSTEM_HEAD_COMPACTED', 'error',
-        `The source range of compaction ${c.id} starts with the system message ${itemRef(head.id, head.seq)} at surface position 0: the system head must never be part of a compacted range.`,
-        [c.start.seq, head.seq]));
+      out.push(
+        finding(
+          'SYSTEM_HEAD_COMPACTED',
+          'error',
+          `The source range of compaction ${c.id} starts with the system message ${itemRef(head.id, head.seq)} at surface position 0: the system head must never be part of a compacted range.`,
+          [c.start.seq, head.seq],
+        ),
+      );
     }
     return out;
   },
@@ -162,9 +187,14 @@ export const PENDING_USER_SUMMARISED: Rule = {
       if (pending.length === 0) continue;
       const responded = c.shadowed.some((x) => x.item.role === 'assistant' && x.seq < (pending[0]?.seq ?? 0));
       if (!responded) continue;
-      out.push(finding('PENDING_USER_SUMMARISED', 'warning',
-        `Compaction ${c.id} summarised ${plural(pending.length, 'user message')} nobody had answered yet (${list(pending.map((x) => x.id))}): unanswered or queued user messages should stay verbatim after the checkpoint, so the agent still sees the request it has to act on.`,
-        [commit, ...pending.map((x) => x.seq)]));
+      out.push(
+        finding(
+          'PENDING_USER_SUMMARISED',
+          'warning',
+          `Compaction ${c.id} summarised ${plural(pending.length, 'user message')} nobody had answered yet (${list(pending.map((x) => x.id))}): unanswered or queued user messages should stay verbatim after the checkpoint, so the agent still sees the request it has to act on.`,
+          [commit, ...pending.map((x) => x.seq)],
+        ),
+      );
     }
     return out;
   },

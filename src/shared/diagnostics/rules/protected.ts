@@ -14,7 +14,7 @@ import type { Rule, RuleContext } from '../types';
 const PLAN = /todo|plan/i;
 
 function protectedKind(ctx: RuleContext, rec: ItemRecord): string | null {
-  if (ctx.facts.isUserInstruction(rec)) return 'the user\'s message';
+  if (ctx.facts.isUserInstruction(rec)) return "the user's message";
   if (rec.item.origin !== undefined && PLAN.test(rec.item.origin)) return 'the live plan';
   if (ctx.facts.callsOf(rec).length > 0 && ctx.facts.answersOf(rec).length === 0) return 'a tool call (its arguments)';
   return null;
@@ -51,9 +51,14 @@ export const PROTECTED_TEXT_SHORTENED: Rule = {
         const before = charsOf(ctx.facts.blocksOf(orig));
         const after = charsOf(ctx.facts.blocksOf(rec));
         if (!kind || after >= before) continue;
-        out.push(finding('PROTECTED_TEXT_SHORTENED', 'error',
-          `Item ${rec.id} replaces ${kind} ${orig.id} with a shorter copy (${num(after)} of ${num(before)} characters): budget shortening may only shorten tool results; user constraints, tool arguments and the plan are never cut.`,
-          [rec.seq, orig.seq]));
+        out.push(
+          finding(
+            'PROTECTED_TEXT_SHORTENED',
+            'error',
+            `Item ${rec.id} replaces ${kind} ${orig.id} with a shorter copy (${num(after)} of ${num(before)} characters): budget shortening may only shorten tool results; user constraints, tool arguments and the plan are never cut.`,
+            [rec.seq, orig.seq],
+          ),
+        );
         continue;
       }
       if (d.kind !== 'pruned') continue;
@@ -61,9 +66,14 @@ export const PROTECTED_TEXT_SHORTENED: Rule = {
       if (!orig) continue;
       const kind = protectedKind(ctx, orig);
       if (kind) {
-        out.push(finding('PROTECTED_TEXT_SHORTENED', 'error',
-          `Item ${rec.id} shortens ${kind} ${orig.id} (${num(d.omitted)} ${d.unit} omitted): budget shortening may only shorten tool results; user constraints, tool arguments and the plan are never cut.`,
-          [rec.seq, orig.seq]));
+        out.push(
+          finding(
+            'PROTECTED_TEXT_SHORTENED',
+            'error',
+            `Item ${rec.id} shortens ${kind} ${orig.id} (${num(d.omitted)} ${d.unit} omitted): budget shortening may only shorten tool results; user constraints, tool arguments and the plan are never cut.`,
+            [rec.seq, orig.seq],
+          ),
+        );
         continue;
       }
       // A mixed item (a user turn holding tool results and text): its text and any call must survive whole.
@@ -71,9 +81,14 @@ export const PROTECTED_TEXT_SHORTENED: Rule = {
       const b = protectedChars(ctx.facts.blocksOf(rec));
       const cutArgs = [...a.args].filter(([id, n]) => (b.args.get(id) ?? 0) < n).map(([id]) => id);
       if (b.text < a.text || cutArgs.length > 0) {
-        out.push(finding('PROTECTED_TEXT_SHORTENED', 'error',
-          `Item ${rec.id} shortens more than the tool results of ${orig.id}: ${cutArgs.length > 0 ? `the arguments of tool call ${cutArgs.join(', ')}` : `${num(a.text - b.text)} characters of its text`} were cut. Only tool-result bodies may be shortened.`,
-          [rec.seq, orig.seq]));
+        out.push(
+          finding(
+            'PROTECTED_TEXT_SHORTENED',
+            'error',
+            `Item ${rec.id} shortens more than the tool results of ${orig.id}: ${cutArgs.length > 0 ? `the arguments of tool call ${cutArgs.join(', ')}` : `${num(a.text - b.text)} characters of its text`} were cut. Only tool-result bodies may be shortened.`,
+            [rec.seq, orig.seq],
+          ),
+        );
       }
     }
     // One finding per mask event, however many protected items it hides.
@@ -87,10 +102,18 @@ export const PROTECTED_TEXT_SHORTENED: Rule = {
       }
       const first = hidden[0];
       if (!first) continue;
-      const what = hidden.length === 1 ? `${first.kind} ${first.rec.id}` : `${num(hidden.length)} protected items (${list(hidden.map((h) => h.rec.id))})`;
-      out.push(finding('PROTECTED_TEXT_SHORTENED', 'error',
-        `The mask at seq ${e.seq} hides ${what} behind a reference: user instructions, tool arguments and the live plan are not masking targets; only tool results are.`,
-        [e.seq, ...hidden.map((h) => h.rec.seq)]));
+      const what =
+        hidden.length === 1
+          ? `${first.kind} ${first.rec.id}`
+          : `${num(hidden.length)} protected items (${list(hidden.map((h) => h.rec.id))})`;
+      out.push(
+        finding(
+          'PROTECTED_TEXT_SHORTENED',
+          'error',
+          `The mask at seq ${e.seq} hides ${what} behind a reference: user instructions, tool arguments and the live plan are not masking targets; only tool results are.`,
+          [e.seq, ...hidden.map((h) => h.rec.seq)],
+        ),
+      );
     }
     return out;
   },

@@ -44,9 +44,14 @@ export const SUMMARY_SECTIONS_MISSING: Rule = {
         const body = claudeSummaryBody(textOf(blocks));
         const sections = body.match(SECTION)?.length ?? 0;
         if (HEADING.test(body) || sections > 0) continue;
-        out.push(finding('SUMMARY_SECTIONS_MISSING', 'warning',
-          `Compaction ${c.id} committed the summary at seq ${k.seq}, ${plural(body.length, 'character')} long ("${quote(body, 80)}"), with neither the summary block nor any of the ${num(9)} numbered sections Claude Code's compaction prompt asks for. The log suggests the summarizer's answer was cut short (at its output limit) or was not a summary at all, and the client committed it anyway — inferred from the summary's text.`,
-          [k.seq, ...(c.start ? [c.start.seq] : [])]));
+        out.push(
+          finding(
+            'SUMMARY_SECTIONS_MISSING',
+            'warning',
+            `Compaction ${c.id} committed the summary at seq ${k.seq}, ${plural(body.length, 'character')} long ("${quote(body, 80)}"), with neither the summary block nor any of the ${num(9)} numbered sections Claude Code's compaction prompt asks for. The log suggests the summarizer's answer was cut short (at its output limit) or was not a summary at all, and the client committed it anyway — inferred from the summary's text.`,
+            [k.seq, ...(c.start ? [c.start.seq] : [])],
+          ),
+        );
       }
     }
     return out;

@@ -37,7 +37,14 @@ interface FinishEvidence {
 
 function finishOf(ctx: RuleContext, c: CompactionFacts): FinishEvidence | null {
   const final = finalReduction(c);
-  if (final) return { finish: final.finish ?? null, seq: final.seq, responseSeen: final.finish !== undefined, what: `its final reduction (seq ${final.seq})`, maxOutput: null };
+  if (final)
+    return {
+      finish: final.finish ?? null,
+      seq: final.seq,
+      responseSeen: final.finish !== undefined,
+      what: `its final reduction (seq ${final.seq})`,
+      maxOutput: null,
+    };
   const s = c.committedSummary;
   if (!s) return null;
   const byId = new Map(c.requests.map((r) => [r.id, r]));
@@ -48,7 +55,13 @@ function finishOf(ctx: RuleContext, c: CompactionFacts): FinishEvidence | null {
   const maxOutput = s.route?.maxOutput ?? req?.route.maxOutput ?? null;
   if (s.finish) return { finish: s.finish, seq: s.seq, responseSeen: true, what: `its summary (seq ${s.seq})`, maxOutput };
   if (req && req.responseSeq !== null) {
-    return { finish: req.finish, seq: req.responseSeq, responseSeen: true, what: `the summarizer's response (seq ${req.responseSeq})`, maxOutput };
+    return {
+      finish: req.finish,
+      seq: req.responseSeq,
+      responseSeen: true,
+      what: `the summarizer's response (seq ${req.responseSeq})`,
+      maxOutput,
+    };
   }
   return { finish: null, seq: s.seq, responseSeen: false, what: `its summary (seq ${s.seq})`, maxOutput };
 }
@@ -63,14 +76,22 @@ function logRecordsSummarizerFinish(ctx: RuleContext): boolean {
 
 function whyNotNatural(f: Finish, maxOutput: number | null): string {
   switch (f.reason) {
-    case 'length': return `the summarizer stopped at its output ceiling${maxOutput !== null ? ` (${num(maxOutput)} tokens)` : ''}, so the text is cut off`;
-    case 'refusal': return 'the summarizer refused';
-    case 'pause': return 'the provider paused the turn before the summary was complete';
-    case 'tool_calls': return 'the summarizer asked for a tool instead of finishing its text';
-    case 'error': return 'the call ended with an error';
-    case 'cancelled': return 'the call was cancelled';
-    case 'unknown': return 'the termination signal is not a natural completion';
-    case 'stop': return '';
+    case 'length':
+      return `the summarizer stopped at its output ceiling${maxOutput !== null ? ` (${num(maxOutput)} tokens)` : ''}, so the text is cut off`;
+    case 'refusal':
+      return 'the summarizer refused';
+    case 'pause':
+      return 'the provider paused the turn before the summary was complete';
+    case 'tool_calls':
+      return 'the summarizer asked for a tool instead of finishing its text';
+    case 'error':
+      return 'the call ended with an error';
+    case 'cancelled':
+      return 'the call was cancelled';
+    case 'unknown':
+      return 'the termination signal is not a natural completion';
+    case 'stop':
+      return '';
   }
 }
 
@@ -86,9 +107,14 @@ export const INCOMPLETE_SUMMARY_ACCEPTED: Rule = {
       // Map summaries are checkpoint evidence too: an accepted map must have completed naturally.
       for (const m of c.maps) {
         if (m.status !== 'accepted' || !m.finish || m.finish.reason === 'stop') continue;
-        out.push(finding('INCOMPLETE_SUMMARY_ACCEPTED', 'error',
-          `Compaction ${c.id} accepted map ${m.ordinal} although its finish reason was "${m.finish.raw}" (${m.finish.reason}): ${whyNotNatural(m.finish, null)}. Only a natural stop may become checkpoint evidence.`,
-          [m.seq]));
+        out.push(
+          finding(
+            'INCOMPLETE_SUMMARY_ACCEPTED',
+            'error',
+            `Compaction ${c.id} accepted map ${m.ordinal} although its finish reason was "${m.finish.raw}" (${m.finish.reason}): ${whyNotNatural(m.finish, null)}. Only a natural stop may become checkpoint evidence.`,
+            [m.seq],
+          ),
+        );
       }
       if (!modelCommit(c)) continue;
       const ev = finishOf(ctx, c);
@@ -96,17 +122,27 @@ export const INCOMPLETE_SUMMARY_ACCEPTED: Rule = {
       const commit = c.commitSeq ?? ev.seq;
       if (ev.finish) {
         if (ev.finish.reason === 'stop') continue;
-        out.push(finding('INCOMPLETE_SUMMARY_ACCEPTED', 'error',
-          `Compaction ${c.id} committed a checkpoint although ${ev.what} finished with "${ev.finish.raw}" (${ev.finish.reason}): ${whyNotNatural(ev.finish, ev.maxOutput)}. A summary that did not stop naturally must be rejected, not installed.`,
-          [ev.seq, commit]));
+        out.push(
+          finding(
+            'INCOMPLETE_SUMMARY_ACCEPTED',
+            'error',
+            `Compaction ${c.id} committed a checkpoint although ${ev.what} finished with "${ev.finish.raw}" (${ev.finish.reason}): ${whyNotNatural(ev.finish, ev.maxOutput)}. A summary that did not stop naturally must be rejected, not installed.`,
+            [ev.seq, commit],
+          ),
+        );
         continue;
       }
       recordsFinish ??= logRecordsSummarizerFinish(ctx);
       const meaningful = (ctx.format === 'palimpsest' && ev.responseSeen) || recordsFinish;
       if (!meaningful) continue; // This harness never logs summarizer finish reasons: nothing to judge.
-      out.push(finding('INCOMPLETE_SUMMARY_ACCEPTED', 'error',
-        `Compaction ${c.id} committed a checkpoint although ${ev.what} carries no finish reason: the provider sent no termination signal, so the summary may be incomplete. A missing termination signal must reject the response.`,
-        [ev.seq, commit]));
+      out.push(
+        finding(
+          'INCOMPLETE_SUMMARY_ACCEPTED',
+          'error',
+          `Compaction ${c.id} committed a checkpoint although ${ev.what} carries no finish reason: the provider sent no termination signal, so the summary may be incomplete. A missing termination signal must reject the response.`,
+          [ev.seq, commit],
+        ),
+      );
     }
     return out;
   },
@@ -136,11 +172,17 @@ function structureProblems(text: string, coveredItems: number): { severity: 'err
       const obj = parsed as Record<string, unknown>;
       const present = JSON_KEYS.filter((k) => k in obj);
       if (present.length >= 2 && present.length < JSON_KEYS.length) {
-        problems.push({ severity: 'error', message: `misses the required field${JSON_KEYS.length - present.length === 1 ? '' : 's'} ${list(JSON_KEYS.filter((k) => !(k in obj)))}` });
+        problems.push({
+          severity: 'error',
+          message: `misses the required field${JSON_KEYS.length - present.length === 1 ? '' : 's'} ${list(JSON_KEYS.filter((k) => !(k in obj)))}`,
+        });
       } else if (present.length === JSON_KEYS.length) {
         const empty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
         if (empty(obj.decisions) && empty(obj.files_touched) && coveredItems > 20) {
-          problems.push({ severity: 'warning', message: `has no decisions and no files touched after ${plural(coveredItems, 'item')} of history: load-bearing fields are empty, which is almost always a silent failure` });
+          problems.push({
+            severity: 'warning',
+            message: `has no decisions and no files touched after ${plural(coveredItems, 'item')} of history: load-bearing fields are empty, which is almost always a silent failure`,
+          });
         }
       }
     }
@@ -154,7 +196,10 @@ function structureProblems(text: string, coveredItems: number): { severity: 'err
   const repeated = [...headings].filter(([, n]) => n > 1);
   if (repeated.length > 0) {
     const [h, n] = repeated[0] as [string, number];
-    problems.push({ severity: 'error', message: `repeats the section "${h}" ${num(n)} times: several partial responses were concatenated into one summary` });
+    problems.push({
+      severity: 'error',
+      message: `repeats the section "${h}" ${num(n)} times: several partial responses were concatenated into one summary`,
+    });
   }
   return problems;
 }
@@ -171,9 +216,14 @@ export const EMPTY_SUMMARY: Rule = {
       const commit = c.commitSeq ?? c.checkpoints[0]?.seq ?? 0;
       const emptyItems = c.checkpoints.filter((k) => isEmptyContent(ctx.facts.blocksOf(k)));
       if (emptyItems.length > 0) {
-        out.push(finding('EMPTY_SUMMARY', 'error',
-          `Compaction ${c.id} committed ${emptyItems.length === 1 ? 'an empty checkpoint' : `${emptyItems.length} empty checkpoint items`} (${list(emptyItems.map((k) => k.id))}): the history it replaced is gone from the view and nothing stands for it. An empty summary is not a handoff.`,
-          [commit, ...emptyItems.map((k) => k.seq)]));
+        out.push(
+          finding(
+            'EMPTY_SUMMARY',
+            'error',
+            `Compaction ${c.id} committed ${emptyItems.length === 1 ? 'an empty checkpoint' : `${emptyItems.length} empty checkpoint items`} (${list(emptyItems.map((k) => k.id))}): the history it replaced is gone from the view and nothing stands for it. An empty summary is not a handoff.`,
+            [commit, ...emptyItems.map((k) => k.seq)],
+          ),
+        );
         continue;
       }
       const s = c.committedSummary;
@@ -183,19 +233,29 @@ export const EMPTY_SUMMARY: Rule = {
         blocks = ctx.facts.summaryBlocks(s);
         where = `the summary (seq ${s.seq})`;
         if (isEmptyContent(blocks)) {
-          out.push(finding('EMPTY_SUMMARY', 'error',
-            `Compaction ${c.id} committed a checkpoint from an empty summary (seq ${s.seq}): an empty summary is not a handoff and must be rejected.`, [s.seq, commit]));
+          out.push(
+            finding(
+              'EMPTY_SUMMARY',
+              'error',
+              `Compaction ${c.id} committed a checkpoint from an empty summary (seq ${s.seq}): an empty summary is not a handoff and must be rejected.`,
+              [s.seq, commit],
+            ),
+          );
           continue;
         }
       } else {
-        const k = c.checkpoints.find((x) => x.item.derivation?.kind === 'checkpoint' && x.item.derivation.part !== 'continuation') ?? c.checkpoints[0];
+        const k =
+          c.checkpoints.find((x) => x.item.derivation?.kind === 'checkpoint' && x.item.derivation.part !== 'continuation') ??
+          c.checkpoints[0];
         if (!k) continue;
         blocks = ctx.facts.blocksOf(k);
         where = `checkpoint ${k.id}`;
       }
       if (anyElided(blocks)) continue; // Only a preview is in memory: the structure cannot be judged.
       for (const p of structureProblems(textOf(blocks), c.shadowed.length)) {
-        out.push(finding('EMPTY_SUMMARY', p.severity, `Compaction ${c.id} committed ${where}, which ${p.message}.`, [s?.seq ?? commit, commit]));
+        out.push(
+          finding('EMPTY_SUMMARY', p.severity, `Compaction ${c.id} committed ${where}, which ${p.message}.`, [s?.seq ?? commit, commit]),
+        );
       }
     }
     return out;
@@ -235,12 +295,20 @@ function installedSize(ctx: RuleContext, c: CompactionFacts): SizeVerdict | null
   const usage = model ? summaryUsage(c) : null;
   const out = usage?.output ?? null;
   if (model && s.sourceTokens !== undefined && out !== null) {
-    return { summary: { value: out, unit: 'tokens', source: 'reported' }, source: { value: s.sourceTokens, unit: 'tokens', source: 'harness' }, sourceIs: 'its source' };
+    return {
+      summary: { value: out, unit: 'tokens', source: 'reported' },
+      source: { value: s.sourceTokens, unit: 'tokens', source: 'harness' },
+      sourceIs: 'its source',
+    };
   }
   const input = reportedContextTokens(usage ?? undefined);
   if (model && out !== null && input !== null) {
     if (out < input) return null;
-    return { summary: { value: out, unit: 'tokens', source: 'reported' }, source: { value: input, unit: 'tokens', source: 'reported' }, sourceIs: 'the whole input of its summarizer call (the source is part of it)' };
+    return {
+      summary: { value: out, unit: 'tokens', source: 'reported' },
+      source: { value: input, unit: 'tokens', source: 'reported' },
+      sourceIs: 'the whole input of its summarizer call (the source is part of it)',
+    };
   }
   let summaryBlocks: readonly Block[];
   if (model) summaryBlocks = ctx.facts.summaryBlocks(s);
@@ -272,11 +340,16 @@ export const SUMMARY_NOT_SMALLER: Rule = {
       const fallback = c.record.outcome === 'fallback';
       const commit = c.commitSeq ?? 0;
       const seqs = [c.committedSummary?.seq ?? commit, commit, ...c.shadowed.slice(0, 10).map((x) => x.seq)];
-      out.push(finding('SUMMARY_NOT_SMALLER', fallback ? 'warning' : 'error',
-        fallback
-          ? `Compaction ${c.id} fell back to a deterministic handoff of ${measureText(m.summary)}, not smaller than ${m.sourceIs} (${measureText(m.source)}): the fallback did not reduce the history it stands for.`
-          : `Compaction ${c.id} committed a summary of ${measureText(m.summary)}, not smaller than ${m.sourceIs} (${measureText(m.source)}): a summary that does not shrink its source must be rejected (it cannot relieve the pressure that triggered it).`,
-        seqs));
+      out.push(
+        finding(
+          'SUMMARY_NOT_SMALLER',
+          fallback ? 'warning' : 'error',
+          fallback
+            ? `Compaction ${c.id} fell back to a deterministic handoff of ${measureText(m.summary)}, not smaller than ${m.sourceIs} (${measureText(m.source)}): the fallback did not reduce the history it stands for.`
+            : `Compaction ${c.id} committed a summary of ${measureText(m.summary)}, not smaller than ${m.sourceIs} (${measureText(m.source)}): a summary that does not shrink its source must be rejected (it cannot relieve the pressure that triggered it).`,
+          seqs,
+        ),
+      );
     }
     return out;
   },
@@ -292,7 +365,9 @@ export const SUMMARY_GROWTH: Rule = {
     if (commits.length < 3) return [];
     const tokens = commits.map(summaryOutputTokens);
     const useTokens = tokens.every((t) => t !== null);
-    const sizes = commits.map((c, i) => (useTokens ? (tokens[i] as number) : charsOf(ctx.facts.summaryBlocks(c.committedSummary as NonNullable<typeof c.committedSummary>))));
+    const sizes = commits.map((c, i) =>
+      useTokens ? (tokens[i] as number) : charsOf(ctx.facts.summaryBlocks(c.committedSummary as NonNullable<typeof c.committedSummary>)),
+    );
     const unit = useTokens ? 'output tokens (reported by the provider)' : 'characters';
     const out: Diagnostic[] = [];
     let runStart = 0;
@@ -302,9 +377,19 @@ export const SUMMARY_GROWTH: Rule = {
       const run = commits.slice(runStart, end + 1);
       const first = sizes[runStart] as number;
       const last = sizes[end] as number;
-      out.push(finding('SUMMARY_GROWTH', 'warning',
-        `${run.length} successive summaries keep growing: ${sizes.slice(runStart, end + 1).map(num).join(' → ')} ${unit} (compactions ${list(run.map((c) => c.id))}). Each checkpoint re-summarises the previous one and adds to it${first > 0 ? ` (×${(last / first).toFixed(1)})` : ''}; at this rate the checkpoint itself will fill the budget.`,
-        run.map((c) => c.committedSummary?.seq ?? c.commitSeq ?? 0)));
+      out.push(
+        finding(
+          'SUMMARY_GROWTH',
+          'warning',
+          `${run.length} successive summaries keep growing: ${sizes
+            .slice(runStart, end + 1)
+            .map(num)
+            .join(
+              ' → ',
+            )} ${unit} (compactions ${list(run.map((c) => c.id))}). Each checkpoint re-summarises the previous one and adds to it${first > 0 ? ` (×${(last / first).toFixed(1)})` : ''}; at this rate the checkpoint itself will fill the budget.`,
+          run.map((c) => c.committedSummary?.seq ?? c.commitSeq ?? 0),
+        ),
+      );
     };
     for (let i = 1; i < sizes.length; i++) {
       if ((sizes[i] as number) <= (sizes[i - 1] as number)) {

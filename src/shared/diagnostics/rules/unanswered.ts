@@ -51,8 +51,14 @@ export const PROMPT_UNANSWERED_INFERRED: Rule = {
       if (requests.some((r) => r.seq > p.seq && r.seq < to)) continue;
       // An answer logged without a request of its own (an assistant message a compaction preserved).
       if (items.some((rec) => rec.seq > p.seq && rec.seq < to && rec.item.role === 'assistant' && rec.item.origin === undefined)) continue;
-      const synthetic = items.filter((rec) => rec.seq > p.seq && rec.seq < to && rec.item.role === 'assistant'
-        && rec.item.origin === 'synthetic' && itemText(ctx, rec) === NO_RESPONSE_REQUESTED);
+      const synthetic = items.filter(
+        (rec) =>
+          rec.seq > p.seq &&
+          rec.seq < to &&
+          rec.item.role === 'assistant' &&
+          rec.item.origin === 'synthetic' &&
+          itemText(ctx, rec) === NO_RESPONSE_REQUESTED,
+      );
       const resent = next !== null && itemText(ctx, next) === itemText(ctx, p);
       // Without a later prompt or Claude Code's own stand-in reply, the log may just end mid-turn.
       if (synthetic.length === 0 && next === null) continue;
@@ -60,21 +66,37 @@ export const PROMPT_UNANSWERED_INFERRED: Rule = {
       const attempt = starts.find((s) => s > p.seq && s < to);
       if (!trigger && attempt === undefined) continue;
       const evidence: string[] = [];
-      if (synthetic.length > 0) evidence.push(`Claude Code wrote its synthetic reply "${NO_RESPONSE_REQUESTED}" (seq ${(synthetic[0] as ItemRecord).seq}), which stands in for an answer that never came`);
+      if (synthetic.length > 0)
+        evidence.push(
+          `Claude Code wrote its synthetic reply "${NO_RESPONSE_REQUESTED}" (seq ${(synthetic[0] as ItemRecord).seq}), which stands in for an answer that never came`,
+        );
       if (next !== null) {
         const a = timeOf(ctx, p.seq);
         const b = timeOf(ctx, next.seq);
         const gap = a !== null && b !== null && b >= a ? `, ${gapText(b - a)} later` : '';
-        evidence.push(resent
-          ? `the same prompt was logged again at seq ${next.seq}${gap}, as when a prompt is sent again after it went unanswered`
-          : `the next prompt (seq ${next.seq}${gap}) came with no model call in between`);
+        evidence.push(
+          resent
+            ? `the same prompt was logged again at seq ${next.seq}${gap}, as when a prompt is sent again after it went unanswered`
+            : `the next prompt (seq ${next.seq}${gap}) came with no model call in between`,
+        );
       }
       const why = trigger
         ? `Just before it, ${trigger.text}, so Claude Code would have compacted before answering`
         : `A compaction started at seq ${attempt} and no model call followed it`;
-      out.push(finding('PROMPT_UNANSWERED_INFERRED', 'warning',
-        `The prompt at seq ${p.seq} ("${quote(itemText(ctx, p))}") got no model response: ${evidence.join('; ')}. ${why}. The log suggests that compaction failed and the prompt was dropped — inferred from the log: Claude Code does not log a failed summarizer call.`,
-        [p.seq, ...synthetic.map((r) => r.seq), ...(next ? [next.seq] : []), ...(trigger ? [trigger.seq] : []), ...(attempt !== undefined ? [attempt] : [])]));
+      out.push(
+        finding(
+          'PROMPT_UNANSWERED_INFERRED',
+          'warning',
+          `The prompt at seq ${p.seq} ("${quote(itemText(ctx, p))}") got no model response: ${evidence.join('; ')}. ${why}. The log suggests that compaction failed and the prompt was dropped — inferred from the log: Claude Code does not log a failed summarizer call.`,
+          [
+            p.seq,
+            ...synthetic.map((r) => r.seq),
+            ...(next ? [next.seq] : []),
+            ...(trigger ? [trigger.seq] : []),
+            ...(attempt !== undefined ? [attempt] : []),
+          ],
+        ),
+      );
     }
     return out;
   },
@@ -108,23 +130,35 @@ export const TURN_FAILED_BEFORE_RESPONSE_INFERRED: Rule = {
       if (requests.some((r) => r.seq > from && r.seq < err.seq && r.responseSeq !== null && r.error === null)) continue;
       const prompt = ctx.state.items.find((rec) => rec.seq > from && rec.seq < err.seq && isPrompt(ctx, rec)) ?? null;
       const failed = ctx.facts.compactions.filter((c) => c.firstSeq > from && c.firstSeq < err.seq && isFailedAttempt(c));
-      const asked = prompt ? `the prompt at seq ${prompt.seq} ("${quote(itemText(ctx, prompt))}") got no model response` : 'no model response was logged in it';
+      const asked = prompt
+        ? `the prompt at seq ${prompt.seq} ("${quote(itemText(ctx, prompt))}") got no model response`
+        : 'no model response was logged in it';
       const turn = ctx.facts.turnAt(err.seq);
       if (failed.length > 0) {
         const c = failed[failed.length - 1];
         if (!c) continue;
         const end = c.end?.seq ?? c.lastSeq;
         const why = c.end?.error?.message ?? c.summaryErrors[0]?.error.message ?? null;
-        out.push(finding('TURN_FAILED_BEFORE_RESPONSE_INFERRED', 'warning',
-          `Turn ${num(turn)} ended with Codex's error "${quote(err.message)}" (seq ${err.seq}) right after compaction ${c.id} failed (seq ${end}${why ? `: "${quote(why)}"` : ''}): ${asked}, and the history stays uncompacted. The log suggests the failed compaction ended the turn — inferred from the log, which does not link the two.`,
-          [err.seq, end, ...(prompt ? [prompt.seq] : [])]));
+        out.push(
+          finding(
+            'TURN_FAILED_BEFORE_RESPONSE_INFERRED',
+            'warning',
+            `Turn ${num(turn)} ended with Codex's error "${quote(err.message)}" (seq ${err.seq}) right after compaction ${c.id} failed (seq ${end}${why ? `: "${quote(why)}"` : ''}): ${asked}, and the history stays uncompacted. The log suggests the failed compaction ended the turn — inferred from the log, which does not link the two.`,
+            [err.seq, end, ...(prompt ? [prompt.seq] : [])],
+          ),
+        );
         continue;
       }
       const last = reportedBefore(ctx, from >= 0 ? from : err.seq);
       if (!last) continue; // No reported context: nothing says a compaction was due.
-      out.push(finding('TURN_FAILED_BEFORE_RESPONSE_INFERRED', 'warning',
-        `Turn ${num(turn)} ended with Codex's error "${quote(err.message)}" (seq ${err.seq}) before any model call was logged: ${asked}. Codex compacts before a turn's first model call once the reported context reaches its auto-compact limit (model_auto_compact_token_limit, which the log does not record); the last call before this turn, request #${last.req.index} (seq ${last.req.seq}), reported ${measureText(last.m)}. The log suggests that compaction failed on every retry and took the turn with it, or that the turn's first model call failed — inferred from the log, which logs neither attempt.`,
-        [err.seq, ...(prompt ? [prompt.seq] : []), last.req.seq]));
+      out.push(
+        finding(
+          'TURN_FAILED_BEFORE_RESPONSE_INFERRED',
+          'warning',
+          `Turn ${num(turn)} ended with Codex's error "${quote(err.message)}" (seq ${err.seq}) before any model call was logged: ${asked}. Codex compacts before a turn's first model call once the reported context reaches its auto-compact limit (model_auto_compact_token_limit, which the log does not record); the last call before this turn, request #${last.req.index} (seq ${last.req.seq}), reported ${measureText(last.m)}. The log suggests that compaction failed on every retry and took the turn with it, or that the turn's first model call failed — inferred from the log, which logs neither attempt.`,
+          [err.seq, ...(prompt ? [prompt.seq] : []), last.req.seq],
+        ),
+      );
     }
     return out;
   },

@@ -15,7 +15,12 @@ const failed = (r: JoinedRequest): boolean => (r.status !== null && r.status >= 
 const noSummary = (r: JoinedRequest): boolean => failed(r) || r.finish?.reason === 'length';
 
 function describeFailure(r: JoinedRequest): string {
-  const what = r.status === null ? 'no response' : r.status < 400 && r.finish?.reason === 'length' ? `cut at the output limit (${r.finish.raw})` : `HTTP ${r.status}`;
+  const what =
+    r.status === null
+      ? 'no response'
+      : r.status < 400 && r.finish?.reason === 'length'
+        ? `cut at the output limit (${r.finish.raw})`
+        : `HTTP ${r.status}`;
   const msg = r.error?.message ? `: ${r.error.message.length > 120 ? `${r.error.message.slice(0, 120)}…` : r.error.message}` : '';
   return `${what}${msg}`;
 }
@@ -47,7 +52,8 @@ function runs(ctx: RuleContext): { id: string | null; attempts: JoinedRequest[];
     const rec = ctx.state.compactions.find((x) => x.id === c.id);
     out.push({ id: c.id, attempts: c.attempts.map(get).filter((r): r is JoinedRequest => r !== undefined), outcome: rec?.outcome ?? null });
   }
-  for (const o of wire.orphanAttempts) out.push({ id: null, attempts: o.map(get).filter((r): r is JoinedRequest => r !== undefined), outcome: null });
+  for (const o of wire.orphanAttempts)
+    out.push({ id: null, attempts: o.map(get).filter((r): r is JoinedRequest => r !== undefined), outcome: null });
   return out.filter((r) => r.attempts.length > 0);
 }
 
@@ -63,9 +69,18 @@ export const COMPACTION_ATTEMPTS_FAILED: Rule = {
     for (const r of runs(ctx)) {
       if (!r.attempts.every(noSummary) || r.outcome === 'committed') continue;
       const reasons = [...new Set(r.attempts.map(describeFailure))];
-      out.push(located(finding('COMPACTION_ATTEMPTS_FAILED', 'error',
-        `${name(r.id)} failed: ${r.attempts.length === 1 ? 'its one summarizer attempt on the wire failed' : `all ${plural(r.attempts.length, 'summarizer attempt')} on the wire failed`} (${reasons.join('; ')}). ${r.id === null ? 'The log records neither the compaction nor its failure.' : 'The log records no summary.'}`,
-        cite(r.attempts)), ctx.wire as WireJoin, r.attempts));
+      out.push(
+        located(
+          finding(
+            'COMPACTION_ATTEMPTS_FAILED',
+            'error',
+            `${name(r.id)} failed: ${r.attempts.length === 1 ? 'its one summarizer attempt on the wire failed' : `all ${plural(r.attempts.length, 'summarizer attempt')} on the wire failed`} (${reasons.join('; ')}). ${r.id === null ? 'The log records neither the compaction nor its failure.' : 'The log records no summary.'}`,
+            cite(r.attempts),
+          ),
+          ctx.wire as WireJoin,
+          r.attempts,
+        ),
+      );
     }
     return out;
   },
@@ -85,10 +100,20 @@ export const WIRE_RETRY_LOOP: Rule = {
       const fails = r.attempts.filter(failed);
       if (fails.length < RETRY_LOOP_ATTEMPTS) continue;
       const ms = r.attempts.reduce((n, a) => n + (a.durationMs ?? 0), 0);
-      const span = r.attempts[0]?.at !== null && r.attempts.at(-1)?.at !== null ? ((r.attempts.at(-1)?.at ?? 0) - (r.attempts[0]?.at ?? 0)) : null;
-      out.push(located(finding('WIRE_RETRY_LOOP', 'warning',
-        `${name(r.id)} was attempted ${num(r.attempts.length)} times on the wire, ${num(fails.length)} failed (${[...new Set(fails.map(describeFailure))].join('; ')})${span !== null ? ` over ${duration(span)}` : ''}${ms > 0 ? `, ${duration(ms)} of it waiting for answers` : ''}.`,
-        cite(r.attempts)), ctx.wire as WireJoin, r.attempts));
+      const span =
+        r.attempts[0]?.at !== null && r.attempts.at(-1)?.at !== null ? (r.attempts.at(-1)?.at ?? 0) - (r.attempts[0]?.at ?? 0) : null;
+      out.push(
+        located(
+          finding(
+            'WIRE_RETRY_LOOP',
+            'warning',
+            `${name(r.id)} was attempted ${num(r.attempts.length)} times on the wire, ${num(fails.length)} failed (${[...new Set(fails.map(describeFailure))].join('; ')})${span !== null ? ` over ${duration(span)}` : ''}${ms > 0 ? `, ${duration(ms)} of it waiting for answers` : ''}.`,
+            cite(r.attempts),
+          ),
+          ctx.wire as WireJoin,
+          r.attempts,
+        ),
+      );
     }
     return out;
   },
@@ -107,9 +132,18 @@ export const SUMMARY_FROM_CUT_RESPONSE: Rule = {
       if (cut.length === 0) continue;
       const ok = r.attempts.filter((a) => !failed(a) && a.finish?.reason !== 'length');
       const raw = cut.map((a) => a.finish?.raw ?? 'length');
-      out.push(located(finding('SUMMARY_FROM_CUT_RESPONSE', 'error',
-        `${name(r.id)} is committed, but ${plural(cut.length, 'summarizer response')} on the wire stopped at the output limit (${list([...new Set(raw)])})${ok.length > 0 ? `; the other ${plural(ok.length, 'answer')} continued a cut one` : ''}: the summary the model sees is cut, or made of a continuation alone.`,
-        cite(r.attempts)), ctx.wire as WireJoin, cut));
+      out.push(
+        located(
+          finding(
+            'SUMMARY_FROM_CUT_RESPONSE',
+            'error',
+            `${name(r.id)} is committed, but ${plural(cut.length, 'summarizer response')} on the wire stopped at the output limit (${list([...new Set(raw)])})${ok.length > 0 ? `; the other ${plural(ok.length, 'answer')} continued a cut one` : ''}: the summary the model sees is cut, or made of a continuation alone.`,
+            cite(r.attempts),
+          ),
+          ctx.wire as WireJoin,
+          cut,
+        ),
+      );
     }
     return out;
   },
@@ -124,9 +158,18 @@ export const FALLBACK_LOGGED_AS_SUCCESS: Rule = {
     const out: Diagnostic[] = [];
     for (const r of runs(ctx)) {
       if (r.outcome !== 'committed' || r.id === null || !r.attempts.every(failed)) continue;
-      out.push(located(finding('FALLBACK_LOGGED_AS_SUCCESS', 'error',
-        `Compaction ${r.id} is committed in the log, but all ${plural(r.attempts.length, 'summarizer attempt')} failed on the wire (${[...new Set(r.attempts.map(describeFailure))].join('; ')}): what took the history's place did not come from a summarizer.`,
-        cite(r.attempts)), ctx.wire as WireJoin, r.attempts));
+      out.push(
+        located(
+          finding(
+            'FALLBACK_LOGGED_AS_SUCCESS',
+            'error',
+            `Compaction ${r.id} is committed in the log, but all ${plural(r.attempts.length, 'summarizer attempt')} failed on the wire (${[...new Set(r.attempts.map(describeFailure))].join('; ')}): what took the history's place did not come from a summarizer.`,
+            cite(r.attempts),
+          ),
+          ctx.wire as WireJoin,
+          r.attempts,
+        ),
+      );
     }
     return out;
   },
@@ -140,10 +183,19 @@ export const WIRE_LOG_DISAGREE: Rule = {
   run(ctx) {
     const wire = ctx.wire;
     if (!wire) return [];
-    return wire.requests.filter((r) => r.verdict === 'mismatch').map((r) => located(finding('WIRE_LOG_DISAGREE', 'warning',
-      `Request ${r.index} (logged as #${r.logIndex ?? '?'}) was sent otherwise than the log says: ${r.firstDiff ?? 'the bodies differ'}. The view shows what the wire carried; the difference is the harness's.`,
-      cite([r])), wire, [r]));
+    return wire.requests
+      .filter((r) => r.verdict === 'mismatch')
+      .map((r) =>
+        located(
+          finding(
+            'WIRE_LOG_DISAGREE',
+            'warning',
+            `Request ${r.index} (logged as #${r.logIndex ?? '?'}) was sent otherwise than the log says: ${r.firstDiff ?? 'the bodies differ'}. The view shows what the wire carried; the difference is the harness's.`,
+            cite([r]),
+          ),
+          wire,
+          [r],
+        ),
+      );
   },
 };
-
-

@@ -59,10 +59,26 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
       return { ...b, content: [{ type: 'text', text: clearedPlaceholder(names.get(b.callId) ?? 'unknown tool', b.callId, n) }] };
     });
     omitted += chars;
-    return derivedItem(r.newId(), it as SourceItem, next, { kind: 'pruned', of: it.id, head: 0, tail: 0, omitted: chars, unit: 'chars', shadowedTokens: input.count(renderItem(it, i)) });
+    return derivedItem(r.newId(), it as SourceItem, next, {
+      kind: 'pruned',
+      of: it.id,
+      head: 0,
+      tail: 0,
+      omitted: chars,
+      unit: 'chars',
+      shadowedTokens: input.count(renderItem(it, i)),
+    });
   });
-  r.note(`cleared ${clear.length} of ${results.length} tool results (${fmt(omitted)} characters); kept the last ${Math.min(keepLast, results.length)} verbatim`);
+  r.note(
+    `cleared ${clear.length} of ${results.length} tool results (${fmt(omitted)} characters); kept the last ${Math.min(keepLast, results.length)} verbatim`,
+  );
   return r.finish('committed', r.view(out), null);
 }
 
-export const clearTools: StrategyDef = { id: CLEAR_TOOLS_ID, title: 'Tool-result clearing (baseline)', source: 'baseline', needsModel: false, run };
+export const clearTools: StrategyDef = {
+  id: CLEAR_TOOLS_ID,
+  title: 'Tool-result clearing (baseline)',
+  source: 'baseline',
+  needsModel: false,
+  run,
+};

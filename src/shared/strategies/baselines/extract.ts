@@ -18,7 +18,8 @@ export const MAX_LINE_CHARS = 240;
 const CONSTRAINT = /\b(must|never|always|do not|don't|should|shouldn't|only|required?|avoid|ensure|make sure|without)\b/i;
 const ERROR_WORD = /\b(error|exception|failed|failure|fatal|traceback|panic|denied|not found|invalid|cannot|refused)\b/i;
 const ERROR_CODE = /\b(E[A-Z]{3,}|[A-Z][A-Za-z]*(Error|Exception)|[A-Z]{1,4}\d{3,})\b/;
-const PATH = /(^|[\s'"`(=:])(\.{0,2}\/)?[\w.-]+\/[\w./-]+|\b[\w-]+\.(ts|tsx|js|jsx|mjs|py|rs|go|java|kt|c|h|cpp|json|jsonl|md|toml|ya?ml|txt|sh|css|html|sql|lock)\b/;
+const PATH =
+  /(^|[\s'"`(=:])(\.{0,2}\/)?[\w.-]+\/[\w./-]+|\b[\w-]+\.(ts|tsx|js|jsx|mjs|py|rs|go|java|kt|c|h|cpp|json|jsonl|md|toml|ya?ml|txt|sh|css|html|sql|lock)\b/;
 const IDENTIFIER = /`[^`]+`|\b[a-z]+[A-Z]\w*\b|\b[a-z]+_[a-z0-9_]+\b|\b[A-Za-z_]\w*\(|\b\d+(\.\d+)+\b|\b\d{2,}\b/;
 
 export interface Line {
@@ -40,10 +41,14 @@ export function classify(text: string, fromUser: boolean): LineKind | null {
 /** The readable texts of a block: leaf text, tool-result bodies, and a tool call as "name input". */
 function texts(b: Block): string[] {
   switch (b.type) {
-    case 'text': return [b.text];
-    case 'tool_call': return [`${b.name} ${b.input}`];
-    case 'tool_result': return b.content.flatMap((c) => (c.type === 'text' ? [c.text] : []));
-    default: return [];
+    case 'text':
+      return [b.text];
+    case 'tool_call':
+      return [`${b.name} ${b.input}`];
+    case 'tool_result':
+      return b.content.flatMap((c) => (c.type === 'text' ? [c.text] : []));
+    default:
+      return [];
   }
 }
 

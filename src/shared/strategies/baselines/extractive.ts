@@ -34,11 +34,13 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const tailBudget = opts.tailTokens ?? Math.floor(watermark(opts.tailRatio, window));
   const budget = opts.maxTokens ?? Math.min(8_192, Math.floor(window / 10));
   const split = splitByTokens(items, input.count, tailBudget, openTail(items), r.itemTokens);
-  if (split.tail <= split.head) return r.failed(`nothing to summarise: the history fits the recent tail budget (${fmt(tailBudget)} tokens)`);
+  if (split.tail <= split.head)
+    return r.failed(`nothing to summarise: the history fits the recent tail budget (${fmt(tailBudget)} tokens)`);
 
   const lines = extractLines(items, split.head, split.tail);
   const chosen = selectLines(lines, budget, input.count);
-  const body = chosen.length > 0 ? chosen.map(lineText).join('\n') : '(no line matched: no constraint, error, path or identifier in this range)';
+  const body =
+    chosen.length > 0 ? chosen.map(lineText).join('\n') : '(no line matched: no constraint, error, path or identifier in this range)';
   const text = `${EXTRACT_HEADER}\n${body}`;
   const covers = items.slice(split.head, split.tail).map((it) => it.id);
   const out: Item[] = [
@@ -47,8 +49,16 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
     ...items.slice(split.tail).map((it: SourceItem) => kept(it)),
   ];
   const kinds = ['constraint', 'error', 'path', 'identifier'].map((k) => `${chosen.filter((l) => l.kind === k).length} ${k}`).join(', ');
-  r.note(`extracted ${chosen.length} of ${lines.length} candidate lines (${kinds}) from ${covers.length} items within ${fmt(budget)} tokens; kept the last ${items.length - split.tail} items verbatim`);
+  r.note(
+    `extracted ${chosen.length} of ${lines.length} candidate lines (${kinds}) from ${covers.length} items within ${fmt(budget)} tokens; kept the last ${items.length - split.tail} items verbatim`,
+  );
   return r.finish('committed', r.view(out), text);
 }
 
-export const extractive: StrategyDef = { id: EXTRACTIVE_ID, title: 'Extractive summary (baseline)', source: 'baseline', needsModel: false, run };
+export const extractive: StrategyDef = {
+  id: EXTRACTIVE_ID,
+  title: 'Extractive summary (baseline)',
+  source: 'baseline',
+  needsModel: false,
+  run,
+};

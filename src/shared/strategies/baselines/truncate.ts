@@ -26,7 +26,11 @@ const Options = z.strictObject({
 
 /** Index of the first typed user message (not a harness-injected meta item) in [from, to) that is a unit on its own, or -1. */
 function firstUser(items: readonly SourceItem[], from: number, to: number): number {
-  const single = new Set(units(items).filter((u) => u.from === u.to).map((u) => u.from));
+  const single = new Set(
+    units(items)
+      .filter((u) => u.from === u.to)
+      .map((u) => u.from),
+  );
   for (let i = from; i < to; i++) {
     const it = items[i] as SourceItem;
     if (it.role === 'user' && !it.meta && itemAnswers(it).length === 0 && single.has(i)) return i;
@@ -50,16 +54,26 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   if (dropped === 0) return r.failed(`nothing to truncate: the history fits the recent tail budget (${fmt(tailBudget)} tokens)`);
 
   const marker = (run: readonly SourceItem[]): Item[] =>
-    run.length === 0 ? [] : [textItem(r.newId(), 'user', truncationMarker(run.length), { kind: 'marker', of: run.map((it) => it.id), fallback: 'truncation' })];
+    run.length === 0
+      ? []
+      : [textItem(r.newId(), 'user', truncationMarker(run.length), { kind: 'marker', of: run.map((it) => it.id), fallback: 'truncation' })];
   const out: Item[] = items.slice(0, split.head).map(kept);
   out.push(...marker(before));
   if (keepAt >= 0) out.push(kept(items[keepAt] as SourceItem));
   out.push(...marker(after));
   out.push(...items.slice(split.tail).map((it: SourceItem) => kept(it)));
-  r.note(`dropped ${dropped} items behind a truncation marker; kept ${keepAt >= 0 ? 'the first user message, ' : ''}the last ${items.length - split.tail} items (tail budget ${fmt(tailBudget)} tokens)`);
+  r.note(
+    `dropped ${dropped} items behind a truncation marker; kept ${keepAt >= 0 ? 'the first user message, ' : ''}the last ${items.length - split.tail} items (tail budget ${fmt(tailBudget)} tokens)`,
+  );
   // Outcome 'fallback': the candidate is a loud truncation, what StrategyOutcome calls a fallback;
   // there is no summary to commit, and the eval record's fallback marker check applies to it.
   return r.finish('fallback', r.view(out), null);
 }
 
-export const truncate: StrategyDef = { id: TRUNCATE_ID, title: 'Head/tail truncation (baseline)', source: 'baseline', needsModel: false, run };
+export const truncate: StrategyDef = {
+  id: TRUNCATE_ID,
+  title: 'Head/tail truncation (baseline)',
+  source: 'baseline',
+  needsModel: false,
+  run,
+};

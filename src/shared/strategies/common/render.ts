@@ -10,18 +10,25 @@ import type { CandidateView, SourceItem, SourceView, TokenCounter } from '../typ
 
 function leafText(b: LeafBlock): string {
   switch (b.type) {
-    case 'text': return b.text;
-    case 'reasoning': return b.redacted ? '[reasoning: redacted]' : b.text;
-    case 'image': return `[image${b.mediaType ? ` ${b.mediaType}` : ''}]`;
-    case 'opaque': return `[${b.label}${b.chars !== undefined ? `: ${b.chars} chars, unreadable` : ''}]`;
+    case 'text':
+      return b.text;
+    case 'reasoning':
+      return b.redacted ? '[reasoning: redacted]' : b.text;
+    case 'image':
+      return `[image${b.mediaType ? ` ${b.mediaType}` : ''}]`;
+    case 'opaque':
+      return `[${b.label}${b.chars !== undefined ? `: ${b.chars} chars, unreadable` : ''}]`;
   }
 }
 
 export function blockText(b: Block): string {
   switch (b.type) {
-    case 'tool_call': return `[tool call ${b.name} id=${b.id}] ${b.input}`;
-    case 'tool_result': return `[tool result id=${b.callId}${b.isError ? ' error' : ''}] ${b.content.map(leafText).join('\n')}`;
-    default: return leafText(b);
+    case 'tool_call':
+      return `[tool call ${b.name} id=${b.id}] ${b.input}`;
+    case 'tool_result':
+      return `[tool result id=${b.callId}${b.isError ? ' error' : ''}] ${b.content.map(leafText).join('\n')}`;
+    default:
+      return leafText(b);
   }
 }
 

@@ -27,7 +27,9 @@ export const watermark = (ratio: number, window: number): number => Math.round(r
 
 /** A source item carried over unchanged: same id, same blocks. */
 export function kept(item: SourceItem): Item {
-  return item.meta === undefined ? { id: item.id, role: item.role, blocks: [...item.blocks] } : { id: item.id, role: item.role, blocks: [...item.blocks], meta: item.meta };
+  return item.meta === undefined
+    ? { id: item.id, role: item.role, blocks: [...item.blocks] }
+    : { id: item.id, role: item.role, blocks: [...item.blocks], meta: item.meta };
 }
 
 /** A new single-text item made by a strategy. */
@@ -63,7 +65,13 @@ export interface Split {
  * boundaries. With `keepLastUnit` the last unit stays in the tail whatever its size (an open tool
  * call must not be summarised away from the result that will answer it).
  */
-export function splitByTokens(items: readonly SourceItem[], count: StrategyInput['count'], tailBudget: number, keepLastUnit = false, counted?: readonly number[]): Split {
+export function splitByTokens(
+  items: readonly SourceItem[],
+  count: StrategyInput['count'],
+  tailBudget: number,
+  keepLastUnit = false,
+  counted?: readonly number[],
+): Split {
   // `counted`: these items' tokens, already counted (Run.itemTokens for the source's own items).
   const tokens = counted ?? itemTokens(items, count);
   const head = headLength(items);
@@ -80,7 +88,9 @@ export function openTail(items: readonly SourceItem[]): boolean {
 /** Validate a strategy's options against its schema (strict: unknown keys are an error). */
 export function parseOptions<T>(schema: z.ZodType<T>, raw: Readonly<Record<string, unknown>> | undefined): Result<T> {
   const r = schema.safeParse(raw ?? {});
-  return r.success ? { ok: true, value: r.data } : { ok: false, error: `invalid options: ${z.prettifyError(r.error).replace(/\n/g, '; ')}` };
+  return r.success
+    ? { ok: true, value: r.data }
+    : { ok: false, error: `invalid options: ${z.prettifyError(r.error).replace(/\n/g, '; ')}` };
 }
 
 /** Collects what a run did, and turns it into a StrategyResult with both token figures. */
@@ -93,7 +103,10 @@ export class Run {
   readonly itemTokens: readonly number[];
   private n = 0;
 
-  constructor(readonly strategy: string, private readonly input: StrategyInput) {
+  constructor(
+    readonly strategy: string,
+    private readonly input: StrategyInput,
+  ) {
     this.itemTokens = itemTokens(input.source.items, input.count);
     // The same strings viewTokens counts: the head, then each item.
     this.before = headTokens(input.source, input.count) + this.itemTokens.reduce((a, b) => a + b, 0);
@@ -121,12 +134,37 @@ export class Run {
 
   /** The source stands. */
   failed(error: string): StrategyResult {
-    return { strategy: this.strategy, outcome: 'failed', view: null, summary: null, calls: this.calls, error, notes: this.notes, mapreduce: null, tokens: { before: this.before, after: null } };
+    return {
+      strategy: this.strategy,
+      outcome: 'failed',
+      view: null,
+      summary: null,
+      calls: this.calls,
+      error,
+      notes: this.notes,
+      mapreduce: null,
+      tokens: { before: this.before, after: null },
+    };
   }
 
-  finish(outcome: Exclude<StrategyOutcome, 'failed'>, view: CandidateView, summary: string | null, error: string | null = null): StrategyResult {
+  finish(
+    outcome: Exclude<StrategyOutcome, 'failed'>,
+    view: CandidateView,
+    summary: string | null,
+    error: string | null = null,
+  ): StrategyResult {
     const after = this.measure(view);
-    return { strategy: this.strategy, outcome, view, summary, calls: this.calls, error, notes: this.notes, mapreduce: null, tokens: { before: this.before, after } };
+    return {
+      strategy: this.strategy,
+      outcome,
+      view,
+      summary,
+      calls: this.calls,
+      error,
+      notes: this.notes,
+      mapreduce: null,
+      tokens: { before: this.before, after },
+    };
   }
 }
 

@@ -48,7 +48,9 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
 
   // §1.1: pressure is the priced envelope (system + tools + messages), not messages.length.
   const under = r.before >= trigger;
-  r.note(`envelope ${fmt(r.before)} tokens; trigger ${fmt(trigger)} (${opts.thresholdRatio} × ${fmt(window)}); ${under ? 'under pressure' : 'below pressure'}`);
+  r.note(
+    `envelope ${fmt(r.before)} tokens; trigger ${fmt(trigger)} (${opts.thresholdRatio} × ${fmt(window)}); ${under ? 'under pressure' : 'below pressure'}`,
+  );
   if (!under && !opts.force) return r.failed('below pressure: no compaction');
   if (!under) r.note('force: compacting below pressure (manual compaction)');
 
@@ -64,7 +66,9 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   if (pruned.derived.size > 0) {
     const prunedView = r.view(surfaceItems(0, items.length));
     const remeasured = r.measure(prunedView);
-    r.note(`pruner: ${pruned.derived.size} tool results (${pruned.cuts} text blocks) cut to ${fmt(opts.pruneHead)} head + marker + ${fmt(opts.pruneTail)} tail code points, ${fmt(pruned.omitted)} code points omitted; remeasured ${fmt(remeasured)} tokens`);
+    r.note(
+      `pruner: ${pruned.derived.size} tool results (${pruned.cuts} text blocks) cut to ${fmt(opts.pruneHead)} head + marker + ${fmt(opts.pruneTail)} tail code points, ${fmt(pruned.omitted)} code points omitted; remeasured ${fmt(remeasured)} tokens`,
+    );
     if (remeasured < trigger && !opts.force) {
       r.note('safe after pruning: no summary request');
       return r.finish('committed', prunedView, null);
@@ -74,7 +78,9 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const range = selectRange(pruned.surface, input.count, retain);
   if (!range.ok) return r.failed(range.reason);
   const sourceTokens = range.tokens.slice(range.from, range.to).reduce((a, b) => a + b, 0);
-  r.note(`range: items #${range.from}-#${range.to - 1} (${range.to - range.from} items, ${fmt(sourceTokens)} tokens); recent tail reserve ${fmt(retain)} tokens (${opts.retainRatio} × window) keeps ${items.length - range.to} items`);
+  r.note(
+    `range: items #${range.from}-#${range.to - 1} (${range.to - range.from} items, ${fmt(sourceTokens)} tokens); recent tail reserve ${fmt(retain)} tokens (${opts.retainRatio} × window) keeps ${items.length - range.to} items`,
+  );
 
   const summarizer = input.summarizer;
   if (!summarizer) return r.failed('dsh-basic needs a summarizer for the summary step; none was given');
@@ -91,15 +97,26 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const summary = (call.text as string).trim();
   // Covers cite the source items, also where the surface held a pruned copy of one.
   const covers = items.slice(range.from, range.to).map((it) => it.id);
-  const checkpoint = textItem(r.newId(), 'user', checkpointText(summary), { kind: 'checkpoint', compactionId: opts.compactionId, covers, part: 'summary' });
+  const checkpoint = textItem(r.newId(), 'user', checkpointText(summary), {
+    kind: 'checkpoint',
+    compactionId: opts.compactionId,
+    covers,
+    part: 'summary',
+  });
   const checkpointTokens = input.count(renderItem(checkpoint, range.from));
   // §3.2: "The basic backend rejects a summary that is not smaller than its source."
-  if (checkpointTokens >= sourceTokens) return r.failed(`summary rejected: the checkpoint (${fmt(checkpointTokens)} tokens) is not smaller than its source (${fmt(sourceTokens)} tokens)${pruneKept}`);
+  if (checkpointTokens >= sourceTokens)
+    return r.failed(
+      `summary rejected: the checkpoint (${fmt(checkpointTokens)} tokens) is not smaller than its source (${fmt(sourceTokens)} tokens)${pruneKept}`,
+    );
 
   const view = r.view([...surfaceItems(0, range.from), checkpoint, ...surfaceItems(range.to, items.length)]);
   const after = r.measure(view);
-  r.note(`one <compacted-summary> checkpoint (${fmt(checkpointTokens)} tokens) replaced ${covers.length} items (${fmt(sourceTokens)} tokens)`);
-  if (after >= trigger) r.note(`still at or above the trigger (${fmt(after)} tokens): DSH would run another checkpoint compaction under compactionRetries`);
+  r.note(
+    `one <compacted-summary> checkpoint (${fmt(checkpointTokens)} tokens) replaced ${covers.length} items (${fmt(sourceTokens)} tokens)`,
+  );
+  if (after >= trigger)
+    r.note(`still at or above the trigger (${fmt(after)} tokens): DSH would run another checkpoint compaction under compactionRetries`);
   return r.finish('committed', view, summary);
 }
 

@@ -19,7 +19,11 @@ export const PRUNE_TAIL = 1_024;
 export const PRUNE_MARKER = '\n\n[... tool result pruned: middle omitted ...]\n\n';
 
 export const dshPruneRule = (threshold = PRUNE_THRESHOLD, head = PRUNE_HEAD, tail = PRUNE_TAIL): CutRule => ({
-  threshold, head, tail, unit: 'codepoints', marker: () => PRUNE_MARKER,
+  threshold,
+  head,
+  tail,
+  unit: 'codepoints',
+  marker: () => PRUNE_MARKER,
 });
 
 export interface Pruned {
@@ -34,7 +38,13 @@ export interface Pruned {
 }
 
 /** Prune every complete tool result after the system head. */
-export function pruneToolResults(items: readonly SourceItem[], head: number, rule: CutRule, newId: () => string, count: TokenCounter): Pruned {
+export function pruneToolResults(
+  items: readonly SourceItem[],
+  head: number,
+  rule: CutRule,
+  newId: () => string,
+  count: TokenCounter,
+): Pruned {
   const surface = [...items];
   const derived = new Map<number, Item>();
   let omitted = 0;
@@ -46,7 +56,13 @@ export function pruneToolResults(items: readonly SourceItem[], head: number, rul
     const id = newId();
     // shadowedTokens: the heuristic price of the shadowed node, so metering can subtract it (§2.1).
     const item = derivedItem(id, it, cut.blocks, {
-      kind: 'pruned', of: it.id, head: cut.head, tail: cut.tail, omitted: cut.omitted, unit: 'codepoints', shadowedTokens: count(renderItem(it, i)),
+      kind: 'pruned',
+      of: it.id,
+      head: cut.head,
+      tail: cut.tail,
+      omitted: cut.omitted,
+      unit: 'codepoints',
+      shadowedTokens: count(renderItem(it, i)),
     });
     derived.set(i, item);
     surface[i] = { id, role: it.role, blocks: cut.blocks, seq: null, ...(it.meta === undefined ? {} : { meta: it.meta }) };

@@ -15,10 +15,17 @@ export type RangeChoice =
 
 /** The range [from, to) to summarise on the current surface, or why compaction declines. */
 export function selectRange(surface: readonly SourceItem[], count: TokenCounter, retainTokens: number): RangeChoice {
-  if (openTail(surface)) return { ok: false, reason: 'declined: the tail ends in an unanswered tool call (an open indivisible unit); compaction waits until it closes' };
+  if (openTail(surface))
+    return {
+      ok: false,
+      reason: 'declined: the tail ends in an unanswered tool call (an open indivisible unit); compaction waits until it closes',
+    };
   const split = splitByTokens(surface, count, retainTokens);
   if (split.tail <= headLength(surface)) {
-    return { ok: false, reason: `nothing to compact: the recent tail reserve (${fmt(retainTokens)} tokens) holds all history after the system head` };
+    return {
+      ok: false,
+      reason: `nothing to compact: the recent tail reserve (${fmt(retainTokens)} tokens) holds all history after the system head`,
+    };
   }
   return { ok: true, from: split.head, to: split.tail, tokens: split.tokens };
 }

@@ -26,10 +26,22 @@ function message(item: SourceItem): SummaryMessage {
   return { role: 'user', text };
 }
 
-export function dshRequest(system: readonly Block[] | null, surface: readonly SourceItem[], head: number, from: number, to: number): SummaryRequest {
+export function dshRequest(
+  system: readonly Block[] | null,
+  surface: readonly SourceItem[],
+  head: number,
+  from: number,
+  to: number,
+): SummaryRequest {
   const headBlocks = head > 0 ? (surface[0] as SourceItem).blocks : system;
   const headText = headBlocks && headBlocks.length > 0 ? blocksText(headBlocks) : '';
   const messages: SummaryMessage[] = surface.slice(from, to).map(message);
   messages.push({ role: 'user', text: DSH_INSTRUCTION });
-  return { stage: 'one-shot', label: `checkpoint #${from}-#${to - 1}`, system: headText === '' ? null : headText, messages, maxOutput: null };
+  return {
+    stage: 'one-shot',
+    label: `checkpoint #${from}-#${to - 1}`,
+    system: headText === '' ? null : headText,
+    messages,
+    maxOutput: null,
+  };
 }

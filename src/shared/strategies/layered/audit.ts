@@ -45,11 +45,21 @@ async function auditOnce(ctx: RunContext, candidate: string, maps: readonly Labe
   return { ok: true, value: { pass: findings.length === 0, findings, evidence } };
 }
 
-export async function runAudit(ctx: RunContext, trace: TraceRecorder, candidate: string, maps: readonly LabelledSummary[]): Promise<Step<string>> {
+export async function runAudit(
+  ctx: RunContext,
+  trace: TraceRecorder,
+  candidate: string,
+  maps: readonly LabelledSummary[],
+): Promise<Step<string>> {
   let text = candidate;
   for (let corrections = 0; ; corrections++) {
     if (ctx.cancelled) return { ok: false, reason: 'cancelled', cancelled: true };
-    ctx.progress({ stage: 'audit', done: corrections, total: MAX_CORRECTIONS + 1, message: corrections === 0 ? 'audit' : `re-audit after correction ${corrections}` });
+    ctx.progress({
+      stage: 'audit',
+      done: corrections,
+      total: MAX_CORRECTIONS + 1,
+      message: corrections === 0 ? 'audit' : `re-audit after correction ${corrections}`,
+    });
     const audit = await auditOnce(ctx, text, maps, corrections + 1);
     if (!audit.ok) {
       trace.audits.push({ ok: false, corrections, findings: audit.reason });
@@ -65,11 +75,17 @@ export async function runAudit(ctx: RunContext, trace: TraceRecorder, candidate:
     let req = correctionRequest(text, findings, evidence, corrections + 1);
     if (!ctx.fits(req)) {
       req = correctionRequest(text, findings, [], corrections + 1);
-      ctx.notes.push(`correction ${corrections + 1} sent without the map summaries (they do not fit the ${ctx.window}-token window beside the candidate)`);
+      ctx.notes.push(
+        `correction ${corrections + 1} sent without the map summaries (they do not fit the ${ctx.window}-token window beside the candidate)`,
+      );
     }
-    if (!ctx.fits(req)) return { ok: false, reason: `correction ${corrections + 1} does not fit the ${ctx.window}-token summarizer window` };
+    if (!ctx.fits(req))
+      return { ok: false, reason: `correction ${corrections + 1} does not fit the ${ctx.window}-token summarizer window` };
     const sent = await ctx.send(req);
-    if (!sent.ok) return sent.kind === 'cancelled' ? { ok: false, reason: 'cancelled', cancelled: true } : { ok: false, reason: `correction failed: ${sent.reason}` };
+    if (!sent.ok)
+      return sent.kind === 'cancelled'
+        ? { ok: false, reason: 'cancelled', cancelled: true }
+        : { ok: false, reason: `correction failed: ${sent.reason}` };
     text = sent.text;
   }
 }

@@ -105,11 +105,17 @@ export function classify(call: SummaryCall, signal: AbortSignal): Sent {
   }
   const err = call.error ?? { kind: 'empty' as const, message: 'no text' };
   if (err.kind === 'overflow') {
-    return { ok: false, kind: 'overflow', reason: `${label}: context overflow: ${err.message}`, ...(err.window !== undefined ? { window: err.window } : {}) };
+    return {
+      ok: false,
+      kind: 'overflow',
+      reason: `${label}: context overflow: ${err.message}`,
+      ...(err.window !== undefined ? { window: err.window } : {}),
+    };
   }
   if (err.kind === 'cancelled' && signal.aborted) return { ok: false, kind: 'cancelled', reason: 'cancelled' };
   return { ok: false, kind: 'failed', reason: `${label}: ${err.kind}${err.status !== undefined ? ` ${err.status}` : ''}: ${err.message}` };
 }
 
 /** A step that either produces a value or fails with a reason (expected failures are values, not throws). */
-export type Step<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string; readonly cancelled?: boolean };
+export type Step<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string; readonly cancelled?: boolean };

@@ -39,7 +39,10 @@ export function groupToFit<T>(
       let n = rest.length;
       while (n > 1 && !ctx.fits(build(rest.slice(0, n), out.length))) n--;
       if (!ctx.fits(build(rest.slice(0, n), out.length))) {
-        return { ok: false, reason: `${describe(rest[0] as T)} is too large for one ${empty.stage} request in the ${ctx.window}-token summarizer window` };
+        return {
+          ok: false,
+          reason: `${describe(rest[0] as T)} is too large for one ${empty.stage} request in the ${ctx.window}-token summarizer window`,
+        };
       }
       out.push(rest.slice(0, n));
       rest = rest.slice(n);

@@ -39,18 +39,31 @@ export async function runLayered(input: StrategyInput): Promise<StrategyResult> 
   const parsed = parseOptions(input.options);
   if (!parsed.ok) return failed(parsed.error, { calls: [], notes: [], mapreduce: null, before });
   const opts = parsed.options;
-  if (!input.summarizer) return failed('layered needs a summarizer: cosh checkpoints are written by a model', { calls: [], notes: [], mapreduce: null, before });
+  if (!input.summarizer)
+    return failed('layered needs a summarizer: cosh checkpoints are written by a model', { calls: [], notes: [], mapreduce: null, before });
 
   const plan = planCut(items, tokens, input.budget.window);
-  const ctx = new RunContext(items, tokens, input.count, input.summarizer, input.signal, input.budget.window, input.onProgress, { from: plan.from, to: plan.to });
+  const ctx = new RunContext(items, tokens, input.count, input.summarizer, input.signal, input.budget.window, input.onProgress, {
+    from: plan.from,
+    to: plan.to,
+  });
   ctx.notes.push(...plan.notes);
   let trace: TraceRecorder | null = null;
   const records = () => ({ calls: ctx.calls, notes: ctx.notes, mapreduce: trace?.toTrace() ?? null, before });
-  if (plan.to < plan.from) return failed(`nothing to compact: the history fits the raw tail (${plan.tailBudget} tokens = 20 % of the agent window ${input.budget.window})`, records());
+  if (plan.to < plan.from)
+    return failed(
+      `nothing to compact: the history fits the raw tail (${plan.tailBudget} tokens = 20 % of the agent window ${input.budget.window})`,
+      records(),
+    );
   if (ctx.cancelled) return failed('cancelled', records());
   const tailTokens = tokens.slice(plan.tailFrom).reduce((a, b) => a + b, 0);
-  ctx.notes.push(`checkpoint covers items #${plan.from}–#${plan.to}; raw tail #${plan.tailFrom}–#${items.length - 1} (${tailTokens} tokens; budget ${plan.tailBudget} = 20 % of the agent window ${input.budget.window})`);
-  if (input.summarizer.defaultMaxOutput === null) ctx.notes.push("the connector's output ceiling is unknown (provider default); no output is reserved for requests that leave it to the connector");
+  ctx.notes.push(
+    `checkpoint covers items #${plan.from}–#${plan.to}; raw tail #${plan.tailFrom}–#${items.length - 1} (${tailTokens} tokens; budget ${plan.tailBudget} = 20 % of the agent window ${input.budget.window})`,
+  );
+  if (input.summarizer.defaultMaxOutput === null)
+    ctx.notes.push(
+      "the connector's output ceiling is unknown (provider default); no output is reserved for requests that leave it to the connector",
+    );
 
   // cosh: "Before choosing MapReduce, the selected summarizer's actual request is checked against
   // its own known window, with prompt overhead and the output ceiling its adapter actually sends."
@@ -60,7 +73,9 @@ export async function runLayered(input: StrategyInput): Promise<StrategyResult> 
   if (opts.forceMapReduce) {
     ctx.notes.push('MapReduce forced (option forceMapReduce)');
   } else if (oneShotTokens > ctx.window) {
-    ctx.notes.push(`one-shot request (${oneShotTokens} tokens with its output ceiling) exceeds the ${ctx.window}-token summarizer window: MapReduce`);
+    ctx.notes.push(
+      `one-shot request (${oneShotTokens} tokens with its output ceiling) exceeds the ${ctx.window}-token summarizer window: MapReduce`,
+    );
   } else {
     ctx.progress({ stage: 'one-shot', done: 0, total: 1 });
     // maxOutput null: one-shot never borrows MapReduce's segment ceiling (cosh's regression).
@@ -99,7 +114,10 @@ export async function runLayered(input: StrategyInput): Promise<StrategyResult> 
   const budget = commitBudget(input);
   if (after > budget) {
     const reserve = input.budget.maxOutput ?? 0;
-    return failed(`handoff rejected: the compacted view would be ${after} tokens, over the commit budget of ${budget} (agent window ${input.budget.window} − output reserve ${reserve}); the source view stands`, records());
+    return failed(
+      `handoff rejected: the compacted view would be ${after} tokens, over the commit budget of ${budget} (agent window ${input.budget.window} − output reserve ${reserve}); the source view stands`,
+      records(),
+    );
   }
   return committed(view, installed, records(), after);
 }

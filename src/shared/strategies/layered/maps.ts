@@ -25,7 +25,11 @@ class MapStage {
   private sequential = false;
   private readonly sep: number;
 
-  constructor(private readonly ctx: RunContext, private readonly trace: TraceRecorder, private readonly opts: MapOptions) {
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly trace: TraceRecorder,
+    private readonly opts: MapOptions,
+  ) {
     this.sep = ctx.count('\n\n');
   }
 
@@ -82,10 +86,16 @@ class MapStage {
   async run(): Promise<Step<ReduceInput[]>> {
     const { ctx, trace } = this;
     const room = this.room();
-    if (room < 1) return { ok: false, reason: `map instructions and the ${ctx.mapOutput}-token output reservation leave no room for items in the ${ctx.window}-token summarizer window` };
+    if (room < 1)
+      return {
+        ok: false,
+        reason: `map instructions and the ${ctx.mapOutput}-token output reservation leave no room for items in the ${ctx.window}-token summarizer window`,
+      };
     const target = Math.min(this.opts.segmentTokens ?? room, room);
     this.add(ctx.prefix.from, ctx.prefix.to, target, 0);
-    ctx.notes.push(`MapReduce: ${trace.segments.length} whole-item segment(s) at a soft target of ${target} tokens; map output reservation ${ctx.mapOutput} tokens of a ${ctx.window}-token summarizer window`);
+    ctx.notes.push(
+      `MapReduce: ${trace.segments.length} whole-item segment(s) at a soft target of ${target} tokens; map output reservation ${ctx.mapOutput} tokens of a ${ctx.window}-token summarizer window`,
+    );
 
     for (let round = 0; ; round++) {
       const pending = trace.live().filter((s) => s.status === 'pending');
@@ -95,7 +105,9 @@ class MapStage {
         if (seg.from === seg.to && !this.fits(seg)) {
           seg.status = 'failed';
           seg.error = `item #${seg.from} (${seg.tokens} tokens) cannot fit one map request`;
-          return this.fail(`item #${seg.from} (${seg.tokens} tokens) cannot fit a complete map request (instructions + item + ${ctx.mapOutput} output tokens) in the ${ctx.window}-token summarizer window; it is never cut`);
+          return this.fail(
+            `item #${seg.from} (${seg.tokens} tokens) cannot fit a complete map request (instructions + item + ${ctx.mapOutput} output tokens) in the ${ctx.window}-token summarizer window; it is never cut`,
+          );
         }
       }
       this.progress();
@@ -106,7 +118,10 @@ class MapStage {
       const step = this.repartition(overflowed, round + 1);
       if (!step.ok) return step;
     }
-    return { ok: true, value: trace.live().map((s) => ({ label: `map ${s.ordinal}`, from: s.from, to: s.to, text: s.summary ?? '', ref: s.ordinal })) };
+    return {
+      ok: true,
+      value: trace.live().map((s) => ({ label: `map ${s.ordinal}`, from: s.from, to: s.to, text: s.summary ?? '', ref: s.ordinal })),
+    };
   }
 
   /** One pass over the pending maps; returns the ones that overflowed. */
@@ -145,7 +160,9 @@ class MapStage {
       // cosh: "persists sequential fallback for missing maps".
       this.sequential = true;
       const missing = segs.filter((s) => s.status !== 'accepted' && !overflowed.includes(s));
-      ctx.notes.push(`provider failure (${failure}): stopped scheduling, drained the maps in flight, ${missing.length} missing map(s) run sequentially`);
+      ctx.notes.push(
+        `provider failure (${failure}): stopped scheduling, drained the maps in flight, ${missing.length} missing map(s) run sequentially`,
+      );
       for (const seg of missing) {
         seg.status = 'pending';
         const more = await runOne(seg);
@@ -167,11 +184,15 @@ class MapStage {
     const single = overflowed.find((s) => s.from === s.to);
     if (single) {
       single.status = 'failed';
-      return this.fail(`map ${single.ordinal} (item #${single.from}, ${single.tokens} tokens) overflowed the summarizer and has no further item boundary to repartition at`);
+      return this.fail(
+        `map ${single.ordinal} (item #${single.from}, ${single.tokens} tokens) overflowed the summarizer and has no further item boundary to repartition at`,
+      );
     }
     if (trace.repartitions >= MAX_REPARTITIONS) {
       for (const s of overflowed) s.status = 'failed';
-      return this.fail(`context overflow persists after ${MAX_REPARTITIONS} whole-item repartitions (maps ${overflowed.map((s) => s.ordinal).join(', ')})`);
+      return this.fail(
+        `context overflow persists after ${MAX_REPARTITIONS} whole-item repartitions (maps ${overflowed.map((s) => s.ordinal).join(', ')})`,
+      );
     }
     trace.repartitions++;
     const room = this.room();
@@ -183,7 +204,9 @@ class MapStage {
       const target = Math.max(1, Math.min(room, Math.floor(Math.min(prev, seg.tokens + this.sep * (seg.to - seg.from + 1)) / 2)));
       this.add(seg.from, seg.to, target, round);
     }
-    ctx.notes.push(`repartition ${trace.repartitions}/${MAX_REPARTITIONS}: ${overflowed.length} incomplete map(s) re-packed at a halved target`);
+    ctx.notes.push(
+      `repartition ${trace.repartitions}/${MAX_REPARTITIONS}: ${overflowed.length} incomplete map(s) re-packed at a halved target`,
+    );
     return { ok: true, value: null };
   }
 }

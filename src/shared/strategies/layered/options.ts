@@ -47,13 +47,19 @@ const KNOWN = new Set(['concurrency', 'segmentTokens', 'audit', 'forceMapReduce'
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
 /** Validates the strategy options; unknown keys are an error (StrategyInput.options contract). */
-export function parseOptions(raw: Readonly<Record<string, unknown>> | undefined): { ok: true; options: LayeredOptions } | { ok: false; error: string } {
+export function parseOptions(
+  raw: Readonly<Record<string, unknown>> | undefined,
+): { ok: true; options: LayeredOptions } | { ok: false; error: string } {
   if (!raw) return { ok: true, options: DEFAULT_OPTIONS };
   const unknown = Object.keys(raw).filter((k) => !KNOWN.has(k));
-  if (unknown.length > 0) return { ok: false, error: `unknown option(s) for layered: ${unknown.join(', ')} (accepted: ${[...KNOWN].join(', ')})` };
+  if (unknown.length > 0)
+    return { ok: false, error: `unknown option(s) for layered: ${unknown.join(', ')} (accepted: ${[...KNOWN].join(', ')})` };
   const { concurrency, segmentTokens, audit, forceMapReduce } = raw;
   if (concurrency !== undefined && (!isInt(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)) {
-    return { ok: false, error: `concurrency must be an integer from 1 to ${MAX_CONCURRENCY} (cosh: up to four map calls run concurrently)` };
+    return {
+      ok: false,
+      error: `concurrency must be an integer from 1 to ${MAX_CONCURRENCY} (cosh: up to four map calls run concurrently)`,
+    };
   }
   if (segmentTokens !== undefined && segmentTokens !== null && (!isInt(segmentTokens) || segmentTokens < 1)) {
     return { ok: false, error: 'segmentTokens must be a positive integer' };

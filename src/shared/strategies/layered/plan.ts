@@ -48,7 +48,9 @@ export function planCut(items: readonly SourceItem[], itemTokens: readonly numbe
   if (start === items.length && items.length > headEnd) {
     // cosh: "An oversized indivisible source item/tool chain may require folding the whole
     // eligible source into a checkpoint."
-    notes.push(`the newest unit does not fit the raw tail (${tailBudget} tokens = 20 % of the agent window ${agentWindow}); the whole eligible source is folded into the checkpoint`);
+    notes.push(
+      `the newest unit does not fit the raw tail (${tailBudget} tokens = 20 % of the agent window ${agentWindow}); the whole eligible source is folded into the checkpoint`,
+    );
   }
 
   const pending = pendingUserFrom(items);

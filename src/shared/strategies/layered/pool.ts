@@ -4,7 +4,12 @@
  * are drained — awaited, so their results are kept (cosh: "A provider failure stops new
  * scheduling, drains successful in-flight calls"). Returns the tasks never started, in order.
  */
-export async function runPool<T>(tasks: readonly T[], limit: number, signal: AbortSignal, run: (task: T) => Promise<'continue' | 'stop'>): Promise<T[]> {
+export async function runPool<T>(
+  tasks: readonly T[],
+  limit: number,
+  signal: AbortSignal,
+  run: (task: T) => Promise<'continue' | 'stop'>,
+): Promise<T[]> {
   let next = 0;
   let stopped = false;
   const worker = async (): Promise<void> => {

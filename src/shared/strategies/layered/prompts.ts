@@ -85,17 +85,32 @@ export function oneShotRequest(items: readonly SourceItem[], from: number, to: n
  * One map: a stable ordinal, an exact item range. `body` is the rendered items; the envelope alone
  * (empty body) is what the packer subtracts from the window as instruction overhead.
  */
-export function mapEnvelope(seg: { ordinal: number; from: number; to: number }, source: { from: number; to: number }, body: string, maxOutput: number): SummaryRequest {
+export function mapEnvelope(
+  seg: { ordinal: number; from: number; to: number },
+  source: { from: number; to: number },
+  body: string,
+  maxOutput: number,
+): SummaryRequest {
   return {
     stage: 'map',
     label: `map ${seg.ordinal} (${range(seg.from, seg.to)})`,
     system: MAP_SYSTEM,
-    messages: [{ role: 'user', text: `Segment ${seg.ordinal}: items ${range(seg.from, seg.to)} of the history ${range(source.from, source.to)}.\n\n${body}` }],
+    messages: [
+      {
+        role: 'user',
+        text: `Segment ${seg.ordinal}: items ${range(seg.from, seg.to)} of the history ${range(source.from, source.to)}.\n\n${body}`,
+      },
+    ],
     maxOutput,
   };
 }
 
-export function mapRequest(items: readonly SourceItem[], seg: { ordinal: number; from: number; to: number }, source: { from: number; to: number }, maxOutput: number): SummaryRequest {
+export function mapRequest(
+  items: readonly SourceItem[],
+  seg: { ordinal: number; from: number; to: number },
+  source: { from: number; to: number },
+  maxOutput: number,
+): SummaryRequest {
   return mapEnvelope(seg, source, renderItems(items, seg.from, seg.to), maxOutput);
 }
 
@@ -115,14 +130,22 @@ export function renderSummaries(list: readonly LabelledSummary[]): string {
   return list.map(renderSummary).join('\n\n');
 }
 
-export function reduceRequest(inputs: readonly LabelledSummary[], level: number, index: number, final: boolean, maxOutput: number | null): SummaryRequest {
+export function reduceRequest(
+  inputs: readonly LabelledSummary[],
+  level: number,
+  index: number,
+  final: boolean,
+  maxOutput: number | null,
+): SummaryRequest {
   const from = inputs[0]?.from ?? 0;
   const to = inputs.at(-1)?.to ?? from;
   return {
     stage: final ? 'final-reduce' : 'reduce',
     label: final ? `final reduce L${level}` : `reduce L${level}#${index}`,
     system: final ? FINAL_SYSTEM : REDUCE_SYSTEM,
-    messages: [{ role: 'user', text: `${inputs.length} ordered partial summaries of items ${range(from, to)}:\n\n${renderSummaries(inputs)}` }],
+    messages: [
+      { role: 'user', text: `${inputs.length} ordered partial summaries of items ${range(from, to)}:\n\n${renderSummaries(inputs)}` },
+    ],
     maxOutput,
   };
 }
@@ -132,13 +155,32 @@ export function reduceRequest(inputs: readonly LabelledSummary[], level: number,
  * items, so the header may say they are complete; a range is never cut (cosh: "partial excerpts
  * never claim complete range coverage").
  */
-export function withRawItems(req: SummaryRequest, items: readonly SourceItem[], ranges: readonly (readonly [number, number])[]): SummaryRequest {
+export function withRawItems(
+  req: SummaryRequest,
+  items: readonly SourceItem[],
+  ranges: readonly (readonly [number, number])[],
+): SummaryRequest {
   const parts = ranges.map(([a, b]) => `Complete raw items ${range(a, b)}:\n\n${renderItems(items, a, b)}`);
   const text = `${parts.join('\n\n')}\n\nThese are the raw items you asked for. This was your one reread: answer with the summary now; another REREAD is not allowed.`;
-  return { ...req, label: `${req.label} + reread`, messages: [...req.messages, { role: 'assistant', text: `REREAD: ${ranges.map(([a, b]) => `${a}-${b}`).join(',')}` }, { role: 'user', text }] };
+  return {
+    ...req,
+    label: `${req.label} + reread`,
+    messages: [
+      ...req.messages,
+      { role: 'assistant', text: `REREAD: ${ranges.map(([a, b]) => `${a}-${b}`).join(',')}` },
+      { role: 'user', text },
+    ],
+  };
 }
 
-export function auditRequest(candidate: string, evidence: readonly LabelledSummary[], round: number, part: number, parts: number, maxOutput: number): SummaryRequest {
+export function auditRequest(
+  candidate: string,
+  evidence: readonly LabelledSummary[],
+  round: number,
+  part: number,
+  parts: number,
+  maxOutput: number,
+): SummaryRequest {
   return {
     stage: 'audit',
     label: parts > 1 ? `audit ${round} part ${part + 1}/${parts}` : `audit ${round}`,
@@ -148,7 +190,12 @@ export function auditRequest(candidate: string, evidence: readonly LabelledSumma
   };
 }
 
-export function correctionRequest(candidate: string, findings: readonly string[], evidence: readonly LabelledSummary[], round: number): SummaryRequest {
+export function correctionRequest(
+  candidate: string,
+  findings: readonly string[],
+  evidence: readonly LabelledSummary[],
+  round: number,
+): SummaryRequest {
   const ev = evidence.length > 0 ? `EVIDENCE (map summaries):\n\n${renderSummaries(evidence)}\n\n` : '';
   return {
     stage: 'correction',
@@ -164,11 +211,20 @@ export type Verdict = { readonly pass: true } | { readonly pass: false; readonly
 
 /** Parses the validator's answer (AUDIT_SYSTEM's protocol). Anything but a leading PASS is not a pass. */
 export function parseVerdict(text: string): Verdict {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
-  const head = (lines[0] ?? '').replace(/[*_`#:.]/g, '').trim().toUpperCase();
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+  const head = (lines[0] ?? '')
+    .replace(/[*_`#:.]/g, '')
+    .trim()
+    .toUpperCase();
   if (head === 'PASS') return { pass: true };
   if (head === 'FAIL') {
-    const listed = lines.slice(1).filter((l) => l.startsWith('-')).map((l) => l.replace(/^-\s*/, ''));
+    const listed = lines
+      .slice(1)
+      .filter((l) => l.startsWith('-'))
+      .map((l) => l.replace(/^-\s*/, ''));
     return { pass: false, findings: listed.length > 0 ? listed : ['the validator answered FAIL without listing problems'] };
   }
   return { pass: false, findings: [`unparseable verdict (expected PASS or FAIL on the first line): ${(lines[0] ?? '').slice(0, 120)}`] };

@@ -38,14 +38,18 @@ export async function reduceOnce(ctx: RunContext, trace: TraceRecorder, req: Sum
   const again = withRawItems(req, ctx.items, parsed.ranges);
   if (!ctx.fits(again)) {
     const raw = parsed.ranges.reduce((n, [a, b]) => n + ctx.itemTokens.slice(a, b + 1).reduce((x, y) => x + y, 0), 0);
-    return failed(parsed.ranges, `oversized REREAD: the reduction with ${raw} tokens of raw items does not fit the ${ctx.window}-token summarizer window`);
+    return failed(
+      parsed.ranges,
+      `oversized REREAD: the reduction with ${raw} tokens of raw items does not fit the ${ctx.window}-token summarizer window`,
+    );
   }
   const second = await ctx.send(again);
   if (!second.ok) {
     if (second.kind === 'cancelled') return cancelled();
     return failed(parsed.ranges, second.reason);
   }
-  if (findReread(second.text) !== null) return failed(parsed.ranges, 'a second REREAD in one reduction request (one reread attempt is permitted)');
+  if (findReread(second.text) !== null)
+    return failed(parsed.ranges, 'a second REREAD in one reduction request (one reread attempt is permitted)');
   trace.rereads.push({ ranges: [...parsed.ranges], ok: true });
   return { ok: true, value: second.text };
 }
@@ -62,7 +66,10 @@ export async function runReduce(ctx: RunContext, trace: TraceRecorder, maps: rea
       return r;
     }
     if (level >= MAX_REDUCE_LEVELS) {
-      return { ok: false, reason: `${inputs.length} summaries still do not fit one final reduction after ${MAX_REDUCE_LEVELS} reduction levels (cosh bounds non-converging reduction at ${MAX_REDUCE_LEVELS})` };
+      return {
+        ok: false,
+        reason: `${inputs.length} summaries still do not fit one final reduction after ${MAX_REDUCE_LEVELS} reduction levels (cosh bounds non-converging reduction at ${MAX_REDUCE_LEVELS})`,
+      };
     }
     const groups = groupToFit(
       ctx,

@@ -28,8 +28,14 @@ export function parseReread(arg: string, available: { readonly from: number; rea
     if (a > b) return { ok: false, ranges, reason: `malformed REREAD range "${part}" (start after end)` };
     ranges.push([a, b]);
   }
-  if (ranges.length > MAX_REREAD_RANGES) return { ok: false, ranges, reason: `REREAD asked for ${ranges.length} ranges; at most ${MAX_REREAD_RANGES} are allowed` };
+  if (ranges.length > MAX_REREAD_RANGES)
+    return { ok: false, ranges, reason: `REREAD asked for ${ranges.length} ranges; at most ${MAX_REREAD_RANGES} are allowed` };
   const bad = ranges.find(([a, b]) => a < available.from || b > available.to);
-  if (bad) return { ok: false, ranges, reason: `REREAD range ${bad[0]}-${bad[1]} is unavailable (the compacted items are #${available.from}–#${available.to})` };
+  if (bad)
+    return {
+      ok: false,
+      ranges,
+      reason: `REREAD range ${bad[0]}-${bad[1]} is unavailable (the compacted items are #${available.from}–#${available.to})`,
+    };
   return { ok: true, ranges };
 }

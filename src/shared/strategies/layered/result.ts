@@ -60,10 +60,30 @@ export interface Records {
 }
 
 export function committed(view: CandidateView, installed: string, r: Records, after: number): StrategyResult {
-  return { strategy: STRATEGY_ID, outcome: 'committed', view, summary: installed, calls: r.calls, error: null, notes: r.notes, mapreduce: r.mapreduce, tokens: { before: r.before, after } };
+  return {
+    strategy: STRATEGY_ID,
+    outcome: 'committed',
+    view,
+    summary: installed,
+    calls: r.calls,
+    error: null,
+    notes: r.notes,
+    mapreduce: r.mapreduce,
+    tokens: { before: r.before, after },
+  };
 }
 
 /** The source stands: no view, the reason, and whatever progress was made (calls, trace). */
 export function failed(error: string, r: Records): StrategyResult {
-  return { strategy: STRATEGY_ID, outcome: 'failed', view: null, summary: null, calls: r.calls, error, notes: r.notes, mapreduce: r.mapreduce, tokens: { before: r.before, after: null } };
+  return {
+    strategy: STRATEGY_ID,
+    outcome: 'failed',
+    view: null,
+    summary: null,
+    calls: r.calls,
+    error,
+    notes: r.notes,
+    mapreduce: r.mapreduce,
+    tokens: { before: r.before, after: null },
+  };
 }

@@ -37,7 +37,11 @@ function parseInput(input: string): Record<string, unknown> | null {
 /** The files a tool call touches and how, recognised from common tool shapes (read/write/edit/apply_patch). */
 export function fileAccesses(call: ToolCallBlock): { path: string; access: Access }[] {
   const args = parseInput(call.input);
-  const patched = [...(typeof args?.['patch'] === 'string' ? args['patch'] : typeof args?.['input'] === 'string' ? args['input'] : call.input).matchAll(PATCH_FILE)];
+  const patched = [
+    ...(typeof args?.['patch'] === 'string' ? args['patch'] : typeof args?.['input'] === 'string' ? args['input'] : call.input).matchAll(
+      PATCH_FILE,
+    ),
+  ];
   if (patched.length > 0) return patched.map((m) => ({ path: (m[1] ?? '').trim(), access: 'write' as const }));
   if (!args) return [];
   const key = PATH_KEYS.find((k) => typeof args[k] === 'string' && (args[k] as string).length > 0);

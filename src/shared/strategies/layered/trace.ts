@@ -48,18 +48,44 @@ export class TraceRecorder {
     const accepted = of('accepted');
     const items = accepted.reduce((n, s) => n + s.ids.length, 0);
     const parts = [`accepted maps: ${accepted.length > 0 ? accepted.map((s) => s.ordinal).join(', ') : 'none'} (${items} items)`];
-    if (of('failed').length > 0) parts.push(`failed: ${of('failed').map((s) => s.ordinal).join(', ')}`);
-    if (of('pending').length > 0) parts.push(`pending: ${of('pending').map((s) => s.ordinal).join(', ')}`);
+    if (of('failed').length > 0)
+      parts.push(
+        `failed: ${of('failed')
+          .map((s) => s.ordinal)
+          .join(', ')}`,
+      );
+    if (of('pending').length > 0)
+      parts.push(
+        `pending: ${of('pending')
+          .map((s) => s.ordinal)
+          .join(', ')}`,
+      );
     return `${parts.join('; ')} of ${live.length}`;
   }
 
   toTrace(): MapReduceTrace {
     return {
-      segments: this.segments.map((s) => ({ ordinal: s.ordinal, from: s.from, to: s.to, ids: [...s.ids], tokens: s.tokens, status: s.status, round: s.round })),
+      segments: this.segments.map((s) => ({
+        ordinal: s.ordinal,
+        from: s.from,
+        to: s.to,
+        ids: [...s.ids],
+        tokens: s.tokens,
+        status: s.status,
+        round: s.round,
+      })),
       repartitions: this.repartitions,
       reductions: this.reductions.map((r) => ({ level: r.level, inputs: [...r.inputs], ok: r.ok })),
-      rereads: this.rereads.map((r) => ({ ranges: r.ranges.map(([a, b]) => [a, b] as const), ok: r.ok, ...(r.reason !== undefined ? { reason: r.reason } : {}) })),
-      audits: this.audits.map((a) => ({ ok: a.ok, corrections: a.corrections, ...(a.findings !== undefined ? { findings: a.findings } : {}) })),
+      rereads: this.rereads.map((r) => ({
+        ranges: r.ranges.map(([a, b]) => [a, b] as const),
+        ok: r.ok,
+        ...(r.reason !== undefined ? { reason: r.reason } : {}),
+      })),
+      audits: this.audits.map((a) => ({
+        ok: a.ok,
+        corrections: a.corrections,
+        ...(a.findings !== undefined ? { findings: a.findings } : {}),
+      })),
     };
   }
 }

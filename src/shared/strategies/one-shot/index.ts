@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import type { Item } from '../../model/item';
-import { fmt, kept, openTail, parseOptions, RERUN_COMPACTION_ID, Run, splitByTokens, textItem, unusable, watermark } from '../common/result';
+import {
+  fmt,
+  kept,
+  openTail,
+  parseOptions,
+  RERUN_COMPACTION_ID,
+  Run,
+  splitByTokens,
+  textItem,
+  unusable,
+  watermark,
+} from '../common/result';
 import type { SourceItem, StrategyDef, StrategyInput, StrategyResult } from '../types';
 import { summaryBudget } from './budget';
 import { precheck } from './precheck';
@@ -42,17 +53,27 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const tailBudget = opts.tailTokens ?? Math.floor(watermark(opts.tailRatio, input.budget.window));
   // Cut by conversation unit; an unanswered call at the end stays with the tail whatever its size.
   const split = splitByTokens(items, input.count, tailBudget, openTail(items), r.itemTokens);
-  if (split.tail <= split.head) return r.failed(`nothing to summarise: the whole history fits the recent tail budget (${fmt(tailBudget)} tokens)`);
+  if (split.tail <= split.head)
+    return r.failed(`nothing to summarise: the whole history fits the recent tail budget (${fmt(tailBudget)} tokens)`);
   const tailTokens = split.tokens.slice(split.tail).reduce((a, b) => a + b, 0);
-  r.note(`history: ${split.tail - split.head} items to summarise; recent tail: ${items.length - split.tail} items (${fmt(tailTokens)} of ${fmt(tailBudget)} tokens) kept verbatim`);
+  r.note(
+    `history: ${split.tail - split.head} items to summarise; recent tail: ${items.length - split.tail} items (${fmt(tailTokens)} of ${fmt(tailBudget)} tokens) kept verbatim`,
+  );
 
   const budget = summaryBudget(summarizer.window, input.budget.window);
-  r.note(`summary window ${fmt(budget.window)} (${budget.windowOf}'s): output reserve ${fmt(budget.reserve)} = min(8,192, window/10), headroom ${fmt(budget.headroom)} = 5 %, request budget ${fmt(budget.input)}`);
+  r.note(
+    `summary window ${fmt(budget.window)} (${budget.windowOf}'s): output reserve ${fmt(budget.reserve)} = min(8,192, window/10), headroom ${fmt(budget.headroom)} = 5 %, request budget ${fmt(budget.input)}`,
+  );
   const pre = precheck(items, { from: split.head, tail: split.tail }, budget, input.count);
   const shortened = pre.shortenedHistory + pre.shortenedTail;
-  if (shortened > 0) r.note(`precheck shortened ${shortened} tool bodies to first 2,000 + last 2,000 characters (${pre.shortenedHistory} in the history, ${pre.shortenedTail} in the reference copy of the tail; ${fmt(pre.omitted)} characters omitted)`);
+  if (shortened > 0)
+    r.note(
+      `precheck shortened ${shortened} tool bodies to first 2,000 + last 2,000 characters (${pre.shortenedHistory} in the history, ${pre.shortenedTail} in the reference copy of the tail; ${fmt(pre.omitted)} characters omitted)`,
+    );
   if (!pre.fits) {
-    return r.failed(`cannot cut user requirements: the summary request needs ${fmt(pre.tokens)} tokens, ${fmt(budget.input)} fit (window ${fmt(budget.window)} − reserve ${fmt(budget.reserve)} − headroom ${fmt(budget.headroom)}) after shortening every over-long tool body; no request was sent`);
+    return r.failed(
+      `cannot cut user requirements: the summary request needs ${fmt(pre.tokens)} tokens, ${fmt(budget.input)} fit (window ${fmt(budget.window)} − reserve ${fmt(budget.reserve)} − headroom ${fmt(budget.headroom)}) after shortening every over-long tool body; no request was sent`,
+    );
   }
   r.note(`summary request: ${fmt(pre.tokens)} tokens estimated`);
   if (input.signal.aborted) return r.failed('cancelled before the summary request');
@@ -77,7 +98,8 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const view = r.view(out);
   const after = r.measure(view);
   // cosh: the commit budget is the agent's; a handoff view that does not fit it is rejected.
-  if (after > input.budget.window) return r.failed(`the handoff view (${fmt(after)} tokens) does not fit the agent's window (${fmt(input.budget.window)})`);
+  if (after > input.budget.window)
+    return r.failed(`the handoff view (${fmt(after)} tokens) does not fit the agent's window (${fmt(input.budget.window)})`);
   r.note(`strategy: one-shot handoff (${fmt(input.count(handoff))} tokens) replaced ${covers.length} items`);
   return r.finish('committed', view, handoff);
 }

@@ -17,7 +17,13 @@ export const BODY_TAIL = 2_000;
 
 export const bodyMarker = (omitted: number): string => `\n[... ${fmt(omitted)} characters omitted ...]\n`;
 
-export const RIND_BODY_RULE: CutRule = { threshold: BODY_HEAD + BODY_TAIL, head: BODY_HEAD, tail: BODY_TAIL, unit: 'codepoints', marker: bodyMarker };
+export const RIND_BODY_RULE: CutRule = {
+  threshold: BODY_HEAD + BODY_TAIL,
+  head: BODY_HEAD,
+  tail: BODY_TAIL,
+  unit: 'codepoints',
+  marker: bodyMarker,
+};
 
 export interface PrecheckResult {
   readonly fits: boolean;
@@ -46,7 +52,10 @@ export function precheck(items: readonly SourceItem[], shape: RequestShape, budg
   let shortenedHistory = 0;
   let shortenedTail = 0;
   let omitted = 0;
-  const passes: readonly (readonly [number, number, 'history' | 'tail'])[] = [[shape.from, shape.tail, 'history'], [shape.tail, items.length, 'tail']];
+  const passes: readonly (readonly [number, number, 'history' | 'tail'])[] = [
+    [shape.from, shape.tail, 'history'],
+    [shape.tail, items.length, 'tail'],
+  ];
   for (const [from, to, where] of passes) {
     if (current.tokens <= budget.input) break;
     let n = 0;

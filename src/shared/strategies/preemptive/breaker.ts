@@ -24,7 +24,11 @@ export const CLOSED: BreakerState = { turn: 0, consecutiveFailures: 0, trippedAt
 export class CircuitBreaker {
   private s: BreakerState;
 
-  constructor(readonly maxFailures = MAX_FAILURES, readonly cooldownTurns = COOLDOWN_TURNS, state: BreakerState = CLOSED) {
+  constructor(
+    readonly maxFailures = MAX_FAILURES,
+    readonly cooldownTurns = COOLDOWN_TURNS,
+    state: BreakerState = CLOSED,
+  ) {
     this.s = { ...state };
   }
 

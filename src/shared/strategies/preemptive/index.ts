@@ -4,7 +4,16 @@ import { renderItems } from '../common/render';
 import { fmt, headLength, kept, parseOptions, RERUN_COMPACTION_ID, Run, textItem, watermark } from '../common/result';
 import type { SourceItem, StrategyDef, StrategyInput, StrategyResult } from '../types';
 import { CircuitBreaker, COOLDOWN_TURNS, MAX_FAILURES } from './breaker';
-import { HARD_WATERMARK, latestToolResultTokens, OUTPUT_HEADROOM, SOFT_WATERMARK, SUMMARIZER_MAX_TOKENS, TAIL_KEEP, tailStartByCount, triggerOf } from './plan';
+import {
+  HARD_WATERMARK,
+  latestToolResultTokens,
+  OUTPUT_HEADROOM,
+  SOFT_WATERMARK,
+  SUMMARIZER_MAX_TOKENS,
+  TAIL_KEEP,
+  tailStartByCount,
+  triggerOf,
+} from './plan';
 import { pyDumps } from './pyjson';
 import { chunkedAndMerge, summarizeRange, type Attempt } from './summarize';
 import { SUMMARY_BLOCK_HEADER, summaryPrompt, TRUNCATION_MARKER } from './summary';
@@ -55,7 +64,9 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const pending = opts.pendingToolResult ?? latestToolResultTokens(items, input.count);
   const projected = r.before + opts.outputHeadroom + pending;
   const trigger = triggerOf(projected, limit, opts.softWatermark, opts.hardWatermark);
-  r.note(`projected next turn ${fmt(projected)} = buffer ${fmt(r.before)} + output headroom ${fmt(opts.outputHeadroom)} + expected tool result ${fmt(pending)}; soft ${fmt(watermark(opts.softWatermark, limit))}, hard ${fmt(watermark(opts.hardWatermark, limit))} of ${fmt(limit)}`);
+  r.note(
+    `projected next turn ${fmt(projected)} = buffer ${fmt(r.before)} + output headroom ${fmt(opts.outputHeadroom)} + expected tool result ${fmt(pending)}; soft ${fmt(watermark(opts.softWatermark, limit))}, hard ${fmt(watermark(opts.hardWatermark, limit))} of ${fmt(limit)}`,
+  );
   if (trigger === 'none' && !opts.force) return r.failed('below the soft watermark: no compaction');
   r.note(trigger === 'none' ? 'force: compacting below the soft watermark' : `${trigger} trigger`);
 
@@ -63,9 +74,15 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
   const tail = tailStartByCount(items, opts.tailKeep);
   if (tail <= head) return r.failed(`nothing to summarise: ${items.length - head} messages, tail_keep ${opts.tailKeep}`);
   const covers = items.slice(head, tail).map((it) => it.id);
-  const build = (middle: Item): Item[] => [...items.slice(0, head).map(kept), middle, ...items.slice(tail).map((it: SourceItem) => kept(it))];
+  const build = (middle: Item): Item[] => [
+    ...items.slice(0, head).map(kept),
+    middle,
+    ...items.slice(tail).map((it: SourceItem) => kept(it)),
+  ];
   const truncate = (why: string): StrategyResult => {
-    r.note(`loud fallback: head/tail truncation dropped ${covers.length} items; kept the system head and the last ${items.length - tail} messages`);
+    r.note(
+      `loud fallback: head/tail truncation dropped ${covers.length} items; kept the system head and the last ${items.length - tail} messages`,
+    );
     r.note(breaker.describe());
     const marker = textItem(r.newId(), 'user', TRUNCATION_MARKER, { kind: 'marker', of: covers, fallback: 'truncation' });
     return r.finish('fallback', r.view(build(marker)), null, why);
@@ -82,7 +99,9 @@ async function run(input: StrategyInput): Promise<StrategyResult> {
     const window = summarizer.window ?? limit;
     const requestTokens = input.count(summaryPrompt(renderItems(items, head, tail - 1))) + opts.summarizerMaxTokens;
     const wedged = requestTokens > window;
-    r.note(`summarising ${covers.length} items: request ${fmt(requestTokens)} tokens with output, summarizer window ${fmt(window)}${wedged ? ': wedged, chunk-and-merge' : ''}`);
+    r.note(
+      `summarising ${covers.length} items: request ${fmt(requestTokens)} tokens with output, summarizer window ${fmt(window)}${wedged ? ': wedged, chunk-and-merge' : ''}`,
+    );
     input.onProgress?.({ stage: wedged ? 'chunk-and-merge' : 'summarize', done: 0, total: wedged ? 3 : 1 });
     attempt = wedged ? await chunkedAndMerge(ctx, items, head, tail) : await summarizeRange(ctx, items, head, tail);
     input.onProgress?.({ stage: wedged ? 'chunk-and-merge' : 'summarize', done: r.calls.length, total: wedged ? 3 : 1 });

@@ -13,7 +13,8 @@ import { checkSummary, summaryPrompt, type SummaryJson } from './summary';
  * whatever it splits; it does so only when the range is a single unit).
  */
 
-export type Attempt = { readonly ok: true; readonly summary: SummaryJson } | { readonly ok: false; readonly error: string; readonly cancelled: boolean };
+export type Attempt =
+  { readonly ok: true; readonly summary: SummaryJson } | { readonly ok: false; readonly error: string; readonly cancelled: boolean };
 
 export interface SummarizeContext {
   readonly summarizer: Summarizer;
@@ -24,7 +25,10 @@ export interface SummarizeContext {
 }
 
 async function ask(ctx: SummarizeContext, stage: SummaryStage, label: string, body: string, messageCount: number): Promise<Attempt> {
-  const call = await ctx.summarizer.summarize({ stage, label, system: null, messages: [{ role: 'user', text: summaryPrompt(body) }], maxOutput: ctx.maxOutput }, ctx.signal);
+  const call = await ctx.summarizer.summarize(
+    { stage, label, system: null, messages: [{ role: 'user', text: summaryPrompt(body) }], maxOutput: ctx.maxOutput },
+    ctx.signal,
+  );
   ctx.calls.push(call);
   const why = unusable(call);
   if (why !== null) return { ok: false, error: `${label}: ${why}`, cancelled: call.error?.kind === 'cancelled' };

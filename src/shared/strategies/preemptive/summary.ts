@@ -65,12 +65,16 @@ export function checkSummary(raw: string, messageCount: number): Checked {
   } catch (e) {
     return { ok: false, error: `malformed JSON from the summarizer: ${e instanceof Error ? e.message : String(e)}` };
   }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return { ok: false, error: 'the summarizer answer is not a JSON object' };
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+    return { ok: false, error: 'the summarizer answer is not a JSON object' };
   const summary = obj as SummaryJson;
   const missing = REQUIRED_KEYS.filter((k) => !(k in summary));
   if (missing.length > 0) return { ok: false, error: `summarizer missing keys: ${missing.join(', ')}` };
   if (!(truthy(summary.decisions) || truthy(summary.files_touched)) && messageCount > LOAD_BEARING_MIN_MESSAGES) {
-    return { ok: false, error: `summarizer returned empty load-bearing fields (no decisions and no files_touched after ${messageCount} messages)` };
+    return {
+      ok: false,
+      error: `summarizer returned empty load-bearing fields (no decisions and no files_touched after ${messageCount} messages)`,
+    };
   }
   return { ok: true, value: summary };
 }

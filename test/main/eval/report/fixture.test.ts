@@ -41,9 +41,15 @@ describe('the hand-written facts', () => {
             for (const f of facts.value.facts) {
               const ids = new Set(f.source?.items ?? []);
               const seqs = f.source?.seqs;
-              const cited = src.source.view.items.filter((i) => ids.has(i.id) || (seqs !== undefined && i.seq !== null && i.seq >= seqs.from && i.seq <= seqs.to));
-              expect(cited.length, `${f.id} cites items of this source`).toBe((f.source?.items?.length ?? 0) + (seqs ? cited.filter((i) => !ids.has(i.id)).length : 0));
-              expect(evaluate(f.match, new Haystack(cited.map((i) => blocksText(i.blocks)))).matched, `${f.id} matches what it cites`).toBe(true);
+              const cited = src.source.view.items.filter(
+                (i) => ids.has(i.id) || (seqs !== undefined && i.seq !== null && i.seq >= seqs.from && i.seq <= seqs.to),
+              );
+              expect(cited.length, `${f.id} cites items of this source`).toBe(
+                (f.source?.items?.length ?? 0) + (seqs ? cited.filter((i) => !ids.has(i.id)).length : 0),
+              );
+              expect(evaluate(f.match, new Haystack(cited.map((i) => blocksText(i.blocks)))).matched, `${f.id} matches what it cites`).toBe(
+                true,
+              );
             }
           }
         } finally {
@@ -69,10 +75,13 @@ describe('fixtures/eval/claude-code.spec.yaml (clean cells, in process)', () => 
     expect(checkThresholds(r.aggregate, r.spec.thresholds)).toEqual([]);
   });
 
-  it('scores the harness\'s own summary as the facts say: everything but the routes and the not-found decision', () => {
+  it("scores the harness's own summary as the facts say: everything but the routes and the not-found decision", () => {
     const c = findCell(r.aggregate, 'one-shot', 'mock:replay-original');
     expect(c?.quality.recall?.mean).toBeCloseTo(26 / 28);
-    expect(Object.keys(c?.missed ?? {}).sort()).toEqual(['../claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl::cc-c6', '../claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl::cc-d5']);
+    expect(Object.keys(c?.missed ?? {}).sort()).toEqual([
+      '../claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl::cc-c6',
+      '../claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl::cc-d5',
+    ]);
     expect(c?.quality.staleRejection?.mean).toBe(1);
     expect(c?.quality.recall?.stddev).toBe(0);
   });
@@ -87,8 +96,17 @@ describe('fixtures/eval/claude-code.spec.yaml (clean cells, in process)', () => 
   });
 
   it('renders the reports from the real results', () => {
-    const factIds = [...r.facts.entries()].flatMap(([trace, f]) => f.facts.map((x) => ({ trace, id: x.id, category: x.category, text: x.text })));
-    const input: ReportInput = { spec: { name: r.spec.name, file: SPECS[0] as string }, generatedAt: '2026-02-14T00:00:00Z', aggregate: r.aggregate, misses: [], comparison: null, facts: factIds };
+    const factIds = [...r.facts.entries()].flatMap(([trace, f]) =>
+      f.facts.map((x) => ({ trace, id: x.id, category: x.category, text: x.text })),
+    );
+    const input: ReportInput = {
+      spec: { name: r.spec.name, file: SPECS[0] as string },
+      generatedAt: '2026-02-14T00:00:00Z',
+      aggregate: r.aggregate,
+      misses: [],
+      comparison: null,
+      facts: factIds,
+    };
     const html = reportHtml(input);
     expect(html).toContain('one-shot');
     expect(html).toContain('The existing routes /sessions/:session_id and /sessions/:session_id/agents/:agent_id are preserved.');
@@ -98,7 +116,7 @@ describe('fixtures/eval/claude-code.spec.yaml (clean cells, in process)', () => 
 });
 
 describe('fixtures/eval/dsh.spec.yaml (clean cells, in process)', () => {
-  it('shows the harness\'s one-sentence summary keeping none of the fifteen premises', async () => {
+  it("shows the harness's one-sentence summary keeping none of the fifteen premises", async () => {
     const r = await runSpec(SPECS[1] as string);
     const original = findCell(r.aggregate, 'one-shot', 'mock:replay-original');
     expect(original?.failures.count).toBe(0);

@@ -37,8 +37,16 @@ function digestOf(req: SummaryRequest, model: string): RequestDigest {
   const text = req.messages.map((m) => m.text).join('\n');
   const users = req.messages.filter((m) => m.role === 'user');
   return {
-    protocol: 'in-process', model, stream: true, system: req.system ?? '', text, firstUser: users[0]?.text ?? '',
-    lastUser: users[users.length - 1]?.text ?? '', hasTools: false, maxOutput: req.maxOutput, raw: '',
+    protocol: 'in-process',
+    model,
+    stream: true,
+    system: req.system ?? '',
+    text,
+    firstUser: users[0]?.text ?? '',
+    lastUser: users[users.length - 1]?.text ?? '',
+    hasTools: false,
+    maxOutput: req.maxOutput,
+    raw: '',
   };
 }
 
@@ -46,21 +54,27 @@ function digestOf(req: SummaryRequest, model: string): RequestDigest {
 function inProcessMock(scriptPath: string | null, model: string, window: number | null): Summarizer {
   const script = scriptPath ? Script.parse(JSON.parse(readFileSync(scriptPath, 'utf8'))) : { steps: [] };
   return {
-    window, defaultMaxOutput: null,
+    window,
+    defaultMaxOutput: null,
     async summarize(request) {
       const step = script.steps.find((s) => s.reply && (s.when?.model === undefined || model.includes(s.when.model)));
       const reply = step?.reply ?? extractiveSummary(digestOf(request, model));
       const text = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
       const natural = reply.stop === undefined || reply.stop === 'end';
       return {
-        request, model: `mock:${model}`, text: natural && text.trim() !== '' ? text : null,
+        request,
+        model: `mock:${model}`,
+        text: natural && text.trim() !== '' ? text : null,
         finish: { raw: reply.stop ?? 'end', reason: natural ? 'stop' : 'length' },
         // As the mock reports it: as scripted, else about a quarter of the request and of the reply.
         usage: {
-          input: reply.usage?.input ?? Math.ceil(((request.system ?? '').length + request.messages.reduce((n, m) => n + m.text.length, 0)) / 4),
+          input:
+            reply.usage?.input ?? Math.ceil(((request.system ?? '').length + request.messages.reduce((n, m) => n + m.text.length, 0)) / 4),
           output: reply.usage?.output ?? Math.max(1, Math.ceil(text.length / 4)),
         },
-        latencyMs: 1, attempts: 1, error: null,
+        latencyMs: 1,
+        attempts: 1,
+        error: null,
       };
     },
   };
@@ -103,14 +117,25 @@ export async function runSpec(specPath: string): Promise<PipelineResult> {
       const pinned = cell.model.pinned;
       const summarizer = pinned
         ? {
-          summarizer: inProcessMock(typeof mock?.script === 'string' ? join(dir, mock.script) : null, pinned.model, pinned.window),
-          ledger: { sentFor: () => [], costFor: (c: SummaryCall) => costBreakdown(c.usage, pinned.prices)?.total ?? null }, models: [{ ...pinned }], mock: true,
-        }
+            summarizer: inProcessMock(typeof mock?.script === 'string' ? join(dir, mock.script) : null, pinned.model, pinned.window),
+            ledger: { sentFor: () => [], costFor: (c: SummaryCall) => costBreakdown(c.usage, pinned.prices)?.total ?? null },
+            models: [{ ...pinned }],
+            mock: true,
+          }
         : null;
       const [run] = await runRerun({
-        source: source.source, identity: { path: t.path, size: 0, fingerprint: 'test' }, branch: t.branch ?? ins.defaultBranch, target: cell.target,
-        strategy, options: cell.strategy.options, budget: { window, maxOutput: t.budget?.maxOutput ?? null }, count: charCounter, counterName: 'chars/4',
-        summarizer, repeat: 1, signal: new AbortController().signal,
+        source: source.source,
+        identity: { path: t.path, size: 0, fingerprint: 'test' },
+        branch: t.branch ?? ins.defaultBranch,
+        target: cell.target,
+        strategy,
+        options: cell.strategy.options,
+        budget: { window, maxOutput: t.budget?.maxOutput ?? null },
+        count: charCounter,
+        counterName: 'chars/4',
+        summarizer,
+        repeat: 1,
+        signal: new AbortController().signal,
       });
       if (!run) throw new Error('no run');
       const items = source.source.view.items.map((it) => ({ id: it.id, seq: it.seq }));

@@ -19,11 +19,20 @@ const MODEL = `mock:m|${XSS}`;
 const TRACE = `traces/"><svg onload=alert(1)>.jsonl`;
 
 function runs(recall: number): ScoredRun[] {
-  return [0, 1].map((repeat) => scored(
-    { trace: TRACE, strategy: STRATEGY, model: MODEL, repeat, of: 2 },
-    { recall: { overall: recall + repeat * 0.1, constraint: recall }, staleRejection: 1, provenance: 0.5, facts: { constraint: { total: 2, ok: ['c1'], missed: ['c2'] } } },
-    { calls: [callRecord(120 + repeat, 0.002)], costUsd: 0.002, mock: true },
-  )).concat([scored({ trace: TRACE, strategy: 'truncate', model: 'none' }, { recall: { overall: 0.2 } })]);
+  return [0, 1]
+    .map((repeat) =>
+      scored(
+        { trace: TRACE, strategy: STRATEGY, model: MODEL, repeat, of: 2 },
+        {
+          recall: { overall: recall + repeat * 0.1, constraint: recall },
+          staleRejection: 1,
+          provenance: 0.5,
+          facts: { constraint: { total: 2, ok: ['c1'], missed: ['c2'] } },
+        },
+        { calls: [callRecord(120 + repeat, 0.002)], costUsd: 0.002, mock: true },
+      ),
+    )
+    .concat([scored({ trace: TRACE, strategy: 'truncate', model: 'none' }, { recall: { overall: 0.2 } })]);
 }
 
 function input(): ReportInput {
@@ -84,7 +93,9 @@ describe('reportMarkdown', () => {
 
   it('is a pull-request summary: verdict, one table strategy × model, misses and regressions marked', () => {
     expect(md).toMatch(/^## Eval: nightly .* — ❌ 2 threshold misses, 2 regressions against the baseline, stopped early$/m);
-    expect(md).toContain('| Strategy | Model | Recall | Stale rejection | Provenance | Structural errors (worst run) | Failures | Cost / run | p95 latency |');
+    expect(md).toContain(
+      '| Strategy | Model | Recall | Stale rejection | Provenance | Structural errors (worst run) | Failures | Cost / run | p95 latency |',
+    );
     const row = md.split('\n').find((l) => l.startsWith('| ❌ one-shot'));
     expect(row).toBeDefined();
     expect(row).toContain('35.0 % ± 7.1 ▼');
@@ -112,6 +123,8 @@ describe('reportJson', () => {
 
   it('passes when nothing is missed and nothing regressed', () => {
     const agg = aggregate(runs(0.9));
-    expect(reportJson({ spec: { name: 'n', file: 'f' }, generatedAt: 't', aggregate: agg, misses: [], comparison: compareToBaseline(agg, agg) })).toMatchObject({ passed: true, verdict: 'all thresholds met' });
+    expect(
+      reportJson({ spec: { name: 'n', file: 'f' }, generatedAt: 't', aggregate: agg, misses: [], comparison: compareToBaseline(agg, agg) }),
+    ).toMatchObject({ passed: true, verdict: 'all thresholds met' });
   });
 });

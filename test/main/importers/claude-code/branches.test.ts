@@ -37,7 +37,10 @@ describe('claude-code: the uuid/parentUuid DAG', () => {
     const responses = r.of('response').filter((e) => e.request === 'msg_a1');
     expect(responses.map((e) => e.branch)).toEqual([undefined, 'rewind-1']);
     // Both at the message's last line.
-    expect(responses.map((e) => [e.file, e.line])).toEqual([[0, 2], [0, 2]]);
+    expect(responses.map((e) => [e.file, e.line])).toEqual([
+      [0, 2],
+      [0, 2],
+    ]);
     for (const b of ['main', 'rewind-1']) {
       const st = r.replay(b);
       expect(st.requests[0]?.usage).toEqual({ input: 10, cacheRead: 90, output: 5 });
@@ -74,7 +77,12 @@ describe('claude-code: the uuid/parentUuid DAG', () => {
     ]);
     expect(r.branches()).toEqual(['main']);
     expect(r.view(1).items.map((i) => i.id)).toEqual(['u1', 'msg_1', 'r1']);
-    expect(r.of('record').map((e) => e.type)).toEqual(['progress/hook_progress', 'progress/hook_progress', 'progress/hook_progress', 'progress/hook_progress']);
+    expect(r.of('record').map((e) => e.type)).toEqual([
+      'progress/hook_progress',
+      'progress/hook_progress',
+      'progress/hook_progress',
+      'progress/hook_progress',
+    ]);
   });
 
   it('sidechain records in the main file go to a branch of their own (not op:log)', () => {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  assistant, boundary, errors, importFiles, importValues, readFixture, summary, text, textOf, toolResult, toolUse, user,
+  assistant,
+  boundary,
+  errors,
+  importFiles,
+  importValues,
+  readFixture,
+  summary,
+  text,
+  textOf,
+  toolResult,
+  toolUse,
+  user,
 } from './helpers';
 
 /** A short conversation, then a compaction and one more turn. */
@@ -23,7 +34,11 @@ describe('claude-code: compact_boundary + isCompactSummary', () => {
     const start = r.of('compaction/start')[0];
     expect(start).toMatchObject({ id: 'cb', trigger: 'auto', preTokens: 170251, source: ['u1', 'msg_1', 'r1', 'msg_2', 'u2'] });
     const cp = r.of('item').find((e) => e.item.id === 'cs');
-    expect(cp?.item).toMatchObject({ role: 'user', origin: 'isCompactSummary', derivation: { kind: 'checkpoint', compactionId: 'cb', covers: ['u1', 'msg_1', 'r1', 'msg_2', 'u2'], part: 'summary' } });
+    expect(cp?.item).toMatchObject({
+      role: 'user',
+      origin: 'isCompactSummary',
+      derivation: { kind: 'checkpoint', compactionId: 'cb', covers: ['u1', 'msg_1', 'r1', 'msg_2', 'u2'], part: 'summary' },
+    });
     expect(cp?.op).toEqual({ op: 'append' });
     // Provenance: the start and every covered item's event.
     expect(cp?.sources?.[0]).toBe(start?.seq);
@@ -31,7 +46,14 @@ describe('claude-code: compact_boundary + isCompactSummary', () => {
     expect(r.of('compaction/end')[0]).toMatchObject({ id: 'cb', outcome: 'committed', postTokens: 9000 });
     const st = r.replay();
     expect(st.compactions).toHaveLength(1);
-    expect(st.compactions[0]).toMatchObject({ id: 'cb', trigger: 'auto', preTokens: 170251, outcome: 'committed', postTokens: 9000, checkpointItems: ['cs'] });
+    expect(st.compactions[0]).toMatchObject({
+      id: 'cb',
+      trigger: 'auto',
+      preTokens: 170251,
+      outcome: 'committed',
+      postTokens: 9000,
+      checkpointItems: ['cs'],
+    });
     expect(errors(r.diagnostics)).toEqual([]);
     expect(r.diagnostics).toEqual([]);
   });
@@ -49,7 +71,12 @@ describe('claude-code: compact_boundary + isCompactSummary', () => {
     for (const f of fates.slice(0, 5)) expect(f).toEqual({ fate: 'summarised', compactionId: 'cb', by: 'cs' });
     // The response of the last request before the boundary is written before the compaction starts.
     const startSeq = r.of('compaction/start')[0]?.seq ?? -1;
-    expect(r.of('response').filter((e) => e.seq < startSeq).map((e) => e.request)).toEqual(['msg_1', 'msg_2']);
+    expect(
+      r
+        .of('response')
+        .filter((e) => e.seq < startSeq)
+        .map((e) => e.request),
+    ).toEqual(['msg_1', 'msg_2']);
   });
 
   it('without logicalParentUuid, the boundary continues the branch of the record before it (no diagnostic)', () => {
@@ -126,7 +153,10 @@ describe('claude-code: compact_boundary + isCompactSummary', () => {
     (lines[8] as Record<string, unknown>).parentUuid = 'm1';
     const r = importValues(lines);
     const after = r.view(2);
-    expect(after.items.map((i) => [i.id, i.meta])).toEqual([['cs', false], ['m1', true]]);
+    expect(after.items.map((i) => [i.id, i.meta])).toEqual([
+      ['cs', false],
+      ['m1', true],
+    ]);
     expect(r.of('item').find((e) => e.item.id === 'm1')?.item).toMatchObject({ meta: true, origin: 'isMeta' });
   });
 });
@@ -140,9 +170,21 @@ describe('claude-code: microcompact_boundary', () => {
     toolResult('rB', 'rA', 'toolu_B', 'BBBB'.repeat(100)),
     assistant('a2', 'rB', 'msg_2', [text('Both read.')]),
     {
-      parentUuid: 'a2', isSidechain: false, type: 'system', subtype: 'microcompact_boundary', content: 'Context microcompacted', uuid: 'mc1',
-      timestamp: '2026-02-12T11:00:00.000Z', level: 'info',
-      microcompactMetadata: { trigger: 'auto', preTokens: 90000, tokensSaved: 400, compactedToolIds: ['toolu_A'], clearedAttachmentUUIDs: [] },
+      parentUuid: 'a2',
+      isSidechain: false,
+      type: 'system',
+      subtype: 'microcompact_boundary',
+      content: 'Context microcompacted',
+      uuid: 'mc1',
+      timestamp: '2026-02-12T11:00:00.000Z',
+      level: 'info',
+      microcompactMetadata: {
+        trigger: 'auto',
+        preTokens: 90000,
+        tokensSaved: 400,
+        compactedToolIds: ['toolu_A'],
+        clearedAttachmentUUIDs: [],
+      },
     },
     user('u2', 'mc1', 'Now summarise.'),
     assistant('a3', 'u2', 'msg_3', [text('Summary.')]),
@@ -173,17 +215,41 @@ describe('claude-code: microcompact_boundary', () => {
 describe('claude-code: the summarizer call (subagents/agent-acompact-*.jsonl)', () => {
   const main = compacted(undefined);
   const acompact = [
-    { ...user('m1', 'r1', '<system-reminder>PostToolUse hook context</system-reminder>', { isMeta: true }), isSidechain: true, agentId: 'acompact-e1f845' },
-    { ...user('m2', 'u2', 'Your task is to create a detailed summary of the conversation so far…'), isSidechain: true, agentId: 'acompact-e1f845' },
-    { ...assistant('s1', 'm2', 'msg_sum', [text('<analysis>…</analysis><summary>…</summary>')], { input_tokens: 3, cache_creation_input_tokens: 8681, cache_read_input_tokens: 164830, output_tokens: 4000 }), isSidechain: true, agentId: 'acompact-e1f845' },
+    {
+      ...user('m1', 'r1', '<system-reminder>PostToolUse hook context</system-reminder>', { isMeta: true }),
+      isSidechain: true,
+      agentId: 'acompact-e1f845',
+    },
+    {
+      ...user('m2', 'u2', 'Your task is to create a detailed summary of the conversation so far…'),
+      isSidechain: true,
+      agentId: 'acompact-e1f845',
+    },
+    {
+      ...assistant('s1', 'm2', 'msg_sum', [text('<analysis>…</analysis><summary>…</summary>')], {
+        input_tokens: 3,
+        cache_creation_input_tokens: 8681,
+        cache_read_input_tokens: 164830,
+        output_tokens: 4000,
+      }),
+      isSidechain: true,
+      agentId: 'acompact-e1f845',
+    },
   ];
-  const files = [{ path: '/p/s1.jsonl', values: main }, { path: '/p/s1/subagents/agent-acompact-e1f845.jsonl', values: acompact }];
+  const files = [
+    { path: '/p/s1.jsonl', values: main },
+    { path: '/p/s1/subagents/agent-acompact-e1f845.jsonl', values: acompact },
+  ];
 
   it('is a branch forked at the compaction start, whose request has purpose compaction and the compaction id', () => {
     const r = importFiles(files);
     expect(r.branches()).toEqual(['main', 'agent-acompact-e1f845']);
     const start = r.of('compaction/start')[0];
-    expect(r.of('fork')[0]).toMatchObject({ branch: 'agent-acompact-e1f845', parent: { seq: start?.seq }, label: 'summarizer of compaction cb' });
+    expect(r.of('fork')[0]).toMatchObject({
+      branch: 'agent-acompact-e1f845',
+      parent: { seq: start?.seq },
+      label: 'summarizer of compaction cb',
+    });
     const st = r.replay('agent-acompact-e1f845');
     const q = st.requests.at(-1);
     expect(q).toMatchObject({ id: 'msg_sum', purpose: 'compaction', compactionId: 'cb' });
@@ -205,7 +271,10 @@ describe('claude-code: the summarizer call (subagents/agent-acompact-*.jsonl)', 
   });
 
   it('a summarizer with no compaction to link is a branch of its own, reported', () => {
-    const r = importFiles([{ path: '/p/s1.jsonl', values: main.slice(0, 5) }, files[1] as { path: string; values: Record<string, unknown>[] }]);
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values: main.slice(0, 5) },
+      files[1] as { path: string; values: Record<string, unknown>[] },
+    ]);
     expect(r.diag('CC_SUMMARIZER_LINK')?.severity).toBe('info');
     expect(r.replay('agent-acompact-e1f845').requests.at(-1)).toMatchObject({ purpose: 'compaction' });
   });

@@ -8,19 +8,29 @@ import { assistant, importValues, text, user } from './helpers';
 // eventually reconstructed.
 const V = '2.1.332';
 const shape = {
-  type: 'api-request-shape', shapeHash: 'sh1', sessionId: 's1', version: V, timestamp: '2026-05-01T10:00:00.000Z',
+  type: 'api-request-shape',
+  shapeHash: 'sh1',
+  sessionId: 's1',
+  version: V,
+  timestamp: '2026-05-01T10:00:00.000Z',
   shape: {
-    system: [{ type: 'text', text: 'You are Claude Code, Anthropic\'s official CLI for Claude.', cache_control: { type: 'ephemeral' } }],
+    system: [{ type: 'text', text: "You are Claude Code, Anthropic's official CLI for Claude.", cache_control: { type: 'ephemeral' } }],
     tools: [{ name: 'Bash', description: 'Run a command.', input_schema: { type: 'object', properties: { command: { type: 'string' } } } }],
   },
 };
 
 describe('claude-code: the 2.1.332 dialect', () => {
   it('api-request-shape → header with the real system prompt and tools', () => {
-    const r = importValues([user('u1', null, 'hi', { version: V }), shape, assistant('a1', 'u1', 'msg_1', [text('hello')], undefined, { version: V })]);
+    const r = importValues([
+      user('u1', null, 'hi', { version: V }),
+      shape,
+      assistant('a1', 'u1', 'msg_1', [text('hello')], undefined, { version: V }),
+    ]);
     const h = r.of('header').find((e) => e.reason === 'api-request-shape sh1');
-    expect(h?.system).toEqual([{ type: 'text', text: 'You are Claude Code, Anthropic\'s official CLI for Claude.' }]);
-    expect(h?.tools).toEqual([{ name: 'Bash', description: 'Run a command.', inputSchema: { type: 'object', properties: { command: { type: 'string' } } } }]);
+    expect(h?.system).toEqual([{ type: 'text', text: "You are Claude Code, Anthropic's official CLI for Claude." }]);
+    expect(h?.tools).toEqual([
+      { name: 'Bash', description: 'Run a command.', inputSchema: { type: 'object', properties: { command: { type: 'string' } } } },
+    ]);
     const v = r.view(0);
     expect(v.system).toEqual(h?.system);
     expect(v.tools?.map((t) => t.name)).toEqual(['Bash']);
@@ -33,9 +43,26 @@ describe('claude-code: the 2.1.332 dialect', () => {
   it('the other new records are records, not unknown; attachments are meta items of the view', () => {
     const r = importValues([
       user('u1', null, 'hi', { version: V }),
-      { type: 'attachment', uuid: 'at1', parentUuid: 'u1', sessionId: 's1', version: V, attachment: { type: 'todo_reminder', content: 'Your todo list is empty.' } },
+      {
+        type: 'attachment',
+        uuid: 'at1',
+        parentUuid: 'u1',
+        sessionId: 's1',
+        version: V,
+        attachment: { type: 'todo_reminder', content: 'Your todo list is empty.' },
+      },
       { type: 'api-request-blob', hash: 'b1', message: { role: 'user', content: 'hi' }, sessionId: 's1' },
-      { type: 'api-request', id: 'q1', querySource: 'repl_main_thread', shapeHash: 'sh1', params: { model: 'claude-opus-4-6', max_tokens: 32000 }, keep: 0, base: null, tail: ['b1'], sessionId: 's1' },
+      {
+        type: 'api-request',
+        id: 'q1',
+        querySource: 'repl_main_thread',
+        shapeHash: 'sh1',
+        params: { model: 'claude-opus-4-6', max_tokens: 32000 },
+        keep: 0,
+        base: null,
+        tail: ['b1'],
+        sessionId: 's1',
+      },
       { type: 'queue-operation', operation: 'enqueue', sessionId: 's1' },
       { type: 'last-prompt', lastPrompt: 'hi', sessionId: 's1' },
       { type: 'cost-state', sessionId: 's1' },
@@ -46,7 +73,16 @@ describe('claude-code: the 2.1.332 dialect', () => {
     ]);
     expect(r.of('unknown')).toEqual([]);
     expect(r.rules()).toEqual([]);
-    expect(r.of('record').map((e) => e.type)).toEqual(['api-request-blob', 'api-request', 'queue-operation', 'last-prompt', 'cost-state', 'mode', 'tools-used', 'atis-latch']);
+    expect(r.of('record').map((e) => e.type)).toEqual([
+      'api-request-blob',
+      'api-request',
+      'queue-operation',
+      'last-prompt',
+      'cost-state',
+      'mode',
+      'tools-used',
+      'atis-latch',
+    ]);
     expect(r.of('record').find((e) => e.type === 'api-request')?.summary).toBe('repl_main_thread claude-opus-4-6 sh1');
     // The api-request names its messages: here only blob b1, which becomes an item of its own;
     // the prompt and the attachment it stands for leave the view.
@@ -59,7 +95,13 @@ describe('claude-code: the 2.1.332 dialect', () => {
     const sha = (m: unknown): string => createHash('sha256').update(canon(m), 'utf8').digest('hex');
     const tu = (i: string) => ({ type: 'tool_use', id: i, name: 'Bash', input: { command: i } });
     const tr = (i: string) => ({ type: 'tool_result', tool_use_id: i, content: i, is_error: false });
-    const prompt = { role: 'user', content: [{ type: 'text', text: 'reminder' }, { type: 'text', text: 'hi' }] };
+    const prompt = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'reminder' },
+        { type: 'text', text: 'hi' },
+      ],
+    };
     const sys = { role: 'system', content: [{ type: 'text', text: 'env' }] };
     const asst = { role: 'assistant', content: [tu('c1'), tu('c2')] };
     const results = { role: 'user', content: [tr('c1'), tr('c2')] };
@@ -77,7 +119,13 @@ describe('claude-code: the 2.1.332 dialect', () => {
     ]);
     expect(r.rules()).toEqual([]);
     expect(r.view(0).items.map((i) => i.id)).toEqual([`api-${sha(prompt).slice(0, 16)}`, `api-${sha(sys).slice(0, 16)}`]);
-    expect(r.view(1).items.map((i) => i.id)).toEqual([`api-${sha(prompt).slice(0, 16)}`, `api-${sha(sys).slice(0, 16)}`, 'msg_1', 'r1', 'r2']);
+    expect(r.view(1).items.map((i) => i.id)).toEqual([
+      `api-${sha(prompt).slice(0, 16)}`,
+      `api-${sha(sys).slice(0, 16)}`,
+      'msg_1',
+      'r1',
+      'r2',
+    ]);
   });
 
   it('an api-request naming a message the log does not hold leaves the surface and says so', () => {
@@ -95,7 +143,10 @@ function canon(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
   if (typeof v === 'object' && v !== null) {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canon(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canon(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }

@@ -32,7 +32,9 @@ describe('FileFindings', () => {
     expect(t[0]).toMatchObject({ line: 7 });
     expect(t[0]?.message).toContain('2 records reuse uuids already in the session (first at line 7, first written at line 3)');
     expect(t[1]).toMatchObject({ line: 4 });
-    expect(t[1]?.message).toContain('2 api-request records (first at line 4) could not be rebuilt (the first names a message the log does not hold)');
+    expect(t[1]?.message).toContain(
+      '2 api-request records (first at line 4) could not be rebuilt (the first names a message the log does not hold)',
+    );
     expect(t[2]?.message).toContain('1 api-request record (first at line 5) gives a "keep"');
   });
 
@@ -66,7 +68,9 @@ describe('FileFindings', () => {
     for (let i = 1; i <= 7; i++) f.unloggedContext(20 + i, i);
     const [u] = told(f);
     expect(u).toMatchObject({ rule: 'CC_UNLOGGED_CONTEXT', line: 21 });
-    expect(u?.message).toContain('7 records of this file (first at line 21) are messages the main conversation held after its lines 1, 2, 3, 4, 5,');
+    expect(u?.message).toContain(
+      '7 records of this file (first at line 21) are messages the main conversation held after its lines 1, 2, 3, 4, 5,',
+    );
   });
 
   it('lets the version warning be told the first time only', () => {

@@ -59,7 +59,8 @@ export function importFiles(files: readonly { path: string; values: readonly Val
   return {
     events: sink.events,
     diagnostics: sink.diagnostics,
-    of: <K extends EventKind>(kind: K) => sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
+    of: <K extends EventKind>(kind: K) =>
+      sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
     rules: () => sink.diagnostics.map((d) => d.rule),
     diag: (rule) => sink.diagnostics.find((d) => d.rule === rule),
     replay: rep,
@@ -78,7 +79,10 @@ export function importValues(values: readonly Value[], path = 'session.jsonl'): 
 }
 
 export function readFixture(rel: string): Value[] {
-  return readFileSync(FIXTURES + rel, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Value);
+  return readFileSync(FIXTURES + rel, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Value);
 }
 
 export function errors(ds: readonly Diagnostic[]): Diagnostic[] {
@@ -88,13 +92,15 @@ export function errors(ds: readonly Diagnostic[]): Diagnostic[] {
 /** Text of a view item's blocks, joined (tool calls as name(input), results as their text). */
 export function textOf(blocks: readonly unknown[] | null): string {
   if (!blocks) return '';
-  return blocks.map((b) => {
-    const x = b as Record<string, unknown>;
-    if (x.type === 'text' || x.type === 'reasoning') return String(x.text);
-    if (x.type === 'tool_call') return `${String(x.name)}(${String(x.input)})`;
-    if (x.type === 'tool_result') return textOf(x.content as unknown[]);
-    return `[${String(x.type)}]`;
-  }).join('');
+  return blocks
+    .map((b) => {
+      const x = b as Record<string, unknown>;
+      if (x.type === 'text' || x.type === 'reasoning') return String(x.text);
+      if (x.type === 'tool_call') return `${String(x.name)}(${String(x.input)})`;
+      if (x.type === 'tool_result') return textOf(x.content as unknown[]);
+      return `[${String(x.type)}]`;
+    })
+    .join('');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -109,7 +115,11 @@ export function user(uuid: string, parentUuid: string | null, content: unknown, 
 }
 
 export function toolResult(uuid: string, parentUuid: string, callId: string, text: string, extra: Value = {}): Value {
-  return user(uuid, parentUuid, [{ type: 'tool_result', tool_use_id: callId, content: text }], { sourceToolAssistantUUID: parentUuid, toolUseResult: { stdout: text }, ...extra });
+  return user(uuid, parentUuid, [{ type: 'tool_result', tool_use_id: callId, content: text }], {
+    sourceToolAssistantUUID: parentUuid,
+    toolUseResult: { stdout: text },
+    ...extra,
+  });
 }
 
 export interface Usage {
@@ -119,10 +129,31 @@ export interface Usage {
   output_tokens?: number;
 }
 
-export function assistant(uuid: string, parentUuid: string | null, msgId: string, content: unknown[], usage: Usage = { input_tokens: 10, output_tokens: 1 }, extra: Value = {}): Value {
+export function assistant(
+  uuid: string,
+  parentUuid: string | null,
+  msgId: string,
+  content: unknown[],
+  usage: Usage = { input_tokens: 10, output_tokens: 1 },
+  extra: Value = {},
+): Value {
   return {
-    parentUuid, ...ENV, type: 'assistant', requestId: `req_${msgId}`, uuid, timestamp: ts(),
-    message: { model: 'claude-opus-4-6', id: msgId, type: 'message', role: 'assistant', content, stop_reason: null, stop_sequence: null, usage },
+    parentUuid,
+    ...ENV,
+    type: 'assistant',
+    requestId: `req_${msgId}`,
+    uuid,
+    timestamp: ts(),
+    message: {
+      model: 'claude-opus-4-6',
+      id: msgId,
+      type: 'message',
+      role: 'assistant',
+      content,
+      stop_reason: null,
+      stop_sequence: null,
+      usage,
+    },
     ...extra,
   };
 }
@@ -131,15 +162,40 @@ export const text = (t: string): Value => ({ type: 'text', text: t });
 export const toolUse = (id: string, name = 'Bash', input: Value = { command: 'ls' }): Value => ({ type: 'tool_use', id, name, input });
 
 export function progress(uuid: string, parentUuid: string | null, extra: Value = {}): Value {
-  return { parentUuid, ...ENV, type: 'progress', data: { type: 'hook_progress', hookEvent: 'PostToolUse', hookName: 'PostToolUse:Bash', command: 'x' }, parentToolUseID: 't', toolUseID: 't', timestamp: ts(), uuid, ...extra };
+  return {
+    parentUuid,
+    ...ENV,
+    type: 'progress',
+    data: { type: 'hook_progress', hookEvent: 'PostToolUse', hookName: 'PostToolUse:Bash', command: 'x' },
+    parentToolUseID: 't',
+    toolUseID: 't',
+    timestamp: ts(),
+    uuid,
+    ...extra,
+  };
 }
 
 export function boundary(uuid: string, logicalParentUuid: string | undefined, meta: Value = { trigger: 'auto', preTokens: 1000 }): Value {
-  const v: Value = { parentUuid: null, ...ENV, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, timestamp: ts(), uuid, level: 'info', compactMetadata: meta };
+  const v: Value = {
+    parentUuid: null,
+    ...ENV,
+    type: 'system',
+    subtype: 'compact_boundary',
+    content: 'Conversation compacted',
+    isMeta: false,
+    timestamp: ts(),
+    uuid,
+    level: 'info',
+    compactMetadata: meta,
+  };
   if (logicalParentUuid !== undefined) v.logicalParentUuid = logicalParentUuid;
   return v;
 }
 
-export function summary(uuid: string, parentUuid: string, t = 'This session is being continued from a previous conversation. Summary: …'): Value {
+export function summary(
+  uuid: string,
+  parentUuid: string,
+  t = 'This session is being continued from a previous conversation. Summary: …',
+): Value {
   return user(uuid, parentUuid, t, { isCompactSummary: true, isVisibleInTranscriptOnly: true });
 }

@@ -20,7 +20,10 @@ function fidelityLog(scenario: string): { path: string; values: Value[] } {
   const project = readdirSync(dir)[0] as string;
   const name = readdirSync(dir + project).find((n) => n.endsWith('.jsonl')) as string;
   const path = `${dir}${project}/${name}`;
-  const values = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Value);
+  const values = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Value);
   return { path, values };
 }
 
@@ -37,7 +40,17 @@ describe('claude-code on real logs: record types and fields it knows', () => {
     const r = importValues([
       user('u1', null, 'hi'),
       { type: 'permission-mode', permissionMode: 'bypassPermissions', sessionId: 's1' },
-      { parentUuid: 'u1', isSidechain: false, type: 'system', subtype: 'turn_duration', durationMs: 10000, messageCount: 10, timestamp: '2026-05-01T02:36:52.926Z', uuid: 't1', isMeta: false },
+      {
+        parentUuid: 'u1',
+        isSidechain: false,
+        type: 'system',
+        subtype: 'turn_duration',
+        durationMs: 10000,
+        messageCount: 10,
+        timestamp: '2026-05-01T02:36:52.926Z',
+        uuid: 't1',
+        isMeta: false,
+      },
     ]);
     expect(r.rules().filter((x) => x.startsWith('UNKNOWN'))).toEqual([]);
     const records = r.of('record').map((e) => [e.type, e.summary]);
@@ -52,8 +65,15 @@ describe('claude-code: attachment content', () => {
     const r = importValues([
       user('u1', null, 'hi'),
       {
-        type: 'attachment', uuid: 'at1', parentUuid: 'u1', sessionId: 's1',
-        attachment: { type: 'todo_reminder', content: [{ content: 'Write the test', status: 'in_progress', activeForm: 'Writing the test' }], itemCount: 1 },
+        type: 'attachment',
+        uuid: 'at1',
+        parentUuid: 'u1',
+        sessionId: 's1',
+        attachment: {
+          type: 'todo_reminder',
+          content: [{ content: 'Write the test', status: 'in_progress', activeForm: 'Writing the test' }],
+          itemCount: 1,
+        },
       },
     ]);
     expect(r.diag('UNKNOWN_FIELDS')).toBeUndefined();
@@ -67,19 +87,36 @@ describe('claude-code: synthetic API-error records', () => {
   // "Prompt is too long" as Claude Code writes it: a `<synthetic>` assistant record whose usage is
   // zeros the client filled in; the user then runs /compact and the conversation goes on smaller.
   const tooLong = (uuid: string, parent: string): Record<string, unknown> => {
-    const v = assistant(uuid, parent, `syn-${uuid}`, [text('Prompt is too long')], { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, { isApiErrorMessage: true, error: 'invalid_request' });
+    const v = assistant(
+      uuid,
+      parent,
+      `syn-${uuid}`,
+      [text('Prompt is too long')],
+      { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      { isApiErrorMessage: true, error: 'invalid_request' },
+    );
     (v.message as Record<string, unknown>).model = '<synthetic>';
     return v;
   };
   const values = [
     user('u1', null, 'Read the whole dump.'),
-    assistant('a1', 'u1', 'msg_1', [text('Read.')], { input_tokens: 6, cache_read_input_tokens: 180_000, cache_creation_input_tokens: 9_000, output_tokens: 20 }),
+    assistant('a1', 'u1', 'msg_1', [text('Read.')], {
+      input_tokens: 6,
+      cache_read_input_tokens: 180_000,
+      cache_creation_input_tokens: 9_000,
+      output_tokens: 20,
+    }),
     user('u2', 'a1', 'And the other one.'),
     tooLong('e1', 'u2'),
     boundary('cb', 'e1', { trigger: 'manual', preTokens: 189_006 }),
     summary('cs', 'cb'),
     user('u3', 'cs', 'Go on.'),
-    assistant('a2', 'u3', 'msg_2', [text('Going on.')], { input_tokens: 6, cache_read_input_tokens: 20_000, cache_creation_input_tokens: 1_000, output_tokens: 20 }),
+    assistant('a2', 'u3', 'msg_2', [text('Going on.')], {
+      input_tokens: 6,
+      cache_read_input_tokens: 20_000,
+      cache_creation_input_tokens: 1_000,
+      output_tokens: 20,
+    }),
   ];
 
   it('is a failed request with an error and no usage: its zeros are not a report', () => {

@@ -6,9 +6,24 @@ import { assistant, errors, importValues, progress, text, textOf, toolResult, to
 describe('claude-code: one API response written as several lines', () => {
   const lines = [
     user('u1', null, 'List the files.'),
-    assistant('a1', 'u1', 'msg_1', [text('Let me look.')], { input_tokens: 3, cache_creation_input_tokens: 200, cache_read_input_tokens: 1000, output_tokens: 5 }),
-    assistant('a2', 'a1', 'msg_1', [{ type: 'thinking', thinking: 'ls is enough', signature: 'sig' }], { input_tokens: 3, cache_creation_input_tokens: 200, cache_read_input_tokens: 1000, output_tokens: 5 }),
-    assistant('a3', 'a2', 'msg_1', [toolUse('t1')], { input_tokens: 3, cache_creation_input_tokens: 200, cache_read_input_tokens: 1000, output_tokens: 42 }),
+    assistant('a1', 'u1', 'msg_1', [text('Let me look.')], {
+      input_tokens: 3,
+      cache_creation_input_tokens: 200,
+      cache_read_input_tokens: 1000,
+      output_tokens: 5,
+    }),
+    assistant('a2', 'a1', 'msg_1', [{ type: 'thinking', thinking: 'ls is enough', signature: 'sig' }], {
+      input_tokens: 3,
+      cache_creation_input_tokens: 200,
+      cache_read_input_tokens: 1000,
+      output_tokens: 5,
+    }),
+    assistant('a3', 'a2', 'msg_1', [toolUse('t1')], {
+      input_tokens: 3,
+      cache_creation_input_tokens: 200,
+      cache_read_input_tokens: 1000,
+      output_tokens: 42,
+    }),
     progress('p1', 'a3'),
     toolResult('r1', 'a3', 't1', 'a.txt b.txt'),
     assistant('a4', 'r1', 'msg_2', [text('Two files.')], { input_tokens: 1, cache_read_input_tokens: 1300, output_tokens: 4 }),
@@ -17,7 +32,12 @@ describe('claude-code: one API response written as several lines', () => {
   it('merges lines sharing message.id into one item: the first appends, later ones extend it', () => {
     const r = importValues(lines);
     const items = r.of('item').filter((e) => e.item.role === 'assistant');
-    expect(items.map((e) => [e.item.id, e.op.op])).toEqual([['msg_1', 'append'], ['msg_1', 'extend'], ['msg_1', 'extend'], ['msg_2', 'append']]);
+    expect(items.map((e) => [e.item.id, e.op.op])).toEqual([
+      ['msg_1', 'append'],
+      ['msg_1', 'extend'],
+      ['msg_1', 'extend'],
+      ['msg_2', 'append'],
+    ]);
     const v = r.view(1);
     expect(v.items.map((i) => i.id)).toEqual(['u1', 'msg_1', 'r1']);
     const merged = v.items[1];
@@ -28,9 +48,12 @@ describe('claude-code: one API response written as several lines', () => {
     expect(errors(r.diagnostics)).toEqual([]);
   });
 
-  it('makes one request per distinct message.id, before its first line, and one response with the last line\'s usage', () => {
+  it("makes one request per distinct message.id, before its first line, and one response with the last line's usage", () => {
     const r = importValues(lines);
-    expect(r.of('request').map((e) => [e.id, e.purpose, e.line])).toEqual([['msg_1', 'agent', 2], ['msg_2', 'agent', 7]]);
+    expect(r.of('request').map((e) => [e.id, e.purpose, e.line])).toEqual([
+      ['msg_1', 'agent', 2],
+      ['msg_2', 'agent', 7],
+    ]);
     const responses = r.of('response');
     expect(responses.map((e) => e.request)).toEqual(['msg_1', 'msg_2']);
     // Usage counted once per message.id: input parts from any line, output from the last.
@@ -65,7 +88,9 @@ describe('claude-code: one API response written as several lines', () => {
       user('u1', null, 'hi'),
       assistant('a1', 'u1', 'msg_1', [text('hello')]),
       user('u2', 'a1', 'again'),
-      assistant('a2', 'u2', 'msg_2', [text('hello')], undefined, { message: { model: 'claude-haiku-4-5', id: 'msg_2', role: 'assistant', content: [text('x')], usage: { input_tokens: 1 } } }),
+      assistant('a2', 'u2', 'msg_2', [text('hello')], undefined, {
+        message: { model: 'claude-haiku-4-5', id: 'msg_2', role: 'assistant', content: [text('x')], usage: { input_tokens: 1 } },
+      }),
     ]);
     const headers = r.of('header');
     expect(headers[0]).toMatchObject({ system: null, tools: null, route: { provider: 'anthropic' } });
@@ -74,7 +99,11 @@ describe('claude-code: one API response written as several lines', () => {
     expect(v.system).toBeNull();
     expect(v.tools).toBeNull();
     expect(v.request.route).toMatchObject({ provider: 'anthropic', model: 'claude-haiku-4-5' });
-    expect(v.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them', `messages: ${UNRECORDED_CONTEXT}`]);
+    expect(v.unknowns).toEqual([
+      'system prompt: the log does not record it',
+      'tool schemas: the log does not record them',
+      `messages: ${UNRECORDED_CONTEXT}`,
+    ]);
   });
 
   it('keeps tool results as user items with tool_result blocks, as the Messages API has them', () => {
@@ -87,9 +116,23 @@ describe('claude-code: one API response written as several lines', () => {
   it('records no request for <synthetic> lines, and an error response for API error lines', () => {
     const synthetic = assistant('a1', 'u1', 'syn-1', [text('No response requested.')]);
     (synthetic.message as Record<string, unknown>).model = '<synthetic>';
-    const apiError = assistant('a2', 'u2', 'err-1', [text('API Error: 529 Overloaded')], {}, { isApiErrorMessage: true, error: 'overloaded' });
+    const apiError = assistant(
+      'a2',
+      'u2',
+      'err-1',
+      [text('API Error: 529 Overloaded')],
+      {},
+      { isApiErrorMessage: true, error: 'overloaded' },
+    );
     (apiError.message as Record<string, unknown>).model = '<synthetic>';
-    const r = importValues([user('u1', null, 'hi'), synthetic, user('u2', 'a1', 'again'), apiError, user('u3', 'a2', 'retry'), assistant('a3', 'u3', 'msg_3', [text('ok')])]);
+    const r = importValues([
+      user('u1', null, 'hi'),
+      synthetic,
+      user('u2', 'a1', 'again'),
+      apiError,
+      user('u3', 'a2', 'retry'),
+      assistant('a3', 'u3', 'msg_3', [text('ok')]),
+    ]);
     expect(r.of('request').map((e) => e.id)).toEqual(['err-1', 'msg_3']);
     expect(r.of('response')[0]).toMatchObject({ request: 'err-1', error: { code: 'overloaded', message: 'API Error: 529 Overloaded' } });
     const items = r.of('item');
@@ -101,8 +144,19 @@ describe('claude-code: one API response written as several lines', () => {
 
 describe('claude-code: usage and finish mapping', () => {
   it('maps Anthropic usage to disjoint canonical counts', () => {
-    expect(mapUsage({ input_tokens: 3, cache_creation_input_tokens: 8681, cache_read_input_tokens: 164830, output_tokens: 8, cache_creation: {} })).toEqual({
-      input: 3, cacheWrite: 8681, cacheRead: 164830, output: 8,
+    expect(
+      mapUsage({
+        input_tokens: 3,
+        cache_creation_input_tokens: 8681,
+        cache_read_input_tokens: 164830,
+        output_tokens: 8,
+        cache_creation: {},
+      }),
+    ).toEqual({
+      input: 3,
+      cacheWrite: 8681,
+      cacheRead: 164830,
+      output: 8,
     });
     expect(mapUsage({})).toBeUndefined();
     expect(mapUsage({ input_tokens: -1, output_tokens: 2.5 })).toBeUndefined();
@@ -118,11 +172,21 @@ describe('claude-code: usage and finish mapping', () => {
     expect(mapFinish(null)).toBeUndefined();
   });
 
-  it('puts the last line\'s stop_reason on the response', () => {
+  it("puts the last line's stop_reason on the response", () => {
     const r = importValues([
       user('u1', null, 'hi'),
       assistant('a1', 'u1', 'msg_1', [text('a')]),
-      { ...assistant('a2', 'a1', 'msg_1', [toolUse('t1')]), message: { id: 'msg_1', model: 'm', role: 'assistant', content: [toolUse('t1')], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 9 } } },
+      {
+        ...assistant('a2', 'a1', 'msg_1', [toolUse('t1')]),
+        message: {
+          id: 'msg_1',
+          model: 'm',
+          role: 'assistant',
+          content: [toolUse('t1')],
+          stop_reason: 'tool_use',
+          usage: { input_tokens: 1, output_tokens: 9 },
+        },
+      },
     ]);
     expect(r.of('response')[0]).toMatchObject({ finish: { raw: 'tool_use', reason: 'tool_calls' }, usage: { input: 1, output: 9 } });
   });

@@ -80,7 +80,10 @@ describe('claude-code: format health', () => {
     ]);
     expect(r.of('unknown').map((e) => e.type)).toEqual(['telemetry-blob', 'telemetry-blob', 'system/quantum_state']);
     const unknown = r.diagnostics.filter((d) => d.rule === 'UNKNOWN_RECORDS');
-    expect(unknown.map((d) => [d.severity, d.line, d.seqs.length])).toEqual([['warning', 2, 2], ['warning', 4, 1]]);
+    expect(unknown.map((d) => [d.severity, d.line, d.seqs.length])).toEqual([
+      ['warning', 2, 2],
+      ['warning', 4, 1],
+    ]);
     expect(unknown[0]?.message).toMatch(/^2 records of type "telemetry-blob"/);
     // Unknown records with uuids still link the DAG.
     expect(r.branches()).toEqual(['main']);
@@ -153,7 +156,15 @@ describe('claude-code: sniff', () => {
       expect(claudeCodeImporter.sniff(readFixture(f).slice(0, 16), f)).toBeGreaterThanOrEqual(0.9);
     }
     expect(claudeCodeImporter.sniff([{ kind: 'session', format: 'palimpsest', version: 1, id: 's' }], 'x.jsonl')).toBe(0);
-    expect(claudeCodeImporter.sniff([{ type: 'session', version: 0, id: 'x', createdAt: 1 }, { type: 'turn/start', data: {} }], 'session.jsonl')).toBe(0);
+    expect(
+      claudeCodeImporter.sniff(
+        [
+          { type: 'session', version: 0, id: 'x', createdAt: 1 },
+          { type: 'turn/start', data: {} },
+        ],
+        'session.jsonl',
+      ),
+    ).toBe(0);
     expect(claudeCodeImporter.sniff([{ timestamp: 't', type: 'session_meta', payload: {} }], 'rollout.jsonl')).toBe(0);
     expect(claudeCodeImporter.sniff([], 'x.jsonl')).toBe(0);
   });
@@ -161,23 +172,59 @@ describe('claude-code: sniff', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-const SAMPLE = [...readFixture('short.jsonl'), ...readFixture('dag_compact_after_rewind_preserved.jsonl'), ...readFixture('tool_heavy.jsonl').slice(0, 20)];
+const SAMPLE = [
+  ...readFixture('short.jsonl'),
+  ...readFixture('dag_compact_after_rewind_preserved.jsonl'),
+  ...readFixture('tool_heavy.jsonl').slice(0, 20),
+];
 const UUIDS = [...new Set(SAMPLE.flatMap((v) => [v.uuid, v.parentUuid]).filter((x): x is string => typeof x === 'string'))];
 
 /** A real line with one of its fields replaced, removed, or re-pointed at another record. */
-const mutated = fc.tuple(fc.nat(SAMPLE.length - 1), fc.nat(40), fc.oneof(fc.jsonValue(), fc.constantFrom(...UUIDS), fc.constant(undefined)), fc.nat(3)).map(([i, k, value, how]) => {
-  const v = structuredClone(SAMPLE[i] as Record<string, unknown>);
-  const target = how === 3 && typeof v.message === 'object' && v.message !== null ? (v.message as Record<string, unknown>) : v;
-  const keys = [...Object.keys(target), 'parentUuid', 'uuid', 'logicalParentUuid', 'compactMetadata', 'microcompactMetadata', 'isCompactSummary', 'isSidechain', 'content', 'usage', 'id'];
-  const key = keys[k % keys.length] as string;
-  if (value === undefined) delete target[key];
-  else target[key] = value;
-  return v;
-});
+const mutated = fc
+  .tuple(fc.nat(SAMPLE.length - 1), fc.nat(40), fc.oneof(fc.jsonValue(), fc.constantFrom(...UUIDS), fc.constant(undefined)), fc.nat(3))
+  .map(([i, k, value, how]) => {
+    const v = structuredClone(SAMPLE[i] as Record<string, unknown>);
+    const target = how === 3 && typeof v.message === 'object' && v.message !== null ? (v.message as Record<string, unknown>) : v;
+    const keys = [
+      ...Object.keys(target),
+      'parentUuid',
+      'uuid',
+      'logicalParentUuid',
+      'compactMetadata',
+      'microcompactMetadata',
+      'isCompactSummary',
+      'isSidechain',
+      'content',
+      'usage',
+      'id',
+    ];
+    const key = keys[k % keys.length] as string;
+    if (value === undefined) delete target[key];
+    else target[key] = value;
+    return v;
+  });
 
 const anyLine = fc.oneof(
   { weight: 3, arbitrary: mutated },
-  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('type', 'uuid', 'parentUuid', 'message', 'subtype', 'data', 'agentId', 'isSidechain', 'isMeta', 'compactMetadata', 'version'), fc.jsonValue()) },
+  {
+    weight: 1,
+    arbitrary: fc.dictionary(
+      fc.constantFrom(
+        'type',
+        'uuid',
+        'parentUuid',
+        'message',
+        'subtype',
+        'data',
+        'agentId',
+        'isSidechain',
+        'isMeta',
+        'compactMetadata',
+        'version',
+      ),
+      fc.jsonValue(),
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...SAMPLE) },
 );
 
@@ -185,7 +232,10 @@ describe('claude-code: property', () => {
   it('random and mutated lines never make the importer throw; every event is canonical and every branch replays', () => {
     fc.assert(
       fc.property(fc.array(anyLine, { maxLength: 40 }), fc.array(anyLine, { maxLength: 10 }), (main, sub) => {
-        const r = importFiles([{ path: '/p/s.jsonl', values: main }, { path: '/p/s/subagents/agent-acompact-1.jsonl', values: sub }]);
+        const r = importFiles([
+          { path: '/p/s.jsonl', values: main },
+          { path: '/p/s/subagents/agent-acompact-1.jsonl', values: sub },
+        ]);
         expect(r.rules()).not.toContain('CC_IMPORT_FAILED');
         for (const e of r.events) {
           const { seq: _s, line: _l, file: _f, ...body } = e;

@@ -14,10 +14,18 @@ const main = [
   assistant('a1', 'u1', 'msg_1', [text('Spawning an explorer.')]),
   assistant('a2', 'a1', 'msg_1', [toolUse('toolu_task', 'Task', { subagent_type: 'Explore', prompt: 'Look around.' })]),
   {
-    parentUuid: 'a2', isSidechain: false, type: 'progress', uuid: 'p1', timestamp: '2026-02-12T10:00:00.000Z',
-    data: { type: 'agent_progress', agentId: 'a77', prompt: 'Look around.', message: { type: 'user' } }, parentToolUseID: 'toolu_task', toolUseID: 'agent_msg_x',
+    parentUuid: 'a2',
+    isSidechain: false,
+    type: 'progress',
+    uuid: 'p1',
+    timestamp: '2026-02-12T10:00:00.000Z',
+    data: { type: 'agent_progress', agentId: 'a77', prompt: 'Look around.', message: { type: 'user' } },
+    parentToolUseID: 'toolu_task',
+    toolUseID: 'agent_msg_x',
   },
-  toolResult('r1', 'a2', 'toolu_task', 'It is a Phoenix app.', { toolUseResult: { status: 'completed', agentId: 'a77', totalTokens: 100 } }),
+  toolResult('r1', 'a2', 'toolu_task', 'It is a Phoenix app.', {
+    toolUseResult: { status: 'completed', agentId: 'a77', totalTokens: 100 },
+  }),
   assistant('a3', 'r1', 'msg_2', [text('It is a Phoenix app.')]),
 ];
 const sub = [
@@ -29,7 +37,10 @@ const sub = [
 
 describe('claude-code: subagents/agent-<id>.jsonl', () => {
   it('is a branch spawned at the Task call: linked to it, inheriting nothing, with an envelope of its own', () => {
-    const r = importFiles([{ path: '/p/s1.jsonl', values: main }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values: main },
+      { path: '/p/s1/subagents/agent-a77.jsonl', values: sub },
+    ]);
     expect(r.branches()).toEqual(['main', 'agent-a77']);
     const call = r.of('item').find((e) => e.line === 3);
     const fork = r.of('fork')[0];
@@ -37,33 +48,55 @@ describe('claude-code: subagents/agent-<id>.jsonl', () => {
     expect(fork?.label).toMatch(/subagent a77 \(toolu_task, line 3 of the main file\)/);
     // Nothing inherited, so nothing to hide.
     expect(r.of('drop')).toEqual([]);
-    expect(r.of('header').filter((e) => e.branch === 'agent-a77')[0]).toMatchObject({ system: null, tools: null, route: { provider: 'anthropic' } });
+    expect(r.of('header').filter((e) => e.branch === 'agent-a77')[0]).toMatchObject({
+      system: null,
+      tools: null,
+      route: { provider: 'anthropic' },
+    });
     const st = r.replay('agent-a77');
     // Only the subagent's own requests: the parent's are not on its branch.
     expect(st.requests.map((q) => q.id)).toEqual(['msg_s1', 'msg_s2']);
     const first = r.view(0, 'agent-a77');
     expect(first.items.map((i) => i.id)).toEqual(['s1']);
     expect(first.system).toBeNull();
-    expect(first.unknowns).toEqual(['system prompt: the log does not record it', 'tool schemas: the log does not record them', `messages: ${UNRECORDED_CONTEXT}`]);
+    expect(first.unknowns).toEqual([
+      'system prompt: the log does not record it',
+      'tool schemas: the log does not record them',
+      `messages: ${UNRECORDED_CONTEXT}`,
+    ]);
     expect(first.request.reportedInputTokens).toBe(13004);
     expect(r.view(1, 'agent-a77').items.map((i) => i.id)).toEqual(['s1', 'msg_s1', 's3']);
     expect(r.replay('main').requests.map((q) => q.id)).toEqual(['msg_1', 'msg_2']);
     expect(r.diagnostics).toEqual([]);
   });
 
-  it('keeps main the default: the main file\'s last response is written after the subagent file, located in the main file', () => {
-    const r = importFiles([{ path: '/p/s1.jsonl', values: main }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+  it("keeps main the default: the main file's last response is written after the subagent file, located in the main file", () => {
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values: main },
+      { path: '/p/s1/subagents/agent-a77.jsonl', values: sub },
+    ]);
     expect(r.defaultBranch).toBe('main');
     expect(r.of('record').filter((e) => e.type === 'leaf')).toEqual([]);
     expect(r.events.at(-1)).toMatchObject({ kind: 'response', request: 'msg_2', file: 0, line: 6 });
     expect(r.events.at(-1)?.branch).toBeUndefined();
     // The subagent's own responses are written in its file, before it.
-    expect(r.of('response').filter((e) => e.branch === 'agent-a77').map((e) => [e.request, e.file])).toEqual([['msg_s1', 1], ['msg_s2', 1]]);
+    expect(
+      r
+        .of('response')
+        .filter((e) => e.branch === 'agent-a77')
+        .map((e) => [e.request, e.file]),
+    ).toEqual([
+      ['msg_s1', 1],
+      ['msg_s2', 1],
+    ]);
   });
 
   it('a main file whose newest leaf has no response to hold back (a rewound prompt) keeps it the default with a leaf record in the main file', () => {
     const values = [...main, user('u2', 'a1', 'Do not spawn anything; just read mix.exs.')];
-    const r = importFiles([{ path: '/p/s1.jsonl', values }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values },
+      { path: '/p/s1/subagents/agent-a77.jsonl', values: sub },
+    ]);
     expect(r.branches()).toEqual(['main', 'rewind-1', 'agent-a77']);
     expect(r.defaultBranch).toBe('rewind-1');
     expect(r.events.at(-1)).toMatchObject({ kind: 'record', type: 'leaf', branch: 'rewind-1', file: 0, line: 7 });
@@ -71,12 +104,18 @@ describe('claude-code: subagents/agent-<id>.jsonl', () => {
 
   it('links through toolUseResult.agentId when no agent_progress names it', () => {
     const noProgress = main.filter((v) => v.type !== 'progress');
-    const r = importFiles([{ path: '/p/s1.jsonl', values: noProgress }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values: noProgress },
+      { path: '/p/s1/subagents/agent-a77.jsonl', values: sub },
+    ]);
     expect(r.of('fork')[0]).toMatchObject({ branch: 'agent-a77' });
   });
 
   it('an unlinkable subagent is a branch of its own with its own (unknown) envelope, reported', () => {
-    const r = importFiles([{ path: '/p/s1.jsonl', values: main.slice(0, 2) }, { path: '/p/s1/subagents/agent-a77.jsonl', values: sub }]);
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values: main.slice(0, 2) },
+      { path: '/p/s1/subagents/agent-a77.jsonl', values: sub },
+    ]);
     expect(r.of('fork')).toEqual([]);
     expect(r.diag('CC_SUBAGENT_UNLINKED')).toMatchObject({ severity: 'info', file: '/p/s1/subagents/agent-a77.jsonl' });
     const v = r.view(0, 'agent-a77');
@@ -98,7 +137,11 @@ describe('claude-code: sessionFiles', () => {
 
   it('claims a session directory that has its main file next to it, and nothing else', async () => {
     const files = await claudeCodeImporter.sessionFiles?.(`${FIXTURES}${BIG}`, true);
-    expect(files?.map((f) => f.slice(FIXTURES.length))).toEqual([`${BIG}.jsonl`, `${BIG}/subagents/agent-a2898e3.jsonl`, `${BIG}/subagents/agent-acompact-e1f845.jsonl`]);
+    expect(files?.map((f) => f.slice(FIXTURES.length))).toEqual([
+      `${BIG}.jsonl`,
+      `${BIG}/subagents/agent-a2898e3.jsonl`,
+      `${BIG}/subagents/agent-acompact-e1f845.jsonl`,
+    ]);
     expect(await claudeCodeImporter.sessionFiles?.(FIXTURES, true)).toBeNull();
     const dir = mkdtempSync(join(tmpdir(), 'cc-'));
     mkdirSync(join(dir, 's', 'subagents'), { recursive: true });
@@ -115,7 +158,10 @@ describe('claude-code 2.0.x: subagent files beside the session (agent-*.jsonl)',
   const env = { userType: 'external', cwd: '/w', sessionId: S, version: '2.0.28', gitBranch: '' };
   const main = [
     { ...user('u1', null, 'Run the tests.'), ...env },
-    { ...assistant('a1', 'u1', 'msg_1', [toolUse('toolu_1', 'Task', { prompt: 'Run the test suite', subagent_type: 'general-purpose' })]), ...env },
+    {
+      ...assistant('a1', 'u1', 'msg_1', [toolUse('toolu_1', 'Task', { prompt: 'Run the test suite', subagent_type: 'general-purpose' })]),
+      ...env,
+    },
     { ...toolResult('r1', 'a1', 'toolu_1', 'All pass', { toolUseResult: { status: 'completed', agentId: 'abc123' } }), ...env },
   ];
   const agent = [
@@ -137,7 +183,10 @@ describe('claude-code 2.0.x: subagent files beside the session (agent-*.jsonl)',
     expect(await claudeCodeImporter.sessionFiles?.(join(dir, `${S}.jsonl`), false)).toEqual([join(dir, 'agent-abc123.jsonl')]);
     // Opened on its own, such a file is read alone.
     expect(await claudeCodeImporter.sessionFiles?.(join(dir, 'agent-abc123.jsonl'), false)).toEqual([]);
-    const r = importFiles([{ path: join(dir, `${S}.jsonl`), values: main }, { path: join(dir, 'agent-abc123.jsonl'), values: agent }]);
+    const r = importFiles([
+      { path: join(dir, `${S}.jsonl`), values: main },
+      { path: join(dir, 'agent-abc123.jsonl'), values: agent },
+    ]);
     expect(r.branches()).toEqual(['main', 'agent-abc123']);
     expect(r.of('fork')[0]).toMatchObject({ branch: 'agent-abc123', inherit: false });
     expect(r.rules()).toEqual([]);
@@ -149,7 +198,11 @@ describe('claude-code 2.0.71: a real session with its top-level agent files', ()
   // the session they name, as Claude Code 2.0.71 wrote them.
   const DIR = fileURLToPath(new URL('../../../../fixtures/corpus/claude-code/hillviewcap-personal-ai-infrastructure/', import.meta.url));
   const S = '155715ec-f4e9-47ea-859c-2e4cfcceab6f';
-  const read = (name: string) => readFileSync(DIR + name, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const read = (name: string) =>
+    readFileSync(DIR + name, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   it('the session names them as its files, and reads them as branches of its own', async () => {
     const files = await claudeCodeImporter.sessionFiles?.(`${DIR}${S}.jsonl`, false);
@@ -182,10 +235,17 @@ describe('claude-code: a summarizer file whose boundary has no summary', () => {
       // Also hangs off a1, so it would go before s1 — which the boundary, left without a summary, drops.
       toolResult('u1', 'a1', 'toolu_1', 'rejected'),
     ];
-    const r = importFiles([{ path: '/p/s.jsonl', values: mainFile }, { path: '/p/s/subagents/agent-acompact-1.jsonl', values: summarizer }]);
+    const r = importFiles([
+      { path: '/p/s.jsonl', values: mainFile },
+      { path: '/p/s/subagents/agent-acompact-1.jsonl', values: summarizer },
+    ]);
     const u1 = r.of('item').find((e) => e.item.id === 'u1');
     expect(u1?.op).toEqual({ op: 'append' });
-    for (const b of r.branches()) expect(r.replay(b).diagnostics.filter((d) => d.severity === 'error'), b).toEqual([]);
+    for (const b of r.branches())
+      expect(
+        r.replay(b).diagnostics.filter((d) => d.severity === 'error'),
+        b,
+      ).toEqual([]);
     expect(r.replay('agent-acompact-1').surface.live.ids.map((i) => r.replay('agent-acompact-1').items[i]?.id)).toContain('u1');
   });
 });
@@ -208,7 +268,10 @@ describe('claude-code: files that copy the conversation by design', () => {
       side(user('q1', 'a1', 'Which file did you change?'), id),
       side(assistant('q2', 'q1', 'msg_q', [text('src/bug.ts.')], { input_tokens: 5, cache_read_input_tokens: 120, output_tokens: 4 }), id),
     ];
-    const r = importFiles([{ path: '/p/s1.jsonl', values: convo }, { path: `/p/s1/subagents/agent-${id}.jsonl`, values: aside }]);
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values: convo },
+      { path: `/p/s1/subagents/agent-${id}.jsonl`, values: aside },
+    ]);
     expect(r.rules()).toEqual([]);
     expect(r.branches()).toEqual(['main', `agent-${id}`]);
     expect(r.of('fork')[0]?.label).toMatch(/^side question aside_question-c5e5c961a7749e08 \(after line 2 of the main file\)/);
@@ -222,20 +285,42 @@ describe('claude-code: files that copy the conversation by design', () => {
 
   it('a summarizer: its copies are records of its branch, not duplicates', () => {
     const id = 'acompact-767ece576f2b74e8';
-    const main = [...convo, boundary('cb', 'a2'), { ...user('cs', 'cb', 'This session is being continued from a previous conversation. Summary: …'), isCompactSummary: true }];
+    const main = [
+      ...convo,
+      boundary('cb', 'a2'),
+      { ...user('cs', 'cb', 'This session is being continued from a previous conversation. Summary: …'), isCompactSummary: true },
+    ];
     const acompact = [
       ...copy(id, 4),
       side(user('m2', 'a2', 'Your task is to create a detailed summary of the conversation so far…'), id),
-      side(assistant('s1', 'm2', 'msg_sum', [text('<summary>…</summary>')], { input_tokens: 3, cache_read_input_tokens: 160, output_tokens: 40 }), id),
+      side(
+        assistant('s1', 'm2', 'msg_sum', [text('<summary>…</summary>')], {
+          input_tokens: 3,
+          cache_read_input_tokens: 160,
+          output_tokens: 40,
+        }),
+        id,
+      ),
     ];
-    const r = importFiles([{ path: '/p/s1.jsonl', values: main }, { path: `/p/s1/subagents/agent-${id}.jsonl`, values: acompact }]);
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values: main },
+      { path: `/p/s1/subagents/agent-${id}.jsonl`, values: acompact },
+    ]);
     expect(r.rules()).toEqual([]);
-    expect(r.of('record').filter((e) => e.branch === `agent-${id}`).map((e) => e.summary)).toEqual(['u1', 'a1', 'u2', 'a2'].map((u) => `copy of the conversation's record ${u}`));
+    expect(
+      r
+        .of('record')
+        .filter((e) => e.branch === `agent-${id}`)
+        .map((e) => e.summary),
+    ).toEqual(['u1', 'a1', 'u2', 'a2'].map((u) => `copy of the conversation's record ${u}`));
     expect(r.replay(`agent-${id}`).requests.at(-1)).toMatchObject({ id: 'msg_sum', purpose: 'compaction', compactionId: 'cb' });
   });
 
   it('any other file reusing a uuid of the session is still reported', () => {
-    const r = importFiles([{ path: '/p/s1.jsonl', values: convo }, { path: '/p/s1/subagents/agent-a77.jsonl', values: copy('a77', 2) }]);
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values: convo },
+      { path: '/p/s1/subagents/agent-a77.jsonl', values: copy('a77', 2) },
+    ]);
     expect(r.rules()).toContain('CC_DUPLICATE_UUID');
   });
 });

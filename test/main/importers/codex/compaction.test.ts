@@ -2,7 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { SUMMARY_PREFIX } from '../../../../src/main/importers/codex/known';
 import { fatesAt } from '../../../../src/shared/replay/view';
 import {
-  call, compacted, complete, dev, errors, estimate, ev, importValues, item, line, meta, out, payload, say, started, tokens, turnContext, user, views,
+  call,
+  compacted,
+  complete,
+  dev,
+  errors,
+  estimate,
+  ev,
+  importValues,
+  item,
+  line,
+  meta,
+  out,
+  payload,
+  say,
+  started,
+  tokens,
+  turnContext,
+  user,
+  views,
 } from './helpers';
 
 const SUMMARY = `${SUMMARY_PREFIX}\nWe renamed the flag; tests pass.`;
@@ -12,31 +30,66 @@ function local() {
   const u1 = user('Add a --dry-run flag.');
   const u2 = user('Also print what would be pushed.');
   return [
-    meta(), started(), u1, turnContext(), call('c1'), tokens({ input: 1000, cached: 0, output: 10 }, 1010), out('c1', 'ok'),
-    say('Added.'), tokens({ input: 1100, cached: 900, output: 20 }, 2130), complete(),
-    started(), u2, turnContext(), call('c2'), tokens({ input: 1200, cached: 1000, output: 30 }, 3360), out('c2', 'done'),
+    meta(),
+    started(),
+    u1,
+    turnContext(),
+    call('c1'),
+    tokens({ input: 1000, cached: 0, output: 10 }, 1010),
+    out('c1', 'ok'),
+    say('Added.'),
+    tokens({ input: 1100, cached: 900, output: 20 }, 2130),
+    complete(),
+    started(),
+    u2,
+    turnContext(),
+    call('c2'),
+    tokens({ input: 1200, cached: 1000, output: 30 }, 3360),
+    out('c2', 'done'),
     // The summarizer call's usage, then the new history, then Codex's re-estimate.
     tokens({ input: 1300, cached: 1200, output: 400 }, 5060),
     compacted(SUMMARY, [payload(u1), payload(u2), payload(user(SUMMARY))]),
     estimate(420, 5060),
     ev({ type: 'context_compacted' }),
-    turnContext(), say('Printing the list now.'), tokens({ input: 450, cached: 0, output: 15 }, 5525), complete(),
+    turnContext(),
+    say('Printing the list now.'),
+    tokens({ input: 450, cached: 0, output: 15 }, 5525),
+    complete(),
   ];
 }
 
 describe('local compaction with replacement_history', () => {
   it('is one committed bracket: start, summarizer call with its usage, summary, checkpoint, copies, end', () => {
     const r = importValues(local());
-    const kinds = r.events.filter((e) => e.line >= 17 && e.line <= 19).map((e) => (e.kind === 'item' ? `item:${e.item.id}:${e.op.op}` : e.kind));
+    const kinds = r.events
+      .filter((e) => e.line >= 17 && e.line <= 19)
+      .map((e) => (e.kind === 'item' ? `item:${e.item.id}:${e.op.op}` : e.kind));
     expect(kinds).toEqual([
-      'compaction/start', 'request', 'response', 'compaction/summary',
-      'item:L18.r2:append', 'item:L18.r0:insert', 'item:L18.r1:insert', 'record', 'compaction/end',
+      'compaction/start',
+      'request',
+      'response',
+      'compaction/summary',
+      'item:L18.r2:append',
+      'item:L18.r0:insert',
+      'item:L18.r1:insert',
+      'record',
+      'compaction/end',
     ]);
     const start = r.of('compaction/start')[0];
-    expect(start).toMatchObject({ id: 'cmp:L18', trigger: 'auto', strategy: 'local', preTokens: 1230, policy: { window: 258_400 }, source: ['L3', 'L5', 'L7', 'L8', 'L12', 'L14', 'L16'] });
+    expect(start).toMatchObject({
+      id: 'cmp:L18',
+      trigger: 'auto',
+      strategy: 'local',
+      preTokens: 1230,
+      policy: { window: 258_400 },
+      source: ['L3', 'L5', 'L7', 'L8', 'L12', 'L14', 'L16'],
+    });
     const req = r.of('request').find((e) => e.purpose === 'compaction');
     expect(req).toMatchObject({ compactionId: 'cmp:L18', input: { items: start?.source, instruction: null } });
-    expect(r.of('response').find((e) => e.request === req?.id)).toMatchObject({ line: 17, usage: { input: 100, cacheRead: 1200, output: 400, context: 1300 } });
+    expect(r.of('response').find((e) => e.request === req?.id)).toMatchObject({
+      line: 17,
+      usage: { input: 100, cacheRead: 1200, output: 400, context: 1300 },
+    });
     expect(r.of('compaction/summary')[0]).toMatchObject({ summary: [{ type: 'text', text: SUMMARY }], request: req?.id });
     expect(r.of('compaction/end')[0]).toMatchObject({ id: 'cmp:L18', outcome: 'committed', postTokens: 420, line: 18 });
     expect(errors(r.diagnostics)).toEqual([]);
@@ -45,7 +98,11 @@ describe('local compaction with replacement_history', () => {
   it('the summary message is a checkpoint covering the old history; retained user messages are re-injected copies', () => {
     const r = importValues(local());
     const ck = r.of('item').find((e) => e.item.id === 'L18.r2');
-    expect(ck?.item).toMatchObject({ role: 'user', meta: true, derivation: { kind: 'checkpoint', compactionId: 'cmp:L18', covers: ['L3', 'L5', 'L7', 'L8', 'L12', 'L14', 'L16'], part: 'summary' } });
+    expect(ck?.item).toMatchObject({
+      role: 'user',
+      meta: true,
+      derivation: { kind: 'checkpoint', compactionId: 'cmp:L18', covers: ['L3', 'L5', 'L7', 'L8', 'L12', 'L14', 'L16'], part: 'summary' },
+    });
     const start = r.of('compaction/start')[0];
     const summary = r.of('compaction/summary')[0];
     expect(ck?.sources?.slice(0, 2)).toEqual([start?.seq, summary?.seq]);
@@ -61,7 +118,11 @@ describe('local compaction with replacement_history', () => {
     const r = importValues(local());
     const { state, view } = views(r);
     const last = state.requests.length - 1;
-    expect(view(last).items.map((i) => [i.id, i.kind])).toEqual([['L18.r0', 'user'], ['L18.r1', 'user'], ['L18.r2', 'checkpoint']]);
+    expect(view(last).items.map((i) => [i.id, i.kind])).toEqual([
+      ['L18.r0', 'user'],
+      ['L18.r1', 'user'],
+      ['L18.r2', 'checkpoint'],
+    ]);
     const fates = Object.fromEntries(fatesAt(state, last).map((f) => [f.id, f.fate]));
     expect(fates.L3).toEqual({ fate: 'reinjected', by: 'L18.r0' });
     expect(fates.L5).toEqual({ fate: 'summarised', compactionId: 'cmp:L18', by: 'L18.r2' });
@@ -73,12 +134,27 @@ describe('local compaction with replacement_history', () => {
 describe('legacy compaction (no replacement_history)', () => {
   function legacy(big: string) {
     return [
-      meta(), dev('<permissions>sandboxed</permissions>'), user('<environment_context><cwd>/work</cwd></environment_context>'),
-      started(), user('first'), say('one'), tokens({ input: 100 }, 100), complete(),
-      started(), user(big), say('two'), tokens({ input: 200 }, 300), complete(),
-      started(), user('third'), say('working', 'commentary'), tokens({ input: 23_000, output: 50 }, 23_350),
+      meta(),
+      dev('<permissions>sandboxed</permissions>'),
+      user('<environment_context><cwd>/work</cwd></environment_context>'),
+      started(),
+      user('first'),
+      say('one'),
+      tokens({ input: 100 }, 100),
+      complete(),
+      started(),
+      user(big),
+      say('two'),
+      tokens({ input: 200 }, 300),
+      complete(),
+      started(),
+      user('third'),
+      say('working', 'commentary'),
+      tokens({ input: 23_000, output: 50 }, 23_350),
       compacted('Summary: did things.'),
-      say('three'), tokens({ input: 400 }, 23_750), complete(),
+      say('three'),
+      tokens({ input: 400 }, 23_750),
+      complete(),
     ];
   }
 
@@ -107,7 +183,9 @@ describe('legacy compaction (no replacement_history)', () => {
     expect(fatesAt(state, last).find((f) => f.id === 'L5')?.fate).toEqual({ fate: 'summarised', compactionId: 'cmp:L18', by: 'L18.r4' });
     const note = r.diagnostics.find((d) => d.rule === 'CODEX_LEGACY_COMPACTION');
     expect(note).toMatchObject({ severity: 'info', line: 18 });
-    expect(note?.message).toMatch(/rebuilt by Codex's rule.*initial context recorded at line 2 \(2 messages\).*2 of 3 user messages.*4 bytes per token.*cut/);
+    expect(note?.message).toMatch(
+      /rebuilt by Codex's rule.*initial context recorded at line 2 \(2 messages\).*2 of 3 user messages.*4 bytes per token.*cut/,
+    );
     expect(r.of('compaction/start')[0]).toMatchObject({ strategy: 'local (rebuilt: no replacement_history)', preTokens: 23_050 });
   });
 
@@ -117,7 +195,12 @@ describe('legacy compaction (no replacement_history)', () => {
     const r = importValues(vals);
     const ck = r.of('item').find((e) => e.item.derivation?.kind === 'checkpoint');
     expect(ck?.item.blocks).toEqual([{ type: 'text', text: SUMMARY }]);
-    expect(r.of('item').filter((e) => e.item.derivation?.kind === 'reinjected').map((e) => e.item.blocks)).toContainEqual([{ type: 'text', text: 'second' }]);
+    expect(
+      r
+        .of('item')
+        .filter((e) => e.item.derivation?.kind === 'reinjected')
+        .map((e) => e.item.blocks),
+    ).toContainEqual([{ type: 'text', text: 'second' }]);
   });
 });
 
@@ -126,12 +209,30 @@ describe('remote compaction', () => {
     const u1 = user('Refactor sync.');
     const a1 = say('Refactored.');
     return [
-      meta(), dev('<permissions>…</permissions>'), started(), u1, turnContext(), call('c1'), tokens({ input: 200_000, cached: 190_000, output: 500 }, 200_500),
-      out('c1', 'ok'), a1, tokens({ input: 209_000, cached: 200_000, output: 900 }, 410_400),
+      meta(),
+      dev('<permissions>…</permissions>'),
+      started(),
+      u1,
+      turnContext(),
+      call('c1'),
+      tokens({ input: 200_000, cached: 190_000, output: 500 }, 200_500),
+      out('c1', 'ok'),
+      a1,
+      tokens({ input: 209_000, cached: 200_000, output: 900 }, 410_400),
       estimate(940_499, 410_400),
-      compacted('', [payload(u1), payload(a1), payload(dev('<permissions>new</permissions>')), { type: 'compaction', encrypted_content: 'gAAAAB'.repeat(100) }]),
-      ev({ type: 'context_compacted' }), turnContext(), estimate(940_499, 410_400),
-      call('c2'), tokens({ input: 48_297, cached: 22_912, output: 390 }, 459_087), out('c2', 'ok'), complete(),
+      compacted('', [
+        payload(u1),
+        payload(a1),
+        payload(dev('<permissions>new</permissions>')),
+        { type: 'compaction', encrypted_content: 'gAAAAB'.repeat(100) },
+      ]),
+      ev({ type: 'context_compacted' }),
+      turnContext(),
+      estimate(940_499, 410_400),
+      call('c2'),
+      tokens({ input: 48_297, cached: 22_912, output: 390 }, 459_087),
+      out('c2', 'ok'),
+      complete(),
     ];
   }
 
@@ -139,7 +240,9 @@ describe('remote compaction', () => {
     const r = importValues(remote());
     const ck = r.of('item').find((e) => e.item.derivation?.kind === 'checkpoint');
     expect(ck?.item).toMatchObject({
-      id: 'L12.r3', role: 'assistant', origin: 'compaction',
+      id: 'L12.r3',
+      role: 'assistant',
+      origin: 'compaction',
       blocks: [{ type: 'opaque', label: 'codex:compaction (encrypted)', chars: 600 }],
       derivation: { kind: 'checkpoint', compactionId: 'cmp:L12', covers: ['L2', 'L4', 'L6', 'L8', 'L9'] },
     });
@@ -156,7 +259,10 @@ describe('remote compaction', () => {
     const after = state.requests.findIndex((q) => q.purpose === 'agent' && q.seq > (state.compactions[0]?.endSeq ?? 0));
     const v = view(after);
     expect(v.items.map((i) => [i.id, i.kind, i.derivation?.kind ?? null])).toEqual([
-      ['L12.r0', 'user', 'reinjected'], ['L12.r1', 'assistant', 'reinjected'], ['L12.r2', 'system', null], ['L12.r3', 'checkpoint', 'checkpoint'],
+      ['L12.r0', 'user', 'reinjected'],
+      ['L12.r1', 'assistant', 'reinjected'],
+      ['L12.r2', 'system', null],
+      ['L12.r3', 'checkpoint', 'checkpoint'],
     ]);
     expect(v.items[2]?.derivation).toBeNull();
     expect(v.request.reportedInputTokens).toBe(48_297);
@@ -168,21 +274,42 @@ describe('remote compaction', () => {
     const d = r.diagnostics.find((x) => x.rule === 'CODEX_TOKEN_ESTIMATE');
     expect(d).toMatchObject({ severity: 'info', line: 11 });
     expect(d?.message).toMatch(/940499 tokens, more than the model window \(258400\).*line 17\) is 48297 input tokens/);
-    expect(r.of('record').filter((e) => e.type === 'event_msg/token_count').map((e) => e.summary)).toContain("Codex's own estimate of the history: 940499 tokens (not a provider count)");
+    expect(
+      r
+        .of('record')
+        .filter((e) => e.type === 'event_msg/token_count')
+        .map((e) => e.summary),
+    ).toContain("Codex's own estimate of the history: 940499 tokens (not a provider count)");
   });
 });
 
 describe('compaction edge cases', () => {
   it('an unusable estimate with no model call after it is still explained', () => {
-    const r = importValues([meta(), started(), user('hi'), say('hello'), tokens({ input: 10 }, 10), estimate(900_000, 10), compacted(SUMMARY, [payload(user(SUMMARY))])]);
+    const r = importValues([
+      meta(),
+      started(),
+      user('hi'),
+      say('hello'),
+      tokens({ input: 10 }, 10),
+      estimate(900_000, 10),
+      compacted(SUMMARY, [payload(user(SUMMARY))]),
+    ]);
     expect(r.of('compaction/end')[0]?.postTokens).toBeUndefined();
     expect(r.diagnostics.find((d) => d.rule === 'CODEX_TOKEN_ESTIMATE')?.message).toMatch(/900000 tokens.*No model call follows it/);
   });
 
   it('/compact as a turn of its own is manual', () => {
     const r = importValues([
-      meta(), started(), user('hi'), say('hello'), tokens({ input: 10 }, 10), complete(),
-      started(), tokens({ input: 50, output: 20 }, 80), compacted(SUMMARY, [payload(user('hi')), payload(user(SUMMARY))]), complete(),
+      meta(),
+      started(),
+      user('hi'),
+      say('hello'),
+      tokens({ input: 10 }, 10),
+      complete(),
+      started(),
+      tokens({ input: 50, output: 20 }, 80),
+      compacted(SUMMARY, [payload(user('hi')), payload(user(SUMMARY))]),
+      complete(),
     ]);
     expect(r.of('compaction/start')[0]?.trigger).toBe('manual');
     // The summarizer's usage went to the compaction request, not to an agent call.
@@ -198,7 +325,13 @@ describe('compaction edge cases', () => {
   });
 
   it('an unknown item type inside replacement_history is left out and counted', () => {
-    const r = importValues([meta(), started(), user('hi'), compacted(SUMMARY, [{ type: 'future_item' }, payload(user(SUMMARY))]), complete()]);
+    const r = importValues([
+      meta(),
+      started(),
+      user('hi'),
+      compacted(SUMMARY, [{ type: 'future_item' }, payload(user(SUMMARY))]),
+      complete(),
+    ]);
     expect(r.diagnostics.map((d) => d.rule)).toEqual(['CODEX_BAD_CONTENT', 'UNKNOWN_RECORDS']);
     expect(r.of('item').map((e) => e.item.id)).toEqual(['L3', 'L4.r1']);
   });
@@ -206,8 +339,14 @@ describe('compaction edge cases', () => {
   it('a second compaction matches the copies of the first', () => {
     const u = user('keep me');
     const r = importValues([
-      meta(), started(), u, say('ok'), compacted(SUMMARY, [payload(u), payload(user(SUMMARY))]),
-      say('more'), compacted(SUMMARY, [payload(u), payload(user(SUMMARY))]), complete(),
+      meta(),
+      started(),
+      u,
+      say('ok'),
+      compacted(SUMMARY, [payload(u), payload(user(SUMMARY))]),
+      say('more'),
+      compacted(SUMMARY, [payload(u), payload(user(SUMMARY))]),
+      complete(),
     ]);
     const second = r.of('item').find((e) => e.item.id === 'L7.r0');
     expect(second?.item.derivation).toEqual({ kind: 'reinjected', of: ['L5.r0'] });
@@ -217,19 +356,38 @@ describe('compaction edge cases', () => {
 });
 
 describe('Codex 0.171: the summarizer reply is logged', () => {
-  const usageRecord = (input: number, output: number) => line('token_usage_record', {
-    response_id: 'resp_x', usage: { input_tokens: input, cached_input_tokens: 0, output_tokens: output, reasoning_output_tokens: 0, total_tokens: input + output },
-  });
+  const usageRecord = (input: number, output: number) =>
+    line('token_usage_record', {
+      response_id: 'resp_x',
+      usage: {
+        input_tokens: input,
+        cached_input_tokens: 0,
+        output_tokens: output,
+        reasoning_output_tokens: 0,
+        total_tokens: input + output,
+      },
+    });
   const reply = 'Checkpoint: greeting printed. Next: answer the follow-up.';
 
   it('takes the assistant message before `compacted` as the summarizer output, not as an agent call', () => {
     const u1 = user('Print a greeting.');
     const r = importValues([
-      meta(), started(), u1, say('Done.'), tokens({ input: 1000, output: 20 }, 1020), complete(),
-      started(), tokens({ input: 1000, output: 20 }, 1020),
-      say(reply), usageRecord(400, 40), tokens({ input: 400, output: 40 }, 1460),
+      meta(),
+      started(),
+      u1,
+      say('Done.'),
+      tokens({ input: 1000, output: 20 }, 1020),
+      complete(),
+      started(),
+      tokens({ input: 1000, output: 20 }, 1020),
+      say(reply),
+      usageRecord(400, 40),
+      tokens({ input: 400, output: 40 }, 1460),
       compacted(`${SUMMARY_PREFIX}\n${reply}`, [payload(u1), payload(user(`${SUMMARY_PREFIX}\n${reply}`))]),
-      user('What did it print?'), say('hello'), tokens({ input: 500, output: 5 }, 1965), complete(),
+      user('What did it print?'),
+      say('hello'),
+      tokens({ input: 500, output: 5 }, 1965),
+      complete(),
     ]);
     expect(errors(r.diagnostics)).toEqual([]);
     const reqs = r.of('request');
@@ -248,11 +406,23 @@ describe('Codex 0.171: the summarizer reply is logged', () => {
   it('a summary cut at the output limit is a failed compaction with its usage, and no agent call', () => {
     const u1 = user('Print a greeting.');
     const r = importValues([
-      meta(), started(), u1, say('Done.'), tokens({ input: 1000, output: 20 }, 1020), complete(),
-      started(), tokens({ input: 1000, output: 20 }, 1020),
-      usageRecord(400, 128), tokens({ input: 1000, output: 20 }, 1548),
+      meta(),
+      started(),
+      u1,
+      say('Done.'),
+      tokens({ input: 1000, output: 20 }, 1020),
+      complete(),
+      started(),
+      tokens({ input: 1000, output: 20 }, 1020),
+      usageRecord(400, 128),
+      tokens({ input: 1000, output: 20 }, 1548),
       user('Follow-up?'),
-      ev({ type: 'task_complete', turn_id: 't', last_agent_message: null, error: { message: 'Incomplete response returned, reason: max_output_tokens', codex_error_info: 'other' } }),
+      ev({
+        type: 'task_complete',
+        turn_id: 't',
+        last_agent_message: null,
+        error: { message: 'Incomplete response returned, reason: max_output_tokens', codex_error_info: 'other' },
+      }),
     ]);
     expect(errors(r.diagnostics)).toEqual([]);
     const reqs = r.of('request');
@@ -268,7 +438,15 @@ describe('Codex 0.171: the summarizer reply is logged', () => {
   });
 
   it('an ordinary final reply is still an agent call', () => {
-    const r = importValues([meta(), started(), user('hi'), say('hello'), usageRecord(10, 1), tokens({ input: 10, output: 1 }, 11), complete()]);
+    const r = importValues([
+      meta(),
+      started(),
+      user('hi'),
+      say('hello'),
+      usageRecord(10, 1),
+      tokens({ input: 10, output: 1 }, 11),
+      complete(),
+    ]);
     expect(r.of('request').map((q) => q.purpose)).toEqual(['agent']);
     expect(r.of('item').find((e) => e.item.id === 'L4')?.op.op).toBe('append');
   });
@@ -280,16 +458,27 @@ describe('the trigger of a compaction no turn start brackets (Codex 0.7x logs no
 
   it('is auto right after a tool output: only the agent loop compacts between a tool output and the next call', () => {
     const r = importValues([
-      meta(), u1, turnContext(), call('c1'), tokens({ input: 1000, output: 10 }, 1010), out('c1', 'ok'),
-      tokens({ input: 1100, output: 400 }, 1510), compacted(SUMMARY, summary),
+      meta(),
+      u1,
+      turnContext(),
+      call('c1'),
+      tokens({ input: 1000, output: 10 }, 1010),
+      out('c1', 'ok'),
+      tokens({ input: 1100, output: 400 }, 1510),
+      compacted(SUMMARY, summary),
     ]);
     expect(r.of('compaction/start')[0]?.trigger).toBe('auto');
   });
 
   it('stays unknown after the model answered, where /compact could have run as well', () => {
     const r = importValues([
-      meta(), u1, turnContext(), say('Added.'), tokens({ input: 1000, output: 10 }, 1010),
-      tokens({ input: 1100, output: 400 }, 1510), compacted(SUMMARY, summary),
+      meta(),
+      u1,
+      turnContext(),
+      say('Added.'),
+      tokens({ input: 1000, output: 10 }, 1010),
+      tokens({ input: 1100, output: 400 }, 1510),
+      compacted(SUMMARY, summary),
     ]);
     expect(r.of('compaction/start')[0]?.trigger).toBe('unknown');
   });

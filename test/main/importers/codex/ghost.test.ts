@@ -11,7 +11,12 @@ import { importValues, readFixture, SAMPLES, views } from './helpers';
 
 const GHOST = {
   type: 'ghost_snapshot',
-  ghost_commit: { id: '4a64dbe748cb7517d3d4ba75fc65861104c63bab', parent: '4272a68afdf63f79a34d5956e90413609dbcbeff', preexisting_untracked_files: [], preexisting_untracked_dirs: [] },
+  ghost_commit: {
+    id: '4a64dbe748cb7517d3d4ba75fc65861104c63bab',
+    parent: '4272a68afdf63f79a34d5956e90413609dbcbeff',
+    preexisting_untracked_files: [],
+    preexisting_untracked_dirs: [],
+  },
 };
 
 function withGhosts(): Record<string, unknown>[] {
@@ -21,13 +26,20 @@ function withGhosts(): Record<string, unknown>[] {
   const history = [...compacted.payload.replacement_history];
   history.splice(history.length - 1, 0, GHOST);
   const edited = { ...compacted, payload: { ...compacted.payload, replacement_history: history } };
-  return [...values.slice(0, at), { timestamp: compacted.timestamp, type: 'response_item', payload: GHOST }, edited, ...values.slice(at + 1)];
+  return [
+    ...values.slice(0, at),
+    { timestamp: compacted.timestamp, type: 'response_item', payload: GHOST },
+    edited,
+    ...values.slice(at + 1),
+  ];
 }
 
 describe('ghost snapshots around a remote compaction', () => {
   it('are display-only before and after it: no model view holds one', () => {
     const r = importValues(withGhosts(), SAMPLES.remote);
-    const ghosts = r.of('item').filter((e) => e.item.origin === 'ghost_snapshot' || JSON.stringify(e.item.blocks).includes('codex:ghost_snapshot'));
+    const ghosts = r
+      .of('item')
+      .filter((e) => e.item.origin === 'ghost_snapshot' || JSON.stringify(e.item.blocks).includes('codex:ghost_snapshot'));
     expect(ghosts).toHaveLength(2);
     expect(ghosts.map((e) => e.op.op)).toEqual(['log', 'log']);
     const { state, view } = views(r);

@@ -27,7 +27,10 @@ export interface Imported {
   of<K extends EventKind>(kind: K): (EventOf<K> & { seq: number; line: number; file: number })[];
 }
 
-export function importValues(values: readonly Record<string, unknown>[], path = 'rollout-2026-01-01T00-00-00-00000000-0000-0000-0000-000000000001.jsonl'): Imported {
+export function importValues(
+  values: readonly Record<string, unknown>[],
+  path = 'rollout-2026-01-01T00-00-00-00000000-0000-0000-0000-000000000001.jsonl',
+): Imported {
   const sink = new FakeSink();
   const file = codexImporter.open({ path, index: 0 }, sink);
   let offset = 0;
@@ -41,13 +44,17 @@ export function importValues(values: readonly Record<string, unknown>[], path = 
     events: sink.events,
     diagnostics: sink.diagnostics,
     lines: [{}, ...values],
-    of: <K extends EventKind>(kind: K) => sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
+    of: <K extends EventKind>(kind: K) =>
+      sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
   };
 }
 
 export function readFixture(rel: string): Record<string, unknown>[] {
   const text = readFileSync(FIXTURES + rel, 'utf8');
-  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 export function importFixture(rel: string): Imported {
@@ -68,8 +75,15 @@ export const line = (type: string, payload: unknown): Record<string, unknown> =>
 
 export const meta = (extra: Record<string, unknown> = {}): Record<string, unknown> =>
   line('session_meta', {
-    id: 'sess-1', timestamp: '2026-02-23T12:00:00.000Z', cwd: '/work', originator: 'codex_cli_rs', cli_version: '0.104.0',
-    source: 'cli', model_provider: 'openai', base_instructions: { text: 'You are Codex.' }, ...extra,
+    id: 'sess-1',
+    timestamp: '2026-02-23T12:00:00.000Z',
+    cwd: '/work',
+    originator: 'codex_cli_rs',
+    cli_version: '0.104.0',
+    source: 'cli',
+    model_provider: 'openai',
+    base_instructions: { text: 'You are Codex.' },
+    ...extra,
   });
 
 export const item = (payload: Record<string, unknown>): Record<string, unknown> => line('response_item', payload);
@@ -85,10 +99,12 @@ export const think = (summary = 'Thinking'): Record<string, unknown> =>
   item({ type: 'reasoning', summary: [{ type: 'summary_text', text: summary }], content: null, encrypted_content: 'gAAAA-secret' });
 export const call = (id: string, name = 'exec_command', args = '{"cmd":"ls"}'): Record<string, unknown> =>
   item({ type: 'function_call', name, arguments: args, call_id: id });
-export const out = (id: string, output: unknown = 'ok'): Record<string, unknown> => item({ type: 'function_call_output', call_id: id, output });
+export const out = (id: string, output: unknown = 'ok'): Record<string, unknown> =>
+  item({ type: 'function_call_output', call_id: id, output });
 export const turnContext = (model = 'gpt-5.3-codex', effort = 'high'): Record<string, unknown> =>
   line('turn_context', { turn_id: 't', cwd: '/work', approval_policy: 'on-request', model, effort, summary: 'auto' });
-export const started = (window = 258_400): Record<string, unknown> => ev({ type: 'task_started', turn_id: 't', model_context_window: window });
+export const started = (window = 258_400): Record<string, unknown> =>
+  ev({ type: 'task_started', turn_id: 't', model_context_window: window });
 export const complete = (): Record<string, unknown> => ev({ type: 'task_complete', turn_id: 't', last_agent_message: null });
 
 export interface Counts {
@@ -101,12 +117,19 @@ export interface Counts {
 /** A token_count whose `last_token_usage` is `last`; `total` is the running total (pass the same value again for a repeat). */
 export function tokens(last: Counts, total: number, window = 258_400): Record<string, unknown> {
   const u = (c: Counts, t: number) => ({
-    input_tokens: c.input, cached_input_tokens: c.cached ?? 0, output_tokens: c.output ?? 0,
-    reasoning_output_tokens: c.reasoning ?? 0, total_tokens: t,
+    input_tokens: c.input,
+    cached_input_tokens: c.cached ?? 0,
+    output_tokens: c.output ?? 0,
+    reasoning_output_tokens: c.reasoning ?? 0,
+    total_tokens: t,
   });
   return ev({
     type: 'token_count',
-    info: { total_token_usage: u({ input: total, output: 0 }, total), last_token_usage: u(last, last.input + (last.output ?? 0)), model_context_window: window },
+    info: {
+      total_token_usage: u({ input: total, output: 0 }, total),
+      last_token_usage: u(last, last.input + (last.output ?? 0)),
+      model_context_window: window,
+    },
     rate_limits: null,
   });
 }
@@ -116,7 +139,11 @@ export function estimate(total: number, runningTotal: number, window = 258_400):
   const zero = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0 };
   return ev({
     type: 'token_count',
-    info: { total_token_usage: { ...zero, input_tokens: runningTotal, total_tokens: runningTotal }, last_token_usage: { ...zero, total_tokens: total }, model_context_window: window },
+    info: {
+      total_token_usage: { ...zero, input_tokens: runningTotal, total_tokens: runningTotal },
+      last_token_usage: { ...zero, total_tokens: total },
+      model_context_window: window,
+    },
     rate_limits: null,
   });
 }

@@ -18,10 +18,15 @@ const round = (input: number, total: number, text: string) => [turnContext(), to
 
 function session(first: string, summary = 'Sum.') {
   return [
-    meta({ cli_version: '0.47.0', base_instructions: undefined }), user(ENV),
-    user(first), ...round(100, 100, 'one'),
-    user('second'), ...round(200, 300, 'two'),
-    turnContext(), tokens({ input: 300 }, 600), compacted(summary),
+    meta({ cli_version: '0.47.0', base_instructions: undefined }),
+    user(ENV),
+    user(first),
+    ...round(100, 100, 'one'),
+    user('second'),
+    ...round(200, 300, 'two'),
+    turnContext(),
+    tokens({ input: 300 }, 600),
+    compacted(summary),
     ...round(50, 650, 'after'),
   ];
 }
@@ -51,11 +56,16 @@ describe('a Codex 0.47 compaction', () => {
     const v = view(state.requests.length - 1);
     expect(userTexts(v.items)).toEqual([`${ENV}\n\n${HISTORY_BRIDGE_HEAD}\n\nfirst\n\nsecond\n\n${HISTORY_BRIDGE_SUMMARY}\n\nSum.`]);
     expect(v.items.map((i) => [i.id, i.derivation?.kind ?? null, i.derivation?.kind === 'reinjected' ? i.derivation.of : null])).toEqual([
-      ['L13.r0', 'reinjected', ['L2']], ['L13.r1', null, null], ['L13.r2', 'reinjected', ['L3']], ['L13.r3', 'reinjected', ['L7']],
+      ['L13.r0', 'reinjected', ['L2']],
+      ['L13.r1', null, null],
+      ['L13.r2', 'reinjected', ['L3']],
+      ['L13.r3', 'reinjected', ['L7']],
       ['L13.r4', 'checkpoint', null],
     ]);
     const note = r.diagnostics.find((d) => d.rule === 'CODEX_LEGACY_COMPACTION');
-    expect(note?.message).toMatch(/Codex 0\.47\.0.*initial context recorded at line 2 \(1 message\).*one user message holding the 2 user messages/);
+    expect(note?.message).toMatch(
+      /Codex 0\.47\.0.*initial context recorded at line 2 \(1 message\).*one user message holding the 2 user messages/,
+    );
   });
 
   it('copies each user message from its own line, and the summary from the compacted line, so both re-read whole', () => {
@@ -63,10 +73,14 @@ describe('a Codex 0.47 compaction', () => {
     const r = importValues(session(long, `S ${'y'.repeat(2000)}`));
     const copy = r.of('item').find((e) => e.item.id === 'L13.r2');
     expect(copy?.line).toBe(3);
-    expect(codexImporter.rehydrate({ ...copy!, item: { ...copy!.item, blocks: [{ type: 'text', text: 'first' }] } }, r.lines[3] ?? {})).toMatchObject({ item: { id: 'L13.r2', blocks: [{ type: 'text', text: long }] } });
+    expect(
+      codexImporter.rehydrate({ ...copy!, item: { ...copy!.item, blocks: [{ type: 'text', text: 'first' }] } }, r.lines[3] ?? {}),
+    ).toMatchObject({ item: { id: 'L13.r2', blocks: [{ type: 'text', text: long }] } });
     const summary = r.of('item').find((e) => e.item.derivation?.kind === 'checkpoint');
     expect(summary?.line).toBe(13);
-    expect(codexImporter.rehydrate({ ...summary!, item: { ...summary!.item, blocks: [{ type: 'text', text: 'S' }] } }, r.lines[13] ?? {})).toMatchObject({
+    expect(
+      codexImporter.rehydrate({ ...summary!, item: { ...summary!.item, blocks: [{ type: 'text', text: 'S' }] } }, r.lines[13] ?? {}),
+    ).toMatchObject({
       item: { blocks: [{ type: 'text', text: `${HISTORY_BRIDGE_SUMMARY}\n\nS ${'y'.repeat(2000)}` }] },
     });
   });
@@ -74,24 +88,37 @@ describe('a Codex 0.47 compaction', () => {
   it('holds an earlier bridge whole in the next one, as a user message of the history', () => {
     const vals = [
       ...session('first'),
-      user('third'), ...round(60, 710, 'three'),
-      turnContext(), tokens({ input: 70 }, 780), compacted('Sum2.'),
+      user('third'),
+      ...round(60, 710, 'three'),
+      turnContext(),
+      tokens({ input: 70 }, 780),
+      compacted('Sum2.'),
       ...round(40, 820, 'done'),
     ];
     const { state, view } = views(importValues(vals));
     const bridge1 = `${HISTORY_BRIDGE_HEAD}\n\nfirst\n\nsecond\n\n${HISTORY_BRIDGE_SUMMARY}\n\nSum.`;
-    expect(userTexts(view(state.requests.length - 1).items)).toEqual([`${ENV}\n\n${HISTORY_BRIDGE_HEAD}\n\n${bridge1}\n\nthird\n\n${HISTORY_BRIDGE_SUMMARY}\n\nSum2.`]);
+    expect(userTexts(view(state.requests.length - 1).items)).toEqual([
+      `${ENV}\n\n${HISTORY_BRIDGE_HEAD}\n\n${bridge1}\n\nthird\n\n${HISTORY_BRIDGE_SUMMARY}\n\nSum2.`,
+    ]);
   });
 
   it('shows the user messages as unknown when Codex cut them, which the log does not record', () => {
     const r = importValues(session('x'.repeat(80_000)));
     const { state, view } = views(r);
-    expect(userTexts(view(state.requests.length - 1).items)).toEqual([`${ENV}\n\n${HISTORY_BRIDGE_HEAD}`, null, null, `${HISTORY_BRIDGE_SUMMARY}\n\nSum.`]);
+    expect(userTexts(view(state.requests.length - 1).items)).toEqual([
+      `${ENV}\n\n${HISTORY_BRIDGE_HEAD}`,
+      null,
+      null,
+      `${HISTORY_BRIDGE_SUMMARY}\n\nSum.`,
+    ]);
     expect(r.diagnostics.find((d) => d.rule === 'CODEX_LEGACY_COMPACTION')?.message).toMatch(/how it cut them is not recorded/);
   });
 
   it('is not used from Codex 0.59, nor for a summary logged with its prefix', () => {
-    for (const [version, summary] of [['0.59.0', 'Sum.'], ['0.47.0', `${SUMMARY_PREFIX}\nSum.`]] as const) {
+    for (const [version, summary] of [
+      ['0.59.0', 'Sum.'],
+      ['0.47.0', `${SUMMARY_PREFIX}\nSum.`],
+    ] as const) {
       const vals = session('first', summary);
       vals[0] = meta({ cli_version: version, base_instructions: undefined });
       const { state, view } = views(importValues(vals));

@@ -8,10 +8,14 @@ describe('forks and subagents', () => {
   });
 
   it('a subagent thread links its parent thread, and its nickname becomes the title', () => {
-    const r = importValues([meta({
-      id: 'sub', agent_nickname: 'Ada', agent_role: 'explorer',
-      source: { subagent: { thread_spawn: { parent_thread_id: 'parent-2', depth: 1 } } },
-    })]);
+    const r = importValues([
+      meta({
+        id: 'sub',
+        agent_nickname: 'Ada',
+        agent_role: 'explorer',
+        source: { subagent: { thread_spawn: { parent_thread_id: 'parent-2', depth: 1 } } },
+      }),
+    ]);
     expect(r.of('session')[0]).toMatchObject({ parent: { session: 'parent-2', origin: 'subagent' }, title: 'Ada (explorer)' });
   });
 
@@ -30,12 +34,28 @@ describe('forks and subagents', () => {
 
 describe('resume', () => {
   /** Codex 0.104 after a resume: the full initial context again, right before the next task_started. */
-  const context = () => [dev('<permissions>…</permissions>'), dev('developer instructions'), user('# AGENTS.md instructions for /work'), user('<environment_context>…')];
+  const context = () => [
+    dev('<permissions>…</permissions>'),
+    dev('developer instructions'),
+    user('# AGENTS.md instructions for /work'),
+    user('<environment_context>…'),
+  ];
 
   it('the initial context re-injected after an ended turn marks a resume, before it; the items stay in the history', () => {
     const r = importValues([
-      meta(), ...context(), started(), user('one'), say('1'), tokens({ input: 10 }, 10), complete(),
-      ...context(), started(), user('two'), say('2'), tokens({ input: 20 }, 30), complete(),
+      meta(),
+      ...context(),
+      started(),
+      user('one'),
+      say('1'),
+      tokens({ input: 10 }, 10),
+      complete(),
+      ...context(),
+      started(),
+      user('two'),
+      say('2'),
+      tokens({ input: 20 }, 30),
+      complete(),
     ]);
     const resume = r.of('lifecycle').filter((e) => e.boundary === 'resume');
     expect(resume.map((e) => e.line)).toEqual([11]);
@@ -44,17 +64,36 @@ describe('resume', () => {
     const { view } = views(r);
     // Codex sends the re-injected context again: it is in the view, after the first turn.
     expect(view(1).items.map((i) => i.id)).toEqual(['L2', 'L3', 'L4', 'L5', 'L7', 'L8', 'L11', 'L12', 'L13', 'L14', 'L16']);
-    expect(view(1).items.filter((i) => i.meta).map((i) => i.id)).toEqual(['L4', 'L5', 'L13', 'L14']);
+    expect(
+      view(1)
+        .items.filter((i) => i.meta)
+        .map((i) => i.id),
+    ).toEqual(['L4', 'L5', 'L13', 'L14']);
   });
 
   it('a settings update (one developer message) before a turn is no resume; nor is the first context', () => {
-    const r = importValues([meta(), ...context(), started(), user('one'), complete(), dev('<model_switch>'), started(), user('two'), complete()]);
+    const r = importValues([
+      meta(),
+      ...context(),
+      started(),
+      user('one'),
+      complete(),
+      dev('<model_switch>'),
+      started(),
+      user('two'),
+      complete(),
+    ]);
     expect(r.of('lifecycle').filter((e) => e.boundary === 'resume')).toEqual([]);
   });
 
   it('a repeated session_meta of the same session is a resume', () => {
     const r = importValues([meta(), started(), user('one'), complete(), meta(), started(), user('two'), complete()]);
-    expect(r.of('lifecycle').filter((e) => e.boundary === 'resume').map((e) => e.line)).toEqual([5]);
+    expect(
+      r
+        .of('lifecycle')
+        .filter((e) => e.boundary === 'resume')
+        .map((e) => e.line),
+    ).toEqual([5]);
     expect(r.of('session')).toHaveLength(1);
   });
 });
@@ -62,10 +101,26 @@ describe('resume', () => {
 describe('rollback', () => {
   it('thread_rolled_back drops the last n user turns from the history', () => {
     const r = importValues([
-      meta(), dev('ctx'), started(), user('one'), say('1'), complete(),
-      started(), user('two'), call('c'), tokens({ input: 5 }, 5), out('c'), say('2'), complete(),
+      meta(),
+      dev('ctx'),
+      started(),
+      user('one'),
+      say('1'),
+      complete(),
+      started(),
+      user('two'),
+      call('c'),
+      tokens({ input: 5 }, 5),
+      out('c'),
+      say('2'),
+      complete(),
       ev({ type: 'thread_rolled_back', num_turns: 1 }),
-      started(), user('three'), turnContext(), say('3'), tokens({ input: 7 }, 12), complete(),
+      started(),
+      user('three'),
+      turnContext(),
+      say('3'),
+      tokens({ input: 7 }, 12),
+      complete(),
     ]);
     expect(r.of('drop')[0]).toMatchObject({ items: ['L8', 'L9', 'L11', 'L12'], reason: 'other', line: 14 });
     const { state, view } = views(r);

@@ -6,14 +6,29 @@ import { SAMPLES, call, complete, errors, ev, importValues, item, line, meta, re
 describe('format health', () => {
   it('unknown record, item and event types are kept as unknown events and counted once per type', () => {
     const r = importValues([
-      meta(), line('world_state', { a: 1 }), started(), user('hi'), item({ type: 'other' }), ev({ type: 'brand_new_event' }),
-      line('world_state', { a: 2 }), ev({ type: 'brand_new_event' }), complete(),
+      meta(),
+      line('world_state', { a: 1 }),
+      started(),
+      user('hi'),
+      item({ type: 'other' }),
+      ev({ type: 'brand_new_event' }),
+      line('world_state', { a: 2 }),
+      ev({ type: 'brand_new_event' }),
+      complete(),
     ]);
     expect(r.of('unknown').map((e) => [e.line, e.type])).toEqual([
-      [2, 'world_state'], [5, 'response_item/other'], [6, 'event_msg/brand_new_event'], [7, 'world_state'], [8, 'event_msg/brand_new_event'],
+      [2, 'world_state'],
+      [5, 'response_item/other'],
+      [6, 'event_msg/brand_new_event'],
+      [7, 'world_state'],
+      [8, 'event_msg/brand_new_event'],
     ]);
     const found = r.diagnostics.filter((d) => d.rule === 'UNKNOWN_RECORDS');
-    expect(found.map((d) => [d.severity, d.line, d.seqs.length])).toEqual([['warning', 2, 2], ['warning', 5, 1], ['warning', 6, 2]]);
+    expect(found.map((d) => [d.severity, d.line, d.seqs.length])).toEqual([
+      ['warning', 2, 2],
+      ['warning', 5, 1],
+      ['warning', 6, 2],
+    ]);
     expect(found[0]?.message).toMatch(/2 records of type "world_state"/);
     expect(found[1]?.message).toMatch(/the model view may be incomplete/);
   });
@@ -30,9 +45,19 @@ describe('format health', () => {
 
   it('bad records are errors with their line, kept as records; the rest still loads', () => {
     const r = importValues([
-      meta(), { timestamp: 'x', payload: {} }, line('response_item', 'nope'), item({ type: 'message', role: 'user' }),
-      item({ type: 'function_call', arguments: '{}' }), line('event_msg', { no: 'type' }), line('compacted', null), line('turn_context', 3),
-      started(), user('still here'), say('ok'), tokens({ input: 5 }, 5), complete(),
+      meta(),
+      { timestamp: 'x', payload: {} },
+      line('response_item', 'nope'),
+      item({ type: 'message', role: 'user' }),
+      item({ type: 'function_call', arguments: '{}' }),
+      line('event_msg', { no: 'type' }),
+      line('compacted', null),
+      line('turn_context', 3),
+      started(),
+      user('still here'),
+      say('ok'),
+      tokens({ input: 5 }, 5),
+      complete(),
     ]);
     expect(errors(r.diagnostics).map((d) => [d.rule, d.line])).toEqual([2, 3, 4, 5, 6, 7, 8].map((l) => ['CODEX_BAD_RECORD', l]));
     expect(errors(r.diagnostics)[2]?.message).toMatch(/Line 4: a message without a "content" array/);
@@ -66,10 +91,19 @@ describe('format health', () => {
 
 /** Values to mutate lines with: wrong types, missing fields, nesting. */
 const junk = fc.oneof(
-  fc.constant(undefined), fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.string({ maxLength: 8 }),
+  fc.constant(undefined),
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.double(),
+  fc.string({ maxLength: 8 }),
   fc.constantFrom('message', 'function_call', 'compaction', 'token_count', 'task_started', 'compacted', 'user', 'developer'),
   fc.array(fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.constant(null)), { maxLength: 3 }),
-  fc.dictionary(fc.constantFrom('type', 'role', 'content', 'text', 'info', 'call_id', 'payload'), fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.constant(null)), { maxKeys: 3 }),
+  fc.dictionary(
+    fc.constantFrom('type', 'role', 'content', 'text', 'info', 'call_id', 'payload'),
+    fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.constant(null)),
+    { maxKeys: 3 },
+  ),
 );
 
 /** Replace one field at some depth of a JSON value. */
@@ -91,10 +125,17 @@ function mutate(v: unknown, path: readonly number[], value: unknown): unknown {
 describe('mutated lines never throw', () => {
   const base = readFixture(SAMPLES.tools);
   const extra = [
-    line('compacted', { message: 'm', replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x' }] }, { type: 'compaction', encrypted_content: 'e' }] }),
+    line('compacted', {
+      message: 'm',
+      replacement_history: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x' }] },
+        { type: 'compaction', encrypted_content: 'e' },
+      ],
+    }),
     line('compacted', { message: 'legacy summary' }),
     ev({ type: 'thread_rolled_back', num_turns: 2 }),
-    call('cx'), ev({ type: 'turn_aborted', reason: 'interrupted' }),
+    call('cx'),
+    ev({ type: 'turn_aborted', reason: 'interrupted' }),
   ];
   const lines = [...base, ...extra];
 

@@ -47,7 +47,11 @@ describe('rehydrate', () => {
   /** The in-memory form of an event: long texts cut to a preview, as the event log keeps them. */
   function shorten(e: EventBody): EventBody {
     const cut = (t: string) => ({ text: t.slice(0, 3), elided: Math.max(0, t.length - 3) });
-    if (e.kind === 'item') return { ...e, item: { ...e.item, blocks: e.item.blocks.map((b) => (b.type === 'text' || b.type === 'reasoning' ? { ...b, ...cut(b.text) } : b)) } };
+    if (e.kind === 'item')
+      return {
+        ...e,
+        item: { ...e.item, blocks: e.item.blocks.map((b) => (b.type === 'text' || b.type === 'reasoning' ? { ...b, ...cut(b.text) } : b)) },
+      };
     if (e.kind === 'header' && e.system) return { ...e, system: e.system.map((b) => (b.type === 'text' ? { ...b, ...cut(b.text) } : b)) };
     if (e.kind === 'compaction/summary') return { ...e, summary: e.summary.map((b) => (b.type === 'text' ? { ...b, ...cut(b.text) } : b)) };
     return e;
@@ -59,17 +63,28 @@ describe('rehydrate', () => {
 
   it('restores full text of items, the system prompt, summaries and replacement items, keeping what the import derived', () => {
     const u = user('a long user message');
-    const r = importValues([meta(), started(), u, compacted('Summary text', [payload(u), payload(user('Another language model started to solve this problem and produced a summary of its thinking process. Summary text'))])]);
+    const r = importValues([
+      meta(),
+      started(),
+      u,
+      compacted('Summary text', [
+        payload(u),
+        payload(user('Another language model started to solve this problem and produced a summary of its thinking process. Summary text')),
+      ]),
+    ]);
     for (const e of r.events) {
       const full = body(e);
       expect(codexImporter.rehydrate(shorten(full), r.lines[e.line] ?? {})).toEqual(full);
     }
   });
 
-  it('a legacy rebuild restores the summary from its line, and each copy from its original\'s line', () => {
+  it("a legacy rebuild restores the summary from its line, and each copy from its original's line", () => {
     const r = importValues([meta(), started(), user('keep this'), compacted('Summary text')]);
     const items = r.of('item').filter((e) => e.item.id.startsWith('L4.'));
-    expect(items.map((e) => [e.item.id, e.line, e.item.derivation?.kind])).toEqual([['L4.r1', 4, 'checkpoint'], ['L4.r0', 3, 'reinjected']]);
+    expect(items.map((e) => [e.item.id, e.line, e.item.derivation?.kind])).toEqual([
+      ['L4.r1', 4, 'checkpoint'],
+      ['L4.r0', 3, 'reinjected'],
+    ]);
     for (const e of items) {
       const full = body(e);
       expect(codexImporter.rehydrate(shorten(full), r.lines[e.line] ?? {})).toEqual(full);

@@ -14,14 +14,18 @@ function rollouts(dir: string): string[] {
 
 /** The `message` of every compacted line that carries the summary prefix. */
 function prefixedMessages(path: string): string[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('"type":"compacted"'))
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"type":"compacted"'))
     .map((l) => (JSON.parse(l) as { payload: { message: string } }).payload.message)
     .filter((m) => m.startsWith(SUMMARY_PREFIX_HEAD));
 }
 
 describe('SUMMARY_PREFIX', () => {
   it('is the prefix every Codex in the fixtures logs before its summary', () => {
-    const messages = readdirSync(ROOT).filter((d) => d.startsWith('codex-')).flatMap((d) => rollouts(join(ROOT, d)).flatMap(prefixedMessages));
+    const messages = readdirSync(ROOT)
+      .filter((d) => d.startsWith('codex-'))
+      .flatMap((d) => rollouts(join(ROOT, d)).flatMap(prefixedMessages));
     expect(messages.length).toBeGreaterThan(0);
     for (const m of messages) expect(m.slice(0, SUMMARY_PREFIX.length + 1)).toBe(`${SUMMARY_PREFIX}\n`);
   });

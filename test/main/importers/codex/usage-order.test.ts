@@ -9,17 +9,23 @@ import { importValues, views } from './helpers';
  * the corpus: Codex 0.40 (a turn aborted after a tool ran) and 0.104 (usage after output).
  */
 
-const OLD = 'fixtures/corpus/codex/python-ai-solutions-agentic-neurodata-conversion/rollout-2025-09-26T17-01-04-019985ca-7ef7-7580-a921-c20ac619f40b.jsonl';
+const OLD =
+  'fixtures/corpus/codex/python-ai-solutions-agentic-neurodata-conversion/rollout-2025-09-26T17-01-04-019985ca-7ef7-7580-a921-c20ac619f40b.jsonl';
 const NEW = 'fixtures/corpus/codex/madshn-localpush/rollout-2026-02-23T12-41-04-019c8a4d-8f45-7010-8b5d-7fad920aa6f9.jsonl';
 
-const read = (path: string): Record<string, unknown>[] => readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const read = (path: string): Record<string, unknown>[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** The provider's usage reports, each once (a repeated total is the same report again), as written: line and context size. */
 function reports(values: readonly Record<string, unknown>[]): { line: number; total: number }[] {
   const out: { line: number; total: number }[] = [];
   let prev = '';
   values.forEach((v, i) => {
-    const p = v.payload as { type?: string; info?: { total_token_usage?: unknown; last_token_usage?: { total_tokens: number } } } | undefined;
+    const p = v.payload as
+      { type?: string; info?: { total_token_usage?: unknown; last_token_usage?: { total_tokens: number } } } | undefined;
     if (v.type !== 'event_msg' || p?.type !== 'token_count' || !p.info) return;
     const key = JSON.stringify(p.info.total_token_usage);
     if (key === prev) return;
@@ -32,7 +38,11 @@ function reports(values: readonly Record<string, unknown>[]): { line: number; to
 function calls(values: Record<string, unknown>[]) {
   const r = importValues(values, OLD.split('/').pop());
   const { state } = views(r);
-  return state.requests.map((q) => ({ line: r.events.find((e) => e.seq === q.seq)?.line, context: (q.usage?.input ?? 0) + (q.usage?.cacheRead ?? 0) + (q.usage?.output ?? 0), finish: q.finish?.reason ?? null }));
+  return state.requests.map((q) => ({
+    line: r.events.find((e) => e.seq === q.seq)?.line,
+    context: (q.usage?.input ?? 0) + (q.usage?.cacheRead ?? 0) + (q.usage?.output ?? 0),
+    finish: q.finish?.reason ?? null,
+  }));
 }
 
 describe('a rollout that writes usage before output (Codex 0.40)', () => {
@@ -69,7 +79,9 @@ describe('a rollout that writes usage after output (Codex 0.104)', () => {
     const written = reports(values);
     const r = importValues(values, NEW.split('/').pop());
     const { state } = views(r);
-    expect(state.requests.map((q) => (q.usage?.input ?? 0) + (q.usage?.cacheRead ?? 0) + (q.usage?.output ?? 0))).toEqual(written.map((w) => w.total));
+    expect(state.requests.map((q) => (q.usage?.input ?? 0) + (q.usage?.cacheRead ?? 0) + (q.usage?.output ?? 0))).toEqual(
+      written.map((w) => w.total),
+    );
   });
 });
 
@@ -83,7 +95,17 @@ describe('knownUsageOrder', () => {
   });
 
   it('puts a prerelease before its release: between two verified versions that differ, the rollout says', () => {
-    const row = (version: string, usage: VerifiedVersion['usage']): VerifiedVersion => ({ client: 'codex', version, scenarios: [], wireRequests: 0, systemInLog: 'unknown', toolsInLog: { found: 0, of: 0 }, usage, compactionRecords: [], sideFiles: 'none' });
+    const row = (version: string, usage: VerifiedVersion['usage']): VerifiedVersion => ({
+      client: 'codex',
+      version,
+      scenarios: [],
+      wireRequests: 0,
+      systemInLog: 'unknown',
+      toolsInLog: { found: 0, of: 0 },
+      usage,
+      compactionRecords: [],
+      sideFiles: 'none',
+    });
     const table = [row('0.103.0', 'before-output'), row('0.104.0', 'after-output')];
     expect(knownUsageOrder('0.104.0', table)).toBe('after-output');
     expect(knownUsageOrder('0.104.0-alpha.1', table)).toBeNull();

@@ -32,22 +32,66 @@ export class Log {
   }
 
   init(branch: string, extra: Json = {}): number {
-    return this.ctx(branch, { field: 'initialize', next_id: 1, max_tokens: 10000, overflow_model: null, split: null, map_reduce: null, visible_from: null, hidden: [], masked: [], todo: null, todo_after_item_id: null, last_tool_set: null, ...extra });
+    return this.ctx(branch, {
+      field: 'initialize',
+      next_id: 1,
+      max_tokens: 10000,
+      overflow_model: null,
+      split: null,
+      map_reduce: null,
+      visible_from: null,
+      hidden: [],
+      masked: [],
+      todo: null,
+      todo_after_item_id: null,
+      last_tool_set: null,
+      ...extra,
+    });
   }
 
   message(branch: string, id: string, ids: number[]): number {
-    return this.ev(branch, { type: 'message', change: { operation: 'upsert', message: { id, role: 'user', parts: [], created_at: 1, agent: null, model: null }, context_item_ids: ids } });
+    return this.ev(branch, {
+      type: 'message',
+      change: {
+        operation: 'upsert',
+        message: { id, role: 'user', parts: [], created_at: 1, agent: null, model: null },
+        context_item_ids: ids,
+      },
+    });
   }
 }
 
-export const meta = (session_id: string): Json => ({ session_id, title: session_id, title_generated: false, created_at: 1, cwd: '/w', provider: 'p', model: 'm', reasoning: null });
+export const meta = (session_id: string): Json => ({
+  session_id,
+  title: session_id,
+  title_generated: false,
+  created_at: 1,
+  cwd: '/w',
+  provider: 'p',
+  model: 'm',
+  reasoning: null,
+});
 export const U = (id: number, original: string): Json => ({ User: { id, original } });
 export const A = (id: number, original: string, closable = false): Json => ({ Assistant: { id, original, closable } });
-export const TC = (id: number, call_id: string, name = 'fs_read', args = '{}'): Json => ({ ToolCall: { id, call_id, name, arguments: args, thought_signature: '', thinking_blocks: [] } });
-export const TR = (id: number, call_id: string, content: string, useless = false): Json => ({ ToolResult: { id, call_id, content, useless } });
-export const CP = (id: number, summary: string, covered: [number, number][]): Json => ({ Compaction: { id, summary, covered_ranges: covered.map(([start_id, end_id]) => ({ start_id, end_id })) } });
+export const TC = (id: number, call_id: string, name = 'fs_read', args = '{}'): Json => ({
+  ToolCall: { id, call_id, name, arguments: args, thought_signature: '', thinking_blocks: [] },
+});
+export const TR = (id: number, call_id: string, content: string, useless = false): Json => ({
+  ToolResult: { id, call_id, content, useless },
+});
+export const CP = (id: number, summary: string, covered: [number, number][]): Json => ({
+  Compaction: { id, summary, covered_ranges: covered.map(([start_id, end_id]) => ({ start_id, end_id })) },
+});
 export const at = (branch: string, event: number): Json => ({ branch_id: branch, event_id: event, selection: { kind: 'at_event' } });
-export const plan = (...tasks: [string, string][]): Json => ({ groups: [{ title: 'G', items: tasks.map(([description, status], i) => ({ id: `t${i}`, description, status, depends_on: [] })), tests_verified: false }] });
+export const plan = (...tasks: [string, string][]): Json => ({
+  groups: [
+    {
+      title: 'G',
+      items: tasks.map(([description, status], i) => ({ id: `t${i}`, description, status, depends_on: [] })),
+      tests_verified: false,
+    },
+  ],
+});
 
 export interface CoshImported {
   readonly events: Emitted[];
@@ -80,11 +124,15 @@ export function importCosh(lines: readonly Json[], path = '/d/session-root.jsonl
   return {
     events: sink.events,
     diagnostics: sink.diagnostics,
-    of: <K extends EventKind>(kind: K) => sink.events.filter((e) => e.kind === kind) as unknown as (EventOf<K> & { seq: number; line: number })[],
+    of: <K extends EventKind>(kind: K) =>
+      sink.events.filter((e) => e.kind === kind) as unknown as (EventOf<K> & { seq: number; line: number })[],
     rules: () => sink.diagnostics.map((d) => d.rule),
     state,
     view,
-    views: (branch: string) => state(branch).requests.map((r) => (modelView(state(branch), r.index)?.items ?? []).map((it) => `${it.id}${it.rendition === 'masked' ? '*' : ''}`)),
+    views: (branch: string) =>
+      state(branch).requests.map((r) =>
+        (modelView(state(branch), r.index)?.items ?? []).map((it) => `${it.id}${it.rendition === 'masked' ? '*' : ''}`),
+      ),
     fates: (branch: string, i: number) => fatesAt(state(branch), i),
   };
 }

@@ -54,7 +54,18 @@ describe('cosh visibility as surface operations', () => {
     expect(r.views(B)).toEqual([['1'], ['1', '2', '3'], ['1', '2', '3*', '4', '5']]);
     const mask = r.of('mask')[0];
     expect(mask).toMatchObject({ items: ['3'], masked: true, by: 'model' });
-    expect(mask?.reference).toEqual([{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: '[Historical tool result masked from the active view; source context item #3 remains in the immutable session history.]' }] }]);
+    expect(mask?.reference).toEqual([
+      {
+        type: 'tool_result',
+        callId: 'c1',
+        content: [
+          {
+            type: 'text',
+            text: '[Historical tool result masked from the active view; source context item #3 remains in the immutable session history.]',
+          },
+        ],
+      },
+    ]);
     // Written right after the masking call, before that call's own result.
     const call = r.of('item').find((e) => e.item.id === '4');
     expect(mask?.seq).toBe((call?.seq ?? 0) + 1);
@@ -109,7 +120,10 @@ describe('cosh visibility as surface operations', () => {
     l.item(B, U(5, 'd'));
     l.item(B, A(6, 'e'));
     const r = importCosh(l.lines);
-    expect(r.views(B)).toEqual([['1', '3'], ['1', '2', '3', '4', '5']]);
+    expect(r.views(B)).toEqual([
+      ['1', '3'],
+      ['1', '2', '3', '4', '5'],
+    ]);
     expect(findings(r)).toEqual([]);
   });
 
@@ -122,7 +136,10 @@ describe('cosh visibility as surface operations', () => {
     l.item(B, A(4, 'c'));
     const r = importCosh(l.lines);
     expect(r.views(B)).toEqual([['1'], ['1', '2~2', '3']]);
-    expect(r.of('item').find((e) => e.item.id === '2~2')).toMatchObject({ op: { op: 'replace', from: '2', to: '2' }, item: { origin: 'Closure', role: 'assistant' } });
+    expect(r.of('item').find((e) => e.item.id === '2~2')).toMatchObject({
+      op: { op: 'replace', from: '2', to: '2' },
+      item: { origin: 'Closure', role: 'assistant' },
+    });
     expect(r.fates(B, 1).find((f) => f.id === '2')?.fate).toEqual({ fate: 'dropped', reason: 'replaced', by: '2~2' });
   });
 
@@ -156,7 +173,13 @@ describe('cosh checkpoints', () => {
     expect(cp?.op).toEqual({ op: 'insert', before: '5' });
     expect(cp?.item.derivation).toEqual({ kind: 'checkpoint', compactionId: 'cmp-6', covers: ['1', '2', '3', '4'], part: 'summary' });
     const start_ = r.of('compaction/start')[0];
-    expect(start_).toMatchObject({ id: 'cmp-6', trigger: 'unknown', strategy: 'checkpoint', source: ['1', '2', '3', '4'], policy: { window: 10000, triggerRatio: 0.8, rawTailRatio: 0.2 } });
+    expect(start_).toMatchObject({
+      id: 'cmp-6',
+      trigger: 'unknown',
+      strategy: 'checkpoint',
+      source: ['1', '2', '3', '4'],
+      policy: { window: 10000, triggerRatio: 0.8, rawTailRatio: 0.2 },
+    });
     expect(cp?.sources?.slice(0, 2)).toEqual([start_?.seq, r.of('compaction/summary')[0]?.seq]);
     expect(r.of('compaction/end')[0]).toMatchObject({ id: 'cmp-6', outcome: 'committed' });
     expect(r.fates(B, 2).find((f) => f.id === '3')?.fate).toEqual({ fate: 'summarised', compactionId: 'cmp-6', by: '6' });
@@ -197,25 +220,78 @@ describe('cosh checkpoints', () => {
 });
 
 describe('cosh staging (MapReduce, legacy split)', () => {
-  const seg = (ordinal: number, ids: number[], summary: string | null): Record<string, unknown> => ({ ordinal, item_ids: ids, covered_ranges: [], summary, slices: [] });
-  const mr = (version: number, segments: Record<string, unknown>[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({ version, window: 100, source_item_ids: [1, 2], segments, ...extra });
+  const seg = (ordinal: number, ids: number[], summary: string | null): Record<string, unknown> => ({
+    ordinal,
+    item_ids: ids,
+    covered_ranges: [],
+    summary,
+    slices: [],
+  });
+  const mr = (version: number, segments: Record<string, unknown>[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    version,
+    window: 100,
+    source_item_ids: [1, 2],
+    segments,
+    ...extra,
+  });
 
   it('a staging opens a bracket; maps, a repartition and the commit follow in it', () => {
     const l = start();
     l.item(B, U(1, 'a'));
     l.item(B, A(2, 'b'));
-    l.ctx(B, { field: 'map_reduce', value: mr(3, [seg(0, [1], null), seg(1, [2], null)], { source_fingerprints: [[1, 5], [2, 6]] }) });
+    l.ctx(B, {
+      field: 'map_reduce',
+      value: mr(3, [seg(0, [1], null), seg(1, [2], null)], {
+        source_fingerprints: [
+          [1, 5],
+          [2, 6],
+        ],
+      }),
+    });
     l.ctx(B, { field: 'map_segment_accepted', ordinal: 1, summary: 'm1' });
     l.ctx(B, { field: 'map_segment_accepted', ordinal: 7, summary: 'nothing' });
-    l.ctx(B, { field: 'map_reduce', value: mr(3, [seg(1, [2], 'm1'), seg(2, [1], null)], { source_fingerprints: [[1, 5], [2, 6]], repartitions: 1 }) });
-    l.ctx(B, { field: 'map_reduce', value: mr(3, [seg(1, [2], 'm1'), seg(2, [1], 'm2')], { source_fingerprints: [[1, 5], [2, 6]], repartitions: 1, phase: 'validating', candidate: 'C', audits: ['PASS'] }) });
+    l.ctx(B, {
+      field: 'map_reduce',
+      value: mr(3, [seg(1, [2], 'm1'), seg(2, [1], null)], {
+        source_fingerprints: [
+          [1, 5],
+          [2, 6],
+        ],
+        repartitions: 1,
+      }),
+    });
+    l.ctx(B, {
+      field: 'map_reduce',
+      value: mr(3, [seg(1, [2], 'm1'), seg(2, [1], 'm2')], {
+        source_fingerprints: [
+          [1, 5],
+          [2, 6],
+        ],
+        repartitions: 1,
+        phase: 'validating',
+        candidate: 'C',
+        audits: ['PASS'],
+      }),
+    });
     l.item(B, CP(3, 'C', [[1, 2]]));
     l.ctx(B, { field: 'map_reduce', value: null });
     const r = importCosh(l.lines);
     const id = r.of('compaction/start')[0]?.id;
     expect(r.of('compaction/start').map((e) => [e.id, e.strategy])).toEqual([[id, 'mapreduce']]);
-    expect(r.of('mapreduce/staging').map((e) => [e.version, e.fingerprint, e.segments])).toEqual([[3, 'xxh64:1=5,2=6', [{ ordinal: 0, items: ['1'] }, { ordinal: 1, items: ['2'] }]]]);
-    expect(r.of('mapreduce/map').map((e) => [e.ordinal, e.status])).toEqual([[1, 'accepted'], [2, 'accepted']]);
+    expect(r.of('mapreduce/staging').map((e) => [e.version, e.fingerprint, e.segments])).toEqual([
+      [
+        3,
+        'xxh64:1=5,2=6',
+        [
+          { ordinal: 0, items: ['1'] },
+          { ordinal: 1, items: ['2'] },
+        ],
+      ],
+    ]);
+    expect(r.of('mapreduce/map').map((e) => [e.ordinal, e.status])).toEqual([
+      [1, 'accepted'],
+      [2, 'accepted'],
+    ]);
     expect(r.of('mapreduce/repartition')[0]).toMatchObject({ attempt: 1, replaces: [0], segments: [{ ordinal: 2, items: ['1'] }] });
     expect(r.of('item').find((e) => e.item.id === '3')?.item.derivation).toMatchObject({ compactionId: id });
     expect(r.state(B).compactions[0]).toMatchObject({ id, outcome: 'committed', checkpointItems: ['3'] });
@@ -227,14 +303,20 @@ describe('cosh staging (MapReduce, legacy split)', () => {
     l.item(B, U(1, 'a'));
     l.ctx(B, { field: 'split_buffer_append', appended: 'chunk 1', cursor: 2, continuity: 'c', buffer_tokens: 2 });
     l.ctx(B, { field: 'split', value: null });
-    l.ctx(B, { field: 'map_reduce', value: mr(1, [{ ordinal: 0, slices: [{ item_id: 1, start_byte: 0, end_byte: 1 }], covered_ranges: [], summary: 'old' }]) });
+    l.ctx(B, {
+      field: 'map_reduce',
+      value: mr(1, [{ ordinal: 0, slices: [{ item_id: 1, start_byte: 0, end_byte: 1 }], covered_ranges: [], summary: 'old' }]),
+    });
     l.ctx(B, { field: 'map_reduce', value: mr(2, [seg(0, [1], null)]) });
     l.ctx(B, { field: 'map_reduce', value: null });
     const r = importCosh(l.lines);
     expect(r.of('mapreduce/staging').map((e) => e.version)).toEqual([null, 1, 2]);
     expect(r.of('compaction/start').map((e) => e.strategy)).toEqual(['split', 'mapreduce']);
     expect(r.of('compaction/end').map((e) => e.outcome)).toEqual(['failed', 'failed']);
-    expect(r.of('mapreduce/map').map((e) => [e.ordinal, e.summary])).toEqual([[0, [{ type: 'text', text: 'chunk 1' }]], [0, [{ type: 'text', text: 'old' }]]]);
+    expect(r.of('mapreduce/map').map((e) => [e.ordinal, e.summary])).toEqual([
+      [0, [{ type: 'text', text: 'chunk 1' }]],
+      [0, [{ type: 'text', text: 'old' }]],
+    ]);
   });
 
   it('an unknown staging version is kept as a record and reported', () => {
@@ -266,14 +348,31 @@ describe('cosh plan and branches', () => {
   it('each plan event is a todo bound to its item; the plan is at the tail of the views after it', () => {
     const { l } = twoTurns();
     const r = importCosh(l.lines);
-    expect(r.of('todo').map((e) => [e.todos.map((t) => t.status).join(','), e.after])).toEqual([['InProgress', null], ['Completed,Pending', '2'], ['Completed,Completed', '4']]);
+    expect(r.of('todo').map((e) => [e.todos.map((t) => t.status).join(','), e.after])).toEqual([
+      ['InProgress', null],
+      ['Completed,Pending', '2'],
+      ['Completed,Completed', '4'],
+    ]);
     expect(r.view(B, 1).todo?.todos.map((t) => t.content)).toEqual(['first', 'second']);
   });
 
   it('a fork by message keeps the items through it and resolves the plan bound there; the child continues with its own ids', () => {
     const { l, head } = twoTurns();
     const F = 'child';
-    l.ev(F, { type: 'fork', parent: { branch_id: B, event_id: head, selection: { kind: 'through_message', message_id: 'm2' } }, metadata: { session_id: F, title: 'try', title_generated: false, created_at: 1, cwd: '/w', provider: 'p', model: 'm2', reasoning: null } });
+    l.ev(F, {
+      type: 'fork',
+      parent: { branch_id: B, event_id: head, selection: { kind: 'through_message', message_id: 'm2' } },
+      metadata: {
+        session_id: F,
+        title: 'try',
+        title_generated: false,
+        created_at: 1,
+        cwd: '/w',
+        provider: 'p',
+        model: 'm2',
+        reasoning: null,
+      },
+    });
     l.item(F, U(5, 'other'));
     l.item(F, A(6, 'x'));
     const r = importCosh(l.lines);
@@ -282,7 +381,13 @@ describe('cosh plan and branches', () => {
     expect(r.events[fork?.parent.seq ?? -1]).toMatchObject({ kind: 'todo', branch: B });
     const v = r.view(F, 2);
     expect(v.items.map((i) => i.id)).toEqual(['1', '2', '5']);
-    expect(v.todo).toMatchObject({ todos: [{ content: 'first', status: 'Completed' }, { content: 'second', status: 'Pending' }], after: '2' });
+    expect(v.todo).toMatchObject({
+      todos: [
+        { content: 'first', status: 'Completed' },
+        { content: 'second', status: 'Pending' },
+      ],
+      after: '2',
+    });
     expect(v.request.route.model).toBe('m2');
     expect(r.of('drop').find((e) => e.branch === F)).toMatchObject({ items: ['3', '4'], reason: 'other' });
     expect(findings(r)).toEqual([]);
@@ -290,7 +395,12 @@ describe('cosh plan and branches', () => {
 
   it('a revert goes back before a message; a rollback restores the exact abandoned head, plan included', () => {
     const { l, head } = twoTurns();
-    l.ev(B, { type: 'revert', target: { branch_id: B, event_id: head, selection: { kind: 'before_message', message_id: 'm3' } }, undo_label: 'v1', prompt_preview: 'three' });
+    l.ev(B, {
+      type: 'revert',
+      target: { branch_id: B, event_id: head, selection: { kind: 'before_message', message_id: 'm3' } },
+      undo_label: 'v1',
+      prompt_preview: 'three',
+    });
     l.item(B, U(5, 'instead'));
     l.item(B, A(6, 'ok'));
     const revertEnd = l.next - 1;
@@ -303,7 +413,9 @@ describe('cosh plan and branches', () => {
     const rb = r.of('rollback')[0];
     expect(rb?.target.seq).toBe(revert?.target.seq);
     // The history at the end of the reverted stretch (abandoned later by the rollback).
-    const lastOfRevert = Math.max(...r.events.filter((e) => e.line === l.lines.findIndex((x) => x.event_id === revertEnd) + 1).map((e) => e.seq));
+    const lastOfRevert = Math.max(
+      ...r.events.filter((e) => e.line === l.lines.findIndex((x) => x.event_id === revertEnd) + 1).map((e) => e.seq),
+    );
     const reverted = r.view(B, 2, lastOfRevert);
     expect(reverted.items.map((i) => i.id)).toEqual(['1', '2', '5']);
     expect(reverted.todo?.todos.map((t) => t.status)).toEqual(['Completed', 'Pending']);
@@ -319,7 +431,20 @@ describe('cosh plan and branches', () => {
     const old = l.item(B, A(2, 'b'));
     l.item(B, U(3, 'c'));
     l.item(B, A(4, 'd'));
-    l.ev('kid', { type: 'fork', parent: at(B, old), metadata: { session_id: 'kid', title: 'k', title_generated: false, created_at: 1, cwd: '/w', provider: null, model: null, reasoning: null } });
+    l.ev('kid', {
+      type: 'fork',
+      parent: at(B, old),
+      metadata: {
+        session_id: 'kid',
+        title: 'k',
+        title_generated: false,
+        created_at: 1,
+        cwd: '/w',
+        provider: null,
+        model: null,
+        reasoning: null,
+      },
+    });
     l.item('kid', U(5, 'e'));
     l.item('kid', A(6, 'f'));
     const r = importCosh(l.lines);
@@ -335,15 +460,25 @@ describe('cosh bad input', () => {
     l.item(B, U(1, 'a'));
     l.lines.push({ schema_version: 1, event_id: 2, branch_id: B, delta: { type: 'context', change: { field: 'next_id', value: 3 } } });
     l.ev('ghost', { type: 'tombstone' });
-    l.ev('kid', { type: 'fork', parent: at(B, 999), metadata: { session_id: 'kid', title: 'k', title_generated: false, created_at: 1, cwd: '/w' } });
+    l.ev('kid', {
+      type: 'fork',
+      parent: at(B, 999),
+      metadata: { session_id: 'kid', title: 'k', title_generated: false, created_at: 1, cwd: '/w' },
+    });
     l.ev(B, { type: 'revert', target: at('other', 1), undo_label: 'v1', prompt_preview: '' });
-    l.ev(B, { type: 'revert', target: { branch_id: B, event_id: 4, selection: { kind: 'before_message', message_id: 'nope' } }, undo_label: 'v1' });
+    l.ev(B, {
+      type: 'revert',
+      target: { branch_id: B, event_id: 4, selection: { kind: 'before_message', message_id: 'nope' } },
+      undo_label: 'v1',
+    });
     l.lines.push({ schema_version: 2, event_id: l.next++, branch_id: B, delta: { type: 'tombstone' } });
     l.ev(B, { type: 'genesis', metadata: { session_id: B, title: 'again', title_generated: false, created_at: 1, cwd: '/w' } });
     l.item(B, A(2, 'b'));
     const r = importCosh(l.lines);
     expect(r.rules()).toEqual(expect.arrayContaining(['COSH_NON_MONOTONIC', 'COSH_BAD_REF', 'COSH_VERSION']));
-    expect(r.diagnostics.filter((d) => d.rule === 'COSH_BAD_REF').map((d) => d.message.replace(/^Line \d+: /, '').slice(0, 40))).toHaveLength(5);
+    expect(
+      r.diagnostics.filter((d) => d.rule === 'COSH_BAD_REF').map((d) => d.message.replace(/^Line \d+: /, '').slice(0, 40)),
+    ).toHaveLength(5);
     expect(r.views(B)).toEqual([['1']]);
     expect(new Set(r.events.map((e) => e.line)).size).toBe(l.lines.length);
   });
@@ -352,7 +487,11 @@ describe('cosh bad input', () => {
     const l = start();
     l.item(B, U(1, 'a'));
     l.ev(B, { type: 'revert', target: at(B, l.next), undo_label: 'v1', prompt_preview: '' });
-    l.ev('kid', { type: 'fork', parent: at(B, l.next + 5), metadata: { session_id: 'kid', title: 'k', title_generated: false, created_at: 1, cwd: '/w' } });
+    l.ev('kid', {
+      type: 'fork',
+      parent: at(B, l.next + 5),
+      metadata: { session_id: 'kid', title: 'k', title_generated: false, created_at: 1, cwd: '/w' },
+    });
     l.item(B, A(2, 'b'));
     const r = importCosh(l.lines);
     expect(r.diagnostics.filter((d) => d.rule === 'COSH_BAD_REF').map((d) => /MissingReference/.test(d.message))).toEqual([true, true]);
@@ -360,7 +499,9 @@ describe('cosh bad input', () => {
     expect(r.of('fork')).toEqual([]);
     expect(r.views(B)).toEqual([['1']]);
     // Every canonical reference points backwards.
-    for (const e of r.events) if (e.kind === 'fork' || e.kind === 'revert' || e.kind === 'rollback') expect((e.kind === 'fork' ? e.parent.seq : e.target.seq) < e.seq).toBe(true);
+    for (const e of r.events)
+      if (e.kind === 'fork' || e.kind === 'revert' || e.kind === 'rollback')
+        expect((e.kind === 'fork' ? e.parent.seq : e.target.seq) < e.seq).toBe(true);
   });
 
   it('unknown kinds are kept and counted per kind; corrupt, legacy and derived lines are kept too', () => {

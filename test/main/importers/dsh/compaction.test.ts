@@ -28,7 +28,9 @@ describe('compaction-recovery', () => {
 
     expect(starts[0]).toMatchObject({ id, trigger: 'overflow' });
     expect(summaries[0]).toMatchObject({
-      id, source: ['dsh:4'], sourceTokens: 266,
+      id,
+      source: ['dsh:4'],
+      sourceTokens: 266,
       summary: [{ type: 'text', text: 'The request established a durable compaction premise.' }],
       route: { provider: 'deepseek-official', model: 'deepseek-v4-flash', maxOutput: 32 },
       usage: { input: 20, output: 4 },
@@ -47,7 +49,12 @@ describe('compaction-recovery', () => {
 
   it('counts four requests: step 1, the overflowing step 2, the summarizer, the recovered step 2', () => {
     const requests = r.of('request');
-    expect(requests.map((q) => [q.id, q.purpose])).toEqual([['req:1', 'agent'], ['req:2', 'agent'], ['req:3', 'compaction'], ['req:4', 'agent']]);
+    expect(requests.map((q) => [q.id, q.purpose])).toEqual([
+      ['req:1', 'agent'],
+      ['req:2', 'agent'],
+      ['req:3', 'compaction'],
+      ['req:4', 'agent'],
+    ]);
     const responses = new Map(r.of('response').map((p) => [p.request, p]));
     expect(responses.size).toBe(4);
     expect(responses.get('req:1')).toMatchObject({ finish: { raw: 'tool-calls', reason: 'tool_calls' }, usage: { input: 24, output: 6 } });
@@ -81,18 +88,24 @@ describe('compaction-recovery', () => {
     expect(standsFor(19)?.kind).toBe('compaction/start');
     expect(standsFor(20)?.kind).toBe('compaction/summary');
     // Same canonical kinds as the snapshot, but for its header line and the trailing result.
-    const kinds = (x: Imported) => x.events.filter((e) => e.kind !== 'session' && !(e.kind === 'record' && e.type.startsWith('stream-json/'))).map((e) => e.kind);
+    const kinds = (x: Imported) =>
+      x.events.filter((e) => e.kind !== 'session' && !(e.kind === 'record' && e.type.startsWith('stream-json/'))).map((e) => e.kind);
     expect(kinds(s)).toEqual(kinds(r));
   });
 });
 
 describe('compaction edge cases', () => {
   const head = { type: 'session', version: 0, id: 's', createdAt: 1, delegationDepth: 0 };
-  const user = (text: string) => ({ type: 'user/message', data: { role: 'user', id: 'u', content: [{ type: 'text', text }], source: { kind: 'user' } }, surfaceOp: 'append' });
+  const user = (text: string) => ({
+    type: 'user/message',
+    data: { role: 'user', id: 'u', content: [{ type: 'text', text }], source: { kind: 'user' } },
+    surfaceOp: 'append',
+  });
 
   it('a manual compaction (turn null) that fails ends failed, with the error kept', () => {
     const r = importValues([
-      head, user('hello'),
+      head,
+      user('hello'),
       { type: 'compaction/start', data: { compactionId: 'c1', turn: null } },
       { type: 'compaction/end', data: { compactionId: 'c1', turn: null, error: 'summary not smaller than source' } },
     ]);
@@ -103,7 +116,8 @@ describe('compaction edge cases', () => {
 
   it('an automatic compaction without a checkpoint ends rejected; a bracket left open is reported', () => {
     const r = importValues([
-      head, user('hello'),
+      head,
+      user('hello'),
       { type: 'compaction/start', data: { compactionId: 'c1', turn: 1 } },
       { type: 'compaction/end', data: { compactionId: 'c1', turn: 1 } },
       { type: 'compaction/start', data: { compactionId: 'c2', turn: 1 } },
@@ -115,9 +129,13 @@ describe('compaction edge cases', () => {
 
   it('a summary error becomes a failed summarizer call and a summary-error', () => {
     const r = importValues([
-      head, user('hello'),
+      head,
+      user('hello'),
       { type: 'compaction/start', data: { compactionId: 'c1', turn: 1 } },
-      { type: 'compaction/summary-error', data: { compactionId: 'c1', provider: 'p', model: 'm', error: { code: 'RATE_LIMIT', message: 'slow down' } } },
+      {
+        type: 'compaction/summary-error',
+        data: { compactionId: 'c1', provider: 'p', model: 'm', error: { code: 'RATE_LIMIT', message: 'slow down' } },
+      },
       { type: 'compaction/end', data: { compactionId: 'c1', turn: 1, error: 'RATE_LIMIT: slow down' } },
     ]);
     expect(errors(r.diagnostics)).toEqual([]);

@@ -48,13 +48,17 @@ export function importValues(values: readonly Record<string, unknown>[], path = 
     events: sink.events,
     diagnostics: sink.diagnostics,
     lines: [{}, ...values],
-    of: <K extends EventKind>(kind: K) => sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
+    of: <K extends EventKind>(kind: K) =>
+      sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
   };
 }
 
 export function readFixture(rel: string): Record<string, unknown>[] {
   const text = readFileSync(FIXTURES + rel, 'utf8');
-  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 export function importFixture(rel: string): Imported {

@@ -4,14 +4,26 @@ import { SAMPLES, errors, importFixture, importValues } from './helpers';
 
 describe('packed chunk rows', () => {
   it('expand to one assistant/chunk per member with seq0 + k and time0 + the first k gaps', () => {
-    const x = expandPackedRow({ type: 'text-chunks', seq0: 10, time0: 1000, data: { turn: 1, step: 2, index: 0, dt: [1, 2], texts: ['a', 'b', 'c'] } });
+    const x = expandPackedRow({
+      type: 'text-chunks',
+      seq0: 10,
+      time0: 1000,
+      data: { turn: 1, step: 2, index: 0, dt: [1, 2], texts: ['a', 'b', 'c'] },
+    });
     expect(x.problem).toBeUndefined();
-    expect(x.events.map((e) => [e.type, e.seq, e.time])).toEqual([['assistant/chunk', 10, 1000], ['assistant/chunk', 11, 1001], ['assistant/chunk', 12, 1003]]);
+    expect(x.events.map((e) => [e.type, e.seq, e.time])).toEqual([
+      ['assistant/chunk', 10, 1000],
+      ['assistant/chunk', 11, 1001],
+      ['assistant/chunk', 12, 1003],
+    ]);
     expect(x.events[1]?.data).toEqual({ turn: 1, step: 2, chunk: { type: 'text-delta', index: 0, text: 'b' } });
   });
 
   it('rebuild tool-call deltas with the run-constant id and name', () => {
-    const x = expandPackedRow({ type: 'tool-call-chunks', data: { turn: 1, step: 1, index: 1, dt: [0, 0], id: 'c1', name: 'bash', args: ['{', '"a"', '}'] } });
+    const x = expandPackedRow({
+      type: 'tool-call-chunks',
+      data: { turn: 1, step: 1, index: 1, dt: [0, 0], id: 'c1', name: 'bash', args: ['{', '"a"', '}'] },
+    });
     expect(x.events.map((e) => e.data)).toEqual([
       { turn: 1, step: 1, chunk: { type: 'tool-call-delta', index: 1, id: 'c1', name: 'bash', argumentsDelta: '{' } },
       { turn: 1, step: 1, chunk: { type: 'tool-call-delta', index: 1, id: 'c1', name: 'bash', argumentsDelta: '"a"' } },
@@ -22,7 +34,12 @@ describe('packed chunk rows', () => {
   });
 
   it('report a wrong dt arity but still expand the members', () => {
-    const x = expandPackedRow({ type: 'reasoning-chunks', seq0: 0, time0: 5, data: { turn: 1, step: 1, index: 0, dt: [1], texts: ['a', 'b', 'c'] } });
+    const x = expandPackedRow({
+      type: 'reasoning-chunks',
+      seq0: 0,
+      time0: 5,
+      data: { turn: 1, step: 1, index: 0, dt: [1], texts: ['a', 'b', 'c'] },
+    });
     expect(x.events).toHaveLength(3);
     expect(x.problem).toMatch(/dt/);
   });
@@ -58,6 +75,11 @@ describe('packed chunk rows', () => {
     const gap = r.diagnostics.filter((d) => d.rule === 'DSH_SEQ_GAP');
     expect(gap).toHaveLength(1);
     expect(gap[0]?.message).toMatch(/seq 9, expected 4/);
-    expect(r.of('record').filter((e) => e.type === 'assistant/chunk').map((e) => e.at)).toEqual([2, 2, 2]);
+    expect(
+      r
+        .of('record')
+        .filter((e) => e.type === 'assistant/chunk')
+        .map((e) => e.at),
+    ).toEqual([2, 2, 2]);
   });
 });

@@ -5,7 +5,16 @@ import { errors, importValues } from './helpers';
 const head = { type: 'session', version: 0, id: 's', createdAt: 1, delegationDepth: 0 };
 const result = (text: string, extra: Record<string, unknown> = {}) => ({
   type: 'tool/result',
-  data: { turn: 1, step: 1, message: { role: 'user', id: 'r', source: { kind: 'tool', callId: 'c1' }, content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text }], isError: false }] } },
+  data: {
+    turn: 1,
+    step: 1,
+    message: {
+      role: 'user',
+      id: 'r',
+      source: { kind: 'tool', callId: 'c1' },
+      content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text }], isError: false }],
+    },
+  },
   ...extra,
 });
 
@@ -28,15 +37,33 @@ describe('tool-result pruning', () => {
     const [first, copy] = r.of('item');
     expect(copy?.op).toEqual({ op: 'replace', from: 'dsh:1', to: 'dsh:1' });
     expect(copy?.sources).toEqual([first?.seq]);
-    expect(copy?.item.derivation).toEqual({ kind: 'pruned', of: 'dsh:1', head: 4096, tail: 1024, omitted: 10_000 - 4096 - 1024, unit: 'codepoints' });
+    expect(copy?.item.derivation).toEqual({
+      kind: 'pruned',
+      of: 'dsh:1',
+      head: 4096,
+      tail: 1024,
+      omitted: 10_000 - 4096 - 1024,
+      unit: 'codepoints',
+    });
     expect(r.of('record').find((e) => e.type === 'compaction/prune')?.summary).toBe('prunes seq 1 (2500 tokens)');
   });
 
   it('the marker split across text blocks: head counts blocks before it, tail blocks after it', () => {
     const blocks = [
-      { type: 'tool_result' as const, callId: 'c', content: [{ type: 'text' as const, text: 'abc' }, { type: 'text' as const, text: `de${PRUNE_MARKER}f` }, { type: 'image' as const }, { type: 'text' as const, text: 'gh' }] },
+      {
+        type: 'tool_result' as const,
+        callId: 'c',
+        content: [
+          { type: 'text' as const, text: 'abc' },
+          { type: 'text' as const, text: `de${PRUNE_MARKER}f` },
+          { type: 'image' as const },
+          { type: 'text' as const, text: 'gh' },
+        ],
+      },
     ];
-    expect(prunedDerivation('dsh:9', 100, blocks)).toEqual({ derivation: { kind: 'pruned', of: 'dsh:9', head: 5, tail: 3, omitted: 92, unit: 'codepoints' } });
+    expect(prunedDerivation('dsh:9', 100, blocks)).toEqual({
+      derivation: { kind: 'pruned', of: 'dsh:9', head: 5, tail: 3, omitted: 92, unit: 'codepoints' },
+    });
   });
 
   it('without the marker, everything kept counts as head, and that is said', () => {

@@ -7,7 +7,10 @@ import { SAMPLES, importFixture } from './helpers';
 function shorten(e: EventBody): EventBody {
   const cut = (t: string) => ({ text: t.slice(0, 10), elided: Math.max(0, t.length - 10) });
   if (e.kind === 'item') {
-    return { ...e, item: { ...e.item, blocks: e.item.blocks.map((b) => (b.type === 'text' || b.type === 'reasoning' ? { ...b, ...cut(b.text) } : b)) } };
+    return {
+      ...e,
+      item: { ...e.item, blocks: e.item.blocks.map((b) => (b.type === 'text' || b.type === 'reasoning' ? { ...b, ...cut(b.text) } : b)) },
+    };
   }
   if (e.kind === 'header' && e.system) return { ...e, system: e.system.map((b) => (b.type === 'text' ? { ...b, ...cut(b.text) } : b)) };
   if (e.kind === 'compaction/summary') return { ...e, summary: e.summary.map((b) => (b.type === 'text' ? { ...b, ...cut(b.text) } : b)) };

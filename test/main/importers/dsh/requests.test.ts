@@ -32,7 +32,21 @@ describe('requests and responses', () => {
       { type: 'step/start', data: { turn: 1, step: 1 } },
       chunk(1, 1, { type: 'text-delta', index: 0, text: 'hi' }),
       chunk(1, 1, { type: 'finish', reason: { kind: 'max-tokens' } }),
-      { type: 'assistant/message', data: { turn: 1, step: 1, message: { role: 'assistant', id: 'a', content: [{ type: 'text', text: 'hi' }], source: { kind: 'model', provider: 'p', model: 'm' } }, usage: { inputTokens: 5, outputTokens: 1, cacheWriteTokens: 3 } }, surfaceOp: 'append' },
+      {
+        type: 'assistant/message',
+        data: {
+          turn: 1,
+          step: 1,
+          message: {
+            role: 'assistant',
+            id: 'a',
+            content: [{ type: 'text', text: 'hi' }],
+            source: { kind: 'model', provider: 'p', model: 'm' },
+          },
+          usage: { inputTokens: 5, outputTokens: 1, cacheWriteTokens: 3 },
+        },
+        surfaceOp: 'append',
+      },
     ]);
     const response = r.of('response')[0];
     expect(response).toMatchObject({ finish: { raw: 'max-tokens', reason: 'length' }, usage: { input: 5, output: 1, cacheWrite: 3 } });
@@ -48,7 +62,21 @@ describe('requests and responses', () => {
       chunk(1, 1, { type: 'finish', reason: { kind: 'error', failure: { code: 'RATE_LIMIT', message: 'slow' } } }),
       { type: 'llm/retry', data: { attempt: 1 } },
       chunk(1, 1, { type: 'text-delta', index: 0, text: 'par' }),
-      { type: 'assistant/message', data: { turn: 1, step: 1, interrupted: true, message: { role: 'assistant', id: 'a', content: [{ type: 'text', text: 'par' }], source: { kind: 'model', provider: 'p', model: 'm' } } }, surfaceOp: 'append' },
+      {
+        type: 'assistant/message',
+        data: {
+          turn: 1,
+          step: 1,
+          interrupted: true,
+          message: {
+            role: 'assistant',
+            id: 'a',
+            content: [{ type: 'text', text: 'par' }],
+            source: { kind: 'model', provider: 'p', model: 'm' },
+          },
+        },
+        surfaceOp: 'append',
+      },
     ]);
     expect(r.of('request').map((q) => q.id)).toEqual(['req:1', 'req:2']);
     expect(r.of('response')).toMatchObject([
@@ -69,10 +97,19 @@ describe('requests and responses', () => {
     expect(mapFinish({ kind: 'tool-calls' }).finish.reason).toBe('tool_calls');
     expect(mapFinish({ kind: 'max-tokens' }).finish.reason).toBe('length');
     expect(mapFinish({ kind: 'length' }).finish.reason).toBe('length');
-    expect(mapFinish({ kind: 'aborted', failure: { code: 'ABORTED', message: 'x' } })).toEqual({ finish: { raw: 'aborted', reason: 'cancelled' }, error: { code: 'ABORTED', message: 'x' } });
+    expect(mapFinish({ kind: 'aborted', failure: { code: 'ABORTED', message: 'x' } })).toEqual({
+      finish: { raw: 'aborted', reason: 'cancelled' },
+      error: { code: 'ABORTED', message: 'x' },
+    });
     expect(mapFinish({ kind: 'something-new' }).finish).toEqual({ raw: 'something-new', reason: 'unknown' });
     expect(mapFinish(undefined).finish).toEqual({ raw: 'unknown', reason: 'unknown' });
-    expect(mapUsage({ inputTokens: 1, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4, reasoningTokens: 5 })).toEqual({ input: 1, output: 2, cacheRead: 3, cacheWrite: 4, reasoning: 5 });
+    expect(mapUsage({ inputTokens: 1, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4, reasoningTokens: 5 })).toEqual({
+      input: 1,
+      output: 2,
+      cacheRead: 3,
+      cacheWrite: 4,
+      reasoning: 5,
+    });
     expect(mapUsage({ inputTokens: -1 })).toBeUndefined();
   });
 });

@@ -8,7 +8,10 @@ const head = { type: 'session', version: 0, id: 's', createdAt: 1, delegationDep
 
 describe('bad and unknown input', () => {
   it('another format version is an error, and the log is still read', () => {
-    const r = importValues([{ ...head, version: 3 }, { type: 'turn/start', data: { turn: 1 } }]);
+    const r = importValues([
+      { ...head, version: 3 },
+      { type: 'turn/start', data: { turn: 1 } },
+    ]);
     expect(errors(r.diagnostics).map((d) => [d.rule, d.line])).toEqual([['DSH_VERSION', 1]]);
     expect(r.events.map((e) => e.kind)).toEqual(['session', 'lifecycle']);
   });
@@ -30,7 +33,10 @@ describe('bad and unknown input', () => {
     ]);
     expect(r.of('unknown').map((e) => e.type)).toEqual(['image/offload', 'future/thing', 'image/offload', 'future/thing']);
     const found = r.diagnostics.filter((d) => d.rule === 'UNKNOWN_RECORDS');
-    expect(found.map((d) => [d.severity, d.line, d.seqs])).toEqual([['warning', 2, [1, 3]], ['warning', 3, [2, 4]]]);
+    expect(found.map((d) => [d.severity, d.line, d.seqs])).toEqual([
+      ['warning', 2, [1, 3]],
+      ['warning', 3, [2, 4]],
+    ]);
     expect(found[0]?.message).toMatch(/2 records of type "image\/offload".*may be incomplete/);
     expect(found[1]?.message).toMatch(/All are marked ignorable/);
   });
@@ -59,7 +65,19 @@ describe('bad and unknown input', () => {
   it('odd content blocks are kept as opaque and reported as warnings', () => {
     const r = importValues([
       head,
-      { type: 'user/message', data: { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'video', url: 'x' }, { type: 'image', attachment: { mediaType: 'image/png', bytes: 12 } }], source: { kind: 'user' } }, surfaceOp: 'append' },
+      {
+        type: 'user/message',
+        data: {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'video', url: 'x' },
+            { type: 'image', attachment: { mediaType: 'image/png', bytes: 12 } },
+          ],
+          source: { kind: 'user' },
+        },
+        surfaceOp: 'append',
+      },
     ]);
     expect(r.of('item')[0]?.item.blocks).toEqual([
       { type: 'text', text: 'a' },
@@ -72,7 +90,12 @@ describe('bad and unknown input', () => {
   it('references to seqs and surface nodes the file lacks are warned about', () => {
     const r = importValues([
       head,
-      { type: 'user/message', data: { role: 'user', content: [], source: { kind: 'plugin', plugin: 'compact', compactionId: 'c' } }, sourceEventSeqs: [7], surfaceOp: { op: 'replace', start: 3, end: 4 } },
+      {
+        type: 'user/message',
+        data: { role: 'user', content: [], source: { kind: 'plugin', plugin: 'compact', compactionId: 'c' } },
+        sourceEventSeqs: [7],
+        surfaceOp: { op: 'replace', start: 3, end: 4 },
+      },
     ]);
     expect(r.diagnostics.map((d) => d.rule).sort()).toEqual(['DSH_BAD_REF', 'DSH_BAD_REF', 'DSH_COMPACTION_ORPHAN']);
     expect(r.of('item')[0]).toMatchObject({ op: { op: 'replace', from: 'dsh:3', to: 'dsh:4' }, sources: [] });
@@ -81,12 +104,23 @@ describe('bad and unknown input', () => {
   it('a surface event without surfaceOp stays off the surface; system/message is a system item', () => {
     const r = importValues([
       head,
-      { type: 'system/message', data: { role: 'system', content: [{ type: 'text', text: 'You are…' }], source: { kind: 'plugin', plugin: '@deepseek-ai/dsh-system-prompt' } }, surfaceOp: 'append' },
+      {
+        type: 'system/message',
+        data: {
+          role: 'system',
+          content: [{ type: 'text', text: 'You are…' }],
+          source: { kind: 'plugin', plugin: '@deepseek-ai/dsh-system-prompt' },
+        },
+        surfaceOp: 'append',
+      },
       { type: 'user/message', data: { role: 'user', content: [{ type: 'text', text: 'x' }], source: { kind: 'user' } } },
       { type: 'request/header', data: { header: { config: { provider: 'p', model: 'm' } }, reason: 'initial' } },
     ]);
     expect(errors(r.diagnostics)).toEqual([]);
-    expect(r.of('item').map((e) => [e.item.role, e.op.op])).toEqual([['system', 'append'], ['user', 'log']]);
+    expect(r.of('item').map((e) => [e.item.role, e.op.op])).toEqual([
+      ['system', 'append'],
+      ['user', 'log'],
+    ]);
     // A header without system says nothing about it; without tools it is a tool-less request.
     const h = r.of('header')[0];
     expect(h && 'system' in h).toBe(false);
@@ -96,33 +130,61 @@ describe('bad and unknown input', () => {
   it('headless stream-json output without a header is read, its session named by the wrapper', () => {
     const r = importValues([
       { type: 'session_event', sessionId: 'abc', event: { type: 'turn/start', seq: 0, time: 5, data: { turn: 1 } } },
-      { type: 'session_event', sessionId: 'abc', event: { type: 'turn/end', seq: 1, time: 6, data: { turn: 1, reason: { kind: 'completed' } } } },
+      {
+        type: 'session_event',
+        sessionId: 'abc',
+        event: { type: 'turn/end', seq: 1, time: 6, data: { turn: 1, reason: { kind: 'completed' } } },
+      },
       { type: 'result', sessionId: 'abc', output: 'done', usage: {} },
     ]);
     expect(r.diagnostics).toEqual([]);
-    expect(r.events.map((e) => [e.kind, e.kind === 'record' ? e.type : e.kind === 'lifecycle' ? `${e.boundary} ${e.turn}` : null])).toEqual([
-      ['session', null], ['lifecycle', 'turn-start 1'], ['lifecycle', 'turn-end 1'], ['record', 'stream-json/result'],
-    ]);
+    expect(r.events.map((e) => [e.kind, e.kind === 'record' ? e.type : e.kind === 'lifecycle' ? `${e.boundary} ${e.turn}` : null])).toEqual(
+      [
+        ['session', null],
+        ['lifecycle', 'turn-start 1'],
+        ['lifecycle', 'turn-end 1'],
+        ['record', 'stream-json/result'],
+      ],
+    );
   });
 
   it('never throws, whatever the lines hold', () => {
     const value = fc.oneof(
       fc.dictionary(fc.string(), fc.jsonValue()),
-      fc.record({
-        type: fc.constantFrom('session', 'user/message', 'assistant/chunk', 'tool/result', 'compaction/summary', 'compaction/end', 'text-chunks', 'tool-call-chunks', 'request/header', 'todo/write', 'session_event', 'x/y'),
-        seq: fc.option(fc.integer({ min: -2, max: 50 }), { nil: undefined }),
-        data: fc.jsonValue(),
-        event: fc.jsonValue(),
-        surfaceOp: fc.jsonValue(),
-        sourceEventSeqs: fc.jsonValue(),
-      }, { requiredKeys: ['type'] }),
+      fc.record(
+        {
+          type: fc.constantFrom(
+            'session',
+            'user/message',
+            'assistant/chunk',
+            'tool/result',
+            'compaction/summary',
+            'compaction/end',
+            'text-chunks',
+            'tool-call-chunks',
+            'request/header',
+            'todo/write',
+            'session_event',
+            'x/y',
+          ),
+          seq: fc.option(fc.integer({ min: -2, max: 50 }), { nil: undefined }),
+          data: fc.jsonValue(),
+          event: fc.jsonValue(),
+          surfaceOp: fc.jsonValue(),
+          sourceEventSeqs: fc.jsonValue(),
+        },
+        { requiredKeys: ['type'] },
+      ),
     ) as fc.Arbitrary<Record<string, unknown>>;
-    fc.assert(fc.property(fc.array(value, { maxLength: 30 }), (values) => {
-      const r = importValues(values);
-      for (const v of values) void dshImporter.rehydrate({ kind: 'record', type: 'x' }, v);
-      // Every line leaves at least one event.
-      return new Set(r.events.map((e) => e.line)).size === values.length;
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 30 }), (values) => {
+        const r = importValues(values);
+        for (const v of values) void dshImporter.rehydrate({ kind: 'record', type: 'x' }, v);
+        // Every line leaves at least one event.
+        return new Set(r.events.map((e) => e.line)).size === values.length;
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -130,12 +192,36 @@ describe('sniff', () => {
   it('says no to other formats', () => {
     expect(dshImporter.sniff([], 'x.jsonl')).toBe(0);
     expect(dshImporter.sniff([{ kind: 'session', format: 'palimpsest', version: 1, id: 'x' }], 'x.jsonl')).toBe(0);
-    expect(dshImporter.sniff([{ type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u' }, { type: 'assistant', message: {} }], 'a.jsonl')).toBe(0);
-    expect(dshImporter.sniff([{ type: 'session_meta', payload: {} }, { type: 'response_item', payload: {} }], 'rollout.jsonl')).toBe(0);
+    expect(
+      dshImporter.sniff(
+        [
+          { type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u' },
+          { type: 'assistant', message: {} },
+        ],
+        'a.jsonl',
+      ),
+    ).toBe(0);
+    expect(
+      dshImporter.sniff(
+        [
+          { type: 'session_meta', payload: {} },
+          { type: 'response_item', payload: {} },
+        ],
+        'rollout.jsonl',
+      ),
+    ).toBe(0);
   });
 
   it('says yes to a header, and to headerless event lines', () => {
     expect(dshImporter.sniff([head], 'session.jsonl')).toBeGreaterThanOrEqual(0.9);
-    expect(dshImporter.sniff([{ type: 'turn/start', data: { turn: 1 } }, { type: 'step/start', data: { turn: 1, step: 1 } }], 'x.jsonl')).toBeGreaterThanOrEqual(0.8);
+    expect(
+      dshImporter.sniff(
+        [
+          { type: 'turn/start', data: { turn: 1 } },
+          { type: 'step/start', data: { turn: 1, step: 1 } },
+        ],
+        'x.jsonl',
+      ),
+    ).toBeGreaterThanOrEqual(0.8);
   });
 });

@@ -74,7 +74,10 @@ describe('sample details', () => {
 
   it('harness-injected user messages are marked meta with their origin', () => {
     const r = importFixture(SAMPLES.goal);
-    const origins = r.of('item').filter((e) => e.item.role === 'user').map((e) => [e.item.origin ?? null, e.item.meta ?? false]);
+    const origins = r
+      .of('item')
+      .filter((e) => e.item.role === 'user')
+      .map((e) => [e.item.origin ?? null, e.item.meta ?? false]);
     expect(origins).toContainEqual(['goal', true]);
     expect(origins).toContainEqual(['plugin:@deepseek-ai/dsh-system-prompt', true]);
     expect(origins).toContainEqual(['plugin:tool-goal', true]);

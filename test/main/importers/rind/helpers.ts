@@ -58,7 +58,8 @@ export function importRind(input: RindInput): Imported {
   return {
     events: sink.events,
     diagnostics: sink.diagnostics,
-    of: <K extends EventKind>(kind: K) => sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
+    of: <K extends EventKind>(kind: K) =>
+      sink.events.filter((e) => e.kind === kind) as (EventOf<K> & { seq: number; line: number; file: number })[],
     rules: () => sink.diagnostics.map((d) => d.rule),
     state,
     view: (i: number) => {
@@ -73,22 +74,57 @@ export function importRind(input: RindInput): Imported {
 let n = 0;
 const ts = (): string => `2026-01-01T00:00:${String(10 + (n++ % 50)).padStart(2, '0')}.000000+00:00`;
 
-export const msg = (id: string, role: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ id, ts: ts(), role, content, ...extra });
-export const sys = (id: string, content: string): Record<string, unknown> => msg(id, 'system', content);
-export const user = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => msg(id, 'user', content, extra);
-export const asst = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => msg(id, 'assistant', content, extra);
-export const calls = (id: string, cs: [string, string, string][], content = '', extra: Record<string, unknown> = {}): Record<string, unknown> =>
-  asst(id, content, { meta: { tool_calls: cs.map(([cid, name, raw_args]) => ({ id: cid, name, raw_args })) }, ...extra });
-export const toolMsg = (id: string, callId: string): Record<string, unknown> => msg(id, 'tool', '', { tool_call_id: callId, tool_name: 'run_shell' });
-export const record = (id: string, modelContent: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  id, name: 'run_shell', raw_args: '{"cmd":"ls"}', ...(modelContent === null ? {} : { model_content: modelContent }), ok: true, ...extra,
+export const msg = (id: string, role: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  id,
+  ts: ts(),
+  role,
+  content,
+  ...extra,
 });
-export const marker = (id: string, compactId: unknown): Record<string, unknown> => asst(id, '', { meta: { kind: 'compact_boundary', compact_id: compactId } });
-export const compaction = (id: string, strategy: string, handoff: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  id, created_at: '2026-01-01T00:01:00.000000+00:00', strategy, reason: 'auto', phase: 'mid_turn', policy_version: 'compact_boundary_v3',
+export const sys = (id: string, content: string): Record<string, unknown> => msg(id, 'system', content);
+export const user = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> =>
+  msg(id, 'user', content, extra);
+export const asst = (id: string, content: string, extra: Record<string, unknown> = {}): Record<string, unknown> =>
+  msg(id, 'assistant', content, extra);
+export const calls = (
+  id: string,
+  cs: [string, string, string][],
+  content = '',
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> =>
+  asst(id, content, { meta: { tool_calls: cs.map(([cid, name, raw_args]) => ({ id: cid, name, raw_args })) }, ...extra });
+export const toolMsg = (id: string, callId: string): Record<string, unknown> =>
+  msg(id, 'tool', '', { tool_call_id: callId, tool_name: 'run_shell' });
+export const record = (id: string, modelContent: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  id,
+  name: 'run_shell',
+  raw_args: '{"cmd":"ls"}',
+  ...(modelContent === null ? {} : { model_content: modelContent }),
+  ok: true,
+  ...extra,
+});
+export const marker = (id: string, compactId: unknown): Record<string, unknown> =>
+  asst(id, '', { meta: { kind: 'compact_boundary', compact_id: compactId } });
+export const compaction = (
+  id: string,
+  strategy: string,
+  handoff: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> => ({
+  id,
+  created_at: '2026-01-01T00:01:00.000000+00:00',
+  strategy,
+  reason: 'auto',
+  phase: 'mid_turn',
+  policy_version: 'compact_boundary_v3',
   source: { tool_call_ids: [], history_digest: 'x' },
-  continuation_user_message: { role: 'user', content: 'Continue from the compacted conversation state. Use the compact handoff below as the source of prior context.' },
-  handoff_message: { role: 'assistant', content: handoff }, usage: {}, ...extra,
+  continuation_user_message: {
+    role: 'user',
+    content: 'Continue from the compacted conversation state. Use the compact handoff below as the source of prior context.',
+  },
+  handoff_message: { role: 'assistant', content: handoff },
+  usage: {},
+  ...extra,
 });
 
 /** Ids of the items of a view, in order. */

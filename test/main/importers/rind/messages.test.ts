@@ -3,13 +3,24 @@ import { asst, calls, ids, importRind, msg, record, sys, toolMsg, user } from '.
 
 describe('Rind messages: roles, requests, blocks', () => {
   it('maps system, user and assistant messages to items, with a request before each assistant message', () => {
-    const r = importRind({ messages: [sys('m1', 'You are Rind.'), user('m2', 'Hi'), asst('m3', 'Hello.', { reasoning_content: 'greet' })] });
+    const r = importRind({
+      messages: [sys('m1', 'You are Rind.'), user('m2', 'Hi'), asst('m3', 'Hello.', { reasoning_content: 'greet' })],
+    });
     expect(r.of('session')[0]).toMatchObject({ harness: 'rind' });
     // The system prompt is the first system item: no separate envelope prompt; tools are not logged.
     expect(r.of('header')[0]).toMatchObject({ system: [], tools: null });
-    expect(r.events.filter((e) => e.kind === 'item' || e.kind === 'request').map((e) => (e.kind === 'item' ? e.item.id : 'request'))).toEqual(['m1', 'm2', 'request', 'm3']);
+    expect(
+      r.events.filter((e) => e.kind === 'item' || e.kind === 'request').map((e) => (e.kind === 'item' ? e.item.id : 'request')),
+    ).toEqual(['m1', 'm2', 'request', 'm3']);
     const a = r.of('item').find((e) => e.item.id === 'm3');
-    expect(a?.item).toEqual({ id: 'm3', role: 'assistant', blocks: [{ type: 'reasoning', text: 'greet' }, { type: 'text', text: 'Hello.' }] });
+    expect(a?.item).toEqual({
+      id: 'm3',
+      role: 'assistant',
+      blocks: [
+        { type: 'reasoning', text: 'greet' },
+        { type: 'text', text: 'Hello.' },
+      ],
+    });
     expect(ids(r.view(0))).toEqual(['m1', 'm2']);
     expect(r.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
   });
@@ -26,7 +37,10 @@ describe('Rind messages: roles, requests, blocks', () => {
         user('m2', 'Skill text', { meta: { kind: 'skill_snapshot', name: 'tz-check' } }),
       ],
     });
-    expect(r.of('item').map((e) => [e.item.origin, e.item.meta])).toEqual([['user_prompt', undefined], ['skill_snapshot', true]]);
+    expect(r.of('item').map((e) => [e.item.origin, e.item.meta])).toEqual([
+      ['user_prompt', undefined],
+      ['skill_snapshot', true],
+    ]);
   });
 
   it('builds tool calls from meta.tool_calls with the tool record’s raw_args, content only when truthy', () => {
@@ -36,7 +50,10 @@ describe('Rind messages: roles, requests, blocks', () => {
     });
     const a = r.of('item').find((e) => e.item.id === 'm2');
     // The record's raw_args win over the message's (message_projector.py `_build_assistant_tool_calls`).
-    expect(a?.item.blocks).toEqual([{ type: 'reasoning', text: 'r' }, { type: 'tool_call', id: 'c1', name: 'run_shell', input: '{"cmd":"pwd"}' }]);
+    expect(a?.item.blocks).toEqual([
+      { type: 'reasoning', text: 'r' },
+      { type: 'tool_call', id: 'c1', name: 'run_shell', input: '{"cmd":"pwd"}' },
+    ]);
   });
 
   it('keeps a role Rind does not send as an unknown event, counted once per role', () => {

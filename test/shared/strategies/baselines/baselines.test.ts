@@ -11,7 +11,11 @@ const sum = (xs: readonly number[], from: number): number => xs.slice(from).redu
 
 describe('baselines: definitions', () => {
   it('need no model', () => {
-    expect(baselines.map((b) => [b.id, b.source, b.needsModel])).toEqual([['truncate', 'baseline', false], ['clear-tools', 'baseline', false], ['extractive', 'baseline', false]]);
+    expect(baselines.map((b) => [b.id, b.source, b.needsModel])).toEqual([
+      ['truncate', 'baseline', false],
+      ['clear-tools', 'baseline', false],
+      ['extractive', 'baseline', false],
+    ]);
   });
 });
 
@@ -34,7 +38,9 @@ describe('truncate', () => {
     expect(res.error).toBeNull();
     expect(ids(res.view)).toEqual(['u1', 'truncate:1', 'u2', 'a3']);
     expect(res.view?.items[1]).toEqual({
-      id: 'truncate:1', role: 'user', blocks: [{ type: 'text', text: '[4 earlier items truncated; no summary]' }],
+      id: 'truncate:1',
+      role: 'user',
+      blocks: [{ type: 'text', text: '[4 earlier items truncated; no summary]' }],
       derivation: { kind: 'marker', of: ['a1', 'c1', 'r1', 'a2'], fallback: 'truncation' },
     });
     expect(res.calls).toEqual([]);
@@ -54,23 +60,43 @@ describe('truncate', () => {
     expect(ids(res.view)).toEqual(['truncate:1', 'u2', 'a3']);
     expect(textOf(res.view?.items[0])).toBe('[5 earlier items truncated; no summary]');
     // Default tail: 20 % of a 100,000 window holds the whole session.
-    expect(await truncate.run(input(view(items)))).toMatchObject({ outcome: 'failed', error: 'nothing to truncate: the history fits the recent tail budget (20,000 tokens)' });
+    expect(await truncate.run(input(view(items)))).toMatchObject({
+      outcome: 'failed',
+      error: 'nothing to truncate: the history fits the recent tail budget (20,000 tokens)',
+    });
   });
 });
 
 describe('clear-tools', () => {
   const names = ['read_file', 'grep', 'bash', 'read_file', 'list_dir'];
   const items: SourceItem[] = [user('u', 'Look around.')];
-  names.forEach((name, i) => items.push(call(`c${i + 1}`, `k${i + 1}`, name, `{"n":${i + 1}}`), result(`r${i + 1}`, `k${i + 1}`, chars(10_000, String(i + 1)))));
+  names.forEach((name, i) =>
+    items.push(call(`c${i + 1}`, `k${i + 1}`, name, `{"n":${i + 1}}`), result(`r${i + 1}`, `k${i + 1}`, chars(10_000, String(i + 1)))),
+  );
 
   it('keeps the last 3 results verbatim and replaces older ones by a placeholder naming the call', async () => {
     const res = await clearTools.run(input(view(items)));
     expect(res.outcome).toBe('committed');
     expect(ids(res.view)).toEqual(['u', 'c1', 'clear-tools:1', 'c2', 'clear-tools:2', 'c3', 'r3', 'c4', 'r4', 'c5', 'r5']);
     expect(res.view?.items[2]).toEqual({
-      id: 'clear-tools:1', role: 'tool',
-      blocks: [{ type: 'tool_result', callId: 'k1', content: [{ type: 'text', text: '[tool result cleared: read_file (call k1), 10,000 characters]' }] }],
-      derivation: { kind: 'pruned', of: 'r1', head: 0, tail: 0, omitted: 10_000, unit: 'chars', shadowedTokens: charCounter(renderItem(items[2] as SourceItem, 2)) },
+      id: 'clear-tools:1',
+      role: 'tool',
+      blocks: [
+        {
+          type: 'tool_result',
+          callId: 'k1',
+          content: [{ type: 'text', text: '[tool result cleared: read_file (call k1), 10,000 characters]' }],
+        },
+      ],
+      derivation: {
+        kind: 'pruned',
+        of: 'r1',
+        head: 0,
+        tail: 0,
+        omitted: 10_000,
+        unit: 'chars',
+        shadowedTokens: charCounter(renderItem(items[2] as SourceItem, 2)),
+      },
     });
     expect(textOf(res.view?.items[4])).toBe('[tool result cleared: grep (call k2), 10,000 characters]');
     expect(res.view?.items[6]).toEqual({ id: 'r3', role: 'tool', blocks: items[6]?.blocks });
@@ -82,7 +108,10 @@ describe('clear-tools', () => {
   it('honours keepLast and fails when nothing is older than the kept results', async () => {
     const res = await clearTools.run(input(view(items), { options: { keepLast: 1 } }));
     expect(ids(res.view)?.filter((id) => id.startsWith('clear-tools:'))).toHaveLength(4);
-    expect(await clearTools.run(input(view(items), { options: { keepLast: 5 } }))).toMatchObject({ outcome: 'failed', error: 'nothing to clear: 5 tool results, the last 5 are kept' });
+    expect(await clearTools.run(input(view(items), { options: { keepLast: 5 } }))).toMatchObject({
+      outcome: 'failed',
+      error: 'nothing to clear: 5 tool results, the last 5 are kept',
+    });
   });
 });
 
@@ -109,8 +138,15 @@ describe('extractive', () => {
     expect(ids(res.view)).toEqual(['extractive:1', 'u2', 'a2']);
     const text = `Extractive summary of earlier history (lines copied verbatim, selected without a model):\n${lines.join('\n')}`;
     expect(res.summary).toBe(text);
-    expect(res.view?.items[0]).toEqual({ id: 'extractive:1', role: 'user', blocks: [{ type: 'text', text }], derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'c1', 'r1', 'a1'], part: 'summary' } });
-    expect(res.notes[0]).toBe('extracted 4 of 4 candidate lines (1 constraint, 1 error, 1 path, 1 identifier) from 4 items within 8,192 tokens; kept the last 2 items verbatim');
+    expect(res.view?.items[0]).toEqual({
+      id: 'extractive:1',
+      role: 'user',
+      blocks: [{ type: 'text', text }],
+      derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'c1', 'r1', 'a1'], part: 'summary' },
+    });
+    expect(res.notes[0]).toBe(
+      'extracted 4 of 4 candidate lines (1 constraint, 1 error, 1 path, 1 identifier) from 4 items within 8,192 tokens; kept the last 2 items verbatim',
+    );
     // Deterministic: the same source gives the same bytes.
     expect((await extractive.run(input(view(items), { options: { tailTokens: tail } }))).summary).toBe(text);
   });

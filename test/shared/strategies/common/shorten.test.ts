@@ -12,7 +12,12 @@ describe('cutHeadTail: Rind body shortening (first 2,000 + last 2,000 characters
   it('keeps exactly the first 2,000 and last 2,000 characters with the omitted amount between', () => {
     const body = digits(10_000);
     const cut = cutHeadTail(body, RIND_BODY_RULE);
-    expect(cut).toEqual({ text: body.slice(0, 2_000) + '\n[... 6,000 characters omitted ...]\n' + body.slice(8_000), head: 2_000, tail: 2_000, omitted: 6_000 });
+    expect(cut).toEqual({
+      text: body.slice(0, 2_000) + '\n[... 6,000 characters omitted ...]\n' + body.slice(8_000),
+      head: 2_000,
+      tail: 2_000,
+      omitted: 6_000,
+    });
     expect(bodyMarker(6_000)).toBe('\n[... 6,000 characters omitted ...]\n');
   });
 
@@ -66,15 +71,28 @@ describe('shortenToolBodies', () => {
     const blocks: Block[] = [
       { type: 'text', text: long },
       { type: 'tool_call', id: 'k1', name: 'write', input: long },
-      { type: 'tool_result', callId: 'k0', content: [{ type: 'image', mediaType: 'image/png' }, { type: 'text', text: long }, { type: 'text', text: 'short' }] },
+      {
+        type: 'tool_result',
+        callId: 'k0',
+        content: [
+          { type: 'image', mediaType: 'image/png' },
+          { type: 'text', text: long },
+          { type: 'text', text: 'short' },
+        ],
+      },
     ];
     const out = shortenToolBodies(blocks, RIND_BODY_RULE);
     expect(out).toMatchObject({ cuts: 1, head: 2_000, tail: 2_000, omitted: 5_000 });
     expect(out?.blocks[0]).toBe(blocks[0]);
     expect(out?.blocks[1]).toBe(blocks[1]);
     expect(out?.blocks[2]).toEqual({
-      type: 'tool_result', callId: 'k0',
-      content: [{ type: 'image', mediaType: 'image/png' }, { type: 'text', text: long.slice(0, 2_000) + bodyMarker(5_000) + long.slice(7_000) }, { type: 'text', text: 'short' }],
+      type: 'tool_result',
+      callId: 'k0',
+      content: [
+        { type: 'image', mediaType: 'image/png' },
+        { type: 'text', text: long.slice(0, 2_000) + bodyMarker(5_000) + long.slice(7_000) },
+        { type: 'text', text: 'short' },
+      ],
     });
     expect(shortenToolBodies([blocks[0] as Block, blocks[1] as Block], RIND_BODY_RULE)).toBeNull();
   });

@@ -25,24 +25,40 @@ function padToMultipleOf4(items: SourceItem[], system: string | null = null): So
 }
 
 describe('dsh-basic: pressure gate (0.8 × window)', () => {
-  const items = [sys('s0', 'You are DSH.'), user('u1', chars(4_000)), call('c1', 'k1'), result('r1', 'k1', chars(9_000, 'r')), assistant('a1', 'done'), user('u2', 'next')];
+  const items = [
+    sys('s0', 'You are DSH.'),
+    user('u1', chars(4_000)),
+    call('c1', 'k1'),
+    result('r1', 'k1', chars(9_000, 'r')),
+    assistant('a1', 'done'),
+    user('u2', 'next'),
+  ];
 
   it('compacts at exactly 0.8 × window, and does nothing one step below it (not even pruning)', async () => {
     const source = padToMultipleOf4(items);
     const t = viewTokens(source, charCounter);
     const atTrigger = await dshBasic.run(input(source, { window: (t * 5) / 4, summarizer: answer() }));
-    expect(atTrigger.notes[0]).toBe(`envelope ${t.toLocaleString('en-US')} tokens; trigger ${t.toLocaleString('en-US')} (0.8 × ${((t * 5) / 4).toLocaleString('en-US')}); under pressure`);
+    expect(atTrigger.notes[0]).toBe(
+      `envelope ${t.toLocaleString('en-US')} tokens; trigger ${t.toLocaleString('en-US')} (0.8 × ${((t * 5) / 4).toLocaleString('en-US')}); under pressure`,
+    );
     expect(atTrigger.outcome).toBe('committed');
 
     const fake = answer();
     const below = await dshBasic.run(input(source, { window: (t * 5) / 4 + 5, summarizer: fake }));
-    expect(below).toMatchObject({ outcome: 'failed', error: 'below pressure: no compaction', view: null, tokens: { before: t, after: null } });
+    expect(below).toMatchObject({
+      outcome: 'failed',
+      error: 'below pressure: no compaction',
+      view: null,
+      tokens: { before: t, after: null },
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
   it('force: true compacts below pressure (a manual compaction)', async () => {
     const fake = answer();
-    const res = await dshBasic.run(input(view(items, null), { window: 1_000_000, summarizer: fake, options: { force: true, retainRatio: 0.000001 } }));
+    const res = await dshBasic.run(
+      input(view(items, null), { window: 1_000_000, summarizer: fake, options: { force: true, retainRatio: 0.000001 } }),
+    );
     expect(res.outcome).toBe('committed');
     expect(fake.requests).toHaveLength(1);
   });
@@ -51,7 +67,14 @@ describe('dsh-basic: pressure gate (0.8 × window)', () => {
 describe('dsh-basic: tool-result pruner first (8,192 code points -> 4,096 + marker + 1,024)', () => {
   it('commits the pruning alone when it brings the envelope under the trigger; no summary call', async () => {
     const body = Array.from({ length: 20_000 }, (_, i) => String.fromCharCode(65 + (i % 26))).join('');
-    const items = [sys('s0', 'You are DSH.'), user('u1', 'Read the log.'), call('c1', 'k1', 'read_file', '{"path":"build.log"}'), result('r1', 'k1', body), assistant('a1', 'Read it.'), user('u2', 'Summarise.')];
+    const items = [
+      sys('s0', 'You are DSH.'),
+      user('u1', 'Read the log.'),
+      call('c1', 'k1', 'read_file', '{"path":"build.log"}'),
+      result('r1', 'k1', body),
+      assistant('a1', 'Read it.'),
+      user('u2', 'Summarise.'),
+    ];
     const source = view(items, null);
     const fake = answer();
     // 20,000 characters ≈ 5,000 tokens: over 4,800 (0.8 × 6,000); pruned, the view is ≈ 1,330.
@@ -61,16 +84,38 @@ describe('dsh-basic: tool-result pruner first (8,192 code points -> 4,096 + mark
     expect(res.summary).toBeNull();
     expect(res.view?.items.map((i) => i.id)).toEqual(['s0', 'u1', 'c1', 'dsh-basic:1', 'a1', 'u2']);
     expect(res.view?.items[3]).toEqual({
-      id: 'dsh-basic:1', role: 'tool',
-      blocks: [{ type: 'tool_result', callId: 'k1', content: [{ type: 'text', text: body.slice(0, 4_096) + PRUNE_MARKER + body.slice(20_000 - 1_024) }] }],
-      derivation: { kind: 'pruned', of: 'r1', head: 4_096, tail: 1_024, omitted: 14_880, unit: 'codepoints', shadowedTokens: charCounter(renderItem(items[3] as SourceItem, 3)) },
+      id: 'dsh-basic:1',
+      role: 'tool',
+      blocks: [
+        {
+          type: 'tool_result',
+          callId: 'k1',
+          content: [{ type: 'text', text: body.slice(0, 4_096) + PRUNE_MARKER + body.slice(20_000 - 1_024) }],
+        },
+      ],
+      derivation: {
+        kind: 'pruned',
+        of: 'r1',
+        head: 4_096,
+        tail: 1_024,
+        omitted: 14_880,
+        unit: 'codepoints',
+        shadowedTokens: charCounter(renderItem(items[3] as SourceItem, 3)),
+      },
     });
     expect(res.tokens.after).toBe(viewTokens(res.view ?? source, charCounter));
     expect(res.notes).toContain('safe after pruning: no summary request');
   });
 
   it('leaves 8,192 astral code points alone and cuts 8,193 without splitting a surrogate pair', async () => {
-    const items = [user('u1', 'go'), call('c1', 'k1'), result('r1', 'k1', EMOJI.repeat(8_192)), call('c2', 'k2'), result('r2', 'k2', EMOJI.repeat(8_193)), user('u2', 'next')];
+    const items = [
+      user('u1', 'go'),
+      call('c1', 'k1'),
+      result('r1', 'k1', EMOJI.repeat(8_192)),
+      call('c2', 'k2'),
+      result('r2', 'k2', EMOJI.repeat(8_193)),
+      user('u2', 'next'),
+    ];
     const res = await dshBasic.run(input(view(items, null), { window: 10_000, summarizer: answer() }));
     expect(res.outcome).toBe('committed');
     expect(res.view?.items.map((i) => i.id)).toEqual(['u1', 'c1', 'r1', 'c2', 'dsh-basic:1', 'u2']);
@@ -105,7 +150,8 @@ describe('dsh-basic: one <compacted-summary> checkpoint', () => {
     expect(res.outcome).toBe('committed');
     expect(res.view?.items.map((i) => i.id)).toEqual(['s0', 'dsh-basic:1', 'a2', 'u2', 'a3']);
     expect(res.view?.items[1]).toEqual({
-      id: 'dsh-basic:1', role: 'user',
+      id: 'dsh-basic:1',
+      role: 'user',
       blocks: [{ type: 'text', text: `<compacted-summary>\n${SUMMARY}\n</compacted-summary>` }],
       derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'a1', 'c1', 'r1'], part: 'summary' },
     });
@@ -145,14 +191,22 @@ describe('dsh-basic: one <compacted-summary> checkpoint', () => {
     const t = itemTokens(items, charCounter);
     expect(res.outcome).toBe('failed');
     // "[#1 user]\n" + "<compacted-summary>\n" + 40,000 + "\n</compacted-summary>" = 40,051 chars = 10,013 tokens.
-    expect(res.error).toBe(`summary rejected: the checkpoint (10,013 tokens) is not smaller than its source (${sum(t, 1, 5).toLocaleString('en-US')} tokens)`);
+    expect(res.error).toBe(
+      `summary rejected: the checkpoint (10,013 tokens) is not smaller than its source (${sum(t, 1, 5).toLocaleString('en-US')} tokens)`,
+    );
     expect(res.calls).toHaveLength(1);
   });
 
   it('rejects an incomplete summary and keeps its usage', async () => {
-    const fake = new FakeSummarizer([() => ({ text: 'partial', finish: { raw: 'length', reason: 'length' }, usage: { input: 5_000, output: 700 } })]);
+    const fake = new FakeSummarizer([
+      () => ({ text: 'partial', finish: { raw: 'length', reason: 'length' }, usage: { input: 5_000, output: 700 } }),
+    ]);
     const res = await dshBasic.run(input(view(items, null), { window: 10_000, summarizer: fake }));
-    expect(res).toMatchObject({ outcome: 'failed', error: 'summary rejected: summary call failed (incomplete: finish reason: length)', view: null });
+    expect(res).toMatchObject({
+      outcome: 'failed',
+      error: 'summary rejected: summary call failed (incomplete: finish reason: length)',
+      view: null,
+    });
     expect(res.calls[0]?.usage).toEqual({ input: 5_000, output: 700 });
   });
 });

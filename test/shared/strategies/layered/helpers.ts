@@ -15,7 +15,12 @@ export function text(index: number, role: Role, t: string): SourceItem {
 }
 
 export function call(index: number, callId: string, name: string, input: unknown): SourceItem {
-  return { id: `i${index}`, role: 'assistant', blocks: [{ type: 'tool_call', id: callId, name, input: JSON.stringify(input) }], seq: index };
+  return {
+    id: `i${index}`,
+    role: 'assistant',
+    blocks: [{ type: 'tool_call', id: callId, name, input: JSON.stringify(input) }],
+    seq: index,
+  };
 }
 
 export function result(index: number, callId: string, t: string): SourceItem {

@@ -21,8 +21,12 @@ class Tracking implements Summarizer {
   readonly starts: { label: string; inFlight: number }[] = [];
   private inFlight = 0;
   constructor(private readonly inner: FakeSummarizer) {}
-  get window() { return this.inner.window; }
-  get defaultMaxOutput() { return this.inner.defaultMaxOutput; }
+  get window() {
+    return this.inner.window;
+  }
+  get defaultMaxOutput() {
+    return this.inner.defaultMaxOutput;
+  }
   async summarize(req: SummaryRequest, signal: AbortSignal): Promise<SummaryCall> {
     this.starts.push({ label: req.label, inFlight: ++this.inFlight });
     try {
@@ -35,7 +39,9 @@ class Tracking implements Summarizer {
 
 describe('layered MapReduce: whole-item segments', () => {
   it('packs the prefix to a soft target: exact ordinals, ranges and ordered ids; an oversized item alone', async () => {
-    const items = Array.from({ length: 40 }, (_, i) => sized(i, i % 2 === 0 ? 'user' : 'assistant', i === 10 ? 500 : i === 17 ? 200 : 100, `item-${i}`));
+    const items = Array.from({ length: 40 }, (_, i) =>
+      sized(i, i % 2 === 0 ? 'user' : 'assistant', i === 10 ? 500 : i === 17 ? 200 : 100, `item-${i}`),
+    );
     const fake = new FakeSummarizer([passAudit], 2_000, null);
     const res = await layered.run(input(items, fake, { window: 2_500, options: { segmentTokens: 350 } }));
     expect(res.outcome).toBe('committed');
@@ -43,7 +49,14 @@ describe('layered MapReduce: whole-item segments', () => {
     expect(res.view?.items.slice(1).map((it) => it.id)).toEqual(['i35', 'i36', 'i37', 'i38', 'i39']);
     const segs = res.mapreduce?.segments ?? [];
     expect(segs.slice(0, 8).map((s) => [s.ordinal, s.from, s.to])).toEqual([
-      [1, 0, 2], [2, 3, 5], [3, 6, 8], [4, 9, 9], [5, 10, 10], [6, 11, 13], [7, 14, 16], [8, 17, 18],
+      [1, 0, 2],
+      [2, 3, 5],
+      [3, 6, 8],
+      [4, 9, 9],
+      [5, 10, 10],
+      [6, 11, 13],
+      [7, 14, 16],
+      [8, 17, 18],
     ]);
     // Exactly the packer's plan over the prefix at target 350 (1 token of joining allowance per item).
     const planned = packSegments(itemTokens(items, charCounter), 0, 34, 350, 1);
@@ -64,7 +77,11 @@ describe('layered MapReduce: whole-item segments', () => {
   });
 
   it('map/audit ceilings are 10 % of the summarizer window clamped to 64–2,000; final reductions send null', async () => {
-    for (const [window, expected] of [[16_000, 1_600], [128_000, 2_000], [5_000, 500]] as const) {
+    for (const [window, expected] of [
+      [16_000, 1_600],
+      [128_000, 2_000],
+      [5_000, 500],
+    ] as const) {
       const fake = new FakeSummarizer([passAudit], window, null);
       const res = await layered.run(input(history(40, 100), fake, { options: { forceMapReduce: true } }));
       expect(res.outcome).toBe('committed');
@@ -77,7 +94,9 @@ describe('layered MapReduce: whole-item segments', () => {
     const fake = new FakeSummarizer([], 400, null);
     const res = await layered.run(input(history(40, 100), fake, { options: { forceMapReduce: true } }));
     expect(res.outcome).toBe('failed');
-    expect(res.error).toContain('item #0 (100 tokens) cannot fit a complete map request (instructions + item + 64 output tokens) in the 400-token summarizer window');
+    expect(res.error).toContain(
+      'item #0 (100 tokens) cannot fit a complete map request (instructions + item + 64 output tokens) in the 400-token summarizer window',
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -95,7 +114,11 @@ describe('layered MapReduce: whole-item segments', () => {
 
 describe('layered MapReduce: concurrency and provider failures', () => {
   it('never runs more than 4 map calls at once (default), or the configured 1–4', async () => {
-    for (const [concurrency, expected] of [[undefined, 4], [2, 2], [1, 1]] as const) {
+    for (const [concurrency, expected] of [
+      [undefined, 4],
+      [2, 2],
+      [1, 1],
+    ] as const) {
       const fake = new FakeSummarizer([slow, passAudit], 2_000, null);
       const options = { segmentTokens: 300, ...(concurrency ? { concurrency } : {}) };
       const res = await layered.run(input(history(40, 100), fake, { options }));
@@ -107,7 +130,8 @@ describe('layered MapReduce: concurrency and provider failures', () => {
 
   it('a provider failure stops scheduling, drains in-flight maps, then runs the missing ones sequentially', async () => {
     let failed = false;
-    const failOnce: FakeRule = (req) => (ordinalOf(req) === 2 && !failed ? ((failed = true), { error: { kind: 'http', status: 503, message: 'overloaded' } }) : null);
+    const failOnce: FakeRule = (req) =>
+      ordinalOf(req) === 2 && !failed ? ((failed = true), { error: { kind: 'http', status: 503, message: 'overloaded' } }) : null;
     const fake = new FakeSummarizer([failOnce, slow, passAudit], 2_000, null);
     const tracking = new Tracking(fake);
     const res = await layered.run(input(history(40, 100), tracking, { options: { segmentTokens: 300 } }));
@@ -115,7 +139,14 @@ describe('layered MapReduce: concurrency and provider failures', () => {
     expect(res.outcome).toBe('committed');
     const maps = tracking.starts.filter((s) => s.label.startsWith('map '));
     // Maps 1–4 start together; 2 fails at once; 1, 3, 4 drain; then 2 and 5–18 one at a time.
-    expect(maps.map((s) => Number(/^map (\d+)/.exec(s.label)?.[1]))).toEqual([1, 2, 3, 4, 2, ...Array.from({ length: 14 }, (_, k) => k + 5)]);
+    expect(maps.map((s) => Number(/^map (\d+)/.exec(s.label)?.[1]))).toEqual([
+      1,
+      2,
+      3,
+      4,
+      2,
+      ...Array.from({ length: 14 }, (_, k) => k + 5),
+    ]);
     expect(maps.slice(4).every((s) => s.inFlight === 1)).toBe(true);
     expect(res.mapreduce?.segments.every((s) => s.status === 'accepted')).toBe(true);
     expect(res.mapreduce?.repartitions).toBe(0); // a generic error is not an overflow
@@ -128,7 +159,9 @@ describe('layered MapReduce: concurrency and provider failures', () => {
     const res = await layered.run(input(history(40, 100), fake, { options: { segmentTokens: 300 } }));
     expect(res).toMatchObject({ outcome: 'failed', view: null });
     expect(res.error).toContain('map stage failed in the sequential fallback: map 2');
-    expect(res.error).toContain('accepted maps: 1, 3, 4 (6 items); failed: 2; pending: 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 of 18');
+    expect(res.error).toContain(
+      'accepted maps: 1, 3, 4 (6 items); failed: 2; pending: 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 of 18',
+    );
     const status = new Map(res.mapreduce?.segments.map((s) => [s.ordinal, s.status]));
     expect([status.get(1), status.get(2), status.get(5)]).toEqual(['accepted', 'failed', 'pending']);
     expect(ofStage(fake.requests, 'final-reduce')).toHaveLength(0);
@@ -136,8 +169,12 @@ describe('layered MapReduce: concurrency and provider failures', () => {
 });
 
 describe('layered MapReduce: overflow repartitions', () => {
-  const overflowAbove = (n: number, window?: number): FakeRule => (req) =>
-    req.stage === 'map' && itemsIn(req).length > n ? { error: { kind: 'overflow', message: 'context length exceeded', ...(window ? { window } : {}) } } : null;
+  const overflowAbove =
+    (n: number, window?: number): FakeRule =>
+    (req) =>
+      req.stage === 'map' && itemsIn(req).length > n
+        ? { error: { kind: 'overflow', message: 'context length exceeded', ...(window ? { window } : {}) } }
+        : null;
 
   it('re-packs only incomplete maps at a halved target; accepted maps are never regenerated', async () => {
     const fake = new FakeSummarizer([overflowAbove(3), passAudit], 2_000, null);
@@ -155,7 +192,11 @@ describe('layered MapReduce: overflow repartitions', () => {
     expect(new Set(sent).size).toBe(sent.length);
     // The live segments cover the prefix exactly, in order.
     const live = mr.segments.filter((s) => s.status === 'accepted').sort((a, b) => a.from - b.from);
-    expect(live.flatMap((s) => s.ids)).toEqual(history(40).slice(0, 35).map((it) => it.id));
+    expect(live.flatMap((s) => s.ids)).toEqual(
+      history(40)
+        .slice(0, 35)
+        .map((it) => it.id),
+    );
     // Halving the packing target does not shrink the request window or its reservation.
     expect(mapsOf(fake.requests).every((m) => m.maxOutput === 200)).toBe(true);
   });
@@ -172,19 +213,27 @@ describe('layered MapReduce: overflow repartitions', () => {
   });
 
   it('fails explicitly when a single-item segment overflows (no further item boundary)', async () => {
-    const bad: FakeRule = (req) => (req.stage === 'map' && itemsIn(req).includes(5) ? { error: { kind: 'overflow', message: 'too long' } } : null);
+    const bad: FakeRule = (req) =>
+      req.stage === 'map' && itemsIn(req).includes(5) ? { error: { kind: 'overflow', message: 'too long' } } : null;
     const fake = new FakeSummarizer([bad, passAudit], 2_000, null);
     const res = await layered.run(input(history(40, 100), fake, { options: { segmentTokens: 250 } }));
     expect(res.outcome).toBe('failed');
     expect(res.error).toMatch(/item #5, 100 tokens\) overflowed the summarizer and has no further item boundary/);
     expect(res.mapreduce?.repartitions).toBe(1);
     // Sent once as part of #4–#5, once alone: never an unchanged singleton retry.
-    expect(mapsOf(fake.requests).filter((m) => itemsIn(m).includes(5)).map(itemsIn)).toEqual([[4, 5], [5]]);
+    expect(
+      mapsOf(fake.requests)
+        .filter((m) => itemsIn(m).includes(5))
+        .map(itemsIn),
+    ).toEqual([[4, 5], [5]]);
   });
 
   it('a smaller reported window lowers the window used (and the reservation) for later requests', async () => {
     let reported = false;
-    const once: FakeRule = (req) => (req.stage === 'map' && !reported ? ((reported = true), { error: { kind: 'overflow', message: 'max context 1500', window: 1_500 } }) : null);
+    const once: FakeRule = (req) =>
+      req.stage === 'map' && !reported
+        ? ((reported = true), { error: { kind: 'overflow', message: 'max context 1500', window: 1_500 } })
+        : null;
     const fake = new FakeSummarizer([once, passAudit], 2_000, null);
     const res = await layered.run(input(history(40, 100), fake, { options: { concurrency: 1 } }));
     expect(res.outcome).toBe('committed');

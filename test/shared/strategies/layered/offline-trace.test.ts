@@ -20,8 +20,20 @@ const STALE_CONTENT = 'STALE-CONTENT-MARK';
 function trace(): SourceItem[] {
   const items: SourceItem[] = [];
   const add = (f: (i: number) => SourceItem) => items.push(f(items.length));
-  add((i) => text(i, 'user', 'Migrate the config loader to YAML. CONSTRAINT-MARK: do not change the public API of src/config.ts; no network access.'));
-  add((i) => text(i, 'assistant', 'DECISION-MARK: use the bundled yaml package rather than a hand-written parser (evidence: package.json lists yaml 2.9).'));
+  add((i) =>
+    text(
+      i,
+      'user',
+      'Migrate the config loader to YAML. CONSTRAINT-MARK: do not change the public API of src/config.ts; no network access.',
+    ),
+  );
+  add((i) =>
+    text(
+      i,
+      'assistant',
+      'DECISION-MARK: use the bundled yaml package rather than a hand-written parser (evidence: package.json lists yaml 2.9).',
+    ),
+  );
   for (let turn = 0; turn < 24; turn++) {
     const path = turn === 4 ? 'src/config.ts' : `src/module${turn}.ts`;
     const body = turn === 4 ? `${STALE_CONTENT}: export function load() { return JSON.parse(raw); }\n` : '';
@@ -51,7 +63,17 @@ const scripted: FakeRule = (req: SummaryRequest) => {
   const changed = /edit_file[^\n]*src\/config\.ts/.test(shown) || shown.includes('STALE: src/config.ts');
   const section = (s: string) => {
     if (s === 'Invalidations') return changed ? 'STALE: src/config.ts (changed by edit_file)' : 'None.';
-    const hits = found.filter((m) => (s === 'Constraints' ? m.startsWith('CONSTRAINT') : s === 'Decisions and evidence' ? m.startsWith('DECISION') : s === 'Completed work' ? m.startsWith('VERIFIED') : s === 'Active work' ? m.startsWith('OPEN') : false));
+    const hits = found.filter((m) =>
+      s === 'Constraints'
+        ? m.startsWith('CONSTRAINT')
+        : s === 'Decisions and evidence'
+          ? m.startsWith('DECISION')
+          : s === 'Completed work'
+            ? m.startsWith('VERIFIED')
+            : s === 'Active work'
+              ? m.startsWith('OPEN')
+              : false,
+    );
     return hits.length > 0 ? hits.join('\n') : 'None.';
   };
   return { text: HANDOFF_SECTIONS.map((s) => `## ${s}\n${section(s)}`).join('\n') };
@@ -98,7 +120,9 @@ describe('offline long trace (cosh)', () => {
       expect(res.notes.join('\n')).not.toContain('the handoff does not mention');
       if (window === 4_000) {
         expect(mapsOf(fake.requests).length).toBeGreaterThan(1);
-        const peak = Math.max(...mapsOf(fake.requests).map((r) => charCounter(r.system ?? '') + r.messages.reduce((n, m) => n + charCounter(m.text), 0)));
+        const peak = Math.max(
+          ...mapsOf(fake.requests).map((r) => charCounter(r.system ?? '') + r.messages.reduce((n, m) => n + charCounter(m.text), 0)),
+        );
         expect(peak + 400).toBeLessThanOrEqual(4_000); // every map request fits with its 400-token reservation
         expect(res.mapreduce?.audits.at(-1)?.ok).toBe(true);
       } else {

@@ -27,13 +27,18 @@ describe('layered: definition and one-shot path', () => {
     expect(view.system).toEqual([{ type: 'text', text: 'You are a coding agent.' }]);
     expect(view.items.map((it) => it.id).slice(1)).toEqual(['i15', 'i16', 'i17', 'i18', 'i19']);
     const cp = view.items[0];
-    expect(cp).toMatchObject({ role: 'user', derivation: { kind: 'checkpoint', part: 'summary', covers: items.slice(0, 15).map((it) => it.id) } });
+    expect(cp).toMatchObject({
+      role: 'user',
+      derivation: { kind: 'checkpoint', part: 'summary', covers: items.slice(0, 15).map((it) => it.id) },
+    });
     // The raw tail is unchanged, item for item.
     for (const [k, it] of view.items.slice(1).entries()) expect(it.blocks).toEqual(items[15 + k]?.blocks);
     // The summary is the installed (annotated) text, the one priced.
     expect(res.summary).toBe(cp?.blocks[0]?.type === 'text' ? cp.blocks[0].text : null);
     expect(res.summary).toContain(HANDOFF);
-    expect(res.summary).toMatch(/^\[Checkpoint \(layered\): summary of items #0–#14 \(15 items\); the 5 most recent item\(s\) follow verbatim\]/);
+    expect(res.summary).toMatch(
+      /^\[Checkpoint \(layered\): summary of items #0–#14 \(15 items\); the 5 most recent item\(s\) follow verbatim\]/,
+    );
     expect(res.tokens).toEqual({ before: viewTokens(input(items, fake).source, charCounter), after: viewTokens(view, charCounter) });
   });
 
@@ -62,7 +67,11 @@ describe('layered: definition and one-shot path', () => {
 
   it('a provider overflow on the one-shot request switches to MapReduce at the reported window', async () => {
     const items = history(20, 100);
-    const fake = new FakeSummarizer([byStage('one-shot', { error: { kind: 'overflow', message: 'too long', window: 1_800 } }), passAudit], 128_000, null);
+    const fake = new FakeSummarizer(
+      [byStage('one-shot', { error: { kind: 'overflow', message: 'too long', window: 1_800 } }), passAudit],
+      128_000,
+      null,
+    );
     const res = await layered.run(input(items, fake));
     expect(res.outcome).toBe('committed');
     expect(fake.requests[0]?.stage).toBe('one-shot');
@@ -93,13 +102,19 @@ describe('layered: definition and one-shot path', () => {
     expect(ok.tokens.after).toBeGreaterThan(1_900);
     expect(ok.tokens.after).toBeLessThanOrEqual(2_500);
 
-    const res = await layered.run(input(items, new FakeSummarizer([byStage('one-shot', { text: long })], 128_000, null), { maxOutput: 600 }));
+    const res = await layered.run(
+      input(items, new FakeSummarizer([byStage('one-shot', { text: long })], 128_000, null), { maxOutput: 600 }),
+    );
     expect(res).toMatchObject({ outcome: 'failed', view: null, summary: null });
     expect(res.error).toMatch(/handoff rejected: .* over the commit budget of 1900 \(agent window 2500 − output reserve 600\)/);
   });
 
   it('keeps unanswered user messages verbatim after the checkpoint', async () => {
-    const items = [...history(20, 100), sized(20, 'user', 400, 'steer: also update the docs'), sized(21, 'user', 200, 'queued: and the changelog')];
+    const items = [
+      ...history(20, 100),
+      sized(20, 'user', 400, 'steer: also update the docs'),
+      sized(21, 'user', 200, 'queued: and the changelog'),
+    ];
     const fake = new FakeSummarizer([byStage('one-shot', { text: HANDOFF })], 128_000, null);
     const res = await layered.run(input(items, fake));
     expect(res.outcome).toBe('committed');
@@ -109,8 +124,10 @@ describe('layered: definition and one-shot path', () => {
   it('notes stale observations: a file read in the prefix and changed later', async () => {
     const items = [
       text(0, 'user', 'Fix the bug in src/app.ts'),
-      call(1, 'r1', 'read_file', { path: 'src/app.ts' }), result(2, 'r1', 'const a = 1;'),
-      call(3, 'e1', 'edit_file', { path: 'src/app.ts', old: '1', new: '2' }), result(4, 'e1', 'ok'),
+      call(1, 'r1', 'read_file', { path: 'src/app.ts' }),
+      result(2, 'r1', 'const a = 1;'),
+      call(3, 'e1', 'edit_file', { path: 'src/app.ts', old: '1', new: '2' }),
+      result(4, 'e1', 'ok'),
       ...history(6, 100).map((it, k) => ({ ...it, id: `t${k}` })),
     ];
     const fake = new FakeSummarizer([byStage('one-shot', { text: HANDOFF })], 128_000, null);
@@ -124,13 +141,23 @@ describe('layered: definition and one-shot path', () => {
     await layered.run(input(history(20, 100), fake, { onProgress: (p) => seen.push(p) }));
     expect(seen).toContainEqual({ stage: 'one-shot', done: 0, total: 1 });
 
-    expect(await layered.run(input(history(20), null))).toMatchObject({ outcome: 'failed', error: expect.stringContaining('needs a summarizer') });
-    expect(await layered.run(input(history(20), fake, { options: { concurrency: 8 } }))).toMatchObject({ outcome: 'failed', error: expect.stringContaining('concurrency') });
+    expect(await layered.run(input(history(20), null))).toMatchObject({
+      outcome: 'failed',
+      error: expect.stringContaining('needs a summarizer'),
+    });
+    expect(await layered.run(input(history(20), fake, { options: { concurrency: 8 } }))).toMatchObject({
+      outcome: 'failed',
+      error: expect.stringContaining('concurrency'),
+    });
 
     const ac = new AbortController();
     ac.abort();
     const before = fake.requests.length;
-    expect(await layered.run(input(history(20), fake, { signal: ac.signal }))).toMatchObject({ outcome: 'failed', error: 'cancelled', view: null });
+    expect(await layered.run(input(history(20), fake, { signal: ac.signal }))).toMatchObject({
+      outcome: 'failed',
+      error: 'cancelled',
+      view: null,
+    });
     expect(fake.requests.length).toBe(before);
   });
 

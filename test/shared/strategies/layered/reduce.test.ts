@@ -11,7 +11,10 @@ import { history, input, itemsIn, ofStage, passAudit } from './helpers';
 
 const HANDOFF = '## Objective\nShip it.\n## Next action\nRun the tests.';
 const hasRaw = (req: SummaryRequest) => req.messages.length > 1;
-const finalRule = (first: string, second = HANDOFF): FakeRule => (req) => (req.stage === 'final-reduce' ? { text: hasRaw(req) ? second : first } : null);
+const finalRule =
+  (first: string, second = HANDOFF): FakeRule =>
+  (req) =>
+    req.stage === 'final-reduce' ? { text: hasRaw(req) ? second : first } : null;
 const run = (rules: FakeRule[], options: Record<string, unknown> = {}) => {
   const fake = new FakeSummarizer(rules, 2_000, null);
   return layered.run(input(history(40, 100), fake, { options })).then((res) => ({ res, fake }));
@@ -21,7 +24,12 @@ describe('layered: recursive reduction', () => {
   it('groups ordered summaries into levels until one final reduction fits', async () => {
     // 18 maps (segmentTokens 300) answering 600-token summaries; intermediate reductions answer 600 too:
     // two per request → levels of 9, 5, 3 and 2 reductions, then the final one at level 5.
-    const rules = [byStage('map', { text: 'M'.repeat(2_400) }), byStage('reduce', { text: 'R'.repeat(2_400) }), byStage('final-reduce', { text: HANDOFF }), passAudit];
+    const rules = [
+      byStage('map', { text: 'M'.repeat(2_400) }),
+      byStage('reduce', { text: 'R'.repeat(2_400) }),
+      byStage('final-reduce', { text: HANDOFF }),
+      passAudit,
+    ];
     const { res, fake } = await run(rules, { segmentTokens: 300 });
     expect(res.outcome).toBe('committed');
     const red = res.mapreduce?.reductions ?? [];
@@ -60,7 +68,15 @@ describe('layered: REREAD', () => {
     expect(raw).toContain('Complete raw items #10–#11');
     expect(itemsIn(finals[1] as SummaryRequest)).toEqual([2, 3, 10, 11]);
     expect(finals[1]?.messages[0]).toEqual(finals[0]?.messages[0]);
-    expect(res.mapreduce?.rereads).toEqual([{ ranges: [[2, 3], [10, 11]], ok: true }]);
+    expect(res.mapreduce?.rereads).toEqual([
+      {
+        ranges: [
+          [2, 3],
+          [10, 11],
+        ],
+        ok: true,
+      },
+    ]);
     expect(res.summary).toContain(HANDOFF);
   });
 
@@ -107,7 +123,10 @@ describe('layered: REREAD', () => {
 
 describe('layered: audit and corrections', () => {
   it('corrects a failed audit and revalidates the correction', async () => {
-    const audit: FakeRule = (req) => (req.stage === 'audit' ? { text: req.messages[0]?.text.includes('CORRECTED') ? 'PASS' : 'FAIL\n- missing constraint: no network (map 1, #4)' } : null);
+    const audit: FakeRule = (req) =>
+      req.stage === 'audit'
+        ? { text: req.messages[0]?.text.includes('CORRECTED') ? 'PASS' : 'FAIL\n- missing constraint: no network (map 1, #4)' }
+        : null;
     const { res, fake } = await run([finalRule(HANDOFF), audit, byStage('correction', { text: `${HANDOFF}\nCORRECTED` })]);
     expect(res.outcome).toBe('committed');
     expect(res.summary).toContain('CORRECTED');
@@ -129,7 +148,11 @@ describe('layered: audit and corrections', () => {
     expect(res).toMatchObject({ outcome: 'failed', view: null });
     expect(res.error).toContain('still fails after 2 corrections');
     expect(ofStage(fake.requests, 'correction')).toHaveLength(2);
-    expect(res.mapreduce?.audits.map((a) => [a.ok, a.corrections])).toEqual([[false, 0], [false, 1], [false, 2]]);
+    expect(res.mapreduce?.audits.map((a) => [a.ok, a.corrections])).toEqual([
+      [false, 0],
+      [false, 1],
+      [false, 2],
+    ]);
   });
 
   it('an answer outside the PASS/FAIL protocol is not a pass', async () => {
@@ -140,7 +163,11 @@ describe('layered: audit and corrections', () => {
 
   it('cancellation during the audit returns failed "cancelled", not an audit failure', async () => {
     const ac = new AbortController();
-    const fake = new FakeSummarizer([finalRule(HANDOFF), (req) => (req.stage === 'audit' ? (ac.abort(), { text: 'PASS' }) : null)], 2_000, null);
+    const fake = new FakeSummarizer(
+      [finalRule(HANDOFF), (req) => (req.stage === 'audit' ? (ac.abort(), { text: 'PASS' }) : null)],
+      2_000,
+      null,
+    );
     const res = await layered.run(input(history(40, 100), fake, { signal: ac.signal }));
     expect(res).toMatchObject({ outcome: 'failed', error: 'cancelled', view: null });
     expect(res.mapreduce?.segments.every((s) => s.status === 'accepted')).toBe(true);

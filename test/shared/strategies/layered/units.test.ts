@@ -23,8 +23,14 @@ describe('cosh numbers', () => {
   });
 
   it('options: defaults, concurrency 1–4 only, unknown keys rejected', () => {
-    expect(parseOptions(undefined)).toEqual({ ok: true, options: { concurrency: 4, segmentTokens: null, audit: true, forceMapReduce: false } });
-    expect(parseOptions({ concurrency: 2, segmentTokens: 300 })).toMatchObject({ ok: true, options: { concurrency: 2, segmentTokens: 300 } });
+    expect(parseOptions(undefined)).toEqual({
+      ok: true,
+      options: { concurrency: 4, segmentTokens: null, audit: true, forceMapReduce: false },
+    });
+    expect(parseOptions({ concurrency: 2, segmentTokens: 300 })).toMatchObject({
+      ok: true,
+      options: { concurrency: 2, segmentTokens: 300 },
+    });
     expect(parseOptions({ concurrency: 5 })).toMatchObject({ ok: false });
     expect(parseOptions({ concurrency: 0 })).toMatchObject({ ok: false });
     expect(parseOptions({ concurrency: 2.5 })).toMatchObject({ ok: false });
@@ -51,7 +57,11 @@ describe('packSegments (whole items, soft target)', () => {
   it('packs only the given range and never cuts or drops an item', () => {
     const t = [10, 20, 30, 40, 50, 60];
     const groups = packSegments(t, 1, 4, 60);
-    expect(groups).toEqual([{ from: 1, to: 2, tokens: 50 }, { from: 3, to: 3, tokens: 40 }, { from: 4, to: 4, tokens: 50 }]);
+    expect(groups).toEqual([
+      { from: 1, to: 2, tokens: 50 },
+      { from: 3, to: 3, tokens: 40 },
+      { from: 4, to: 4, tokens: 50 },
+    ]);
     expect(groups.flatMap((g) => Array.from({ length: g.to - g.from + 1 }, (_, k) => g.from + k))).toEqual([1, 2, 3, 4]);
   });
 });
@@ -59,7 +69,13 @@ describe('packSegments (whole items, soft target)', () => {
 describe('planCut (20 % raw tail of the agent window, at unit boundaries)', () => {
   it('reserves 20 % of the agent window and never splits a tool call from its result', () => {
     // agent window 1,000 → tail budget 200.
-    const items = [sized(0, 'user', 100), sized(1, 'assistant', 100), call(2, 'c1', 'read_file', { path: 'a.ts', note: 'n'.repeat(200) }), result(3, 'c1', 'x'.repeat(480)), sized(4, 'assistant', 50)];
+    const items = [
+      sized(0, 'user', 100),
+      sized(1, 'assistant', 100),
+      call(2, 'c1', 'read_file', { path: 'a.ts', note: 'n'.repeat(200) }),
+      result(3, 'c1', 'x'.repeat(480)),
+      sized(4, 'assistant', 50),
+    ];
     const tokens = itemTokens(items, charCounter);
     // The result alone would still fit beside the last item, but not with its call: an item-level cut
     // would keep #3 without #2. The tail starts at #4 instead.
@@ -68,7 +84,13 @@ describe('planCut (20 % raw tail of the agent window, at unit boundaries)', () =
     const plan = planCut(items, tokens, 1_000);
     expect(plan).toMatchObject({ tailBudget: 200, from: 0, to: 3, tailFrom: 4 });
 
-    const small = [sized(0, 'user', 150), sized(1, 'assistant', 150), call(2, 'c1', 'read_file', { path: 'a.ts' }), result(3, 'c1', 'ok'), sized(4, 'assistant', 50)];
+    const small = [
+      sized(0, 'user', 150),
+      sized(1, 'assistant', 150),
+      call(2, 'c1', 'read_file', { path: 'a.ts' }),
+      result(3, 'c1', 'ok'),
+      sized(4, 'assistant', 50),
+    ];
     const p2 = planCut(small, itemTokens(small, charCounter), 1_000);
     // 50 + the small pair fit under 200: the pair is in the tail whole.
     expect(p2.tailFrom).toBe(2);
@@ -90,7 +112,11 @@ describe('planCut (20 % raw tail of the agent window, at unit boundaries)', () =
   });
 
   it('keeps an open tool call unit raw, and leading system items before the checkpoint', () => {
-    const items = [text(0, 'system', 'rules'), ...history(6, 100).map((it, k) => ({ ...it, id: `h${k}` })), call(7, 'open', 'bash', { cmd: 'x'.repeat(2_000) })];
+    const items = [
+      text(0, 'system', 'rules'),
+      ...history(6, 100).map((it, k) => ({ ...it, id: `h${k}` })),
+      call(7, 'open', 'bash', { cmd: 'x'.repeat(2_000) }),
+    ];
     const plan = planCut(items, itemTokens(items, charCounter), 1_000);
     expect(plan.headEnd).toBe(1);
     expect(plan.from).toBe(1);
@@ -101,7 +127,14 @@ describe('planCut (20 % raw tail of the agent window, at unit boundaries)', () =
 describe('REREAD parsing', () => {
   const avail = { from: 0, to: 29 };
   it('accepts up to three inclusive ranges within the compacted items', () => {
-    expect(parseReread('2-3, 10-12,#20-#20', avail)).toEqual({ ok: true, ranges: [[2, 3], [10, 12], [20, 20]] });
+    expect(parseReread('2-3, 10-12,#20-#20', avail)).toEqual({
+      ok: true,
+      ranges: [
+        [2, 3],
+        [10, 12],
+        [20, 20],
+      ],
+    });
   });
   it('rejects malformed, more than three, and unavailable ranges with a reason', () => {
     expect(parseReread('two-three', avail)).toMatchObject({ ok: false, reason: expect.stringContaining('malformed') });
@@ -116,7 +149,10 @@ describe('audit verdict protocol', () => {
   it('PASS on the first line passes; FAIL lists problems; anything else is not a pass', () => {
     expect(parseVerdict('PASS')).toEqual({ pass: true });
     expect(parseVerdict('\n**PASS**\n')).toEqual({ pass: true });
-    expect(parseVerdict('FAIL\n- missing constraint X (map 2)\n- invented Y')).toEqual({ pass: false, findings: ['missing constraint X (map 2)', 'invented Y'] });
+    expect(parseVerdict('FAIL\n- missing constraint X (map 2)\n- invented Y')).toEqual({
+      pass: false,
+      findings: ['missing constraint X (map 2)', 'invented Y'],
+    });
     expect(parseVerdict('FAIL')).toMatchObject({ pass: false, findings: [expect.stringContaining('without listing')] });
     expect(parseVerdict('Looks good to me')).toMatchObject({ pass: false, findings: [expect.stringContaining('unparseable')] });
     expect(parseVerdict('PASSABLE')).toMatchObject({ pass: false });
@@ -133,11 +169,16 @@ describe('audit verdict protocol', () => {
 describe('stale observations (deterministic post-check)', () => {
   it('flags a file read in the prefix and written or edited later, not one only read', () => {
     const items = [
-      call(0, 'a', 'read_file', { path: 'src/a.ts' }), result(1, 'a', 'old a'),
-      call(2, 'b', 'read_file', { path: 'src/b.ts' }), result(3, 'b', 'b'),
-      call(4, 'c', 'str_replace_based_edit_tool', { command: 'view', path: 'src/c.ts' }), result(5, 'c', 'c'),
-      call(6, 'd', 'edit_file', { file_path: 'src/a.ts', old: 'x', new: 'y' }), result(7, 'd', 'ok'),
-      call(8, 'e', 'apply_patch', { input: '*** Begin Patch\n*** Update File: src/c.ts\n@@\n-a\n+b\n*** End Patch' }), result(9, 'e', 'ok'),
+      call(0, 'a', 'read_file', { path: 'src/a.ts' }),
+      result(1, 'a', 'old a'),
+      call(2, 'b', 'read_file', { path: 'src/b.ts' }),
+      result(3, 'b', 'b'),
+      call(4, 'c', 'str_replace_based_edit_tool', { command: 'view', path: 'src/c.ts' }),
+      result(5, 'c', 'c'),
+      call(6, 'd', 'edit_file', { file_path: 'src/a.ts', old: 'x', new: 'y' }),
+      result(7, 'd', 'ok'),
+      call(8, 'e', 'apply_patch', { input: '*** Begin Patch\n*** Update File: src/c.ts\n@@\n-a\n+b\n*** End Patch' }),
+      result(9, 'e', 'ok'),
     ];
     expect(staleObservations(items, 0, 5)).toEqual([
       { path: 'src/a.ts', readAt: 0, changedAt: 6 },
@@ -148,19 +189,37 @@ describe('stale observations (deterministic post-check)', () => {
 
 describe('answer classification', () => {
   const req = { stage: 'map' as const, label: 'map 1 (#0–#3)', system: null, messages: [], maxOutput: 200 };
-  const base: SummaryCall = { request: req, model: 'fake:m', text: 'ok', finish: { raw: 'end_turn', reason: 'stop' }, usage: null, latencyMs: 0, attempts: 1, error: null };
+  const base: SummaryCall = {
+    request: req,
+    model: 'fake:m',
+    text: 'ok',
+    finish: { raw: 'end_turn', reason: 'stop' },
+    usage: null,
+    latencyMs: 0,
+    attempts: 1,
+    error: null,
+  };
   const live = new AbortController().signal;
 
   it('accepts only a natural finish with text (completion integrity)', () => {
     expect(classify(base, live)).toMatchObject({ ok: true, text: 'ok' });
-    expect(classify({ ...base, finish: { raw: 'max_tokens', reason: 'length' } }, live)).toMatchObject({ ok: false, kind: 'failed', reason: expect.stringContaining('max_tokens') });
+    expect(classify({ ...base, finish: { raw: 'max_tokens', reason: 'length' } }, live)).toMatchObject({
+      ok: false,
+      kind: 'failed',
+      reason: expect.stringContaining('max_tokens'),
+    });
     expect(classify({ ...base, finish: null }, live)).toMatchObject({ ok: false, kind: 'failed' });
     expect(classify({ ...base, text: '  ' }, live)).toMatchObject({ ok: false, kind: 'failed' });
   });
 
   it('only an overflow error is an overflow; a cancelled answer is a cancellation only when we aborted', () => {
     const err = (e: SummaryCall['error']): SummaryCall => ({ ...base, text: null, error: e });
-    expect(classify(err({ kind: 'overflow', message: 'too long', window: 8_000 }), live)).toEqual({ ok: false, kind: 'overflow', reason: 'map 1 (#0–#3): context overflow: too long', window: 8_000 });
+    expect(classify(err({ kind: 'overflow', message: 'too long', window: 8_000 }), live)).toEqual({
+      ok: false,
+      kind: 'overflow',
+      reason: 'map 1 (#0–#3): context overflow: too long',
+      window: 8_000,
+    });
     expect(classify(err({ kind: 'http', status: 413, message: 'payload too large' }), live)).toMatchObject({ kind: 'failed' });
     expect(classify(err({ kind: 'cancelled', message: 'stream closed' }), live)).toMatchObject({ kind: 'failed' });
     const ac = new AbortController();

@@ -44,8 +44,18 @@ describe('one-shot: handoff view', () => {
     expect(res.error).toBeNull();
     expect(res.summary).toBe(HANDOFF);
     expect(res.view?.items.map((i) => i.id)).toEqual(['one-shot:1', 'one-shot:2', 'u2', 'a2']);
-    expect(res.view?.items[0]).toEqual({ id: 'one-shot:1', role: 'user', blocks: [{ type: 'text', text: CONTINUATION_TEXT }], derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'c1', 'r1', 'a1'], part: 'continuation' } });
-    expect(res.view?.items[1]).toEqual({ id: 'one-shot:2', role: 'assistant', blocks: [{ type: 'text', text: HANDOFF }], derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'c1', 'r1', 'a1'], part: 'handoff' } });
+    expect(res.view?.items[0]).toEqual({
+      id: 'one-shot:1',
+      role: 'user',
+      blocks: [{ type: 'text', text: CONTINUATION_TEXT }],
+      derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'c1', 'r1', 'a1'], part: 'continuation' },
+    });
+    expect(res.view?.items[1]).toEqual({
+      id: 'one-shot:2',
+      role: 'assistant',
+      blocks: [{ type: 'text', text: HANDOFF }],
+      derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['u1', 'c1', 'r1', 'a1'], part: 'handoff' },
+    });
     expect(res.view?.items[2]).toEqual({ id: 'u2', role: 'user', blocks: items[4]?.blocks });
     expect(res.view?.system).toBe(source.system);
     expect(res.tokens).toEqual({ before: viewTokens(source, charCounter), after: viewTokens(res.view ?? source, charCounter) });
@@ -78,9 +88,13 @@ describe('one-shot: handoff view', () => {
     const items = session();
     const t = itemTokens(items, charCounter);
     // Room for r1..a2 but not for c1: the tail cannot start at the orphan result r1.
-    const res = await oneShot.run(input(view(items), { summarizer: new FakeSummarizer([() => ({ text: HANDOFF })]), options: { tailTokens: sum(t, 2) } }));
+    const res = await oneShot.run(
+      input(view(items), { summarizer: new FakeSummarizer([() => ({ text: HANDOFF })]), options: { tailTokens: sum(t, 2) } }),
+    );
     expect(res.view?.items.map((i) => i.id)).toEqual(['one-shot:1', 'one-shot:2', 'a1', 'u2', 'a2']);
-    const withCall = await oneShot.run(input(view(items), { summarizer: new FakeSummarizer([() => ({ text: HANDOFF })]), options: { tailTokens: sum(t, 1) } }));
+    const withCall = await oneShot.run(
+      input(view(items), { summarizer: new FakeSummarizer([() => ({ text: HANDOFF })]), options: { tailTokens: sum(t, 1) } }),
+    );
     expect(withCall.view?.items.map((i) => i.id)).toEqual(['one-shot:1', 'one-shot:2', 'c1', 'r1', 'a1', 'u2', 'a2']);
   });
 
@@ -88,7 +102,13 @@ describe('one-shot: handoff view', () => {
     const items = session();
     const t = itemTokens(items, charCounter);
     // A 6,000-character system prompt alone is 1,500 tokens, over a 1,000-token agent window.
-    const res = await oneShot.run(input(view(items, chars(6_000, 's')), { window: 1_000, summarizer: new FakeSummarizer([() => ({ text: HANDOFF })]), options: { tailTokens: sum(t, 4) } }));
+    const res = await oneShot.run(
+      input(view(items, chars(6_000, 's')), {
+        window: 1_000,
+        summarizer: new FakeSummarizer([() => ({ text: HANDOFF })]),
+        options: { tailTokens: sum(t, 4) },
+      }),
+    );
     expect(res.outcome).toBe('failed');
     expect(res.error).toMatch(/^the handoff view \([\d,]+ tokens\) does not fit the agent's window \(1,000\)$/);
     expect(res.calls).toHaveLength(1);
@@ -96,7 +116,9 @@ describe('one-shot: handoff view', () => {
 
   it('keeps an unanswered call at the end in the tail whatever the tail budget', async () => {
     const items = [...session(), call('c9', 'k9', 'bash', '{"cmd":"npm test"}')];
-    const res = await oneShot.run(input(view(items), { summarizer: new FakeSummarizer([() => ({ text: HANDOFF })]), options: { tailTokens: 0 } }));
+    const res = await oneShot.run(
+      input(view(items), { summarizer: new FakeSummarizer([() => ({ text: HANDOFF })]), options: { tailTokens: 0 } }),
+    );
     expect(res.view?.items.map((i) => i.id)).toEqual(['one-shot:1', 'one-shot:2', 'c9']);
   });
 });
@@ -106,7 +128,13 @@ describe('one-shot: Rind precheck', () => {
     const body = Array.from({ length: 60_000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
     const requirement = `Requirement: ${chars(3_000, 'r')}`;
     const args = `{"content":"${chars(5_000, 'w')}"}`;
-    const items = [user('u1', requirement), call('c1', 'k1', 'write_file', args), result('r1', 'k1', body), user('u2', 'ok'), assistant('a2', 'done')];
+    const items = [
+      user('u1', requirement),
+      call('c1', 'k1', 'write_file', args),
+      result('r1', 'k1', body),
+      user('u2', 'ok'),
+      assistant('a2', 'done'),
+    ];
     // Summarizer window 10,000: request budget 10,000 − 1,000 − 500 = 8,500 tokens; the body alone is 15,000.
     const fake = new FakeSummarizer([() => ({ text: HANDOFF })], 10_000);
     const res = await oneShot.run(input(view(items), { summarizer: fake, options: { tailTokens: 20 } }));
@@ -116,7 +144,9 @@ describe('one-shot: Rind precheck', () => {
     expect(text).toContain(requirement);
     expect(text).toContain(args);
     expect(fake.requests[0]?.maxOutput).toBe(1_000);
-    expect(res.notes).toContain('precheck shortened 1 tool bodies to first 2,000 + last 2,000 characters (1 in the history, 0 in the reference copy of the tail; 56,000 characters omitted)');
+    expect(res.notes).toContain(
+      'precheck shortened 1 tool bodies to first 2,000 + last 2,000 characters (1 in the history, 0 in the reference copy of the tail; 56,000 characters omitted)',
+    );
   });
 
   it('shortens the reference copy of the tail only when the history alone cannot make room, and keeps the tail verbatim in the view', async () => {
@@ -137,7 +167,9 @@ describe('one-shot: Rind precheck', () => {
     const fake = new FakeSummarizer([() => ({ text: HANDOFF })], 10_000);
     const res = await oneShot.run(input(view(items), { summarizer: fake, options: { tailTokens: 20 } }));
     expect(res.outcome).toBe('failed');
-    expect(res.error).toMatch(/^cannot cut user requirements: the summary request needs [\d,]+ tokens, 8,500 fit \(window 10,000 − reserve 1,000 − headroom 500\)/);
+    expect(res.error).toMatch(
+      /^cannot cut user requirements: the summary request needs [\d,]+ tokens, 8,500 fit \(window 10,000 − reserve 1,000 − headroom 500\)/,
+    );
     expect(fake.requests).toHaveLength(0);
     expect(res.calls).toHaveLength(0);
     expect(res.view).toBeNull();
@@ -159,7 +191,11 @@ describe('one-shot: completion integrity and cancellation', () => {
   });
 
   it('a non-natural finish is not a handoff', async () => {
-    const res = await run(new FakeSummarizer([() => ({ text: 'half a summ', finish: { raw: 'max_tokens', reason: 'length' }, usage: { input: 900, output: 8_192 } })]));
+    const res = await run(
+      new FakeSummarizer([
+        () => ({ text: 'half a summ', finish: { raw: 'max_tokens', reason: 'length' }, usage: { input: 900, output: 8_192 } }),
+      ]),
+    );
     expect(res.outcome).toBe('failed');
     expect(res.error).toBe('not a handoff: summary call failed (incomplete: finish reason: max_tokens)');
     expect(res.calls[0]?.usage?.output).toBe(8_192);
@@ -185,8 +221,12 @@ describe('one-shot: completion integrity and cancellation', () => {
   });
 
   it('rejects unknown or out-of-range options instead of throwing', async () => {
-    expect((await oneShot.run(input(view(session()), { summarizer: new FakeSummarizer([]), options: { tailRatio: 2 } }))).error).toMatch(/^invalid options/);
-    expect((await oneShot.run(input(view(session()), { summarizer: new FakeSummarizer([]), options: { bogus: 1 } }))).error).toMatch(/Unrecognized key: "bogus"/);
+    expect((await oneShot.run(input(view(session()), { summarizer: new FakeSummarizer([]), options: { tailRatio: 2 } }))).error).toMatch(
+      /^invalid options/,
+    );
+    expect((await oneShot.run(input(view(session()), { summarizer: new FakeSummarizer([]), options: { bogus: 1 } }))).error).toMatch(
+      /Unrecognized key: "bogus"/,
+    );
     expect((await oneShot.run(input(view(session())))).error).toBe('one-shot needs a summarizer; none was given');
   });
 });

@@ -7,7 +7,13 @@ import type { SourceItem, SourceView } from '../../../../src/shared/strategies/t
 import { FakeSummarizer } from '../fake-summarizer';
 import { assistant, call, chars, input, result, sys, textOf, user, view } from '../common/build';
 
-const SUMMARY = { session_intent: 'fix the build', files_touched: ['src/app.ts'], decisions: ['keep the API'], pending_questions: [], next_steps: ['run npm test'] };
+const SUMMARY = {
+  session_intent: 'fix the build',
+  files_touched: ['src/app.ts'],
+  decisions: ['keep the API'],
+  pending_questions: [],
+  next_steps: ['run npm test'],
+};
 const json = () => new FakeSummarizer([() => ({ text: JSON.stringify(SUMMARY) })]);
 
 /** n alternating user/assistant messages m0..m(n-1), each `size` characters. */
@@ -37,7 +43,9 @@ describe('preemptive: watermarks on the projected next turn', () => {
     const res = await preemptive.run(input(source, { window: limit, summarizer: json() }));
     expect(res.outcome).toBe('committed');
     const f = (n: number) => n.toLocaleString('en-US');
-    expect(res.notes[0]).toBe(`projected next turn ${f(projected)} = buffer ${f(before)} + output headroom 4,096 + expected tool result ${f(pending)}; soft ${f(projected)}, hard ${f((limit * 95) / 100)} of ${f(limit)}`);
+    expect(res.notes[0]).toBe(
+      `projected next turn ${f(projected)} = buffer ${f(before)} + output headroom 4,096 + expected tool result ${f(pending)}; soft ${f(projected)}, hard ${f((limit * 95) / 100)} of ${f(limit)}`,
+    );
     expect(res.notes[1]).toBe('preemptive trigger');
 
     const below = await preemptive.run(input(source, { window: limit + 10, summarizer: json() }));
@@ -47,7 +55,9 @@ describe('preemptive: watermarks on the projected next turn', () => {
   it('labels a projection at or over 0.95 of the window reactive, and takes an explicit expected tool-result size', async () => {
     const source = view(base);
     const before = viewTokens(source, charCounter);
-    const res = await preemptive.run(input(source, { window: 20_000, summarizer: json(), options: { pendingToolResult: 19_000 - before - 4_096 } }));
+    const res = await preemptive.run(
+      input(source, { window: 20_000, summarizer: json(), options: { pendingToolResult: 19_000 - before - 4_096 } }),
+    );
     expect(res.notes[0]).toContain('projected next turn 19,000 = ');
     expect(res.notes[1]).toBe('reactive trigger');
   });
@@ -64,7 +74,10 @@ describe('preemptive: summary block and tail', () => {
     expect(textOf(block)).toBe(
       'PRIOR SESSION SUMMARY (immutable until next compaction):\n{\n  "session_intent": "fix the build",\n  "files_touched": [\n    "src/app.ts"\n  ],\n  "decisions": [\n    "keep the API"\n  ],\n  "pending_questions": [],\n  "next_steps": [\n    "run npm test"\n  ]\n}',
     );
-    expect(block).toMatchObject({ role: 'user', derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['m0', 'm1', 'm2', 'm3'], part: 'summary' } });
+    expect(block).toMatchObject({
+      role: 'user',
+      derivation: { kind: 'checkpoint', compactionId: 'rerun', covers: ['m0', 'm1', 'm2', 'm3'], part: 'summary' },
+    });
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ stage: 'one-shot', maxOutput: 1_024, system: null });
     expect(fake.requests[0]?.messages[0]?.text).toContain('MESSAGES:\n[#1 user]\n0: ');
@@ -91,7 +104,9 @@ describe('preemptive: failures fall back to loud head/tail truncation', () => {
     expect(res.error).toMatch(/^summary: malformed JSON from the summarizer: /);
     expect(ids(res.view)).toEqual(['s0', 'preemptive:1', ...items.slice(5).map((i) => i.id)]);
     expect(res.view?.items[1]).toEqual({
-      id: 'preemptive:1', role: 'user', blocks: [{ type: 'text', text: '[earlier history truncated; compactor unavailable]' }],
+      id: 'preemptive:1',
+      role: 'user',
+      blocks: [{ type: 'text', text: '[earlier history truncated; compactor unavailable]' }],
       derivation: { kind: 'marker', of: ['m0', 'm1', 'm2', 'm3'], fallback: 'truncation' },
     });
     expect(res.calls).toHaveLength(1);
@@ -101,7 +116,10 @@ describe('preemptive: failures fall back to loud head/tail truncation', () => {
 
   it('missing keys and an unavailable summarizer are failures too', async () => {
     const missing = await run(new FakeSummarizer([() => ({ text: '{"session_intent": "x"}' })]));
-    expect(missing).toMatchObject({ outcome: 'fallback', error: 'summary: summarizer missing keys: files_touched, decisions, pending_questions, next_steps' });
+    expect(missing).toMatchObject({
+      outcome: 'fallback',
+      error: 'summary: summarizer missing keys: files_touched, decisions, pending_questions, next_steps',
+    });
     expect(await run(null)).toMatchObject({ outcome: 'fallback', error: 'summarizer unavailable', calls: [] });
   });
 
@@ -109,7 +127,9 @@ describe('preemptive: failures fall back to loud head/tail truncation', () => {
     const empty = () => new FakeSummarizer([() => ({ text: JSON.stringify({ ...SUMMARY, files_touched: [], decisions: [] }) })]);
     const many = [...chat(31)]; // 21 summarised + 10 kept
     const failed = await preemptive.run(input(view(many), { window: 5_000, summarizer: empty(), options: { force: true } }));
-    expect(failed.error).toBe('summary: summarizer returned empty load-bearing fields (no decisions and no files_touched after 21 messages)');
+    expect(failed.error).toBe(
+      'summary: summarizer returned empty load-bearing fields (no decisions and no files_touched after 21 messages)',
+    );
     const ok = await preemptive.run(input(view(many.slice(1)), { window: 5_000, summarizer: empty(), options: { force: true } }));
     expect(ok.outcome).toBe('committed');
   });
@@ -132,7 +152,14 @@ describe('preemptive: wedged buffer -> chunk-and-merge', () => {
   it('summarises two halves, then merges the two partial summaries', async () => {
     const items = chat(30, 400);
     const half = (intent: string) => JSON.stringify({ ...SUMMARY, session_intent: intent });
-    const fake = new FakeSummarizer([(req) => (req.label === 'chunk 1/2' ? { text: half('first') } : null), (req) => (req.label === 'chunk 2/2' ? { text: half('second') } : null), () => ({ text: half('merged') })], 3_000);
+    const fake = new FakeSummarizer(
+      [
+        (req) => (req.label === 'chunk 1/2' ? { text: half('first') } : null),
+        (req) => (req.label === 'chunk 2/2' ? { text: half('second') } : null),
+        () => ({ text: half('merged') }),
+      ],
+      3_000,
+    );
     const res = await preemptive.run(input(view(items), { window: 100_000, summarizer: fake, options: { force: true } }));
     expect(res.outcome).toBe('committed');
     expect(fake.requests.map((r) => r.stage)).toEqual(['chunk', 'chunk', 'merge']);
@@ -147,7 +174,14 @@ describe('preemptive: wedged buffer -> chunk-and-merge', () => {
   });
 
   it('splits at the unit boundary nearest the middle', () => {
-    const items = [user('u0', 'a'), call('c1', 'k1'), result('r1', 'k1', 'x'), call('c2', 'k2'), result('r2', 'k2', 'y'), assistant('a5', 'b')];
+    const items = [
+      user('u0', 'a'),
+      call('c1', 'k1'),
+      result('r1', 'k1', 'x'),
+      call('c2', 'k2'),
+      result('r2', 'k2', 'y'),
+      assistant('a5', 'b'),
+    ];
     // Middle of [0, 6) is 3, a unit boundary; of [0, 5) it is 2, inside c1/r1, so 1 or 3: 1 is nearer first.
     expect(halfPoint(items, 0, 6)).toBe(3);
     expect(halfPoint(items, 0, 5)).toBe(1);
