@@ -41,14 +41,21 @@ describe('fidelity scenarios', () => {
   it('every scenario file is valid and names a known client', () => {
     expect(scenarios.length).toBeGreaterThanOrEqual(10);
     for (const s of scenarios) expect(Object.keys(CLIENTS)).toContain(s.client);
-    expect(new Set(scenarios.map((s) => `${s.client}/${s.name}`)).size).toBe(scenarios.length);
+    // One file of a name for every version it runs on: a variant (`versions`) claims versions no
+    // other file of the name claims, and at most one file of a name lists none.
+    const claims = scenarios.flatMap((s) => (s.versions ?? ['*']).map((v) => `${s.client}/${s.name}@${v}`));
+    expect(new Set(claims).size).toBe(claims.length);
   });
 
-  it('every scenario has a saved run of the pinned client version', () => {
-    for (const s of scenarios) {
-      const dir = join(ROOT, 'logs', `${s.client}-${CLIENTS[s.client].version}`, s.name);
-      expect(existsSync(join(dir, 'run.json')), dir).toBe(true);
-    }
+  it('every scenario has a saved run of the pinned client version, and a variant of each version it lists', () => {
+    for (const s of scenarios)
+      for (const version of s.versions ?? [CLIENTS[s.client].version]) {
+        const dir = join(ROOT, 'logs', `${s.client}-${version}`, s.name);
+        expect(existsSync(join(dir, 'run.json')), dir).toBe(true);
+        // A variant's run is a run of the variant, not of the file it stands in for.
+        if (s.versions)
+          expect((JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { description: string }).description, dir).toBe(s.description);
+      }
   });
 
   it('builds the client command lines the suite runs', () => {
