@@ -21,10 +21,31 @@ src/main/fidelity/compat-notes.ts.
   base URL, with no credentials. It is not a model call and is not counted. Source: captured.jsonl.
 - **api-request records.** Of the versions run, only 2.1.332 writes \`api-request\`,
   \`api-request-shape\` and \`api-request-blob\`; 2.1.197 does not (see the record kinds above).
-- **Automatic compaction did not trigger** on Claude Code 2.0.77, 2.1.9 and 2.1.197, nor on Codex
-  0.77.0 (auto-compact and compact-http-500). Those runs have no \`compact_boundary\` / \`compacted\`
-  record, and no summarizer call on the wire. The scripted usage that makes 2.1.332 / 0.171.0
-  compact did not make these versions compact. Source: the runs' logs and captured.jsonl.
+- **When automatic compaction triggers.** The auto-compact scenario reports a usage over the limit on
+  the agent's last reply of the first turn; the next turn (a new process, \`--resume\` / \`exec resume\`)
+  compacts before it is sent. Three versions did not, each for a reason read from the client's own
+  code, and run a variant of the scenario (a file with \`versions\`) that makes them compact:
+  - Claude Code 2.0.77 and 2.1.9 check, before each agent call, the usage of the last assistant reply
+    in the conversation (input + cache read + cache creation + output) against the window less the
+    output reserve and 13,000. Their own side calls (Warmup, file-path extraction) took the scenario's
+    step that carried the usage, so the agent's reply had none. The variant gives that step to the
+    call that carries the tool result.
+  - Claude Code 2.1.197 checks the usage only when the window comes from somewhere other than the
+    model's own size: \`CLAUDE_CODE_AUTO_COMPACT_WINDOW\`, the \`autoCompactWindow\` setting, server
+    configuration, an experiment, or a default it has for a few models. Otherwise, as for its default
+    model here (claude-opus-4-8, sent with the 1M-context beta), it leaves compaction to a request
+    the API rejects (reactive compaction). The variant sets \`CLAUDE_CODE_AUTO_COMPACT_WINDOW=200000\`;
+    the log then has \`compact_boundary\` with \`trigger: "auto"\`.
+  - Codex 0.77.0 checks \`model_auto_compact_token_limit\` after a model call only when the model asked
+    for a follow-up (a tool call), and before a turn against the usage of the running process, which
+    \`exec resume\` does not restore from the rollout (the resumed turn's first \`token_count\` has
+    \`info: null\`). Its variants (auto-compact, compact-http-500) report the usage on the tool call's
+    reply, so it compacts in the middle of the first turn and the turn goes on after the summary.
+    Their logs show 0.47.0 and 0.59.0 compacting in the first turn right after the reply over the
+    limit, and 0.118.0 and later restoring the usage on resume and compacting before the next turn.
+
+  Source: the clients' code (each Claude Code version's bundled JavaScript; the Codex source of the
+  0.77 period), checked by the variants' runs: their logs and captured.jsonl.
 - **Codex base instructions.** 0.47.0, 0.59.0 and 0.77.0 send them as \`instructions\` and do not
   log them. 0.118.0 sends \`instructions\` and logs the same text in \`session_meta\`. 0.169.0 and
   0.171.0 send them as the first \`input\` item, a \`developer\` message. They log

@@ -210,10 +210,12 @@ Code 2.0.77, 2.1.9, 2.1.97, 2.1.197 and 2.1.332; Codex 0.47.0, 0.59.0, 0.77.0, 0
 0.171.0. All of them take the same headless flags (checked with each version's \`--help\`). The
 current versions run every scenario. The older ones run tools-resume, manual-compact (Claude Code),
 auto-compact and compact-http-500; the other compaction faults say \`currentOnly\`. A scenario file
-may name the versions it is for (\`versions\`), for a version that truly needs other replies; none does
-yet. \`--versions all\` (the default) runs the whole matrix, \`--versions current\` the current versions
-only, and \`--versions 2.1.9,0.47.0\` a list. What each version's log records is in
-docs/compatibility.md, generated from the saved runs by \`npm run docs:compat\`.
+may name the versions it is for (\`versions\`), for a version that truly needs other replies: the
+variants of auto-compact (Claude Code 2.0.77 and 2.1.9, 2.1.197; Codex 0.77.0) and of
+compact-http-500 (Codex 0.77.0) make those versions compact automatically, each for a reason
+docs/compatibility.md gives. \`--versions all\` (the default) runs the whole matrix,
+\`--versions current\` the current versions only, and \`--versions 2.1.9,0.47.0\` a list. What each
+version's log records is in docs/compatibility.md, generated from the saved runs by \`npm run docs:compat\`.
 
 **Time.** Measured here (2 shared cores, clients already in the cache): the current versions alone
 (\`--versions current\`, 13 runs) take 1 min 45 s; the whole matrix (44 runs) takes 7 min 53 s. The
