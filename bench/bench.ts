@@ -386,46 +386,44 @@ async function measureFile(name: string, path: string, runs: number, stepAll: bo
         `CPU: bare ${(cpuBase[round] as number).toFixed(0)}, load ${(cpuLoad[round] as number).toFixed(0)}), replay ${(t2 - t1b).toFixed(0)} ms, maxRSS ${(maxRss() / MB).toFixed(0)} MB`,
     );
   };
-  // The array log on one thread, with nothing else held; the session is let go after its replay.
-  const arrayRound = async (round: number): Promise<void> => {
+  /**
+   * One load on this thread alone with nothing else held, then its replay; the session is let go
+   * after it. Returns the heap in use once the log is built. Used for the array log (the load
+   * before the compact log existed) and, when the default load read ranges on several threads,
+   * for the compact log without the parallel load.
+   */
+  const oneThreadRound = async (
+    round: number,
+    label: string,
+    compactLog: boolean,
+    into: { load: number[]; replay: number[]; both: number[] },
+  ): Promise<number> => {
     held.session = null;
     held.state = null;
     gc();
     const t0 = t();
-    const s = await loadSession(path, { compactLog: false, threads: 1 });
+    const s = await loadSession(path, { compactLog, threads: 1 });
     const t1 = t();
     gc();
-    arrayHeap = process.memoryUsage().heapUsed;
+    const heap = process.memoryUsage().heapUsed;
     const t1b = t();
     const st = replay(s.events);
     const t2 = t();
-    ldA.push(t1 - t0);
-    rpA.push(t2 - t1b);
-    lrA.push(t1 - t0 + (t2 - t1b));
+    into.load.push(t1 - t0);
+    into.replay.push(t2 - t1b);
+    into.both.push(t1 - t0 + (t2 - t1b));
     log(
       name,
-      `round ${round + 1}/${runs}: array log, one thread: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms (${st.requests.length} requests)`,
+      `round ${round + 1}/${runs}: ${label}, one thread: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms (${st.requests.length} requests)`,
     );
     await s.dispose();
+    return heap;
   };
-  // The compact log on this thread alone, when the default load read ranges on several: the same
-  // log without the parallel load. The session is let go after its replay.
+  const arrayRound = async (round: number): Promise<void> => {
+    arrayHeap = await oneThreadRound(round, 'array log', false, { load: ldA, replay: rpA, both: lrA });
+  };
   const compactRound = async (round: number): Promise<void> => {
-    held.session = null;
-    held.state = null;
-    gc();
-    const t0 = t();
-    const s = await loadSession(path, { compactLog: true, threads: 1 });
-    const t1 = t();
-    gc();
-    const t1b = t();
-    replay(s.events);
-    const t2 = t();
-    ldC.push(t1 - t0);
-    rpC.push(t2 - t1b);
-    lrC.push(t1 - t0 + (t2 - t1b));
-    log(name, `round ${round + 1}/${runs}: compact log, one thread: load ${(t1 - t0).toFixed(0)} ms, replay ${(t2 - t1b).toFixed(0)} ms`);
-    await s.dispose();
+    await oneThreadRound(round, 'compact log', true, { load: ldC, replay: rpC, both: lrC });
   };
   const parallel = (): boolean => logInfo.ranges > 1;
 
