@@ -8,6 +8,7 @@ import { parseUpstreams, PROVIDERS, upstreamText } from '../record/routes';
 import { clientEnv, codexSetting } from '../record/settings';
 import { RecordStats } from '../record/stats';
 import { StatusLine, type StatusOutput } from '../record/status-line';
+import { firstSignal } from '../command/signals';
 
 /** Flags of `palimpsest record`. */
 export const RECORD_SPEC: Record<string, 'value' | 'boolean'> = { out: 'value', upstream: 'value', port: 'value', listen: 'boolean' };
@@ -23,15 +24,6 @@ export interface RecordOptions {
   /** Called once the proxy listens (tests). */
   readonly onListening?: (proxy: RecordingProxy) => void;
   readonly env?: NodeJS.ProcessEnv;
-}
-
-function firstSignal(): { stopped: Promise<NodeJS.Signals>; release(): void } {
-  let stop!: (s: NodeJS.Signals) => void;
-  const stopped = new Promise<NodeJS.Signals>((ok) => (stop = ok));
-  const on = (s: NodeJS.Signals) => stop(s);
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
-  return { stopped, release: () => (process.off('SIGINT', on), process.off('SIGTERM', on)) };
 }
 
 /** `palimpsest record [--out FILE] [--upstream [PROVIDER=]URL]… [--port N] (--listen | -- <command> [args…])` */

@@ -6,6 +6,7 @@ import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/arg
 import { CAPTURE_SPEC, captureFlags } from './capture-flag';
 import { approvedEndpoints } from './endpoints';
 import type { Io } from '../command/io';
+import { firstSignal } from '../command/signals';
 
 /** Flags of `palimpsest serve`. */
 export const SERVE_SPEC: Record<string, 'value' | 'boolean'> = {
@@ -35,24 +36,11 @@ const CLOSE_GRACE_MS = 500;
 /** How long the process may stay up after closing, before the signal is raised again to end it. */
 const EXIT_GRACE_MS = 500;
 
-/**
- * Resolves on the first SIGINT or SIGTERM, with its name. The handlers stay installed until
- * `release`, so a second signal during shutdown (Ctrl-C reaches both `npm start` and this process,
- * which also forwards it) does not kill the process before it has closed cleanly.
- */
-function signals(): { stopped: Promise<NodeJS.Signals>; release(): void } {
-  let stop!: (signal: NodeJS.Signals) => void;
-  const stopped = new Promise<NodeJS.Signals>((ok) => (stop = ok));
-  const onSignal = (signal: NodeJS.Signals) => stop(signal);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    stopped,
-    release() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
+/** Waits for `p`, but no longer than `ms`. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((ok) => (timer = setTimeout(ok, ms)))]);
+  clearTimeout(timer);
 }
 
 /**
@@ -66,13 +54,6 @@ function endSoon(signal: NodeJS.Signals): void {
     process.removeAllListeners(signal);
     process.kill(process.pid, signal);
   }, EXIT_GRACE_MS).unref();
-}
-
-/** Waits for `p`, but no longer than `ms`. */
-async function within(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p, new Promise((ok) => (timer = setTimeout(ok, ms)))]);
-  clearTimeout(timer);
 }
 
 /** Serve the renderer and the API for these sessions until told to stop; then close cleanly. */
@@ -104,7 +85,7 @@ export async function serve(options: ServeOptions, io: Io): Promise<number> {
     if (code === 'EACCES') throw new UsageError(`not allowed to listen on port ${options.port}`);
     throw err;
   }
-  const watch = options.until ? null : signals();
+  const watch = options.until ? null : firstSignal();
   io.out(`Palimpsest is serving ${options.paths.length === 0 ? 'no session' : options.paths.join(', ')} on 127.0.0.1 only.`);
   io.out("Open this URL (it carries this launch's access token; keep it private):");
   io.out(`  ${host.url}`);
