@@ -25,14 +25,13 @@ export function readRecord(s: CodexState, l: JsonLine, rec: RolloutRecord): void
   s.cur = l;
   s.at = rec.timestamp;
   if (rec.type !== 'session_meta') ensureSession(s);
+  const estimate = rec.type === 'event_msg' && isObj(rec.payload) && rec.payload.type === 'token_count' && isEstimateCount(rec.payload);
+  // A local compaction's summarizer reports its usage, then Codex re-estimates the new history
+  // before it logs `compacted` (0.77: `recompute_token_usage` comes first): the report still waits
+  // for the `compacted` line past that estimate.
   const waiting = s.pending.current;
-  if (waiting && rec.type !== 'compacted' && !(waiting.ahead === true && aheadWaits(rec))) flushPending(s);
-  if (
-    s.compaction.isOpen &&
-    !(rec.type === 'event_msg' && isObj(rec.payload) && rec.payload.type === 'token_count' && isEstimateCount(rec.payload))
-  ) {
-    endCompaction(s);
-  }
+  if (waiting && rec.type !== 'compacted' && !estimate && !(waiting.ahead === true && aheadWaits(rec))) flushPending(s);
+  if (s.compaction.isOpen && !estimate) endCompaction(s);
   const p = rec.payload;
   switch (rec.type) {
     case 'session_meta':

@@ -49,7 +49,8 @@ import { sniffCodex } from './sniff';
  * cached_input_tokens, cacheRead = cached_input_tokens, output, reasoning =
  * reasoning_output_tokens, context = input_tokens (OpenAI counts cached tokens inside input).
  * New usage with no output item logged before it becomes a request + response at its line (a
- * CODEX_USAGE_WITHOUT_OUTPUT info), unless a `compacted` follows: then it is the summarizer's.
+ * CODEX_USAGE_WITHOUT_OUTPUT info), unless a `compacted` follows — right after it, or after Codex's
+ * re-estimate of the new history (0.77 writes that before `compacted`) — then it is the summarizer's.
  * Codex logs no finish reason; a call cut by turn_aborted gets finish cancelled.
  *
  * TURNS AND RESUMES. task_started / task_complete (turn_started / turn_complete) → lifecycle
