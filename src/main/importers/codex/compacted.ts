@@ -29,6 +29,8 @@ interface Entry {
   readonly from?: JsonLine;
   /** A piece of Codex 0.47's history bridge (./history-bridge.ts). */
   readonly piece?: BridgePiece;
+  /** Codex cut the copy in a way the log does not record: masked, shown as unknown. */
+  readonly masked?: boolean;
 }
 
 export function compacted(s: CodexState, p: unknown): void {
@@ -177,6 +179,7 @@ export function compacted(s: CodexState, p: unknown): void {
   s.live = fresh;
   s.liveSeqs = freshSeqs;
   placedBridge(s, line, entries);
+  maskCut(s, line, entries);
   s.turn.compacted();
   s.lastContext = undefined;
   s.compaction.open(id, s.cur);
@@ -216,12 +219,15 @@ function legacyEntries(s: CodexState, line: number, message: string): Entry[] {
   let cut = 0;
   for (const k of kept) {
     const orig = users[k.index] as ItemInfo;
+    const text = orig.userText as string;
     if (k.truncated) cut++;
-    const mapped = mappedItem('message', 'user', [{ type: 'text', text: k.text }], 'input', { userText: k.text });
-    // A whole copy is emitted from its original's line, so that its text re-reads whole there (long
-    // texts are kept elided in memory); a cut one has no line of its own.
+    const mapped = mappedItem('message', 'user', [{ type: 'text', text }], 'input', { userText: text });
+    // Each copy is emitted from its original's line, so that its text re-reads whole there (long
+    // texts are kept elided in memory). A copy Codex cut holds what is certain, the message it was
+    // cut from, and is masked as the history bridge's cut pieces are: the log does not record
+    // where Codex cut it, and the view says so rather than show a cut of our own.
     const origin = k.truncated ? 'rebuilt: user message cut to the token budget' : 'rebuilt: user message';
-    entries.push({ index: index++, mapped, orig, origin, from: k.truncated ? undefined : orig.at });
+    entries.push({ index: index++, mapped, orig, origin, from: orig.at, masked: k.truncated });
   }
   const text = summaryText(message);
   entries.push({
@@ -233,7 +239,7 @@ function legacyEntries(s: CodexState, line: number, message: string): Entry[] {
   s.report(
     'CODEX_LEGACY_COMPACTION',
     'info',
-    `Line ${line}: compacted without replacement_history (an older Codex). The history after it is rebuilt by Codex's rule, not read from the log: ${ctx > 0 ? `the initial context recorded at line ${s.initialContextLine ?? '?'} (${ctx} message${ctx === 1 ? '' : 's'})` : 'no initial context (none was recorded)'}, ${kept.length} of ${users.length} user message${users.length === 1 ? '' : 's'} (newest first within 20,000 tokens, counted as Codex estimates them: 4 bytes per token${cut > 0 ? '; the oldest kept one cut to the budget' : ''}), and the summary as one user message.`,
+    `Line ${line}: compacted without replacement_history (an older Codex). The history after it is rebuilt by Codex's rule, not read from the log: ${ctx > 0 ? `the initial context recorded at line ${s.initialContextLine ?? '?'} (${ctx} message${ctx === 1 ? '' : 's'})` : 'no initial context (none was recorded)'}, ${kept.length} of ${users.length} user message${users.length === 1 ? '' : 's'} (newest first within 20,000 tokens, counted as Codex estimates them: 4 bytes per token${cut > 0 ? '; the oldest kept one cut to the budget, where Codex cut it is not recorded, so it is shown as unknown' : ''}), and the summary as one user message.`,
     [],
     line,
   );
@@ -250,7 +256,7 @@ function bridgeEntries(s: CodexState, line: number, message: string, entries: En
   const bridge = historyBridge(s, message);
   for (const p of bridge.pieces) {
     const mapped = mappedItem('message', 'user', [{ type: 'text', text: p.text }], 'input', { summary: p.summary });
-    entries.push({ index: entries.length, mapped, orig: p.orig, origin: p.origin, from: p.from, piece: p });
+    entries.push({ index: entries.length, mapped, orig: p.orig, origin: p.origin, from: p.from, piece: p, masked: p.masked });
   }
   s.report(
     'CODEX_LEGACY_COMPACTION',
@@ -262,18 +268,19 @@ function bridgeEntries(s: CodexState, line: number, message: string, entries: En
   return entries;
 }
 
-/** Keep what the next bridge needs of this one's pieces; mask the user messages Codex cut unrecorded. */
+/** Keep what the next bridge needs of this one's pieces. */
 function placedBridge(s: CodexState, line: number, entries: readonly Entry[]): void {
-  const masked: string[] = [];
   // Where the pieces without a line of their own are re-read: this line, without its value.
   const here = { value: {}, line: s.cur.line, offset: s.cur.offset, length: s.cur.length };
   for (const e of entries) {
     const p = e.piece;
-    if (!p) continue;
-    const id = `L${line}.r${e.index}`;
-    s.bridges.set(id, { text: p.text, from: p.from ?? here, summary: p.summary });
-    if (p.masked) masked.push(id);
+    if (p) s.bridges.set(`L${line}.r${e.index}`, { text: p.text, from: p.from ?? here, summary: p.summary });
   }
+}
+
+/** Mask the user messages Codex cut in a way the log does not record (a bridge's, or one cut to the token budget). */
+function maskCut(s: CodexState, line: number, entries: readonly Entry[]): void {
+  const masked = entries.filter((e) => e.masked === true).map((e) => `L${line}.r${e.index}`);
   if (masked.length > 0) s.emit({ kind: 'mask', items: masked, masked: true, by: 'harness' });
 }
 

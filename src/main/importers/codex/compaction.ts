@@ -23,27 +23,12 @@ export function approxTokens(text: string): number {
 export interface Retained {
   /** Index of the message in the input list. */
   readonly index: number;
-  readonly text: string;
-  /** The message was cut to the remaining budget. */
+  /**
+   * The message was cut to the remaining budget. Codex keeps its head and tail around a marker
+   * (`truncate_text`), but where it cuts and the marker's wording vary by version and the log
+   * records neither: the cut text is not rebuilt here.
+   */
   readonly truncated: boolean;
-}
-
-/**
- * Cut `text` to about `tokens` tokens, keeping its head and tail around a marker, as Codex's
- * `truncate_text` does (its exact marker wording varies by version: this one is ours).
- */
-export function truncateMiddle(text: string, tokens: number): string {
-  const budget = Math.max(0, tokens * APPROX_BYTES_PER_TOKEN);
-  if (utf8Bytes(text) <= budget) return text;
-  // Characters approximate bytes here; the marker says how much was left out, in tokens.
-  const half = Math.floor(budget / 2);
-  let head = text.slice(0, half);
-  let tail = half > 0 ? text.slice(text.length - half) : '';
-  // Never split a surrogate pair.
-  if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
-  if (/^[\udc00-\udfff]/.test(tail)) tail = tail.slice(1);
-  const removed = approxTokens(text) - approxTokens(head) - approxTokens(tail);
-  return `${head}…${Math.max(0, removed)} tokens truncated…${tail}`;
 }
 
 /** The user messages a legacy compaction keeps, in chronological order. */
@@ -51,13 +36,12 @@ export function selectUserMessages(texts: readonly string[], maxTokens = COMPACT
   const picked: Retained[] = [];
   let remaining = maxTokens;
   for (let i = texts.length - 1; i >= 0 && remaining > 0; i--) {
-    const text = texts[i] as string;
-    const tokens = approxTokens(text);
+    const tokens = approxTokens(texts[i] as string);
     if (tokens <= remaining) {
-      picked.push({ index: i, text, truncated: false });
+      picked.push({ index: i, truncated: false });
       remaining -= tokens;
     } else {
-      picked.push({ index: i, text: truncateMiddle(text, remaining), truncated: true });
+      picked.push({ index: i, truncated: true });
       break;
     }
   }

@@ -79,6 +79,9 @@ import { sniffCodex } from './sniff';
  * Without `replacement_history` (older Codex) the new history is rebuilt by Codex's rule
  * (./compaction.ts; a CODEX_LEGACY_COMPACTION info says so, with its 4-bytes-per-token
  * estimate); before 0.59, by the older rule of one "history bridge" message (./history-bridge.ts).
+ * A user message Codex cut to fit (the oldest kept, or a bridge's beyond its bytes) is the whole
+ * message from its own line, masked by the harness without a reference: where Codex cut it is not
+ * recorded, so the view shows it as unknown.
  * The initial context it starts with is the block logged before the turn, or, where no turn
  * start is logged, the context messages that open the session. compaction/end {committed, postTokens = Codex's own re-estimate around the line
  * when it fits the window; one over the window is not used and is reported as

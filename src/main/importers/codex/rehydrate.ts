@@ -9,7 +9,7 @@ import { classify } from './records';
  * The event with its full text, re-mapped from its source line with the same mappers the importer
  * used. What the import derived from other lines (ids, ops, derivations, sources, meta, origin) is
  * kept from the in-memory event. A legacy rebuild's copies are emitted from the line their text is
- * on; a user message it cut to the token budget (no line holds that text) and events without text
+ * on (a user message Codex cut too: the copy holds the whole message, masked); events without text
  * come back unchanged. Null when the line no longer yields the event.
  */
 export function rehydrateCodex(event: EventBody, line: Record<string, unknown>): EventBody | null {

@@ -174,9 +174,15 @@ describe('legacy compaction (no replacement_history)', () => {
     expect(v.items[0]?.derivation).toEqual({ kind: 'reinjected', of: ['L2'] });
     expect(v.items[2]?.derivation).toEqual({ kind: 'reinjected', of: ['L10'] });
     expect(v.items[3]?.derivation).toEqual({ kind: 'reinjected', of: ['L15'] });
-    // 'third' costs 2 tokens; the big one gets the 19,998 left: head + marker + tail.
-    const cut = v.items[2]?.blocks?.[0];
-    expect(cut?.type === 'text' && cut.text).toMatch(/^x{39996}…\d+ tokens truncated…y{39996}$/);
+    // 'third' costs 2 tokens; the big one gets the 19,998 left, and Codex cut it where the log does
+    // not record: the copy holds the whole message, from its own line, masked as unknown.
+    expect(v.items[2]).toMatchObject({ rendition: 'masked', blocks: null });
+    const copy = r.of('item').find((e) => e.item.id === 'L18.r2');
+    expect(copy?.item.blocks).toEqual([{ type: 'text', text: big }]);
+    expect(copy?.item.origin).toBe('rebuilt: user message cut to the token budget');
+    expect(copy?.line).toBe(10);
+    expect(r.of('mask')).toMatchObject([{ items: ['L18.r2'], masked: true, by: 'harness' }]);
+    expect(v.unknowns).toContain('masked item L18.r2: the text of its reference is not recorded');
     const summary = v.items[4]?.blocks?.[0];
     expect(summary).toEqual({ type: 'text', text: `${SUMMARY_PREFIX}\nSummary: did things.` });
     // 'first' does not fit any more: summarised.
@@ -184,7 +190,7 @@ describe('legacy compaction (no replacement_history)', () => {
     const note = r.diagnostics.find((d) => d.rule === 'CODEX_LEGACY_COMPACTION');
     expect(note).toMatchObject({ severity: 'info', line: 18 });
     expect(note?.message).toMatch(
-      /rebuilt by Codex's rule.*initial context recorded at line 2 \(2 messages\).*2 of 3 user messages.*4 bytes per token.*cut/,
+      /rebuilt by Codex's rule.*initial context recorded at line 2 \(2 messages\).*2 of 3 user messages.*4 bytes per token.*cut to the budget, where Codex cut it is not recorded, so it is shown as unknown/,
     );
     expect(r.of('compaction/start')[0]).toMatchObject({ strategy: 'local (rebuilt: no replacement_history)', preTokens: 23_050 });
   });
