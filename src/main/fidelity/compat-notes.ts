@@ -41,8 +41,11 @@ src/main/fidelity/compat-notes.ts.
     \`exec resume\` does not restore from the rollout (the resumed turn's first \`token_count\` has
     \`info: null\`). Its variants (auto-compact, compact-http-500) report the usage on the tool call's
     reply, so it compacts in the middle of the first turn and the turn goes on after the summary.
-    Their logs show 0.47.0 and 0.59.0 compacting in the first turn right after the reply over the
-    limit, and 0.118.0 and later restoring the usage on resume and compacting before the next turn.
+    That compaction logs a \`turn_context\`, a \`token_count\` repeating the last usage (the
+    summarizer's rate limits), the summarizer's usage, Codex's estimate of the new history, and only
+    then \`compacted\`: no agent call lies between the tool output and the summary. Their logs show
+    0.47.0 and 0.59.0 compacting in the first turn right after the reply over the limit, and 0.118.0
+    and later restoring the usage on resume and compacting before the next turn.
 
   Source: the clients' code (each Claude Code version's bundled JavaScript; the Codex source of the
   0.77 period), checked by the variants' runs: their logs and captured.jsonl.
