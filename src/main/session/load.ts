@@ -278,6 +278,13 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     loc: (seq) => locations.of(seq),
     hydrate: async (seq) => (await hydrateMany([seq]))[0] as LogEvent,
     hydrateMany,
+    async sourceLine(seq: number): Promise<Record<string, unknown> | null> {
+      const kept = events.lineValue?.(seq) ?? null;
+      if (kept) return kept;
+      const loc = locations.of(seq);
+      const source = loc ? sources[loc.file] : undefined;
+      return loc && source ? source.read(loc.offset, loc.length) : null;
+    },
     async dispose(): Promise<void> {
       await Promise.all(sources.map((s) => s.dispose()));
     },

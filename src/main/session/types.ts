@@ -35,6 +35,11 @@ export interface LoadedSession {
   hydrate(seq: number): Promise<LogEvent>;
   /** `hydrate` of each seq, in the order given, with lines close together in a file read at once. */
   hydrateMany(seqs: readonly number[]): Promise<LogEvent[]>;
+  /**
+   * The parsed source line event `seq` came from (null: no such event, or the line cannot be read):
+   * for facts of the line an event does not carry, such as the version of the client that wrote it.
+   */
+  sourceLine(seq: number): Promise<Record<string, unknown> | null>;
   /** Close the files kept open for re-reading (and remove a decompressed temporary copy). */
   dispose(): Promise<void>;
 }
