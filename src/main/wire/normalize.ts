@@ -1,5 +1,6 @@
 import type { Block, LeafBlock, ToolSchema } from '../../shared/model/content';
 import type { ModelView } from '../../shared/model/view';
+import type { UserSeam } from '../dialects/claude-user-seam';
 
 /*
  * The common shape both sides of a fidelity comparison are brought to: what was sent on the wire
@@ -310,11 +311,56 @@ export function blockParts(role: Role, blocks: readonly Block[], protocol: strin
  * What a client adds to the messages by rules the log does not hold (src/main/dialects/
  * claude-unrecorded.ts): why the start of the first user message is unknown, and, per item, why
  * its text on the wire is (null: the item is sent as the log says). Such an item is unknown where
- * the log has it and before the prompt just before it.
+ * the log has it and before the prompt just before it. `seam`: how the client joins consecutive
+ * user records into one message (src/main/dialects/claude-user-seam.ts); absent: as they are.
  */
 export interface UnrecordedRendering {
   readonly firstUser: string;
   readonly item: (it: ModelView['items'][number]) => string | null;
+  readonly seam?: UserSeam;
+}
+
+type ViewItem = ModelView['items'][number];
+
+function itemParts(it: ViewItem, role: Role, protocol: string): Part[] {
+  if (it.blocks === null) return [{ role, type: 'unknown', why: `masked item ${it.id}: its reference is not recorded` }];
+  return blockParts(role, it.blocks, protocol);
+}
+
+/**
+ * A run of consecutive user items as the client sends it: one message. Its tool results go first
+ * (Claude Code moves them to the front of a merged message), then what the client adds (the
+ * context block, the attachments it renders by its own rules: unknown, at the start of the
+ * message and after it, the two places they travel), then the recorded texts, each joined to the
+ * next by the seam rule.
+ */
+function userRun(run: readonly ViewItem[], r: UnrecordedRendering, first: boolean, protocol: string): Part[] {
+  const added: Part[] = first ? [{ role: 'user', type: 'unknown', why: r.firstUser, span: 'any' }] : [];
+  const after: Part[] = [];
+  const tools: Part[] = [];
+  let rest: Part[] = [];
+  let seams = 0;
+  for (const it of run) {
+    const why = r.item(it);
+    if (why !== null) {
+      const unknown: Part = { role: 'user', type: 'unknown', why, span: 'any' };
+      added.push(unknown);
+      after.push(unknown);
+      continue;
+    }
+    const own = itemParts(it, 'user', protocol);
+    const last = rest.at(-1);
+    // The seam: the message so far ends with a text (its tool results moved to the front) and
+    // this record starts with one.
+    if (last?.type === 'text' && own[0]?.type === 'text') {
+      seams++;
+      if (r.seam?.kind === 'newline') rest[rest.length - 1] = { ...last, text: `${last.text}\n` };
+    }
+    tools.push(...own.filter((p) => p.role === 'tool'));
+    rest.push(...own.filter((p) => p.role !== 'tool'));
+  }
+  if (seams > 0 && r.seam?.kind === 'unknown') rest = [{ role: 'user', type: 'unknown', why: r.seam.why }];
+  return [...tools, ...added, ...rest, ...(rest.length > 0 ? after : [])];
 }
 
 /**
@@ -330,24 +376,23 @@ export function normalizeView(
 ): NormRequest {
   const parts: Part[] = [];
   let firstUser = unrecorded !== undefined;
-  for (const it of v.items) {
+  for (let k = 0; k < v.items.length;) {
+    const it = v.items[k] as ViewItem;
     const role = viewRole(it.role);
-    const rendered = unrecorded?.item(it) ?? null;
-    if (rendered !== null) {
-      const unknown: Part = { role, type: 'unknown', why: rendered, span: 'any' };
-      // The client may send it as a reminder before the prompt it came with, or after it as a
-      // message of its own: it is unknown at both places.
-      const prompt = parts.at(-1);
-      if (prompt?.type === 'text' && prompt.role === 'user') parts.splice(parts.length - 1, 0, unknown);
-      parts.push(unknown);
+    if (unrecorded && role === 'user') {
+      // Claude Code sends consecutive user records as one user message.
+      let end = k + 1;
+      while (end < v.items.length && viewRole((v.items[end] as ViewItem).role) === 'user') end++;
+      parts.push(...userRun(v.items.slice(k, end), unrecorded, firstUser, protocol));
+      firstUser = false;
+      k = end;
       continue;
     }
-    if (firstUser && unrecorded && role === 'user') {
-      parts.push({ role, type: 'unknown', why: unrecorded.firstUser, span: 'any' });
-      firstUser = false;
-    }
-    if (it.blocks === null) parts.push({ role, type: 'unknown', why: `masked item ${it.id}: its reference is not recorded` });
-    else parts.push(...blockParts(role, it.blocks, protocol));
+    const rendered = unrecorded?.item(it) ?? null;
+    parts.push(
+      ...(rendered === null ? itemParts(it, role, protocol) : [{ role, type: 'unknown' as const, why: rendered, span: 'any' as const }]),
+    );
+    k++;
   }
   let joined: Part[];
   if (instruction === null) {

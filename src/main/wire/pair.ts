@@ -1,4 +1,5 @@
 import { CONTEXT_BLOCK_UNKNOWN, UNRECORDED_CONTEXT, attachmentUnknown } from '../dialects/claude-unrecorded';
+import { userSeam } from '../dialects/claude-user-seam';
 import type { SessionInspector } from '../session/inspector';
 import { type RequestResult, compareRequest, similarity } from './compare';
 import { type NormRequest, type Part, type UnrecordedRendering, canonicalJson, normalizeView } from './normalize';
@@ -72,11 +73,14 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
       firstUser: CONTEXT_BLOCK_UNKNOWN,
       item: (it) => attachmentUnknown(st.itemById.get(it.id)?.item.origin),
     };
-    mine.forEach((r, k) => {
+    for (const [k, r] of mine.entries()) {
       const v = views[k];
-      if (!v) return;
+      if (!v) continue;
       const instruction = r.input ? (r.input.instruction === undefined ? null : r.input.instruction) : undefined;
-      const unrecorded = r.envelope.unrecorded.includes(UNRECORDED_CONTEXT) ? claude : undefined;
+      // How consecutive user records are joined depends on the version that wrote the request's line.
+      const unrecorded = r.envelope.unrecorded.includes(UNRECORDED_CONTEXT)
+        ? { ...claude, seam: userSeam(str((await ins.session.sourceLine(r.seq))?.version)) }
+        : undefined;
       out.push({
         branch,
         index: r.index,
@@ -85,10 +89,12 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
         purpose: r.purpose,
         norm: normalizeView(v, protocol, instruction, unrecorded),
       });
-    });
+    }
   }
   return out.sort((a, b) => a.seq - b.seq);
 }
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The start of a request's last user text, to tell what a request only the wire shows was. */
 export function lastUserText(parts: readonly Part[]): string {
