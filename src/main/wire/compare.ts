@@ -53,20 +53,28 @@ function textDiff(w: Part | undefined, v: Part | undefined): { wire: string; vie
  * side make it unknown. An unknown part stands for the wire part in its place; one that spans
  * (`span: 'any'`, what a client adds by rules the log does not hold) stands for the wire's user and
  * system texts up to the first that agrees with the next view part, and for the start of that text
- * when the view's text is its end after a blank line. The parts after it are compared in place from
- * there: a real difference among them is still a mismatch.
+ * when the view's text is its end after a blank line; one with `maybe` stands for that part or for
+ * nothing. The parts after it are compared in place from there: a real difference among them is
+ * still a mismatch.
  */
 export function compareParts(wire: readonly Part[], view: readonly Part[]): SubResult {
   let i = 0;
   let j = 0;
   let unknownAt: { index: number; why: string } | null = null;
-  // What a client adds is named whole: every spanning unknown's reason, each once.
+  // What a client adds or may leave out is named whole: every such unknown's reason, each once.
   const spans: string[] = [];
   while (i < wire.length || j < view.length) {
     const w = wire[i];
     const v = view[j];
     if (v?.type === 'unknown') {
       unknownAt ??= { index: i, why: v.why };
+      if (v.maybe) {
+        // A part the client may have left out: the wire part when it is that part, else nothing.
+        if (v.why !== unknownAt.why && !spans.includes(v.why)) spans.push(v.why);
+        if (w && same(w, v.maybe)) i++;
+        j++;
+        continue;
+      }
       if (v.span !== 'any') {
         i++;
         j++;

@@ -35,9 +35,10 @@ export type Part =
    * Something the log does not say (a masked item without its reference, an unrecorded instruction).
    * It stands for one wire part in place, or, with `span: 'any'`, for what a client adds by rules the
    * log does not hold: any number of user or system texts (none included), and the start of the
-   * next text of its role up to a blank line (./compare.ts aligns the parts after it).
+   * next text of its role up to a blank line (./compare.ts aligns the parts after it). With `maybe`,
+   * it is that part or nothing: a part the client may have left out.
    */
-  | { readonly role: Role; readonly type: 'unknown'; readonly why: string; readonly span?: 'any' }
+  | { readonly role: Role; readonly type: 'unknown'; readonly why: string; readonly span?: 'any'; readonly maybe?: Part }
   | { readonly role: Role; readonly type: 'other'; readonly kind: string; readonly json: string };
 
 export interface NormTool {
@@ -318,13 +319,20 @@ export interface UnrecordedRendering {
   readonly firstUser: string;
   readonly item: (it: ModelView['items'][number]) => string | null;
   readonly seam?: UserSeam;
+  /** Tool calls the client may have left out (with their results), and why (src/main/dialects/claude-resume.ts). */
+  readonly mayDrop?: { readonly calls: ReadonlySet<string>; readonly why: string };
 }
 
 type ViewItem = ModelView['items'][number];
 
-function itemParts(it: ViewItem, role: Role, protocol: string): Part[] {
+function itemParts(it: ViewItem, role: Role, protocol: string, mayDrop?: UnrecordedRendering['mayDrop']): Part[] {
   if (it.blocks === null) return [{ role, type: 'unknown', why: `masked item ${it.id}: its reference is not recorded` }];
-  return blockParts(role, it.blocks, protocol);
+  const parts = blockParts(role, it.blocks, protocol);
+  if (!mayDrop || mayDrop.calls.size === 0) return parts;
+  return parts.map((p): Part => {
+    const call = p.type === 'tool_call' ? p.id : p.type === 'tool_result' ? p.callId : null;
+    return call !== null && mayDrop.calls.has(call) ? { role: p.role, type: 'unknown', why: mayDrop.why, maybe: p } : p;
+  });
 }
 
 /**
@@ -348,7 +356,7 @@ function userRun(run: readonly ViewItem[], r: UnrecordedRendering, first: boolea
       after.push(unknown);
       continue;
     }
-    const own = itemParts(it, 'user', protocol);
+    const own = itemParts(it, 'user', protocol, r.mayDrop);
     const last = rest.at(-1);
     // The seam: the message so far ends with a text (its tool results moved to the front) and
     // this record starts with one.
@@ -390,7 +398,9 @@ export function normalizeView(
     }
     const rendered = unrecorded?.item(it) ?? null;
     parts.push(
-      ...(rendered === null ? itemParts(it, role, protocol) : [{ role, type: 'unknown' as const, why: rendered, span: 'any' as const }]),
+      ...(rendered === null
+        ? itemParts(it, role, protocol, unrecorded?.mayDrop)
+        : [{ role, type: 'unknown' as const, why: rendered, span: 'any' as const }]),
     );
     k++;
   }

@@ -1,4 +1,5 @@
 import { CONTEXT_BLOCK_UNKNOWN, UNRECORDED_CONTEXT, attachmentUnknown } from '../dialects/claude-unrecorded';
+import { parallelCallsAtRisk, parallelDropWhy, recoversParallelResults } from '../dialects/claude-resume';
 import { userSeam } from '../dialects/claude-user-seam';
 import type { SessionInspector } from '../session/inspector';
 import { type RequestResult, compareRequest, similarity } from './compare';
@@ -77,10 +78,15 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
       const v = views[k];
       if (!v) continue;
       const instruction = r.input ? (r.input.instruction === undefined ? null : r.input.instruction) : undefined;
-      // How consecutive user records are joined depends on the version that wrote the request's line.
-      const unrecorded = r.envelope.unrecorded.includes(UNRECORDED_CONTEXT)
-        ? { ...claude, seam: userSeam(str((await ins.session.sourceLine(r.seq))?.version)) }
-        : undefined;
+      let unrecorded: UnrecordedRendering | undefined;
+      if (r.envelope.unrecorded.includes(UNRECORDED_CONTEXT)) {
+        // How it joins user records and what it sends after a reload depend on the version.
+        const version = str((await ins.session.sourceLine(r.seq))?.version);
+        const mayDrop = recoversParallelResults(version)
+          ? undefined
+          : { calls: parallelCallsAtRisk(v.items), why: parallelDropWhy(version) };
+        unrecorded = { ...claude, seam: userSeam(version), ...(mayDrop ? { mayDrop } : {}) };
+      }
       out.push({
         branch,
         index: r.index,
