@@ -11,12 +11,12 @@ import { assistant, boundary, importValues, summary, text, user } from './helper
  * fixtures/claude-code).
  */
 
-const FIDELITY = fileURLToPath(new URL('../../../../fixtures/fidelity/logs/claude-code-2.1.332/', import.meta.url));
+const LOGS = fileURLToPath(new URL('../../../../fixtures/fidelity/logs/', import.meta.url));
 
 type Value = Record<string, unknown>;
 
-function fidelityLog(scenario: string): { path: string; values: Value[] } {
-  const dir = `${FIDELITY}${scenario}/projects/`;
+function fidelityLog(scenario: string, version = '2.1.332'): { path: string; values: Value[] } {
+  const dir = `${LOGS}claude-code-${version}/${scenario}/projects/`;
   const project = readdirSync(dir)[0] as string;
   const name = readdirSync(dir + project).find((n) => n.endsWith('.jsonl')) as string;
   const path = `${dir}${project}/${name}`;
@@ -33,6 +33,19 @@ describe('claude-code on real logs: record types and fields it knows', () => {
     expect(values.some((v) => 'promptId' in v)).toBe(true);
     const r = importValues(values, path);
     expect(r.diag('UNKNOWN_FIELDS')?.message ?? '').not.toContain('"promptId"');
+  });
+
+  it.each(['2.1.97', '2.1.197'])('%s: promptId and permissionMode on the records, and mode records, are known', (version) => {
+    for (const scenario of ['auto-compact', 'manual-compact']) {
+      const { path, values } = fidelityLog(scenario, version);
+      expect(values.some((v) => 'promptId' in v && 'permissionMode' in v)).toBe(true);
+      const r = importValues(values, path);
+      const unknown = r.diag('UNKNOWN_FIELDS')?.message ?? '';
+      expect(unknown).not.toContain('"promptId"');
+      expect(unknown).not.toContain('"permissionMode"');
+      expect(r.rules()).not.toContain('UNKNOWN_RECORDS');
+      if (values.some((v) => v.type === 'mode')) expect(r.of('record').map((e) => e.type)).toContain('mode');
+    }
   });
 
   it('permission-mode records are records of the mode, and turn_duration reads messageCount', () => {

@@ -1,10 +1,12 @@
 import { UNRECORDED_CONTEXT } from '../../../../src/main/dialects/claude-unrecorded';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeImporter } from '../../../../src/main/importers/claude-code';
+import { SessionInspector } from '../../../../src/main/session/inspector';
+import { loadSession } from '../../../../src/main/session/load';
 import { BIG, FIXTURES, assistant, boundary, importFiles, progress, text, toolResult, toolUse, user } from './helpers';
 
 const side = (v: Record<string, unknown>, agentId = 'a77'): Record<string, unknown> => ({ ...v, isSidechain: true, agentId });
@@ -211,6 +213,35 @@ describe('claude-code 2.0.71: a real session with its top-level agent files', ()
     expect(r.branches()).toEqual(['main', 'agent-a4e3ca2', 'agent-a9d48ea']);
     expect(r.replay('agent-a9d48ea').requests.map((q) => q.id)).toEqual(['msg_01E6ktS1V8yGDKCkZQQozCqn']);
     expect(r.defaultBranch).toBe('main');
+  });
+});
+
+describe("claude-code 2.0.77: the fidelity run's top-level agent files", () => {
+  // fixtures/fidelity/logs: Claude Code 2.0.77 against the mock. Its project folder holds the
+  // sessions of every turn and the "Warmup" subagent files of each, beside them.
+  const DIR = fileURLToPath(new URL('../../../../fixtures/fidelity/logs/claude-code-2.0.77/tools-resume/', import.meta.url));
+  const run = JSON.parse(readFileSync(`${DIR}run.json`, 'utf8')) as { mainLog: string; sessionId: string };
+  const main = DIR + run.mainLog;
+  const project = dirname(main);
+  const sessionOf = (name: string): unknown =>
+    (JSON.parse(readFileSync(join(project, name), 'utf8').split('\n')[0] as string) as { sessionId?: unknown }).sessionId;
+
+  it('the session names the agent files whose first line names it, and reads them as branches of its own', async () => {
+    const agents = readdirSync(project).filter((n) => n.startsWith('agent-'));
+    const mine = agents.filter((n) => sessionOf(n) === run.sessionId).sort();
+    // Other sessions' agent files lie in the same folder.
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.length).toBeLessThan(agents.length);
+    expect(await claudeCodeImporter.sessionFiles?.(main, false)).toEqual(mine.map((n) => join(project, n)));
+    const ins = new SessionInspector(await loadSession(main));
+    try {
+      expect(ins.defaultBranch).toBe('main');
+      expect(ins.branches.map((b) => b.name)).toEqual(['main', ...mine.map((n) => n.replace(/\.jsonl$/, ''))]);
+      for (const n of mine) expect(ins.replay(n.replace(/\.jsonl$/, '')).requests).toHaveLength(1);
+      expect(ins.session.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
+    } finally {
+      await ins.session.dispose();
+    }
   });
 });
 
