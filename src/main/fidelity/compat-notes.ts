@@ -19,6 +19,21 @@ src/main/fidelity/compat-notes.ts.
   user text) and the logs. 2.1.97 and later write no \`agent-*.jsonl\` in these runs.
 - **Claude Code 2.1.97 and 2.1.197 connectivity check.** Each turn starts with a bare \`HEAD /\` to the
   base URL, with no credentials. It is not a model call and is not counted. Source: captured.jsonl.
+- **Claude Code joining consecutive user records.** A run of user records is sent as one user
+  message, tool results first. From 2.1.97 the client also ends the last text of the message it is
+  building with a newline where the next record starts with a text: after \`/compact\`, the caveat,
+  command and stdout lines each end with "\\n" on the wire. 2.0.77 and 2.1.9 join them as they are.
+  Which release between 2.1.9 and 2.1.97 started is not known; the comparison leaves the joined
+  texts of those versions unknown (src/main/dialects/claude-user-seam.ts). Source: the merge step
+  in the bundled JavaScript of 2.0.77, 2.1.9 and 2.1.97; captured.jsonl of manual-compact and
+  compact-http-500 (2.1.197 as well).
+- **Claude Code parallel tool results after a reload.** Each parallel result is a record of its own
+  whose parentUuid is the line of its call; the next record hangs off the result written last. After
+  \`--resume\`, 2.0.77 and 2.1.9 send only the call answered last and its result (the parentUuid walk
+  does not reach the other result, and a call without a result is left out); 2.1.97 sends both calls
+  and both results. The log does not say whether the client reloaded before a request, so for
+  versions before 2.1.97 the other calls and results are unknown (sent or not) in the requests after
+  their turn (src/main/dialects/claude-resume.ts). Source: tools-resume's captured.jsonl and logs.
 - **api-request records.** Of the versions run, only 2.1.332 writes \`api-request\`,
   \`api-request-shape\` and \`api-request-blob\`; 2.1.197 does not (see the record kinds above).
 - **When automatic compaction triggers.** The auto-compact scenario reports a usage over the limit on
