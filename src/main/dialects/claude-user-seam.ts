@@ -9,15 +9,17 @@ import { compareVersions } from '../../shared/compat/newest';
  * messages adds `text + "\n"` at that seam; on the wire, after `/compact`, the caveat, command and
  * stdout lines each end with "\n" before the next one). 2.0.77 and 2.1.9 concatenate the blocks as
  * they are (their cli.js has no such step; on the wire the same lines end without it). Both move
- * tool results to the front of the merged message. Which release between 2.1.9 and 2.1.97 started
- * adding the newline is not known: for those versions the joined texts are unknown, never guessed.
+ * tool results to the front of the merged message. Read in the published packages' cli.js only (no
+ * run on the wire): 2.1.39 and 2.1.70 have no such step, 2.1.85 has it. Which release between 2.1.70
+ * and 2.1.85 started adding the newline is not known: for those versions the joined texts are
+ * unknown, never guessed.
  */
 
 export type UserSeam = { readonly kind: 'newline' } | { readonly kind: 'none' } | { readonly kind: 'unknown'; readonly why: string };
 
-/** The newest version seen joining without the newline, and the oldest seen adding it. */
-const LAST_WITHOUT = '2.1.9';
-const FIRST_WITH = '2.1.97';
+/** The newest version read joining without the newline, and the oldest read adding it. */
+const LAST_WITHOUT = '2.1.70';
+const FIRST_WITH = '2.1.85';
 
 /** How the Claude Code `version` that wrote a request's line joins consecutive user records. */
 export function userSeam(version: string | undefined): UserSeam {
