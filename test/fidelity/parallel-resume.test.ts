@@ -76,6 +76,32 @@ describe('Claude Code 2.0.77 and 2.1.9: parallel calls after --resume', () => {
   }
 });
 
+describe('a client that repairs the pairing instead', () => {
+  it('2.1.9 sent with the first call and an error result made up for it is unknown too', async () => {
+    const rs = await compare('2.1.9', {
+      seq: TURN3['2.1.9'],
+      f: (b) => {
+        const at = b.messages.findIndex((m) => JSON.stringify(m.content).includes('toolu_mock_3_1'));
+        const call = {
+          type: 'tool_use',
+          id: 'toolu_mock_3_0',
+          name: 'Bash',
+          input: { command: "printf 'one\\n'", description: 'Print one' },
+        };
+        const error = {
+          type: 'tool_result',
+          tool_use_id: 'toolu_mock_3_0',
+          content: '[Tool result missing due to internal error]',
+          is_error: true,
+        };
+        (b.messages[at]?.content as unknown[]).unshift(call);
+        (b.messages[at + 1]?.content as unknown[]).unshift(error);
+      },
+    });
+    expect(rs.find((r) => r.seq === TURN3['2.1.9'])).toMatchObject({ verdict: 'unknown' });
+  });
+});
+
 describe('Claude Code 2.1.97 puts the other result back after a reload', () => {
   it('nothing is unknown for the reload, and a request without the first call is a mismatch', async () => {
     expect(recoversParallelResults('2.1.97')).toBe(true);

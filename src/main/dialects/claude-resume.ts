@@ -11,9 +11,11 @@ import type { ViewItem } from '../../shared/model/view';
  * before its own). 2.0.77 and 2.1.9 send what the walk found and leave out every call that has no
  * result: on the wire after `--resume` (tools-resume of the saved runs) only the call answered
  * last and its result are sent. 2.1.97 and later put the other results back (the same run sends
- * both calls and both results). The log does not say whether the client reloaded before a request,
- * so for a version not known to put them back, the other calls and their results are unknown in
- * every request after the turn that made them: sent, or left out.
+ * both calls and both results). Between them, a client that repairs the pairing (the 2.1.39
+ * package's code does: "[Tool result missing due to internal error]") may answer the call with an
+ * error result of its own instead. The log does not say whether the client reloaded before a
+ * request, so for a version not known to put them back, the other calls and their results are
+ * unknown in every request after the turn that made them: sent, left out, or (a result) replaced.
  */
 
 /** The oldest version seen putting the other parallel results back after a reload. */
@@ -26,7 +28,7 @@ export function recoversParallelResults(version: string | undefined): boolean {
 }
 
 export function parallelDropWhy(version: string | undefined): string {
-  return `after a reload (--resume, --continue) Claude Code ${version ?? '(version not recorded)'} may leave out a parallel tool call and its result that are not on the parentUuid chain; the log does not say whether it reloaded`;
+  return `after a reload (--resume, --continue) Claude Code ${version ?? '(version not recorded)'} may leave out a parallel tool call and its result that are not on the parentUuid chain, or answer the call with an error result of its own; the log does not say whether it reloaded`;
 }
 
 const callsOf = (it: ViewItem): string[] => (it.blocks ?? []).flatMap((b) => (b.type === 'tool_call' ? [b.id] : []));

@@ -53,8 +53,8 @@ function textDiff(w: Part | undefined, v: Part | undefined): { wire: string; vie
  * side make it unknown. An unknown part stands for the wire part in its place; one that spans
  * (`span: 'any'`, what a client adds by rules the log does not hold) stands for the wire's user and
  * system texts up to the first that agrees with the next view part, and for the start of that text
- * when the view's text is its end after a blank line; one with `maybe` stands for that part or for
- * nothing. The parts after it are compared in place from there: a real difference among them is
+ * when the view's text is its end after a blank line; one with `maybe` stands for that part (a
+ * tool result: any result for its call) or for nothing. The parts after it are compared in place from there: a real difference among them is
  * still a mismatch.
  */
 export function compareParts(wire: readonly Part[], view: readonly Part[]): SubResult {
@@ -71,7 +71,7 @@ export function compareParts(wire: readonly Part[], view: readonly Part[]): SubR
       if (v.maybe) {
         // A part the client may have left out: the wire part when it is that part, else nothing.
         if (v.why !== unknownAt.why && !spans.includes(v.why)) spans.push(v.why);
-        if (w && same(w, v.maybe)) i++;
+        if (w && standsFor(w, v.maybe)) i++;
         j++;
         continue;
       }
@@ -93,6 +93,12 @@ export function compareParts(wire: readonly Part[], view: readonly Part[]): SubR
   }
   if (unknownAt !== null) return { status: 'unknown', index: unknownAt.index, why: [unknownAt.why, ...spans].join('; ') };
   return { status: 'match' };
+}
+
+/** Whether wire part `w` is what a `maybe` unknown names: that part, or another result for the same call. */
+function standsFor(w: Part, maybe: Part): boolean {
+  if (same(w, maybe)) return true;
+  return w.type === 'tool_result' && maybe.type === 'tool_result' && w.callId === maybe.callId;
 }
 
 /** Texts a spanning unknown may stand for whole: what a client adds is user or system text. */

@@ -36,7 +36,8 @@ export type Part =
    * It stands for one wire part in place, or, with `span: 'any'`, for what a client adds by rules the
    * log does not hold: any number of user or system texts (none included), and the start of the
    * next text of its role up to a blank line (./compare.ts aligns the parts after it). With `maybe`,
-   * it is that part or nothing: a part the client may have left out.
+   * it is that part or nothing (a part the client may have left out); a tool result may also be
+   * another result for the same call (one the client made up in its place).
    */
   | { readonly role: Role; readonly type: 'unknown'; readonly why: string; readonly span?: 'any'; readonly maybe?: Part }
   | { readonly role: Role; readonly type: 'other'; readonly kind: string; readonly json: string };
