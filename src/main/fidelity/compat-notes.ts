@@ -23,17 +23,21 @@ src/main/fidelity/compat-notes.ts.
   message, tool results first. From 2.1.97 the client also ends the last text of the message it is
   building with a newline where the next record starts with a text: after \`/compact\`, the caveat,
   command and stdout lines each end with "\\n" on the wire. 2.0.77 and 2.1.9 join them as they are.
-  Which release between 2.1.9 and 2.1.97 started is not known; the comparison leaves the joined
-  texts of those versions unknown (src/main/dialects/claude-user-seam.ts). Source: the merge step
-  in the bundled JavaScript of 2.0.77, 2.1.9 and 2.1.97; captured.jsonl of manual-compact and
-  compact-http-500 (2.1.197 as well).
+  The published packages' code shows the step missing in 2.1.39 and 2.1.70 and present in 2.1.85;
+  which release between 2.1.70 and 2.1.85 started is not known, and the comparison leaves the
+  joined texts of those versions unknown (src/main/dialects/claude-user-seam.ts). Source: the merge
+  step in the bundled JavaScript of 2.0.77, 2.1.9, 2.1.39, 2.1.70, 2.1.85 and 2.1.97; captured.jsonl
+  of manual-compact and compact-http-500 (2.1.197 as well).
 - **Claude Code parallel tool results after a reload.** Each parallel result is a record of its own
   whose parentUuid is the line of its call; the next record hangs off the result written last. After
   \`--resume\`, 2.0.77 and 2.1.9 send only the call answered last and its result (the parentUuid walk
   does not reach the other result, and a call without a result is left out); 2.1.97 sends both calls
-  and both results. The log does not say whether the client reloaded before a request, so for
-  versions before 2.1.97 the other calls and results are unknown (sent or not) in the requests after
-  their turn (src/main/dialects/claude-resume.ts). Source: tools-resume's captured.jsonl and logs.
+  and both results. From 2.1.39 at the latest the client also answers a call left without a result
+  with an error result of its own ("[Tool result missing due to internal error]"; read in the
+  2.1.39 package's code). The log does not say whether the client reloaded before a request, so
+  for versions before 2.1.97 the other calls and results are unknown (sent, left out, or answered
+  with that error) in the requests after their turn (src/main/dialects/claude-resume.ts). Source:
+  tools-resume's captured.jsonl and logs.
 - **api-request records.** Of the versions run, only 2.1.332 writes \`api-request\`,
   \`api-request-shape\` and \`api-request-blob\`; 2.1.197 does not (see the record kinds above).
 - **When automatic compaction triggers.** The auto-compact scenario reports a usage over the limit on
