@@ -312,9 +312,10 @@ export function blockParts(role: Role, blocks: readonly Block[], protocol: strin
 /**
  * What a client adds to the messages by rules the log does not hold (src/main/dialects/
  * claude-unrecorded.ts): why the start of the first user message is unknown, and, per item, why
- * its text on the wire is (null: the item is sent as the log says). Such an item is unknown where
- * the log has it and before the prompt just before it. `seam`: how the client joins consecutive
- * user records into one message (src/main/dialects/claude-user-seam.ts); absent: as they are.
+ * its text on the wire is (null: the item is sent as the log says). Such an item is unknown at the
+ * start of the run of user records it belongs to and after that run (`userRun` below).
+ * `seam`: how the client joins consecutive user records into one message (src/main/dialects/
+ * claude-user-seam.ts); absent: as they are.
  */
 export interface UnrecordedRendering {
   readonly firstUser: string;
