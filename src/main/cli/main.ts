@@ -32,9 +32,9 @@ import { VALIDATE_SPEC, validateCommand } from './validate';
 const USAGE = `palimpsest — the exact model view at every request of an agent session
 
 Usage:
-  palimpsest inspect <file|dir> [--json] [--format F] [--branch B]
-  palimpsest view <file> --request N [--json | --wire [anthropic|responses|chat]] [--format F] [--branch B]
-  palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F]
+  palimpsest inspect <file|dir> [--json] [--format F] [--session ID] [--branch B]
+  palimpsest view <file> --request N [--json | --wire [anthropic|responses|chat]] [--format F] [--session ID] [--branch B]
+  palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F] [--session ID]
   palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]   the local sessions of every harness
   palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]   token account per request
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
@@ -59,14 +59,15 @@ Usage:
   palimpsest facts draft <trace> (--compaction ID | --request N)   candidate facts to confirm by hand
 
 Formats (--format): palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]), claude-code, codex, rind (a session
-folder), cosh; detected from the first lines.
+folder), cosh, opencode (an OpenCode database or storage folder: --session ID picks one of its
+sessions); detected from the first lines.
 A key is sent to a provider's own endpoint, or to an endpoint approved with --allow-endpoint (the
 --base-url of the --model typed, and the endpoints of an eval spec named, count as approved).
 Exit codes: 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage.
 See docs/cli.md.`;
 
 async function open(path: string, format: FormatId | undefined, branch: string | undefined, args?: ParsedArgs): Promise<SessionInspector> {
-  const session = await loadSession(path, { format });
+  const session = await loadSession(path, { format, session: args ? stringFlag(args, 'session') : undefined });
   const inspector = new SessionInspector(session);
   try {
     if (branch !== undefined && !inspector.hasBranch(branch)) {
@@ -93,7 +94,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const info = await stat(path).catch((err: unknown) => {
     throw new UnreadableSessionError(whyUnreadable(path, err), [], path);
   });
-  if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
+  if (!info.isDirectory() || args.flags.has('session') || (await claimedDirectory(path)) === 'session') {
     // The token workers start while the session loads (their encoder takes a while to build).
     const counter = json ? createTokenCounter() : null;
     counter?.warm(DEFAULT_ENCODING);
@@ -288,9 +289,12 @@ async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
 }
 
 const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run: (a: ParsedArgs, io: Io) => Promise<number> }> = {
-  inspect: { spec: { json: 'boolean', format: 'value', branch: 'value', ...CAPTURE_SPEC }, run: inspectCommand },
-  view: { spec: { json: 'boolean', format: 'value', branch: 'value', request: 'value', wire: 'value', ...CAPTURE_SPEC }, run: viewCommand },
-  events: { spec: { json: 'boolean', format: 'value', from: 'value', to: 'value', ...CAPTURE_SPEC }, run: eventsCommand },
+  inspect: { spec: { json: 'boolean', format: 'value', session: 'value', branch: 'value', ...CAPTURE_SPEC }, run: inspectCommand },
+  view: {
+    spec: { json: 'boolean', format: 'value', session: 'value', branch: 'value', request: 'value', wire: 'value', ...CAPTURE_SPEC },
+    run: viewCommand,
+  },
+  events: { spec: { json: 'boolean', format: 'value', session: 'value', from: 'value', to: 'value', ...CAPTURE_SPEC }, run: eventsCommand },
   ls: { spec: LS_SPEC, run: lsCommand },
   tokens: { spec: TOKENS_SPEC, run: tokensCommand },
   validate: { spec: VALIDATE_SPEC, run: validateCommand },

@@ -31,6 +31,7 @@ import type { Io } from '../command/io';
 export const TOKENS_SPEC: Record<string, 'value' | 'boolean'> = {
   json: 'boolean',
   format: 'value',
+  session: 'value',
   branch: 'value',
   request: 'value',
   policy: 'value',
@@ -260,7 +261,7 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
   const index = intFlag(args, 'request');
   const encoding = encodingFlag(args);
   const workers = intFlag(args, 'workers');
-  const session = await loadSession(path, { format: formatFlag(args) });
+  const session = await loadSession(path, { format: formatFlag(args), session: stringFlag(args, 'session') });
   const inspector = new SessionInspector(session);
   const counter = args.flags.has('estimate')
     ? null

@@ -27,6 +27,7 @@ export const VALIDATE_SPEC: Record<string, 'value' | 'boolean'> = {
   rule: 'value',
   'min-severity': 'value',
   format: 'value',
+  session: 'value',
   branch: 'value',
   'list-rules': 'boolean',
   ...CAPTURE_SPEC,
@@ -115,7 +116,7 @@ async function validateOne(
   options: ValidateOptions,
   args?: ParsedArgs,
 ): Promise<SessionReport> {
-  const session = await loadSession(path, { format });
+  const session = await loadSession(path, { format, session: args ? stringFlag(args, 'session') : undefined });
   try {
     const inspector = new SessionInspector(session);
     if (options.branch !== undefined && !inspector.hasBranch(options.branch)) {
@@ -196,7 +197,7 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
     throw new UnreadableSessionError(whyUnreadable(path, err), [], path);
   });
 
-  if (!info.isDirectory() || (await claimedDirectory(path)) === 'session') {
+  if (!info.isDirectory() || args.flags.has('session') || (await claimedDirectory(path)) === 'session') {
     const r = await validateOne(path, format, options, args);
     io.out(json ? JSON.stringify(reportJson(r), null, 2) : renderReport(r));
     return hasError(r.diagnostics) ? EXIT_FINDINGS : EXIT_CLEAN;

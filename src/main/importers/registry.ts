@@ -2,6 +2,7 @@ import { claudeCodeImporter } from './claude-code';
 import { codexImporter } from './codex';
 import { coshImporter } from './cosh';
 import { dshImporter } from './dsh';
+import { openCodeImporter } from './opencode';
 import { palimpsestImporter } from './palimpsest';
 import { rindImporter } from './rind';
 import type { FormatId, Importer } from './types';
@@ -14,6 +15,7 @@ export const IMPORTERS: readonly Importer[] = [
   codexImporter,
   rindImporter,
   coshImporter,
+  openCodeImporter,
 ];
 
 export function importerById(id: FormatId): Importer | null {

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { EventBody } from '../../shared/model/event';
 import type { JsonLine } from '../reader/types';
 
-export type FormatId = 'palimpsest' | 'dsh' | 'claude-code' | 'codex' | 'rind' | 'cosh';
+export type FormatId = 'palimpsest' | 'dsh' | 'claude-code' | 'codex' | 'rind' | 'cosh' | 'opencode';
 
 /** What an importer hands to the event log for each event it makes. */
 export interface ImportSink {
@@ -62,6 +62,13 @@ export interface FileInfo {
   readonly index: number;
 }
 
+/**
+ * A session kept in something other than lines (a database, a tree of JSON files), copied as JSON
+ * lines into a private temporary file the load then reads like any session file; `dispose`
+ * removes the copy. Or why the path holds no session to read (several sessions and none chosen).
+ */
+export type Materialised = { readonly path: string; dispose(): Promise<void> } | { readonly error: string };
+
 export interface Importer {
   readonly id: FormatId;
   readonly label: string;
@@ -80,6 +87,12 @@ export interface Importer {
   sessionFiles?(path: string, isDirectory: boolean): Promise<string[] | null>;
   /** For sessions of several files: one import sharing state across them. Without it, `open` is used per file. */
   openSession?(sink: ImportSink): SessionImport;
+  /**
+   * For a harness that keeps sessions in a database or a tree of files: when `path` is one, the
+   * session `session` (or the only one there) as a JSON-lines copy (Materialised); null when
+   * `path` is not this harness's. Asked before anything is read, so it must be quick to say no.
+   */
+  materialise?(path: string, isDirectory: boolean, session: string | undefined): Promise<Materialised | null>;
   /**
    * Rebuild the full content of an event whose long texts were elided in memory, from its source
    * line. `event` is the in-memory (elided) event; the result has the same shape with full text.

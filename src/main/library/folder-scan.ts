@@ -89,7 +89,9 @@ export async function scanFolder(folder: string): Promise<FolderScan> {
     if (rindDirs.has(dirname(f.path)) || isClaudeSubagent(f.path)) continue;
     let harness: Harness | null;
     try {
-      harness = await sniffFormat(f.path);
+      const format = await sniffFormat(f.path);
+      // An OpenCode session is read from its database or storage folder, never from a file of lines.
+      harness = format === 'opencode' ? null : format;
     } catch (err: unknown) {
       problems.push(`${f.path}: cannot be read (${err instanceof Error ? err.message : String(err)})`);
       continue;

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { LogEvent } from '../../shared/model/event';
 import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
-import type { FileImport, ImportSink, Importer, SessionImport } from '../importers/types';
+import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
 import { LineSource, readJsonl } from '../reader';
 import { palimpsestImporter } from '../importers/palimpsest';
 import { JsonlPipeline } from '../reader/pipeline';
@@ -120,6 +120,46 @@ async function claimDirectory(path: string, forced: Importer | null): Promise<{ 
  * reader and its importer into an in-memory event log (long texts elided, re-read on demand).
  */
 export async function loadSession(path: string, options: LoadOptions = {}): Promise<LoadedSession> {
+  const copy = await materialised(path, options);
+  if (!copy) return loadFile(path, options);
+  try {
+    const session = await loadFile(copy.path, { ...options, format: copy.format });
+    return {
+      ...session,
+      async dispose(): Promise<void> {
+        await session.dispose();
+        await copy.dispose();
+      },
+    };
+  } catch (err) {
+    await copy.dispose();
+    throw err;
+  }
+}
+
+/**
+ * A session kept in a database or a tree of files (Importer.materialise), as its private JSON-lines
+ * copy; null when `path` is a session file or folder read as it is.
+ */
+async function materialised(
+  path: string,
+  options: LoadOptions,
+): Promise<{ path: string; format: FormatId; dispose(): Promise<void> } | null> {
+  const info = await stat(path).catch(() => null);
+  if (!info || (!info.isFile() && !info.isDirectory())) return null;
+  const forced = options.format ? importerById(options.format) : null;
+  for (const importer of forced ? [forced] : IMPORTERS) {
+    const made = await importer.materialise?.(path, info.isDirectory(), options.session);
+    if (!made) continue;
+    if ('error' in made) throw new UnreadableSessionError(made.error, [], path);
+    return { path: made.path, format: importer.id, dispose: () => made.dispose() };
+  }
+  if (options.session !== undefined)
+    throw new UnreadableSessionError(`--session picks a session of a database or a storage folder; ${path} is neither`, [], path);
+  return null;
+}
+
+async function loadFile(path: string, options: LoadOptions): Promise<LoadedSession> {
   warmShapes();
   let importer: Importer | null = options.format ? importerById(options.format) : null;
   let session: SessionImport | null = null;

@@ -24,6 +24,8 @@ export const SNIFF_LINES = 16;
 export interface LoadOptions extends Omit<ReaderOptions, 'onBytes'> {
   /** Use this importer instead of detecting the format. */
   readonly format?: FormatId;
+  /** The session to read from a database or a folder that holds several (OpenCode's). */
+  readonly session?: string;
   /** Called as the session's files are read, with the bytes read so far over all of them. */
   readonly onBytes?: (read: number) => void;
   /**

@@ -1,0 +1,111 @@
+import { openReadOnly, type ReadOnlyDatabase, type Row } from './binding';
+import { parseData, type OpenCodeRecord, type OpenCodeSessionInfo } from './rows';
+import { snapshotDatabase } from './snapshot';
+
+/**
+ * OpenCode's SQLite database (`opencode.db`, `opencode-stable.db`, `opencode-<channel>.db`;
+ * anomalyco/opencode packages/opencode/src/session/session.sql.ts): tables `session` (one row per
+ * session, columns), `message` and `part` (`data`: the message's or part's JSON without its ids).
+ * Only those three tables are read: the database also holds login tokens (`account`), which are
+ * never selected. Read from a private snapshot (snapshot.ts), never in place.
+ */
+
+/** What a SQLite file turned out to be. */
+export type DatabaseKind = 'opencode' | 'go-opencode' | 'other';
+
+export const GO_OPENCODE_NOTE =
+  'is the database of the Go program also called opencode (opencode-ai/opencode, later Crush: tables sessions, messages, files), not of OpenCode (anomalyco/opencode); Palimpsest does not read it';
+
+function tables(db: ReadOnlyDatabase): Set<string> {
+  return new Set(db.all("select name from sqlite_master where type = 'table'").map((r) => String(r.name)));
+}
+
+export function kindOf(names: ReadonlySet<string>): DatabaseKind {
+  if (names.has('session') && names.has('message') && names.has('part')) return 'opencode';
+  if (names.has('sessions') && names.has('messages') && (names.has('files') || names.has('goose_db_version'))) return 'go-opencode';
+  return 'other';
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined);
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+function sessionInfo(r: Row, where: string): OpenCodeSessionInfo {
+  return {
+    id: String(r.id),
+    layout: 'sqlite',
+    where,
+    title: text(r.title),
+    directory: text(r.directory),
+    version: text(r.version),
+    parentID: text(r.parent_id),
+    created: num(r.time_created),
+    updated: num(r.time_updated),
+  };
+}
+
+/** The database's sessions and, when `read` names one, its records. */
+export interface DatabaseRead {
+  readonly kind: DatabaseKind;
+  readonly sessions: readonly OpenCodeSessionInfo[];
+  readonly records: readonly OpenCodeRecord[] | null;
+}
+
+const SESSION_COLUMNS = ['id', 'title', 'directory', 'version', 'parent_id', 'time_created', 'time_updated'];
+
+/**
+ * Reads the database at `path` through a snapshot that is removed before this returns. `read`:
+ * the id of the session whose messages and parts to read, or a function choosing it from the
+ * listing (null: only list).
+ */
+export async function readDatabase(path: string, read: (sessions: readonly OpenCodeSessionInfo[]) => string | null): Promise<DatabaseRead> {
+  const snap = await snapshotDatabase(path);
+  try {
+    const db = openReadOnly(snap.path);
+    try {
+      const kind = kindOf(tables(db));
+      if (kind !== 'opencode') return { kind, sessions: [], records: null };
+      const have = new Set(db.all("select name from pragma_table_info('session')").map((r) => String(r.name)));
+      const cols = SESSION_COLUMNS.filter((c) => have.has(c));
+      const sessions = db.all(`select ${cols.join(', ')} from session order by time_created, id`).map((r) => sessionInfo(r, path));
+      const chosen = read(sessions);
+      const info = sessions.find((s) => s.id === chosen);
+      if (!info) return { kind, sessions, records: null };
+      return { kind, sessions, records: sessionRecords(db, info) };
+    } finally {
+      db.close();
+    }
+  } finally {
+    await snap.dispose();
+  }
+}
+
+function sessionRecords(db: ReadOnlyDatabase, info: OpenCodeSessionInfo): OpenCodeRecord[] {
+  const out: OpenCodeRecord[] = [{ opencode: 'session', info }];
+  const parts = new Map<string, Row[]>();
+  for (const p of db.all('select id, message_id, data from part where session_id = ? order by message_id, id', info.id)) {
+    const key = String(p.message_id);
+    let list = parts.get(key);
+    if (!list) parts.set(key, (list = []));
+    list.push(p);
+  }
+  for (const m of db.all('select id, data from message where session_id = ? order by time_created, id', info.id)) {
+    const id = String(m.id);
+    const data = parseData(m.data);
+    if (typeof data === 'string') out.push({ opencode: 'bad', from: `message ${id}`, error: data });
+    else out.push({ opencode: 'message', id, from: `message ${id}`, info: { ...data, id, sessionID: info.id } });
+    for (const p of parts.get(id) ?? []) {
+      const pid = String(p.id);
+      const part = parseData(p.data);
+      if (typeof part === 'string') out.push({ opencode: 'bad', from: `part ${pid}`, error: part });
+      else
+        out.push({
+          opencode: 'part',
+          id: pid,
+          messageID: id,
+          from: `part ${pid}`,
+          part: { ...part, id: pid, messageID: id, sessionID: info.id },
+        });
+    }
+  }
+  return out;
+}
