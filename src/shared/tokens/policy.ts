@@ -270,6 +270,40 @@ const CODEX: TokenPolicy = {
   },
 };
 
+/**
+ * OpenCode (anomalyco/opencode). After each step it compares the step's tokens (`total`, else
+ * input + output + cache read + cache write: this request's context and its reply) with the usable
+ * window, the model's input limit less `min(20,000, the model's max output)` (`COMPACTION_BUFFER`,
+ * packages/opencode/src/session/overflow.ts), and compacts when they reach it. The kept tail is a
+ * token budget of whole user turns, `min(15,000, max(2,000, floor(usable × 0.25)))` unless
+ * `compaction.preserve_recent_tokens` sets it (`preserveRecentBudget` in session/compaction.ts;
+ * some versions cap it at 8,000). Separately, pruning clears old tool outputs: walking back past
+ * the last two user turns, it protects the newest 40,000 tokens of tool output (`PRUNE_PROTECT`)
+ * and clears the older ones only when they come to more than 20,000 (`PRUNE_MINIMUM`); the model
+ * then sees "[Old tool result content cleared]".
+ */
+const OPENCODE: TokenPolicy = {
+  ...base,
+  id: 'opencode',
+  name: 'OpenCode',
+  description:
+    'compact at the window less min(20,000, max output); keep 25 % of that in whole turns (2,000–15,000); prune tool outputs past the newest 40,000 tokens',
+  defaultWindow: null,
+  measure: 'next',
+  trigger: { ratio: 1, tokens: -20_000 },
+  rawTail: { ratio: 0.25, tokens: -5_000, min: 2_000, max: 15_000 },
+  outputReserve: { tokens: 20_000 },
+  reserveFor: 'agent',
+  sources: {
+    trigger:
+      'anomalyco/opencode packages/opencode/src/session/overflow.ts: usable = input limit − min(COMPACTION_BUFFER 20,000, max output); overflow when tokens ≥ usable',
+    rawTail:
+      'anomalyco/opencode packages/opencode/src/session/compaction.ts preserveRecentBudget: min(15,000, max(2,000, floor(usable × 0.25)))',
+    outputReserve: 'same overflow.ts: COMPACTION_BUFFER = 20,000 (or the model’s max output when smaller)',
+    note: 'pruning (compaction.ts prune): PRUNE_PROTECT = 40,000 tokens of recent tool output kept, PRUNE_MINIMUM = 20,000 before anything is cleared',
+  },
+};
+
 export const POLICY_PRESETS: Readonly<Record<string, TokenPolicy>> = {
   cosh: COSH,
   dsh: DSH,
@@ -277,6 +311,7 @@ export const POLICY_PRESETS: Readonly<Record<string, TokenPolicy>> = {
   preemptive: PREEMPTIVE,
   'claude-code': CLAUDE_CODE,
   codex: CODEX,
+  opencode: OPENCODE,
 };
 
 export const POLICY_NAMES = Object.keys(POLICY_PRESETS);
@@ -294,6 +329,8 @@ export function defaultPolicyFor(format: string): TokenPolicy {
       return RIND;
     case 'cosh':
       return COSH;
+    case 'opencode':
+      return OPENCODE;
     default:
       return COSH;
   }
