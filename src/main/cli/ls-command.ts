@@ -187,6 +187,7 @@ function row(s: SessionSummary): string[] {
     size(s.bytes),
     count(s.requests),
     count(s.compactions),
-    strip(s.path),
+    // A database or storage folder holds many sessions: the path opens one with --session.
+    strip(s.harness === 'opencode' && s.id !== null ? `${s.path} --session ${s.id}` : s.path),
   ];
 }

@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { SessionIndex, harnessFolders, indexDir } from './index-cache';
 import { type LocateOptions, type Root, resolveRoots } from './locations';
+import { listOpenCode } from './opencode';
 import { scanSession } from './scan';
 import type { Harness, ScanResult, SessionCandidate, SessionSummary } from './types';
 import { walkRoot } from './walk';
@@ -56,6 +57,7 @@ export async function discoverSessions(options: DiscoverOptions = {}): Promise<D
   const problems: string[] = [];
   const reports: RootReport[] = [];
   const candidates: SessionCandidate[] = [];
+  const listed: SessionSummary[] = [];
   const seen = new Set<string>();
   const walked = new Set<string>();
   for (const root of roots) {
@@ -75,6 +77,11 @@ export async function discoverSessions(options: DiscoverOptions = {}): Promise<D
     problems.push(...w.problems);
     let n = 0;
     for (const c of w.candidates) {
+      if (c.harness === 'opencode') {
+        // One folder, many sessions: listed below, never scanned nor kept in the index.
+        n += (await listOpenCode(c, problems)).map((s) => listed.push(s)).length;
+        continue;
+      }
       if (seen.has(c.path)) continue;
       seen.add(c.path);
       candidates.push(c);
@@ -118,6 +125,7 @@ export async function discoverSessions(options: DiscoverOptions = {}): Promise<D
     for (const p of r.problems) problems.push(p);
     return { ...r, harness: c.harness, path: c.path, bytes, files: c.files.length, mtimeMs, cached: !fresh.has(i) };
   });
+  sessions.push(...listed);
   sessions.sort(newestFirst);
   return {
     sessions,

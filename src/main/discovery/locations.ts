@@ -28,6 +28,10 @@ import { HARNESSES, type Harness } from './types';
  *   (non-empty) else `ProjectDirs::from("", "", "cosh").data_dir()`: `$XDG_DATA_HOME/cosh` or
  *   `~/.local/share/cosh` on Linux, `~/Library/Application Support/cosh` on macOS,
  *   `%APPDATA%\cosh\data` on Windows (src/util/setup.rs `data_dir_override`, DiegoZaluski/co-sh).
+ * - OpenCode: its data folder `$XDG_DATA_HOME/opencode` else `~/.local/share/opencode` on every
+ *   platform (xdg-basedir in packages/opencode/src/global/index.ts, anomalyco/opencode), holding
+ *   `opencode.db` (or `opencode-<channel>.db`) and, from older versions, `storage/` (1.0.x) and
+ *   `project/<project>/storage/` (0.5.x): many sessions each (src/main/dialects/opencode/).
  * - Palimpsest v1 files have no home of their own: only `--root palimpsest=PATH` lists them.
  *
  * Nothing here reads the disk except to complete a `--root`: a root that does not exist is
@@ -117,6 +121,14 @@ export function defaultRoots(options: LocateOptions = {}): Root[] {
     path: join(cosh !== undefined ? expand(cosh, home) : dataHome(env, home, platform, 'cosh'), 'sessions'),
     source: cosh !== undefined ? '$COSH_DATA_DIR' : 'default',
   });
+
+  // OpenCode keeps its data in the XDG data folder on every platform (xdg-basedir in its global paths).
+  const xdgData = nonEmpty(env.XDG_DATA_HOME);
+  out.push({
+    harness: 'opencode',
+    path: join(xdgData !== undefined && isAbsolute(xdgData) ? xdgData : join(home, '.local', 'share'), 'opencode'),
+    source: xdgData !== undefined && isAbsolute(xdgData) ? '$XDG_DATA_HOME' : 'default',
+  });
   return dedupe(out);
 }
 
@@ -195,4 +207,5 @@ export const ALIASES: Readonly<Record<string, Harness>> = {
   rind: 'rind',
   cosh: 'cosh',
   palimpsest: 'palimpsest',
+  opencode: 'opencode',
 };

@@ -18,6 +18,8 @@ export const SCANNER_VERSIONS: Readonly<Record<Harness, number>> = {
   rind: 1,
   cosh: 1,
   palimpsest: 1,
+  // Listed from its databases and storage trees in each run (./opencode.ts), not scanned nor indexed.
+  opencode: 1,
 };
 
 /**

@@ -24,6 +24,8 @@ import type { FileStamp, Harness, SessionCandidate } from './types';
  *   tool_calls.jsonl as its files).
  * - cosh: `<root>/<cwd-hash>/session-*.jsonl`.
  * - palimpsest: `*.jsonl` (and `.jsonl.zst`, `.jsonl.zstd`) up to 4 levels down, or the file given.
+ * - opencode: the data folder itself, one candidate for all its databases and storage trees
+ *   (./opencode.ts lists the sessions inside).
  */
 
 export interface WalkResult {
@@ -216,6 +218,16 @@ export function walkRoot(given: Root): WalkResult {
         }
       }
       break;
+    case 'opencode': {
+      // The files that change when a session does: the databases with their WAL, and the tree folders.
+      const files = (names(root.path, problems) ?? [])
+        .filter((n) => /^opencode(-[A-Za-z0-9._-]+)?\.db(-wal)?$/.test(n))
+        .sort()
+        .map((n) => stamp(join(root.path, n)));
+      if (files.length > 0 || statSafe(join(root.path, 'storage')) || statSafe(join(root.path, 'project')))
+        candidates.push({ harness: 'opencode', path: root.path, files: files.filter((f): f is FileStamp => f !== null) });
+      break;
+    }
     case 'palimpsest':
       deep(root.path, 4, problems, (dir, e) => {
         if (/\.jsonl(\.zstd?)?$/.test(e.name)) add('palimpsest', join(dir, e.name), [stamp(join(dir, e.name))]);

@@ -19,6 +19,7 @@ describe('default locations', () => {
       ['dsh', '/home/ada/.dsh/sessions', 'default'],
       ['rind', '/home/ada/.rind/sessions', 'default'],
       ['cosh', '/home/ada/.local/share/cosh/sessions', 'default'],
+      ['opencode', '/home/ada/.local/share/opencode', 'default'],
     ]);
   });
 
@@ -33,6 +34,7 @@ describe('default locations', () => {
       ['dsh', '/home/ada/.dsh/sessions', 'default'],
       ['rind', '/r/sessions', '$RIND_HOME'],
       ['cosh', '/home/ada/.local/share/cosh/sessions', 'default'],
+      ['opencode', '/home/ada/.local/share/opencode', 'default'],
     ]);
   });
 
@@ -52,7 +54,7 @@ describe('--root', () => {
     expect(parseRootFlag('claude=/a=b')).toEqual({ harness: 'claude-code', path: '/a=b' });
     expect(parseRootFlag('deepseek-harness=/d')).toEqual({ harness: 'dsh', path: '/d' });
     expect(() => parseRootFlag('/just/a/path')).toThrow(/HARNESS=PATH/);
-    expect(() => parseRootFlag('gemini=/g')).toThrow(/one of claude-code, codex, dsh, rind, cosh, palimpsest/);
+    expect(() => parseRootFlag('gemini=/g')).toThrow(/one of claude-code, codex, dsh, rind, cosh, palimpsest, opencode/);
     expect(() => parseRootFlag('codex=')).toThrow(/HARNESS=PATH/);
   });
 

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Materialised } from '../types';
-import type { OpenCodeSessionInfo } from './rows';
-import { readSources } from './sources';
+import type { OpenCodeSessionInfo } from '../../dialects/opencode/rows';
+import { readSources } from '../../dialects/opencode/sources';
 
 /**
  * An OpenCode session as the load reads it: its records (rows.ts), one JSON line each, written to

@@ -3,8 +3,8 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readDatabase } from '../../../../src/main/importers/opencode/database';
-import { snapshotDatabase } from '../../../../src/main/importers/opencode/snapshot';
+import { readDatabase } from '../../../../src/main/dialects/opencode/database';
+import { snapshotDatabase } from '../../../../src/main/dialects/opencode/snapshot';
 
 const FIXTURE = join(__dirname, '../../../../fixtures/opencode/opencode.db');
 

@@ -1,0 +1,49 @@
+import { readSources } from '../dialects/opencode/sources';
+import type { OpenCodeSessionInfo } from '../dialects/opencode/rows';
+import type { SessionCandidate, SessionSummary } from './types';
+
+/**
+ * The sessions of an OpenCode data folder, one summary each: a database or a storage tree holds
+ * many, so they are listed (through a private copy of each database) rather than scanned, and
+ * each is opened as `<database or storage folder> --session <id>`. Request and compaction counts
+ * are not read for the listing (null).
+ */
+export async function listOpenCode(c: SessionCandidate, problems: string[]): Promise<SessionSummary[]> {
+  let sessions: readonly OpenCodeSessionInfo[];
+  try {
+    const got = await readSources(c.path, true, () => null);
+    sessions = got?.listing.sessions ?? [];
+    problems.push(...(got?.listing.notes ?? []));
+  } catch (e) {
+    problems.push(`${c.path}: the OpenCode sessions could not be listed (${e instanceof Error ? e.message : String(e)})`);
+    return [];
+  }
+  // OpenCode copies its JSON trees into the database when it first runs a version that has one and
+  // leaves the trees behind: a session in both is listed once, from the database.
+  const inDatabase = new Set(sessions.filter((s) => s.layout === 'sqlite').map((s) => s.id));
+  sessions = sessions.filter((s) => s.layout === 'sqlite' || !inDatabase.has(s.id));
+  const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
+  const sizes = new Map(c.files.map((f) => [f.path, f]));
+  return sessions.map((s) => {
+    const db = s.layout === 'sqlite' ? sizes.get(s.where) : undefined;
+    return {
+      harness: 'opencode',
+      path: s.where,
+      id: s.id,
+      project: s.directory ?? null,
+      title: s.title ?? null,
+      startedAt: iso(s.created),
+      endedAt: iso(s.updated),
+      requests: null,
+      compactions: null,
+      harnessVersion: s.version ?? null,
+      model: null,
+      badLines: 0,
+      problems: [],
+      bytes: 0,
+      files: 1,
+      mtimeMs: s.updated ?? db?.mtimeMs ?? 0,
+      cached: false,
+    };
+  });
+}
