@@ -32,6 +32,8 @@ export interface SessionTab {
   readonly sessionId: string;
   /** The path as opened. */
   readonly path: string;
+  /** The session chosen in it, when it holds several (an OpenCode database). */
+  readonly session?: string;
   readonly summary: SessionSummary;
 }
 

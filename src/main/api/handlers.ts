@@ -114,12 +114,12 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
       return out('initialSessions', { paths: ctx.initialPaths.filter((p) => !isEvalFile(p)) });
     },
 
-    async openSession({ path, format, captures }) {
+    async openSession({ path, format, session, captures }) {
       if (format !== undefined && !importerById(format)) {
         throw new ApiFailure('BAD_INPUT', `Palimpsest cannot read the ${format} format yet.`);
       }
       const given = ctx.initialCaptures?.path === path ? ctx.initialCaptures.captures : [];
-      const s = await registry.open(path, format, ctx.onProgress, [...given, ...(captures ?? [])]);
+      const s = await registry.open(path, format, ctx.onProgress, [...given, ...(captures ?? [])], session);
       try {
         return out('openSession', sessionSummary(s));
       } catch (err: unknown) {

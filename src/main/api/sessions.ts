@@ -115,10 +115,11 @@ export class SessionRegistry implements Disposable {
     format?: FormatId,
     onProgress?: (e: ProgressEvent) => void,
     captures: readonly string[] = [],
+    session?: string,
   ): Promise<OpenSession> {
     const id = this.nextOpen++;
     try {
-      return await this.load(path, format, captures, (e) => {
+      return await this.load(path, format, captures, session, (e) => {
         if (e.operation === 'openSession') this.inProgress.set(id, e);
         onProgress?.(e);
       });
@@ -131,6 +132,7 @@ export class SessionRegistry implements Disposable {
     path: string,
     format: FormatId | undefined,
     captures: readonly string[],
+    session: string | undefined,
     onProgress: (e: ProgressEvent) => void,
   ): Promise<OpenSession> {
     if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry is closed.');
@@ -154,7 +156,7 @@ export class SessionRegistry implements Disposable {
     this.slots++;
     let load: SharedLoad | null = null;
     try {
-      load = await this.shareOrStart(path, format, captures, onProgress);
+      load = await this.shareOrStart(path, format, captures, session, onProgress);
       const inspector = await load.done.finally(() => load?.listeners.delete(onProgress));
       if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
       const s: OpenSession = { id: randomUUID(), path, inspector };
@@ -172,6 +174,7 @@ export class SessionRegistry implements Disposable {
     path: string,
     format: FormatId | undefined,
     captures: readonly string[],
+    session: string | undefined,
     onProgress: (e: ProgressEvent) => void,
   ): Promise<SharedLoad> {
     const info = await stat(path).catch((err: unknown) => {
@@ -183,7 +186,8 @@ export class SessionRegistry implements Disposable {
     if (kind !== null && kind !== 'a directory') throw new ApiFailure('UNREADABLE', `${new NotRegularFile(path, kind).message}.`);
     // The captures named are part of what is loaded: the same file with others is another load.
     const named = (await Promise.all(captures.map(canonical))).sort();
-    const key = [format ?? '', await canonical(path), ...named].join('\0');
+    // One database holds many sessions (OpenCode's): the session read is part of what is loaded.
+    const key = [format ?? '', session ?? '', await canonical(path), ...named].join('\0');
     const cost = await estimateCost(path, info);
     if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
     // From here to the end, no await: the budget is checked and taken at once.
@@ -202,7 +206,7 @@ export class SessionRegistry implements Disposable {
     }
     this.reserved += cost;
     const listeners = new Set([onProgress]);
-    const done = this.read(path, format, captures, info, (e) => {
+    const done = this.read(path, format, session, captures, info, (e) => {
       for (const l of listeners) l(e);
     }).finally(() => this.loads.delete(key));
     // Each holder awaits `done`; this keeps a failure with no holder left from being unhandled.
@@ -228,6 +232,7 @@ export class SessionRegistry implements Disposable {
   private async read(
     path: string,
     format: FormatId | undefined,
+    session: string | undefined,
     captures: readonly string[],
     info: { isFile(): boolean; size: number },
     onProgress: (e: ProgressEvent) => void,
@@ -239,11 +244,11 @@ export class SessionRegistry implements Disposable {
     progress('reading', 0);
     let inspector: SessionInspector | null = null;
     try {
-      const session = await loadSession(path, { format, onBytes: (read) => progress('reading', read) });
-      inspector = new SessionInspector(session);
+      const loaded = await loadSession(path, { format, session, onBytes: (read) => progress('reading', read) });
+      inspector = new SessionInspector(loaded);
       // Replay and the diagnostics are seconds of work on a session of a million events: done in
       // steps, with the host answering other questions (and this open's progress) between them.
-      progress('replaying', 0, session.events.length);
+      progress('replaying', 0, loaded.events.length);
       await stepThrough(inspector.replaySteps(), (p) => progress('replaying', p.done, p.total));
       // The diagnostics read the join (the wire rules): it is laid beside the log first.
       await joinSessionCaptures(inspector, path, captures, this.discovery);

@@ -30,7 +30,8 @@ export interface ShellSlice {
 
   start(): Promise<void>;
   /** Opens a session in a new tab (or shows its tab when it is open already); false when it failed. */
-  openPath(path: string): Promise<boolean>;
+  /** `session`: one session of a database or folder that holds several (an OpenCode database). */
+  openPath(path: string, session?: string): Promise<boolean>;
   activate(sessionId: string | null): void;
   closeTab(sessionId: string): void;
   /** The next (1) or previous (-1) tab, the library counting as the first. */
@@ -89,10 +90,10 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
       if (first !== undefined) await get().openPath(first);
     },
 
-    async openPath(input) {
+    async openPath(input, session) {
       const path = input.trim();
       if (path === '') return false;
-      const open = get().tabs.find((t) => t.path === path);
+      const open = get().tabs.find((t) => t.path === path && t.session === session);
       if (open) {
         get().activate(open.sessionId);
         return true;
@@ -100,15 +101,18 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
       if (get().opening.includes(path)) return false;
       set((s) => ({ opening: [...s.opening, path], openError: null }));
       watchOpening();
-      const r = await api.openSession({ path });
+      const r = await api.openSession(session === undefined ? { path } : { path, session });
       set((s) => ({ opening: s.opening.filter((p) => p !== path) }));
       watchOpening();
       if (!r.ok) {
         set({ openError: { path, error: r.error } });
         return false;
       }
-      set((s) => ({ tabs: [...s.tabs, { sessionId: r.value.sessionId, path, summary: r.value }] }));
-      get().rememberOpened(path, r.value);
+      set((s) => ({
+        tabs: [...s.tabs, { sessionId: r.value.sessionId, path, ...(session === undefined ? {} : { session }), summary: r.value }],
+      }));
+      // The recent list reopens a path; one session of a database is reopened from the library instead.
+      if (session === undefined) get().rememberOpened(path, r.value);
       get().activate(r.value.sessionId);
       return true;
     },

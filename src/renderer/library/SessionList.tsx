@@ -9,6 +9,9 @@ import type { RecentEntry } from './recent';
 
 const ROW = 48;
 
+/** The session to read from the row's path: a database of OpenCode holds many, told apart by id. */
+const sessionOf = (s: DiscoveredSession): string | undefined => (s.harness === 'opencode' && s.id !== null ? s.id : undefined);
+
 function diagnosticsText(s: DiscoveredSession, recent: RecentEntry | undefined): { text: string; cls: string; title: string } {
   if (recent) {
     const words = { error: 'errors', warning: 'warnings', info: 'info only', none: 'no findings' }[recent.worst];
@@ -103,7 +106,7 @@ export function SessionList(): React.JSX.Element {
       setCursor(Math.max(0, Math.min(last, moves[e.key] as number)));
       e.preventDefault();
     } else if (e.key === 'Enter' && shown[cursor]) {
-      void openPath(shown[cursor].path);
+      void openPath(shown[cursor].path, sessionOf(shown[cursor]));
       e.preventDefault();
     }
   };
@@ -177,7 +180,7 @@ export function SessionList(): React.JSX.Element {
             if (!s) return null;
             return (
               <div
-                key={s.path}
+                key={s.harness === 'opencode' ? `${s.path}\u0000${s.id ?? ''}` : s.path}
                 id={`lib-row-${v.index}`}
                 role="option"
                 aria-selected={v.index === cursor}
@@ -185,7 +188,7 @@ export function SessionList(): React.JSX.Element {
                 style={{ transform: `translateY(${v.start}px)`, height: ROW }}
                 onClick={() => {
                   setCursor(v.index);
-                  void openPath(s.path);
+                  void openPath(s.path, sessionOf(s));
                 }}
               >
                 <Row s={s} recent={recentByPath.get(s.path)} />

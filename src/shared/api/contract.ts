@@ -56,6 +56,8 @@ export const CONTRACT = {
     input: z.object({
       path: z.string().min(1).max(4096),
       format: SessionFormat.optional(),
+      /** The session to read from a database or folder that holds several (OpenCode's); the library's `id`. */
+      session: z.string().min(1).max(256).optional(),
       /** Captures of the session's wire traffic to join to it, besides those found beside it; checked like `path`. */
       captures: z.array(z.string().min(1).max(4096)).max(16).optional(),
     }),

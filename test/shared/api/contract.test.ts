@@ -89,7 +89,7 @@ describe('API contract', () => {
         "listStrategies": "",
         "listTimeline": "branch, sessionId",
         "openEvalResults": "baseline, file, name, spec",
-        "openSession": "captures, format, path",
+        "openSession": "captures, format, path, session",
         "openingSessions": "",
         "pickPaths": "kind",
         "providerKeys": "models",
