@@ -34,6 +34,14 @@ async function databasesIn(dir: string): Promise<string[]> {
     .map((n) => join(dir, n));
 }
 
+/**
+ * What in `dir` holds OpenCode sessions, cheaply (names only, nothing opened): its databases and the
+ * `session` folder of each storage tree. Empty: `dir` is no OpenCode folder.
+ */
+export async function openCodeFolders(dir: string): Promise<string[]> {
+  return [...(await databasesIn(dir)), ...(await storageRoots(dir)).map((r) => join(r.dir, 'session'))];
+}
+
 export interface Listing {
   readonly sessions: readonly OpenCodeSessionInfo[];
   /** A database that is not OpenCode's, with why (the Go program of the same name). */

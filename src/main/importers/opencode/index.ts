@@ -1,3 +1,4 @@
+import { openCodeFolders } from '../../dialects/opencode/sources';
 import type { FileImport, FileInfo, ImportSink, Importer } from '../types';
 import { OpenCodeImport } from './import';
 import { materialiseOpenCode } from './materialise';
@@ -17,6 +18,16 @@ export const openCodeImporter: Importer = {
     return sniffOpenCode(first);
   },
   materialise: materialiseOpenCode,
+  /**
+   * A folder holding OpenCode's databases or storage trees is one session source to `inspect` and
+   * `validate` (not a folder to search for session files): loading it asks which session, or
+   * reads the only one. The load itself goes through `materialise`, never through these files.
+   */
+  async sessionFiles(path: string, isDirectory: boolean): Promise<string[] | null> {
+    if (!isDirectory) return null;
+    const found = await openCodeFolders(path);
+    return found.length > 0 ? found : null;
+  },
   open(_file: FileInfo, sink: ImportSink): FileImport {
     return new OpenCodeImport(sink);
   },

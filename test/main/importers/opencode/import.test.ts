@@ -70,3 +70,12 @@ describe('OpenCode records', () => {
     expect(detectFormat([{ opencode: 'session', info: {} }], 'x.jsonl')?.importer.id).toBe('opencode');
   });
 });
+
+describe('OpenCode folders given to inspect and validate', () => {
+  it('are one session source, not folders to search for session files', async () => {
+    const { claimedDirectory } = await import('../../../../src/main/session/targets');
+    expect(await claimedDirectory(join(FIX, 'storage-1.0'))).toBe('session');
+    expect(await claimedDirectory(FIX)).toBe('session');
+    expect(await claimedDirectory(join(FIX, 'storage-1.0', 'storage', 'message'))).toBeNull();
+  });
+});
