@@ -67,7 +67,14 @@ export interface FileInfo {
  * lines into a private temporary file the load then reads like any session file; `dispose`
  * removes the copy. Or why the path holds no session to read (several sessions and none chosen).
  */
-export type Materialised = { readonly path: string; dispose(): Promise<void> } | { readonly error: string };
+export type Materialised =
+  | {
+      readonly path: string;
+      /** What the session's files and findings are shown as (the copy is temporary): the source and the session. */
+      readonly label: string;
+      dispose(): Promise<void>;
+    }
+  | { readonly error: string };
 
 export interface Importer {
   readonly id: FormatId;

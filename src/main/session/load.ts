@@ -124,8 +124,12 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   if (!copy) return loadFile(path, options);
   try {
     const session = await loadFile(copy.path, { ...options, format: copy.format });
+    // The copy goes with the session: its files and findings are shown as the source they came from.
+    const shown = (file: string | null): string | null => (file === copy.path ? copy.label : file);
     return {
       ...session,
+      files: session.files.map((f) => ({ ...f, path: shown(f.path) ?? f.path })),
+      diagnostics: session.diagnostics.map((d) => ({ ...d, file: shown(d.file) })),
       async dispose(): Promise<void> {
         await session.dispose();
         await copy.dispose();
@@ -144,7 +148,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
 async function materialised(
   path: string,
   options: LoadOptions,
-): Promise<{ path: string; format: FormatId; dispose(): Promise<void> } | null> {
+): Promise<{ path: string; label: string; format: FormatId; dispose(): Promise<void> } | null> {
   const info = await stat(path).catch(() => null);
   if (!info || (!info.isFile() && !info.isDirectory())) return null;
   const forced = options.format ? importerById(options.format) : null;
@@ -152,7 +156,7 @@ async function materialised(
     const made = await importer.materialise?.(path, info.isDirectory(), options.session);
     if (!made) continue;
     if ('error' in made) throw new UnreadableSessionError(made.error, [], path);
-    return { path: made.path, format: importer.id, dispose: () => made.dispose() };
+    return { path: made.path, label: made.label, format: importer.id, dispose: () => made.dispose() };
   }
   if (options.session !== undefined)
     throw new UnreadableSessionError(`--session picks a session of a database or a storage folder; ${path} is neither`, [], path);

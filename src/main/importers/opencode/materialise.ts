@@ -43,6 +43,7 @@ export async function materialiseOpenCode(path: string, isDirectory: boolean, se
   }
   return {
     path: file,
+    label: `${path} [session ${records[0]?.opencode === 'session' ? records[0].info.id : '?'}]`,
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }
