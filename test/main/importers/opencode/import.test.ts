@@ -79,3 +79,34 @@ describe('OpenCode folders given to inspect and validate', () => {
     expect(await claimedDirectory(join(FIX, 'storage-1.0', 'storage', 'message'))).toBeNull();
   });
 });
+
+describe('OpenCode sniffing', () => {
+  it('claims no line file of another format among the fixtures', async () => {
+    const { readdirSync, readFileSync, statSync } = await import('node:fs');
+    const root = join(__dirname, '../../../../fixtures');
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const n of readdirSync(dir)) {
+        const p = join(dir, n);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (n.endsWith('.jsonl')) files.push(p);
+      }
+    };
+    walk(root);
+    expect(files.length).toBeGreaterThan(50);
+    for (const f of files) {
+      const first = readFileSync(f, 'utf8')
+        .split('\n')
+        .slice(0, 16)
+        .flatMap((l) => {
+          try {
+            const v: unknown = JSON.parse(l);
+            return typeof v === 'object' && v !== null && !Array.isArray(v) ? [v as Record<string, unknown>] : [];
+          } catch {
+            return [];
+          }
+        });
+      expect([f, sniffOpenCode(first)]).toEqual([f, 0]);
+    }
+  });
+});
