@@ -57,6 +57,14 @@ export async function readSources(
   const dbs = isDirectory ? await databasesIn(path) : (await isSqliteFile(path)) ? [path] : [];
   const roots = isDirectory ? await storageRoots(path) : [];
   if (dbs.length === 0 && roots.length === 0) return null;
+  if (dbs.length === 1 && roots.length === 0) {
+    // One database: listed and read through one copy of it.
+    const db = dbs[0] as string;
+    const got = await readDatabase(db, choose);
+    const notes = got.kind === 'go-opencode' ? [`${db} ${GO_OPENCODE_NOTE}`] : [];
+    if (!isDirectory && got.sessions.length === 0 && notes.length === 0 && !DATABASE_NAME.test(basename(path))) return null;
+    return { listing: { sessions: got.sessions, notes }, records: got.records ? [...got.records] : null };
+  }
   const sessions: OpenCodeSessionInfo[] = [];
   const notes: string[] = [];
   for (const r of roots) sessions.push(...(await treeSessions(r)));
@@ -65,7 +73,6 @@ export async function readSources(
     if (got.kind === 'go-opencode') notes.push(`${db} ${GO_OPENCODE_NOTE}`);
     sessions.push(...got.sessions);
   }
-  if (!isDirectory && dbs.length === 1 && sessions.length === 0 && notes.length === 0 && !DATABASE_NAME.test(basename(path))) return null;
   const listing = { sessions, notes };
   const id = choose(sessions);
   const chosen = sessions.find((s) => s.id === id);
