@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
 import { SessionRegistry } from '../../../src/main/api/sessions';
@@ -13,8 +15,13 @@ function handlers(): Handlers {
   registries.push(registry);
   return createHandlers({ registry, initialPaths: [] });
 }
-afterEach(() => {
+const copies = (): string[] => readdirSync(tmpdir()).filter((n) => n.startsWith('palimpsest-opencode-'));
+const before = new Set(copies());
+afterEach(async () => {
   for (const r of registries.splice(0)) r.dispose();
+  // Closing lets go of each session's private copy, after its files are closed: wait for that.
+  for (let i = 0; i < 100 && copies().some((n) => !before.has(n)); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(copies().filter((n) => !before.has(n))).toEqual([]);
 });
 afterAll(async () => {
   await closeSessionTokens();
