@@ -74,7 +74,12 @@ export function plain(f: ClaudeFile, type: string, v: Obj): void {
 }
 
 export function record(f: ClaudeFile, type: string, v: Obj, summary: string | undefined): void {
+  const uuid = id(v.uuid);
+  // A side question copies the conversation's system records too (turn_duration…): before its
+  // question they belong to no branch yet, as its copied messages do, so the question still forks.
+  const copyBeforeQuestion = f.aside && !f.fileBranch && uuid !== undefined && f.s.uuids.has(uuid);
   const a = registerRecord(f, v);
+  if (copyBeforeQuestion) return;
   const r: EventOf<'record'> = { kind: 'record', type };
   if (summary !== undefined && summary !== '') r.summary = summary;
   const at = str(v.timestamp);

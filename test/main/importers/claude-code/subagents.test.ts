@@ -314,6 +314,34 @@ describe('claude-code: files that copy the conversation by design', () => {
     expect(r.defaultBranch).toBe('main');
   });
 
+  it('a side question whose copy holds system records too (turn_duration) still forks where its question hangs', () => {
+    const id = 'aside_question-c5e5c961a7749e08';
+    const turn = {
+      type: 'system',
+      subtype: 'turn_duration',
+      uuid: 't1',
+      parentUuid: 'a1',
+      durationMs: 5,
+      messageCount: 2,
+      isSidechain: false,
+    };
+    const main = [...convo.slice(0, 2), turn, ...convo.slice(2)];
+    const aside = [
+      ...copy(id, 2),
+      side(turn, id),
+      side(user('q1', 't1', 'Which file did you change?'), id),
+      side(assistant('q2', 'q1', 'msg_q', [text('src/bug.ts.')], { input_tokens: 5, cache_read_input_tokens: 120, output_tokens: 4 }), id),
+    ];
+    const r = importFiles([
+      { path: '/p/s1.jsonl', values: main },
+      { path: `/p/s1/subagents/agent-${id}.jsonl`, values: aside },
+    ]);
+    expect(r.rules()).toEqual([]);
+    expect(r.of('fork')[0]?.label).toMatch(/^side question aside_question-c5e5c961a7749e08 \(after line 2 of the main file\)/);
+    const st = r.replay(`agent-${id}`);
+    expect(r.view(st.requests.length - 1, `agent-${id}`).items.map((i) => i.id)).toEqual(['u1', 'msg_1', 'q1']);
+  });
+
   it('a summarizer: its copies are records of its branch, not duplicates', () => {
     const id = 'acompact-767ece576f2b74e8';
     const main = [
