@@ -1,5 +1,5 @@
 import { FakeSink, type Emitted } from '../fake-sink';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ClaudeSession } from '../../../../src/main/importers/claude-code/importer';
 import type { Diagnostic } from '../../../../src/shared/model/diagnostic';
@@ -83,6 +83,23 @@ export function readFixture(rel: string): Value[] {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Value);
+}
+
+/** The git-ignored folder `scripts/fetch-corpus.mjs` fetches the sessions of fixtures/corpus/remote.json into. */
+export const FETCHED_CORPUS = fileURLToPath(new URL('../../../../.corpus/claude-code/', import.meta.url));
+
+/** Whether every one of these fetched corpus files is here (none is until fetch-corpus has run). */
+export function fetched(...rels: string[]): boolean {
+  return rels.every((rel) => existsSync(FETCHED_CORPUS + rel));
+}
+
+/** A fetched corpus file's records, as importFiles takes them. */
+export function readFetched(rel: string): { path: string; values: Value[] } {
+  const values = readFileSync(FETCHED_CORPUS + rel, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Value);
+  return { path: `/p/${rel}`, values };
 }
 
 export function errors(ds: readonly Diagnostic[]): Diagnostic[] {

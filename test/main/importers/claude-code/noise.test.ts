@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../../../src/shared/diagnostics';
 import type { LogEvent } from '../../../../src/shared/model/event';
-import { assistant, boundary, importValues, summary, text, user } from './helpers';
+import { assistant, boundary, fetched, importValues, readFetched, summary, text, user } from './helpers';
 
 /*
  * Findings Claude Code's real logs must not raise on a healthy session: each case reads a log the
@@ -69,6 +69,24 @@ describe('claude-code on real logs: record types and fields it knows', () => {
     const records = r.of('record').map((e) => [e.type, e.summary]);
     expect(records).toContainEqual(['permission-mode', 'bypassPermissions']);
     expect(records).toContainEqual(['system/turn_duration', '10000 ms, 10 messages']);
+  });
+
+  // The same on a real session (Claude Code 2.1.92–2.1.96, Xu-Wentao/dotfile, fetched: see
+  // fixtures/corpus/remote.json): five permission-mode lines, seven turn_duration lines.
+  const REAL = 'xu-wentao-dotfile/7ef4b236-d946-48a6-a856-e45b02af7be7.jsonl';
+  it.skipIf(!fetched(REAL))('a real session: its permission-mode records and messageCount are known', () => {
+    const { path, values } = readFetched(REAL);
+    const r = importValues(values, path);
+    expect(r.rules().filter((x) => x.startsWith('UNKNOWN'))).toEqual([]);
+    const records = r.of('record').map((e) => [e.type, e.summary]);
+    expect(records.filter(([t]) => t === 'permission-mode').map(([, s]) => s)).toEqual([
+      'default',
+      'default',
+      'default',
+      'default',
+      'acceptEdits',
+    ]);
+    expect(records).toContainEqual(['system/turn_duration', '118040 ms, 75 messages']);
   });
 });
 

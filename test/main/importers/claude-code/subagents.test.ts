@@ -7,7 +7,20 @@ import { describe, expect, it } from 'vitest';
 import { claudeCodeImporter } from '../../../../src/main/importers/claude-code';
 import { SessionInspector } from '../../../../src/main/session/inspector';
 import { loadSession } from '../../../../src/main/session/load';
-import { BIG, FIXTURES, assistant, boundary, importFiles, progress, text, toolResult, toolUse, user } from './helpers';
+import {
+  BIG,
+  FIXTURES,
+  assistant,
+  boundary,
+  fetched,
+  importFiles,
+  progress,
+  readFetched,
+  text,
+  toolResult,
+  toolUse,
+  user,
+} from './helpers';
 
 const side = (v: Record<string, unknown>, agentId = 'a77'): Record<string, unknown> => ({ ...v, isSidechain: true, agentId });
 
@@ -340,6 +353,32 @@ describe('claude-code: files that copy the conversation by design', () => {
     expect(r.of('fork')[0]?.label).toMatch(/^side question aside_question-c5e5c961a7749e08 \(after line 2 of the main file\)/);
     const st = r.replay(`agent-${id}`);
     expect(r.view(st.requests.length - 1, `agent-${id}`).items.map((i) => i.id)).toEqual(['u1', 'msg_1', 'q1']);
+  });
+
+  // The same on a real side question (Claude Code 2.1.92, Xu-Wentao/dotfile, fetched: see
+  // fixtures/corpus/remote.json): 76 of its 78 records copy the main file's, uuids included.
+  const REAL = 'xu-wentao-dotfile/7ef4b236-d946-48a6-a856-e45b02af7be7';
+  const REAL_ASIDE = 'aside_question-fcbf929fc3d4fdc0';
+  const QUESTION = '239e9f7b-22ad-417d-9b13-443149b8cf66';
+  const realFiles = [`${REAL}.jsonl`, `${REAL}/subagents/agent-a957850183dbc96f4.jsonl`, `${REAL}/subagents/agent-${REAL_ASIDE}.jsonl`];
+  it.skipIf(!fetched(...realFiles))('a real side question: no duplicates, no unlogged context, forked where its question hangs', () => {
+    const r = importFiles(realFiles.map(readFetched));
+    expect(r.rules()).not.toContain('CC_DUPLICATE_UUID');
+    expect(r.rules()).not.toContain('CC_UNLOGGED_CONTEXT');
+    const branch = `agent-${REAL_ASIDE}`;
+    expect(r.of('fork').find((e) => e.branch === branch)?.label).toMatch(
+      /^side question aside_question-fcbf929fc3d4fdc0 \(after line 80 of the main file\)/,
+    );
+    const st = r.replay(branch);
+    expect(st.requests.at(-1)?.id).toBe('msg_01FTHc5L6UnSD1SQoZXo9jyn');
+    // Its view is the conversation up to its line 80's answer, then the question.
+    expect(
+      r
+        .view(st.requests.length - 1, branch)
+        .items.map((i) => i.id)
+        .slice(-2),
+    ).toEqual(['msg_012J3DrkLW1uZaUFbMDJjWmL', QUESTION]);
+    expect(r.defaultBranch).toBe('main');
   });
 
   it('a summarizer: its copies are records of its branch, not duplicates', () => {
