@@ -6,6 +6,7 @@ import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
 import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
 import { LineSource, readJsonl } from '../reader';
 import { palimpsestImporter } from '../importers/palimpsest';
+import { isJsonDocument, readJsonDocument } from '../reader/document';
 import { JsonlPipeline } from '../reader/pipeline';
 import { keepShape } from '../reader/shapes';
 import type { JsonLine, JsonLineReceiver, ReadStats } from '../reader/types';
@@ -242,6 +243,8 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
       stats = read.stats;
       ranges = { count: strategy.ranges.length, byWorkers: strategy.ranges.length - 1 - read.readHere.length, readHere: read.readHere };
       readSoFar = stats.bytes;
+    } else if (await isJsonDocument(p)) {
+      stats = await readJsonDocument(p, reader, onDiagnostic);
     } else {
       stats = await readJsonl(p, reader, onDiagnostic, {
         ...options,

@@ -96,7 +96,12 @@ export async function chooseStrategy(
   const compact = forcedLog ?? (await defaultLogPlan(facts.path, facts.isDirectory, facts.size, threads)).compact;
   if (!compact) return { kind: 'array' };
   const forced = forcedLog !== null;
-  const rangesPossible = !facts.isDirectory && !isZstdPath(facts.path) && (options.format === undefined || options.format === 'palimpsest');
+  // A `.json` may be one document over many lines (reader/document.ts): never split into ranges.
+  const rangesPossible =
+    !facts.isDirectory &&
+    !isZstdPath(facts.path) &&
+    !/\.json$/i.test(facts.path) &&
+    (options.format === undefined || options.format === 'palimpsest');
   if (rangesPossible && threads >= 2 && facts.size >= (options.parallel?.minBytes ?? PARALLEL_LOAD_MIN_BYTES)) {
     const ranges = await planRanges(facts.path, facts.size, threads, SNIFF_LINES, options.parallel?.firstShare);
     const jobs = ranges && startRangeJobs(facts.path, ranges, options, options.parallel?.mode ?? 'worker', onRangeBytes);
