@@ -2,6 +2,7 @@ import { ClaudeScanner } from './scan-claude';
 import { CodexScanner } from './scan-codex';
 import { isZstdPath } from '../reader/zstd';
 import { type BlockScanner, scanFileSync, scanLinesSync } from './scan-file';
+import { scanGemini } from './scan-gemini';
 import { CoshScanner, DshScanner, PalimpsestScanner, scanRind } from './scan-small';
 import type { Harness, ScanResult, SessionCandidate } from './types';
 
@@ -17,6 +18,7 @@ export const SCANNER_VERSIONS: Readonly<Record<Harness, number>> = {
   dsh: 1,
   rind: 1,
   cosh: 1,
+  'gemini-cli': 1,
   palimpsest: 1,
   // Listed from its databases and storage trees in each run (./opencode.ts), not scanned nor indexed.
   opencode: 1,
@@ -40,6 +42,8 @@ export function scanSession(c: SessionCandidate): ScanResult {
         return run(main, new DshScanner());
       case 'cosh':
         return run(main, new CoshScanner());
+      case 'gemini-cli':
+        return scanGemini(main);
       case 'palimpsest':
         return run(main, new PalimpsestScanner());
       default:

@@ -1,7 +1,7 @@
 /** The harnesses whose sessions discovery finds. */
-export type Harness = 'claude-code' | 'codex' | 'dsh' | 'rind' | 'cosh' | 'palimpsest' | 'opencode';
+export type Harness = 'claude-code' | 'codex' | 'dsh' | 'rind' | 'cosh' | 'palimpsest' | 'gemini-cli' | 'opencode';
 
-export const HARNESSES: readonly Harness[] = ['claude-code', 'codex', 'dsh', 'rind', 'cosh', 'palimpsest', 'opencode'];
+export const HARNESSES: readonly Harness[] = ['claude-code', 'codex', 'dsh', 'rind', 'cosh', 'palimpsest', 'gemini-cli', 'opencode'];
 
 /** One file of a session, as found on disk: what the persistent index is keyed by. */
 export interface FileStamp {

@@ -2,6 +2,7 @@ import { claudeCodeImporter } from './claude-code';
 import { codexImporter } from './codex';
 import { coshImporter } from './cosh';
 import { dshImporter } from './dsh';
+import { geminiCliImporter } from './gemini-cli';
 import { openCodeImporter } from './opencode';
 import { palimpsestImporter } from './palimpsest';
 import { rindImporter } from './rind';
@@ -15,6 +16,7 @@ export const IMPORTERS: readonly Importer[] = [
   codexImporter,
   rindImporter,
   coshImporter,
+  geminiCliImporter,
   openCodeImporter,
 ];
 

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { EventBody } from '../../shared/model/event';
 import type { JsonLine } from '../reader/types';
 
-export type FormatId = 'palimpsest' | 'dsh' | 'claude-code' | 'codex' | 'rind' | 'cosh' | 'opencode';
+export type FormatId = 'palimpsest' | 'dsh' | 'claude-code' | 'codex' | 'rind' | 'cosh' | 'gemini-cli' | 'opencode';
 
 /** What an importer hands to the event log for each event it makes. */
 export interface ImportSink {

@@ -11,7 +11,7 @@ import { BranchName, Count, Seq, SessionId } from './scalars';
  */
 
 /** The harnesses discovery knows; the same names as the session formats. */
-export const LibraryHarness = z.enum(['palimpsest', 'dsh', 'claude-code', 'codex', 'rind', 'cosh', 'opencode']);
+export const LibraryHarness = z.enum(['palimpsest', 'dsh', 'claude-code', 'codex', 'rind', 'cosh', 'gemini-cli', 'opencode']);
 export type LibraryHarness = z.infer<typeof LibraryHarness>;
 
 /** Most sessions one `discoverSessions` answer lists (newest first); `truncated` says more were found. */

@@ -16,7 +16,7 @@ import { Derivation, ItemId, Role, type ItemKind } from '../model/item';
 const LoggedError = z.object({ code: z.string().optional(), message: z.string() });
 
 /** Session formats the core can load (src/main/importers/types.ts `FormatId`; the handlers check they agree). */
-export const SessionFormat = z.enum(['palimpsest', 'dsh', 'claude-code', 'codex', 'rind', 'cosh', 'opencode']);
+export const SessionFormat = z.enum(['palimpsest', 'dsh', 'claude-code', 'codex', 'rind', 'cosh', 'gemini-cli', 'opencode']);
 export type SessionFormat = z.infer<typeof SessionFormat>;
 
 const ITEM_KINDS = [
