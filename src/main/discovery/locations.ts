@@ -28,6 +28,11 @@ import { HARNESSES, type Harness } from './types';
  *   (non-empty) else `ProjectDirs::from("", "", "cosh").data_dir()`: `$XDG_DATA_HOME/cosh` or
  *   `~/.local/share/cosh` on Linux, `~/Library/Application Support/cosh` on macOS,
  *   `%APPDATA%\cosh\data` on Windows (src/util/setup.rs `data_dir_override`, DiegoZaluski/co-sh).
+ * - Gemini CLI: `<home>/.gemini/tmp/<project>/chats/session-*.json(l)`, subagents in
+ *   `chats/<parentSessionId>/<id>.json(l)`, with home = `GEMINI_CLI_HOME` (non-empty) else the user's
+ *   home (packages/core/src/utils/paths.ts `homedir`, config/storage.ts `getProjectTempDir`,
+ *   services/chatRecordingService.ts; google-gemini/gemini-cli). The project folder is a SHA-256 of
+ *   the project root in older versions, a name from `~/.gemini/projects.json` in later ones.
  * - OpenCode: its data folder `$XDG_DATA_HOME/opencode` else `~/.local/share/opencode` on every
  *   platform (xdg-basedir in packages/opencode/src/global/index.ts, anomalyco/opencode), holding
  *   `opencode.db` (or `opencode-<channel>.db`) and, from older versions, `storage/` (1.0.x) and
@@ -122,6 +127,13 @@ export function defaultRoots(options: LocateOptions = {}): Root[] {
     source: cosh !== undefined ? '$COSH_DATA_DIR' : 'default',
   });
 
+  const gemini = nonEmpty(env.GEMINI_CLI_HOME);
+  out.push({
+    harness: 'gemini-cli',
+    path: join(gemini !== undefined ? expand(gemini, home) : home, '.gemini', 'tmp'),
+    source: gemini !== undefined ? '$GEMINI_CLI_HOME' : 'default',
+  });
+
   // OpenCode keeps its data in the XDG data folder on every platform (xdg-basedir in its global paths).
   const xdgData = nonEmpty(env.XDG_DATA_HOME);
   out.push({
@@ -169,6 +181,11 @@ function completeRoot(harness: Harness, path: string): string[] {
     case 'rind':
     case 'cosh':
       return sub('sessions');
+    case 'gemini-cli':
+      // `~/.gemini/tmp` itself, `~/.gemini`, or the home (`GEMINI_CLI_HOME`) that holds `.gemini`.
+      if (last === 'tmp') return [base];
+      if (existsSync(join(base, 'tmp'))) return [join(base, 'tmp')];
+      return existsSync(join(base, '.gemini', 'tmp')) ? [join(base, '.gemini', 'tmp')] : [base];
     default:
       return [base];
   }
@@ -206,6 +223,8 @@ export const ALIASES: Readonly<Record<string, Harness>> = {
   'deepseek-harness': 'dsh',
   rind: 'rind',
   cosh: 'cosh',
+  gemini: 'gemini-cli',
+  'gemini-cli': 'gemini-cli',
   palimpsest: 'palimpsest',
   opencode: 'opencode',
 };

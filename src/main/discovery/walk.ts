@@ -218,6 +218,12 @@ export function walkRoot(given: Root): WalkResult {
         }
       }
       break;
+    case 'gemini-cli':
+      for (const p of list(root.path, problems).sort(byName)) {
+        if (!isDirEntry(p, root.path)) continue;
+        walkGeminiChats(join(join(root.path, p.name), 'chats'), add, problems);
+      }
+      break;
     case 'opencode': {
       // The files that change when a session does: the databases with their WAL, and the tree folders.
       const files = (names(root.path, problems) ?? [])
@@ -236,6 +242,55 @@ export function walkRoot(given: Root): WalkResult {
     default:
   }
   return { candidates, exists: true, problems };
+}
+
+const GEMINI_CHAT = /\.jsonl?$/;
+
+/**
+ * One project's `chats/` of Gemini CLI: each `session-<time>-<id8>.json(l)` is a session; the
+ * files of a folder `<parentSessionId>/` are its subagents, joined to the newest session whose
+ * name ends in the folder's first 8 characters (chatRecordingService.ts names both so), or listed
+ * on their own when no session there has that id.
+ */
+function walkGeminiChats(
+  dir: string,
+  add: (harness: Harness, path: string, files: (FileStamp | null)[]) => void,
+  problems: string[],
+): void {
+  const entries = names(dir, null);
+  if (entries === null) return;
+  const sessions = new Map<string, (FileStamp | null)[]>();
+  const byShort = new Map<string, string>();
+  const folders: string[] = [];
+  for (const name of [...entries].sort()) {
+    const path = join(dir, name);
+    const s = statSafe(path);
+    if (s?.isDirectory()) {
+      folders.push(name);
+      continue;
+    }
+    if (!name.startsWith('session-') || !GEMINI_CHAT.test(name)) continue;
+    const f = stamp(path);
+    if (!f) {
+      skipped(path, problems);
+      continue;
+    }
+    sessions.set(path, [f]);
+    const short = /-([^-]+)\.jsonl?$/.exec(name)?.[1];
+    if (short !== undefined) byShort.set(short, path);
+  }
+  for (const folder of folders) {
+    const sub = join(dir, folder);
+    const files = (names(sub, null) ?? [])
+      .filter((n) => GEMINI_CHAT.test(n))
+      .sort()
+      .map((n) => stamp(join(sub, n)));
+    const parent = byShort.get(folder.slice(0, 8));
+    const joined = parent !== undefined ? sessions.get(parent) : undefined;
+    if (joined) joined.push(...files);
+    else for (const f of files) if (f) sessions.set(f.path, [f]);
+  }
+  for (const [path, files] of sessions) add('gemini-cli', path, files);
 }
 
 /** The `sessionId` on the first line of a Claude Code file (read from its first 4 kB), if any. */

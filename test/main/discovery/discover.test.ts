@@ -181,6 +181,7 @@ describe('discovery over a fake home', () => {
       dsh: '$DSH_HOME',
       rind: '$RIND_HOME',
       cosh: '$COSH_DATA_DIR',
+      'gemini-cli': 'default',
       opencode: 'default',
     });
   });

@@ -19,13 +19,21 @@ describe('default locations', () => {
       ['dsh', '/home/ada/.dsh/sessions', 'default'],
       ['rind', '/home/ada/.rind/sessions', 'default'],
       ['cosh', '/home/ada/.local/share/cosh/sessions', 'default'],
+      ['gemini-cli', '/home/ada/.gemini/tmp', 'default'],
       ['opencode', '/home/ada/.local/share/opencode', 'default'],
     ]);
   });
 
   it('follow the environment overrides; empty ones are unset; ~ is the home', () => {
     expect(
-      paths({ CLAUDE_CONFIG_DIR: '~/work-claude, /srv/claude', CODEX_HOME: '/x/codex', DSH_HOME: ' ', RIND_HOME: '/r', COSH_DATA_DIR: '' }),
+      paths({
+        CLAUDE_CONFIG_DIR: '~/work-claude, /srv/claude',
+        CODEX_HOME: '/x/codex',
+        DSH_HOME: ' ',
+        RIND_HOME: '/r',
+        COSH_DATA_DIR: '',
+        GEMINI_CLI_HOME: '/g',
+      }),
     ).toEqual([
       ['claude-code', '/home/ada/work-claude/projects', '$CLAUDE_CONFIG_DIR'],
       ['claude-code', '/srv/claude/projects', '$CLAUDE_CONFIG_DIR'],
@@ -34,6 +42,7 @@ describe('default locations', () => {
       ['dsh', '/home/ada/.dsh/sessions', 'default'],
       ['rind', '/r/sessions', '$RIND_HOME'],
       ['cosh', '/home/ada/.local/share/cosh/sessions', 'default'],
+      ['gemini-cli', '/g/.gemini/tmp', '$GEMINI_CLI_HOME'],
       ['opencode', '/home/ada/.local/share/opencode', 'default'],
     ]);
   });
@@ -54,7 +63,9 @@ describe('--root', () => {
     expect(parseRootFlag('claude=/a=b')).toEqual({ harness: 'claude-code', path: '/a=b' });
     expect(parseRootFlag('deepseek-harness=/d')).toEqual({ harness: 'dsh', path: '/d' });
     expect(() => parseRootFlag('/just/a/path')).toThrow(/HARNESS=PATH/);
-    expect(() => parseRootFlag('gemini=/g')).toThrow(/one of claude-code, codex, dsh, rind, cosh, palimpsest, opencode/);
+    expect(parseRootFlag('gemini=/g')).toEqual({ harness: 'gemini-cli', path: '/g' });
+    expect(parseRootFlag('opencode=/o')).toEqual({ harness: 'opencode', path: '/o' });
+    expect(() => parseRootFlag('nope=/n')).toThrow(/one of claude-code, codex, dsh, rind, cosh, palimpsest, gemini-cli, opencode/);
     expect(() => parseRootFlag('codex=')).toThrow(/HARNESS=PATH/);
   });
 
