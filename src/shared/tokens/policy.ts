@@ -271,6 +271,39 @@ const CODEX: TokenPolicy = {
 };
 
 /**
+ * Gemini CLI (google-gemini/gemini-cli, packages/core/src/context/chatCompressionService.ts @
+ * v0.49). Before a turn it compresses when the last prompt's token count reaches
+ * DEFAULT_COMPRESSION_TOKEN_THRESHOLD = 0.5 of `tokenLimit(model)` (core/tokenLimits.ts:
+ * 1,048,576 for every Gemini model and the default, 256,000 for Gemma 4), unless the user set
+ * `compressionThreshold`. It keeps the newest COMPRESSION_PRESERVE_THRESHOLD = 0.3 of the history,
+ * by characters and split at a user turn: at the trigger that is about 0.3 × 0.5 = 15 % of the
+ * window, an approximation. Function responses beyond COMPRESSION_FUNCTION_RESPONSE_TOKEN_BUDGET
+ * = 50,000 tokens (newest first) are cut to a head and tail before summarising. After a
+ * compression that would inflate the count it no longer summarises in that chat, only truncates.
+ * The same values since v0.20 (v0.30 for the function-response budget).
+ */
+const GEMINI_CLI: TokenPolicy = {
+  ...base,
+  id: 'gemini-cli',
+  name: 'Gemini CLI',
+  description: 'compress at 50 % of the model window, keep the newest 30 % of the history',
+  defaultWindow: 1_048_576,
+  measure: 'context',
+  trigger: { ratio: 0.5 },
+  rawTail: { ratio: 0.15 },
+  reserveFor: 'agent',
+  sources: {
+    trigger:
+      'gemini-cli chatCompressionService.ts: DEFAULT_COMPRESSION_TOKEN_THRESHOLD = 0.5 of tokenLimit(model), against the last prompt token count',
+    rawTail:
+      'gemini-cli chatCompressionService.ts: COMPRESSION_PRESERVE_THRESHOLD = 0.3 of the history by characters (findCompressSplitPoint); 0.3 × the 0.5 trigger ≈ 15 % of the window',
+    defaultWindow: 'gemini-cli core/tokenLimits.ts: DEFAULT_TOKEN_LIMIT = 1,048,576 (every Gemini model; Gemma 4: 256,000)',
+    pruner:
+      'gemini-cli chatCompressionService.ts: COMPRESSION_FUNCTION_RESPONSE_TOKEN_BUDGET = 50,000 (function responses beyond it cut to 20 % head + 80 % tail)',
+  },
+};
+
+/**
  * OpenCode (anomalyco/opencode). After each step it compares the step's tokens (`total`, else
  * input + output + cache read + cache write: this request's context and its reply) with the usable
  * window, the model's input limit less `min(20,000, the model's max output)` (`COMPACTION_BUFFER`,
@@ -311,6 +344,7 @@ export const POLICY_PRESETS: Readonly<Record<string, TokenPolicy>> = {
   preemptive: PREEMPTIVE,
   'claude-code': CLAUDE_CODE,
   codex: CODEX,
+  'gemini-cli': GEMINI_CLI,
   opencode: OPENCODE,
 };
 
@@ -329,6 +363,8 @@ export function defaultPolicyFor(format: string): TokenPolicy {
       return RIND;
     case 'cosh':
       return COSH;
+    case 'gemini-cli':
+      return GEMINI_CLI;
     case 'opencode':
       return OPENCODE;
     default:

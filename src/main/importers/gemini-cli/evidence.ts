@@ -15,6 +15,10 @@ import { type GeminiMessage, textOf } from './records';
  * - masking: nothing is added or removed, and a rewritten tool output now carries
  *   `<tool_output_masked>` (toolOutputMaskingService.ts's MASKING_INDICATOR_TAG); other items may
  *   be rewritten with it (the list re-expressed as raw parts) and are replaced.
+ * - truncation: nothing is added or removed, and a rewritten tool output now opens with
+ *   "Output too large. Showing first …" (fileUtils.ts `formatTruncatedToolOutput`): the
+ *   function-response budget applied alone, which the compression service does instead of
+ *   summarising once a compression has failed in the chat (CONTENT_TRUNCATED).
  * - opening: nothing is removed or rewritten, and what is added is only the CLI's context turn
  *   (`<session_context>` / `<hook_context>`): a new chat's first sync, no compaction.
  * - rollback: nothing is added or rewritten, and the latest items are gone (a failed or cancelled
@@ -22,7 +26,7 @@ import { type GeminiMessage, textOf } from './records';
  * - rewrite: anything else (messages re-expressed as raw `functionCall` / `functionResponse` /
  *   `thoughtSignature` parts): no compaction, the changed items are replaced as they now read.
  */
-export type SetKind = 'compression' | 'masking' | 'opening' | 'rollback' | 'rewrite' | 'same';
+export type SetKind = 'compression' | 'masking' | 'truncation' | 'opening' | 'rollback' | 'rewrite' | 'same';
 
 export interface SetEvidence {
   readonly kind: SetKind;
@@ -32,6 +36,7 @@ export interface SetEvidence {
 }
 
 export const MASKED_TAG = '<tool_output_masked';
+export const TRUNCATED_PREFIX = 'Output too large. Showing first ';
 export const SNAPSHOT_TAG = '<state_snapshot>';
 
 function itemText(t: TargetItem): string {
@@ -44,6 +49,19 @@ function itemText(t: TargetItem): string {
 
 export function isMaskedOutput(t: TargetItem): boolean {
   return t.item.role === 'tool' && itemText(t).includes(MASKED_TAG);
+}
+
+export function isTruncatedOutput(t: TargetItem): boolean {
+  return t.item.role === 'tool' && itemText(t).startsWith(TRUNCATED_PREFIX);
+}
+
+/** The head, tail and omitted characters a truncated output states of itself, when it does. */
+export function truncationOf(t: TargetItem): { head: number; tail: number; omitted: number } | null {
+  const text = itemText(t);
+  const m = /^Output too large\. Showing first ([\d,.\s]+) and last ([\d,.\s]+) characters\./.exec(text);
+  const o = /\.\.\. \[([\d,.\s]+) characters omitted\] \.\.\./.exec(text);
+  const n = (s: string | undefined): number => Number((s ?? '').replace(/[^\d]/g, ''));
+  return m && o ? { head: n(m[1]), tail: n(m[2]), omitted: n(o[1]) } : null;
 }
 
 /** The compression pair of a list: the last snapshot message directly followed by the acknowledgement. */
@@ -82,6 +100,7 @@ export function classifySet(
   if (added.length === 0 && removed.length === 0 && changed.length === 0) return { kind: 'same' };
   // Masking may come with the rest of the list re-expressed as raw parts: one masked output suffices.
   if (added.length === 0 && removed.length === 0 && changed.some(isMaskedOutput)) return { kind: 'masking' };
+  if (added.length === 0 && removed.length === 0 && changed.some(isTruncatedOutput)) return { kind: 'truncation' };
   if (removed.length === 0 && changed.length === 0 && added.every((t) => t.item.role === 'user' && isContextText(itemText(t))))
     return { kind: 'opening' };
   if (added.length === 0 && changed.length === 0) return { kind: 'rollback' };

@@ -4,7 +4,7 @@ import type { Item } from '../../../shared/model/item';
 import type { JsonLine } from '../../reader/types';
 import { type Obj, isObj } from '../json';
 import type { FileImport, ImportSink } from '../types';
-import { type SetEvidence, classifySet, isMaskedOutput } from './evidence';
+import { type SetEvidence, classifySet, isMaskedOutput, isTruncatedOutput, truncationOf } from './evidence';
 import { COMPRESSION_ACK, type TargetItem, itemsOf, itemsOfList } from './history';
 import { type GeminiMessage, MESSAGE_TYPES, isMetadata, readMessage, setMessages, textOf, usageOf } from './records';
 import { sessionIdFromPath, parentFromPath } from './paths';
@@ -312,6 +312,17 @@ export class GeminiFileImport implements FileImport {
     // Masking alone is a mask of the outputs by the harness, not a compaction: nothing takes the
     // place of what it hides (as Claude Code's microcompact is read).
     const id = ev.kind === 'compression' ? `compression-${++this.compactions}` : null;
+    // Outputs cut to the function-response budget alone are pruned in place, as a tool-result
+    // pruner's are: no summary takes their place, so no compaction is recorded for them.
+    if (ev.kind === 'truncation')
+      this.sink.emit(
+        {
+          kind: 'record',
+          type: 'content-truncated',
+          summary: 'function responses cut to the 50,000-token budget after a failed compression',
+        },
+        l,
+      );
     const fresh = new Set<string>();
     if (ev.kind === 'compression' && ev.summary && ev.ack) {
       fresh.add(ev.summary.id).add(ev.ack.id);
@@ -340,8 +351,8 @@ export class GeminiFileImport implements FileImport {
         kind: 'compaction/start',
         id,
         trigger: 'unknown',
+        // No policy: the file does not record one (the preset names Gemini CLI's, from its source).
         strategy: 'summary',
-        policy: { name: 'gemini-cli', triggerRatio: 0.5 },
       };
       if (covers.length > 0) start.source = covers;
       startSeq = this.sink.emit(start, l);
@@ -370,7 +381,20 @@ export class GeminiFileImport implements FileImport {
       if (cur) {
         k++;
         if (cur.fp !== t.fp) {
-          if (isMaskedOutput(t)) {
+          const cut = ev.kind === 'truncation' && isTruncatedOutput(t) ? truncationOf(t) : null;
+          if (cut) {
+            const v = this.emitItem(
+              t,
+              { op: 'replace', from: cur.canon, to: cur.canon },
+              l,
+              {
+                derivation: { kind: 'pruned', of: cur.canon, unit: 'chars', ...cut },
+              },
+              [cur.seq],
+            );
+            cur.canon = v.canon;
+            cur.seq = v.seq;
+          } else if (isMaskedOutput(t)) {
             this.sink.emit({ kind: 'mask', items: [cur.canon], masked: true, by: 'harness', reference: referenceOf(t.item.blocks) }, l);
             this.lastMutation = this.sink.nextSeq;
           } else {

@@ -13,9 +13,11 @@ import { amount, defaultPolicyFor } from '../../tokens/policy';
  * Harnesses whose logs record neither their compaction policy nor a failed automatic compaction
  * (docs/fidelity.md: retries of a failing summarizer are visible only on the wire). For them,
  * TRIGGER_MISSED infers from the harness's documented policy (src/shared/tokens/policy.ts), says
- * so, and reports at info: an inference, not a recorded fact.
+ * so, and reports at info: an inference, not a recorded fact. Gemini CLI is one: a compression
+ * that fails (an empty summary, or one that would inflate the count) leaves nothing in its chat
+ * file, so this is where those outcomes show.
  */
-const UNRECORDED_POLICY_FORMATS: ReadonlySet<string> = new Set(['claude-code', 'codex']);
+const UNRECORDED_POLICY_FORMATS: ReadonlySet<string> = new Set(['claude-code', 'codex', 'gemini-cli']);
 
 /**
  * The windows on which a format's documented trigger is known to apply, when its threshold moved
