@@ -2,8 +2,8 @@ import { COMPRESSION_ACK, isContextText, type TargetItem } from './history';
 import { type GeminiMessage, textOf } from './records';
 
 /**
- * What a `{"$set": {"messages": […]}}` is. Gemini CLI writes the whole list back whenever its
- * history changes under it (`updateMessagesFromHistory`, chatRecordingService.ts): after a
+ * What a `{"$set": {"messages": […]}}` is. From v0.44 Gemini CLI writes the whole list back
+ * whenever its history changes under it (`updateMessagesFromHistory`, chatRecordingService.ts): after a
  * compression, after masking tool output, when a new chat syncs its opening context, when a failed
  * or cancelled turn is rolled back, and when the history is re-expressed as raw parts. The record
  * does not say which; the evidence, in this order:

@@ -286,6 +286,13 @@ export class GeminiFileImport implements FileImport {
       if (i >= 0) {
         const cur = this.live[i] as Live;
         if (cur.fp === t.fp) continue;
+        if (isMaskedOutput(t)) {
+          // v0.40 – v0.43 write a masked output back by writing its gemini message again.
+          this.sink.emit({ kind: 'mask', items: [cur.canon], masked: true, by: 'harness', reference: referenceOf(t.item.blocks) }, l);
+          this.lastMutation = this.sink.nextSeq;
+          cur.fp = t.fp;
+          continue;
+        }
         const v = this.emitItem(t, { op: 'replace', from: cur.canon, to: cur.canon }, l);
         cur.canon = v.canon;
         cur.seq = v.seq;

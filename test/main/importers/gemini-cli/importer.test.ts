@@ -215,3 +215,31 @@ describe('what a written-back list is', () => {
     expect(r.of('lifecycle').map((e) => e.boundary)).toEqual(['process-start']);
   });
 });
+
+describe('v0.40 – v0.43: a masked result written back by writing its message again', () => {
+  it('is a mask by the harness with the placeholder as its reference', () => {
+    const call = (output: string) => ({
+      id: 'c1',
+      name: 'read_file',
+      args: {},
+      status: 'success',
+      result: [{ functionResponse: { id: 'c1', name: 'read_file', response: { output } } }],
+    });
+    const g = (output: string) => ({
+      id: 'g1',
+      timestamp: '2026-05-01T10:00:02Z',
+      type: 'gemini',
+      content: '',
+      toolCalls: [call(output)],
+      model: 'gemini-2.5-pro',
+    });
+    const r = importValues([
+      { sessionId: 's', projectHash: 'h', startTime: '2026-05-01T10:00:00Z' },
+      { id: 'u1', timestamp: '2026-05-01T10:00:01Z', type: 'user', content: [{ text: 'read' }] },
+      g('a long file'),
+      g('<tool_output_masked>\nsaved to tool-outputs/read_file_c1.txt\n</tool_output_masked>'),
+    ]);
+    expect(r.of('mask').map((e) => [e.items, e.by])).toEqual([[['g1_response'], 'harness']]);
+    expect(r.of('item').map((e) => e.item.id)).toEqual(['u1', 'g1', 'g1_response']);
+  });
+});
