@@ -49,13 +49,14 @@ async function fixtureSessions(): Promise<[Harness, string][]> {
   for (const f of await readdir('fixtures/palimpsest')) if (f.endsWith('.jsonl')) out.push(['palimpsest', join('fixtures/palimpsest', f)]);
   for (const f of await filesUnder('fixtures/dsh', (n) => n.endsWith('.jsonl'))) out.push(['dsh', f]);
   out.push(['dsh', 'fixtures/dsh-zstd/session.jsonl.zstd']);
+  for (const f of await filesUnder('fixtures/gemini-cli', (n) => n.startsWith('session-'))) out.push(['gemini-cli', f]);
   return out;
 }
 
 describe('fast scan = full importer, on every fixture session', async () => {
   const sessions = await fixtureSessions();
   it('has sessions of every harness to compare', () => {
-    expect(new Set(sessions.map(([h]) => h))).toEqual(new Set(['claude-code', 'codex', 'cosh', 'rind', 'palimpsest', 'dsh']));
+    expect(new Set(sessions.map(([h]) => h))).toEqual(new Set(['claude-code', 'codex', 'cosh', 'rind', 'palimpsest', 'dsh', 'gemini-cli']));
   });
   for (const [harness, path] of sessions) {
     it(`${harness} ${path}`, async () => {
