@@ -13,9 +13,11 @@ import { type GeminiMessage, blocksOf, partsOf, textOf } from './records';
  * - a gemini message is one model turn: its content parts when they hold function calls or
  *   thoughts (the current recorder), else its thoughts, text and `toolCalls` rebuilt in that order
  *   (the legacy recorder); then one turn `<id>_response` with the results of its tool calls.
- * One change from the rebuild: when the list itself holds a message `<id>_response` (a history
- * written back whole, where function responses are user turns of their own), the results are that
- * message's and are not made twice.
+ * Two changes from the rebuild, to show the live chat rather than a resumed one: thoughts are a
+ * display-only item `<id>_thoughts` (the live chat never sends them back: geminiChat.ts filters
+ * `part.thought` out of every response, v0.22 to now; the rebuild of a resumed session does send
+ * them); and when the list itself holds the function responses as a user message (a history
+ * written back whole), the results are that message's and are not made twice.
  */
 
 export interface TargetItem {
@@ -30,6 +32,8 @@ export interface TargetItem {
 }
 
 export const RESPONSE_SUFFIX = '_response';
+/** The key of a gemini message's thoughts, a display-only item of their own. */
+export const THOUGHTS_SUFFIX = '_thoughts';
 
 /** The acknowledgement a compression puts after its summary (chatCompressionService.ts). */
 export const COMPRESSION_ACK = 'Got it. Thanks for the additional context!';
@@ -99,7 +103,13 @@ export function itemsOf(m: GeminiMessage, listed: (id: string) => boolean): Targ
     }
     case 'gemini': {
       const out: TargetItem[] = [];
-      const blocks = modelBlocks(m);
+      const all = modelBlocks(m);
+      // The live chat keeps no thought in the history it sends (geminiChat.ts filters
+      // `part.thought` out of every response, v0.22 to now): shown, never sent.
+      const thoughts = all.filter((b) => b.type === 'reasoning');
+      const blocks = all.filter((b) => b.type !== 'reasoning');
+      if (thoughts.length > 0)
+        out.push(target(`${m.id}${THOUGHTS_SUFFIX}`, m.id, { role: 'assistant', blocks: thoughts, origin: 'thoughts' }, true));
       if (blocks.length > 0) out.push(target(m.id, m.id, { role: 'assistant', blocks }, false));
       const key = `${m.id}${RESPONSE_SUFFIX}`;
       const results = blocks.length > 0 && !listed(key) ? toolResults(m) : [];

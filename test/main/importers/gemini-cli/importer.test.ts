@@ -53,7 +53,7 @@ describe('real legacy sessions (whole .json, 0.22)', () => {
     expect(r.diagnostics).toEqual([]);
   });
 
-  it('sends thoughts, text and calls as one model turn and the results as the next, after the user turn', () => {
+  it('sends text and calls as one model turn and the results as the next, after the user turn; thoughts are only shown', () => {
     const r = importFixture('session-2025-12-30T06-53-7bc58f7d.json');
     const v = r.view(1);
     expect(ids(v)).toEqual([
@@ -61,13 +61,16 @@ describe('real legacy sessions (whole .json, 0.22)', () => {
       'b78789a2-e47e-4e7c-8bfa-5b1901b8ac61',
       'b78789a2-e47e-4e7c-8bfa-5b1901b8ac61_response',
     ]);
-    expect(v.items[1]?.blocks?.map((b) => b.type)).toEqual(['reasoning', 'reasoning', 'reasoning', 'text', 'tool_call']);
+    expect(v.items[1]?.blocks?.map((b) => b.type)).toEqual(['text', 'tool_call']);
+    const thoughts = r.of('item').find((e) => e.item.id === 'b78789a2-e47e-4e7c-8bfa-5b1901b8ac61_thoughts');
+    expect(thoughts?.op).toEqual({ op: 'log' });
+    expect(thoughts?.item.blocks.map((b) => b.type)).toEqual(['reasoning', 'reasoning', 'reasoning']);
     expect(v.items[2]?.blocks?.[0]).toMatchObject({ type: 'tool_result', callId: 'list_directory-1767077655309-865f4589c6ca9' });
   });
 
   it('keeps info and error messages out of every view', () => {
     const r = importFixture('session-2025-12-30T01-16-3f9ce747.json');
-    const logged = r.of('item').filter((e) => e.op.op === 'log');
+    const logged = r.of('item').filter((e) => e.op.op === 'log' && e.item.origin !== 'thoughts');
     expect(logged.map((e) => e.item.origin)).toEqual(['error', 'info', 'info']);
     const hidden = new Set(logged.map((e) => e.item.id));
     for (let i = 0; i < r.state.requests.length; i++) for (const x of r.view(i).items) expect(hidden.has(x.id)).toBe(false);
@@ -88,7 +91,7 @@ describe('JSONL (v0.40 and later), written from the recorder', () => {
     expect(r.of('request')).toHaveLength(8);
     expect(r.state.requests).toHaveLength(7);
     const g1 = r.of('item').filter((e) => e.item.id.startsWith('g1'));
-    expect(g1.map((e) => e.item.id)).toEqual(['g1', 'g1_response']);
+    expect(g1.map((e) => e.item.id)).toEqual(['g1_thoughts', 'g1', 'g1_response']);
     expect(r.of('response').filter((e) => e.request === 'req-2')).toHaveLength(1);
   });
 

@@ -10,7 +10,7 @@ describe('loading a legacy Gemini CLI session (a pretty-printed .json)', () => {
       expect(s.diagnostics).toEqual([]);
       const seqs = Array.from({ length: s.events.length }, (_, i) => i);
       const whole = await s.hydrateMany(seqs);
-      expect(whole.filter((e) => e.kind === 'item')).toHaveLength(31);
+      expect(whole.filter((e) => e.kind === 'item')).toHaveLength(44);
     } finally {
       await s.dispose();
     }
