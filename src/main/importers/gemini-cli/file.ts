@@ -2,7 +2,7 @@ import type { Block } from '../../../shared/model/content';
 import type { EventOf } from '../../../shared/model/event';
 import type { Item } from '../../../shared/model/item';
 import type { JsonLine } from '../../reader/types';
-import { type Obj, isObj } from '../json';
+import { type Obj, isObj, nat as natural } from '../json';
 import type { FileImport, ImportSink } from '../types';
 import { type SetEvidence, classifySet, isMaskedOutput, isTruncatedOutput, truncationOf } from './evidence';
 import { COMPRESSION_ACK, type TargetItem, itemsOf, itemsOfList } from './history';
@@ -49,6 +49,8 @@ export class GeminiFileImport implements FileImport {
   private compactions = 0;
   private lastMutation = -1;
   private model: string | null = null;
+  /** `tokens.input` of the latest response: the CLI's `lastPromptTokenCount`, which its compression compares. */
+  private lastPrompt: number | null = null;
 
   constructor(
     private readonly sink: ImportSink,
@@ -170,6 +172,7 @@ export class GeminiFileImport implements FileImport {
       const usage = usageOf(m.value.tokens);
       if (usage) {
         req.usage = true;
+        if (usage.context !== undefined) this.lastPrompt = nat(m.value.tokens, 'input') ?? this.lastPrompt;
         this.sink.emit({ kind: 'response', request: req.id, usage }, l);
       }
     }
@@ -362,6 +365,7 @@ export class GeminiFileImport implements FileImport {
         strategy: 'summary',
       };
       if (covers.length > 0) start.source = covers;
+      if (this.lastPrompt !== null) start.preTokens = this.lastPrompt;
       startSeq = this.sink.emit(start, l);
       if (ev.kind === 'compression' && ev.summary) {
         const summary: EventOf<'compaction/summary'> = { kind: 'compaction/summary', id, summary: summaryBlocks(ev.summary) };
@@ -443,4 +447,9 @@ function referenceOf(blocks: readonly Block[]): Block[] {
   const out: Block[] = [];
   for (const b of blocks) if (b.type === 'tool_result') for (const c of b.content) out.push(c);
   return out;
+}
+
+/** A count field of a `tokens` record. */
+function nat(tokens: unknown, field: string): number | undefined {
+  return isObj(tokens) ? natural(tokens[field]) : undefined;
 }

@@ -111,6 +111,8 @@ describe('JSONL (v0.40 and later), written from the recorder', () => {
     const start = r.of('compaction/start');
     expect(start).toHaveLength(1);
     expect(start[0]?.source).toEqual(['u1', 'g1', 'g1_response', 'g2', 'u2', 'g3', 'g3_response', 'g4']);
+    // The prompt count the CLI compared: the latest response's `tokens.input`.
+    expect(start[0]?.preTokens).toBe(540_000);
     expect(r.of('compaction/end')[0]?.outcome).toBe('committed');
     const v = r.view(5);
     expect(ids(v)).toEqual(['env-ctx', 's1~2', 'a1~2', 'u4', 'g5', 'u5']);
