@@ -103,7 +103,7 @@ describe('palimpsest ls', () => {
 
   it('refuses bad usage with a sentence', async () => {
     const { io: x } = io();
-    await expect(lsCommand(parseArgs(['--harness', 'opencode'], LS_SPEC), x)).rejects.toThrow(/--harness must be one of/);
+    await expect(lsCommand(parseArgs(['--harness', 'nope'], LS_SPEC), x)).rejects.toThrow(/--harness must be one of/);
     await expect(lsCommand(parseArgs(['--root', 'nowhere'], LS_SPEC), x)).rejects.toThrow(/HARNESS=PATH/);
     await expect(lsCommand(parseArgs(['somewhere'], LS_SPEC), x)).rejects.toThrow(/no positional argument/);
   });
