@@ -220,6 +220,9 @@ function legacyEntries(s: CodexState, line: number, message: string): Entry[] {
   for (const k of kept) {
     const orig = users[k.index] as ItemInfo;
     const text = orig.userText as string;
+    // A copy of one Codex cut is counted whole, not as the cut text Codex counts: it is still over
+    // the budget, so it is cut (masked) again, and as the oldest user message (the walk's last)
+    // it is kept exactly when Codex keeps it: while tokens are left.
     if (k.truncated) cut++;
     const mapped = mappedItem('message', 'user', [{ type: 'text', text }], 'input', { userText: text });
     // Each copy is emitted from its original's line, so that its text re-reads whole there (long

@@ -12,6 +12,11 @@ import { APPROX_BYTES_PER_TOKEN, COMPACT_USER_MESSAGE_MAX_TOKENS, SUMMARY_PREFIX
  *     the tokens left and ends the walk — then back in chronological order
  *   + one user message `SUMMARY_PREFIX + "\n" + summary`.
  *
+ * That history is the next compaction's input: its user messages (`collect_user_messages`) are
+ * the copies this one kept and those sent since, never a summary (`is_summary_message`), so a
+ * second compaction keeps the first one's copies again, under the same budget, and drops its
+ * summary. Codex 0.59.0 sends exactly that after compacting twice (seen against the mock).
+ *
  * Tokens are Codex's own `approx_token_count`: UTF-8 bytes / 4, rounded up. That is an estimate
  * (no tokenizer); the importer says so in a diagnostic whenever it applies this rule.
  */

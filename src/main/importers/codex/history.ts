@@ -62,7 +62,9 @@ export function place(s: CodexState, id: string, m: MappedItem, opts: PlaceOpts)
     s.lastPlaced = m.type;
   }
   s.turn.item();
-  if (m.key === undefined && !s.contextBlock) return undefined;
+  // A legacy compaction's rebuilt copy of a user message has no fingerprint but is a user turn
+  // all the same: the next legacy compaction keeps it again, a rollback counts it.
+  if (m.key === undefined && m.userText === undefined && !s.contextBlock) return undefined;
   const userText = context ? undefined : m.userText;
   const from = opts.from ?? s.cur;
   const info: ItemInfo = {
