@@ -1,9 +1,9 @@
 import { compareVersions } from '../../shared/compat/newest';
-import type { ViewItem } from '../../shared/model/view';
 
 /*
  * What Claude Code sends of parallel tool calls after it reloads a conversation from its log
- * (`--resume`, `--continue`), read by the wire comparison (src/main/wire).
+ * (`--resume`, `--continue`), read by the wire comparison (src/main/wire), which finds the calls at
+ * risk with src/shared/replay/parallel-calls.ts.
  *
  * Parallel results are written one record each, and each record's parentUuid is the line of the
  * response that made its call; the next record hangs off the result written last. A reload walks
@@ -29,35 +29,4 @@ export function recoversParallelResults(version: string | undefined): boolean {
 
 export function parallelDropWhy(version: string | undefined): string {
   return `after a reload (--resume, --continue) Claude Code ${version ?? '(version not recorded)'} may leave out a parallel tool call and its result that are not on the parentUuid chain, or answer the call with an error result of its own; the log does not say whether it reloaded`;
-}
-
-const callsOf = (it: ViewItem): string[] => (it.blocks ?? []).flatMap((b) => (b.type === 'tool_call' ? [b.id] : []));
-const answersOf = (it: ViewItem): string[] => (it.blocks ?? []).flatMap((b) => (b.type === 'tool_result' ? [b.callId] : []));
-
-/**
- * The ids of the parallel calls a reload leaves out of a request's items: of each response with
- * several calls answered in several records, the calls the last of those records does not answer —
- * once a user record without tool results (the next turn) follows them.
- */
-export function parallelCallsAtRisk(items: readonly ViewItem[]): Set<string> {
-  const out = new Set<string>();
-  items.forEach((a, i) => {
-    if (a.role !== 'assistant') return;
-    const calls = new Set(callsOf(a));
-    if (calls.size < 2) return;
-    let answering = 0;
-    let last = -1;
-    for (let k = i + 1; k < items.length; k++) {
-      if (answersOf(items[k] as ViewItem).some((id) => calls.has(id))) {
-        answering++;
-        last = k;
-      }
-    }
-    if (answering < 2) return;
-    const nextTurn = items.slice(last + 1).some((it) => it.role === 'user' && answersOf(it).length === 0);
-    if (!nextTurn) return;
-    const kept = new Set(answersOf(items[last] as ViewItem));
-    for (const id of calls) if (!kept.has(id)) out.add(id);
-  });
-  return out;
 }

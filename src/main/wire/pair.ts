@@ -1,6 +1,7 @@
 import { CONTEXT_BLOCK_UNKNOWN, UNRECORDED_CONTEXT, attachmentUnknown } from '../dialects/claude-unrecorded';
-import { parallelCallsAtRisk, parallelDropWhy, recoversParallelResults } from '../dialects/claude-resume';
+import { parallelDropWhy, recoversParallelResults } from '../dialects/claude-resume';
 import { userSeam } from '../dialects/claude-user-seam';
+import { parallelCallsAtRisk } from '../../shared/replay/parallel-calls';
 import type { SessionInspector } from '../session/inspector';
 import { type RequestResult, compareRequest, similarity } from './compare';
 import { type NormRequest, type Part, type UnrecordedRendering, canonicalJson, normalizeView } from './normalize';
