@@ -137,6 +137,13 @@ export const HeaderEvent = z.object({
    * the view's unknowns. Absent: unchanged; empty: nothing.
    */
   unrecorded: z.array(z.string()).optional(),
+  /**
+   * Whether the harness, after a reload (resume, continue), may leave out parallel tool calls and
+   * their results that its log's parent links do not reach, in a sentence: the view names it, with
+   * the calls at risk, among its unknowns when its items hold such calls. Absent: unchanged; null
+   * or empty: it does not.
+   */
+  reloadMayDrop: z.string().nullable().optional(),
   /** Why the envelope changed, in the harness's words (DSH: initial, resume, change, series). */
   reason: z.string().optional(),
 });

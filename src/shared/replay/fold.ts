@@ -172,6 +172,7 @@ class Folder {
       route: e.route ? { ...prev.route, ...stripUndefined(e.route) } : prev.route,
       routeSeqs: e.route ? [...prev.routeSeqs, e.seq] : prev.routeSeqs,
       unrecorded: e.unrecorded ?? prev.unrecorded,
+      reloadMayDrop: e.reloadMayDrop === undefined ? prev.reloadMayDrop : e.reloadMayDrop || null,
     };
   }
 

@@ -5,7 +5,7 @@ import type { ViewItem } from '../model/view';
  * its log's parent links back from the leaf may leave out: parallel results are written one record
  * each, each hanging off the response that made its calls, and the next turn hangs off the result
  * written last, so the walk reaches only that one. Whether a harness does so, and whether it
- * reloaded at all, is for its dialect to say; this only finds the calls.
+ * reloaded at all, is the envelope's to say (HeaderEvent.reloadMayDrop); this only finds the calls.
  */
 
 const callsOf = (it: ViewItem): string[] => (it.blocks ?? []).flatMap((b) => (b.type === 'tool_call' ? [b.id] : []));

@@ -14,6 +14,8 @@ export interface Envelope {
   readonly routeSeqs: readonly number[];
   /** What the harness adds to messages that the log does not record (HeaderEvent.unrecorded). */
   readonly unrecorded: readonly string[];
+  /** What a reload may leave out of parallel tool calls (HeaderEvent.reloadMayDrop); null: nothing. */
+  readonly reloadMayDrop: string | null;
 }
 
 export const EMPTY_ENVELOPE: Envelope = {
@@ -24,6 +26,7 @@ export const EMPTY_ENVELOPE: Envelope = {
   toolsSeq: null,
   routeSeqs: [],
   unrecorded: [],
+  reloadMayDrop: null,
 };
 
 export interface FateChange {

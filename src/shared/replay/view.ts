@@ -3,6 +3,7 @@ import { reportedContextTokens } from '../model/event';
 import { itemKind } from '../model/item';
 import type { Fate, ModelView, RequestInfo, ViewItem } from '../model/view';
 import type { ReplayState } from './fold';
+import { parallelCallsAtRisk } from './parallel-calls';
 import type { ItemRecord, RequestRecord } from './records';
 import type { SurfaceState } from './surface';
 
@@ -126,6 +127,11 @@ export function modelView(state: ReplayState, index: number): ModelView | null {
         unknowns.push(`masked item ${rec.id}: the text of its reference is not recorded`);
       items[i] = item;
     }
+  }
+  if (env.reloadMayDrop) {
+    // Named only where it bites: the calls a reload may have left out are in this request's items.
+    const calls = parallelCallsAtRisk(items);
+    if (calls.size > 0) unknowns.push(`messages: ${env.reloadMayDrop} (calls: ${[...calls].join(', ')})`);
   }
   const headerSeqs = [env.systemSeq, env.toolsSeq, ...env.routeSeqs].filter((s): s is number => s !== null);
   return {
