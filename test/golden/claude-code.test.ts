@@ -1,3 +1,4 @@
+import { parallelDropWhy } from '../../src/main/dialects/claude-resume';
 import { UNRECORDED_CONTEXT } from '../../src/main/dialects/claude-unrecorded';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -131,17 +132,37 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     expect(after?.request.reportedInputTokens).toBeLessThan((before?.request.reportedInputTokens ?? 0) / 3);
   });
 
+  /** The parallel calls a reload may have left out of the view at request 60 and 138 (none at 0: no parallel calls yet). */
+  const RELOAD_CALLS: Record<number, string[]> = {
+    60: [
+      'toolu_01UwLnYYWGBvukzh1QE6JpfM',
+      'toolu_01WdfD9cV8AuWAiUsJEdcgAt',
+      'toolu_01CuYf8VitoB4k6TK8odyejP',
+      'toolu_01YDcmWjajv6RVc37TYFzPjU',
+    ],
+    138: [
+      'toolu_01CGvgJtH8QAaxE2kFAKVUGd',
+      'toolu_018JcaiAvoxDmR7hjyukvGpx',
+      'toolu_01GCxjLkbZockC9Na2SEztea',
+      'toolu_01EzMFd6jjXMRC3RuajZugRm',
+      'toolu_013ZgZk7Kfyizrgzu2iZDJqo',
+    ],
+  };
+
   it('the system prompt and the tool schemas are unknown (not logged by this version)', async () => {
     const ins = await open(MAIN);
     for (const i of [0, 60, 138]) {
       const v = ins.view(i);
       expect(v?.system).toBeNull();
       expect(v?.tools).toBeNull();
-      expect(v?.unknowns).toEqual([
+      expect(v?.unknowns.slice(0, 3)).toEqual([
         'system prompt: the log does not record it',
         'tool schemas: the log does not record them',
         `messages: ${UNRECORDED_CONTEXT}`,
       ]);
+      // 2.1.39 may drop parallel calls after a reload: named where the view holds some.
+      const calls = RELOAD_CALLS[i];
+      expect(v?.unknowns.slice(3)).toEqual(calls ? [`messages: ${parallelDropWhy('2.1.39')} (calls: ${calls.join(', ')})`] : []);
     }
   });
 

@@ -2,8 +2,9 @@ import { compareVersions } from '../../shared/compat/newest';
 
 /*
  * What Claude Code sends of parallel tool calls after it reloads a conversation from its log
- * (`--resume`, `--continue`), read by the wire comparison (src/main/wire), which finds the calls at
- * risk with src/shared/replay/parallel-calls.ts.
+ * (`--resume`, `--continue`): the importer (src/main/importers/claude-code) names it on the
+ * envelope (HeaderEvent.reloadMayDrop) by version; the model view and the wire comparison
+ * (src/main/wire) find the calls at risk (src/shared/replay/parallel-calls.ts).
  *
  * Parallel results are written one record each, and each record's parentUuid is the line of the
  * response that made its call; the next record hangs off the result written last. A reload walks
@@ -27,6 +28,7 @@ export function recoversParallelResults(version: string | undefined): boolean {
   return d !== null && d >= 0;
 }
 
+/** The sentence the envelope carries (HeaderEvent.reloadMayDrop) for a version that may leave them out. */
 export function parallelDropWhy(version: string | undefined): string {
   return `after a reload (--resume, --continue) Claude Code ${version ?? '(version not recorded)'} may leave out a parallel tool call and its result that are not on the parentUuid chain, or answer the call with an error result of its own; the log does not say whether it reloaded`;
 }

@@ -1,5 +1,4 @@
 import { CONTEXT_BLOCK_UNKNOWN, UNRECORDED_CONTEXT, attachmentUnknown } from '../dialects/claude-unrecorded';
-import { parallelDropWhy, recoversParallelResults } from '../dialects/claude-resume';
 import { userSeam } from '../dialects/claude-user-seam';
 import { parallelCallsAtRisk } from '../../shared/replay/parallel-calls';
 import type { SessionInspector } from '../session/inspector';
@@ -81,11 +80,11 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
       const instruction = r.input ? (r.input.instruction === undefined ? null : r.input.instruction) : undefined;
       let unrecorded: UnrecordedRendering | undefined;
       if (r.envelope.unrecorded.includes(UNRECORDED_CONTEXT)) {
-        // How it joins user records and what it sends after a reload depend on the version.
+        // How it joins user records depends on the version; what a reload may leave out, the
+        // envelope says (the view names the same among its unknowns).
         const version = str((await ins.session.sourceLine(r.seq))?.version);
-        const mayDrop = recoversParallelResults(version)
-          ? undefined
-          : { calls: parallelCallsAtRisk(v.items), why: parallelDropWhy(version) };
+        const why = r.envelope.reloadMayDrop;
+        const mayDrop = why ? { calls: parallelCallsAtRisk(v.items), why } : undefined;
         unrecorded = { ...claude, seam: userSeam(version), ...(mayDrop ? { mayDrop } : {}) };
       }
       out.push({

@@ -1,5 +1,8 @@
+import type { EventOf } from '../../../shared/model/event';
+import { parallelDropWhy, recoversParallelResults } from '../../dialects/claude-resume';
 import { UNRECORDED_CONTEXT } from '../../dialects/claude-unrecorded';
 import type { ClaudeFile } from './file';
+import { str } from './json';
 import { type Branch, type Skel, inHistory } from './skeleton';
 import type { SurfaceNode } from './surface';
 
@@ -9,17 +12,30 @@ import type { SurfaceNode } from './surface';
  * Claude Code does not log the system prompt, the tool schemas or the context it adds to messages
  * (versions before the `api-request` records, which set all three: ./api-request.ts): unknown,
  * never guessed. What it adds to messages is named on the envelope (src/main/dialects/
- * claude-unrecorded.ts).
+ * claude-unrecorded.ts), and so is what a reload of a version before 2.1.97 may leave out of
+ * parallel calls (src/main/dialects/claude-resume.ts), by the version of the record that opens
+ * the branch; a record of a version on the other side of 2.1.97 changes it (ClaudeFile.emit).
  */
 export function envelope(f: ClaudeFile, b: Branch): void {
-  f.emit(b, {
+  const h: EventOf<'header'> = {
     kind: 'header',
     system: null,
     tools: null,
     route: { provider: 'anthropic' },
     unrecorded: [UNRECORDED_CONTEXT],
     reason: 'initial',
-  });
+  };
+  const version = str(f.cur.value.version) ?? f.lastVersion;
+  // No version: nothing to tell by yet; the first record that has one says (ClaudeFile.emit).
+  b.reloadMayDrop = version !== undefined && !recoversParallelResults(version);
+  if (b.reloadMayDrop) h.reloadMayDrop = parallelDropWhy(version);
+  f.emit(b, h);
+}
+
+/** A header that turns branch `b`'s reload note on or off, for a record of `version` on it. */
+export function reloadChanged(f: ClaudeFile, b: Branch, version: string): EventOf<'header'> {
+  b.reloadMayDrop = !recoversParallelResults(version);
+  return { kind: 'header', reloadMayDrop: b.reloadMayDrop ? parallelDropWhy(version) : null, reason: `version ${version}` };
 }
 
 export function standalone(f: ClaudeFile, base: string, sidechain: boolean, purpose: Branch['purpose']): Branch {

@@ -4,7 +4,7 @@ import type { JsonLine } from '../../reader/types';
 import type { FileImport, FileInfo } from '../types';
 import { apiRequest, shape } from './api-request';
 import { flush } from './assistant';
-import { envelope } from './branches';
+import { envelope, reloadChanged } from './branches';
 import { noSummary } from './compaction';
 import { conversation } from './conversation';
 import { FileFindings } from './findings';
@@ -16,6 +16,9 @@ import { plain, progress, system } from './records';
 import { ApiRequestIndex } from './requests';
 import { type Branch, EMPTY, type Skel } from './skeleton';
 import { openSubagent, openSummarizer, stem } from './subagents';
+
+/** Events that open a branch or set its envelope: a reload note goes after them, not before. */
+const OPENING: ReadonlySet<EventBody['kind']> = new Set(['session', 'fork', 'header']);
 
 /**
  * One file of the session: the per-file state every part of the import reads and writes, the
@@ -45,6 +48,8 @@ export class ClaudeFile implements FileImport {
   readonly findings = new FileFindings();
   readonly unknownBlock: (what: string) => void;
   lastVersion: string | undefined;
+  /** Whether the version of the file's records so far may leave out parallel calls after a reload (undefined: none had a version). */
+  reloadMayDrop: boolean | undefined;
   /** Whether messages are hashed for `api-request` keep/base/tail: not for versions that never write them. */
   hashMessages = true;
   lastUuid: string | undefined;
@@ -76,6 +81,10 @@ export class ClaudeFile implements FileImport {
       b.touchedBy = this.info.index;
       this.touched.push(b);
     }
+    // A session resumed by a client on the other side of 2.1.97: its records change the branch's note.
+    const version = this.lastVersion;
+    if (this.reloadMayDrop !== undefined && version !== undefined && this.reloadMayDrop !== b.reloadMayDrop && !OPENING.has(event.kind))
+      this.s.emit(b, reloadChanged(this, b, version), this.cur);
     return this.s.emit(b, event, this.cur);
   }
 

@@ -5,6 +5,7 @@ import { type Obj, str } from './json';
 import { compareVersions, newerThanVerified, newestVerified } from '../../../shared/compat/newest';
 import { KNOWN_FIELDS, LAST_VERSION_WITHOUT_API_REQUESTS } from './known';
 import { branchFor } from './placement';
+import { recoversParallelResults } from '../../dialects/claude-resume';
 
 // Format health (see ./importer.ts, FORMAT HEALTH): unknown fields and record types, newer versions.
 
@@ -15,6 +16,7 @@ export function health(f: ClaudeFile, v: Obj): void {
     f.lastVersion = version;
     const old = compareVersions(version, LAST_VERSION_WITHOUT_API_REQUESTS);
     f.hashMessages = old === null || old > 0;
+    f.reloadMayDrop = !recoversParallelResults(version);
     // The newest version the fidelity suite ran on the wire (src/shared/compat/versions.ts).
     if (newerThanVerified('claude-code', version) && f.findings.newerVersion()) {
       f.report(

@@ -143,7 +143,10 @@ export class ClaudeSession implements SessionImport {
     let name = base;
     for (let n = 2; this.branchNames.has(name); n++) name = `${base}~${n}`;
     this.branchNames.add(name);
-    return new Branch(name, fork, node, sidechain, purpose);
+    const b = new Branch(name, fork, node, sidechain, purpose);
+    // A fork inherits its parent's envelope, and with it the reload note.
+    if (fork) b.reloadMayDrop = fork.branch.reloadMayDrop;
+    return b;
   }
 
   /** Emit on branch `b`; `fileIndex`: the file `from` is in, when it is not the file being read. */

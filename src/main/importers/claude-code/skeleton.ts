@@ -59,6 +59,8 @@ export class Branch {
   compactionId: string | undefined = undefined;
   /** The last file that wrote to it. */
   touchedBy = -1;
+  /** Whether its envelope says a reload may leave out parallel calls (HeaderEvent.reloadMayDrop). */
+  reloadMayDrop = false;
   constructor(
     readonly name: string,
     readonly fork: { readonly branch: Branch; readonly seq: number } | null,
