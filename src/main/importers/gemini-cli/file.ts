@@ -27,6 +27,14 @@ const UNRECORDED = [
   'Requests the CLI makes besides the agent turns (compression summary and its verification, next-speaker checks, loop detection) are not recorded.',
 ];
 
+/**
+ * Before v0.44 a compression left nothing in the file, so a view after one would show more than
+ * was sent. Only v0.44 and later write the whole list back (`$set` of `messages`): until a file
+ * shows one, the view says so; from the first one on, compressions are in the file.
+ */
+const COMPRESSION_UNRECORDED =
+  'Gemini CLI before 0.44 compressed the history without writing it to the file: if this chat was compressed, the model was sent less than these messages (a summary in place of the older ones).';
+
 interface Live {
   readonly key: string;
   readonly msgId: string;
@@ -45,6 +53,8 @@ export class GeminiFileImport implements FileImport {
   private readonly requestOf = new Map<string, { id: string; usage: boolean }>();
   private readonly compressedBy = new Set<string>();
   private started = false;
+  /** Whether a `$set` of `messages` was seen: the file is v0.44 or later, compressions are in it. */
+  private listWritten = false;
   private requests = 0;
   private compactions = 0;
   private lastMutation = -1;
@@ -93,7 +103,7 @@ export class GeminiFileImport implements FileImport {
     if (parent !== null && (meta === null || meta.kind === 'subagent' || meta.kind === undefined))
       session.parent = { session: parent, origin: 'subagent' };
     this.sink.emit(session, l);
-    this.sink.emit({ kind: 'header', system: null, tools: null, unrecorded: UNRECORDED }, l);
+    this.sink.emit({ kind: 'header', system: null, tools: null, unrecorded: [...UNRECORDED, COMPRESSION_UNRECORDED] }, l);
   }
 
   private metadata(v: Obj, l: JsonLine): void {
@@ -130,6 +140,10 @@ export class GeminiFileImport implements FileImport {
     if (list === null) {
       if (keys.length === 0) this.sink.emit({ kind: 'record', type: '$set', summary: '(nothing)' }, l);
       return;
+    }
+    if (!this.listWritten) {
+      this.listWritten = true;
+      this.sink.emit({ kind: 'header', unrecorded: UNRECORDED }, l);
     }
     const parsed: GeminiMessage[] = [];
     const seen = new Set<string>();

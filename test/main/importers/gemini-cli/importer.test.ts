@@ -43,6 +43,11 @@ describe.each([...REAL, WRITTEN])('fixture %s', (rel) => {
 });
 
 describe('real legacy sessions (whole .json, 0.22)', () => {
+  it('says a compression of this version would have left no trace', () => {
+    const r = importFixture('session-2025-12-30T06-53-7bc58f7d.json');
+    for (const i of [0, 14]) expect(r.view(i).unknowns.some((u) => u.includes('before 0.44 compressed the history'))).toBe(true);
+  });
+
   it('reads one request per gemini message, with its reported usage; all-zero tokens stay unknown', () => {
     const r = importFixture('session-2025-12-30T06-53-7bc58f7d.json');
     expect(r.of('request')).toHaveLength(15);
@@ -85,6 +90,12 @@ describe('real legacy sessions (whole .json, 0.22)', () => {
 
 describe('JSONL (v0.40 and later), written from the recorder', () => {
   const r = importFixture(WRITTEN);
+
+  it('drops the untraced-compression unknown once the file writes its list back (v0.44 on)', () => {
+    // The opening $set of messages comes before the first request: no request carries it.
+    for (let i = 0; i < r.state.requests.length; i++)
+      expect(r.view(i).unknowns.some((u) => u.includes('before 0.44 compressed the history'))).toBe(false);
+  });
 
   it('upserts a message written again: one request, the result added, the usage once', () => {
     // Eight calls in the log; the rewind leaves seven on the branch.
