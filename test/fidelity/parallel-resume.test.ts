@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recoversParallelResults } from '../../src/main/dialects/claude-resume';
-import { type RequestComparison, compareLog } from '../../src/main/fidelity/compare';
-import { type CapturedRequest, bodyJson, readCaptured } from '../../src/main/mock/record';
+import type { RequestComparison } from '../../src/main/fidelity/compare';
+import { type WireBody, compareSaved, plant } from './saved-claude';
 
 /*
  * tools-resume: two parallel Bash calls, then a third turn after `--resume`. Each result is its own
@@ -14,32 +12,9 @@ import { type CapturedRequest, bodyJson, readCaptured } from '../../src/main/moc
  * result are unknown (sent or not) in the requests after that turn.
  */
 
-const LOGS = 'fixtures/fidelity/logs';
-
-type Body = { messages: { role: string; content: unknown }[] };
-
-async function compare(version: string, edit?: { seq: number; f: (b: Body) => void }): Promise<RequestComparison[]> {
-  const dir = join(LOGS, `claude-code-${version}`, 'tools-resume');
-  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string };
-  const captured = readCaptured(join(dir, 'captured.jsonl')).requests.map((c): CapturedRequest => {
-    if (!edit || c.seq !== edit.seq) return c;
-    const body = bodyJson(c) as Body;
-    edit.f(body);
-    const { decoded: _d, ...rest } = c;
-    return { ...rest, body: JSON.stringify(body), bodyEncoding: 'utf8' };
-  });
-  const c = await compareLog({
-    client: 'claude-code',
-    version,
-    scenario: 'tools-resume',
-    covers: [],
-    runProblems: [],
-    mainLog: join(dir, run.mainLog),
-    captured,
-  });
-  expect(c.error).toBeNull();
-  return [...c.requests];
-}
+/** tools-resume of `version`, with request `edit.seq`'s body changed by `edit.f` when given. */
+const compare = (version: string, edit?: { seq: number; f: (b: WireBody) => void }): Promise<RequestComparison[]> =>
+  compareSaved(version, 'tools-resume', edit ? plant(edit.seq, edit.f) : undefined);
 
 const onMain = (rs: readonly RequestComparison[], index: number): RequestComparison =>
   rs.find((r) => r.view?.branch === 'main' && r.view.index === index) as RequestComparison;

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_BLOCK_UNKNOWN } from '../../src/main/dialects/claude-unrecorded';
-import { type RequestComparison, compareLog } from '../../src/main/fidelity/compare';
-import { type CapturedRequest, bodyJson, readCaptured } from '../../src/main/mock/record';
+import type { RequestComparison } from '../../src/main/fidelity/compare';
+import { compareSaved, plant } from './saved-claude';
 
 /*
  * Claude Code before its api-request records (2.1.97 and 2.1.197 of the fixtures) sends a context
@@ -12,42 +10,7 @@ import { type CapturedRequest, bodyJson, readCaptured } from '../../src/main/moc
  * their place and compares every other part in place, so a planted difference is still a mismatch.
  */
 
-const LOGS = 'fixtures/fidelity/logs';
-
-function saved(version: string, scenario: string): { captured: CapturedRequest[]; mainLog: string } {
-  const dir = join(LOGS, `claude-code-${version}`, scenario);
-  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string };
-  return { captured: readCaptured(join(dir, 'captured.jsonl')).requests, mainLog: join(dir, run.mainLog) };
-}
-
-async function compare(version: string, scenario: string, edit?: (c: CapturedRequest) => CapturedRequest): Promise<RequestComparison[]> {
-  const { captured, mainLog } = saved(version, scenario);
-  const c = await compareLog({
-    client: 'claude-code',
-    version,
-    scenario,
-    covers: [],
-    runProblems: [],
-    mainLog,
-    captured: edit ? captured.map(edit) : captured,
-  });
-  expect(c.error).toBeNull();
-  return [...c.requests];
-}
-
-/** The capture with wire request `seq`'s body changed by `f` (the other requests as recorded). */
-function plant(
-  seq: number,
-  f: (body: { messages: { role: string; content: unknown }[] }) => void,
-): (c: CapturedRequest) => CapturedRequest {
-  return (c) => {
-    if (c.seq !== seq) return c;
-    const body = bodyJson(c) as { messages: { role: string; content: unknown }[] };
-    f(body);
-    const { decoded: _d, ...rest } = c;
-    return { ...rest, body: JSON.stringify(body), bodyEncoding: 'utf8' };
-  };
-}
+const compare = compareSaved;
 
 const verdicts = (rs: readonly RequestComparison[]): [number, string][] => rs.map((r) => [r.seq, r.verdict]);
 

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { userSeam } from '../../src/main/dialects/claude-user-seam';
-import { type RequestComparison, compareLog } from '../../src/main/fidelity/compare';
-import { type CapturedRequest, bodyJson, readCaptured } from '../../src/main/mock/record';
+import type { RequestComparison } from '../../src/main/fidelity/compare';
+import { type WireBody, compareSaved, plantWhere } from './saved-claude';
 
 /*
  * After `/compact`, Claude Code sends the caveat, command and stdout records (and the next one) as
@@ -12,32 +10,15 @@ import { type CapturedRequest, bodyJson, readCaptured } from '../../src/main/moc
  * both on the wire; the comparison rebuilds the join by the version that wrote the request's line.
  */
 
-const LOGS = 'fixtures/fidelity/logs';
+type Body = WireBody;
 
-type Body = { messages: { role: string; content: unknown }[] };
-
-async function compare(version: string, scenario: string, edit?: (b: Body) => void): Promise<RequestComparison[]> {
-  const dir = join(LOGS, `claude-code-${version}`, scenario);
-  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string };
-  const captured = readCaptured(join(dir, 'captured.jsonl')).requests.map((c): CapturedRequest => {
-    const body = bodyJson(c) as Body | null;
-    if (!edit || !body || !JSON.stringify(body.messages ?? []).includes('<local-command-caveat>')) return c;
-    edit(body);
-    const { decoded: _d, ...rest } = c;
-    return { ...rest, body: JSON.stringify(body), bodyEncoding: 'utf8' };
-  });
-  const c = await compareLog({
-    client: 'claude-code',
+/** `scenario` of `version`, with the bodies that hold the caveat changed by `edit` when given. */
+const compare = (version: string, scenario: string, edit?: (b: Body) => void): Promise<RequestComparison[]> =>
+  compareSaved(
     version,
     scenario,
-    covers: [],
-    runProblems: [],
-    mainLog: join(dir, run.mainLog),
-    captured,
-  });
-  expect(c.error).toBeNull();
-  return [...c.requests];
-}
+    edit ? plantWhere((b) => JSON.stringify(b.messages ?? []).includes('<local-command-caveat>'), edit) : undefined,
+  );
 
 /** Every text block of the wire's messages, to plant a change in the caveat's. */
 function texts(b: Body): { text: string }[] {
