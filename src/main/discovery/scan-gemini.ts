@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { readRegularFileSync } from '../files/open-regular';
-import { objectBounds, parseObject } from './json-bytes';
-import { type LineScanner, scanFileSync } from './scan-file';
+import { scanFileSync } from './scan-file';
+import { ParsedScanner } from './scan-small';
 import type { ScanResult } from './types';
 
 /*
@@ -28,27 +28,11 @@ function text(content: unknown): string {
     .join('');
 }
 
-class GeminiScanner implements LineScanner {
-  private bad = 0;
-  private id: string | null = null;
-  private title: string | null = null;
-  private model: string | null = null;
-  private startedAt: string | null = null;
-  private endedAt: string | null = null;
+class GeminiScanner extends ParsedScanner {
   /** Message ids in order, and which of them were model calls. */
   private readonly order = new Map<string, boolean>();
   private compactions = 0;
   private readonly summaries = new Set<string>();
-
-  line(buf: Buffer, start: number, end: number): void {
-    const b = objectBounds(buf, start, end);
-    const v = b ? parseObject(buf, b[0], b[1] + 1) : null;
-    if (!v) {
-      if (buf.toString('latin1', start, end).trim() !== '') this.bad++;
-      return;
-    }
-    this.value(v);
-  }
 
   value(v: Record<string, unknown>): void {
     if (typeof v.$rewindTo === 'string') {
@@ -116,26 +100,15 @@ class GeminiScanner implements LineScanner {
 
   private carried = 0;
 
-  private time(t: unknown): void {
+  /** The latest time written, not the last: messages are rewritten in place (upserts). */
+  protected override time(t: unknown): void {
     if (typeof t !== 'string') return;
     this.startedAt ??= t;
     if (this.endedAt === null || t > this.endedAt) this.endedAt = t;
   }
 
   result(problems: string[] = []): ScanResult {
-    return {
-      id: this.id,
-      project: null,
-      title: this.title,
-      startedAt: this.startedAt,
-      endedAt: this.endedAt,
-      requests: this.carried + [...this.order.values()].filter(Boolean).length,
-      compactions: this.compactions,
-      harnessVersion: null,
-      model: this.model,
-      badLines: this.bad,
-      problems,
-    };
+    return this.out(this.carried + [...this.order.values()].filter(Boolean).length, this.compactions, problems);
   }
 }
 

@@ -25,7 +25,8 @@ function iso(x: unknown): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 
-abstract class ParsedScanner implements LineScanner {
+/** What every scanner of one-object-per-line sessions keeps: the listing's fields and bad lines. */
+export abstract class ParsedScanner implements LineScanner {
   protected bad = 0;
   protected id: string | null = null;
   protected project: string | null = null;
