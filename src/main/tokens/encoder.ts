@@ -87,6 +87,7 @@ export interface BpeEncoder {
 }
 
 import { utf8Length } from '../../shared/utf8';
+import { RankBpe } from './rank-bpe';
 
 export { utf8Length };
 
@@ -207,7 +208,7 @@ interface RanksModule {
   readonly default: { readonly pat_str: string; readonly special_tokens: Record<string, number>; readonly bpe_ranks: string };
 }
 
-/** Rank files are large (1–2 MB of text each, ~0.5 s to load o200k): loaded on first use, once per thread. */
+/** Rank files are large (1–2 MB of text each): loaded on first use, once per thread. */
 const RANKS: Record<EncodingName, () => Promise<RanksModule>> = {
   o200k_base: () => import('js-tiktoken/ranks/o200k_base'),
   cl100k_base: () => import('js-tiktoken/ranks/cl100k_base'),
@@ -215,7 +216,7 @@ const RANKS: Record<EncodingName, () => Promise<RanksModule>> = {
 
 const loaded = new Map<string, Promise<{ bpe: BpeEncoder; patStr: string }>>();
 
-/** js-tiktoken's own encoder for an encoding (the reference the bounded one is tested against). */
+/** js-tiktoken's own encoder for an encoding: the reference the lean one is tested and benched against, never counted with. @public */
 export function loadTiktoken(encoding: EncodingName): Promise<{ bpe: BpeEncoder; patStr: string }> {
   let p = loaded.get(encoding);
   if (!p) {
@@ -228,8 +229,20 @@ export function loadTiktoken(encoding: EncodingName): Promise<{ bpe: BpeEncoder;
   return p;
 }
 
-/** A bounded, memoising encoder for `encoding`. */
+const lean = new Map<EncodingName, Promise<RankBpe>>();
+
+/** The ranks of `encoding` in the lean form counting uses (rank-bpe.ts), built once per thread. */
+function loadRankBpe(encoding: EncodingName): Promise<RankBpe> {
+  let p = lean.get(encoding);
+  if (!p) {
+    p = RANKS[encoding]().then((ranks) => RankBpe.fromFile(ranks.default));
+    lean.set(encoding, p);
+  }
+  return p;
+}
+
+/** A bounded, memoising encoder for `encoding`, on the lean ranks (the same token ids as js-tiktoken's encoder). */
 export async function loadEncoder(encoding: EncodingName, options: EncoderOptions = {}): Promise<BoundedEncoder> {
-  const { bpe, patStr } = await loadTiktoken(encoding);
-  return new BoundedEncoder(encoding, bpe, patStr, options);
+  const bpe = await loadRankBpe(encoding);
+  return new BoundedEncoder(encoding, bpe, bpe.patStr, options);
 }
