@@ -6,8 +6,7 @@ import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
 import { claimedDirectory, SEARCH_DEPTH, sessionsUnder } from '../session/targets';
 import { notSearchedNote } from './not-searched';
-import { createTokenCounter } from '../tokens/pool';
-import { DEFAULT_ENCODING } from '../../shared/tokens/encoding';
+import { createCommandCounter } from '../tokens/sized';
 import { jsonPieces } from './json-pieces';
 import { defaultShape, toWire, WIRE_SHAPES, type WireShape } from '../wire';
 import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from '../command/args';
@@ -95,9 +94,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
     throw new UnreadableSessionError(whyUnreadable(path, err), [], path);
   });
   if (!info.isDirectory() || args.flags.has('session') || (await claimedDirectory(path)) === 'session') {
-    // The token workers start while the session loads (their encoder takes a while to build).
-    const counter = json ? createTokenCounter() : null;
-    counter?.warm(DEFAULT_ENCODING);
+    const counter = json ? createCommandCounter() : null;
     try {
       const inspector = await open(path, format, branch, args);
       try {
@@ -120,8 +117,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const sessions: unknown[] = [];
   const texts: string[] = [];
   let exit = EXIT_CLEAN;
-  const counter = json ? createTokenCounter() : null;
-  counter?.warm(DEFAULT_ENCODING);
+  const counter = json ? createCommandCounter() : null;
   try {
     for (const f of files) {
       try {

@@ -16,6 +16,7 @@ import { loadSession } from '../session/load';
 import { CAPTURE_SPEC, joinCaptureFlags } from './capture-flag';
 import { DEFAULT_MAX_PIECE_BYTES } from '../tokens/encoder';
 import { createTokenCounter, type TokenCounter } from '../tokens/pool';
+import { createCommandCounter } from '../tokens/sized';
 import { SessionTokens, type CountRunStats, type ViewAccount } from '../tokens/service';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import { formatFlag } from './formats';
@@ -25,8 +26,9 @@ import type { Io } from '../command/io';
 
 /**
  * `palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]`: the token account
- * of every request (docs/cli.md, docs/tokens.md). Counting runs in a worker pool owned by the
- * command and closed before it returns.
+ * of every request (docs/cli.md, docs/tokens.md). Counting runs on this thread for a session of a
+ * few hundred kilobytes of text and in a worker pool past that (`createCommandCounter`), owned by
+ * the command and closed before it returns.
  */
 export const TOKENS_SPEC: Record<string, 'value' | 'boolean'> = {
   json: 'boolean',
@@ -57,13 +59,13 @@ const fix = (x: number | null | undefined, d = 3): string => (x === null || x ==
 /**
  * Local token counts of every request of a branch (null for none), counted in full: what
  * `inspect --json` reports as `estimatedTokens`. Uses `counter` when given (the caller owns it),
- * otherwise creates a pool for the call and closes it.
+ * otherwise creates a counter for the call and closes it.
  */
 export async function estimateRequestTokens(
   inspector: SessionInspector,
   options: { branch?: string; counter?: TokenCounter; signal?: AbortSignal } = {},
 ): Promise<(number | null)[]> {
-  const counter = options.counter ?? createTokenCounter();
+  const counter = options.counter ?? createCommandCounter();
   try {
     const tokens = new SessionTokens(inspector, { counter, branch: options.branch });
     await tokens.countAll({ signal: options.signal });
@@ -265,7 +267,9 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
   const inspector = new SessionInspector(session);
   const counter = args.flags.has('estimate')
     ? null
-    : createTokenCounter(workers !== undefined ? { size: Math.max(1, workers), inline: workers === 0 } : {});
+    : workers !== undefined
+      ? createTokenCounter({ size: Math.max(1, workers), inline: workers === 0 })
+      : createCommandCounter();
   try {
     const branch = stringFlag(args, 'branch') ?? inspector.defaultBranch;
     if (!inspector.hasBranch(branch))
