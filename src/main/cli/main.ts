@@ -7,6 +7,7 @@ import { loadSession, UnreadableSessionError } from '../session/load';
 import { claimedDirectory, SEARCH_DEPTH, sessionsUnder } from '../session/targets';
 import { notSearchedNote } from './not-searched';
 import { createCommandCounter } from '../tokens/sized';
+import { COUNT_CACHE_SPEC, openCountCache } from './count-cache';
 import { jsonPieces } from './json-pieces';
 import { defaultShape, toWire, WIRE_SHAPES, type WireShape } from '../wire';
 import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from '../command/args';
@@ -31,11 +32,11 @@ import { VALIDATE_SPEC, validateCommand } from './validate';
 const USAGE = `palimpsest — the exact model view at every request of an agent session
 
 Usage:
-  palimpsest inspect <file|dir> [--json] [--format F] [--session ID] [--branch B]
+  palimpsest inspect <file|dir> [--json] [--no-cache] [--format F] [--session ID] [--branch B]
   palimpsest view <file> --request N [--json | --wire [anthropic|responses|chat]] [--format F] [--session ID] [--branch B]
   palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F] [--session ID]
   palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]   the local sessions of every harness
-  palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]   token account per request
+  palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json] [--no-cache]   token account per request
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
   palimpsest validate --list-rules [--json]
   palimpsest serve [file…] [--port N] [--memory-budget MB] [--allow-endpoint URL]…
@@ -95,10 +96,17 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   });
   if (!info.isDirectory() || args.flags.has('session') || (await claimedDirectory(path)) === 'session') {
     const counter = json ? createCommandCounter() : null;
+    const counts = json ? openCountCache(args, io) : null;
     try {
       const inspector = await open(path, format, branch, args);
       try {
-        const j = inspectJson(path, inspector, branch, counter ? await estimateRequestTokens(inspector, { branch, counter }) : []);
+        const j = inspectJson(
+          path,
+          inspector,
+          branch,
+          counter ? await estimateRequestTokens(inspector, { branch, counter, cache: counts?.cache }) : [],
+        );
+        counts?.save();
         if (!json) io.out(renderInspect(j));
         // A long session lists a hundred thousand requests and more: written in pieces, never as one string.
         else for (const piece of jsonPieces(j)) io.out(piece);
@@ -118,11 +126,17 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const texts: string[] = [];
   let exit = EXIT_CLEAN;
   const counter = json ? createCommandCounter() : null;
+  const counts = json ? openCountCache(args, io) : null;
   try {
     for (const f of files) {
       try {
         const inspector = await open(f, format, undefined);
-        const j = inspectJson(f, inspector, undefined, counter ? await estimateRequestTokens(inspector, { counter }) : []);
+        const j = inspectJson(
+          f,
+          inspector,
+          undefined,
+          counter ? await estimateRequestTokens(inspector, { counter, cache: counts?.cache }) : [],
+        );
         sessions.push(j);
         texts.push(renderInspect(j));
         exit = Math.max(exit, worstExit(inspector));
@@ -141,6 +155,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
       }
     }
   } finally {
+    counts?.save();
     await counter?.dispose();
   }
   const none = files.length === 0 ? `${path}: no sessions (*.jsonl, *.jsonl.zst, *.jsonl.zstd, or a session folder) found` : null;
@@ -285,7 +300,10 @@ async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
 }
 
 const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run: (a: ParsedArgs, io: Io) => Promise<number> }> = {
-  inspect: { spec: { json: 'boolean', format: 'value', session: 'value', branch: 'value', ...CAPTURE_SPEC }, run: inspectCommand },
+  inspect: {
+    spec: { json: 'boolean', format: 'value', session: 'value', branch: 'value', ...COUNT_CACHE_SPEC, ...CAPTURE_SPEC },
+    run: inspectCommand,
+  },
   view: {
     spec: { json: 'boolean', format: 'value', session: 'value', branch: 'value', request: 'value', wire: 'value', ...CAPTURE_SPEC },
     run: viewCommand,

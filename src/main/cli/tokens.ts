@@ -17,6 +17,8 @@ import { CAPTURE_SPEC, joinCaptureFlags } from './capture-flag';
 import { DEFAULT_MAX_PIECE_BYTES } from '../tokens/encoder';
 import { createTokenCounter, type TokenCounter } from '../tokens/pool';
 import { createCommandCounter } from '../tokens/sized';
+import type { ContentCountCache } from '../tokens/cache';
+import { COUNT_CACHE_SPEC, openCountCache } from './count-cache';
 import { SessionTokens, type CountRunStats, type ViewAccount } from '../tokens/service';
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import { formatFlag } from './formats';
@@ -25,7 +27,7 @@ import { tokensJson } from '../present/tokens';
 import type { Io } from '../command/io';
 
 /**
- * `palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json]`: the token account
+ * `palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json] [--no-cache]`: the token account
  * of every request (docs/cli.md, docs/tokens.md). Counting runs on this thread for a session of a
  * few hundred kilobytes of text and in a worker pool past that (`createCommandCounter`), owned by
  * the command and closed before it returns.
@@ -40,6 +42,7 @@ export const TOKENS_SPEC: Record<string, 'value' | 'boolean'> = {
   encoding: 'value',
   estimate: 'boolean',
   workers: 'value',
+  ...COUNT_CACHE_SPEC,
   ...CAPTURE_SPEC,
 };
 
@@ -63,11 +66,11 @@ const fix = (x: number | null | undefined, d = 3): string => (x === null || x ==
  */
 export async function estimateRequestTokens(
   inspector: SessionInspector,
-  options: { branch?: string; counter?: TokenCounter; signal?: AbortSignal } = {},
+  options: { branch?: string; counter?: TokenCounter; cache?: ContentCountCache; signal?: AbortSignal } = {},
 ): Promise<(number | null)[]> {
   const counter = options.counter ?? createCommandCounter();
   try {
-    const tokens = new SessionTokens(inspector, { counter, branch: options.branch });
+    const tokens = new SessionTokens(inspector, { counter, branch: options.branch, cache: options.cache });
     await tokens.countAll({ signal: options.signal });
     return tokens.requestTotals();
   } finally {
@@ -277,7 +280,8 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
     await joinCaptureFlags(inspector, args, stringFlag(args, 'branch'));
     // The same diagnostics, hence the same exit code, as the other commands.
     await inspector.loadRuleTexts(branch);
-    const tokens = new SessionTokens(inspector, { counter, branch, encoding });
+    const counts = openCountCache(args, io);
+    const tokens = new SessionTokens(inspector, { counter, branch, encoding, cache: counts.cache });
     const n = tokens.state.requests.length;
     if (index !== undefined && index >= n)
       throw new UsageError(`no request ${index} in ${path}: it has ${n} request${n === 1 ? '' : 's'} (0–${Math.max(0, n - 1)})`);
@@ -290,6 +294,7 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
       throw e;
     }
     const counted = counter ? await tokens.countAll() : null;
+    counts.save();
     const report = tokens.report(policy);
     const view = index !== undefined ? tokens.view(index, policy) : null;
     if (args.flags.has('json')) io.out(JSON.stringify(tokensJson(path, tokens, report, counted, counter, view), null, 2));
