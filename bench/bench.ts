@@ -10,6 +10,7 @@
 //   npm run bench -- --only rerun     only the re-run's MapReduce scheduling against the mock (bench/rerun.ts; --runs rounds)
 //   npm run bench -- --only record    only `palimpsest record`'s proxy against the mock (bench/record.ts)
 //   npm run bench -- --only joined    only opening a ~3 MB session with its capture against alone (bench/joined.ts)
+//   npm run bench -- --only commands  only the CLI's commands on real 2–5 MB sessions, beside `node -e 0` (bench/commands.ts)
 //   npm run bench -- --only ui        only the session view's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
@@ -62,6 +63,7 @@ import { benchLs, type LsBenchResult } from './ls';
 import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
 import { median } from './stats';
 import { JOINED_TARGET_RATIO, runJoinedBench } from './joined';
+import { encoderChild, runCommandsBench, type CommandsBenchResult } from './commands';
 
 const MB = 1e6;
 const TARGET_RATIO = 0.6;
@@ -1024,7 +1026,9 @@ async function parent(argv: readonly string[]): Promise<void> {
   if (args.only.length > 0) specs = DATA_SET.filter((d) => args.only.includes(d.name) || args.only.includes(d.file));
   const onlyExtra =
     args.only.length > 0 &&
-    args.only.every((o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui' || o === 'record' || o === 'joined');
+    args.only.every(
+      (o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui' || o === 'record' || o === 'joined' || o === 'commands',
+    );
   if (onlyExtra) specs = [];
   if (specs.length === 0 && !onlyExtra)
     throw new Error(`bench: no data file named ${args.only.join(', ')}; known: ${DATA_SET.map((d) => d.name).join(', ')}`);
@@ -1182,6 +1186,16 @@ async function parent(argv: readonly string[]): Promise<void> {
     }
   }
 
+  let commands: CommandsBenchResult | null = null;
+  if (args.only.length === 0 || args.only.includes('commands')) {
+    console.log('\nThe commands on real sessions, each in a fresh process, beside node -e 0 and a read + JSON.parse of the file');
+    try {
+      commands = runCommandsBench(Math.max(args.runs, 3), (m) => console.log(`  ${m}`));
+    } catch (e) {
+      failures.push({ name: 'commands', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  }
+
   // The session view in Chromium (docs/session-view.md): its own script, run as a child with tsx so
   // that Playwright stays out of this bundle; it needs the built renderer (out/renderer).
   if (!args.quick && (args.only.length === 0 || args.only.includes('ui'))) {
@@ -1218,6 +1232,7 @@ async function parent(argv: readonly string[]): Promise<void> {
     ls,
     rerun,
     record,
+    commands,
     failures,
   };
   mkdirSync(resolve(outPath, '..'), { recursive: true });
@@ -1231,6 +1246,7 @@ if (argv[0] === '--child') await child(argv.slice(1));
 else if (argv[0] === '--cold') await coldChild(argv.slice(1));
 else if (argv[0] === '--mock-child') await mockChild(argv.slice(1));
 else if (argv[0] === '--record-child') await recordChild(argv.slice(1));
+else if (argv[0] === '--encoder-child') await encoderChild(argv[1] ?? 'lean');
 else {
   try {
     await parent(argv);
