@@ -24,8 +24,31 @@ const entries = {
 const { existsSync } = await import('node:fs');
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));
 
+const { cli, ...rest } = entryPoints;
+const banner = { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" };
+
+// The CLI with code splitting: what it imports only when run (the commands that need the providers'
+// SDKs, the web host or the re-run machinery; the token rank files) goes to chunks of its own,
+// loaded on demand, so that `inspect` does not compile them. The chunks sit beside cli.js, so that
+// a chunk's import.meta.url finds the worker bundles (token-worker.js, load-worker.js) as cli.js does.
+if (cli) {
+  await build({
+    entryPoints: { cli },
+    outdir: 'dist',
+    splitting: true,
+    chunkNames: 'cli-[name]-[hash]',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    banner,
+  });
+}
+
 await build({
-  entryPoints,
+  entryPoints: rest,
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -34,7 +57,7 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   // A CommonJS dependency bundled into ESM may call require() for Node built-ins.
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  banner,
 });
 
 // The ls bundle once more, as minified CommonJS (dist/ls.cjs): bin/palimpsest.js runs `ls` from it

@@ -21,10 +21,6 @@ import type { WireJoin } from '../../shared/model/wire-join';
 import { CAPTURE_SPEC, captureFlags, joinCaptureFlags } from './capture-flag';
 import { diagnosticJson, inspectJson, viewJson, JSON_VERSION } from '../present/json';
 import { LS_SPEC, lsCommand } from './ls';
-import { SERVE_SPEC, serveCommand } from './serve';
-import { RECORD_SPEC, recordCommand } from './record';
-import { EVAL_SPEC, evalCommand, FACTS_SPEC, factsCommand } from './eval';
-import { COMPARE_SPEC, compareCommand, RERUN_SPEC, rerunCommand, RUNS_SPEC, runsCommand } from './rerun';
 import { renderEvent, renderInspect, renderView } from '../present/text';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
@@ -299,7 +295,12 @@ async function eventsCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
 }
 
-const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run: (a: ParsedArgs, io: Io) => Promise<number> }> = {
+interface Command {
+  readonly spec: Record<string, 'value' | 'boolean'>;
+  readonly run: (a: ParsedArgs, io: Io) => Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
   inspect: {
     spec: { json: 'boolean', format: 'value', session: 'value', branch: 'value', ...COUNT_CACHE_SPEC, ...CAPTURE_SPEC },
     run: inspectCommand,
@@ -312,13 +313,42 @@ const COMMANDS: Record<string, { spec: Record<string, 'value' | 'boolean'>; run:
   ls: { spec: LS_SPEC, run: lsCommand },
   tokens: { spec: TOKENS_SPEC, run: tokensCommand },
   validate: { spec: VALIDATE_SPEC, run: validateCommand },
-  serve: { spec: SERVE_SPEC, run: serveCommand },
-  record: { spec: RECORD_SPEC, run: (a, io) => recordCommand(a, io) },
-  rerun: { spec: RERUN_SPEC, run: rerunCommand },
-  runs: { spec: RUNS_SPEC, run: runsCommand },
-  compare: { spec: COMPARE_SPEC, run: compareCommand },
-  eval: { spec: EVAL_SPEC, run: evalCommand },
-  facts: { spec: FACTS_SPEC, run: factsCommand },
+};
+
+/**
+ * The commands that need the providers' SDKs, the web host, the API or the re-run machinery: most
+ * of the bundle, loaded only when one of them runs, so that opening a session does not pay for
+ * them (the bench's `commands` rows, docs/performance.md).
+ */
+const LOADED_WHEN_RUN: Record<string, () => Promise<Command>> = {
+  serve: async () => {
+    const m = await import('./serve');
+    return { spec: m.SERVE_SPEC, run: m.serveCommand };
+  },
+  record: async () => {
+    const m = await import('./record');
+    return { spec: m.RECORD_SPEC, run: (a, io) => m.recordCommand(a, io) };
+  },
+  rerun: async () => {
+    const m = await import('./rerun');
+    return { spec: m.RERUN_SPEC, run: m.rerunCommand };
+  },
+  runs: async () => {
+    const m = await import('./rerun');
+    return { spec: m.RUNS_SPEC, run: m.runsCommand };
+  },
+  compare: async () => {
+    const m = await import('./rerun');
+    return { spec: m.COMPARE_SPEC, run: m.compareCommand };
+  },
+  eval: async () => {
+    const m = await import('./eval');
+    return { spec: m.EVAL_SPEC, run: m.evalCommand };
+  },
+  facts: async () => {
+    const m = await import('./eval');
+    return { spec: m.FACTS_SPEC, run: m.factsCommand };
+  },
 };
 
 /** `--wire` takes an optional shape: `--wire` alone (not followed by a shape) is `--wire=auto`. */
@@ -356,7 +386,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     io.out(USAGE);
     return command ? EXIT_CLEAN : EXIT_UNUSABLE;
   }
-  const c = COMMANDS[command];
+  const c = COMMANDS[command] ?? (await LOADED_WHEN_RUN[command]?.());
   if (!c) {
     io.err(`palimpsest: unknown command "${command}"\n\n${USAGE}`);
     return fail('USAGE', `unknown command "${command}"`);
