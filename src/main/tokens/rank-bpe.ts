@@ -6,7 +6,8 @@
  * `Uint8Array` per token for decoding: about 1 s and 140 MB for o200k_base, in every thread that
  * counts. Counting needs only the ranks. Here each token's bytes are one string of char codes
  * 0–255 (a "binary" string), decoded straight from the rank file's base64, and the map from those
- * strings to ranks is the only structure: about 0.15 s and 25 MB (docs/performance.md).
+ * strings to ranks is the only structure: a quarter of the time, under half the memory
+ * (docs/performance.md).
  *
  * The merge is js-tiktoken's: split the text with the encoding's regex, look each piece up whole,
  * else merge the adjacent pair of lowest rank (the leftmost on a tie) until none has a rank. It

@@ -3,9 +3,9 @@ import { createTokenCounter, InlineCounter, type BatchResult, type TokenCounter,
 
 /**
  * Characters counted on the calling thread before worker threads start. A worker builds an encoder
- * of its own (its ranks: about 0.15 s and 25 MB) before it counts anything, and one thread counts
- * about 1.5 million characters a second: below this, workers cost more than they save (the bench's
- * `tokens` rows, with and without, docs/performance.md).
+ * of its own (its ranks: a quarter of a second and some 40 MB) before it counts anything, and a
+ * real session of a few megabytes has only 0.4–0.8 million characters to count: one thread does
+ * it in less time and memory (the bench's `tokens` rows, with and without, docs/performance.md).
  */
 export const INLINE_CHARS = 1_000_000;
 
