@@ -186,7 +186,7 @@ describe(`golden: Claude Code 2.1.39 session ${SID.slice(0, 8)}… (marot/spotte
     const own = st.requests.filter((r) => r.seq > (fork?.seq ?? 0));
     expect(own).toHaveLength(1);
     expect(own[0]).toMatchObject({ id: 'msg_013a13makKr7N19Xg6cuFoeK', purpose: 'compaction', compactionId: BOUNDARY });
-    expect(own[0]?.usage).toEqual({ input: 3, cacheWrite: 8681, cacheRead: 164830, output: 8 });
+    expect(own[0]?.usage).toEqual({ input: 3, cacheWrite: 8681, cacheWrite1h: 0, cacheRead: 164830, output: 8 });
     expect(st.compactions[0]?.requestIds).toEqual(['msg_013a13makKr7N19Xg6cuFoeK']);
     const v = await ins.fullView(own[0]?.index ?? -1, SUMMARIZER);
     // What it was sent: the pre-compact conversation (what the summary covers), three hook

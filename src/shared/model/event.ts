@@ -26,6 +26,12 @@ export const Usage = z.object({
   output: z.number().int().nonnegative().optional(),
   cacheRead: z.number().int().nonnegative().optional(),
   cacheWrite: z.number().int().nonnegative().optional(),
+  /**
+   * Of cacheWrite, the tokens written with the one-hour lifetime (Anthropic's
+   * `cache_creation.ephemeral_1h_input_tokens`); absent when the report does not split the writes
+   * by lifetime. Decides when a prompt-cache entry expired (src/shared/tokens/cache-break.ts).
+   */
+  cacheWrite1h: z.number().int().nonnegative().optional(),
   reasoning: z.number().int().nonnegative().optional(),
   /**
    * The whole context the provider counted for this request (input + cache reads + cache writes),

@@ -147,6 +147,8 @@ export function mapUsage(raw: unknown): Usage | undefined {
   set('input', raw.input_tokens);
   set('cacheRead', raw.cache_read_input_tokens);
   set('cacheWrite', raw.cache_creation_input_tokens);
+  // The split by lifetime (5 minutes, 1 hour) says how long the written prefix stays cached.
+  if (isObj(raw.cache_creation)) set('cacheWrite1h', raw.cache_creation.ephemeral_1h_input_tokens);
   set('output', raw.output_tokens);
   return any ? u : undefined;
 }
