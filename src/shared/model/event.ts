@@ -437,6 +437,14 @@ export interface SourceLoc {
  */
 export type LogEvent = EventBody & { readonly seq: number };
 
+/** Epoch milliseconds of an event's time (`at`), when the log gives a readable one. */
+export function epochMs(at: string | number | undefined): number | null {
+  if (typeof at === 'number') return Number.isFinite(at) ? at : null;
+  if (typeof at !== 'string') return null;
+  const t = Date.parse(at);
+  return Number.isFinite(t) ? t : null;
+}
+
 /** The context size a provider counted for a request: the whole prompt, cache reads and writes included. */
 export function reportedContextTokens(u: Usage | undefined): number | null {
   if (!u) return null;

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../model/diagnostic';
+import { epochMs } from '../../model/event';
 import type { ItemRecord } from '../../replay/records';
 import { isFailedAttempt } from '../facts';
 import { finding, measureText, num } from '../text';
@@ -16,11 +17,7 @@ export const NO_RESPONSE_REQUESTED = 'No response requested.';
 
 /** Epoch milliseconds of an event's time, when the log gives one. */
 function timeOf(ctx: RuleContext, seq: number): number | null {
-  const at = ctx.facts.event(seq)?.at;
-  if (typeof at === 'number') return Number.isFinite(at) ? at : null;
-  if (typeof at !== 'string') return null;
-  const t = Date.parse(at);
-  return Number.isFinite(t) ? t : null;
+  return epochMs(ctx.facts.event(seq)?.at);
 }
 
 function gapText(ms: number): string {
