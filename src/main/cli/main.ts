@@ -32,7 +32,8 @@ Usage:
   palimpsest view <file> --request N [--json | --wire [anthropic|responses|chat]] [--format F] [--session ID] [--branch B]
   palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F] [--session ID]
   palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]   the local sessions of every harness
-  palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json] [--no-cache]   token account per request
+  palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--price [MODEL=]IN,OUT,CR[,CW]]… [--json] [--no-cache]
+                                          token account and prompt-cache breaks per request
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
   palimpsest validate --list-rules [--json]
   palimpsest serve [file…] [--port N] [--memory-budget MB] [--allow-endpoint URL]…

@@ -24,10 +24,12 @@ import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../command/arg
 import { formatFlag } from './formats';
 import { EXIT_CLEAN, EXIT_FINDINGS } from '../command/exit';
 import { tokensJson } from '../present/tokens';
+import { sessionCacheBreaks, type SessionCacheBreaks } from '../tokens/cache-breaks';
+import { breakText, breakTotalsText, priceFlags } from './tokens-breaks';
 import type { Io } from '../command/io';
 
 /**
- * `palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--json] [--no-cache]`: the token account
+ * `palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--price …]… [--json] [--no-cache]`: the token account
  * of every request (docs/cli.md, docs/tokens.md). Counting runs on this thread for a session of a
  * few hundred kilobytes of text and in a worker pool past that (`createCommandCounter`), owned by
  * the command and closed before it returns.
@@ -43,6 +45,7 @@ export const TOKENS_SPEC: Record<string, 'value' | 'boolean'> = {
   estimate: 'boolean',
   workers: 'value',
   ...COUNT_CACHE_SPEC,
+  price: 'value',
   ...CAPTURE_SPEC,
 };
 
@@ -174,14 +177,21 @@ function headerText(path: string, report: SessionTokenReport, counted: CountRunS
   return out;
 }
 
-function requestLine(r: RequestRow, v: PolicyVerdict | undefined): string {
+function requestLine(r: RequestRow, v: PolicyVerdict | undefined, breaks: SessionCacheBreaks): string {
   const est = `${num(r.estimatedTokens)}${r.uncounted > 0 ? '~' : ''}`;
   const policy = v ? `${v.state}${v.firstOfRun ? '*' : ''}` : '';
-  return `  #${String(r.index).padEnd(5)} ${r.purpose.padEnd(10)} ${est.padStart(10)} ${num(r.reportedTokens).padStart(10)} ${fix(r.ratio).padStart(7)} ${num(r.unlogged).padStart(9)} ${pct(v?.fill).padStart(8)} ${policy.padEnd(12)} ${cacheText(r.cache)}`;
+  return `  #${String(r.index).padEnd(5)} ${r.purpose.padEnd(10)} ${est.padStart(10)} ${num(r.reportedTokens).padStart(10)} ${fix(r.ratio).padStart(7)} ${num(r.unlogged).padStart(9)} ${pct(v?.fill).padStart(8)} ${policy.padEnd(12)} ${cacheText(r.cache)}${breakText(breaks.byIndex.get(r.index))}`;
 }
 
-function renderReport(path: string, report: SessionTokenReport, counted: CountRunStats | null, counter: TokenCounter | null): string {
+function renderReport(
+  path: string,
+  report: SessionTokenReport,
+  counted: CountRunStats | null,
+  counter: TokenCounter | null,
+  breaks: SessionCacheBreaks,
+): string {
   const out = headerText(path, report, counted, counter);
+  out.push(breakTotalsText(breaks.totals));
   const verdicts = new Map(report.policy.verdicts.map((v) => [v.index, v]));
   const first = report.policy.verdicts[0];
   if (first) out.push(`              ${linesText(first.lines)}`);
@@ -189,7 +199,7 @@ function renderReport(path: string, report: SessionTokenReport, counted: CountRu
   out.push(
     `  ${'request'.padEnd(6)} ${'purpose'.padEnd(10)} ${'estimated'.padStart(10)} ${'reported'.padStart(10)} ${'ratio'.padStart(7)} ${'unlogged'.padStart(9)} ${'fill'.padStart(8)} ${'policy'.padEnd(12)} prompt cache`,
   );
-  for (const r of report.requests) out.push(requestLine(r, verdicts.get(r.index)));
+  for (const r of report.requests) out.push(requestLine(r, verdicts.get(r.index), breaks));
   out.push('');
   out.push("estimated: local count of what the log shows (~: part still estimated from characters); reported: the provider's figure;");
   out.push('unlogged: reported − k × estimated; policy state * = the request after which the policy would compact.');
@@ -202,6 +212,7 @@ function renderView(
   view: ViewAccount,
   counted: CountRunStats | null,
   counter: TokenCounter | null,
+  breaks: SessionCacheBreaks,
 ): string {
   const out = headerText(path, report, counted, counter);
   const row = report.requests[view.index] as RequestRow;
@@ -243,7 +254,7 @@ function renderView(
     );
   }
   out.push(
-    `  prompt cache: ${cacheText(view.cache)}${view.cache.previous !== null ? `; shared prefix ${view.cache.sharedUnits} positions, ${num(view.cache.sharedTokens)} tokens` : ''}`,
+    `  prompt cache: ${cacheText(view.cache)}${view.cache.previous !== null ? `; shared prefix ${view.cache.sharedUnits} positions, ${num(view.cache.sharedTokens)} tokens` : ''}${breakText(breaks.byIndex.get(view.index))}`,
   );
   out.push('');
   out.push(`  ${'pos'.padStart(4)} ${'item'.padEnd(24)} ${'kind'.padEnd(12)} ${'tokens'.padStart(9)}  categories`);
@@ -266,6 +277,7 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
   const index = intFlag(args, 'request');
   const encoding = encodingFlag(args);
   const workers = intFlag(args, 'workers');
+  const prices = priceFlags(args);
   const session = await loadSession(path, { format: formatFlag(args), session: stringFlag(args, 'session') });
   const inspector = new SessionInspector(session);
   const counter = args.flags.has('estimate')
@@ -297,8 +309,9 @@ export async function tokensCommand(args: ParsedArgs, io: Io): Promise<number> {
     counts.save();
     const report = tokens.report(policy);
     const view = index !== undefined ? tokens.view(index, policy) : null;
-    if (args.flags.has('json')) io.out(JSON.stringify(tokensJson(path, tokens, report, counted, counter, view), null, 2));
-    else io.out(view ? renderView(path, report, view, counted, counter) : renderReport(path, report, counted, counter));
+    const breaks = sessionCacheBreaks(tokens, report, prices);
+    if (args.flags.has('json')) io.out(JSON.stringify(tokensJson(path, tokens, report, counted, counter, view, breaks), null, 2));
+    else io.out(view ? renderView(path, report, view, counted, counter, breaks) : renderReport(path, report, counted, counter, breaks));
     return inspector.diagnostics(branch).some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK.error) ? EXIT_FINDINGS : EXIT_CLEAN;
   } finally {
     await counter?.dispose();

@@ -3,6 +3,7 @@ import { describeAmount, type PolicyVerdict, type TokenPolicy } from '../../shar
 import type { SessionTokenReport } from '../../shared/tokens/report';
 import { DEFAULT_MAX_PIECE_BYTES } from '../tokens/encoder';
 import type { TokenCounter } from '../tokens/pool';
+import type { SessionCacheBreaks } from '../tokens/cache-breaks';
 import type { CountRunStats, SessionTokens, ViewAccount } from '../tokens/service';
 import { JSON_VERSION } from './json';
 
@@ -51,6 +52,7 @@ export function tokensJson(
   counted: CountRunStats | null,
   counter: TokenCounter | null,
   view: ViewAccount | null,
+  breaks: SessionCacheBreaks,
 ) {
   const verdicts = new Map(report.policy.verdicts.map((v) => [v.index, v]));
   return {
@@ -94,7 +96,13 @@ export function tokensJson(
       unpredicted: report.policy.unpredicted,
       extra: report.policy.extra,
     },
-    requests: report.requests.map((r) => ({ ...r, counted: r.uncounted === 0, policy: verdictJson(verdicts.get(r.index)) })),
+    cacheBreaks: breaks.totals,
+    requests: report.requests.map((r) => ({
+      ...r,
+      counted: r.uncounted === 0,
+      policy: verdictJson(verdicts.get(r.index)),
+      cacheBreak: breaks.byIndex.get(r.index) ?? null,
+    })),
     view: view ? viewAccountJson(view) : null,
   };
 }

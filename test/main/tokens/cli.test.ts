@@ -15,6 +15,61 @@ async function run(...argv: string[]): Promise<{ code: number; out: string }> {
   return { code, out: out.join('\n') };
 }
 
+/** A real Claude Code session (2.1.x): a compaction, long pauses, 5-minute cache writes. */
+const REAL = fixture('claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
+
+interface BreakJson {
+  cause: string;
+  tokens: number;
+  cost: number | null;
+  expected: number;
+  read: number;
+  certain: boolean;
+}
+
+describe('palimpsest tokens: prompt-cache breaks', () => {
+  it('--json: each request’s break with its cause and tokens, and the session total', async () => {
+    const { out } = await run(REAL, '--json', '--estimate');
+    const j = JSON.parse(out) as {
+      requests: { index: number; cacheBreak: BreakJson | null }[];
+      cacheBreaks: { count: number; tokens: number; cost: number | null; byCause: Record<string, { count: number }> };
+    };
+    const breaks = j.requests.filter((r) => r.cacheBreak !== null);
+    // 4 h and 19 min pauses (the cache written for 5 minutes), the compaction, and one the log cannot explain.
+    expect(breaks.map((r) => [r.index, r.cacheBreak?.cause])).toEqual([
+      [18, 'ttl'],
+      [61, 'compaction'],
+      [113, 'ttl'],
+      [137, 'unexplained'],
+    ]);
+    expect(breaks.every((r) => r.cacheBreak && r.cacheBreak.tokens === r.cacheBreak.expected - r.cacheBreak.read)).toBe(true);
+    expect(breaks.find((r) => r.index === 137)?.cacheBreak?.certain).toBe(false);
+    expect(j.cacheBreaks.count).toBe(4);
+    expect(j.cacheBreaks.tokens).toBe(breaks.reduce((n, r) => n + (r.cacheBreak?.tokens ?? 0), 0));
+    // No prices given: the cost is unknown, never 0.
+    expect(j.cacheBreaks.cost).toBeNull();
+    expect(j.requests.filter((r) => r.cacheBreak === null).length).toBe(j.requests.length - 4);
+  });
+
+  it('--price prices each break; a malformed price is a usage error', async () => {
+    const { out } = await run(REAL, '--json', '--estimate', '--price', 'claude-opus-4-6=5,25,0.5,6.25');
+    const j = JSON.parse(out) as { requests: { cacheBreak: BreakJson | null }[]; cacheBreaks: { cost: number } };
+    const costs = j.requests.flatMap((r) => (r.cacheBreak ? [r.cacheBreak.cost] : []));
+    expect(costs.every((c) => c !== null && c > 0)).toBe(true);
+    expect(j.cacheBreaks.cost).toBeCloseTo(costs.reduce((a, b) => (a as number) + (b as number), 0) as number, 9);
+    // Between a cache read (0.5) and a cache write (6.25) per million, per token not read.
+    for (const r of j.requests) if (r.cacheBreak) expect((r.cacheBreak.cost as number) / r.cacheBreak.tokens).toBeLessThanOrEqual(5.75e-6);
+    await expect(run(REAL, '--price', 'opus=lots')).rejects.toThrow(UsageError);
+  });
+
+  it('text: the session line and a mark on each request that broke the cache', async () => {
+    const { out } = await run(REAL, '--estimate');
+    expect(out).toMatch(/cache {7}4 prompt-cache breaks: [0-9,]+ tokens not read from the cache — ttl 2 \([0-9,]+\), compaction 1/);
+    expect(out).toContain('cost unknown (give prices with --price)');
+    expect(out.split('\n').filter((l) => l.includes('CACHE BREAK'))).toHaveLength(4);
+  });
+});
+
 describe('palimpsest tokens', () => {
   it('--json: every request with its account, the policy and the envelope', async () => {
     const { code, out } = await run(FILE, '--json', '--workers', '0');

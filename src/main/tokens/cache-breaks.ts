@@ -1,0 +1,36 @@
+import { epochMs } from '../../shared/model/event';
+import type { ModelPrices } from '../../shared/rerun/pinned';
+import { breakTotals, findCacheBreaks, type BreakTotals, type CacheBreak } from '../../shared/tokens/cache-break';
+import type { SessionTokenReport } from '../../shared/tokens/report';
+import type { SessionTokens } from './service';
+
+/** Every request's prompt-cache break (by request index; absent: none) and the session's totals. */
+export interface SessionCacheBreaks {
+  readonly byIndex: ReadonlyMap<number, CacheBreak>;
+  readonly totals: BreakTotals;
+}
+
+/**
+ * The breaks of a branch's requests (src/shared/tokens/cache-break.ts), with each request's time
+ * read from its log line: replay does not keep times, and only the requests need them.
+ */
+export function sessionCacheBreaks(
+  tokens: SessionTokens,
+  report: SessionTokenReport,
+  prices: ReadonlyMap<string, ModelPrices> = new Map(),
+): SessionCacheBreaks {
+  const events = tokens.inspector.session.events;
+  const requests = tokens.state.requests;
+  const rows = report.requests.map((r) => {
+    const rec = requests[r.index];
+    const responseSeq = rec?.responseSeq ?? null;
+    const at = epochMs(events.at(r.seq)?.at) ?? (responseSeq !== null ? epochMs(events.at(responseSeq)?.at) : null);
+    return { index: r.index, model: r.model, usage: rec?.usage ?? null, at, cache: r.cache };
+  });
+  const found = findCacheBreaks(rows, prices);
+  const byIndex = new Map<number, CacheBreak>();
+  found.forEach((b, i) => {
+    if (b) byIndex.set((rows[i] as { index: number }).index, b);
+  });
+  return { byIndex, totals: breakTotals(found) };
+}
