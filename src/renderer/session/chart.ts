@@ -25,6 +25,8 @@ export interface ChartLayout {
   readonly trigger: string;
   readonly window: string;
   readonly compactions: readonly { readonly id: string; readonly x: number }[];
+  /** Prompt-cache breaks, at the agent request that broke the cache (its size point). */
+  readonly breaks: readonly { readonly index: number; readonly x: number; readonly y: number; readonly label: string }[];
   /** x of a request's position (the nearest agent request at or before it). */
   readonly xOf: (index: number) => number | null;
   /** The request under an x (nearest point). */
@@ -107,6 +109,19 @@ export function chartLayout(series: Pick<TokenSeries, 'points' | 'compactions'>,
     // Between the request it followed and the next one: the drop.
     return [{ id: c.id, x: i + 1 < n ? (xAt(i) + xAt(i + 1)) / 2 : xAt(i) }];
   });
+  const breaks = agent.flatMap((p, i) => {
+    const b = p.cacheBreak;
+    if (!b) return [];
+    const pt = points[i] as ChartPoint;
+    return [
+      {
+        index: p.index,
+        x: pt.x,
+        y: pt.y,
+        label: `#${p.index}: cache break (${b.cause}${b.certain ? '' : '?'}), ${b.tokens.toLocaleString('en-US')} tokens not read`,
+      },
+    ];
+  });
   return {
     width: box.width,
     height: box.height,
@@ -116,6 +131,7 @@ export function chartLayout(series: Pick<TokenSeries, 'points' | 'compactions'>,
     trigger,
     window,
     compactions,
+    breaks,
     xOf: (index) => {
       const i = before(index);
       return i < 0 ? (n > 0 ? xAt(0) : null) : xAt(i);

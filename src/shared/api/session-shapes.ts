@@ -3,6 +3,7 @@ import { Count, Seq, Tokens } from './scalars';
 import { Diagnostic } from '../model/diagnostic';
 import { BudgetPolicy, CompactionOutcome, CompactionTrigger, Finish, Usage } from '../model/event';
 import { ItemId } from '../model/item';
+import { BREAK_CAUSES } from '../tokens/cache-break';
 import { TOKEN_CATEGORIES } from '../tokens/categories';
 import { CompactionRow } from './shapes';
 
@@ -93,6 +94,23 @@ export const TokenMeter = z.object({
 });
 export type TokenMeter = z.infer<typeof TokenMeter>;
 
+const BreakCauseShape = z.enum(BREAK_CAUSES);
+
+/** A request's prompt-cache break (src/shared/tokens/cache-break.ts). */
+export const CacheBreakRow = z.object({
+  cause: BreakCauseShape,
+  tokens: Tokens,
+  /** USD beyond a cache read; null when no price is known. */
+  cost: z.number().nonnegative().nullable(),
+  previous: Count.nullable(),
+  expected: Tokens,
+  read: Tokens,
+  gapMs: z.number().nonnegative().nullable(),
+  certain: z.boolean(),
+  why: z.string(),
+});
+export type CacheBreakRow = z.infer<typeof CacheBreakRow>;
+
 export const TokenPoint = z.object({
   index: Count,
   seq: Seq,
@@ -105,6 +123,7 @@ export const TokenPoint = z.object({
   window: Tokens.nullable(),
   trigger: Tokens.nullable(),
   state: PolicyVerdictRow.shape.state.nullable(),
+  cacheBreak: CacheBreakRow.nullable(),
 });
 export type TokenPoint = z.infer<typeof TokenPoint>;
 
@@ -125,6 +144,13 @@ export const TokenSeries = z.object({
   matched: z.array(Count),
   unpredicted: z.array(Count),
   extra: z.array(Count),
+  /** The branch's prompt-cache breaks: count, tokens not read from the cache, cost (null: unpriced), by cause. */
+  cacheBreaks: z.object({
+    count: Count,
+    tokens: Tokens,
+    cost: z.number().nonnegative().nullable(),
+    byCause: z.partialRecord(BreakCauseShape, z.object({ count: Count, tokens: Tokens })),
+  }),
 });
 export type TokenSeries = z.infer<typeof TokenSeries>;
 

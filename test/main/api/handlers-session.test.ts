@@ -133,6 +133,26 @@ describe('session inspector handlers on basic.jsonl', () => {
   });
 });
 
+describe('prompt-cache breaks in the token series', () => {
+  it('marks each request that broke the cache, with the cause, and totals them (a real Claude Code session)', async () => {
+    const id = await open('fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
+    let s = value(await h.getTokenSeries({ sessionId: id }));
+    for (let i = 0; i < 400 && s.pending; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      s = value(await h.getTokenSeries({ sessionId: id }));
+    }
+    expect(s.pending).toBe(false);
+    const marked = s.points.filter((p) => p.cacheBreak !== null).map((p) => [p.index, p.cacheBreak?.cause]);
+    expect(marked).toEqual([
+      [18, 'ttl'],
+      [61, 'compaction'],
+      [113, 'ttl'],
+      [137, 'unexplained'],
+    ]);
+    expect(s.cacheBreaks).toMatchObject({ count: 4, cost: null, byCause: { ttl: { count: 2 }, compaction: { count: 1 } } });
+  });
+});
+
 describe('compaction detail on mapreduce.jsonl', () => {
   it('has the summarizer calls, the reduction tree, audits and coverage with the repartition', async () => {
     const id = await open(MAPREDUCE);

@@ -14,6 +14,7 @@ const point = (index: number, size: number, purpose = 'agent', over: Partial<Tok
   window: 1000,
   trigger: 800,
   state: 'below',
+  cacheBreak: null,
   ...over,
 });
 const BOX = { width: 100, height: 100, left: 0, pad: 0 };
@@ -48,6 +49,23 @@ describe('context chart layout', () => {
     expect(c.indexAt(0)).toBe(0);
     expect(c.indexAt(100)).toBe(4);
     expect(c.indexAt(60)).toBe(2);
+  });
+
+  it('marks a prompt-cache break at the request that broke the cache, with its cause in the label', () => {
+    const brk = {
+      cause: 'ttl' as const,
+      tokens: 500,
+      cost: null,
+      previous: 0,
+      expected: 700,
+      read: 200,
+      gapMs: 400_000,
+      certain: false,
+      why: '',
+    };
+    const c = chartLayout({ points: [point(0, 700), point(1, 800, 'agent', { cacheBreak: brk })], compactions: [] }, BOX);
+    expect(c.breaks).toEqual([{ index: 1, x: c.points[1]!.x, y: c.points[1]!.y, label: '#1: cache break (ttl?), 500 tokens not read' }]);
+    expect(chartLayout(series, BOX).breaks).toEqual([]);
   });
 
   it('uses the estimate where there is no report, and draws nothing without agent requests', () => {

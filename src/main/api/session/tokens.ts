@@ -1,3 +1,4 @@
+import { sessionCacheBreaks } from '../../tokens/cache-breaks';
 import type { CountingStatus } from '../../../shared/api/contract';
 import { reportedContextTokens } from '../../../shared/model/event';
 import { TOKEN_CATEGORIES, type TokenCategory } from '../../../shared/tokens/categories';
@@ -168,10 +169,12 @@ export function tokenSeries(inspector: SessionInspector, branch: string, spec: s
       matched: [],
       unpredicted: [],
       extra: [],
+      cacheBreaks: { count: 0, tokens: 0, cost: 0, byCause: {} },
     };
   }
   const verdicts = new Map(report.policy.verdicts.map((v) => [v.index, v]));
   const state = e.tokens.state;
+  const breaks = sessionCacheBreaks(e.tokens, report);
   const points = report.requests.map((r) => {
     const v = verdicts.get(r.index);
     return {
@@ -185,6 +188,7 @@ export function tokenSeries(inspector: SessionInspector, branch: string, spec: s
       window: v?.lines.window ?? r.window,
       trigger: v?.lines.trigger ?? null,
       state: v?.state ?? null,
+      cacheBreak: breaks.byIndex.get(r.index) ?? null,
     };
   });
   const compactions = state.compactions.map((c) => {
@@ -208,5 +212,6 @@ export function tokenSeries(inspector: SessionInspector, branch: string, spec: s
     matched: [...p.matched],
     unpredicted: [...p.unpredicted],
     extra: [...p.extra],
+    cacheBreaks: breaks.totals,
   };
 }

@@ -31,7 +31,7 @@ export function ContextChart({
         viewBox={`0 0 ${BOX.width} ${BOX.height}`}
         preserveAspectRatio="none"
         role="img"
-        aria-label={`Context size over ${c.points.length} requests, ${c.compactions.length} compactions`}
+        aria-label={`Context size over ${c.points.length} requests, ${c.compactions.length} compactions, ${c.breaks.length} prompt-cache breaks`}
         onClick={(e) => {
           const r = e.currentTarget.getBoundingClientRect();
           const i = c.indexAt(((e.clientX - r.left) / Math.max(1, r.width)) * BOX.width);
@@ -55,6 +55,20 @@ export function ContextChart({
           </line>
         ))}
         <path d={c.size} className="sv-chart-size" vectorEffect="non-scaling-stroke" />
+        {c.breaks.map((b) => (
+          <line
+            key={`break-${b.index}`}
+            x1={b.x}
+            x2={b.x}
+            y1={b.y}
+            y2={BOX.height}
+            className="sv-chart-break"
+            vectorEffect="non-scaling-stroke"
+            data-break={b.index}
+          >
+            <title>{b.label}</title>
+          </line>
+        ))}
         {cursor !== null && (
           <line x1={cursor} x2={cursor} y1={0} y2={BOX.height} className="sv-chart-cursor" vectorEffect="non-scaling-stroke" />
         )}
@@ -64,6 +78,12 @@ export function ContextChart({
         {series.points.some((p) => p.reported !== null) ? 'reported where logged, else estimated' : 'estimated'}){' '}
         <span className="sv-key trigger" /> trigger ({series.policy.name}) <span className="sv-key window" /> window{' '}
         <span className="sv-key compaction" /> compaction
+        {c.breaks.length > 0 && (
+          <>
+            {' '}
+            <span className="sv-key break" /> prompt-cache break
+          </>
+        )}
         {series.triggers.length > 0 && (
           <>
             {' '}

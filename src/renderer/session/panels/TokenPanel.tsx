@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSession } from '../context';
+import { CacheBreakList } from './CacheBreakList';
 import { ContextChart } from './ContextChart';
 import { TokenMeter } from './TokenMeter';
 import { useQuery, valueOf } from './useQuery';
@@ -93,6 +94,7 @@ export function TokenPanel(): React.JSX.Element {
         </div>
       )}
       {series && series.points.length > 0 && <ContextChart series={series} selected={selected} onSelect={(i) => void select(i)} />}
+      {series && <CacheBreakList series={series} onSelect={(i) => void select(i)} />}
       {series && series.pending && (
         <p className="muted small" role="status">
           {series.points.length > 0 ? 'Updating the chart with the counted figures…' : 'Building the session’s token report for the chart…'}
