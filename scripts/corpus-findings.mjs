@@ -13,35 +13,13 @@
 // Runs the built CLI (node scripts/build-cli.mjs first).
 
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { corpusFiles, walk } from './corpus-files.mjs';
 
 const BIN = 'bin/palimpsest.js';
 const REVIEW = 'fixtures/corpus/review.json';
 const DOCS = 'docs/diagnostics.md';
 const SECTION = '## Precision on real sessions';
-const OTHER_REAL = [
-  'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
-  'fixtures/claude-code/short.jsonl',
-  'fixtures/claude-code/tool_heavy.jsonl',
-  'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl',
-  'fixtures/codex/rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl',
-  'fixtures/codex/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl',
-];
-
-/** Every .jsonl under `dir`, sorted; a session's subagents/ folder is read with its session. */
-function walk(dir) {
-  if (!existsSync(dir)) return [];
-  if (!statSync(dir).isDirectory()) return [dir];
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) return name === 'subagents' ? [] : walk(p);
-      return name.endsWith('.jsonl') ? [p] : [];
-    });
-}
-
 /** `validate --json` of one session; null (with the reason on stderr) when it cannot be read. */
 function validate(file) {
   return new Promise((resolve) => {
@@ -128,7 +106,7 @@ function table(rows, sessions, n) {
 const args = process.argv.slice(2);
 const docs = args.includes('--docs');
 const given = args.filter((a) => a !== '--docs');
-const files = given.length > 0 ? given.flatMap(walk) : [...walk('fixtures/corpus'), ...OTHER_REAL, ...walk('.corpus')];
+const files = given.length > 0 ? given.flatMap(walk) : corpusFiles();
 const found = await findings(files);
 if (docs) {
   const review = existsSync(REVIEW) ? JSON.parse(readFileSync(REVIEW, 'utf8')) : [];
