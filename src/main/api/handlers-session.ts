@@ -7,6 +7,9 @@ import { diffViews } from './session/diff';
 import { tokenMeter, tokenSeries } from './session/tokens';
 import { alignment, eventText, fateList, indexOrFail, itemText, viewHead, viewWindow } from './session/views';
 import { branchOf, contractOutput } from './conform';
+import type { Env } from '../providers/keys';
+import { readSettings } from '../rerun/settings';
+import { pinnedPrices } from '../tokens/cache-breaks';
 
 /**
  * Handlers of the session inspector's methods (src/shared/api/session-contract.ts;
@@ -17,7 +20,7 @@ import { branchOf, contractOutput } from './conform';
 
 type SessionImpl = { readonly [M in SessionMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
 
-export function sessionImplementations(ctx: { readonly registry: SessionRegistry }): SessionImpl {
+export function sessionImplementations(ctx: { readonly registry: SessionRegistry; readonly rerun?: { readonly env?: Env } }): SessionImpl {
   const { registry } = ctx;
   const open = (sessionId: string, branch?: string) => {
     const s = registry.get(sessionId);
@@ -61,7 +64,9 @@ export function sessionImplementations(ctx: { readonly registry: SessionRegistry
 
     async getTokenSeries({ sessionId, branch, policy }) {
       const { s, b, alive } = open(sessionId, branch);
-      return contractOutput('getTokenSeries', tokenSeries(s.inspector, b, policy, alive));
+      // The prices the user pinned for re-runs price the cache breaks too: nothing is looked up.
+      const prices = pinnedPrices((await readSettings(ctx.rerun?.env ?? process.env)).chain);
+      return contractOutput('getTokenSeries', tokenSeries(s.inspector, b, policy, alive, prices));
     },
 
     async getCompaction({ sessionId, branch, compactionId }) {

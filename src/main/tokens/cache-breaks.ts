@@ -1,5 +1,5 @@
 import { epochMs } from '../../shared/model/event';
-import type { ModelPrices } from '../../shared/rerun/pinned';
+import type { ModelPrices, PinnedModel } from '../../shared/rerun/pinned';
 import { breakTotals, findCacheBreaks, type BreakTotals, type CacheBreak } from '../../shared/tokens/cache-break';
 import type { SessionTokenReport } from '../../shared/tokens/report';
 import type { SessionTokens } from './service';
@@ -33,4 +33,11 @@ export function sessionCacheBreaks(
     if (b) byIndex.set((rows[i] as { index: number }).index, b);
   });
   return { byIndex, totals: breakTotals(found) };
+}
+
+/** The prices of pinned models (the re-run settings' chain), by model id: the first pinned price of a model wins. */
+export function pinnedPrices(models: readonly PinnedModel[]): Map<string, ModelPrices> {
+  const out = new Map<string, ModelPrices>();
+  for (const m of models) if (m.prices && !out.has(m.model)) out.set(m.model, m.prices);
+  return out;
 }

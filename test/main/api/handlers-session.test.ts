@@ -1,5 +1,10 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
+import { writeChain } from '../../../src/main/rerun/settings';
+import { PinnedModel } from '../../../src/shared/rerun/pinned';
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { closeSessionTokens } from '../../../src/main/api/session/tokens';
 import { loadSession } from '../../../src/main/session/load';
@@ -134,14 +139,30 @@ describe('session inspector handlers on basic.jsonl', () => {
 });
 
 describe('prompt-cache breaks in the token series', () => {
-  it('marks each request that broke the cache, with the cause, and totals them (a real Claude Code session)', async () => {
-    const id = await open('fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
-    let s = value(await h.getTokenSeries({ sessionId: id }));
+  const REAL = 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl';
+
+  /** Handlers whose re-run settings live in a folder of the test's own (priced or not). */
+  async function handlersWith(prices?: { input: number; output: number; cacheRead: number; cacheWrite: number }) {
+    const dir = await mkdtemp(join(tmpdir(), 'palimpsest-breaks-'));
+    const env = { PALIMPSEST_DATA_DIR: dir };
+    if (prices) await writeChain([PinnedModel.parse({ provider: 'anthropic', model: 'claude-opus-4-6', prices })], env);
+    const reg = new SessionRegistry({ allow: 'any' });
+    return { reg, hs: createHandlers({ registry: reg, initialPaths: [], rerun: { env } }) };
+  }
+
+  async function settled(hs: Handlers, id: string) {
+    let s = value(await hs.getTokenSeries({ sessionId: id }));
     for (let i = 0; i < 400 && s.pending; i++) {
       await new Promise((r) => setTimeout(r, 25));
-      s = value(await h.getTokenSeries({ sessionId: id }));
+      s = value(await hs.getTokenSeries({ sessionId: id }));
     }
     expect(s.pending).toBe(false);
+    return s;
+  }
+
+  it('marks each request that broke the cache, with the cause, and totals them (a real Claude Code session)', async () => {
+    const { reg, hs } = await handlersWith();
+    const s = await settled(hs, value(await hs.openSession({ path: REAL })).sessionId);
     const marked = s.points.filter((p) => p.cacheBreak !== null).map((p) => [p.index, p.cacheBreak?.cause]);
     expect(marked).toEqual([
       [18, 'ttl'],
@@ -149,7 +170,19 @@ describe('prompt-cache breaks in the token series', () => {
       [113, 'ttl'],
       [137, 'unexplained'],
     ]);
+    // No price pinned for the model: the cost is unknown, not 0.
     expect(s.cacheBreaks).toMatchObject({ count: 4, cost: null, byCause: { ttl: { count: 2 }, compaction: { count: 1 } } });
+    reg.dispose();
+  });
+
+  it('prices the breaks with the price pinned for the session’s model in the re-run settings', async () => {
+    const { reg, hs } = await handlersWith({ input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 });
+    const s = await settled(hs, value(await hs.openSession({ path: REAL })).sessionId);
+    const costs = s.points.flatMap((p) => (p.cacheBreak ? [p.cacheBreak.cost] : []));
+    expect(costs).toHaveLength(4);
+    expect(costs.every((c) => c !== null && c > 0)).toBe(true);
+    expect(s.cacheBreaks.cost).toBeCloseTo(costs.reduce((a, b) => (a ?? 0) + (b ?? 0), 0) ?? 0, 9);
+    reg.dispose();
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ModelPrices } from '../../../shared/rerun/pinned';
 import { sessionCacheBreaks } from '../../tokens/cache-breaks';
 import type { CountingStatus } from '../../../shared/api/contract';
 import { reportedContextTokens } from '../../../shared/model/event';
@@ -153,7 +154,13 @@ export function tokenMeter(inspector: SessionInspector, branch: string, index: n
   };
 }
 
-export function tokenSeries(inspector: SessionInspector, branch: string, spec: string | undefined, alive: () => boolean) {
+export function tokenSeries(
+  inspector: SessionInspector,
+  branch: string,
+  spec: string | undefined,
+  alive: () => boolean,
+  prices: ReadonlyMap<string, ModelPrices> = new Map(),
+) {
   const e = entryFor(inspector, branch, alive);
   const { policy, error } = policyOf(e, spec);
   const { report, pending } = e.reports.get(spec?.trim() ?? '', policy);
@@ -174,7 +181,7 @@ export function tokenSeries(inspector: SessionInspector, branch: string, spec: s
   }
   const verdicts = new Map(report.policy.verdicts.map((v) => [v.index, v]));
   const state = e.tokens.state;
-  const breaks = sessionCacheBreaks(e.tokens, report);
+  const breaks = sessionCacheBreaks(e.tokens, report, prices);
   const points = report.requests.map((r) => {
     const v = verdicts.get(r.index);
     return {

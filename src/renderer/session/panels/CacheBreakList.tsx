@@ -16,7 +16,7 @@ export function CacheBreakList({ series, onSelect }: { series: TokenSeries; onSe
     <details className="sv-breaks small">
       <summary>
         {t.count} prompt-cache break{t.count === 1 ? '' : 's'}: {num(t.tokens)} tokens not read from the cache
-        {t.cost === null ? ' (cost unknown: no prices for this model)' : `, ${usd(t.cost)} beyond cache reads`}
+        {t.cost === null ? ' (cost unknown: give the model a price in the re-run settings)' : `, ${usd(t.cost)} beyond cache reads`}
       </summary>
       <ul>
         {rows.map((p) => {
