@@ -34,9 +34,10 @@
  *   fidelity   capture command mock session wire
  *   api        access capture eval files importers library present providers rerun search session tokens
  *   host       api discovery files library providers   what every host builds: context, static files
+ *   follow     capture present session                  following a session while it is written
  *   web        api host                                 the loopback HTTP transport
  *   electron   api discovery host library providers    the Electron shell and its IPC transport
- *   cli        api capture command discovery eval files host importers present providers record
+ *   cli        api capture command discovery eval files follow host importers present providers record
  *              rerun session tokens web wire
  *
  * rerun, eval and fidelity import the mock on purpose: a `mock` model starts the mock provider in
@@ -70,6 +71,7 @@ const LAYERS = {
   fidelity: ['capture', 'command', 'mock', 'session', 'wire'],
   api: ['access', 'capture', 'eval', 'files', 'importers', 'library', 'present', 'providers', 'rerun', 'search', 'session', 'tokens'],
   host: ['api', 'discovery', 'files', 'library', 'providers'],
+  follow: ['capture', 'present', 'session'],
   web: ['api', 'host'],
   electron: ['api', 'discovery', 'host', 'library', 'providers'],
   cli: [
@@ -79,6 +81,7 @@ const LAYERS = {
     'discovery',
     'eval',
     'files',
+    'follow',
     'host',
     'importers',
     'present',

@@ -24,11 +24,13 @@ import { LS_SPEC, lsCommand } from './ls';
 import { renderEvent, renderInspect, renderView } from '../present/text';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
+import { followCommand } from './follow';
 
 const USAGE = `palimpsest — the exact model view at every request of an agent session
 
 Usage:
   palimpsest inspect <file|dir> [--json] [--no-cache] [--format F] [--session ID] [--branch B]
+  palimpsest inspect <file> --follow [--json] [--format F] [--branch B]   new requests, compactions, findings as written
   palimpsest view <file> --request N [--json | --wire [anthropic|responses|chat]] [--format F] [--session ID] [--branch B]
   palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F] [--session ID]
   palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]   the local sessions of every harness
@@ -91,6 +93,11 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const info = await stat(path).catch((err: unknown) => {
     throw new UnreadableSessionError(whyUnreadable(path, err), [], path);
   });
+  if (args.flags.has('follow')) {
+    if (info.isDirectory() || args.flags.has('session'))
+      throw new UsageError('--follow follows one session file, not a folder or a database');
+    return followCommand(path, { json, branch, captures: captureFlags(args), open: (p) => open(p, format, branch, args) }, io);
+  }
   if (!info.isDirectory() || args.flags.has('session') || (await claimedDirectory(path)) === 'session') {
     const counter = json ? createCommandCounter() : null;
     const counts = json ? openCountCache(args, io) : null;
@@ -303,7 +310,7 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   inspect: {
-    spec: { json: 'boolean', format: 'value', session: 'value', branch: 'value', ...COUNT_CACHE_SPEC, ...CAPTURE_SPEC },
+    spec: { json: 'boolean', format: 'value', session: 'value', branch: 'value', follow: 'boolean', ...COUNT_CACHE_SPEC, ...CAPTURE_SPEC },
     run: inspectCommand,
   },
   view: {

@@ -51,22 +51,12 @@ export function renderInspect(j: ReturnType<typeof inspectJson>): string {
   out.push('Requests');
   if (j.requests.length === 0) out.push('  (none)');
   const joined = j.captures.length > 0;
-  for (const r of j.requests) {
-    const finish = r.finish ? r.finish.raw : r.error ? 'error' : '—';
-    // With a capture: where the request is known from, and the HTTP status the wire saw.
-    const from = joined ? `${r.source.padEnd(4)} ${r.status === null ? '   ' : String(r.status)} ` : '';
-    const seq = r.seq === null ? 'wire only' : `seq ${String(r.seq).padEnd(7)}`;
-    out.push(
-      `  #${String(r.index).padEnd(4)} ${from}${seq.padEnd(11)} ${r.purpose.padEnd(10)} ${(r.model ?? '?').padEnd(22)} in ${num(r.reportedInputTokens).padStart(9)}  out ${num(r.outputTokens).padStart(7)}  ${finish}${r.error ? `: ${oneLine(r.error.message, 60)}` : ''}`,
-    );
-  }
+  for (const r of j.requests) out.push(`  ${requestLine(r, joined)}`);
   out.push('');
   out.push('Compactions');
   if (j.compactions.length === 0) out.push('  (none)');
   for (const c of j.compactions) {
-    out.push(
-      `  ${c.id}  ${c.trigger}  ${c.outcome ?? 'open (no end)'}  pre ${num(c.preTokens)}  post ${num(c.postTokens)}  seqs ${c.startSeq ?? '?'}–${c.endSeq ?? '?'}${c.strategy ? `  strategy ${c.strategy}` : ''}`,
-    );
+    out.push(`  ${compactionLine(c)}`);
     for (const a of c.attempts) out.push(`    attempt ${attemptLine(j.requests[a])}`);
   }
   for (const run of j.unloggedAttempts) {
@@ -76,12 +66,30 @@ export function renderInspect(j: ReturnType<typeof inspectJson>): string {
   out.push('');
   const d = j.counts.diagnostics;
   out.push(`Diagnostics (${d.error} errors, ${d.warning} warnings, ${d.info} info)`);
-  for (const x of j.diagnostics)
-    out.push(`  ${x.severity.padEnd(7)} ${x.rule}  ${x.file ?? ''}${x.line ? `:${x.line}` : ''}  ${x.message}`);
+  for (const x of j.diagnostics) out.push(`  ${diagnosticLine(x)}`);
   return out.join('\n');
 }
 
-type JoinedRow = ReturnType<typeof inspectJson>['requests'][number];
+type InspectJson = ReturnType<typeof inspectJson>;
+type JoinedRow = InspectJson['requests'][number];
+
+/** One request as `inspect` lists it; `joined`: the session has a capture (where each is known from, its HTTP status). */
+export function requestLine(r: JoinedRow, joined: boolean): string {
+  const finish = r.finish ? r.finish.raw : r.error ? 'error' : '—';
+  const from = joined ? `${r.source.padEnd(4)} ${r.status === null ? '   ' : String(r.status)} ` : '';
+  const seq = r.seq === null ? 'wire only' : `seq ${String(r.seq).padEnd(7)}`;
+  return `#${String(r.index).padEnd(4)} ${from}${seq.padEnd(11)} ${r.purpose.padEnd(10)} ${(r.model ?? '?').padEnd(22)} in ${num(r.reportedInputTokens).padStart(9)}  out ${num(r.outputTokens).padStart(7)}  ${finish}${r.error ? `: ${oneLine(r.error.message, 60)}` : ''}`;
+}
+
+/** One compaction as `inspect` lists it. */
+export function compactionLine(c: InspectJson['compactions'][number]): string {
+  return `${c.id}  ${c.trigger}  ${c.outcome ?? 'open (no end)'}  pre ${num(c.preTokens)}  post ${num(c.postTokens)}  seqs ${c.startSeq ?? '?'}–${c.endSeq ?? '?'}${c.strategy ? `  strategy ${c.strategy}` : ''}`;
+}
+
+/** One finding as `inspect` lists it. */
+export function diagnosticLine(x: InspectJson['diagnostics'][number]): string {
+  return `${x.severity.padEnd(7)} ${x.rule}  ${x.file ?? ''}${x.line ? `:${x.line}` : ''}  ${x.message}`;
+}
 
 function attemptLine(r: JoinedRow | undefined): string {
   if (!r) return '?';

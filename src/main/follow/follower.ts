@@ -1,0 +1,176 @@
+import { dirname, resolve } from 'node:path';
+import { namedCapturePath } from '../capture/discover';
+import { inspectJson } from '../present/json';
+import type { SessionInspector } from '../session/inspector';
+import { diffStates, regression, type FollowState, type FollowUpdate } from './diff';
+import { changed, fingerprint, rewritten, type Fingerprint } from './fingerprint';
+import { ChangeWatch } from './watch';
+
+/*
+ * Follows a session while its harness writes it. Each change of its files is read by loading the
+ * session again and comparing what it shows with what the last load showed (diff.ts): simple and
+ * exactly a fresh load's answer, and fast enough for the sessions people follow (a 3 MB session
+ * reloads in a few hundred milliseconds; docs/architecture.md, "Following a session").
+ */
+
+export interface FollowerOptions {
+  /** The session file (or folder) as the user named it. */
+  readonly path: string;
+  /** Loads the session as the caller wants it (format, captures joined, rule texts read); the follower disposes what it returns. */
+  open(path: string): Promise<SessionInspector>;
+  readonly branch?: string;
+  /** Files read with the session besides its own (captures given by the user). */
+  readonly alsoWatch?: readonly string[];
+  onUpdate(update: FollowUpdate): void;
+  /** A load that failed (the file went away, became unreadable); the last state stays shown. */
+  onError?(message: string): void;
+  /** After each load: the bytes the followed files had before it started, and when it ended (for the soak bench). */
+  onLoaded?(loaded: { readonly bytes: number; readonly at: number }): void;
+  /** Poll period in ms (default 250). */
+  readonly pollMs?: number;
+  /** How long a half-written last line may stay unfinished before the load reads it as it is (default 1000 ms). */
+  readonly quietMs?: number;
+}
+
+const POLL_MS = 250;
+const QUIET_MS = 1000;
+
+/** The paths a session's changes can show up in: its files, their folders, its subagent folder and the capture named for it. */
+function watchedPaths(path: string, inspector: SessionInspector | null, also: readonly string[]): string[] {
+  const files = inspector ? inspector.session.files.map((f) => resolve(f.path)) : [resolve(path)];
+  const stem = resolve(path).replace(/\.jsonl$/, '');
+  const paths = [
+    ...files,
+    ...files.map((f) => dirname(f)),
+    stem,
+    `${stem}/subagents`,
+    namedCapturePath(path),
+    ...also.map((a) => resolve(a)),
+  ];
+  return [...new Set(paths)];
+}
+
+export class SessionFollower {
+  private inspector: SessionInspector | null = null;
+  private state: FollowState | null = null;
+  private prints = new Map<string, Fingerprint | null>();
+  private paths: string[];
+  private readonly watch: ChangeWatch;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private quietTimer: NodeJS.Timeout | null = null;
+  private disposed = false;
+
+  private constructor(private readonly o: FollowerOptions) {
+    this.paths = watchedPaths(o.path, null, o.alsoWatch ?? []);
+    this.watch = new ChangeWatch(() => this.poke(), o.pollMs ?? POLL_MS);
+  }
+
+  /** Loads the session, emits everything it shows, and follows it until dispose(). A first load that fails throws. */
+  static async start(o: FollowerOptions): Promise<SessionFollower> {
+    const f = new SessionFollower(o);
+    try {
+      await f.load(null, true);
+    } catch (err) {
+      await f.dispose();
+      throw err;
+    }
+    return f;
+  }
+
+  /** The session as last loaded (replaced, and the old one disposed, at each load). */
+  get current(): SessionInspector | null {
+    return this.inspector;
+  }
+
+  /** Something may have changed: look, one look at a time, and once more if poked meanwhile. */
+  private poke(): void {
+    if (this.disposed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.look()
+      .catch((err: unknown) => this.o.onError?.(err instanceof Error ? err.message : String(err)))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  private async look(): Promise<void> {
+    const now = await this.fingerprints();
+    let reason: string | null = null;
+    let any = false;
+    for (const p of this.paths) {
+      const before = this.prints.get(p) ?? null;
+      const after = now.get(p) ?? null;
+      if (!changed(before, after)) continue;
+      any = true;
+      reason ??= rewritten(p, before, after);
+    }
+    if (!any || this.disposed) return;
+    // A half-written last line waits for its end (or for the file to stay quiet that long).
+    const waiting = [...now.values()].some((f) => f && !f.endsWithLf && Date.now() - f.mtimeMs < (this.o.quietMs ?? QUIET_MS));
+    if (waiting) {
+      if (!this.quietTimer) {
+        this.quietTimer = setTimeout(() => {
+          this.quietTimer = null;
+          this.poke();
+        }, this.o.quietMs ?? QUIET_MS);
+      }
+      return;
+    }
+    await this.load(reason, false);
+  }
+
+  private async fingerprints(): Promise<Map<string, Fingerprint | null>> {
+    const out = new Map<string, Fingerprint | null>();
+    await Promise.all(this.paths.map(async (p) => void out.set(p, await fingerprint(p))));
+    return out;
+  }
+
+  private async load(rewrite: string | null, first: boolean): Promise<void> {
+    // Fingerprints before the load: a write during it is seen by the next look.
+    const prints = await this.fingerprints();
+    const loaded = await this.o.open(this.o.path);
+    if (this.disposed) {
+      await loaded.session.dispose();
+      return;
+    }
+    const j = inspectJson(this.o.path, loaded, this.o.branch ?? loaded.defaultBranch, []);
+    const next: FollowState = { requests: j.requests, compactions: j.compactions, findings: j.diagnostics };
+    const old = this.inspector;
+    this.inspector = loaded;
+    this.prints = prints;
+    const reason = first ? null : (rewrite ?? (this.state ? regression(this.state, next) : null));
+    if (reason !== null) this.o.onUpdate({ type: 'reloaded', path: this.o.path, reason });
+    const updates = diffStates(reason !== null ? null : this.state, next);
+    this.state = next;
+    // Paths found by this load (a new subagent file) are watched too, and their fingerprints kept.
+    const paths = watchedPaths(this.o.path, loaded, this.o.alsoWatch ?? []);
+    const added = paths.filter((p) => !this.prints.has(p));
+    this.paths = paths;
+    for (const p of added) this.prints.set(p, await fingerprint(p));
+    this.watch.set(this.paths);
+    let bytes = 0;
+    for (const f of prints.values()) if (f && !f.isDirectory) bytes += f.size;
+    this.o.onLoaded?.({ bytes, at: performance.now() });
+    for (const u of updates) this.o.onUpdate(u);
+    await old?.session.dispose();
+  }
+
+  /** Stops watching and closes the session; waits for a load under way. Idempotent. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.watch.dispose();
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    await this.running;
+    await this.inspector?.session.dispose();
+    this.inspector = null;
+  }
+}
