@@ -18,6 +18,8 @@ const entries = {
   questions: 'bench/questions-cli.ts',
   // How long the app's host answers nothing while it opens a session (node dist/open-block.js FILE [RUNS]).
   'open-block': 'bench/open-block.ts',
+  // The follow soak: a writer appends while a follower follows (node --expose-gc dist/soak.js [FILE] [--seconds N]).
+  soak: 'bench/soak.ts',
   // The fidelity suite's runner (scripts/fidelity.mjs, npm run test:fidelity).
   fidelity: 'src/main/fidelity/cli.ts',
 };

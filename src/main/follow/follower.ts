@@ -24,7 +24,7 @@ export interface FollowerOptions {
   onUpdate(update: FollowUpdate): void;
   /** A load that failed (the file went away, became unreadable); the last state stays shown. */
   onError?(message: string): void;
-  /** After each load: the bytes the followed files had before it started, and when it ended (for the soak bench). */
+  /** After each load's updates: the bytes the followed files had before it started, and when (ms since the epoch, fractional; for the soak bench). */
   onLoaded?(loaded: { readonly bytes: number; readonly at: number }): void;
   /** Poll period in ms (default 250). */
   readonly pollMs?: number;
@@ -156,10 +156,10 @@ export class SessionFollower {
     this.paths = paths;
     for (const p of added) this.prints.set(p, await fingerprint(p));
     this.watch.set(this.paths);
+    for (const u of updates) this.o.onUpdate(u);
     let bytes = 0;
     for (const f of prints.values()) if (f && !f.isDirectory) bytes += f.size;
-    this.o.onLoaded?.({ bytes, at: performance.now() });
-    for (const u of updates) this.o.onUpdate(u);
+    this.o.onLoaded?.({ bytes, at: performance.timeOrigin + performance.now() });
     await old?.session.dispose();
   }
 

@@ -1,0 +1,197 @@
+// node scripts/build-cli.mjs && node --expose-gc dist/soak.js [FILE] [--seconds N] [--rate R]
+//
+// The follow soak: a writer (a worker thread, so that a load on this thread never delays a write)
+// appends FILE's lines to a copy at R lines a second (default 50) for N seconds (default 600, the
+// documented run), while a SessionFollower follows the copy. The copy starts with the lines before
+// FILE's first compaction less half the run, so the compaction is written in the middle. A run
+// longer than FILE goes on with FILE's lines again, every id-like token given the round's suffix
+// (so that ids stay unique; the session then has one compaction a round). At the end: the
+// followed state equals a fresh load (every event, request, compaction and finding), and the
+// latency from each write to the first emit whose load covered it, p50/p99, with memory growth.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FollowUpdate } from '../src/main/follow/diff';
+import { SessionFollower } from '../src/main/follow/follower';
+import { inspectJson } from '../src/main/present/json';
+import { SessionInspector } from '../src/main/session/inspector';
+import { loadSession } from '../src/main/session/load';
+
+const DEFAULT_FILE = 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl';
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const WRITER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { openSync, writeSync, closeSync } = require('node:fs');
+const { path, lines, rate } = workerData;
+const fd = openSync(path, 'a');
+let i = 0;
+let offset = workerData.offset;
+const start = performance.timeOrigin + performance.now();
+const writes = [];
+const tick = () => {
+  const now = performance.timeOrigin + performance.now();
+  // Catch up to the schedule: line i is due at start + i / rate.
+  while (i < lines.length && start + (i * 1000) / rate <= now) {
+    const buf = Buffer.from(lines[i] + '\\n');
+    writeSync(fd, buf);
+    offset += buf.length;
+    writes.push([performance.timeOrigin + performance.now(), offset]);
+    i++;
+  }
+  if (i < lines.length) setTimeout(tick, Math.max(0, start + (i * 1000) / rate - now));
+  else { closeSync(fd); parentPort.postMessage(writes); }
+};
+tick();
+`;
+
+/** Line `n` (0-based) of the endless source: FILE's lines, round after round, ids suffixed by round. */
+function sourceLine(lines: readonly string[], n: number): string {
+  const round = Math.floor(n / lines.length);
+  const line = lines[n % lines.length] as string;
+  if (round === 0) return line;
+  return line.replace(
+    /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)[0-9a-f]{12}\b|\b((?:msg|toolu|req|call)_[A-Za-z0-9]+)/g,
+    (m, uuid?: string) => (uuid ? `${uuid}${createHash('sha1').update(`${m}:${round}`).digest('hex').slice(0, 12)}` : `${m}r${round}`),
+  );
+}
+
+async function openFollowed(path: string): Promise<SessionInspector> {
+  const inspector = new SessionInspector(await loadSession(path));
+  await inspector.loadRuleTexts();
+  return inspector;
+}
+
+const percentile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const mb = (b: number): string => `${(b / 1e6).toFixed(1)} MB`;
+const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+
+async function main(): Promise<void> {
+  const file = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : DEFAULT_FILE;
+  const seconds = flag('seconds', 600);
+  const rate = flag('rate', 50);
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  const compactionAt = lines.findIndex((l) => /compact_boundary|"type":"compacted"|"compaction\/start"/.test(l));
+  const total = Math.round(seconds * rate);
+  const first = Math.max(1, (compactionAt >= 0 ? compactionAt : Math.floor(lines.length / 2)) - Math.floor(total / 2));
+  const dir = mkdtempSync(join(tmpdir(), 'palimpsest-soak-'));
+  const path = join(dir, 'session.jsonl');
+  try {
+    writeFileSync(path, lines.slice(0, first).join('\n') + '\n');
+    const toWrite = Array.from({ length: total }, (_, k) => sourceLine(lines, first + k));
+    console.log(
+      `soak: ${file}, ${first} lines first (${mb(statSync(path).size)}), then ${total} lines at ${rate}/s for ${seconds} s; compaction at line ${compactionAt + 1} of the source`,
+    );
+
+    const requests = new Map<number, unknown>();
+    const compactions = new Map<string, unknown>();
+    const findings = new Map<string, number>();
+    let reloads = 0;
+    const apply = (u: FollowUpdate): void => {
+      const { type, ...entry } = u;
+      if (type === 'reloaded') {
+        reloads++;
+        requests.clear();
+        compactions.clear();
+        findings.clear();
+      } else if (type === 'request') requests.set((entry as { index: number }).index, entry);
+      else if (type === 'compaction') compactions.set((entry as { id: string }).id, entry);
+      else {
+        const key = JSON.stringify(entry);
+        findings.set(key, (findings.get(key) ?? 0) + (type === 'finding' ? 1 : -1));
+      }
+    };
+    const loads: { bytes: number; at: number }[] = [];
+    const follower = await SessionFollower.start({ path, open: openFollowed, onUpdate: apply, onLoaded: (l) => void loads.push(l) });
+    gc();
+    const before = process.memoryUsage();
+    const startBytes = statSync(path).size;
+    const worker = new Worker(WRITER, { eval: true, workerData: { path, lines: toWrite, rate, offset: startBytes } });
+    const writes = await new Promise<[number, number][]>((ok, fail) => {
+      worker.once('message', ok);
+      worker.once('error', fail);
+    });
+    await worker.terminate();
+    const endBytes = statSync(path).size;
+    // Caught up: a load that read everything written.
+    const deadline = Date.now() + 60_000;
+    while (!loads.some((l) => l.bytes >= endBytes) && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
+    gc();
+    const after = process.memoryUsage();
+
+    const latencies: number[] = [];
+    let missed = 0;
+    for (const [t, offset] of writes) {
+      const load = loads.find((l) => l.bytes >= offset && l.at >= t);
+      if (load) latencies.push(load.at - t);
+      else missed++;
+    }
+
+    // The followed state against a fresh load of the same bytes.
+    const fresh = await openFollowed(path);
+    const followed = follower.current as SessionInspector;
+    const j = inspectJson(path, fresh, fresh.defaultBranch, []);
+    const freshFindings = new Map<string, number>();
+    for (const d of j.diagnostics) freshFindings.set(JSON.stringify(d), (freshFindings.get(JSON.stringify(d)) ?? 0) + 1);
+    for (const [k, n] of [...findings]) if (n === 0) findings.delete(k);
+    const eventsHash = (ins: SessionInspector): string => {
+      const h = createHash('sha1');
+      for (let s = 0; s < ins.session.events.length; s++) h.update(JSON.stringify(ins.session.events.at(s)));
+      return h.digest('hex');
+    };
+    const checks = {
+      events: eventsHash(followed) === eventsHash(fresh),
+      requests: JSON.stringify([...requests.values()]) === JSON.stringify(j.requests),
+      compactions: JSON.stringify([...compactions.values()]) === JSON.stringify(j.compactions),
+      findings: JSON.stringify([...findings].sort()) === JSON.stringify([...freshFindings].sort()),
+    };
+    await fresh.session.dispose();
+    await follower.dispose();
+
+    const result = {
+      file,
+      seconds,
+      rate,
+      linesWritten: writes.length,
+      bytesAppended: endBytes - startBytes,
+      finalBytes: endBytes,
+      loads: loads.length,
+      reloads,
+      requests: j.requests.length,
+      compactions: j.compactions.length,
+      latencyMs: {
+        p50: Math.round(percentile(latencies, 50)),
+        p99: Math.round(percentile(latencies, 99)),
+        max: Math.round(Math.max(...latencies)),
+      },
+      missedWrites: missed,
+      heapGrowth: after.heapUsed - before.heapUsed,
+      rssGrowth: after.rss - before.rss,
+      equalsFreshLoad: checks,
+    };
+    console.log(
+      `wrote ${writes.length} lines (${mb(result.bytesAppended)}; ${mb(endBytes)} in all) in ${loads.length} loads; write→emit p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms; ` +
+        `heap ${mb(before.heapUsed)} → ${mb(after.heapUsed)}, rss ${mb(before.rss)} → ${mb(after.rss)}; ` +
+        `equals a fresh load: ${Object.entries(checks)
+          .map(([k, v]) => `${k} ${v ? 'yes' : 'NO'}`)
+          .join(', ')}`,
+    );
+    console.log(JSON.stringify(result));
+    if (missed > 0 || !Object.values(checks).every(Boolean)) process.exitCode = 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
