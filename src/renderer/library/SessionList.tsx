@@ -4,7 +4,7 @@ import type { DiscoveredSession } from '../../shared/api/contract';
 import { FOCUS_IDS } from '../app/useShortcuts';
 import { useApp } from '../useApp';
 import { filterSessions, harnessCounts } from './filter';
-import { baseName, bytes, counted, when } from './format';
+import { baseName, bytes, counted, isLive, when } from './format';
 import type { RecentEntry } from './recent';
 
 const ROW = 48;
@@ -30,6 +30,14 @@ function Row({ s, recent }: { s: DiscoveredSession; recent: RecentEntry | undefi
         <span className="name" title={s.title ?? undefined}>
           {name}
         </span>
+        {isLive(s.modifiedAt, Date.now()) && (
+          <span
+            className="tag live"
+            title="written to in the last few minutes: its harness may still be at work; open it and turn on Follow"
+          >
+            live
+          </span>
+        )}
         {s.capture && (
           <span className="tag capture" title="a capture of its wire traffic lies beside it: opening joins it">
             capture

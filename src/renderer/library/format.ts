@@ -33,3 +33,12 @@ export function baseName(path: string): string {
 export function counted(n: number | null, noun: string): string {
   return `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
+
+/** How recently a session's files must have changed for the library to mark it live (its harness is likely still writing it). */
+const LIVE_MS = 5 * 60_000;
+
+/** Whether a session modified at `modifiedAt` (ISO 8601) counts as live at `now` (ms since the epoch). */
+export function isLive(modifiedAt: string, now: number): boolean {
+  const t = Date.parse(modifiedAt);
+  return !Number.isNaN(t) && now - t < LIVE_MS && t - now < LIVE_MS;
+}
