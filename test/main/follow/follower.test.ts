@@ -98,4 +98,17 @@ describe('SessionFollower', () => {
     await until(() => updates.slice(at).some((u) => u.type === 'reloaded'));
     expect((updates.slice(at).find((u) => u.type === 'reloaded') as { reason: string }).reason).toMatch(/rewritten|replaced/);
   });
+
+  it('withdraws a finding that what comes later answers', async () => {
+    const lines = readFileSync('fixtures/palimpsest/basic.jsonl', 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    writeFileSync(file, lines.slice(0, 30).join('\n') + '\n');
+    await start();
+    // The compaction has started and not ended yet.
+    expect(updates.some((u) => u.type === 'finding' && u.rule === 'ORPHAN_COMPACTION_START')).toBe(true);
+    appendFileSync(file, lines.slice(30).join('\n') + '\n');
+    await until(() => updates.some((u) => u.type === 'withdrawn' && u.rule === 'ORPHAN_COMPACTION_START'));
+    await until(() => updates.some((u) => u.type === 'compaction' && u.outcome === 'committed'));
+  });
 });
