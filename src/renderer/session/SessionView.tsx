@@ -68,7 +68,10 @@ export function SessionView({ sessionId }: SessionViewProps): React.JSX.Element 
   // A focus that arrives while the session is still loading is applied once it is ready.
   useEffect(() => {
     const tryApply = (): boolean => {
-      if (!focus || applied.current === focus.nonce || store.getState().phase !== 'ready') return false;
+      const s = store.getState();
+      // After the load's own first selection, which would otherwise replace the focus's.
+      const settled = s.phase === 'ready' && (s.selected !== null || s.selectedRow !== null || s.requests.length === 0);
+      if (!focus || applied.current === focus.nonce || !settled) return false;
       applied.current = focus.nonce;
       applyFocus(store, focus);
       return true;
