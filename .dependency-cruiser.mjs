@@ -25,6 +25,7 @@
  *   present    session tokens   the JSON and text shapes the CLI prints and the API answers with
  *   providers  async
  *   capture    files importers providers reader session wire
+ *   follow     capture present session   following a session while it is written
  *   mock       async capture files providers wire
  *   discovery  dialects files reader
  *   library    access discovery files importers reader
@@ -32,9 +33,8 @@
  *   record     capture command files wire
  *   eval       access files importers jobs mock providers rerun session
  *   fidelity   capture command mock session wire
- *   api        access capture eval files importers library present providers rerun search session tokens
+ *   api        access capture eval files follow importers library present providers rerun search session tokens
  *   host       api discovery files library providers   what every host builds: context, static files
- *   follow     capture present session                  following a session while it is written
  *   web        api host                                 the loopback HTTP transport
  *   electron   api discovery host library providers    the Electron shell and its IPC transport
  *   cli        api capture command discovery eval files follow host importers present providers record
@@ -62,6 +62,7 @@ const LAYERS = {
   present: ['session', 'tokens'],
   providers: ['async'],
   capture: ['files', 'importers', 'providers', 'reader', 'session', 'wire'],
+  follow: ['capture', 'present', 'session'],
   mock: ['async', 'capture', 'files', 'providers', 'wire'],
   discovery: ['dialects', 'files', 'reader'],
   library: ['access', 'discovery', 'files', 'importers', 'reader'],
@@ -69,9 +70,22 @@ const LAYERS = {
   record: ['capture', 'command', 'files', 'wire'],
   eval: ['access', 'files', 'importers', 'jobs', 'mock', 'providers', 'rerun', 'session'],
   fidelity: ['capture', 'command', 'mock', 'session', 'wire'],
-  api: ['access', 'capture', 'eval', 'files', 'importers', 'library', 'present', 'providers', 'rerun', 'search', 'session', 'tokens'],
+  api: [
+    'access',
+    'capture',
+    'eval',
+    'files',
+    'follow',
+    'importers',
+    'library',
+    'present',
+    'providers',
+    'rerun',
+    'search',
+    'session',
+    'tokens',
+  ],
   host: ['api', 'discovery', 'files', 'library', 'providers'],
-  follow: ['capture', 'present', 'session'],
   web: ['api', 'host'],
   electron: ['api', 'discovery', 'host', 'library', 'providers'],
   cli: [

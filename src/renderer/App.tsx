@@ -10,6 +10,7 @@ import { RerunView } from './rerun/RerunView';
 import { SessionModeTabs } from './rerun/SessionModeTabs';
 import { SearchBar } from './search/SearchBar';
 import { SessionView } from './session/SessionView';
+import { FollowToggle } from './session/FollowToggle';
 import { useApp } from './useApp';
 
 /**
@@ -22,7 +23,10 @@ function SessionArea({ sessionId }: { sessionId: string }): React.JSX.Element {
   return (
     <>
       {searching && <SearchBar />}
-      <SessionModeTabs sessionId={sessionId} />
+      <div className="session-bar">
+        <SessionModeTabs sessionId={sessionId} />
+        <FollowToggle sessionId={sessionId} />
+      </div>
       {mode === 'rerun' ? <RerunView key={sessionId} sessionId={sessionId} /> : <SessionView key={sessionId} sessionId={sessionId} />}
     </>
   );

@@ -35,6 +35,8 @@ export interface SessionTab {
   /** The session chosen in it, when it holds several (an OpenCode database). */
   readonly session?: string;
   readonly summary: SessionSummary;
+  /** Follow is on: the tab opens the session anew as its harness writes it, and shows the newest request. */
+  readonly following?: boolean;
 }
 
 export type AppState = ShellSlice & LibrarySlice & SearchSlice & ThemeSlice;

@@ -7,6 +7,7 @@ import { diffViews } from './session/diff';
 import { tokenMeter, tokenSeries } from './session/tokens';
 import { alignment, eventText, fateList, indexOrFail, itemText, viewHead, viewWindow } from './session/views';
 import { branchOf, contractOutput } from './conform';
+import { awaitSessionChange } from '../follow/await-change';
 import type { Env } from '../providers/keys';
 import { readSettings } from '../rerun/settings';
 import { pinnedPrices } from '../tokens/cache-breaks';
@@ -30,6 +31,12 @@ export function sessionImplementations(ctx: { readonly registry: SessionRegistry
   return {
     async getSessionInfo({ sessionId }) {
       return contractOutput('getSessionInfo', sessionSummary(registry.get(sessionId)));
+    },
+
+    async awaitSessionChange({ sessionId, waitMs }) {
+      const s = registry.get(sessionId);
+      const files = s.inspector.session.files.map((f) => ({ path: f.path, bytes: f.bytes }));
+      return contractOutput('awaitSessionChange', { changed: await awaitSessionChange(files, waitMs ?? 25_000) });
     },
 
     async getViewHead({ sessionId, branch, index }) {

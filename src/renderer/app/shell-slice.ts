@@ -40,6 +40,8 @@ export interface ShellSlice {
   goTo(target: { readonly seq?: number; readonly request?: number }): void;
   setHelp(open: boolean): void;
   dismissOpenError(): void;
+  /** Turns Follow on or off for a tab (see SessionTab.following). */
+  setFollowing(sessionId: string, on: boolean): void;
 }
 
 export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): ShellSlice {
@@ -60,6 +62,42 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
         if (r.ok && get().opening.length > 0) set({ openProgress: r.value.opening });
       });
     }, OPEN_POLL_MS);
+  };
+
+  const tabOf = (sessionId: string): SessionTab | undefined => get().tabs.find((t) => t.sessionId === sessionId);
+  /**
+   * While the tab follows: wait for the host to say the session's files changed (a held request,
+   * the push over either transport), open the session anew, put the new one in the tab's place,
+   * send the view to its newest request, and close the old one.
+   */
+  const follow = async (first: string): Promise<void> => {
+    let sessionId = first;
+    while (tabOf(sessionId)?.following) {
+      const r = await api.awaitSessionChange({ sessionId });
+      const tab = tabOf(sessionId);
+      if (!tab?.following) return;
+      if (!r.ok) {
+        get().setFollowing(sessionId, false);
+        return;
+      }
+      if (!r.value.changed) continue;
+      const o = await api.openSession(tab.session === undefined ? { path: tab.path } : { path: tab.path, session: tab.session });
+      if (!o.ok || !tabOf(sessionId)?.following) {
+        if (o.ok) void api.closeSession({ sessionId: o.value.sessionId });
+        else get().setFollowing(sessionId, false);
+        return;
+      }
+      const next = o.value.sessionId;
+      const newest = o.value.counts.requests - 1;
+      nonce++;
+      set((s) => ({
+        tabs: s.tabs.map((t) => (t.sessionId === sessionId ? { ...t, sessionId: next, summary: o.value } : t)),
+        active: s.active === sessionId ? next : s.active,
+        focus: s.active === sessionId && newest >= 0 ? { request: newest, nonce } : s.focus,
+      }));
+      void api.closeSession({ sessionId });
+      sessionId = next;
+    }
   };
 
   return {
@@ -160,6 +198,17 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
 
     dismissOpenError() {
       set({ openError: null });
+    },
+
+    setFollowing(sessionId, on) {
+      const tab = tabOf(sessionId);
+      if (!tab || Boolean(tab.following) === on) return;
+      set((s) => ({ tabs: s.tabs.map((t) => (t.sessionId === sessionId ? { ...t, following: on } : t)) }));
+      if (!on) return;
+      // The newest request now, then at each change.
+      const newest = tab.summary.counts.requests - 1;
+      if (newest >= 0 && get().active === sessionId) get().goTo({ request: newest });
+      void follow(sessionId);
     },
   };
 }

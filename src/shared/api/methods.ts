@@ -15,6 +15,7 @@ export const API_METHODS = [
   'listEvents',
   // The session inspector (docs/session-view.md; schemas in ./session-contract.ts).
   'getSessionInfo',
+  'awaitSessionChange',
   'getViewHead',
   'getViewWindow',
   'getItemText',

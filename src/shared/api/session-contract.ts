@@ -104,6 +104,15 @@ export const SESSION_CONTRACT = {
     input: WithSession,
     output: SessionSummary,
   },
+  /**
+   * Answers once the session's files have changed since it was loaded (lines appended, a file
+   * rewritten), or after `waitMs` (default 25 s) with `changed: false`. The app's Follow asks again
+   * and again, and opens the session anew on a change.
+   */
+  awaitSessionChange: {
+    input: WithSession.extend({ waitMs: z.number().int().min(0).max(60_000).optional() }),
+    output: z.object({ changed: z.boolean() }),
+  },
   getViewHead: {
     input: AtRequest,
     output: ViewHead,

@@ -5,6 +5,7 @@ describe('API contract', () => {
   it('has this surface (a change here is a change of the API: review it)', () => {
     expect([...API_METHODS].sort()).toMatchInlineSnapshot(`
       [
+        "awaitSessionChange",
         "cancelEval",
         "cancelRerun",
         "closeSession",
@@ -58,6 +59,7 @@ describe('API contract', () => {
     const inputs = Object.fromEntries(Object.entries(CONTRACT).map(([m, spec]) => [m, Object.keys(spec.input.shape).sort().join(', ')]));
     expect(inputs).toMatchInlineSnapshot(`
       {
+        "awaitSessionChange": "sessionId, waitMs",
         "cancelEval": "jobId",
         "cancelRerun": "jobId",
         "closeSession": "sessionId",
