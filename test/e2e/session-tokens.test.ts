@@ -48,11 +48,15 @@ describe('token meter and context chart', () => {
     await chart.waitFor();
     expect(await chart.locator('[data-line=trigger]').getAttribute('d')).toMatch(/^M/);
     expect(await chart.locator('[data-compaction]').count()).toBe(1);
-    expect(await chart.locator('svg').getAttribute('aria-label')).toMatch(/^Context size over \d+ requests, 1 compactions, 4 prompt-cache breaks$/);
+    expect(await chart.locator('svg').getAttribute('aria-label')).toMatch(
+      /^Context size over \d+ requests, 1 compactions, 4 prompt-cache breaks$/,
+    );
     // The provider's usage shows four cache breaks (two pauses past the lifetime, the compaction, one unexplained).
     expect(await chart.locator('[data-break]').count()).toBe(4);
     const breaks = o.page.locator('.sv-breaks');
-    expect(await breaks.locator('summary').textContent()).toMatch(/^4 prompt-cache breaks: [0-9,]+ tokens not read from the cache \(cost unknown/);
+    expect(await breaks.locator('summary').textContent()).toMatch(
+      /^4 prompt-cache breaks: [0-9,]+ tokens not read from the cache \(cost unknown/,
+    );
     // Clicking the chart selects the request under the pointer.
     const box = await chart.locator('svg').boundingBox();
     if (!box) throw new Error('the chart has no box');
