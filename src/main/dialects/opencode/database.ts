@@ -1,13 +1,13 @@
 import { openReadOnly, type ReadOnlyDatabase, type Row } from './binding';
 import { parseData, type OpenCodeRecord, type OpenCodeSessionInfo } from './rows';
-import { snapshotDatabase } from './snapshot';
+import { databaseSource } from './in-place';
 
 /**
  * OpenCode's SQLite database (`opencode.db`, `opencode-stable.db`, `opencode-<channel>.db`;
  * anomalyco/opencode packages/opencode/src/session/session.sql.ts): tables `session` (one row per
  * session, columns), `message` and `part` (`data`: the message's or part's JSON without its ids).
  * Only those three tables are read: the database also holds login tokens (`account`), which are
- * never selected. Read from a private snapshot (snapshot.ts), never in place.
+ * never selected. Read in place when no WAL holds rows, else from a private snapshot (in-place.ts).
  */
 
 /** What a SQLite file turned out to be. */
@@ -53,29 +53,44 @@ export interface DatabaseRead {
 const SESSION_COLUMNS = ['id', 'title', 'directory', 'version', 'parent_id', 'time_created', 'time_updated'];
 
 /**
- * Reads the database at `path` through a snapshot that is removed before this returns. `read`:
- * the id of the session whose messages and parts to read, or a function choosing it from the
- * listing (null: only list).
+ * Reads the database at `path` in place or through a snapshot (in-place.ts); a read in place
+ * that saw the file change is made again from a snapshot. `read`: the id of the session whose
+ * messages and parts to read, or a function choosing it from the listing (null: only list).
  */
 export async function readDatabase(path: string, read: (sessions: readonly OpenCodeSessionInfo[]) => string | null): Promise<DatabaseRead> {
-  const snap = await snapshotDatabase(path);
+  const first = await readFrom(path, read, false);
+  return first ?? ((await readFrom(path, read, true)) as DatabaseRead);
+}
+
+/** Null: read in place, and the file changed meanwhile. */
+async function readFrom(
+  path: string,
+  read: (sessions: readonly OpenCodeSessionInfo[]) => string | null,
+  copy: boolean,
+): Promise<DatabaseRead | null> {
+  const src = await databaseSource(path, copy);
   try {
-    const db = openReadOnly(snap.path);
-    try {
-      const kind = kindOf(tables(db));
-      if (kind !== 'opencode') return { kind, sessions: [], records: null };
-      const have = new Set(db.all("select name from pragma_table_info('session')").map((r) => String(r.name)));
-      const cols = SESSION_COLUMNS.filter((c) => have.has(c));
-      const sessions = db.all(`select ${cols.join(', ')} from session order by time_created, id`).map((r) => sessionInfo(r, path));
-      const chosen = read(sessions);
-      const info = sessions.find((s) => s.id === chosen);
-      if (!info) return { kind, sessions, records: null };
-      return { kind, sessions, records: sessionRecords(db, info) };
-    } finally {
-      db.close();
-    }
+    const got = readOpen(src.path, path, read);
+    return (await src.unchanged()) ? got : null;
   } finally {
-    await snap.dispose();
+    await src.dispose();
+  }
+}
+
+function readOpen(open: string, path: string, read: (sessions: readonly OpenCodeSessionInfo[]) => string | null): DatabaseRead {
+  const db = openReadOnly(open);
+  try {
+    const kind = kindOf(tables(db));
+    if (kind !== 'opencode') return { kind, sessions: [], records: null };
+    const have = new Set(db.all("select name from pragma_table_info('session')").map((r) => String(r.name)));
+    const cols = SESSION_COLUMNS.filter((c) => have.has(c));
+    const sessions = db.all(`select ${cols.join(', ')} from session order by time_created, id`).map((r) => sessionInfo(r, path));
+    const chosen = read(sessions);
+    const info = sessions.find((s) => s.id === chosen);
+    if (!info) return { kind, sessions, records: null };
+    return { kind, sessions, records: sessionRecords(db, info) };
+  } finally {
+    db.close();
   }
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
 /**
- * A private copy of an SQLite database and its write-ahead log, taken so that reading never
+ * A private copy of an SQLite database and its write-ahead log (in-place.ts says when), taken so that reading never
  * touches the user's folder. Even a read-only open of a WAL database writes the `-shm` index
  * beside it, and a reader holds locks a running OpenCode would wait on; a copy in a folder of
  * our own has neither effect. The `-shm` file is not copied: SQLite rebuilds it from the WAL.
