@@ -5,8 +5,8 @@ import type { SessionCandidate, SessionSummary } from './types';
 /**
  * The sessions of an OpenCode data folder, one summary each: a database or a storage tree holds
  * many, so they are listed (through a private copy of each database) rather than scanned, and
- * each is opened as `<database or storage folder> --session <id>`. Request and compaction counts
- * are not read for the listing (null).
+ * each is opened as `<database or storage folder> --session <id>`. A database gives each session's
+ * request and compaction counts from its messages (database.ts); a storage tree gives none (null).
  */
 export async function listOpenCode(c: SessionCandidate, problems: string[]): Promise<SessionSummary[]> {
   let sessions: readonly OpenCodeSessionInfo[];
@@ -34,8 +34,8 @@ export async function listOpenCode(c: SessionCandidate, problems: string[]): Pro
       title: s.title ?? null,
       startedAt: iso(s.created),
       endedAt: iso(s.updated),
-      requests: null,
-      compactions: null,
+      requests: s.requests ?? null,
+      compactions: s.compactions ?? null,
       harnessVersion: s.version ?? null,
       model: null,
       badLines: 0,

@@ -25,6 +25,11 @@ describe('discovery of OpenCode sessions', () => {
       ['ses_compact', join(data, 'opencode.db'), '1.4.0', 'Refactor the parser'],
       ['ses_basic', join(data, 'opencode.db'), '1.4.0', 'Summarise the README'],
     ]);
+    // From the message table: assistant messages and compaction summaries.
+    expect(d.sessions.map((s) => [s.id, s.requests, s.compactions])).toEqual([
+      ['ses_compact', 5, 2],
+      ['ses_basic', 2, 0],
+    ]);
   });
 
   it('looks in ~/.local/share/opencode by default', async () => {

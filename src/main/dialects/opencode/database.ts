@@ -84,7 +84,10 @@ function readOpen(open: string, path: string, read: (sessions: readonly OpenCode
     if (kind !== 'opencode') return { kind, sessions: [], records: null };
     const have = new Set(db.all("select name from pragma_table_info('session')").map((r) => String(r.name)));
     const cols = SESSION_COLUMNS.filter((c) => have.has(c));
-    const sessions = db.all(`select ${cols.join(', ')} from session order by time_created, id`).map((r) => sessionInfo(r, path));
+    const counts = messageCounts(db);
+    const sessions = db
+      .all(`select ${cols.join(', ')} from session order by time_created, id`)
+      .map((r) => ({ ...sessionInfo(r, path), ...counts.get(String(r.id)) }));
     const chosen = read(sessions);
     const info = sessions.find((s) => s.id === chosen);
     if (!info) return { kind, sessions, records: null };
@@ -92,6 +95,20 @@ function readOpen(open: string, path: string, read: (sessions: readonly OpenCode
   } finally {
     db.close();
   }
+}
+
+/**
+ * Per session, its assistant messages and compaction summaries, from the `message` table alone
+ * (small beside `part`, which holds the outputs): what `ls` shows without reading any part.
+ */
+function messageCounts(db: ReadOnlyDatabase): Map<string, { requests: number; compactions: number }> {
+  const rows = db.all(
+    `select session_id as id,
+       sum(json_valid(data) and json_extract(data, '$.role') = 'assistant') as requests,
+       sum(json_valid(data) and json_extract(data, '$.role') = 'assistant' and json_extract(data, '$.summary') = 1) as compactions
+     from message group by session_id`,
+  );
+  return new Map(rows.map((r) => [String(r.id), { requests: num(r.requests) ?? 0, compactions: num(r.compactions) ?? 0 }]));
 }
 
 function sessionRecords(db: ReadOnlyDatabase, info: OpenCodeSessionInfo): OpenCodeRecord[] {

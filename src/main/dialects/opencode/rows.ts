@@ -21,6 +21,12 @@ export interface OpenCodeSessionInfo {
   /** Epoch milliseconds. */
   readonly created?: number;
   readonly updated?: number;
+  /**
+   * Databases only: the session's assistant messages (one model request each from 1.0 on, where
+   * every step is a message of its own) and those of them that are compaction summaries.
+   */
+  readonly requests?: number;
+  readonly compactions?: number;
 }
 
 /** One line of the copy: a session's info, a message, a part, or a row that could not be read. */
