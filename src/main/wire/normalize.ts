@@ -243,11 +243,74 @@ export function responsesRequest(b: Obj): NormRequest {
   return { system, parts: joinTextRuns(parts), tools, model: typeof b.model === 'string' ? b.model : null, notes: [] };
 }
 
+// ---------------------------------------------------------------- wire: OpenAI Chat Completions
+
+function chatContentParts(role: Role, content: unknown): Part[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ role, type: 'text', text: content }];
+  const out: Part[] = [];
+  for (const p of arr(content).filter(isObj)) {
+    if (p.type === 'text') out.push({ role, type: 'text', text: str(p.text) });
+    else if (p.type === 'image_url') out.push({ role, type: 'image' });
+    else out.push({ role, type: 'other', kind: str(p.type), json: canonicalJson(p) });
+  }
+  return out;
+}
+
+/**
+ * An OpenAI Chat Completions request body in the common shape: `system` (and `developer`)
+ * messages are the system part list, an assistant message's `reasoning_content` is a reasoning
+ * part before its text, its `tool_calls` are tool calls (the exact argument string), and `tool`
+ * messages are tool results.
+ */
+export function chatRequest(b: Obj): NormRequest {
+  const system: Part[] = [];
+  const parts: Part[] = [];
+  for (const m of arr(b.messages).filter(isObj)) {
+    const role = wireRole(m.role);
+    if (role === 'system') system.push(...chatContentParts('system', m.content));
+    else if (role === 'tool')
+      parts.push({ role: 'tool', type: 'tool_result', callId: str(m.tool_call_id), content: chatText(m.content), isError: false });
+    else {
+      if (role === 'assistant' && typeof m.reasoning_content === 'string' && m.reasoning_content !== '')
+        parts.push({ role, type: 'reasoning', text: m.reasoning_content, redacted: false });
+      parts.push(...chatContentParts(role, m.content));
+      for (const c of arr(m.tool_calls).filter(isObj)) {
+        const f = isObj(c.function) ? c.function : {};
+        parts.push({ role: 'assistant', type: 'tool_call', id: str(c.id), name: str(f.name), input: str(f.arguments) });
+      }
+    }
+  }
+  const tools = arr(b.tools)
+    .filter(isObj)
+    .map((t) => (isObj(t.function) ? t.function : t))
+    .map((f) => ({
+      name: str(f.name),
+      description: typeof f.description === 'string' ? f.description : null,
+      schema: f.parameters !== undefined ? canonicalJson(f.parameters) : null,
+    }));
+  return {
+    system: joinTextRuns(system),
+    parts: joinTextRuns(parts),
+    tools,
+    model: typeof b.model === 'string' ? b.model : null,
+    notes: [],
+  };
+}
+
+function chatText(c: unknown): string {
+  if (typeof c === 'string') return c;
+  return arr(c)
+    .filter(isObj)
+    .map((p) => str(p.text))
+    .join('\n\n');
+}
+
 /** A wire request body in the common shape; null when it is not a model request this knows. */
 export function normalizeBody(protocol: string | null, b: unknown): NormRequest | null {
   if (!isObj(b)) return null;
   if (protocol === 'anthropic-messages') return anthropicRequest(b);
   if (protocol === 'openai-responses') return responsesRequest(b);
+  if (protocol === 'openai-chat') return chatRequest(b);
   return null;
 }
 
