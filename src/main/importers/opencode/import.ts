@@ -16,6 +16,7 @@ import {
   usageOf,
   userBlocks,
 } from './parts';
+import { summarizerShape } from './summarizer';
 
 /**
  * Reads the records of one OpenCode session (rows.ts) into canonical events, as OpenCode builds
@@ -79,6 +80,10 @@ export class OpenCodeImport implements FileImport {
   private bad = 0;
   private firstBad: number | null = null;
   private sessionSeen = false;
+  /** The OpenCode version that wrote the session (how its summarizer call is built depends on it). */
+  private version: string | undefined;
+  /** Items masked so far (pruned tool outputs). */
+  private readonly masked = new Set<string>();
 
   constructor(private readonly sink: ImportSink) {}
 
@@ -110,6 +115,7 @@ export class OpenCodeImport implements FileImport {
     const e: EventOf<'session'> = { kind: 'session', id: str(info.id) ?? '', harness: 'opencode' };
     const version = str(info.version);
     if (version) e.harnessVersion = version;
+    this.version = version;
     const title = str(info.title);
     if (title) e.title = title;
     const cwd = str(info.directory);
@@ -160,6 +166,7 @@ export class OpenCodeImport implements FileImport {
     while (this.masks.length > 0 && (at === null || (this.masks[0]?.at ?? Infinity) <= at)) {
       const m = this.masks.shift() as { at: number; item: string; line: JsonLine };
       if (!this.live.some((x) => x.id === m.item)) continue;
+      this.masked.add(m.item);
       this.sink.emit(
         { kind: 'mask', items: [m.item], masked: true, by: 'harness', reference: [{ type: 'text', text: CLEARED }], at: m.at },
         m.line,
@@ -174,6 +181,10 @@ export class OpenCodeImport implements FileImport {
     const rid = `${str(a.info.id) ?? ''}#${a.step}`;
     const e: EventOf<'request'> = { kind: 'request', id: rid, purpose: a.summary ? 'compaction' : 'agent' };
     if (a.compaction) e.compactionId = a.compaction.id;
+    if (a.summary && a.step === 1) {
+      const input = this.summarizerInput(a.compaction);
+      if (input) e.input = input;
+    }
     const provider = str(a.info.providerID);
     const model = str(a.info.modelID);
     if (provider || model) e.route = { ...(provider ? { provider } : {}), ...(model ? { model } : {}) };
@@ -183,6 +194,20 @@ export class OpenCodeImport implements FileImport {
     a.request = rid;
     a.responded = false;
     a.item = null;
+  }
+
+  /**
+   * What the summarizer call sent, where the log can say it (summarizer.ts): the model's messages
+   * (without the compaction's own user message from 1.14), then OpenCode's compaction prompt,
+   * which is not recorded (instruction null); from 1.18 nothing of it is recorded but that it
+   * exists (no items). Left to the surface (undefined) when a pruned output is among the items,
+   * whose mask an input list would not show.
+   */
+  private summarizerInput(compaction: OpenCompaction | null): { items: string[]; instruction: null } | undefined {
+    const shape = summarizerShape(this.version);
+    if (shape === 'transcript') return { items: [], instruction: null };
+    const items = this.live.map((x) => x.id).filter((i) => shape === 'history' || i !== compaction?.id);
+    return items.some((i) => this.masked.has(i)) ? undefined : { items, instruction: null };
   }
 
   /** The response of the open request: the step's own tokens, or (`usage` absent) the message's. */
