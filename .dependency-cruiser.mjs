@@ -32,7 +32,7 @@
  *   rerun      capture files jobs mock providers session tokens
  *   record     capture command files wire
  *   eval       access files importers jobs mock providers rerun session
- *   fidelity   capture command mock session wire
+ *   fidelity   capture command dialects mock session wire
  *   api        access capture eval files follow importers library present providers rerun search session tokens
  *   host       api discovery files library providers   what every host builds: context, static files
  *   web        api host                                 the loopback HTTP transport
@@ -69,7 +69,7 @@ const LAYERS = {
   rerun: ['capture', 'files', 'jobs', 'mock', 'providers', 'session', 'tokens'],
   record: ['capture', 'command', 'files', 'wire'],
   eval: ['access', 'files', 'importers', 'jobs', 'mock', 'providers', 'rerun', 'session'],
-  fidelity: ['capture', 'command', 'mock', 'session', 'wire'],
+  fidelity: ['capture', 'command', 'dialects', 'mock', 'session', 'wire'],
   api: [
     'access',
     'capture',

@@ -47,6 +47,35 @@ describe('client version matrix', () => {
     }
   });
 
+  it("builds each OpenCode version's argv and environment: run with JSON events, --session, the mock as its provider", () => {
+    for (const v of CLIENTS.opencode.versions) {
+      const c = clientAt('opencode', v);
+      expect(c?.argv({ prompt: 'hi', resume: 'ses_1', args: [] }, dirs, ['-m', 'mock/mock-small'])).toEqual([
+        'run',
+        '--format',
+        'json',
+        '-m',
+        'mock/mock-small',
+        '--session',
+        'ses_1',
+        'hi',
+      ]);
+    }
+    const env = CLIENTS.opencode.env(dirs);
+    expect(env.XDG_DATA_HOME).toBe('/h/.local/share');
+    const config = JSON.parse(env.OPENCODE_CONFIG_CONTENT ?? '{}') as { provider: { mock: { options: { baseURL: string } } } };
+    expect(config.provider.mock.options.baseURL).toBe('http://127.0.0.1:1/v1');
+    expect(CLIENTS.opencode.sessionId('{"type":"step_start","sessionID":"ses_dc78814d1ffejN9uUxn4nmFlIB"}\n', '')).toBe(
+      'ses_dc78814d1ffejN9uUxn4nmFlIB',
+    );
+    expect(CLIENTS.opencode.mainLog(['/h/.local/share/opencode/opencode.db', '/h/.local/share/opencode/opencode.db-wal'], null)).toBe(
+      '/h/.local/share/opencode/opencode.db',
+    );
+    expect(CLIENTS.opencode.mainLog(['/h/.local/share/opencode/storage/message/ses_1/msg_1.json'], null)).toBe(
+      '/h/.local/share/opencode/storage',
+    );
+  });
+
   it('selects versions: current, all, or a list of pinned ones', () => {
     expect(selectVersions('codex', 'current')).toEqual(['0.171.0']);
     expect(selectVersions('codex', 'all')).toEqual(CLIENTS.codex.versions);

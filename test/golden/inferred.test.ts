@@ -185,6 +185,20 @@ const FIDELITY_EXPECTED: Record<string, { findings: string[]; why: string }> = {
     findings: ['TURN_FAILED_BEFORE_RESPONSE_INFERRED', 'TURN_FAILED_BEFORE_RESPONSE_INFERRED'],
     why: 'both later turns ended with "Selected model is at capacity" before any model call: the 503s on the summarizer left nothing else',
   },
+  'opencode-1.0.162/auto-compact': { findings: [], why: 'the automatic compaction committed' },
+  'opencode-1.0.162/tools-resume': { findings: [], why: 'no compaction' },
+  'opencode-1.2.27/auto-compact': { findings: [], why: 'the automatic compaction committed' },
+  'opencode-1.2.27/tools-resume': { findings: [], why: 'no compaction' },
+  'opencode-1.3.2/auto-compact': { findings: [], why: 'the automatic compaction committed' },
+  'opencode-1.3.2/tools-resume': { findings: [], why: 'no compaction' },
+  'opencode-1.14.41/auto-compact': { findings: [], why: 'the automatic compaction committed' },
+  'opencode-1.14.41/tools-resume': { findings: [], why: 'no compaction' },
+  'opencode-1.18.33/auto-compact': { findings: [], why: 'the automatic compaction committed' },
+  'opencode-1.18.33/tools-resume': { findings: [], why: 'no compaction' },
+  'opencode-1.18.33/compact-http-400': {
+    findings: [],
+    why: 'each summary message records the HTTP 400 as its error: a failure the log traces, nothing to infer',
+  },
 };
 
 /** Example sessions where a finding is correct as the file is written. */

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { openCode } from './client-opencode';
+import { baseEnv, filesUnder } from './client-env';
 
 /*
  * The real agent clients the fidelity suite runs, pinned. Each one says how to install it (an npm
@@ -11,7 +12,7 @@ import { join, relative } from 'node:path';
  * command line differs, its argv says so (checked with that version's own `--help`).
  */
 
-export type ClientId = 'claude-code' | 'codex';
+export type ClientId = 'claude-code' | 'codex' | 'opencode';
 
 export interface TurnSpec {
   readonly prompt: string;
@@ -49,33 +50,6 @@ export interface ClientDef {
   logs(home: string): string[];
   /** The file to open in Palimpsest for a session (its main log). */
   mainLog(logs: readonly string[], sessionId: string | null): string | null;
-}
-
-/** Environment every client gets: nothing of the caller's but PATH and locale. */
-function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    TERM: 'dumb',
-    NO_COLOR: '1',
-  };
-  return env;
-}
-
-/** Files under `dir` whose name ends with `ext`, sorted (depth-first, bounded). */
-export function filesUnder(dir: string, ext: string, limit = 10_000): string[] {
-  const out: string[] = [];
-  const walk = (d: string, depth: number): void => {
-    if (depth > 12 || out.length >= limit || !existsSync(d)) return;
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p, depth + 1);
-      else if (name.endsWith(ext)) out.push(p);
-    }
-  };
-  walk(dir, 0);
-  return out;
 }
 
 export const claudeCode: ClientDef = {
@@ -168,7 +142,7 @@ export const codex: ClientDef = {
   },
 };
 
-export const CLIENTS: Readonly<Record<ClientId, ClientDef>> = { 'claude-code': claudeCode, codex };
+export const CLIENTS: Readonly<Record<ClientId, ClientDef>> = { 'claude-code': claudeCode, codex, opencode: openCode };
 
 /** The definition of a client at one of its pinned versions (null: not a pinned version). */
 export function clientAt(id: ClientId, version: string): ClientDef | null {
@@ -190,7 +164,7 @@ export function selectVersions(id: ClientId, spec: string): string[] | string {
     .split(',')
     .map((v) => v.trim())
     .filter((v) => v !== '');
-  const unknown = asked.filter((v) => !CLIENTS['claude-code'].versions.includes(v) && !CLIENTS.codex.versions.includes(v));
+  const unknown = asked.filter((v) => !Object.values(CLIENTS).some((k) => k.versions.includes(v)));
   if (asked.length === 0 || unknown.length > 0)
     return `--versions takes current, older, all or pinned versions; not pinned: ${unknown.join(', ') || spec}`;
   return asked.filter((v) => c.versions.includes(v));
@@ -198,6 +172,7 @@ export function selectVersions(id: ClientId, spec: string): string[] | string {
 
 /** A log path relative to the client's home, for copying into fixtures (`projects/…`, `sessions/…`). */
 export function logRelative(client: ClientDef, home: string, path: string): string {
-  const base = client.id === 'claude-code' ? join(home, '.claude') : home;
+  const base =
+    client.id === 'claude-code' ? join(home, '.claude') : client.id === 'opencode' ? join(home, '.local', 'share', 'opencode') : home;
   return relative(base, path);
 }

@@ -4,7 +4,15 @@ import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import type { SubResult } from '../wire/compare';
 import { type NormRequest, normalizeBody } from '../wire/normalize';
-import { type LoggedRequest, type PairedView, type Verdict, lastUserText, loggedRequests, pairRequests } from '../wire/pair';
+import {
+  type LoggedRequest,
+  type PairedView,
+  type Verdict,
+  type WireEntry,
+  lastUserText,
+  loggedRequests,
+  pairRequests,
+} from '../wire/pair';
 
 export type { PairedView, Verdict } from '../wire/pair';
 
@@ -96,6 +104,7 @@ export interface CompareInput {
 export function pairAndCompare(
   captured: readonly CapturedRequest[],
   logged: readonly LoggedRequest[],
+  compatible?: (w: WireEntry, l: LoggedRequest) => boolean,
 ): { requests: RequestComparison[]; unpaired: PairedView[] } {
   // The mock names every response after the wire request it answers (msg_mock_0003, resp_mock_0003).
   const owner = (id: string): number | null => {
@@ -103,8 +112,11 @@ export function pairAndCompare(
     return m ? Number(m[1]) : null;
   };
   const models = captured.filter((c) => c.protocol !== null && c.answer.kind !== 'aux');
-  const entries = models.map((c) => ({ key: c.seq, norm: normalizeWire(c) }));
-  const { pairs, unpaired } = pairRequests(entries, logged, owner);
+  const entries = models.map((c): WireEntry => {
+    const at = Date.parse(c.at);
+    return { key: c.seq, norm: normalizeWire(c), ...(Number.isNaN(at) ? {} : { at }) };
+  });
+  const { pairs, unpaired } = pairRequests(entries, logged, owner, compatible);
   const requests = pairs.map((p, i): RequestComparison => {
     const c = models[i] as CapturedRequest;
     const norm = entries[i]?.norm ?? null;
@@ -158,6 +170,16 @@ export function summarize(
   };
 }
 
+/**
+ * OpenCode writes each assistant message (its `time.created`, the logged request's time) before it
+ * sends the request, so a wire request that arrived before that time is not that one: a title
+ * call, whose single user text a summarizer view with nothing recorded would otherwise equal.
+ * A second of slack covers clocks read by two processes.
+ */
+function notBeforeLogged(w: WireEntry, l: LoggedRequest): boolean {
+  return w.at === undefined || l.at === undefined || w.at >= l.at - 1000;
+}
+
 export async function compareLog(input: CompareInput): Promise<ScenarioComparison> {
   const protocol =
     input.captured.find((c) => c.protocol !== null)?.protocol ?? (input.client === 'codex' ? 'openai-responses' : 'anthropic-messages');
@@ -174,7 +196,7 @@ export async function compareLog(input: CompareInput): Promise<ScenarioCompariso
   }
   try {
     const logged = await loggedRequests(ins, protocol);
-    const { requests, unpaired } = pairAndCompare(input.captured, logged);
+    const { requests, unpaired } = pairAndCompare(input.captured, logged, input.client === 'opencode' ? notBeforeLogged : undefined);
     return summarize(input, requests, unpaired, logged.length, null);
   } finally {
     await ins.session.dispose();

@@ -46,10 +46,11 @@ export function renderCompatDoc(facts: readonly VersionFacts[], notes: string): 
   L.push('**log only** columns are read from the log files alone. The section "Hand-kept notes" at the end is not');
   L.push('derived from the runs: it is written by hand (src/main/fidelity/compat-notes.ts), and says so.');
   L.push('');
-  for (const client of ['claude-code', 'codex'] as const) {
+  const names = { 'claude-code': 'Claude Code', codex: 'Codex', opencode: 'OpenCode' } as const;
+  for (const client of ['claude-code', 'codex', 'opencode'] as const) {
     const rows = facts.filter((f) => f.client === client);
     if (rows.length === 0) continue;
-    L.push(`## ${client === 'claude-code' ? 'Claude Code' : 'Codex'}`);
+    L.push(`## ${names[client]}`);
     L.push('');
     L.push(
       '| version | runs | model requests on the wire | system prompt (wire-checked) | tool schemas in log (wire-checked) | usage written (wire-checked) | compaction records (log only) | subagent / side files (log only) |',

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CapturedRequest, bodyJson, readCaptured } from '../mock/record';
 import type { ClientId } from './clients';
+import { openCodeRecords } from './compat-opencode';
 import { type Scenario, scenariosFor } from './scenario';
 
 /*
@@ -111,6 +112,15 @@ function wireSystem(client: ClientId, body: unknown): { where: string; texts: st
     const texts = sys.filter((t) => t !== '' && !t.startsWith('x-anthropic-billing-header'));
     return texts.length > 0 ? { where: '`system` (text blocks)', texts } : null;
   }
+  if (client === 'opencode') {
+    // Chat Completions: the leading `system` messages.
+    const texts: string[] = [];
+    for (const m of Array.isArray(body.messages) ? body.messages : []) {
+      if (!isObj(m) || m.role !== 'system') break;
+      texts.push(textOf(m.content));
+    }
+    return texts.length > 0 ? { where: '`messages` (leading `system` messages)', texts } : null;
+  }
   if (typeof body.instructions === 'string' && body.instructions !== '') return { where: '`instructions`', texts: [body.instructions] };
   const first = Array.isArray(body.input) ? body.input[0] : undefined;
   if (isObj(first) && first.role === 'developer')
@@ -120,7 +130,9 @@ function wireSystem(client: ClientId, body: unknown): { where: string; texts: st
 
 function wireTools(body: unknown): string[] {
   if (!isObj(body) || !Array.isArray(body.tools)) return [];
-  return body.tools.map((t) => (isObj(t) && typeof t.description === 'string' ? t.description : '')).filter((d) => d !== '');
+  // Chat Completions nests each tool's description under `function`.
+  const described = body.tools.map((t) => (isObj(t) && isObj(t.function) ? t.function : t));
+  return described.map((t) => (isObj(t) && typeof t.description === 'string' ? t.description : '')).filter((d) => d !== '');
 }
 
 /** The first request that is an agent call with tools (not a title or summarizer call). */
@@ -172,9 +184,20 @@ function usageOrder(
   output: number,
 ): 'before-output' | 'after-output' | 'on-output-record' | null {
   const textAt = lines.findIndex(
-    (l) => (client === 'claude-code' ? l.kind === 'assistant' : l.kind === 'response_item/message') && l.strings.includes(text),
+    (l) =>
+      (client === 'claude-code'
+        ? l.kind === 'assistant'
+        : client === 'opencode'
+          ? l.kind === 'part/text'
+          : l.kind === 'response_item/message') && l.strings.includes(text),
   );
   if (textAt < 0) return null;
+  if (client === 'opencode') {
+    // The step-finish part after the text carries the step's tokens.
+    const finish = lines.findIndex((l, i) => i > textAt && l.kind === 'part/step-finish');
+    const tokens = finish < 0 ? null : lines[finish]?.value.tokens;
+    return isObj(tokens) && tokens.output === output ? 'after-output' : null;
+  }
   if (client === 'claude-code') {
     const msg = lines[textAt]?.value.message;
     const u = isObj(msg) && isObj(msg.usage) ? msg.usage : null;
@@ -220,7 +243,12 @@ export function versionFacts(fixtures: string, client: ClientId, version: string
     const captured = existsSync(capturedPath) ? readCaptured(capturedPath).requests.filter((r) => r.method === 'POST') : [];
     wireRequests += captured.length;
     const lines: Line[] = [];
-    for (const l of run.logs) {
+    if (client === 'opencode') {
+      const r = openCodeRecords(run.dir, run.logs);
+      if (r.bad > 0) problems.push(`${run.scenario}: ${r.bad} record(s) not JSON objects`);
+      lines.push(...r.lines.map((l) => ({ ...l, strings: stringsOf(l.value) })));
+    }
+    for (const l of client === 'opencode' ? [] : run.logs) {
       const path = join(run.dir, l);
       if (!existsSync(path)) {
         problems.push(`${run.scenario}: ${l} is listed in run.json but missing`);

@@ -17,7 +17,7 @@ import { type ParsedArgs, UsageError, parseArgs, stringFlag } from '../command/a
 /*
  * The fidelity suite's command line (scripts/fidelity.mjs runs the bundle of this file).
  *
- *   fidelity [--client claude-code|codex] [--scenario NAME[,NAME…]] [--versions all|current|older|V,V…]
+ *   fidelity [--client claude-code|codex|opencode] [--scenario NAME[,NAME…]] [--versions all|current|older|V,V…]
  *            [--no-run] [--copy] [--report PATH] [--fixtures DIR] [--run-root DIR] [--allow-mismatch]
  *
  * `--compat` runs nothing: it writes docs/compatibility.md and src/shared/compat/versions.ts from the
@@ -75,9 +75,9 @@ export function parseFidelityArgs(argv: readonly string[]): Args | string {
   }
   if (p.positional.length > 0) return `unknown argument ${p.positional[0]}`;
   const client = stringFlag(p, 'client') ?? null;
-  if (client !== null && client !== 'claude-code' && client !== 'codex') return `--client takes claude-code or codex, not ${client}`;
+  if (client !== null && !Object.keys(CLIENTS).includes(client)) return `--client takes ${Object.keys(CLIENTS).join(', ')}, not ${client}`;
   return {
-    client,
+    client: client as ClientId | null,
     scenario: stringFlag(p, 'scenario') ?? null,
     versions: stringFlag(p, 'versions') ?? 'all',
     run: !p.flags.has('no-run'),
@@ -238,7 +238,7 @@ export function writeCompat(
   docPath: string,
   tablePath: string,
 ): { versions: number; missing: string[] } {
-  const matrix = { 'claude-code': CLIENTS['claude-code'].versions, codex: CLIENTS.codex.versions };
+  const matrix = { 'claude-code': CLIENTS['claude-code'].versions, codex: CLIENTS.codex.versions, opencode: CLIENTS.opencode.versions };
   const { facts, missing } = allVersionFacts(fixtures, scenarios, matrix);
   writeFileSync(docPath, renderCompatDoc(facts, COMPAT_NOTES));
   writeFileSync(tablePath, renderVersionTable(facts));

@@ -20,7 +20,10 @@ is a difference of representation only:
 - Anthropic tool_result blocks and Responses \`function_call_output\` items are parts of role \`tool\`.
   Responses \`developer\` messages are role \`system\`.
 - Tool-call inputs are compared as canonical JSON for Anthropic, whose wire carries an object. For
-  Responses they are compared as the exact argument string.
+  Responses and Chat Completions they are compared as the exact argument string.
+- Chat Completions (OpenCode): the leading \`system\` messages are the system prompt, \`tool\` messages
+  are parts of role \`tool\`, an assistant message's \`tool_calls\` are its tool calls and its
+  \`reasoning_content\` a reasoning part.
 - Claude Code adds \`x-anthropic-billing-header: cc_version=…; cc_entrypoint=…;\` as the first system
   block of every request. No log records it, so it is left out, and every report row notes that.
 - Claude Code before its \`api-request\` records (2.0.77 to 2.1.197 here) opens the first user message
@@ -161,6 +164,40 @@ Record types seen:
   no trace of the attempts at all (compact-overloaded). HTTP 500 twice then success (compact-http-500)
   logs exactly like a clean compaction.
 
+### OpenCode 1.18.33
+
+Files: \`$XDG_DATA_HOME/opencode/opencode.db\` (with its \`-wal\`, which OpenCode leaves unmerged on exit);
+1.0.162 writes the JSON tree \`storage/\` instead. The client runs as \`opencode run --format json\`,
+continued with \`--session\`, its whole config in \`OPENCODE_CONFIG_CONTENT\`: one OpenAI-compatible
+provider pointed at the mock (Chat Completions), with a model of a small context (24,000 tokens) that
+the scenarios pick with \`-m\` to make a reported usage overflow it.
+
+- **Recorded:** every user and assistant message and part: texts, reasoning, tool calls with their
+  input and output, each step's tokens, the compaction's user message (\`compaction\` part) and the
+  summary message (\`summary: true\`, or its error). The messages of every agent request are rebuilt
+  exactly from these on every version run (tools-resume, auto-compact, compact-http-400): none
+  differs from the wire.
+- **Not recorded, so unknown on every request:** the system prompt (OpenCode builds it per request)
+  and the tool schemas. So no OpenCode request is a match: each one the log holds is unknown, with
+  nothing recorded differing.
+- **The summarizer call** is shaped by the version (src/main/importers/opencode/summarizer.ts), and its
+  compaction prompt is never recorded: 1.0.162, 1.2.27 and 1.3.2 send the messages with that prompt at
+  the end of the compaction's user message (the last user text is unknown); 1.14.41 sends the
+  messages without the compaction's user message and the prompt as a user message of its own (that
+  message is unknown); 1.18.33 sends one user message rendering the whole conversation as text inside
+  the prompt (the whole message is unknown).
+- **Only the wire shows** the title call (a tool-less request with the first prompt, from 1.2), which
+  no log records. A wire request that arrived before the logged request's message was created is not
+  paired with it (OpenCode writes the message first), so a title call never stands for a summarizer
+  view of which nothing is recorded.
+- **A failed compaction** (compact-http-400: the summarizer call answered with HTTP 400, which OpenCode
+  does not retry) leaves the summary message with its error; the view is not replaced, and the
+  next turn compacts again and fails again.
+- Automatic compaction is the only one a headless run can start (\`run\` has no \`/compact\`, and no
+  \`session compact\` command exists). Pruning of old tool outputs (\`state.time.compacted\`) needs
+  over 40,000 tokens of tool output after the protected turns, and is not driven by these scenarios;
+  the generated fixtures cover it (fixtures/opencode/).
+
 ## The mock provider
 
 \`src/main/mock/\` is a node:http server that binds to loopback only (\`startMockProvider({script,
@@ -207,7 +244,8 @@ test depends on them.
 
 **Version matrix.** Each client runs at several pinned versions (src/main/fidelity/clients.ts): Claude
 Code 2.0.77, 2.1.9, 2.1.97, 2.1.197 and 2.1.332; Codex 0.47.0, 0.59.0, 0.77.0, 0.118.0, 0.169.0 and
-0.171.0. All of them take the same headless flags (checked with each version's \`--help\`). The
+0.171.0; OpenCode 1.0.162, 1.2.27, 1.3.2, 1.14.41 and 1.18.33. Each client's versions take the same
+headless flags (checked with each version's \`--help\`). The
 current versions run every scenario. The older ones run tools-resume, manual-compact (Claude Code),
 auto-compact and compact-http-500; the other compaction faults say \`currentOnly\`. A scenario file
 may name the versions it is for (\`versions\`), for a version that truly needs other replies: the

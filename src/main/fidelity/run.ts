@@ -115,7 +115,11 @@ function freePort(): Promise<number> {
 }
 
 /** The recorder's route for a client's provider (`/anthropic`, `/openai`). */
-const RECORD_ROUTE: Readonly<Record<string, string>> = { 'anthropic-messages': 'anthropic', 'openai-responses': 'openai' };
+const RECORD_ROUTE: Readonly<Record<string, string>> = {
+  'anthropic-messages': 'anthropic',
+  'openai-responses': 'openai',
+  'openai-chat': 'openai',
+};
 
 export async function runScenario(
   scenario: Scenario,

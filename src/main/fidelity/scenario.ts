@@ -21,7 +21,7 @@ export type Turn = z.infer<typeof Turn>;
 
 export const Scenario = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-  client: z.enum(['claude-code', 'codex']),
+  client: z.enum(['claude-code', 'codex', 'opencode']),
   description: z.string(),
   /** Arguments on every turn (Codex `-c` settings, a model). */
   settings: z.array(z.string()).default([]),

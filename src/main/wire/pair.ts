@@ -31,6 +31,8 @@ export interface PairedView {
 
 export interface LoggedRequest extends PairedView {
   readonly norm: NormRequest;
+  /** When the log says the request was made (epoch ms), if it says. */
+  readonly at?: number;
 }
 
 /** One wire request to pair: its key (capture position) and its body in the common shape (null: not a model request). */
@@ -39,6 +41,8 @@ export interface WireEntry {
   readonly norm: NormRequest | null;
   /** The body's identity (its bytes' hash), when known: tells a retry without re-serialising the request. */
   readonly body?: string;
+  /** When it arrived (epoch ms), if known. */
+  readonly at?: number;
 }
 
 export interface Pairing {
@@ -87,7 +91,9 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
         const mayDrop = why ? { calls: parallelCallsAtRisk(v.items), why } : undefined;
         unrecorded = { ...claude, seam: userSeam(version), ...(mayDrop ? { mayDrop } : {}) };
       }
+      const at = ins.events(r.seq, r.seq)[0]?.at;
       out.push({
+        ...(typeof at === 'number' ? { at } : {}),
         branch,
         index: r.index,
         id: r.id,
