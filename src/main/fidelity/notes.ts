@@ -194,9 +194,11 @@ the scenarios pick with \`-m\` to make a reported usage overflow it.
   does not retry) leaves the summary message with its error; the view is not replaced, and the
   next turn compacts again and fails again.
 - Automatic compaction is the only one a headless run can start (\`run\` has no \`/compact\`, and no
-  \`session compact\` command exists). Pruning of old tool outputs (\`state.time.compacted\`) needs
-  over 40,000 tokens of tool output after the protected turns, and is not driven by these scenarios;
-  the generated fixtures cover it (fixtures/opencode/).
+  \`session compact\` command exists). Pruning of old tool outputs (\`state.time.compacted\`) is not
+  driven by these scenarios: a trial on 1.18.33 with six bash outputs of 49 KB each three turns back
+  (about 74,000 tokens by OpenCode's estimate) pruned nothing, with \`compaction.prune\` set or not,
+  and the fourth turn sent every output whole. The generated fixtures cover pruning
+  (fixtures/opencode/).
 
 ## The mock provider
 
