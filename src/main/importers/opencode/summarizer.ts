@@ -8,7 +8,9 @@
  * - `transcript` (from TRANSCRIPT_FROM; 1.18.33): a system prompt of its own and one user message
  *   holding the conversation rendered as text ("Here is the conversation so far:
  *   <conversation>…") and the prompt.
- * No version between 1.3.2 and 1.14.34 was published on npm. None of the prompts is recorded.
+ * No version between 1.3.2 and 1.14.34 was published on npm. Which release between 1.14.41 and
+ * 1.18.33 moved to the transcript is not known (1.17.20 has no linux-x64 binary to run); 1.18 is
+ * taken as the first. None of the prompts is recorded.
  */
 export type SummarizerShape = 'history' | 'anchored' | 'transcript';
 
