@@ -4,10 +4,11 @@ import { itemKind } from '../../shared/model/item';
 import type { ModelView, RequestInfo, ViewItem } from '../../shared/model/view';
 import type { JoinedRequest } from '../../shared/model/wire-join';
 import type { WireCall } from './exchange';
+import { fromGemini } from './wire-gemini';
 
 /*
  * A model view read from a captured request body: the system prompt, tools and messages exactly as
- * sent (Anthropic Messages or OpenAI Responses; Chat Completions messages too). Items have no log
+ * sent (Anthropic Messages or OpenAI Responses; Chat Completions and Gemini (./wire-gemini.ts) too). Items have no log
  * provenance — only the wire has them — and ids of the form `wire:<exchange>:<n>`. Content a body
  * carries that a block cannot hold (an image's bytes, encrypted reasoning) is named, never guessed.
  *
@@ -171,6 +172,7 @@ export function wireContent(call: WireCall): { system: Block[]; tools: ToolSchem
   if (call.protocol === 'anthropic-messages') return fromAnthropic(b);
   if (call.protocol === 'openai-responses') return fromResponses(b);
   if (call.protocol === 'openai-chat') return fromChat(b);
+  if (call.protocol === 'gemini') return fromGemini(b);
   return null;
 }
 

@@ -1,10 +1,11 @@
 import type { Block, LeafBlock, ToolSchema } from '../../shared/model/content';
 import type { ModelView } from '../../shared/model/view';
 import type { UserSeam } from '../dialects/claude-user-seam';
+import { geminiRequest } from './gemini';
 
 /*
  * The common shape both sides of a fidelity comparison are brought to: what was sent on the wire
- * (an Anthropic Messages or OpenAI Responses request body) and what Palimpsest rebuilt (a
+ * (an Anthropic Messages, OpenAI Responses or Gemini request body: ./gemini.ts) and what Palimpsest rebuilt (a
  * ModelView). A request is a system part list, a flat list of message parts in order, and tools.
  *
  * Normalisations, each one a representation the API treats as the same thing (docs/fidelity.md):
@@ -311,6 +312,7 @@ export function normalizeBody(protocol: string | null, b: unknown): NormRequest 
   if (protocol === 'anthropic-messages') return anthropicRequest(b);
   if (protocol === 'openai-responses') return responsesRequest(b);
   if (protocol === 'openai-chat') return chatRequest(b);
+  if (protocol === 'gemini') return geminiRequest(b);
   return null;
 }
 
@@ -353,16 +355,17 @@ export function blockParts(role: Role, blocks: readonly Block[], protocol: strin
         out.push({
           role: role === 'tool' ? 'assistant' : role,
           type: 'tool_call',
-          id: b.id,
+          // Gemini pairs a response with its call by name and order: ids are not compared (./gemini.ts).
+          id: protocol === 'gemini' ? '' : b.id,
           name: b.name,
-          input: protocol === 'anthropic-messages' ? canonicalInput(b.input) : b.input,
+          input: protocol === 'anthropic-messages' || protocol === 'gemini' ? canonicalInput(b.input) : b.input,
         });
         break;
       case 'tool_result':
         out.push({
           role: 'tool',
           type: 'tool_result',
-          callId: b.callId,
+          callId: protocol === 'gemini' ? '' : b.callId,
           content: b.content.map(leafText).join('\n\n'),
           isError: b.isError === true,
         });
