@@ -1,5 +1,6 @@
 import { CONTEXT_BLOCK_UNKNOWN, UNRECORDED_CONTEXT, attachmentUnknown } from '../dialects/claude-unrecorded';
 import { userSeam } from '../dialects/claude-user-seam';
+import { GEMINI_CONTEXT_UNKNOWN, GEMINI_CONTEXT_UNRECORDED } from '../dialects/gemini-unrecorded';
 import { parallelCallsAtRisk } from '../../shared/replay/parallel-calls';
 import type { SessionInspector } from '../session/inspector';
 import { type RequestResult, compareRequest, similarity } from './compare';
@@ -91,16 +92,13 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
         const mayDrop = why ? { calls: parallelCallsAtRisk(v.items), why } : undefined;
         unrecorded = { ...claude, seam: userSeam(version), ...(mayDrop ? { mayDrop } : {}) };
       }
+      let norm = normalizeView(v, protocol, instruction, unrecorded);
+      // Gemini CLI before 0.44: the context turn it opens every chat with is not in the file.
+      const hasContext = v.items.some((it) => st.itemById.get(it.id)?.item.origin === 'session_context');
+      if (r.envelope.unrecorded.includes(GEMINI_CONTEXT_UNRECORDED) && !hasContext)
+        norm = { ...norm, parts: [{ role: 'user', type: 'unknown', why: GEMINI_CONTEXT_UNKNOWN, span: 'any' }, ...norm.parts] };
       const at = ins.events(r.seq, r.seq)[0]?.at;
-      out.push({
-        ...(typeof at === 'number' ? { at } : {}),
-        branch,
-        index: r.index,
-        id: r.id,
-        seq: r.seq,
-        purpose: r.purpose,
-        norm: normalizeView(v, protocol, instruction, unrecorded),
-      });
+      out.push({ ...(typeof at === 'number' ? { at } : {}), branch, index: r.index, id: r.id, seq: r.seq, purpose: r.purpose, norm });
     }
   }
   return out.sort((a, b) => a.seq - b.seq);

@@ -5,9 +5,10 @@ import type { JsonLine } from '../../reader/types';
 import { type Obj, isObj, nat as natural } from '../json';
 import type { FileImport, ImportSink } from '../types';
 import { type SetEvidence, classifySet, isMaskedOutput, isTruncatedOutput, truncationOf } from './evidence';
-import { COMPRESSION_ACK, type TargetItem, itemsOf, itemsOfList } from './history';
+import { COMPRESSION_ACK, RESPONSE_SUFFIX, type TargetItem, isResponseTurn, itemsOf, itemsOfList } from './history';
 import { type GeminiMessage, MESSAGE_TYPES, isMetadata, readMessage, setMessages, textOf, usageOf } from './records';
 import { sessionIdFromPath, parentFromPath } from './paths';
+import { GEMINI_CONTEXT_UNRECORDED } from '../../dialects/gemini-unrecorded';
 
 /**
  * One Gemini CLI session file, JSONL or a legacy whole `.json`, read into canonical events. The
@@ -23,7 +24,7 @@ import { sessionIdFromPath, parentFromPath } from './paths';
  * prompt with the GEMINI.md memory, and the tool declarations are the header's nulls).
  */
 const UNRECORDED = [
-  'Older versions do not record the <session_context> turn (date, operating system, folder structure) that opens every chat; later ones write it into the list.',
+  GEMINI_CONTEXT_UNRECORDED,
   'Requests the CLI makes besides the agent turns (compression summary and its verification, next-speaker checks, loop detection) are not recorded.',
 ];
 
@@ -146,19 +147,22 @@ export class GeminiFileImport implements FileImport {
       this.sink.emit({ kind: 'header', unrecorded: UNRECORDED }, l);
     }
     const parsed: GeminiMessage[] = [];
-    const seen = new Set<string>();
+    const seen = new Map<string, number>();
     for (const raw of list) {
       const m = readMessage(raw);
-      if (m && MESSAGE_TYPES.has(m.type) && !seen.has(m.id)) {
-        seen.add(m.id);
-        parsed.push(m);
-      }
+      if (!m || !MESSAGE_TYPES.has(m.type)) continue;
+      // A repeated id is still a message the CLI sends: 0.61 writes a resumed chat's function
+      // responses back under their gemini message's id, once more at every resume, and sends each
+      // one (the wire of fixtures/fidelity/logs/gemini-cli-0.61.0/tools-resume). It gets a key of its own.
+      const n = (seen.get(m.id) ?? 0) + 1;
+      seen.set(m.id, n);
+      parsed.push(n === 1 ? m : { ...m, id: `${m.id}#${n}` });
     }
     if (parsed.length < list.length)
       this.sink.diagnostic({
         rule: 'GEMINI_BAD_MESSAGE',
         severity: 'warning',
-        message: `Line ${l.line}: ${list.length - parsed.length} entr${list.length - parsed.length === 1 ? 'y' : 'ies'} of the $set messages list ${list.length - parsed.length === 1 ? 'is' : 'are'} not a message Gemini CLI records (no id, an unknown type or a repeated id); skipped.`,
+        message: `Line ${l.line}: ${list.length - parsed.length} entr${list.length - parsed.length === 1 ? 'y' : 'ies'} of the $set messages list ${list.length - parsed.length === 1 ? 'is' : 'are'} not a message Gemini CLI records (no id or an unknown type); skipped.`,
         line: l.line,
         seqs: [],
       });
@@ -282,7 +286,7 @@ export class GeminiFileImport implements FileImport {
 
   /** One message changed or arrived: bring its items on the surface up to what it now says. */
   private syncMessage(m: GeminiMessage, l: JsonLine): void {
-    const targets = itemsOf(m, (id) => this.msgs.has(id));
+    const targets = this.answering(m) ?? itemsOf(m, (id) => this.msgs.has(id));
     const wanted = new Set(targets.map((t) => t.key));
     const stale = this.live.filter((x) => x.msgId === m.id && !wanted.has(x.key));
     if (stale.length > 0) {
@@ -329,6 +333,20 @@ export class GeminiFileImport implements FileImport {
       if (next) this.live.splice(last + 1, 0, entry);
       else this.live.push(entry);
     }
+  }
+
+  /**
+   * A user message of function responses right after a gemini message: the results of that
+   * message's calls, which its `toolCalls` already gave (0.61 records both, the wire sends them
+   * once). It takes the key `<id>_response` the results have, as in a list written back whole
+   * (`itemsOfList`); null when `m` is not such a message.
+   */
+  private answering(m: GeminiMessage): TargetItem[] | null {
+    if (!isResponseTurn(m)) return null;
+    const order = [...this.msgs.keys()];
+    const prev = this.msgs.get(order[order.indexOf(m.id) - 1] ?? '');
+    if (prev?.type !== 'gemini') return null;
+    return itemsOf(m, () => false).map((t) => ({ ...t, key: `${prev.id}${RESPONSE_SUFFIX}` }));
   }
 
   /** The whole list was written back: drop, replace, mask and insert until the surface reads as it does. */

@@ -124,7 +124,7 @@ export function itemsOf(m: GeminiMessage, listed: (id: string) => boolean): Targ
 }
 
 /** Whether a user message is made only of function responses (a history written back as raw parts). */
-function isResponseTurn(m: GeminiMessage): boolean {
+export function isResponseTurn(m: GeminiMessage): boolean {
   if (m.type !== 'user') return false;
   const parts = partsOf(m.value.content);
   return parts.length > 0 && parts.every((p) => isObj(p.functionResponse));
