@@ -55,7 +55,7 @@ describe('fidelity flags', () => {
   });
 
   it('names what is wrong with bad usage', () => {
-    expect(parseFidelityArgs(['--client', 'nope'])).toBe('--client takes claude-code, codex, opencode, not nope');
+    expect(parseFidelityArgs(['--client', 'nope'])).toBe('--client takes claude-code, codex, gemini-cli, opencode, not nope');
     expect(parseFidelityArgs(['--bogus'])).toBe('unknown option --bogus');
     expect(parseFidelityArgs(['--report'])).toBe('--report needs a value');
     expect(parseFidelityArgs(['--compat=yes'])).toBe('--compat takes no value');

@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { openCode } from './client-opencode';
 import { baseEnv, filesUnder } from './client-env';
+import { geminiCli } from './gemini-client';
 
 /*
  * The real agent clients the fidelity suite runs, pinned. Each one says how to install it (an npm
@@ -12,7 +13,7 @@ import { baseEnv, filesUnder } from './client-env';
  * command line differs, its argv says so (checked with that version's own `--help`).
  */
 
-export type ClientId = 'claude-code' | 'codex' | 'opencode';
+export type ClientId = 'claude-code' | 'codex' | 'gemini-cli' | 'opencode';
 
 export interface TurnSpec {
   readonly prompt: string;
@@ -44,6 +45,8 @@ export interface ClientDef {
   bin(prefix: string): string;
   argv(turn: TurnSpec, dirs: RunDirs, settings: readonly string[]): string[];
   env(dirs: RunDirs): Record<string, string>;
+  /** Files the client needs in its home before the first turn (path relative to the home → text). */
+  homeFiles?(dirs: RunDirs): Record<string, string>;
   /** The session id a turn used, from its stdout/stderr (null: not found). */
   sessionId(stdout: string, stderr: string): string | null;
   /** The log files the client wrote under `home`, main session files first (absolute paths). */
@@ -142,7 +145,12 @@ export const codex: ClientDef = {
   },
 };
 
-export const CLIENTS: Readonly<Record<ClientId, ClientDef>> = { 'claude-code': claudeCode, codex, opencode: openCode };
+export const CLIENTS: Readonly<Record<ClientId, ClientDef>> = {
+  'claude-code': claudeCode,
+  codex,
+  'gemini-cli': geminiCli,
+  opencode: openCode,
+};
 
 /** The definition of a client at one of its pinned versions (null: not a pinned version). */
 export function clientAt(id: ClientId, version: string): ClientDef | null {
@@ -173,6 +181,12 @@ export function selectVersions(id: ClientId, spec: string): string[] | string {
 /** A log path relative to the client's home, for copying into fixtures (`projects/…`, `sessions/…`). */
 export function logRelative(client: ClientDef, home: string, path: string): string {
   const base =
-    client.id === 'claude-code' ? join(home, '.claude') : client.id === 'opencode' ? join(home, '.local', 'share', 'opencode') : home;
+    client.id === 'claude-code'
+      ? join(home, '.claude')
+      : client.id === 'gemini-cli'
+        ? join(home, '.gemini')
+        : client.id === 'opencode'
+          ? join(home, '.local', 'share', 'opencode')
+          : home;
   return relative(base, path);
 }

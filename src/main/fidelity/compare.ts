@@ -182,7 +182,8 @@ function notBeforeLogged(w: WireEntry, l: LoggedRequest): boolean {
 
 export async function compareLog(input: CompareInput): Promise<ScenarioComparison> {
   const protocol =
-    input.captured.find((c) => c.protocol !== null)?.protocol ?? (input.client === 'codex' ? 'openai-responses' : 'anthropic-messages');
+    input.captured.find((c) => c.protocol !== null)?.protocol ??
+    (input.client === 'codex' ? 'openai-responses' : input.client === 'gemini-cli' ? 'gemini' : 'anthropic-messages');
   if (!input.mainLog) {
     const { requests } = pairAndCompare(input.captured, []);
     return summarize(input, requests, [], 0, 'the client wrote no log');

@@ -11,7 +11,7 @@ export const COMPAT_COMMAND = 'npm run docs:compat';
 const USAGE: Readonly<Record<VersionFacts['usage'], string>> = {
   'before-output': '**before** the output (token_count precedes the reply)',
   'after-output': 'after the output',
-  'on-output-record': 'on the output record (`message.usage`)',
+  'on-output-record': 'on the output record (Claude Code `message.usage`, Gemini CLI `tokens`)',
   'not-logged': 'not logged',
   unknown: 'unknown (no scripted answer found in the log)',
 };
@@ -46,11 +46,11 @@ export function renderCompatDoc(facts: readonly VersionFacts[], notes: string): 
   L.push('**log only** columns are read from the log files alone. The section "Hand-kept notes" at the end is not');
   L.push('derived from the runs: it is written by hand (src/main/fidelity/compat-notes.ts), and says so.');
   L.push('');
-  const names = { 'claude-code': 'Claude Code', codex: 'Codex', opencode: 'OpenCode' } as const;
-  for (const client of ['claude-code', 'codex', 'opencode'] as const) {
+  const CLIENT_TITLE = { 'claude-code': 'Claude Code', codex: 'Codex', 'gemini-cli': 'Gemini CLI', opencode: 'OpenCode' } as const;
+  for (const client of ['claude-code', 'codex', 'gemini-cli', 'opencode'] as const) {
     const rows = facts.filter((f) => f.client === client);
     if (rows.length === 0) continue;
-    L.push(`## ${names[client]}`);
+    L.push(`## ${CLIENT_TITLE[client]}`);
     L.push('');
     L.push(
       '| version | runs | model requests on the wire | system prompt (wire-checked) | tool schemas in log (wire-checked) | usage written (wire-checked) | compaction records (log only) | subagent / side files (log only) |',

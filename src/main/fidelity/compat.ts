@@ -63,6 +63,9 @@ function stringsOf(v: unknown, out: string[] = [], depth = 0): string[] {
 
 function kindOf(client: ClientId, r: Record<string, unknown>): string {
   const type = typeof r.type === 'string' ? r.type : '?';
+  // Gemini CLI: a message's `type`, else the update it is (`$set` of which fields, `$rewindTo`) or the metadata line.
+  if (client === 'gemini-cli' && type === '?')
+    return isObj(r.$set) ? `$set/${Object.keys(r.$set).sort().join(',')}` : '$rewindTo' in r ? '$rewindTo' : 'metadata';
   if (client === 'claude-code') return type === 'system' && typeof r.subtype === 'string' ? `system/${r.subtype}` : type;
   const p = r.payload;
   if ((type === 'event_msg' || type === 'response_item') && isObj(p) && typeof p.type === 'string') return `${type}/${p.type}`;
@@ -73,7 +76,23 @@ function kindOf(client: ClientId, r: Record<string, unknown>): string {
 function readLog(client: ClientId, path: string): { lines: Line[]; bad: number } {
   const lines: Line[] = [];
   let bad = 0;
-  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+  const text = readFileSync(path, 'utf8');
+  if (client === 'gemini-cli' && path.endsWith('.json')) {
+    // Gemini CLI up to 0.38: one whole JSON per chat, its messages a list inside.
+    try {
+      const v = JSON.parse(text) as unknown;
+      if (!isObj(v)) return { lines, bad: 1 };
+      const { messages, ...meta } = v;
+      lines.push({ kind: 'metadata', value: meta, strings: stringsOf(meta) });
+      for (const m of Array.isArray(messages) ? messages : [])
+        if (isObj(m)) lines.push({ kind: kindOf(client, m), value: m, strings: stringsOf(m) });
+        else bad++;
+      return { lines, bad };
+    } catch {
+      return { lines, bad: 1 };
+    }
+  }
+  for (const raw of text.split('\n')) {
     if (raw.trim() === '') continue;
     try {
       const v = JSON.parse(raw) as unknown;
@@ -112,6 +131,11 @@ function wireSystem(client: ClientId, body: unknown): { where: string; texts: st
     const texts = sys.filter((t) => t !== '' && !t.startsWith('x-anthropic-billing-header'));
     return texts.length > 0 ? { where: '`system` (text blocks)', texts } : null;
   }
+  if (client === 'gemini-cli') {
+    const si = body.systemInstruction;
+    const texts = typeof si === 'string' ? [si] : isObj(si) ? [textOf(si.parts)] : [];
+    return texts.some((t) => t !== '') ? { where: '`systemInstruction`', texts } : null;
+  }
   if (client === 'opencode') {
     // Chat Completions: the leading `system` messages.
     const texts: string[] = [];
@@ -130,6 +154,10 @@ function wireSystem(client: ClientId, body: unknown): { where: string; texts: st
 
 function wireTools(body: unknown): string[] {
   if (!isObj(body) || !Array.isArray(body.tools)) return [];
+  // Gemini: the descriptions are those of each entry's `functionDeclarations`.
+  const decls = body.tools.flatMap((t) => (isObj(t) && Array.isArray(t.functionDeclarations) ? t.functionDeclarations : []));
+  if (decls.length > 0)
+    return decls.map((d) => (isObj(d) && typeof d.description === 'string' ? d.description : '')).filter((d) => d !== '');
   // Chat Completions nests each tool's description under `function`.
   const described = body.tools.map((t) => (isObj(t) && isObj(t.function) ? t.function : t));
   return described.map((t) => (isObj(t) && typeof t.description === 'string' ? t.description : '')).filter((d) => d !== '');
@@ -183,15 +211,20 @@ function usageOrder(
   text: string,
   output: number,
 ): 'before-output' | 'after-output' | 'on-output-record' | null {
-  const textAt = lines.findIndex(
-    (l) =>
-      (client === 'claude-code'
-        ? l.kind === 'assistant'
+  const textKind =
+    client === 'claude-code'
+      ? 'assistant'
+      : client === 'gemini-cli'
+        ? 'gemini'
         : client === 'opencode'
-          ? l.kind === 'part/text'
-          : l.kind === 'response_item/message') && l.strings.includes(text),
-  );
+          ? 'part/text'
+          : 'response_item/message';
+  const textAt = lines.findIndex((l) => l.kind === textKind && l.strings.includes(text));
   if (textAt < 0) return null;
+  if (client === 'gemini-cli') {
+    const t = lines[textAt]?.value.tokens;
+    return isObj(t) && t.output === output ? 'on-output-record' : null;
+  }
   if (client === 'opencode') {
     // The step-finish part after the text carries the step's tokens.
     const finish = lines.findIndex((l, i) => i > textAt && l.kind === 'part/step-finish');

@@ -37,7 +37,7 @@ import { type ParsedArgs, UsageError, parseArgs, stringFlag } from '../command/a
 export const EXIT = { ok: 0, mismatch: 1, usage: 2, unavailable: 3 } as const;
 
 interface Args {
-  client: ClientId | null;
+  client: string | null;
   scenario: string | null;
   versions: string;
   run: boolean;
@@ -75,7 +75,7 @@ export function parseFidelityArgs(argv: readonly string[]): Args | string {
   }
   if (p.positional.length > 0) return `unknown argument ${p.positional[0]}`;
   const client = stringFlag(p, 'client') ?? null;
-  if (client !== null && !Object.keys(CLIENTS).includes(client)) return `--client takes ${Object.keys(CLIENTS).join(', ')}, not ${client}`;
+  if (client !== null && !(client in CLIENTS)) return `--client takes ${Object.keys(CLIENTS).join(', ')}, not ${client}`;
   return {
     client: client as ClientId | null,
     scenario: stringFlag(p, 'scenario') ?? null,
@@ -238,7 +238,12 @@ export function writeCompat(
   docPath: string,
   tablePath: string,
 ): { versions: number; missing: string[] } {
-  const matrix = { 'claude-code': CLIENTS['claude-code'].versions, codex: CLIENTS.codex.versions, opencode: CLIENTS.opencode.versions };
+  const matrix = {
+    'claude-code': CLIENTS['claude-code'].versions,
+    codex: CLIENTS.codex.versions,
+    'gemini-cli': CLIENTS['gemini-cli'].versions,
+    opencode: CLIENTS.opencode.versions,
+  };
   const { facts, missing } = allVersionFacts(fixtures, scenarios, matrix);
   writeFileSync(docPath, renderCompatDoc(facts, COMPAT_NOTES));
   writeFileSync(tablePath, renderVersionTable(facts));

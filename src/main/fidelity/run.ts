@@ -119,6 +119,7 @@ const RECORD_ROUTE: Readonly<Record<string, string>> = {
   'anthropic-messages': 'anthropic',
   'openai-responses': 'openai',
   'openai-chat': 'openai',
+  gemini: 'gemini',
 };
 
 export async function runScenario(
@@ -139,6 +140,14 @@ export async function runScenario(
   const problems: string[] = [];
   const captures: string[] = [];
   let sessionId: string | null = null;
+  const files = {
+    ...client.homeFiles?.({ home, work, baseUrl: mock.url }),
+    ...Object.fromEntries(Object.entries(scenario.homeFiles).map(([p, v]) => [p, `${JSON.stringify(v, null, 2)}\n`])),
+  };
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(home, p)), { recursive: true });
+    writeFileSync(join(home, p), text);
+  }
   try {
     for (const [i, t] of scenario.turns.entries()) {
       const resume = i > 0 && t.resume !== false ? sessionId : null;

@@ -21,12 +21,17 @@ export type Turn = z.infer<typeof Turn>;
 
 export const Scenario = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-  client: z.enum(['claude-code', 'codex', 'opencode']),
+  client: z.enum(['claude-code', 'codex', 'gemini-cli', 'opencode']),
   description: z.string(),
   /** Arguments on every turn (Codex `-c` settings, a model). */
   settings: z.array(z.string()).default([]),
   /** Extra environment for every turn (retry limits, compaction windows). */
   env: z.record(z.string(), z.string()).default({}),
+  /**
+   * Files written into the client's home before the first turn (path relative to the home → JSON
+   * value), over the client's own (Gemini CLI's `.gemini/settings.json`: a compression threshold).
+   */
+  homeFiles: z.record(z.string(), z.unknown()).default({}),
   script: Script,
   turns: z.array(Turn).min(1),
   /** Per-turn time limit (default 180 s). */

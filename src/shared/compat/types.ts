@@ -4,7 +4,7 @@
  * ./versions.ts; nothing here is written by hand but the shape.
  */
 
-export type CompatClient = 'claude-code' | 'codex' | 'opencode';
+export type CompatClient = 'claude-code' | 'codex' | 'gemini-cli' | 'opencode';
 
 export interface VerifiedVersion {
   readonly client: CompatClient;

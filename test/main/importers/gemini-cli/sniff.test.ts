@@ -8,7 +8,7 @@ function otherSessions(dir: string, out: [string, Record<string, unknown>[]][] =
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) {
-      if (name !== 'gemini-cli' && name !== 'bad-input' && name !== 'node_modules') otherSessions(p, out);
+      if (!name.startsWith('gemini-cli') && name !== 'bad-input' && name !== 'node_modules') otherSessions(p, out);
       continue;
     }
     if (!name.endsWith('.jsonl')) continue;
