@@ -6,7 +6,7 @@ import { type Obj, isObj, nat as natural } from '../json';
 import type { FileImport, ImportSink } from '../types';
 import { type SetEvidence, classifySet, isMaskedOutput, isTruncatedOutput, truncationOf } from './evidence';
 import { COMPRESSION_ACK, RESPONSE_SUFFIX, type TargetItem, isResponseTurn, itemsOf, itemsOfList } from './history';
-import { type GeminiMessage, MESSAGE_TYPES, isMetadata, readMessage, setMessages, textOf, usageOf } from './records';
+import { type GeminiMessage, MESSAGE_TYPES, isMetadata, listMessages, readMessage, setMessages, textOf, usageOf } from './records';
 import { sessionIdFromPath, parentFromPath } from './paths';
 import { GEMINI_CONTEXT_UNRECORDED } from '../../dialects/gemini-unrecorded';
 
@@ -146,18 +146,7 @@ export class GeminiFileImport implements FileImport {
       this.listWritten = true;
       this.sink.emit({ kind: 'header', unrecorded: UNRECORDED }, l);
     }
-    const parsed: GeminiMessage[] = [];
-    const seen = new Map<string, number>();
-    for (const raw of list) {
-      const m = readMessage(raw);
-      if (!m || !MESSAGE_TYPES.has(m.type)) continue;
-      // A repeated id is still a message the CLI sends: 0.61 writes a resumed chat's function
-      // responses back under their gemini message's id, once more at every resume, and sends each
-      // one (the wire of fixtures/fidelity/logs/gemini-cli-0.61.0/tools-resume). It gets a key of its own.
-      const n = (seen.get(m.id) ?? 0) + 1;
-      seen.set(m.id, n);
-      parsed.push(n === 1 ? m : { ...m, id: `${m.id}#${n}` });
-    }
+    const parsed = listMessages(list);
     if (parsed.length < list.length)
       this.sink.diagnostic({
         rule: 'GEMINI_BAD_MESSAGE',

@@ -137,6 +137,25 @@ export function usageOf(tokens: unknown): Usage | undefined {
   return u;
 }
 
+/**
+ * The messages of a written-back list, in order; an entry that is not a message is left out. A
+ * repeated id is still a message the CLI sends: 0.61 writes a resumed chat's function responses
+ * back under their gemini message's id, once more at every resume, and sends each one (the wire of
+ * fixtures/fidelity/logs/gemini-cli-0.61.0/tools-resume). It gets an id of its own, `<id>#<n>`.
+ */
+export function listMessages(list: readonly unknown[]): GeminiMessage[] {
+  const out: GeminiMessage[] = [];
+  const seen = new Map<string, number>();
+  for (const raw of list) {
+    const m = readMessage(raw);
+    if (!m || !MESSAGE_TYPES.has(m.type)) continue;
+    const n = (seen.get(m.id) ?? 0) + 1;
+    seen.set(m.id, n);
+    out.push(n === 1 ? m : { ...m, id: `${m.id}#${n}` });
+  }
+  return out;
+}
+
 /** The `messages` of a `$set`, when it has a list; null otherwise. */
 export function setMessages(v: Obj): unknown[] | null {
   const set = isObj(v.$set) ? v.$set : null;

@@ -1,7 +1,7 @@
 import type { EventBody } from '../../../shared/model/event';
 import { isObj } from '../json';
-import { itemsOf, itemsOfList } from './history';
-import { type GeminiMessage, readMessage, setMessages, textOf } from './records';
+import { RESPONSE_SUFFIX, isResponseTurn, itemsOf, itemsOfList } from './history';
+import { type GeminiMessage, listMessages, readMessage, setMessages, textOf } from './records';
 
 /**
  * The event with its full text, re-read from its line: a message record, a `$set` with its list, or
@@ -16,7 +16,7 @@ function messagesOfLine(line: Record<string, unknown>): GeminiMessage[] {
     const m = readMessage(line);
     return m ? [m] : [];
   }
-  return list.map(readMessage).filter((m): m is GeminiMessage => m !== null);
+  return listMessages(list);
 }
 
 function isList(line: Record<string, unknown>): boolean {
@@ -30,7 +30,12 @@ export function rehydrateGeminiCli(event: EventBody, line: Record<string, unknow
       const msgs = messagesOfLine(line);
       // A lone message line makes its own items; a list makes them as a whole (./history.ts).
       const items = msgs.length === 1 && !isList(line) ? itemsOf(msgs[0] as GeminiMessage, () => false) : itemsOfList(msgs);
-      const t = items.find((x) => x.key === key);
+      // A lone user message of function responses may stand for a gemini message's results
+      // (`<id>_response`, ./file.ts `answering`).
+      const lone = msgs.length === 1 && !isList(line) ? (msgs[0] as GeminiMessage) : null;
+      const t =
+        items.find((x) => x.key === key) ??
+        (lone && isResponseTurn(lone) && key.endsWith(RESPONSE_SUFFIX) ? items.find((x) => x.msgId === lone.id) : undefined);
       return t ? { ...event, item: { ...event.item, blocks: t.item.blocks } } : null;
     }
     case 'compaction/summary': {
