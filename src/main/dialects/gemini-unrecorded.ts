@@ -13,3 +13,13 @@ export const GEMINI_CONTEXT_UNRECORDED =
 /** Why the start of a request's first user turn is unknown. */
 export const GEMINI_CONTEXT_UNKNOWN =
   'the context turn Gemini CLI sends before the first prompt (date, operating system, folder structure) is not in this file';
+
+/**
+ * The model turn recent versions (0.61, not 0.45) put after function responses left unanswered (a
+ * turn that failed after its tools ran) when the next prompt comes (`closeUnansweredToolResponseTurn`
+ * in geminiChat.ts); it is not written to the file.
+ */
+export const GEMINI_INTERRUPTED_PLACEHOLDER = '[The previous response was interrupted before it completed.]';
+
+export const GEMINI_INTERRUPTED_UNKNOWN =
+  'Gemini CLI from some version after 0.45 sends a placeholder model turn after unanswered function responses; the file does not say whether this one did';

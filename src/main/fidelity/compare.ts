@@ -1,5 +1,6 @@
 import { type CapturedRequest, bodyJson } from '../mock/record';
 import type { RecordedComparison } from './recorded';
+import { isGeminiCompressionCall } from '../wire/gemini';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import type { SubResult } from '../wire/compare';
@@ -116,7 +117,10 @@ export function pairAndCompare(
     const at = Date.parse(c.at);
     return { key: c.seq, norm: normalizeWire(c), ...(Number.isNaN(at) ? {} : { at }) };
   });
-  const { pairs, unpaired } = pairRequests(entries, logged, owner, compatible);
+  // Gemini CLI's compression calls repeat the agent history nearly whole: never an agent turn's.
+  const pairable = (w: WireEntry, l: LoggedRequest): boolean =>
+    !(l.purpose === 'agent' && w.norm !== null && isGeminiCompressionCall(lastUserText(w.norm.parts))) && (compatible?.(w, l) ?? true);
+  const { pairs, unpaired } = pairRequests(entries, logged, owner, pairable);
   const requests = pairs.map((p, i): RequestComparison => {
     const c = models[i] as CapturedRequest;
     const norm = entries[i]?.norm ?? null;

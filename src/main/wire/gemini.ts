@@ -107,3 +107,15 @@ export function geminiRequest(b: Obj): NormRequest {
   }
   return { system: joinTextRuns(system), parts: joinTextRuns(parts), tools: toolsOf(b.tools), model: null, notes: [] };
 }
+
+/**
+ * Whether a request's last user text is Gemini CLI's compression instruction (the summary call,
+ * "… generate the <state_snapshot>.", and from some version on its verification, "Critically
+ * evaluate the <state_snapshot> …"): a call the file never records, never an agent turn.
+ */
+export function isGeminiCompressionCall(lastUser: string): boolean {
+  return (
+    /<state_snapshot>(?:\.|\s+you just generated|\s+again\.)\s*$/.test(lastUser) ||
+    lastUser.includes('Critically evaluate the <state_snapshot>')
+  );
+}

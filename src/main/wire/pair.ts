@@ -1,6 +1,11 @@
 import { CONTEXT_BLOCK_UNKNOWN, UNRECORDED_CONTEXT, attachmentUnknown } from '../dialects/claude-unrecorded';
 import { userSeam } from '../dialects/claude-user-seam';
-import { GEMINI_CONTEXT_UNKNOWN, GEMINI_CONTEXT_UNRECORDED } from '../dialects/gemini-unrecorded';
+import {
+  GEMINI_CONTEXT_UNKNOWN,
+  GEMINI_CONTEXT_UNRECORDED,
+  GEMINI_INTERRUPTED_PLACEHOLDER,
+  GEMINI_INTERRUPTED_UNKNOWN,
+} from '../dialects/gemini-unrecorded';
 import { parallelCallsAtRisk } from '../../shared/replay/parallel-calls';
 import type { SessionInspector } from '../session/inspector';
 import { type RequestResult, compareRequest, similarity } from './compare';
@@ -97,6 +102,7 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
       const hasContext = v.items.some((it) => st.itemById.get(it.id)?.item.origin === 'session_context');
       if (r.envelope.unrecorded.includes(GEMINI_CONTEXT_UNRECORDED) && !hasContext)
         norm = { ...norm, parts: [{ role: 'user', type: 'unknown', why: GEMINI_CONTEXT_UNKNOWN, span: 'any' }, ...norm.parts] };
+      if (protocol === 'gemini') norm = { ...norm, parts: closeUnanswered(norm.parts) };
       const at = ins.events(r.seq, r.seq)[0]?.at;
       out.push({ ...(typeof at === 'number' ? { at } : {}), branch, index: r.index, id: r.id, seq: r.seq, purpose: r.purpose, norm });
     }
@@ -105,6 +111,23 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** Where a user text follows function responses directly, the placeholder turn Gemini CLI may have put between. */
+function closeUnanswered(parts: readonly Part[]): Part[] {
+  const out: Part[] = [];
+  for (const p of parts) {
+    const last = out.at(-1);
+    if (last?.type === 'tool_result' && p.role === 'user' && p.type === 'text')
+      out.push({
+        role: 'assistant',
+        type: 'unknown',
+        why: GEMINI_INTERRUPTED_UNKNOWN,
+        maybe: { role: 'assistant', type: 'text', text: GEMINI_INTERRUPTED_PLACEHOLDER },
+      });
+    out.push(p);
+  }
+  return out;
+}
 
 /** The start of a request's last user text, to tell what a request only the wire shows was. */
 export function lastUserText(parts: readonly Part[]): string {
