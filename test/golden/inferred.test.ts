@@ -199,11 +199,17 @@ const FIDELITY_EXPECTED: Record<string, { findings: string[]; why: string }> = {
     findings: [],
     why: 'each summary message records the HTTP 400 as its error: a failure the log traces, nothing to infer',
   },
+  'gemini-cli-0.22.4/auto-compact': { findings: [], why: 'the compression left nothing in the file (before 0.44)' },
   'gemini-cli-0.22.4/tools-resume': { findings: [], why: 'no compression' },
+  'gemini-cli-0.38.2/auto-compact': { findings: [], why: 'the compression left nothing in the file (before 0.44)' },
   'gemini-cli-0.38.2/tools-resume': { findings: [], why: 'no compression' },
+  'gemini-cli-0.41.2/auto-compact': { findings: [], why: 'the compression left nothing in the file (before 0.44)' },
   'gemini-cli-0.41.2/tools-resume': { findings: [], why: 'no compression' },
+  'gemini-cli-0.45.2/auto-compact': { findings: [], why: 'the compression committed' },
   'gemini-cli-0.45.2/tools-resume': { findings: [], why: 'no compression' },
+  'gemini-cli-0.61.0/auto-compact': { findings: [], why: 'the compression committed' },
   'gemini-cli-0.61.0/tools-resume': { findings: [], why: 'no compression' },
+  'gemini-cli-0.61.0/compact-empty-summary': { findings: [], why: 'the failed compression left nothing in the file' },
 };
 
 /** Example sessions where a finding is correct as the file is written. */
