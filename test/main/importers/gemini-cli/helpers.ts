@@ -19,6 +19,15 @@ export const REAL = [
 ];
 export const WRITTEN = 'written/session-2026-07-14T09-00-5d0c2a9e.jsonl';
 
+/** Chats the real client wrote against the mock (fixtures/fidelity/logs/gemini-cli-<version>/<scenario>/), by version. */
+export const RUNS = {
+  json: 'real-0.38.2/tools-resume/session-2026-12-02T20-59-766bfc5a.json',
+  jsonl: 'real-0.41.2/tools-resume/session-2026-12-02T20-59-6d594ecf.jsonl',
+  resume: 'real-0.61.0/tools-resume/session-2026-12-02T21-00-a630fd7b.jsonl',
+  compress: 'real-0.61.0/auto-compact/session-2026-12-02T21-08-9e3b6f8c.jsonl',
+  emptySummary: 'real-0.61.0/compact-empty-summary/session-2026-12-02T21-24-07179651.jsonl',
+} as const;
+
 export interface Imported {
   readonly events: Emitted[];
   readonly diagnostics: Diagnostic[];

@@ -3,14 +3,14 @@ import { geminiCliImporter } from '../../../../src/main/importers/gemini-cli';
 import { detectFormat } from '../../../../src/main/importers/registry';
 import { CanonicalEvent, type EventBody } from '../../../../src/shared/model/event';
 import { fatesAt } from '../../../../src/shared/replay/view';
-import { REAL, WRITTEN, ids, importFixture, importValues, readRecords } from './helpers';
+import { REAL, RUNS, WRITTEN, ids, importFixture, importValues, readRecords } from './helpers';
 
 const body = (e: EventBody & { seq: number; line: number; file: number }): EventBody => {
   const { seq: _s, line: _l, file: _f, ...rest } = e;
   return rest as EventBody;
 };
 
-describe.each([...REAL, WRITTEN])('fixture %s', (rel) => {
+describe.each([...REAL, WRITTEN, ...Object.values(RUNS)])('fixture %s', (rel) => {
   const r = importFixture(rel);
 
   it('emits only valid canonical events, the session first, unique item ids per version', () => {
