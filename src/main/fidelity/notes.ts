@@ -35,6 +35,11 @@ is a difference of representation only:
   there, none included, and for the start of the prompt up to a blank line. The parts around it
   are compared in place, so such a request is **unknown**, never a match, and a real difference
   elsewhere is still a mismatch.
+- Gemini requests (src/main/wire/gemini.ts): \`systemInstruction\` is the system prompt, \`model\` turns
+  the assistant's, a \`functionResponse\` part a part of role \`tool\`; function-call \`args\` are compared
+  as canonical JSON, and call ids are not compared (the API pairs a response with its call by name
+  and order; Gemini CLI makes the ids up). Before 0.44 the context turn that opens every chat is not
+  in the file: unknown in place, as Claude Code's context block.
 
 ## What each log records, and what only the wire shows
 
@@ -163,6 +168,22 @@ Record types seen:
   Codex retries (\`request_max_retries=2\`: 3 attempts per turn) and then fails the turn. The log holds
   no trace of the attempts at all (compact-overloaded). HTTP 500 twice then success (compact-http-500)
   logs exactly like a clean compaction.
+
+### Gemini CLI (0.22.4 to 0.61.0)
+
+docs/gemini-cli.md, "Verified on the wire", has the details per version. In short:
+- **System and tools.** No version records the system instruction or the function declarations
+  sent with every request: every agent request is at best **unknown**, its messages compared.
+- **Messages.** Every agent request's messages match the wire in every version, once the importer
+  reads 0.61's doubly recorded results once and keeps the copies of them a \`--resume\` writes back
+  (the CLI sends each copy).
+- **Compression.** The summary call and, from some version after 0.22, its verification are never
+  recorded (not in the log). From 0.44 the list written back holds the summary, the acknowledgement
+  and the kept tail, and the requests after it match; before 0.44 nothing is written and the first
+  request after a compression is a **mismatch** (the view says so among its unknowns).
+- **Failure.** An empty summary is retried five times, then the turn fails; nothing of it is in the
+  file. The next prompt after such a turn may carry a placeholder model turn the file does not hold
+  (0.61): unknown. \`/compress\` does not run headless, so no manual compression is run.
 
 ### OpenCode 1.18.33
 
