@@ -1,8 +1,8 @@
-// The fidelity suite (`npm run test:fidelity`): runs the real Claude Code and Codex CLIs against the
+// The fidelity suite (`npm run test:fidelity`): runs the real Claude Code, Codex and Gemini CLIs against the
 // mock provider, compares every model view Palimpsest rebuilds from their logs with the request
 // actually sent, and writes docs/fidelity.md. See docs/fidelity.md and src/main/fidelity/main.ts.
 //
-//   node scripts/fidelity.mjs [--client claude-code|codex|opencode] [--scenario NAME[,NAME…]] [--copy] [--no-run]
+//   node scripts/fidelity.mjs [--client claude-code|codex|gemini-cli|opencode] [--scenario NAME[,NAME…]] [--copy] [--no-run]
 //                             [--versions all|current|older|V,V…] [--report PATH] [--allow-mismatch]
 //   node scripts/fidelity.mjs --compat   (npm run docs:compat: docs/compatibility.md from the saved runs)
 //

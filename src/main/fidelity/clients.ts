@@ -24,7 +24,7 @@ export interface TurnSpec {
 }
 
 export interface RunDirs {
-  /** The temporary HOME (Claude Code) or CODEX_HOME (Codex). */
+  /** The temporary HOME (Claude Code, Gemini CLI) or CODEX_HOME (Codex). */
   readonly home: string;
   /** The working directory the client runs in. */
   readonly work: string;

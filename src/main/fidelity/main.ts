@@ -17,7 +17,7 @@ import { type ParsedArgs, UsageError, parseArgs, stringFlag } from '../command/a
 /*
  * The fidelity suite's command line (scripts/fidelity.mjs runs the bundle of this file).
  *
- *   fidelity [--client claude-code|codex|opencode] [--scenario NAME[,NAME…]] [--versions all|current|older|V,V…]
+ *   fidelity [--client claude-code|codex|gemini-cli|opencode] [--scenario NAME[,NAME…]] [--versions all|current|older|V,V…]
  *            [--no-run] [--copy] [--report PATH] [--fixtures DIR] [--run-root DIR] [--allow-mismatch]
  *
  * `--compat` runs nothing: it writes docs/compatibility.md and src/shared/compat/versions.ts from the
