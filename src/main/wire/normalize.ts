@@ -422,6 +422,16 @@ function userRun(run: readonly ViewItem[], r: UnrecordedRendering, first: boolea
       const unknown: Part = { role: 'user', type: 'unknown', why, span: 'any' };
       added.push(unknown);
       after.push(unknown);
+      // Right after tool results, some versions (2.1.97 on the wire) append the rendered text to
+      // the last result's content: that result is then known by its call only.
+      const last = tools.at(-1);
+      if (rest.length === 0 && last?.type === 'tool_result')
+        tools[tools.length - 1] = {
+          role: 'tool',
+          type: 'unknown',
+          why: `${why}; it may be appended to the tool result before it`,
+          maybe: last,
+        };
       continue;
     }
     const own = itemParts(it, 'user', protocol, r.mayDrop);
