@@ -86,7 +86,9 @@ function rebuildSurface(f: ClaudeFile, v: Obj): void {
       for (const x of m.items) want.push({ id: x });
       messages.push([...m.items]);
     } else {
-      const itemId = `api-${m.blob.slice(0, 16)}${f.info.index > 0 ? `~f${f.info.index}` : ''}`;
+      // A blob sent again while its first item is still in the view is an item of its own.
+      const again = m.occurrence > 1 ? `-${m.occurrence}` : '';
+      const itemId = `api-${m.blob.slice(0, 16)}${again}${f.info.index > 0 ? `~f${f.info.index}` : ''}`;
       want.push({ id: itemId, blob: { hash: m.blob, message: m.message } });
       messages.push([itemId]);
     }

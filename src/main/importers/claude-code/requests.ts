@@ -77,8 +77,13 @@ export interface PendingBlob {
   readonly at: JsonLine;
 }
 
-/** A message of a request: the items holding it, or a blob still to be made an item. */
-export type Resolved = { readonly items: readonly string[] } | { readonly blob: string; readonly message: PendingBlob };
+/**
+ * A message of a request: the items holding it, or a blob still to be made an item. `occurrence`
+ * counts the items one blob message has become (1: the first): a message sent again while its
+ * earlier copy is still in the conversation (the same reminder twice) is an item of its own.
+ */
+export type Resolved =
+  { readonly items: readonly string[] } | { readonly blob: string; readonly message: PendingBlob; readonly occurrence: number };
 
 export interface ApiRequestMessages {
   readonly id: string;
@@ -101,9 +106,14 @@ function badKeep(keep: unknown, most: number, where: string): string | null {
 }
 
 export class ApiRequestIndex {
-  /** Message hash → the ids of the items that hold it. */
-  private readonly byHash = new Map<string, readonly string[]>();
+  /**
+   * Message hash → the ids of the items that hold it, one list per time the log holds that message
+   * (a user record repeating an earlier one's text, a blob made an item again).
+   */
+  private readonly byHash = new Map<string, (readonly string[])[]>();
   private readonly blobs = new Map<string, PendingBlob>();
+  /** Blobs made items, kept to make an item again when a request sends the message twice. */
+  private readonly itemizedBlobs = new Map<string, PendingBlob>();
   /** api-request id → its messages as lists of item ids. */
   private readonly requests = new Map<string, readonly (readonly string[])[]>();
   private readonly assistants = new Map<string, { hash: RunningHash; last: string | undefined }>();
@@ -128,7 +138,7 @@ export class ApiRequestIndex {
     r.hash.add(blocks);
     r.items.push(itemId);
     if (r.items.length > 1) {
-      if (r.last !== undefined) this.byHash.delete(r.last);
+      if (r.last !== undefined) this.unset(r.last, r.items[0] as string);
       r.last = r.hash.digest();
       this.set(r.last, [...r.items]);
     }
@@ -149,7 +159,7 @@ export class ApiRequestIndex {
       }
     }
     a.hash.add(Array.isArray(content) ? content : []);
-    if (a.last !== undefined && this.byHash.get(a.last)?.[0] === itemId) this.byHash.delete(a.last);
+    if (a.last !== undefined) this.unset(a.last, itemId);
     a.last = a.hash.digest();
     this.set(a.last, [itemId]);
   }
@@ -167,13 +177,33 @@ export class ApiRequestIndex {
 
   /** A blob was made item `itemId`. */
   itemized(hash: string, itemId: string): void {
-    this.blobs.delete(hash);
+    const blob = this.blobs.get(hash);
+    if (blob) {
+      this.blobs.delete(hash);
+      if (this.itemizedBlobs.size >= MAX_BLOBS) {
+        const first = this.itemizedBlobs.keys().next().value;
+        if (first !== undefined) this.itemizedBlobs.delete(first);
+      }
+      this.itemizedBlobs.set(hash, blob);
+    }
     this.set(hash, [itemId]);
   }
 
   private set(hash: string, items: readonly string[]): void {
-    // The first message with a hash stands (a blob repeating a record's message names the record).
-    if (!this.byHash.has(hash)) this.byHash.set(hash, items);
+    // Every holder of a message is kept, in log order; a blob repeating a record's message is not
+    // one (./records.ts: blob() leaves it out), so the record stands for it.
+    const all = this.byHash.get(hash);
+    if (all) all.push(items);
+    else this.byHash.set(hash, [items]);
+  }
+
+  /** The holder of `hash` that starts with item `first` no longer holds it (its message grew). */
+  private unset(hash: string, first: string): void {
+    const all = this.byHash.get(hash);
+    if (!all) return;
+    const rest = all.filter((items) => items[0] !== first);
+    if (rest.length > 0) this.byHash.set(hash, rest);
+    else this.byHash.delete(hash);
   }
 
   /** The messages of an api-request record. */
@@ -198,12 +228,22 @@ export class ApiRequestIndex {
       if (!prefix) unresolved.push(`base:${base}`);
       else for (const items of prefix.slice(0, keep)) messages.push({ items });
     } else if (keep > 0) unresolved.push(`keep ${keep} without base`);
+    // A message the request sends twice is held twice: each time by a holder not used yet.
+    const used = new Set<string>();
+    for (const m of messages) if (m && 'items' in m) for (const x of m.items) used.add(x);
+    const again = new Map<string, number>();
     for (const h of tail) {
-      const items = this.byHash.get(h);
-      const blob = items ? undefined : this.blobs.get(h);
-      if (items) messages.push({ items });
-      else if (blob) messages.push({ blob: h, message: blob });
-      else {
+      const holders = this.byHash.get(h) ?? [];
+      const items = holders.find((xs) => !xs.some((x) => used.has(x)));
+      const blob = items ? undefined : (this.blobs.get(h) ?? this.itemizedBlobs.get(h));
+      if (items) {
+        for (const x of items) used.add(x);
+        messages.push({ items });
+      } else if (blob) {
+        const n = (again.get(h) ?? holders.length) + 1;
+        again.set(h, n);
+        messages.push({ blob: h, message: blob, occurrence: n });
+      } else {
         unresolved.push(h);
         messages.push(null);
       }
