@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/shared/model/diagnostic';
+import { SessionInspector } from '../../src/main/session/inspector';
+import { loadSession } from '../../src/main/session/load';
+import { type CapturedRequest, bodyJson, readCaptured } from '../../src/main/mock/record';
+import { compareSaved } from './saved-claude';
+
+/*
+ * Claude Code log shapes that no other saved run has, each on a log the real client wrote against
+ * the mock (fixtures/fidelity/logs/claude-code-<version>/<scenario>, their scenario files say how
+ * the client was driven into them): what the importer and the rules make of them, and what the
+ * comparison with the wire says.
+ */
+
+const LOGS = 'fixtures/fidelity/logs';
+
+type Line = Record<string, unknown>;
+
+function mainLog(version: string, scenario: string): string {
+  const dir = join(LOGS, `claude-code-${version}`, scenario);
+  const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string };
+  return join(dir, run.mainLog);
+}
+
+function lines(path: string): Line[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Line);
+}
+
+const attachmentType = (l: Line): string | undefined =>
+  l.type === 'attachment' ? ((l.attachment as { type?: string } | undefined)?.type ?? '?') : undefined;
+
+async function diagnostics(version: string, scenario: string): Promise<Diagnostic[]> {
+  const ins = new SessionInspector(await loadSession(mainLog(version, scenario)));
+  try {
+    await ins.loadRuleTexts();
+    return [...ins.diagnostics()];
+  } finally {
+    await ins.session.dispose();
+  }
+}
+
+describe('todo_reminder attachments (todo-reminder)', () => {
+  it('2.1.332: the reminder is known content, and every request rebuilds exactly', async () => {
+    const log = lines(mainLog('2.1.332', 'todo-reminder'));
+    expect(log.map(attachmentType)).toContain('todo_reminder');
+    const found = await diagnostics('2.1.332', 'todo-reminder');
+    const unknown = found.find((d) => d.rule === 'UNKNOWN_FIELDS')?.message ?? '';
+    expect(unknown).not.toContain('"?"');
+    expect(unknown).not.toContain('todo_reminder');
+    const requests = await compareSaved('2.1.332', 'todo-reminder');
+    expect(requests.length).toBe(17);
+    expect(requests.map((r) => r.verdict)).toEqual(requests.map(() => 'match'));
+  });
+
+  it('2.1.332: a reminder sent again while its first copy is in the conversation is a message of its own', async () => {
+    // Every five tool calls the client sends the same silent_turn_reminder; its blob is written
+    // once, and the later requests name its hash twice.
+    const log = lines(mainLog('2.1.332', 'todo-reminder'));
+    const silent = log.filter((l) => attachmentType(l) === 'silent_turn_reminder');
+    expect(silent.length).toBe(3);
+    const texts = new Set(silent.map((l) => JSON.stringify((l.attachment as { text?: unknown }).text)));
+    expect(texts.size).toBe(1);
+    const found = await diagnostics('2.1.332', 'todo-reminder');
+    expect(found.map((d) => d.rule)).not.toContain('CC_API_REQUEST_UNRESOLVED');
+  });
+
+  it('2.1.97: the reminder has no rendered text; the result it is appended to on the wire is unknown, not a mismatch', async () => {
+    const log = lines(mainLog('2.1.97', 'todo-reminder'));
+    const reminder = log.find((l) => attachmentType(l) === 'todo_reminder');
+    expect(reminder?.attachment).toEqual({ type: 'todo_reminder', content: [], itemCount: 0 });
+    expect(reminder?.rendered).toBeUndefined();
+    const found = await diagnostics('2.1.97', 'todo-reminder');
+    expect(found.find((d) => d.rule === 'UNKNOWN_FIELDS')?.message ?? '').not.toContain('"?"');
+    const requests = await compareSaved('2.1.97', 'todo-reminder');
+    expect(requests.map((r) => r.verdict)).not.toContain('mismatch');
+    const after = requests.filter((r) => (r.messages?.why ?? '').includes('attachment:todo_reminder'));
+    // Every request from the one after the reminder on (five more tool calls, the answer, the next turn).
+    expect(after.length).toBe(7);
+    for (const r of after) expect(r.messages?.why).toContain('appended to the tool result before it');
+  });
+});
+
+describe('a local command echoed before a compaction (local-command-compact)', () => {
+  /** Whether the wire request answered by step `label` carries the /context echo. */
+  const sends = (version: string, label: string): boolean => {
+    const dir = join(LOGS, `claude-code-${version}`, 'local-command-compact');
+    const c = readCaptured(join(dir, 'captured.jsonl')).requests.find((r) => r.answer.label === label);
+    expect(c, label).toBeDefined();
+    return JSON.stringify(bodyJson(c as CapturedRequest)).includes('<command-name>/context</command-name>');
+  };
+
+  it.each(['2.1.97', '2.1.332'])('%s: the /context echo is logged before the boundary and is no pending request', async (version) => {
+    const log = lines(mainLog(version, 'local-command-compact'));
+    const boundary = log.findIndex((l) => l.type === 'system' && l.subtype === 'compact_boundary');
+    const before = log.slice(0, boundary).map((l) => JSON.stringify(l.message ?? l.content ?? ''));
+    expect(before.some((t) => t.includes('<local-command-caveat>'))).toBe(true);
+    expect(before.some((t) => t.includes('<command-name>/context</command-name>'))).toBe(true);
+    const found = await diagnostics(version, 'local-command-compact');
+    expect(found.map((d) => d.rule)).not.toContain('PENDING_USER_SUMMARISED');
+  });
+
+  it('2.1.97: the echo is in neither the summarizer call nor the request after it: it is gone with the boundary', async () => {
+    expect(sends('2.1.97', 'summarizer')).toBe(false);
+    expect(sends('2.1.97', 'after-compact')).toBe(false);
+    const requests = await compareSaved('2.1.97', 'local-command-compact');
+    expect(requests.map((r) => r.verdict)).not.toContain('mismatch');
+  });
+
+  it('2.1.332: the echo stays out of the summarizer call and is sent after the summary, as the view has it', async () => {
+    expect(sends('2.1.332', 'summarizer')).toBe(false);
+    expect(sends('2.1.332', 'after-compact')).toBe(true);
+    const requests = await compareSaved('2.1.332', 'local-command-compact');
+    expect(requests.filter((r) => r.verdict !== 'not-in-log').map((r) => r.verdict)).toEqual(['match', 'match', 'match']);
+  });
+});
