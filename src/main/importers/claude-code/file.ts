@@ -10,7 +10,7 @@ import { conversation } from './conversation';
 import { FileFindings } from './findings';
 import { health, unknownRecord } from './health';
 import type { ClaudeSession } from './importer';
-import { type Obj, id, str } from './json';
+import { type Obj, id, isObj, str } from './json';
 import { KNOWN_TYPES } from './known';
 import { plain, progress, system } from './records';
 import { ApiRequestIndex } from './requests';
@@ -55,6 +55,12 @@ export class ClaudeFile implements FileImport {
   lastUuid: string | undefined;
   lastEntry: Skel | undefined;
   private failures = 0;
+  /**
+   * Leading queue-operation lines of a main file, held until a line names the client version: a
+   * headless session opens with them, and they carry none, so the session event would name none.
+   */
+  private held: JsonLine[] = [];
+  private versionAhead: Obj | undefined;
   /** The messages `api-request` records name (2.1.332): hashes → items, blobs, per-request lists. */
   readonly api = new ApiRequestIndex();
 
@@ -89,6 +95,24 @@ export class ClaudeFile implements FileImport {
   }
 
   line(l: JsonLine): void {
+    if (!this.started && !this.subagent && this.held.length < HOLD_MAX && isQueueOnly(l.value)) {
+      this.held.push(l);
+      return;
+    }
+    this.release(l.value);
+    this.take(l);
+  }
+
+  /** The held lines, in their order, before `next` (whose version and cwd the session takes). */
+  private release(next: unknown): void {
+    if (this.held.length === 0) return;
+    const held = this.held;
+    this.held = [];
+    if (isObj(next)) this.versionAhead = next;
+    for (const h of held) this.take(h);
+  }
+
+  private take(l: JsonLine): void {
     this.cur = l;
     if (!this.subagent) this.s.mainLast = l;
     try {
@@ -141,9 +165,9 @@ export class ClaudeFile implements FileImport {
       s.main = b;
       this.fileBranch = b;
       const session: EventOf<'session'> = { kind: 'session', id: id(v.sessionId) ?? stem(this.info.path), harness: 'claude-code' };
-      const version = str(v.version);
+      const version = str(v.version) ?? str(this.versionAhead?.version);
       if (version !== undefined) session.harnessVersion = version;
-      const cwd = str(v.cwd);
+      const cwd = str(v.cwd) ?? str(this.versionAhead?.cwd);
       if (cwd !== undefined) session.cwd = cwd;
       const at = str(v.timestamp);
       if (at !== undefined) session.at = at;
@@ -159,6 +183,7 @@ export class ClaudeFile implements FileImport {
   // ---------------------------------------------------------------------------------------------
 
   end(): void {
+    this.release(undefined);
     if (!this.started) return;
     for (const b of this.touched) if (b.compaction) noSummary(this, b);
     // The main file's newest leaf keeps its last response for the end of the session (ClaudeSession.end).
@@ -166,4 +191,12 @@ export class ClaudeFile implements FileImport {
     for (const b of this.touched) if (b !== held) flush(this, b);
     this.findings.report((rule, severity, message, seqs, line) => this.report(rule, severity, message, seqs, line));
   }
+}
+
+/** Lines held at most before a main file starts anyway. */
+const HOLD_MAX = 16;
+
+/** A queue-operation line naming no client version. */
+function isQueueOnly(v: unknown): boolean {
+  return isObj(v) && v.type === 'queue-operation' && v.version === undefined;
 }
