@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/shared/model/diagnostic';
+import { VERIFIED_VERSIONS } from '../../src/shared/compat/versions';
 import { SessionInspector } from '../../src/main/session/inspector';
 import { loadSession } from '../../src/main/session/load';
 import { type CapturedRequest, bodyJson, readCaptured } from '../../src/main/mock/record';
@@ -116,5 +118,46 @@ describe('a local command echoed before a compaction (local-command-compact)', (
     expect(sends('2.1.332', 'after-compact')).toBe(true);
     const requests = await compareSaved('2.1.332', 'local-command-compact');
     expect(requests.filter((r) => r.verdict !== 'not-in-log').map((r) => r.verdict)).toEqual(['match', 'match', 'match']);
+  });
+});
+
+describe('the automatic compaction trigger per version and model (auto-compact-trigger)', () => {
+  it.each([
+    ['2.1.9', 'claude-sonnet-4-5-20250929', 153_000, 157_000],
+    ['2.1.97', 'claude-sonnet-4-6', 165_000, 169_000],
+  ])('%s: the version table brackets where %s compacted on the wire', (version, model, below, at) => {
+    const row = VERIFIED_VERSIONS.find((v) => v.client === 'claude-code' && v.version === version);
+    expect(row?.autoCompact).toContainEqual({ model, below, at });
+    const log = lines(mainLog(version, 'auto-compact-trigger'));
+    const boundaries = log.filter((l) => l.type === 'system' && l.subtype === 'compact_boundary');
+    expect(boundaries.map((b) => (b.compactMetadata as { trigger?: string }).trigger)).toEqual(['auto']);
+  });
+
+  it('2.1.97: the real run compacted where the table says, so nothing is missed', async () => {
+    const found = await diagnostics('2.1.97', 'auto-compact-trigger');
+    expect(found.map((d) => d.rule)).not.toContain('TRIGGER_MISSED');
+  });
+
+  it('2.1.97: the same log with its compaction cut out misses the trigger, and says which one it used', async () => {
+    // The boundary and the summary after it removed: the third turn goes on at the size that made
+    // the real client compact. The log names no window, so only the version table can judge it.
+    const dir = mkdtempSync(join(tmpdir(), 'cc-trigger-'));
+    try {
+      const log = lines(mainLog('2.1.97', 'auto-compact-trigger'));
+      const cut = log.filter((l) => !(l.type === 'system' && l.subtype === 'compact_boundary') && l.isCompactSummary !== true);
+      const path = join(dir, 'session.jsonl');
+      writeFileSync(path, `${cut.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      const ins = new SessionInspector(await loadSession(path));
+      try {
+        const miss = ins.diagnostics().filter((d) => d.rule === 'TRIGGER_MISSED');
+        expect(miss.length).toBe(1);
+        expect(miss[0]?.message).toContain('169,000 tokens at which Claude Code 2.1.97 with claude-sonnet-4-6 compacted automatically');
+        expect(miss[0]?.message).toContain('it sent 165,000 uncompacted');
+      } finally {
+        await ins.session.dispose();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

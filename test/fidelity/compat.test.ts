@@ -92,6 +92,7 @@ describe('the version table and docs/compatibility.md', () => {
         usage: 'unknown',
         compactionRecords: [],
         sideFiles: 'none',
+        autoCompact: [],
       },
       {
         client: 'codex',
@@ -103,6 +104,7 @@ describe('the version table and docs/compatibility.md', () => {
         usage: 'unknown',
         compactionRecords: [],
         sideFiles: 'none',
+        autoCompact: [],
       },
     ];
     expect(newestVerified('codex', table)).toBe('0.10.0');
@@ -133,6 +135,7 @@ describe('the version table and docs/compatibility.md', () => {
         usage: 'unknown',
         compactionRecords: [],
         sideFiles: 'none',
+        autoCompact: [],
       },
     ];
     // A prerelease of the newest verified version came before it: no warning.

@@ -83,6 +83,12 @@ const FIDELITY_EXPECTED: Record<string, { findings: string[]; why: string }> = {
   'claude-code-2.1.332/auto-compact': { findings: [], why: 'the automatic compaction committed and the prompt was answered' },
   'claude-code-2.1.332/manual-compact': { findings: [], why: 'a healthy /compact: "Summary:" and three numbered sections' },
   'claude-code-2.1.332/tools-resume': { findings: [], why: 'no compaction' },
+  'claude-code-2.1.332/local-command-compact': { findings: [], why: 'a healthy /compact after a /context whose echo asks for no answer' },
+  'claude-code-2.1.332/todo-reminder': { findings: [], why: 'no compaction' },
+  'claude-code-2.1.97/local-command-compact': { findings: [], why: 'a healthy /compact after a /context whose echo asks for no answer' },
+  'claude-code-2.1.97/todo-reminder': { findings: [], why: 'no compaction' },
+  'claude-code-2.1.97/auto-compact-trigger': { findings: [], why: 'the automatic compaction committed where the version compacts' },
+  'claude-code-2.1.9/auto-compact-trigger': { findings: [], why: 'the automatic compaction committed where the version compacts' },
   'claude-code-2.1.332/compact-http-500': {
     findings: [],
     why: 'two HTTP 500s then a good summary: the log shows only the committed summary (its durationMs is longer, nothing more), so nothing is claimed',

@@ -64,6 +64,17 @@ export function renderCompatDoc(facts: readonly VersionFacts[], notes: string): 
       );
     }
     L.push('');
+    const auto = rows.filter((f) => f.autoCompact.length > 0);
+    if (auto.length > 0) {
+      L.push('Automatic compaction per model (wire-checked: the sizes are the usage the mock reported; "not at" is the');
+      L.push('largest request (input + cache read + cache write: what it sent) after which the next call went out');
+      L.push('uncompacted, "at" the smallest after which an automatic compaction came). TRIGGER_MISSED reads these:');
+      L.push('');
+      const size = (x: number | null): string => (x === null ? '—' : x.toLocaleString('en-US'));
+      for (const f of auto)
+        L.push(`- **${f.version}**: ${f.autoCompact.map((a) => `\`${a.model}\` not at ${size(a.below)}, at ${size(a.at)}`).join('; ')}`);
+      L.push('');
+    }
     L.push('Record kinds per version (log only; `type`, or `type/subtype`):');
     L.push('');
     for (const f of rows) L.push(`- **${f.version}**: ${code(f.recordKinds)}`);
@@ -104,6 +115,7 @@ export function renderVersionTable(facts: readonly VersionFacts[]): string {
       usage: f.usage,
       compactionRecords: f.compactionRecords,
       sideFiles: f.sideFiles,
+      autoCompact: f.autoCompact,
     };
     L.push(`  ${JSON.stringify(row)},`);
   }

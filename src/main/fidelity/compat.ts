@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type CapturedRequest, bodyJson, readCaptured } from '../mock/record';
 import type { ClientId } from './clients';
 import { openCodeRecords } from './compat-opencode';
+import { type AutoCompactSizes, autoCompactSizes } from './auto-compact-sizes';
 import { type Scenario, scenariosFor } from './scenario';
 
 /*
@@ -40,6 +41,8 @@ export interface VersionFacts {
   readonly compactionRecords: readonly string[];
   /** Subagent / summarizer files beside the main log. */
   readonly sideFiles: 'top-level agent-*.jsonl' | '<session>/subagents/' | 'none';
+  /** Where the client compacted automatically, per model (./auto-compact-sizes.ts). */
+  readonly autoCompact: readonly AutoCompactSizes[];
   /** Problems with the saved runs themselves (a turn that failed, a missing file). */
   readonly problems: readonly string[];
 }
@@ -176,6 +179,8 @@ interface SavedRun {
   readonly scenario: string;
   readonly dir: string;
   readonly logs: readonly string[];
+  /** The session's own log (run.json), null when the run names none. */
+  readonly mainLog: string | null;
   readonly problems: readonly string[];
 }
 
@@ -186,15 +191,17 @@ function savedRuns(versionDir: string): SavedRun[] {
     const runJson = join(versionDir, name, 'run.json');
     if (!existsSync(runJson)) continue;
     try {
-      const r = JSON.parse(readFileSync(runJson, 'utf8')) as { logs?: unknown; problems?: unknown };
+      const r = JSON.parse(readFileSync(runJson, 'utf8')) as { logs?: unknown; problems?: unknown; mainLog?: unknown };
       const logs = Array.isArray(r.logs) ? r.logs.filter((l): l is string => typeof l === 'string') : [];
       const problems = Array.isArray(r.problems) ? r.problems.filter((p): p is string => typeof p === 'string') : [];
-      out.push({ scenario: name, dir: join(versionDir, name), logs, problems });
+      const mainLog = typeof r.mainLog === 'string' ? r.mainLog : null;
+      out.push({ scenario: name, dir: join(versionDir, name), logs, mainLog, problems });
     } catch (err) {
       out.push({
         scenario: name,
         dir: join(versionDir, name),
         logs: [],
+        mainLog: null,
         problems: [`${runJson}: ${err instanceof Error ? err.message : String(err)}`],
       });
     }
@@ -264,6 +271,7 @@ export function versionFacts(fixtures: string, client: ClientId, version: string
   let systemInLog: Presence = 'unknown';
   let systemLoggedIn: string | null = null;
   let toolsInLog = { found: 0, of: 0 };
+  const autoCompact: AutoCompactSizes[] = [];
 
   for (const run of runs) {
     for (const p of run.problems) problems.push(`${run.scenario}: ${p}`);
@@ -290,6 +298,12 @@ export function versionFacts(fixtures: string, client: ClientId, version: string
       const r = readLog(client, path);
       if (r.bad > 0) problems.push(`${run.scenario}: ${l}: ${r.bad} line(s) not JSON objects`);
       lines.push(...r.lines);
+    }
+    // The main log only: a subagent's calls are not the conversation that compacts.
+    if (client === 'claude-code') {
+      const main = run.mainLog;
+      if (main !== null && existsSync(join(run.dir, main)))
+        autoCompact.push(...autoCompactSizes(readLog(client, join(run.dir, main)).lines.map((l) => l.value)));
     }
     for (const l of lines) {
       kinds.add(l.kind);
@@ -346,8 +360,21 @@ export function versionFacts(fixtures: string, client: ClientId, version: string
     usageCheckedOn: usageOn,
     compactionRecords: [...compaction].sort(),
     sideFiles: side,
+    autoCompact: mergeSizes(autoCompact),
     problems,
   };
+}
+
+/** One row per model: the largest size not compacted at, the smallest compacted at. */
+function mergeSizes(all: readonly AutoCompactSizes[]): AutoCompactSizes[] {
+  const by = new Map<string, AutoCompactSizes>();
+  for (const a of all) {
+    const b = by.get(a.model);
+    const max = (x: number | null, y: number | null): number | null => (x === null ? y : y === null ? x : Math.max(x, y));
+    const min = (x: number | null, y: number | null): number | null => (x === null ? y : y === null ? x : Math.min(x, y));
+    by.set(a.model, b ? { model: a.model, below: max(a.below, b.below), at: min(a.at, b.at) } : a);
+  }
+  return [...by.values()].sort((a, b) => a.model.localeCompare(b.model));
 }
 
 /** The facts of every pinned version with saved runs, clients in order, versions oldest first. */

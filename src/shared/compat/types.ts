@@ -23,4 +23,10 @@ export interface VerifiedVersion {
   readonly compactionRecords: readonly string[];
   /** Subagent / summarizer files beside the main log. */
   readonly sideFiles: 'top-level agent-*.jsonl' | '<session>/subagents/' | 'none';
+  /**
+   * Where the client compacted automatically, per model, on the usage the mock reported: the largest
+   * conversation after which the next call went out without a compaction (`below`), and the smallest
+   * after which an automatic compaction came (`at`); null where no run showed one.
+   */
+  readonly autoCompact: readonly { readonly model: string; readonly below: number | null; readonly at: number | null }[];
 }

@@ -8,6 +8,7 @@ import { finding, measureText, num, plural } from '../text';
 import type { Measure } from '../measure';
 import type { Rule, RuleContext } from '../types';
 import { amount, defaultPolicyFor } from '../../tokens/policy';
+import { type SeenAutoCompact, seenAutoCompact } from '../../compat/auto-compact';
 
 /**
  * Harnesses whose logs record neither their compaction policy nor a failed automatic compaction
@@ -237,8 +238,16 @@ export const TRIGGER_MISSED: Rule = {
     // The policy of the latest start at or before `seq` (the first one before any start).
     const policyAt = (seq: number): BudgetPolicy => (lastBefore(policies, seq + 1) ?? (policies[0] as { policy: BudgetPolicy })).policy;
     const known = KNOWN_TRIGGER_WINDOW[ctx.format ?? ''];
+    // Where this version was seen compacting with the request's model, when the version table has it
+    // (src/shared/compat/auto-compact.ts): it stands before the documented policy, which older and
+    // newer versions do not follow.
+    const version = preset ? harnessVersion(ctx) : undefined;
+    const seenFor = (r: RequestRecord): SeenAutoCompact | null =>
+      preset ? seenAutoCompact(ctx.format ?? '', version, r.route.model) : null;
     const limitAt = (r: RequestRecord): number | null => {
       if (!preset) return threshold(policyAt(r.seq), r.route.window);
+      const seen = seenFor(r);
+      if (seen) return seen.at;
       if (known && (r.route.window === undefined || !known(r.route.window))) return null;
       const t = amount(preset.trigger, r.route.window ?? preset.defaultWindow);
       return t === null ? null : Math.floor(t);
@@ -288,7 +297,17 @@ export const TRIGGER_MISSED: Rule = {
           ? `Request #${r0.index} (seq ${r0.seq}) sent ${measureText(first.value)}`
           : `Requests #${r0.index}–#${r1.index} (seq ${r0.seq}–${r1.seq}) each sent at least ${num(Math.min(...misses.slice(k, j + 1).map((x) => x.value.value)))} tokens`;
       const seqs = misses.slice(k, j + 1).map((x) => (rs[x.i] as RequestRecord).seq);
-      if (preset) {
+      const seen = seenFor(r0);
+      if (seen) {
+        out.push(
+          finding(
+            'TRIGGER_MISSED',
+            'info',
+            `${which}, at or past the ${num(seen.at)} tokens at which ${preset?.name ?? ''} ${seen.version} with ${seen.model} compacted automatically on the wire${seen.below !== null ? ` (it sent ${num(seen.below)} uncompacted)` : ''}, from the version table (docs/compatibility.md; the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. This client does not log a failed automatic compaction, so one may have failed here unseen: an inference from usage, not a recorded fact (docs/fidelity.md).`,
+            seqs,
+          ),
+        );
+      } else if (preset) {
         out.push(
           finding(
             'TRIGGER_MISSED',
@@ -321,6 +340,18 @@ export const TRIGGER_MISSED: Rule = {
     return out;
   },
 };
+
+/** The client version the log's session names (its first line's), if it names one. */
+function harnessVersion(ctx: RuleContext): string | undefined {
+  const n = Math.min(ctx.events.length, 64);
+  for (let seq = 0; seq < n; seq++) {
+    const kind = ctx.events.kindAt ? ctx.events.kindAt(seq) : ctx.events.at(seq)?.kind;
+    if (kind !== 'session') continue;
+    const e = ctx.events.at(seq);
+    return e?.kind === 'session' ? e.harnessVersion : undefined;
+  }
+  return undefined;
+}
 
 export const WINDOW_CHANGED: Rule = {
   id: 'WINDOW_CHANGED',

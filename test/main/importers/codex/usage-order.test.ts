@@ -105,6 +105,7 @@ describe('knownUsageOrder', () => {
       usage,
       compactionRecords: [],
       sideFiles: 'none',
+      autoCompact: [],
     });
     const table = [row('0.103.0', 'before-output'), row('0.104.0', 'after-output')];
     expect(knownUsageOrder('0.104.0', table)).toBe('after-output');
