@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -159,5 +159,63 @@ describe('the automatic compaction trigger per version and model (auto-compact-t
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('summarizer files (agent-acompact-*): no headless client writes one', () => {
+  // 2.1.9 calls the summarizer without a forked agent; 2.1.97, 2.1.197 and 2.1.332 fork it with
+  // skipTranscript set, so no run of the matrix has such a file, and the copies it makes of the
+  // conversation stay pinned on records built by hand (test/main/importers/claude-code). The real
+  // 2.1.39 summarizer files of fixtures/claude-code and the corpus hold only the summarizer call.
+  it('no saved run of the matrix has one', () => {
+    const runs = readdirSync(LOGS).filter((d) => d.startsWith('claude-code-'));
+    for (const v of runs)
+      for (const s of readdirSync(join(LOGS, v))) {
+        const run = JSON.parse(readFileSync(join(LOGS, v, s, 'run.json'), 'utf8')) as { logs: string[] };
+        expect(
+          run.logs.filter((l) => l.includes('acompact')),
+          `${v}/${s}`,
+        ).toEqual([]);
+      }
+  });
+});
+
+describe('a microcompact (microcompact)', () => {
+  // 2.1.9 clears old tool results before a call when the last reply reported more than its warning
+  // threshold and the results pass its budget; headless it logs no microcompact_boundary (its print
+  // mode writes only user, assistant and compact_boundary messages), so only the wire shows it.
+  const dir = join(LOGS, 'claude-code-2.1.9', 'microcompact');
+
+  it('2.1.9: the wire cleared the four oldest results in one call; the log records neither the clearing nor the reminder', () => {
+    const log = lines(mainLog('2.1.9', 'microcompact'));
+    expect(log.some((l) => l.subtype === 'microcompact_boundary' || l.type === 'attachment')).toBe(false);
+    const results = log.flatMap((l) =>
+      l.type === 'user' && Array.isArray((l.message as { content?: unknown }).content)
+        ? ((l.message as { content: { type?: string; content?: unknown }[] }).content.filter((b) => b.type === 'tool_result') as {
+            content?: unknown;
+          }[])
+        : [],
+    );
+    expect(results.length).toBe(9);
+    for (const r of results) expect(String(r.content).length).toBeGreaterThan(28_000);
+    const wire = readCaptured(join(dir, 'captured.jsonl')).requests;
+    const cleared = (label: string): number => {
+      const c = wire.find((r) => r.answer.label === label);
+      const body = bodyJson(c as CapturedRequest) as { messages: { content: unknown }[] };
+      return JSON.stringify(body.messages).split('Tool result saved to: ').length - 1;
+    };
+    expect(cleared('dump-9')).toBe(0);
+    expect(cleared('turn1-final')).toBe(4);
+    const turn2 = wire.find((r) => r.answer.label === 'turn2');
+    expect(JSON.stringify(bodyJson(turn2 as CapturedRequest))).toContain("The TodoWrite tool hasn't been used recently");
+  });
+
+  it('2.1.9: the comparison tells the cleared results from the view the log allows', async () => {
+    // The log cannot say which results were cleared: the view shows them whole, and the fidelity
+    // comparison names the first cleared one as the difference (docs/fidelity.md).
+    const requests = await compareSaved('2.1.9', 'microcompact');
+    const after = requests.find((r) => r.label === 'turn1-final');
+    expect(after?.verdict).toBe('mismatch');
+    expect(after?.firstDiff).toContain('<persisted-output>Tool result saved to');
   });
 });

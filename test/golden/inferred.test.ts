@@ -89,6 +89,7 @@ const FIDELITY_EXPECTED: Record<string, { findings: string[]; why: string }> = {
   'claude-code-2.1.97/todo-reminder': { findings: [], why: 'no compaction' },
   'claude-code-2.1.97/auto-compact-trigger': { findings: [], why: 'the automatic compaction committed where the version compacts' },
   'claude-code-2.1.9/auto-compact-trigger': { findings: [], why: 'the automatic compaction committed where the version compacts' },
+  'claude-code-2.1.9/microcompact': { findings: [], why: 'no compaction: the microcompact is on the wire only' },
   'claude-code-2.1.332/compact-http-500': {
     findings: [],
     why: 'two HTTP 500s then a good summary: the log shows only the committed summary (its durationMs is longer, nothing more), so nothing is claimed',
