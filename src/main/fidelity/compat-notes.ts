@@ -68,6 +68,47 @@ src/main/fidelity/compat-notes.ts.
 
   Source: the clients' code (each Claude Code version's bundled JavaScript; the Codex source of the
   0.77 period), checked by the variants' runs: their logs and captured.jsonl.
+- **Claude Code automatic compaction trigger, bracketed.** auto-compact-trigger reports a request
+  just under, then one just over, the trigger each version's code computes for its default model
+  (the sizes above). 2.1.9 reserves the default output limit, 32,000 tokens, not min(max output,
+  20,000): it compacts a claude-sonnet-4-5 conversation past about 155,000 (200,000 − 32,000 −
+  13,000), not the 167,000 documented for later versions; 2.1.97 compacts a claude-sonnet-4-6 one
+  past about 167,000. A log names neither window nor trigger, so TRIGGER_MISSED infers only for a
+  version and model this table has seen compacting (src/shared/compat/auto-compact.ts); a 2.1.92
+  session that compacted at 187,000–195,000 ran on a configuration the table does not have, and
+  gets no finding. Source: the clients' code (the window, output reserve and 13,000 buffer) and the
+  runs' logs and captured.jsonl.
+- **Claude Code reminders.** With no TodoWrite call for ten assistant messages the client attaches a
+  \`todo_reminder\`. 2.1.332 offers TodoWrite headless only with \`CLAUDE_CODE_ENABLE_TASKS=0\` and
+  \`CLAUDE_CODE_ENABLE_TODO_TOOLS=1\` (it has the task tools otherwise); its record carries
+  \`rendered\` and the request rebuilds exactly. 2.1.97 logs \`{type, content: [], itemCount}\` with
+  no rendered text and, on the wire, appends the reminder to the content of the tool result before
+  it; the comparison leaves that result unknown. 2.1.197 logs a \`task_reminder\` and sends it as a
+  \`system\` message. 2.1.332 also sends a \`silent_turn_reminder\` every five tool calls; its blob is
+  written once, and a later request names it twice. 2.1.9 sends the reminder and logs nothing of it
+  (below). Source: todo-reminder's logs and captured.jsonl (2.1.97, 2.1.332; 2.1.197 and 2.1.9 run by
+  hand).
+- **Claude Code local commands before /compact.** Run headless (each turn a process of its own),
+  2.1.9, 2.1.97 and 2.1.197 write a synthetic "No response requested." reply after the \`/context\`
+  echo when the next turn resumes a conversation ending with a user message; 2.1.332 writes none,
+  keeps the echo out of the summarizer call and sends it after the summary. 2.1.97 sends the echo in
+  neither. So a headless log never leaves the echo unanswered before a boundary; an interactive
+  session does, which is why PENDING_USER_SUMMARISED skips local-command echoes. Source:
+  local-command-compact's logs and captured.jsonl (2.1.97, 2.1.332; 2.1.9 and 2.1.197 run by hand),
+  and the resume step that inserts the reply in 2.1.97's bundled JavaScript.
+- **Claude Code microcompact and print mode.** Before each agent call 2.1.9 clears the results of
+  Read, Bash, Grep, Glob, WebSearch, WebFetch, Edit and Write calls but the last three, oldest first,
+  while the rest pass 40,000 tokens, when the last reply reported at least its warning threshold
+  (the trigger less 20,000) and the clearing saves at least 20,000; a cleared result is sent as a
+  saved-to-file note. It writes a \`system/microcompact_boundary\` record, but its print mode (\`-p\`)
+  records only user, assistant and \`compact_boundary\` messages,
+  so a headless log has neither that record nor any attachment. 2.1.97 and later create no
+  \`microcompact_boundary\` at all (2.1.97 clears results only after an idle gap behind a server-side
+  flag, off by default). The importer's reading of the record stays pinned on a record built by hand.
+  Source: microcompact's log and captured.jsonl, and the clients' bundled code.
+- **Claude Code summarizer files.** No version run writes \`agent-acompact-*.jsonl\`: 2.1.9 calls the
+  summarizer without a forked agent, and 2.1.97, 2.1.197 and 2.1.332 fork it with \`skipTranscript\`
+  set. Source: the compaction code in each version's bundle.
 - **Codex base instructions.** 0.47.0, 0.59.0 and 0.77.0 send them as \`instructions\` and do not
   log them. 0.118.0 sends \`instructions\` and logs the same text in \`session_meta\`. 0.169.0 and
   0.171.0 send them as the first \`input\` item, a \`developer\` message. They log

@@ -274,7 +274,9 @@ auto-compact and compact-http-500; the other compaction faults say \`currentOnly
 may name the versions it is for (\`versions\`), for a version that truly needs other replies: the
 variants of auto-compact (Claude Code 2.0.77 and 2.1.9, 2.1.197; Codex 0.77.0) and of
 compact-http-500 (Codex 0.77.0) make those versions compact automatically, each for a reason
-docs/compatibility.md gives. \`--versions all\` (the default) runs the whole matrix,
+docs/compatibility.md gives. Four Claude Code scenarios run only where their shape exists:
+todo-reminder and local-command-compact on 2.1.97 and 2.1.332, auto-compact-trigger (a request just
+under, then just over, the trigger) on 2.1.9 and 2.1.97, and microcompact on 2.1.9. \`--versions all\` (the default) runs the whole matrix,
 \`--versions current\` the current versions only, and \`--versions 2.1.9,0.47.0\` a list. What each
 version's log records is in docs/compatibility.md, generated from the saved runs by \`npm run docs:compat\`.
 
