@@ -4,6 +4,7 @@ import { amount, defaultPolicyFor } from '../../tokens/policy';
 import { measureText, num, textOf } from '../text';
 import type { Measure } from '../measure';
 import type { RuleContext } from '../types';
+import type { Facts } from '../facts';
 
 /**
  * What the rules that infer a failure from the log alone share: which harness wrote the log, the
@@ -104,7 +105,12 @@ export function isHarnessEcho(ctx: RuleContext, rec: ItemRecord): boolean {
  * command, its output, a reminder or an interruption.
  */
 export function isPrompt(ctx: RuleContext, rec: ItemRecord): boolean {
-  if (rec.item.origin !== undefined || !ctx.facts.isUserInstruction(rec)) return false;
-  const text = itemText(ctx, rec);
+  return isPromptIn(ctx.facts, rec);
+}
+
+/** isPrompt for a caller that has the facts and no rule context (compaction forensics). */
+export function isPromptIn(facts: Facts, rec: ItemRecord): boolean {
+  if (rec.item.origin !== undefined || !facts.isUserInstruction(rec)) return false;
+  const text = textOf(facts.blocksOf(rec)).trim();
   return text.length > 0 && !NOT_A_PROMPT.test(text);
 }
