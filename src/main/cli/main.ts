@@ -25,6 +25,9 @@ import { renderEvent, renderInspect, renderView } from '../present/text';
 import { estimateRequestTokens, tokensCommand, TOKENS_SPEC } from './tokens';
 import { VALIDATE_SPEC, validateCommand } from './validate';
 import { followCommand } from './follow';
+import { FORENSICS_SPEC, forensicsCommand } from './forensics';
+import { branchSurvival } from '../session/forensics';
+import type { Rates } from '../../shared/forensics/survival';
 
 const USAGE = `palimpsest — the exact model view at every request of an agent session
 
@@ -56,6 +59,8 @@ Usage:
   palimpsest eval <spec> [--resume] [--shard k/n] [--baseline FILE] [--report FILE]… [--results FILE] [--json]
                   [--allow-endpoint URL]…
   palimpsest facts draft <trace> (--compaction ID | --request N)   candidate facts to confirm by hand
+  palimpsest forensics <file> [--compaction ID] [--json] [--format F] [--session ID] [--branch B]
+                                          what each compaction's summary kept and lost, by category
 
 Formats (--format): palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]), claude-code, codex, rind (a session
 folder), cosh, opencode (an OpenCode database or storage folder: --session ID picks one of its
@@ -84,6 +89,11 @@ async function open(path: string, format: FormatId | undefined, branch: string |
 const worstExit = (inspector: SessionInspector, branch?: string): number =>
   inspector.diagnostics(branch).some((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK.error) ? EXIT_FINDINGS : EXIT_CLEAN;
 
+/** Each measured compaction's survival rates, by id, for `inspect --json`. */
+async function survivalById(inspector: SessionInspector, branch?: string): Promise<Map<string, Rates>> {
+  return new Map((await branchSurvival(inspector, branch)).map((c) => [c.id, c.survival]));
+}
+
 async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   const path = args.positional[0];
   if (!path || args.positional.length > 1) throw new UsageError('inspect takes one <file|dir>');
@@ -109,6 +119,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
           inspector,
           branch,
           counter ? await estimateRequestTokens(inspector, { branch, counter, cache: counts?.cache }) : [],
+          json ? await survivalById(inspector, branch) : undefined,
         );
         counts?.save();
         if (!json) io.out(renderInspect(j));
@@ -140,6 +151,7 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
           inspector,
           undefined,
           counter ? await estimateRequestTokens(inspector, { counter, cache: counts?.cache }) : [],
+          json ? await survivalById(inspector) : undefined,
         );
         sessions.push(j);
         texts.push(renderInspect(j));
@@ -321,6 +333,7 @@ const COMMANDS: Record<string, Command> = {
   ls: { spec: LS_SPEC, run: lsCommand },
   tokens: { spec: TOKENS_SPEC, run: tokensCommand },
   validate: { spec: VALIDATE_SPEC, run: validateCommand },
+  forensics: { spec: FORENSICS_SPEC, run: forensicsCommand },
 };
 
 /**

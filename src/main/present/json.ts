@@ -5,6 +5,7 @@ import type { RawItemFate } from '../../shared/replay/view';
 import { requestInfo } from '../../shared/replay/view';
 import type { JoinedRequest, WireJoin } from '../../shared/model/wire-join';
 import type { SessionInspector } from '../session/inspector';
+import type { Rates } from '../../shared/forensics/survival';
 
 /**
  * The stable `--json` shapes of the CLI (docs/cli.md). Field names and meanings only ever grow;
@@ -140,11 +141,13 @@ export function countSeverities(ds: readonly Diagnostic[]) {
   return n;
 }
 
+/** `survival`: each measured compaction's rates (src/main/session/forensics.ts); absent, compactions carry no `survival` key. */
 export function inspectJson(
   path: string,
   inspector: SessionInspector,
   branch = inspector.defaultBranch,
   estimated: readonly (number | null)[] = [],
+  survival?: ReadonlyMap<string, Rates>,
 ) {
   const state = inspector.replay(branch);
   const diagnostics = inspector.diagnostics(branch);
@@ -177,7 +180,11 @@ export function inspectJson(
       diagnostics: countSeverities(diagnostics),
     },
     requests: wire ? wire.requests.map((j) => joinedJson(j, j.logIndex === null ? null : (logJson[j.logIndex] ?? null), wire)) : logJson,
-    compactions: state.compactions.map((c) => compactionJson(c, inspector.summarizerCalls(c.id), attemptsOf(c))),
+    compactions: state.compactions.map((c) => ({
+      ...compactionJson(c, inspector.summarizerCalls(c.id), attemptsOf(c)),
+      // Survival of what it replaced, per anchor category (palimpsest forensics); null when it replaced nothing.
+      ...(survival ? { survival: survival.get(c.id) ?? null } : {}),
+    })),
     captures: wire?.captures ?? [],
     /** Runs of summarizer attempts on the wire that no compaction of the log stands for. */
     unloggedAttempts: wire?.orphanAttempts ?? [],
