@@ -1675,6 +1675,29 @@ function pendingUser(): void {
   }
 }
 
+function constraintLost(): void {
+  for (const v of ['fail', 'pass'] as const) {
+    const f = new PFix(
+      'CONSTRAINT_LOST',
+      v,
+      v === 'fail'
+        ? 'u1 said "do not change the CSV column order"; the summary that replaced it does not say so'
+        : 'the summary that replaced u1 restates its constraint on the CSV column order',
+    );
+    history(f);
+    f.compact({
+      id: 'cmp_1',
+      source: SRC,
+      summary:
+        v === 'fail'
+          ? '## Objective\nFix the nightly import job.\n## Done\n- Found the commit that sorted the columns.\n## Next\n- Revert it.'
+          : '## Objective\nFix the nightly import job; do not change the CSV column order.\n## Done\n- Found the commit that sorted the columns.\n## Next\n- Revert it.',
+    });
+    f.ask({ id: 'a4', role: 'assistant', blocks: [text('Reverting the sort.')] }, { input: 6, cacheRead: 1_500, cacheWrite: 300, output: 20 });
+    f.write();
+  }
+}
+
 // Findings inferred from a Claude Code or Codex log alone: the fixtures are those logs converted to
 // Palimpsest format (the session's `harness` says which client wrote them), with the records and
 // items the importers keep for the traces a failure leaves.
@@ -1853,6 +1876,7 @@ for (const make of [
   compactionNotice,
   summarySections,
   turnFailed,
+  constraintLost,
 ])
   make();
 writeFileSync(join(OUT, 'README.md'), readme());

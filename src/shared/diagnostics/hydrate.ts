@@ -1,6 +1,7 @@
 import type { Block } from '../model/content';
 import { blockIsElided } from '../model/content';
 import type { LogEvent } from '../model/event';
+import type { Item } from '../model/item';
 import { kindAt, shallowAt, type EventLog } from '../model/event-log';
 import type { ReplayState } from '../replay/fold';
 
@@ -9,10 +10,14 @@ export const MAX_RULE_TEXTS = 2_000;
 
 /**
  * Seqs of the events whose whole text rules read (EMPTY_SUMMARY checks the structure of a
- * summary), when their text is elided in memory: compaction summaries and checkpoint items.
+ * summary), when their text is elided in memory: compaction summaries, checkpoint items, and user
+ * messages.
  */
 export function ruleTextSeqs(events: EventLog, state: ReplayState): number[] {
   const out: number[] = [];
+  // Long user messages too (CONSTRAINT_LOST reads a prompt's constraints whole), counted apart so
+  // that they never crowd out a summary.
+  const prompts: number[] = [];
   for (const seq of state.seqs) {
     // Only summaries and items can qualify: other events are not built (a compact log answers kinds from a column).
     const kind = kindAt(events, seq);
@@ -21,9 +26,16 @@ export function ruleTextSeqs(events: EventLog, state: ReplayState): number[] {
     if (!e) continue;
     if (e.kind === 'compaction/summary' && e.summary.some(blockIsElided)) out.push(seq);
     else if (e.kind === 'item' && e.item.derivation?.kind === 'checkpoint' && e.item.blocks.some(blockIsElided)) out.push(seq);
+    else if (e.kind === 'item' && isLongUserText(e.item) && prompts.length < MAX_RULE_TEXTS) prompts.push(seq);
     if (out.length >= MAX_RULE_TEXTS) break;
   }
-  return out;
+  return prompts.length === 0 ? out : [...out, ...prompts].sort((a, b) => a - b);
+}
+
+/** A user message typed as text (not a tool result, not derived) whose text is elided in memory. */
+function isLongUserText(item: Item): boolean {
+  if (item.role !== 'user' || item.derivation || item.meta) return false;
+  return item.blocks.some((b) => b.type === 'text' && blockIsElided(b)) && !item.blocks.some((b) => b.type === 'tool_result');
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   WIRE_LOG_DISAGREE,
   WIRE_RETRY_LOOP,
 } from './rules/wire';
+import { CONSTRAINT_LOST } from './rules/constraints';
 import type { Rule } from './types';
 
 /**
@@ -67,6 +68,7 @@ export const RULES: readonly Rule[] = [
   SUMMARY_FROM_CUT_RESPONSE,
   FALLBACK_LOGGED_AS_SUCCESS,
   WIRE_LOG_DISAGREE,
+  CONSTRAINT_LOST,
 ];
 
 const BY_ID = new Map(RULES.map((r) => [r.id, r]));
