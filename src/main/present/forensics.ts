@@ -12,6 +12,8 @@ export function forensicsJson(list: readonly CompactionSurvival[]) {
     compactions: list.map((c) => ({
       id: c.id,
       survival: c.survival,
+      /** The summary was (partly) encrypted: only what the compaction kept on the view was searched. */
+      encrypted: c.opaque,
       lost: c.lost.map((a) => ({ category: a.category, text: a.text, seq: a.seq })),
     })),
   };
