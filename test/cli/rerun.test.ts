@@ -63,7 +63,8 @@ describe('palimpsest rerun / runs / compare on the bundled sample, with no key',
     const jc = JSON.parse(c.stdout);
     expect(jc.comparison.rows.map((x: { subject: { id: string } }) => x.subject.id)[0]).toBe('original');
     expect(jc.comparison.rows).toHaveLength(3);
-    expect(jc.comparison.anchors.path).toContain('src/paginate.ts');
+    // Anchors come by the categories of compaction forensics (`paths`; the key was `path` before).
+    expect(jc.comparison.anchors.paths).toContain('src/paginate.ts');
     expect(
       createHash('sha256')
         .update(await readFile(SAMPLE))

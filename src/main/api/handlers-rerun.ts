@@ -18,7 +18,7 @@ import { canonicalPath } from '../files/canonical';
 import { EndpointApprovals } from '../providers/endpoints';
 import type { Env } from '../providers/keys';
 import { pinnedOf, RerunJobs, runRow } from '../rerun/jobs';
-import { originalSubject, runSubject, sourceText } from '../rerun/original';
+import { originalSubject, runSubject } from '../rerun/original';
 import { defaultRunsFile, readRuns, sourceIdentity, type RunsRead } from '../rerun/sidecar';
 import { resolveSource } from '../rerun/source';
 import { keyImplementations, type KeyVault } from './handlers-rerun-keys';
@@ -259,7 +259,7 @@ export function rerunImplementations(ctx: RerunContext): RerunHandlers {
       return contractOutput('compareRuns', {
         file,
         branch,
-        comparison: comparisonValue(compare(sourceText(src.source.view), subjects)),
+        comparison: comparisonValue(compare(src.source.view.items, subjects)),
         stale: chosen.filter((r) => r.source.fingerprint !== identity.fingerprint).map((r) => r.runId),
         missing: (runIds ?? []).filter((id) => !found.has(id)),
         note,

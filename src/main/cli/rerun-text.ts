@@ -1,4 +1,5 @@
 import type { Comparison } from '../../shared/compare/compare';
+import { ANCHOR_KINDS } from '../../shared/compare/verbatim';
 import type { RunRecord, SourceIdentity } from '../../shared/rerun/record';
 
 /* Plain-text renderings of re-runs and comparisons for the terminal. */
@@ -61,9 +62,7 @@ export function renderRunList(file: string, runs: readonly RunRecord[], identity
 export function renderComparison(c: Comparison): string {
   const lines: string[] = [];
   const a = c.anchors;
-  lines.push(
-    `Source anchors: ${a.path.length} paths, ${a.identifier.length} identifiers, ${a.number.length} numbers, ${a.error.length} error strings`,
-  );
+  lines.push(`Source anchors: ${ANCHOR_KINDS.map((k) => `${a[k].length} ${k}`).join(', ')}`);
   for (const row of c.rows) {
     const s = row.subject;
     lines.push('');

@@ -4,7 +4,7 @@ import { sameCaptures, sameTargetSpace, type RunRecord, type RunTarget, type Sou
 import { STRATEGIES } from '../../shared/strategies';
 import { strategySource } from '../../shared/strategies/types';
 import { runJob } from '../rerun/job';
-import { originalSubject, runSubject, sourceText } from '../rerun/original';
+import { originalSubject, runSubject } from '../rerun/original';
 import { readRuns, defaultRunsFile, sourceIdentity } from '../rerun/sidecar';
 import { resolveSource } from '../rerun/source';
 import { whyUnreadable } from '../files/open-regular';
@@ -247,7 +247,7 @@ export async function compareCommand(args: ParsedArgs, io: Io): Promise<number> 
     subjects.push(...chosen.map(runSubject));
     if (subjects.length < 2)
       io.err(`Nothing to compare yet: ${chosen.length} run(s) of this target in ${file}. Run \`palimpsest rerun\` first.`);
-    const c: Comparison = compare(sourceText(src.source.view), subjects);
+    const c: Comparison = compare(src.source.view.items, subjects);
     io.out(args.flags.has('json') ? JSON.stringify({ palimpsest: 1, file, target: t, comparison: c }, null, 2) : renderComparison(c));
     return subjects.length < 2 ? EXIT_FINDINGS : EXIT_CLEAN;
   } finally {

@@ -4,7 +4,7 @@ import { compare, type Comparison } from '../../shared/compare/compare';
 import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { EvalLine } from '../../shared/eval/results';
 import type { FormatId } from '../importers/types';
-import { originalSubject, runSubject, sourceText } from '../rerun/original';
+import { originalSubject, runSubject } from '../rerun/original';
 import { sourceIdentity } from '../rerun/sidecar';
 import { resolveSource } from '../rerun/source';
 import { SessionInspector } from '../session/inspector';
@@ -42,10 +42,15 @@ export interface RunDetail {
 function comparisonRow(c: Comparison): ComparisonRow {
   return {
     anchors: {
-      path: [...c.anchors.path],
-      identifier: [...c.anchors.identifier],
-      number: [...c.anchors.number],
-      error: [...c.anchors.error],
+      paths: [...c.anchors.paths],
+      commands: [...c.anchors.commands],
+      identifiers: [...c.anchors.identifiers],
+      urls: [...c.anchors.urls],
+      errors: [...c.anchors.errors],
+      numbers: [...c.anchors.numbers],
+      constraints: [...c.anchors.constraints],
+      tasks: [...c.anchors.tasks],
+      decisions: [...c.anchors.decisions],
     },
     rows: c.rows.map((r) => {
       const { viewText, ...subject } = r.subject;
@@ -155,7 +160,7 @@ export async function runDetail(
     value: {
       file,
       branch: run.branch,
-      comparison: comparisonRow(compare(sourceText(src.source.view), subjects)),
+      comparison: comparisonRow(compare(src.source.view.items, subjects)),
       stale: stale ? [run.runId] : [],
       missing: [],
       note,

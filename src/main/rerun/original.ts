@@ -3,7 +3,6 @@ import { reportedContextTokens } from '../../shared/model/event';
 import type { CompareSubject } from '../../shared/compare/compare';
 import type { RunRecord } from '../../shared/rerun/record';
 import { blocksText, renderItems } from '../../shared/strategies/common/render';
-import type { SourceView } from '../../shared/strategies/types';
 import type { SessionInspector } from '../session/inspector';
 
 /*
@@ -67,9 +66,4 @@ export function runSubject(run: RunRecord): CompareSubject {
     requests: run.totals.requests,
     latencyMs: run.totals.latencyMs,
   };
-}
-
-/** The text anchors are drawn from: every item of the source view. */
-export function sourceText(view: SourceView): string {
-  return renderItems(view.items);
 }

@@ -12,12 +12,18 @@ import { SummaryDiff } from './SummaryDiff';
 
 export type CompareResult = ApiOutput<'compareRuns'>;
 
-const KINDS = ['path', 'identifier', 'number', 'error'] as const;
+// The categories of compaction forensics, as the engine measured them.
+const KINDS = ['paths', 'commands', 'identifiers', 'urls', 'errors', 'numbers', 'constraints', 'tasks', 'decisions'] as const;
 const KIND_LABEL: Record<(typeof KINDS)[number], string> = {
-  path: 'paths',
-  identifier: 'identifiers',
-  number: 'numbers',
-  error: 'error strings',
+  paths: 'paths',
+  commands: 'commands',
+  identifiers: 'identifiers',
+  urls: 'URLs',
+  errors: 'error strings',
+  numbers: 'numbers',
+  constraints: 'constraints',
+  tasks: 'open tasks',
+  decisions: 'decisions',
 };
 
 function Metric({
@@ -67,7 +73,8 @@ export function CompareView({ result }: { result: CompareResult }): React.JSX.El
       {missing.length > 0 && <p className="rr-note">Not found for this target: {missing.join(', ')}</p>}
       <p className="muted small">
         Anchors of the source: {KINDS.map((k) => `${anchors[k].length} ${KIND_LABEL[k]}`).join(', ')}. Recall counts those that survive
-        verbatim in what the agent would see after — a deterministic measure, not a judgement of quality.
+        (verbatim, or normalised: a shortened path, a reformatted number, a restated sentence) in what the agent would see after — a
+        deterministic measure, not a judgement of quality.
       </p>
       {rows.length > 0 && (
         <div className="cmp-scroll">

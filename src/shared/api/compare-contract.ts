@@ -10,7 +10,17 @@ import { Diagnostic } from '../model/diagnostic';
 const SeverityCounts = z.object({ error: Count, warning: Count, info: Count });
 
 const AnchorList = z.array(z.string());
-export const CompareAnchors = z.object({ path: AnchorList, identifier: AnchorList, number: AnchorList, error: AnchorList });
+export const CompareAnchors = z.object({
+  paths: AnchorList,
+  commands: AnchorList,
+  identifiers: AnchorList,
+  urls: AnchorList,
+  errors: AnchorList,
+  numbers: AnchorList,
+  constraints: AnchorList,
+  tasks: AnchorList,
+  decisions: AnchorList,
+});
 
 export const CompareSubjectRow = z.object({
   /** "original" or the run id. */
@@ -34,7 +44,7 @@ export const CompareRow = z.object({
   sections: z.array(z.object({ name: z.string(), present: z.boolean(), empty: z.boolean() })),
   survival: z.array(
     z.object({
-      kind: z.enum(['path', 'identifier', 'number', 'error']),
+      kind: z.enum(['paths', 'commands', 'identifiers', 'urls', 'errors', 'numbers', 'constraints', 'tasks', 'decisions']),
       total: Count,
       kept: Count,
       recall: z.number().min(0).max(1).nullable(),

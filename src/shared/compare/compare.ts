@@ -1,12 +1,13 @@
 import { diffLines } from 'diff';
 import type { Diagnostic } from '../model/diagnostic';
-import { anchorsOf, pooledRecall, survival, type Anchors, type Survival } from './verbatim';
+import type { SourceItem } from '../strategies/types';
+import { pooledRecall, sourceAnchors, survival, type Anchors, type Survival } from './verbatim';
 import { sectionsPresent, type SectionPresence } from './sections';
 
 /*
  * Side-by-side comparison of a compaction as the harness did it with one or more re-runs of it:
  * summary text diff, sections present, tokens before/after, diagnostics, and which anchors of the
- * source (identifiers, paths, numbers, error strings) survive verbatim in what the agent would see.
+ * source (the nine categories of compaction forensics) survive in what the agent would see.
  * Every figure is deterministic; nothing here asks a model.
  */
 
@@ -58,11 +59,11 @@ function severities(ds: readonly Diagnostic[]): CompareRow['severities'] {
 }
 
 /**
- * Compare subjects on one source. `sourceText` is the text of the items the compaction could
- * replace (the anchors are taken from it); the first subject is the reference for diffs.
+ * Compare subjects on one source. `source` is the items the compaction could replace (the anchors
+ * are taken from them); the first subject is the reference for diffs.
  */
-export function compare(sourceText: string, subjects: readonly CompareSubject[], sectionNames?: readonly string[]): Comparison {
-  const anchors = anchorsOf(sourceText);
+export function compare(source: readonly SourceItem[], subjects: readonly CompareSubject[], sectionNames?: readonly string[]): Comparison {
+  const anchors = sourceAnchors(source);
   const first = subjects[0];
   const rows = subjects.map((s, i): CompareRow => {
     const sv = survival(anchors, s.viewText ?? s.summary ?? '');

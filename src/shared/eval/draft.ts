@@ -1,4 +1,4 @@
-import { anchorsOf, type AnchorKind } from '../compare/verbatim';
+import { textAnchors } from '../compare/verbatim';
 import type { RunTarget } from '../rerun/record';
 import { blockText } from '../strategies/common/render';
 import type { SourceItem } from '../strategies/types';
@@ -32,7 +32,13 @@ const DECISION =
   /\b(we will|we'll|we are going to|decided|decision|let'?s use|let us use|let'?s go with|going with|we chose|opted for|I'll use|I will use)\b/i;
 const OPEN_WORK = /\bTODO\b|\bFIXME\b|^\[ \]|\bnext\b|\bstill need|\bremaining\b/i;
 const UNCHECKED = /^\[ \]\s*/;
-const ANCHOR_KINDS: readonly AnchorKind[] = ['path', 'identifier', 'error'];
+// The anchor categories drafted as evidence, by the word a draft names each with.
+const ANCHOR_KINDS = [
+  ['paths', 'path'],
+  ['identifiers', 'identifier'],
+  ['errors', 'error'],
+] as const;
+type AnchorKind = (typeof ANCHOR_KINDS)[number][1];
 
 function clip(s: string, max = 120): string {
   if (s.length <= max) return s;
@@ -172,9 +178,9 @@ function draftSentences(items: readonly SourceItem[], d: Drafts): void {
 function draftAnchors(items: readonly SourceItem[], d: Drafts, max: number): void {
   const where = new Map<string, { kind: AnchorKind; items: string[]; first: number }>();
   items.forEach((it, i) => {
-    const anchors = anchorsOf(it.blocks.map(blockText).join('\n'), 200);
-    for (const kind of ANCHOR_KINDS) {
-      for (const a of anchors[kind]) {
+    const anchors = textAnchors(it.blocks.map(blockText).join('\n'), 200);
+    for (const [category, kind] of ANCHOR_KINDS) {
+      for (const a of anchors[category]) {
         const key = `${kind}\u0000${a}`;
         const w = where.get(key);
         if (w) w.items.push(it.id);
@@ -182,7 +188,7 @@ function draftAnchors(items: readonly SourceItem[], d: Drafts, max: number): voi
       }
     }
   });
-  for (const kind of ANCHOR_KINDS) {
+  for (const [, kind] of ANCHOR_KINDS) {
     const ranked = [...where.entries()]
       .filter(([, w]) => w.kind === kind)
       .sort((a, b) => b[1].items.length - a[1].items.length || a[1].first - b[1].first)

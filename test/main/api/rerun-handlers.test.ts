@@ -254,8 +254,19 @@ describe('re-run handlers', () => {
     expect(original?.diff).toBeNull();
     expect(run?.diff?.some((p) => p.op === 'added')).toBe(true);
     expect(run?.diff?.some((p) => p.op === 'removed')).toBe(true);
-    expect(run?.survival.map((s) => s.kind)).toEqual(['path', 'identifier', 'number', 'error']);
-    expect(r.comparison.anchors.path).toContain('src/paginate.ts');
+    // The compare view measures the nine categories of compaction forensics (it measured four kinds before).
+    expect(run?.survival.map((s) => s.kind)).toEqual([
+      'paths',
+      'commands',
+      'identifiers',
+      'urls',
+      'errors',
+      'numbers',
+      'constraints',
+      'tasks',
+      'decisions',
+    ]);
+    expect(r.comparison.anchors.paths).toContain('src/paginate.ts');
     expect(run?.sections).toHaveLength(10);
     expect(run?.subject.viewChars).toBeGreaterThan(0);
     expect(JSON.stringify(r)).not.toContain('"viewText"');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare } from '../../../src/shared/compare/compare';
 import { RunRecord } from '../../../src/shared/rerun/record';
 import { runJob } from '../../../src/main/rerun/job';
-import { originalSubject, runSubject, sourceText } from '../../../src/main/rerun/original';
+import { originalSubject, runSubject } from '../../../src/main/rerun/original';
 import { readRuns } from '../../../src/main/rerun/sidecar';
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';
@@ -79,10 +79,10 @@ describe('a re-run job', () => {
     expect(r.runs[0]?.outcome).toBe('committed');
     const original = await originalSubject(inspector, 'cmp_01', inspector.defaultBranch);
     expect(original?.summary).toBeTruthy();
-    const c = compare(sourceText(r.source.view), [original!, runSubject(r.runs[0]!)]);
+    const c = compare(r.source.view.items, [original!, runSubject(r.runs[0]!)]);
     expect(c.rows).toHaveLength(2);
     expect(c.rows[1]?.diff).not.toBeNull();
-    expect(c.anchors.path).toContain('src/paginate.ts');
+    expect(c.anchors.paths).toContain('src/paginate.ts');
   });
 
   it('runs model-free baselines without any model, and refuses an unknown strategy or target with a sentence', async () => {

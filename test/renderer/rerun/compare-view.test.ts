@@ -24,11 +24,12 @@ function subject(id: string, summary: string | null, outcome = 'committed') {
     latencyMs: 12,
   };
 }
+// The nine categories of compaction forensics (the view showed four anchor kinds before: paths,
+// identifiers, numbers, error strings); only paths have anchors here.
+const OTHERS = ['commands', 'identifiers', 'urls', 'errors', 'numbers', 'constraints', 'tasks', 'decisions'] as const;
 const survival = (kept: number, lost: string[]) => [
-  { kind: 'path' as const, total: kept + lost.length, kept, recall: kept / (kept + lost.length), lost },
-  { kind: 'identifier' as const, total: 0, kept: 0, recall: null, lost: [] },
-  { kind: 'number' as const, total: 0, kept: 0, recall: null, lost: [] },
-  { kind: 'error' as const, total: 0, kept: 0, recall: null, lost: [] },
+  { kind: 'paths' as const, total: kept + lost.length, kept, recall: kept / (kept + lost.length), lost },
+  ...OTHERS.map((kind) => ({ kind, total: 0, kept: 0, recall: null, lost: [] })),
 ];
 const RESULT: CompareResult = {
   file: '/tmp/x.runs.jsonl',
@@ -37,7 +38,17 @@ const RESULT: CompareResult = {
   missing: [],
   note: null,
   comparison: {
-    anchors: { path: ['src/a.ts', 'src/b.ts'], identifier: [], number: [], error: [] },
+    anchors: {
+      paths: ['src/a.ts', 'src/b.ts'],
+      commands: [],
+      identifiers: [],
+      urls: [],
+      errors: [],
+      numbers: [],
+      constraints: [],
+      tasks: [],
+      decisions: [],
+    },
     rows: [
       {
         subject: subject('original', '## Objective\nFix it'),

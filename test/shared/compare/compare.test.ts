@@ -1,37 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { compare, summaryDiff, type CompareSubject } from '../../../src/shared/compare/compare';
 import { sectionsPresent } from '../../../src/shared/compare/sections';
-import { anchorsOf, pooledRecall, survival } from '../../../src/shared/compare/verbatim';
+import { pooledRecall, sourceAnchors, survival, textAnchors } from '../../../src/shared/compare/verbatim';
 
 const SOURCE = [
   'Please fix parseConfig in src/config/load.ts; keep the public API of load_settings unchanged.',
   "Running npm test gave: TypeError: Cannot read properties of undefined (reading 'port') at line 4821.",
   'The server listens on 8080 and uses v2.14.3 of the driver; errno ENOENT when /etc/app/conf.yaml is missing.',
 ].join('\n');
+// The source as the one user message it came in (the anchors now come from items, by the categories of compaction forensics).
+const ITEMS = [{ id: 'u1', role: 'user' as const, blocks: [{ type: 'text' as const, text: SOURCE }], seq: 1 }];
 
-describe('anchorsOf', () => {
+describe('textAnchors', () => {
   it('finds paths, identifiers, numbers and error strings', () => {
-    const a = anchorsOf(SOURCE);
-    expect(a.path).toEqual(expect.arrayContaining(['src/config/load.ts', '/etc/app/conf.yaml']));
-    expect(a.identifier).toEqual(expect.arrayContaining(['parseConfig', 'load_settings']));
-    expect(a.number).toEqual(expect.arrayContaining(['4821', '8080', 'v2.14.3']));
-    expect(a.error).toEqual(expect.arrayContaining(['ENOENT']));
-    expect(a.error.some((e) => e.startsWith('TypeError: Cannot read properties'))).toBe(true);
+    const a = textAnchors(SOURCE);
+    expect(a.paths).toEqual(expect.arrayContaining(['src/config/load.ts', '/etc/app/conf.yaml']));
+    expect(a.identifiers).toEqual(expect.arrayContaining(['parseConfig', 'load_settings']));
+    expect(a.numbers).toEqual(expect.arrayContaining(['4821', '8080', 'v2.14.3']));
+    expect(a.errors).toEqual(expect.arrayContaining(['ENOENT']));
+    expect(a.errors.some((e) => e.startsWith('TypeError: Cannot read properties'))).toBe(true);
   });
 
   it('does not take prose for identifiers', () => {
-    expect(anchorsOf('The quick brown fox jumps over the lazy dog.').identifier).toEqual([]);
+    expect(textAnchors('The quick brown fox jumps over the lazy dog.').identifiers).toEqual([]);
   });
 });
 
 describe('survival', () => {
   it('counts anchors kept verbatim per kind and lists the lost ones', () => {
-    const a = anchorsOf(SOURCE);
+    const a = sourceAnchors(ITEMS);
     const s = survival(a, 'Fix parseConfig (src/config/load.ts). Server on 8080. ENOENT if config missing.');
-    const paths = s.find((x) => x.kind === 'path');
+    const paths = s.find((x) => x.kind === 'paths');
     expect(paths?.kept).toBe(1);
     expect(paths?.lost).toContain('/etc/app/conf.yaml');
-    const nums = s.find((x) => x.kind === 'number');
+    const nums = s.find((x) => x.kind === 'numbers');
     expect(nums?.kept).toBe(1);
     expect(pooledRecall(s)).toBeGreaterThan(0);
     expect(pooledRecall(s)).toBeLessThan(1);
@@ -85,7 +87,7 @@ describe('compare', () => {
   });
 
   it('diffs every summary against the first, and scores recall on the source anchors', () => {
-    const c = compare(SOURCE, [
+    const c = compare(ITEMS, [
       subject('original', 'Fix parseConfig.\nKeep load_settings.\n'),
       subject('r1', 'Fix parseConfig.\nPort 8080.\n'),
       subject('r2', null),
