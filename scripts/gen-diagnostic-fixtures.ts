@@ -1693,7 +1693,10 @@ function constraintLost(): void {
           ? '## Objective\nFix the nightly import job.\n## Done\n- Found the commit that sorted the columns.\n## Next\n- Revert it.'
           : '## Objective\nFix the nightly import job; do not change the CSV column order.\n## Done\n- Found the commit that sorted the columns.\n## Next\n- Revert it.',
     });
-    f.ask({ id: 'a4', role: 'assistant', blocks: [text('Reverting the sort.')] }, { input: 6, cacheRead: 1_500, cacheWrite: 300, output: 20 });
+    f.ask(
+      { id: 'a4', role: 'assistant', blocks: [text('Reverting the sort.')] },
+      { input: 6, cacheRead: 1_500, cacheWrite: 300, output: 20 },
+    );
     f.write();
   }
 }
