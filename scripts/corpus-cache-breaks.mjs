@@ -66,8 +66,8 @@ for (const file of files) {
 const lines = [
   SECTION,
   '',
-  `Every request of the ${sessions} real sessions of the corpus (the sessions of the precision table in`,
-  'docs/diagnostics.md) whose cache read fell short of what the request before it left cacheable, by',
+  `Every request of the ${sessions} readable real sessions of the corpus (${files.length} files: the sessions of the precision`,
+  'table in docs/diagnostics.md) whose cache read fell short of what the request before it left cacheable, by',
   'the cause the log gives (docs/tokens.md, "Prompt-cache breaks"). Tokens are the provider’s: those not',
   'read from the cache, so computed and paid again; prompt tokens are every request’s whole reported',
   'context. No price is assumed, so the cost is given in tokens. Regenerate with',
