@@ -11,9 +11,15 @@ export const COMPAT_COMMAND = 'npm run docs:compat';
 const USAGE: Readonly<Record<VersionFacts['usage'], string>> = {
   'before-output': '**before** the output (token_count precedes the reply)',
   'after-output': 'after the output',
-  'on-output-record': 'on the output record (Claude Code `message.usage`, Gemini CLI `tokens`)',
+  'on-output-record': 'on the output record',
   'not-logged': 'not logged',
   unknown: 'unknown (no scripted answer found in the log)',
+};
+
+/** Where each client writes usage on its output record, named beside "on the output record". */
+const OUTPUT_RECORD_FIELD: Readonly<Partial<Record<VersionFacts['client'], string>>> = {
+  'claude-code': '`message.usage`',
+  'gemini-cli': '`tokens`',
 };
 
 const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -58,7 +64,8 @@ export function renderCompatDoc(facts: readonly VersionFacts[], notes: string): 
     L.push('|---|---|---|---|---|---|---|---|');
     for (const f of rows) {
       const tools = f.toolsInLog.of === 0 ? 'unknown' : `${f.toolsInLog.found} of ${f.toolsInLog.of} descriptions verbatim`;
-      const usage = `${USAGE[f.usage]}${f.usageCheckedOn.length > 0 ? ` — checked on ${f.usageCheckedOn.length} answer(s)` : ''}`;
+      const field = f.usage === 'on-output-record' ? OUTPUT_RECORD_FIELD[f.client] : undefined;
+      const usage = `${USAGE[f.usage]}${field ? ` (${field})` : ''}${f.usageCheckedOn.length > 0 ? ` — checked on ${f.usageCheckedOn.length} answer(s)` : ''}`;
       L.push(
         `| ${f.version} | ${f.scenarios.join(', ')} | ${f.wireRequests} | ${esc(system(f))} | ${tools} | ${usage} | ${code(f.compactionRecords)} | ${f.sideFiles === 'none' ? 'none in these runs' : `\`${f.sideFiles}\``} |`,
       );
