@@ -112,7 +112,7 @@ const FAST_KEYS = {
   requestInput: accepts('request input', inner(RequestEvent.shape.input), ['items', 'instruction']),
   responseEvent: accepts('response event', ResponseEvent, [...BASE_KEYS, 'request', 'finish', 'usage', 'error']),
   finish: accepts('finish', Finish, ['raw', 'reason']),
-  usage: accepts('usage', Usage, ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning', 'context']),
+  usage: accepts('usage', Usage, ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning', 'context']),
   error: accepts('response error', inner(ResponseEvent.shape.error), ['code', 'message']),
   recordEvent: accepts('record event', RecordEvent, [...BASE_KEYS, 'type', 'summary']),
 };

@@ -47,7 +47,7 @@ export interface CallHeadsPart {
   readonly shapes: readonly (readonly string[])[];
 }
 
-const USAGE_KEYS: readonly string[] = ['input', 'output', 'cacheRead', 'cacheWrite', 'reasoning', 'context'];
+const USAGE_KEYS: readonly string[] = ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning', 'context'];
 const USAGE_KEY_INDEX: ReadonlyMap<string, number> = new Map(USAGE_KEYS.map((k, i) => [k, i]));
 /**
  * A usage shape (its keys in order) as a number: key index + 1 per position, base 8 (no string per
