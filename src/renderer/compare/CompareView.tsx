@@ -1,4 +1,5 @@
 import type { ApiOutput, CompareRow } from '../../shared/api/contract';
+import { CATEGORIES } from '../../shared/forensics/categories';
 import { ms, num, pct, usd } from './format';
 import { DiagnosticsCell, RecallCell, SectionCell } from './cells';
 import { SummaryDiff } from './SummaryDiff';
@@ -13,7 +14,7 @@ import { SummaryDiff } from './SummaryDiff';
 export type CompareResult = ApiOutput<'compareRuns'>;
 
 // The categories of compaction forensics, as the engine measured them.
-const KINDS = ['paths', 'commands', 'identifiers', 'urls', 'errors', 'numbers', 'constraints', 'tasks', 'decisions'] as const;
+const KINDS = CATEGORIES;
 const KIND_LABEL: Record<(typeof KINDS)[number], string> = {
   paths: 'paths',
   commands: 'commands',

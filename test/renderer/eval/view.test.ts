@@ -85,7 +85,20 @@ function fakeApi() {
         diagnostics: [],
         facts: { constraint: { total: 2, ok: ['c1'], missed: ['c2'] } },
         provenance: { ok: [], without: [] },
-        comparison: { anchors: { path: [], identifier: [], number: [], error: [] }, rows: [] },
+        comparison: {
+          anchors: {
+            paths: [],
+            commands: [],
+            identifiers: [],
+            urls: [],
+            errors: [],
+            numbers: [],
+            constraints: [],
+            tasks: [],
+            decisions: [],
+          },
+          rows: [],
+        },
       });
     },
     startEval: (input: unknown) => {
