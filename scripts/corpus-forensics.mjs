@@ -10,33 +10,12 @@
 // encrypted (Codex's remote compaction) is counted apart: only what it kept on the view was read.
 
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { corpusFiles, walk } from './corpus-files.mjs';
 
 const BIN = 'bin/palimpsest.js';
 const CATEGORIES = ['paths', 'commands', 'identifiers', 'urls', 'errors', 'numbers', 'constraints', 'tasks', 'decisions'];
-const OTHER_REAL = [
-  'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
-  'fixtures/claude-code/short.jsonl',
-  'fixtures/claude-code/tool_heavy.jsonl',
-  'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl',
-  'fixtures/codex/rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl',
-  'fixtures/codex/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl',
-];
 // The public measurement of 43 Claude Code compactions, for comparison (— where it gives none).
 const PUBLIC = { paths: '≈ 10 %', commands: '≈ 0.2 %', numbers: '≈ 2 %', decisions: '≈ 77 %' };
-
-function walk(dir) {
-  if (!existsSync(dir)) return [];
-  if (!statSync(dir).isDirectory()) return [dir];
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) return name === 'subagents' ? [] : walk(p);
-      return name.endsWith('.jsonl') ? [p] : [];
-    });
-}
 
 function forensics(file) {
   return new Promise((resolve) => {
@@ -55,7 +34,7 @@ function forensics(file) {
 const harnessOf = (file) => (/(^|\/)codex\//.test(file) ? 'codex' : /(^|\/)claude-code\//.test(file) ? 'claude-code' : 'other');
 
 const args = process.argv.slice(2);
-const files = args.length > 0 ? args.flatMap(walk) : [...walk('fixtures/corpus'), ...OTHER_REAL, ...walk('.corpus')];
+const files = args.length > 0 ? args.flatMap(walk) : corpusFiles();
 const groups = new Map();
 for (const f of files) {
   const j = await forensics(f);
