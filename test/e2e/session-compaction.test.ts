@@ -43,6 +43,29 @@ describe('compaction detail', () => {
     }
   });
 
+  it('shows what a real Claude Code summary kept and lost, and a lost anchor leads to its item', async () => {
+    const o = await openFixture(browser, 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
+    try {
+      await openCompactionTab(o, 'dd3cc2e6-a191-4331-a0f0-2473e6d7692d');
+      const section = o.page.getByRole('region', { name: 'Survival' });
+      await section.waitFor();
+      // Categories with anchors in the replaced items get a bar; URLs (none there) do not.
+      const cats = await section.locator('tr[data-category]').evaluateAll((els) => els.map((e) => e.getAttribute('data-category')));
+      expect(cats).toEqual(expect.arrayContaining(['paths', 'commands', 'identifiers', 'errors']));
+      expect(cats).not.toContain('urls');
+      expect(await section.locator('tr[data-category=commands]').textContent()).toMatch(/5 of 24 .* 19 lost/);
+      await section.locator('summary', { hasText: /anchors lost/ }).click();
+      const first = section.locator('.sv-survival-lost li').first();
+      expect(await first.textContent()).toContain('pane_list_live.ex');
+      await first.getByRole('button', { name: 'seq 126' }).click();
+      // The raw history picks the line the anchor was said in.
+      await expect.poll(() => o.page.locator('.pane.raw .row.event.picked').getAttribute('data-seq')).toBe('126');
+      expect(o.errors).toEqual([]);
+    } finally {
+      await o.close();
+    }
+  });
+
   it('draws MapReduce coverage, the reduction tree, rereads, audits and corrections (mapreduce.jsonl, cmp_7)', async () => {
     const o = await openFixture(browser, 'fixtures/palimpsest/mapreduce.jsonl');
     try {

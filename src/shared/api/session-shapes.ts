@@ -3,6 +3,7 @@ import { Count, Seq, Tokens } from './scalars';
 import { Diagnostic } from '../model/diagnostic';
 import { BudgetPolicy, CompactionOutcome, CompactionTrigger, Finish, Usage } from '../model/event';
 import { ItemId } from '../model/item';
+import { CATEGORIES } from '../forensics/categories';
 import { BREAK_CAUSES } from '../tokens/cache-break';
 import { TOKEN_CATEGORIES } from '../tokens/categories';
 import { CompactionRow } from './shapes';
@@ -236,6 +237,27 @@ export const SummarizerCall = z.object({
 });
 export type SummarizerCall = z.infer<typeof SummarizerCall>;
 
+const CategoryShape = z.enum(CATEGORIES);
+
+/** What the compaction's summary and kept items preserved of the items it replaced (src/shared/forensics/). */
+export const CompactionSurvivalShape = z.object({
+  survival: z.record(
+    CategoryShape,
+    z.object({ total: Count, verbatim: Count, normalised: Count, lost: Count, rate: z.number().min(0).max(1).nullable() }),
+  ),
+  /** The anchors lost, in category order, at most MAX_LOST_SHOWN of them (`lostTotal` counts all). */
+  lost: z.array(z.object({ category: CategoryShape, text: z.string(), seq: Seq })),
+  lostTotal: Count,
+  replaced: Count,
+  kept: Count,
+  /** Part of the summary could not be read (encrypted): what it preserved is not counted. */
+  opaque: z.boolean(),
+});
+export type CompactionSurvivalShape = z.infer<typeof CompactionSurvivalShape>;
+
+/** Lost anchors sent to the panel: enough to read, bounded on a compaction of thousands. */
+export const MAX_LOST_SHOWN = 300;
+
 export const CompactionDetail = z.object({
   row: CompactionRow,
   trigger: CompactionTrigger,
@@ -266,5 +288,7 @@ export const CompactionDetail = z.object({
   checkpoints: z.array(z.object({ id: ItemId, seq: Seq, text: LongText })),
   diagnostics: z.array(Diagnostic),
   mapreduce: MapReduceDetail.nullable(),
+  /** Null when the compaction replaced nothing (failed, rejected, still open). */
+  survival: CompactionSurvivalShape.nullable(),
 });
 export type CompactionDetail = z.infer<typeof CompactionDetail>;

@@ -186,6 +186,23 @@ describe('prompt-cache breaks in the token series', () => {
   });
 });
 
+describe('survival in the compaction detail', () => {
+  it('gives the rates and the lost anchors of a real Claude Code compaction, as forensics measures them', async () => {
+    const id = await open('fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
+    const d = value(await h.getCompaction({ sessionId: id, compactionId: 'dd3cc2e6-a191-4331-a0f0-2473e6d7692d' }));
+    const sv = d.survival;
+    if (!sv) throw new Error('the compaction replaced items');
+    expect(sv.survival.commands).toMatchObject({ total: 24, lost: 19 });
+    expect(sv.survival.urls).toMatchObject({ total: 0, rate: null });
+    expect(sv.lostTotal).toBe(sv.lost.length);
+    expect(sv.lost[0]).toMatchObject({ category: 'paths', seq: 126 });
+    expect(sv.lost[0]?.text).toMatch(/pane_list_live\.ex$/);
+    // Every lost anchor points at an item the compaction replaced.
+    const replaced = new Set(d.source.map((x) => x.seq));
+    expect(sv.lost.every((a) => replaced.has(a.seq))).toBe(true);
+  });
+});
+
 describe('compaction detail on mapreduce.jsonl', () => {
   it('has the summarizer calls, the reduction tree, audits and coverage with the repartition', async () => {
     const id = await open(MAPREDUCE);

@@ -5,6 +5,7 @@ import { compactionJson, diagnosticJson } from '../../present/json';
 import type { SessionInspector } from '../../session/inspector';
 import { ApiFailure } from '../sessions';
 import { mapReduceDetail } from './mapreduce';
+import { compactionSurvival } from './survival';
 import { blocksText, hydrated, longText } from './text';
 
 /**
@@ -172,5 +173,6 @@ export async function compactionDetail(inspector: SessionInspector, branch: stri
       c.mapreduce.stagingSeqs.length + c.mapreduce.mapSeqs.length + c.mapreduce.reduceSeqs.length > 0
         ? await mapReduceDetail(inspector, branch, c)
         : null,
+    survival: await compactionSurvival(inspector, branch, c.id),
   };
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { SurvivalSection } from './SurvivalSection';
 import type { CompactionDetail } from '../../../shared/api/contract';
 import { RerunCompactionButton } from '../../rerun/RerunButtons';
 import { useSession } from '../context';
@@ -198,6 +199,7 @@ export function CompactionPanel(): React.JSX.Element {
           {diffWith && summary && prevSummary && (
             <TextDiffView before={prevSummary.text.text} after={summary.text.text} beforeLabel={previousId ?? ''} afterLabel={d.row.id} />
           )}
+          {d.survival && <SurvivalSection survival={d.survival} onPick={pick} />}
           <h3>Diagnostics ({d.diagnostics.length})</h3>
           <ul className="sv-list">
             {d.diagnostics.map((x, i) => (
