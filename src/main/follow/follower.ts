@@ -1,6 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import { namedCapturePath } from '../capture/discover';
+import type { Rates } from '../../shared/forensics/survival';
 import { inspectJson } from '../present/json';
+import { branchSurvival } from '../session/forensics';
 import type { SessionInspector } from '../session/inspector';
 import { diffStates, regression, type FollowState, type FollowUpdate } from './diff';
 import { changed, fingerprint, rewritten, type Fingerprint } from './fingerprint';
@@ -54,6 +56,8 @@ export class SessionFollower {
   private inspector: SessionInspector | null = null;
   private state: FollowState | null = null;
   private prints = new Map<string, Fingerprint | null>();
+  /** Survival rates of the compactions, and the compactions (id, outcome, end) they were measured on. */
+  private survival: { key: string; rates: ReadonlyMap<string, Rates> } | null = null;
   private paths: string[];
   private readonly watch: ChangeWatch;
   private running: Promise<void> | null = null;
@@ -133,6 +137,23 @@ export class SessionFollower {
     return out;
   }
 
+  /**
+   * The compactions' survival rates, as `inspect --json` gives them. A compaction's rates do not
+   * change once it ended, and appended lines rarely end one: they are measured again only when a
+   * compaction appears or ends, not on every appended line.
+   */
+  private async survivalOf(loaded: SessionInspector, branch: string): Promise<ReadonlyMap<string, Rates>> {
+    const key = loaded
+      .replay(branch)
+      .compactions.map((c) => `${c.id}:${c.outcome ?? ''}:${c.endSeq ?? ''}`)
+      .join('\n');
+    if (this.survival?.key !== key) {
+      const rates = new Map((await branchSurvival(loaded, branch)).map((c) => [c.id, c.survival]));
+      this.survival = { key, rates };
+    }
+    return this.survival.rates;
+  }
+
   private async load(rewrite: string | null, first: boolean): Promise<void> {
     // Fingerprints before the load: a write during it is seen by the next look.
     const prints = await this.fingerprints();
@@ -141,7 +162,8 @@ export class SessionFollower {
       await loaded.session.dispose();
       return;
     }
-    const j = inspectJson(this.o.path, loaded, this.o.branch ?? loaded.defaultBranch, []);
+    const branch = this.o.branch ?? loaded.defaultBranch;
+    const j = inspectJson(this.o.path, loaded, branch, [], await this.survivalOf(loaded, branch));
     const next: FollowState = { requests: j.requests, compactions: j.compactions, findings: j.diagnostics };
     const old = this.inspector;
     this.inspector = loaded;
