@@ -36,6 +36,14 @@ const UNRECORDED = [
 const COMPRESSION_UNRECORDED =
   'Gemini CLI before 0.44 compressed the history without writing it to the file: if this chat was compressed, the model was sent less than these messages (a summary in place of the older ones).';
 
+/** A subagent's chat read as a branch of its parent's session (./session.ts). */
+export interface GeminiBranch {
+  readonly key: string;
+  readonly label: string;
+  /** The parent's event the branch hangs off. */
+  readonly parentSeq: number;
+}
+
 interface Live {
   readonly key: string;
   readonly msgId: string;
@@ -66,6 +74,7 @@ export class GeminiFileImport implements FileImport {
   constructor(
     private readonly sink: ImportSink,
     private readonly path: string,
+    private readonly branch?: GeminiBranch,
   ) {}
 
   line(l: JsonLine): void {
@@ -86,6 +95,11 @@ export class GeminiFileImport implements FileImport {
   /** Nothing is left open at the end of a file; unknown records are reported by the catalog (UNKNOWN_RECORDS). */
   end(): void {}
 
+  /** Request and compaction ids are the session's: a subagent's carry its branch. */
+  private get idPrefix(): string {
+    return this.branch ? `${this.branch.key}:` : '';
+  }
+
   // -------------------------------------------------------------------------------------------
   // records
   // -------------------------------------------------------------------------------------------
@@ -93,6 +107,12 @@ export class GeminiFileImport implements FileImport {
   private start(l: JsonLine, meta: Obj | null): void {
     if (this.started) return;
     this.started = true;
+    if (this.branch) {
+      const b = this.branch;
+      this.sink.emit({ kind: 'fork', parent: { seq: b.parentSeq }, label: b.label, inherit: false }, l);
+      this.sink.emit({ kind: 'header', system: null, tools: null, unrecorded: [...UNRECORDED, COMPRESSION_UNRECORDED] }, l);
+      return;
+    }
     const session: EventOf<'session'> = {
       kind: 'session',
       id: meta && typeof meta.sessionId === 'string' ? meta.sessionId : sessionIdFromPath(this.path),
@@ -169,7 +189,7 @@ export class GeminiFileImport implements FileImport {
     if (!this.firstSeq.has(m.id)) this.firstSeq.set(m.id, this.sink.nextSeq);
     if (m.type === 'gemini') this.noteModel(m, l);
     if (m.type === 'gemini' && !existed && !this.synthetic(m)) {
-      const id = `req-${++this.requests}`;
+      const id = `${this.idPrefix}req-${++this.requests}`;
       this.requestOf.set(m.id, { id, usage: false });
       this.sink.emit({ kind: 'request', id, purpose: 'agent' }, l);
     }
@@ -217,7 +237,9 @@ export class GeminiFileImport implements FileImport {
     if (first !== undefined && first > 0 && this.lastMutation <= first) {
       // Nothing but appends since the message first appeared: the view before it is a point of the
       // log, and the rewind is a branch back to it (the abandoned turns stay in the raw history).
-      this.sink.emit({ kind: 'revert', target: { seq: first - 1 }, label: `rewind to before message ${id}` }, l);
+      const target: { branch?: string; seq: number } = { seq: first - 1 };
+      if (this.branch) target.branch = this.branch.key;
+      this.sink.emit({ kind: 'revert', target, label: `rewind to before message ${id}` }, l);
       this.live = this.live.filter((x) => !gone.has(x.msgId));
       for (const r of removed) this.firstSeq.delete(r);
       return;
@@ -342,7 +364,7 @@ export class GeminiFileImport implements FileImport {
   private applyList(targets: readonly TargetItem[], ev: SetEvidence, l: JsonLine): void {
     // Masking alone is a mask of the outputs by the harness, not a compaction: nothing takes the
     // place of what it hides (as Claude Code's microcompact is read).
-    const id = ev.kind === 'compression' ? `compression-${++this.compactions}` : null;
+    const id = ev.kind === 'compression' ? `${this.idPrefix}compression-${++this.compactions}` : null;
     // Outputs cut to the function-response budget alone are pruned in place, as a tool-result
     // pruner's are: no summary takes their place, so no compaction is recorded for them.
     if (ev.kind === 'truncation')

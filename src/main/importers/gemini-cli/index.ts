@@ -1,7 +1,8 @@
 import type { EventBody } from '../../../shared/model/event';
-import type { FileImport, FileInfo, ImportSink, Importer } from '../types';
+import type { FileImport, FileInfo, ImportSink, Importer, SessionImport } from '../types';
 import { GeminiFileImport } from './file';
 import { rehydrateGeminiCli } from './rehydrate';
+import { GeminiSession, geminiSessionFiles } from './session';
 import { sniffGeminiCli } from './sniff';
 
 /**
@@ -20,6 +21,12 @@ export const geminiCliImporter: Importer = {
   },
   open(file: FileInfo, sink: ImportSink): FileImport {
     return new GeminiFileImport(sink, file.path);
+  },
+  sessionFiles(path: string, isDirectory: boolean): Promise<string[] | null> {
+    return geminiSessionFiles(path, isDirectory);
+  },
+  openSession(sink: ImportSink): SessionImport {
+    return new GeminiSession(sink);
   },
   rehydrate(event: EventBody, line: Record<string, unknown>): EventBody | null {
     return rehydrateGeminiCli(event, line);

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { loadSession } from '../../../../src/main/session/load';
+
+const SUB = 'fixtures/gemini-cli/written/subagent/chats';
+
+async function events(path: string) {
+  const s = await loadSession(path);
+  try {
+    return {
+      events: [...(await s.hydrateMany(Array.from({ length: s.events.length }, (_, i) => i)))],
+      files: s.files,
+      diagnostics: s.diagnostics,
+    };
+  } finally {
+    await s.dispose();
+  }
+}
+
+describe('Gemini CLI sessions over several files', () => {
+  it('joins a chat with its subagent files as branches linked to it', async () => {
+    const r = await events(`${SUB}/session-2026-07-15T10-00-7e1a2b3c.jsonl`);
+    expect(r.files.map((f) => f.path)).toEqual([
+      `${SUB}/session-2026-07-15T10-00-7e1a2b3c.jsonl`,
+      `${SUB}/7e1a2b3c-4d5e-4f60-8a71-92b3c4d5e6f7/c0ffee01-2345-4678-9abc-def012345678.jsonl`,
+    ]);
+    expect(r.diagnostics).toEqual([]);
+    const branch = 'subagent-c0ffee01-2345-4678-9abc-def012345678';
+    const fork = r.events.find((e) => e.kind === 'fork');
+    expect(fork).toMatchObject({ branch, inherit: false, parent: { seq: expect.any(Number) } });
+    expect(r.events.filter((e) => e.kind === 'session')).toHaveLength(1);
+    const onBranch = r.events.filter((e) => e.branch === branch);
+    expect(onBranch.filter((e) => e.kind === 'request').map((e) => (e.kind === 'request' ? e.id : ''))).toEqual([
+      `${branch}:req-1`,
+      `${branch}:req-2`,
+    ]);
+    expect(r.events.filter((e) => e.kind === 'request' && e.branch === undefined)).toHaveLength(2);
+    // The chat stays the branch shown first: its record comes after every subagent's event.
+    expect(r.events.at(-1)).toMatchObject({ kind: 'record', type: 'leaf' });
+    expect(r.events.at(-1)?.branch).toBeUndefined();
+  });
+
+  it('opens a subagent file alone, naming its parent', async () => {
+    const r = await events(`${SUB}/7e1a2b3c-4d5e-4f60-8a71-92b3c4d5e6f7/c0ffee01-2345-4678-9abc-def012345678.jsonl`);
+    expect(r.files).toHaveLength(1);
+    expect(r.events.find((e) => e.kind === 'session')).toMatchObject({
+      parent: { session: '7e1a2b3c-4d5e-4f60-8a71-92b3c4d5e6f7', origin: 'subagent' },
+    });
+  });
+});
