@@ -1,6 +1,7 @@
 import { type Dirent, closeSync, readSync, readdirSync, statSync } from 'node:fs';
 import { normalize, sep } from 'node:path';
 import { kindOf, NotRegularFile, openRegularSync } from '../files/open-regular';
+import { geminiStubs } from './gemini-stubs';
 import type { Root } from './locations';
 import type { FileStamp, Harness, SessionCandidate } from './types';
 
@@ -278,6 +279,12 @@ function walkGeminiChats(
     sessions.set(path, [f]);
     const short = /-([^-]+)\.jsonl?$/.exec(name)?.[1];
     if (short !== undefined) byShort.set(short, path);
+  }
+  // A `--resume` stub is listed with the session it belongs to, not as a session of its own.
+  for (const [stub, owner] of geminiStubs([...sessions.keys()], (p) => Number(statSafe(p)?.size ?? 0))) {
+    sessions.get(owner)?.push(...(sessions.get(stub) ?? []));
+    sessions.delete(stub);
+    for (const [short, p] of byShort) if (p === stub) byShort.set(short, owner);
   }
   for (const folder of folders) {
     const sub = join(dir, folder);

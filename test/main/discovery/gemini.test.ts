@@ -43,4 +43,23 @@ describe('Gemini CLI sessions in ls', () => {
     // As the importer counts them on the default branch: the rewound call is not one of them.
     expect(jsonl).toMatchObject({ id: '5d0c2a9e-3b7f-4c1e-9a42-6f1d8e0b7c31', requests: 7, compactions: 1, badLines: 1 });
   });
+
+  it('lists a 0.61 --resume stub with the session it belongs to, not as a session of its own', async () => {
+    // The real run: resuming opened session-…T21-01-a630fd7b.jsonl (metadata and opening context
+    // only, same sessionId) and appended the turn to the first file.
+    const run = 'fixtures/fidelity/logs/gemini-cli-0.61.0/tools-resume/tmp/work/chats';
+    const base = await mkdtemp(join(tmpdir(), 'palimpsest-gemini-'));
+    const home = join(base, 'home');
+    const chats = join(home, '.gemini', 'tmp', 'work', 'chats');
+    await mkdir(chats, { recursive: true });
+    for (const n of ['session-2026-12-02T21-00-a630fd7b.jsonl', 'session-2026-12-02T21-01-a630fd7b.jsonl'])
+      await copyFile(join(run, n), join(chats, n));
+    const d = await discoverSessions({
+      home,
+      env: { PALIMPSEST_CACHE_DIR: join(base, 'cache') },
+      platform: 'linux',
+      harnesses: ['gemini-cli'],
+    });
+    expect(d.sessions.map((s) => [s.path.slice(chats.length), s.files])).toEqual([['/session-2026-12-02T21-00-a630fd7b.jsonl', 2]]);
+  });
 });

@@ -9,6 +9,7 @@ import { COMPRESSION_ACK, RESPONSE_SUFFIX, type TargetItem, isResponseTurn, item
 import { type GeminiMessage, MESSAGE_TYPES, isMetadata, listMessages, readMessage, setMessages, textOf, usageOf } from './records';
 import { sessionIdFromPath, parentFromPath } from './paths';
 import { GEMINI_CONTEXT_UNRECORDED } from '../../dialects/gemini-unrecorded';
+import { geminiStubSessionId } from '../../dialects/gemini-stub';
 
 /**
  * One Gemini CLI session file, JSONL or a legacy whole `.json`, read into canonical events. The
@@ -44,6 +45,9 @@ export interface GeminiBranch {
   readonly parentSeq: number;
 }
 
+/** A `--resume` stub holds a metadata line and one or two context writes: more records, and it is not one. */
+const STUB_RECORDS = 4;
+
 interface Live {
   readonly key: string;
   readonly msgId: string;
@@ -71,6 +75,9 @@ export class GeminiFileImport implements FileImport {
   /** `tokens.input` of the latest response: the CLI's `lastPromptTokenCount`, which its compression compares. */
   private lastPrompt: number | null = null;
 
+  /** The first records while the file may still be a `--resume` stub (../../dialects/gemini-stub.ts); null once it cannot. */
+  private head: Record<string, unknown>[] | null = [];
+
   constructor(
     private readonly sink: ImportSink,
     private readonly path: string,
@@ -79,6 +86,7 @@ export class GeminiFileImport implements FileImport {
 
   line(l: JsonLine): void {
     const v = l.value;
+    if (this.head !== null) this.head = this.head.length < STUB_RECORDS ? [...this.head, v] : null;
     if ('$rewindTo' in v) return this.rewind(v.$rewindTo, l);
     if ('$set' in v) return this.set(v, l);
     if (isMetadata(v)) return this.metadata(v, l);
@@ -93,7 +101,17 @@ export class GeminiFileImport implements FileImport {
   }
 
   /** Nothing is left open at the end of a file; unknown records are reported by the catalog (UNKNOWN_RECORDS). */
-  end(): void {}
+  end(): void {
+    const id = this.head === null ? null : geminiStubSessionId(this.head);
+    if (id === null) return;
+    this.sink.diagnostic({
+      rule: 'GEMINI_RESUME_STUB',
+      severity: 'info',
+      message: `This file holds only the metadata line and the opening context, no prompt. Gemini CLI 0.61 opens such a file under the resumed session's id when resuming (${id}) and appends the turn to that session's first file, session-*-${id.slice(0, 8)}.json(l) in this folder: the conversation is there. Without such a file beside it, this is a chat that has not had its first prompt.`,
+      line: null,
+      seqs: [],
+    });
+  }
 
   /** Request and compaction ids are the session's: a subagent's carry its branch. */
   private get idPrefix(): string {

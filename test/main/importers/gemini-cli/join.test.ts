@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSession } from '../../../../src/main/session/load';
 
 const SUB = 'fixtures/gemini-cli/written/subagent/chats';
+const RESUME = 'fixtures/fidelity/logs/gemini-cli-0.61.0/tools-resume/tmp/work/chats';
 
 async function events(path: string) {
   const s = await loadSession(path);
@@ -45,5 +46,14 @@ describe('Gemini CLI sessions over several files', () => {
     expect(r.events.find((e) => e.kind === 'session')).toMatchObject({
       parent: { session: '7e1a2b3c-4d5e-4f60-8a71-92b3c4d5e6f7', origin: 'subagent' },
     });
+  });
+
+  it('names a 0.61 --resume stub (the real run) and leaves the session file unchanged', async () => {
+    const stub = await events(`${RESUME}/session-2026-12-02T21-01-a630fd7b.jsonl`);
+    expect(stub.diagnostics.map((d) => [d.rule, d.severity])).toEqual([['GEMINI_RESUME_STUB', 'info']]);
+    expect(stub.diagnostics[0]?.message).toContain('a630fd7b-b220-403f-95fd-5a69ef766fb4');
+    const main = await events(`${RESUME}/session-2026-12-02T21-00-a630fd7b.jsonl`);
+    expect(main.files).toHaveLength(1);
+    expect(main.diagnostics.filter((d) => d.rule === 'GEMINI_RESUME_STUB')).toEqual([]);
   });
 });
