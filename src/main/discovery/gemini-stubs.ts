@@ -1,6 +1,6 @@
-import { closeSync, readSync } from 'node:fs';
 import { geminiStubSessionId } from '../dialects/gemini-stub';
-import { openRegularSync, readRegularFileSync } from '../files/open-regular';
+import { readRegularFileSync } from '../files/open-regular';
+import { headSessionId } from './head-session-id';
 
 /** A stub holds a metadata line and the opening context: a file larger than this is not one. */
 const MAX_STUB_BYTES = 1024 * 1024;
@@ -29,7 +29,7 @@ export function geminiStubs(paths: readonly string[], size: (path: string) => nu
       if (id !== null) stubs.set(p, id);
     }
     for (const [stub, id] of stubs) {
-      const owner = group.filter((p) => !stubs.has(p) && sessionIdOf(p) === id).pop();
+      const owner = group.filter((p) => !stubs.has(p) && headSessionId(p) === id).pop();
       if (owner !== undefined) out.set(stub, owner);
     }
   }
@@ -48,20 +48,5 @@ function stubId(path: string): string | null {
     return geminiStubSessionId(records);
   } catch {
     return null;
-  }
-}
-
-/** The `sessionId` a chat's first 4 kB name (its metadata line's, or a legacy document's), if any. */
-function sessionIdOf(path: string): string | null {
-  let fd: number | null = null;
-  try {
-    fd = openRegularSync(path);
-    const buf = Buffer.allocUnsafe(4096);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return /"sessionId":\s*"([^"\\]+)"/.exec(buf.toString('utf8', 0, n))?.[1] ?? null;
-  } catch {
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
   }
 }

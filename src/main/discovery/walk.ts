@@ -1,9 +1,10 @@
-import { type Dirent, closeSync, readSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { normalize, sep } from 'node:path';
-import { kindOf, NotRegularFile, openRegularSync } from '../files/open-regular';
+import { kindOf, NotRegularFile } from '../files/open-regular';
 import { geminiStubs } from './gemini-stubs';
 import type { Root } from './locations';
 import type { FileStamp, Harness, SessionCandidate } from './types';
+import { headSessionId } from './head-session-id';
 
 /*
  * The sessions under one root, by the harness's own layout (see ./locations.ts for the sources),
@@ -169,7 +170,7 @@ export function walkRoot(given: Root): WalkResult {
           sessions.set(id, files);
         }
         for (const a of agents) {
-          const parent = sessions.get(sessionIdOf(a.path) ?? '');
+          const parent = sessions.get(headSessionId(a.path) ?? '');
           if (parent) parent.push(a);
           else sessions.set(a.path.slice(dir.length + 1, -'.jsonl'.length), [a]); // no parent here: a session of its own
         }
@@ -298,22 +299,6 @@ function walkGeminiChats(
     else for (const f of files) if (f) sessions.set(f.path, [f]);
   }
   for (const [path, files] of sessions) add('gemini-cli', path, files);
-}
-
-/** The `sessionId` on the first line of a Claude Code file (read from its first 4 kB), if any. */
-function sessionIdOf(path: string): string | null {
-  let fd: number | null = null;
-  try {
-    fd = openRegularSync(path);
-    const buf = Buffer.allocUnsafe(4096);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const m = /"sessionId":"([^"\\]+)"/.exec(buf.toString('utf8', 0, n));
-    return m?.[1] ?? null;
-  } catch {
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
 }
 
 function statSafe(path: string): ReturnType<typeof statSync> | null {
