@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sessionTexts } from './session-texts';
 import {
   BoundedEncoder,
   cutPiece,
@@ -78,15 +78,7 @@ describe('bounded encoder', () => {
   });
 
   it('agrees with js-tiktoken on a real Claude Code session (fixtures/claude-code/short.jsonl)', () => {
-    const raw = readFileSync(new URL('../../../fixtures/claude-code/short.jsonl', import.meta.url), 'utf8');
-    const texts: string[] = [];
-    const collect = (v: unknown): void => {
-      if (typeof v === 'string') {
-        if (v.length > 0 && v.length < 20_000) texts.push(v);
-      } else if (Array.isArray(v)) v.forEach(collect);
-      else if (v && typeof v === 'object') Object.values(v).forEach(collect);
-    };
-    for (const line of raw.split('\n')) if (line.trim()) collect(JSON.parse(line));
+    const texts = sessionTexts(20_000);
     expect(texts.length).toBeGreaterThan(50);
     const e = new BoundedEncoder('o200k_base', o200k.bpe, o200k.patStr);
     let ours = 0;

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEncoder, loadTiktoken, type BpeEncoder } from '../../../src/main/tokens/encoder';
 import { parseRanks, RankBpe, utf8Binary } from '../../../src/main/tokens/rank-bpe';
+import { sessionTexts } from './session-texts';
 
 const encodings = ['o200k_base', 'cl100k_base'] as const;
 const reference = new Map<string, BpeEncoder>();
@@ -59,15 +59,7 @@ describe('lean byte-pair encoding over the rank files', () => {
   });
 
   it('agrees with js-tiktoken on a real Claude Code session (fixtures/claude-code/short.jsonl)', () => {
-    const raw = readFileSync(new URL('../../../fixtures/claude-code/short.jsonl', import.meta.url), 'utf8');
-    const texts: string[] = [];
-    const collect = (v: unknown): void => {
-      if (typeof v === 'string') {
-        if (v.length > 0 && v.length < 5_000) texts.push(v);
-      } else if (Array.isArray(v)) v.forEach(collect);
-      else if (v && typeof v === 'object') Object.values(v).forEach(collect);
-    };
-    for (const line of raw.split('\n')) if (line.trim()) collect(JSON.parse(line));
+    const texts = sessionTexts(5_000);
     for (const enc of encodings) {
       const ours = lean.get(enc) as RankBpe;
       const theirs = reference.get(enc) as BpeEncoder;
