@@ -21,11 +21,16 @@ import { pinnedPrices } from '../tokens/cache-breaks';
 
 type SessionImpl = { readonly [M in SessionMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
 
-export function sessionImplementations(ctx: { readonly registry: SessionRegistry; readonly rerun?: { readonly env?: Env } }): SessionImpl {
-  const { registry } = ctx;
+export function sessionImplementations(ctx: {
+  readonly registry: SessionRegistry;
+  readonly rerun?: { readonly env?: Env };
+  readonly countCacheDir?: string;
+}): SessionImpl {
+  const { registry, countCacheDir } = ctx;
   const open = (sessionId: string, branch?: string) => {
     const s = registry.get(sessionId);
-    return { s, b: branchOf(s, branch), alive: () => registry.size > 0 && isOpen(registry, sessionId) };
+    const alive = () => registry.size > 0 && isOpen(registry, sessionId);
+    return { s, b: branchOf(s, branch), host: countCacheDir === undefined ? { alive } : { alive, countCacheDir } };
   };
 
   return {
@@ -65,15 +70,15 @@ export function sessionImplementations(ctx: { readonly registry: SessionRegistry
     },
 
     async getTokenMeter({ sessionId, branch, index, policy }) {
-      const { s, b, alive } = open(sessionId, branch);
-      return contractOutput('getTokenMeter', tokenMeter(s.inspector, b, index, policy, alive));
+      const { s, b, host } = open(sessionId, branch);
+      return contractOutput('getTokenMeter', tokenMeter(s.inspector, b, index, policy, host));
     },
 
     async getTokenSeries({ sessionId, branch, policy }) {
-      const { s, b, alive } = open(sessionId, branch);
+      const { s, b, host } = open(sessionId, branch);
       // The prices the user pinned for re-runs price the cache breaks too: nothing is looked up.
       const prices = pinnedPrices((await readSettings(ctx.rerun?.env ?? process.env)).chain);
-      return contractOutput('getTokenSeries', tokenSeries(s.inspector, b, policy, alive, prices));
+      return contractOutput('getTokenSeries', tokenSeries(s.inspector, b, policy, host, prices));
     },
 
     async getCompaction({ sessionId, branch, compactionId }) {

@@ -52,6 +52,8 @@ export interface HandlerContext {
   readonly library?: Library;
   /** Re-runs (docs/rerun.md): the environment API keys and the data directory are read from, and a key store. Default: process.env, no store. */
   readonly rerun?: RerunHostOptions;
+  /** Palimpsest's cache folder: token counts are kept there between runs, shared with the CLI. None: kept in memory only. */
+  readonly countCacheDir?: string;
 }
 
 export type Handlers = { readonly [M in ApiMethod]: (input: unknown) => Promise<ApiResult<ApiOutput<M>>> };

@@ -7,6 +7,7 @@ import type { DiscoverOptions } from '../discovery/discover';
 import type { EndpointApprovals } from '../providers/endpoints';
 import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import { Library, type Confirm, type Picker } from '../library/library';
+import { indexDir } from '../discovery/index-cache';
 
 /**
  * What every host (the web host, the Electron shell, the end-to-end harness) builds from its
@@ -102,6 +103,7 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
     ...(initialCaptures ? { initialCaptures } : {}),
     library,
     rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) },
+    countCacheDir: indexDir(),
   });
   return {
     handlers,

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { writeChain } from '../../../src/main/rerun/settings';
 import { PinnedModel } from '../../../src/shared/rerun/pinned';
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { closeSessionTokens } from '../../../src/main/api/session/tokens';
+import { resetSharedCountCaches, sharedCountCache } from '../../../src/main/tokens/shared-cache';
 import { loadSession } from '../../../src/main/session/load';
 import { replay } from '../../../src/shared/replay/fold';
 import { fatesAt } from '../../../src/shared/replay/view';
@@ -19,13 +20,19 @@ let registry: SessionRegistry;
 let h: Handlers;
 const logged: string[] = [];
 
-beforeAll(() => {
+let cacheDir: string;
+
+beforeAll(async () => {
+  // The host's token counts are kept in a cache folder: this file's own, not the user's.
+  cacheDir = await mkdtemp(join(tmpdir(), 'palimpsest-counts-'));
+  resetSharedCountCaches();
   registry = new SessionRegistry({ allow: 'any' });
-  h = createHandlers({ registry, initialPaths: [], logError: (m, e) => logged.push(`${m}: ${String(e)}`) });
+  h = createHandlers({ registry, initialPaths: [], countCacheDir: cacheDir, logError: (m, e) => logged.push(`${m}: ${String(e)}`) });
 });
 afterAll(async () => {
   registry.dispose();
   await closeSessionTokens();
+  resetSharedCountCaches();
 });
 
 const open = async (path: string) => value(await h.openSession({ path })).sessionId;
@@ -135,6 +142,33 @@ describe('session inspector handlers on basic.jsonl', () => {
     const done = value(await h.getTokenMeter({ sessionId: id, index: 9 }));
     expect(done).toMatchObject({ pending: false, uncounted: 0 });
     expect(done.verdict?.state).toBe('below');
+  });
+
+  it('keeps what it counted in the cache folder, and a later host counts nothing of it again', async () => {
+    const id = await open(MAPREDUCE);
+    let s = value(await h.getTokenSeries({ sessionId: id }));
+    for (let i = 0; i < 400 && (s.pending || s.counting.state === 'counting'); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      s = value(await h.getTokenSeries({ sessionId: id }));
+    }
+    expect(s.counting.state).toBe('done');
+    expect((await stat(join(cacheDir, 'token-counts.bin'))).size).toBeGreaterThan(16);
+
+    // A new host (the app started again): its cache is read back from the file.
+    resetSharedCountCaches();
+    const reg = new SessionRegistry({ allow: 'any' });
+    const again = createHandlers({ registry: reg, initialPaths: [], countCacheDir: cacheDir });
+    const id2 = value(await again.openSession({ path: MAPREDUCE })).sessionId;
+    let s2 = value(await again.getTokenSeries({ sessionId: id2 }));
+    for (let i = 0; i < 400 && (s2.pending || s2.counting.state === 'counting'); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      s2 = value(await again.getTokenSeries({ sessionId: id2 }));
+    }
+    expect(s2.points.map((p) => [p.estimated, p.uncounted])).toEqual(s.points.map((p) => [p.estimated, p.uncounted]));
+    const cache = sharedCountCache(cacheDir);
+    expect(cache?.misses).toBe(0);
+    expect(cache?.store?.hits).toBeGreaterThan(0);
+    reg.dispose();
   });
 });
 

@@ -8,6 +8,7 @@ import { policyJson } from '../../present/tokens';
 import type { SessionInspector } from '../../session/inspector';
 import { createTokenCounter, type TokenCounter } from '../../tokens/pool';
 import { SessionTokens } from '../../tokens/service';
+import { saveSharedCountCaches, sharedCountCache } from '../../tokens/shared-cache';
 import { ApiFailure } from '../sessions';
 import { ReportBuilder } from './report-builder';
 
@@ -42,15 +43,27 @@ function sharedCounter(): TokenCounter {
 export async function closeSessionTokens(): Promise<void> {
   const c = counter;
   counter = null;
+  saveSharedCountCaches();
   await c?.dispose();
 }
 
-function entryFor(inspector: SessionInspector, branch: string, alive: () => boolean): Entry {
+/** What a host tells the token meters: whether the session is still open, and where counts are kept between runs. */
+export interface TokenHost {
+  readonly alive: () => boolean;
+  /** Palimpsest's cache folder, whose count store the CLI shares; none: counts live as long as the host. */
+  readonly countCacheDir?: string;
+}
+
+function entryFor(inspector: SessionInspector, branch: string, host: TokenHost): Entry {
+  const { alive } = host;
   let m = entries.get(inspector);
   if (!m) entries.set(inspector, (m = new Map()));
   const known = m.get(branch);
   if (known) return known;
-  const tokens = new SessionTokens(inspector, { counter: sharedCounter(), branch });
+  // One count cache for every open session, behind the count store the CLI keeps on disk: a
+  // session counted once, by the app or by `palimpsest tokens`, is not counted again.
+  const cache = sharedCountCache(host.countCacheDir);
+  const tokens = new SessionTokens(inspector, { counter: sharedCounter(), branch, ...(cache ? { cache } : {}) });
   const entry: Entry = {
     tokens,
     abort: new AbortController(),
@@ -80,6 +93,7 @@ function entryFor(inspector: SessionInspector, branch: string, alive: () => bool
       .then(
         (run) => {
           entry.status = { state: 'done', refs: run.refs, totalRefs: run.refs, error: null };
+          saveSharedCountCaches();
         },
         (err: unknown) => {
           entry.status = { ...entry.status, state: 'failed', error: err instanceof Error ? err.message : String(err) };
@@ -107,8 +121,8 @@ function policyOf(e: Entry, spec: string | undefined): { policy: TokenPolicy; er
   return { policy, error };
 }
 
-export function tokenMeter(inspector: SessionInspector, branch: string, index: number, spec: string | undefined, alive: () => boolean) {
-  const e = entryFor(inspector, branch, alive);
+export function tokenMeter(inspector: SessionInspector, branch: string, index: number, spec: string | undefined, host: TokenHost) {
+  const e = entryFor(inspector, branch, host);
   const { policy, error } = policyOf(e, spec);
   const account = e.tokens.view(index, policy);
   if (!account) throw new ApiFailure('NO_REQUEST', `No request ${index} on branch ${branch}.`);
@@ -158,10 +172,10 @@ export function tokenSeries(
   inspector: SessionInspector,
   branch: string,
   spec: string | undefined,
-  alive: () => boolean,
+  host: TokenHost,
   prices: ReadonlyMap<string, ModelPrices> = new Map(),
 ) {
-  const e = entryFor(inspector, branch, alive);
+  const e = entryFor(inspector, branch, host);
   const { policy, error } = policyOf(e, spec);
   const { report, pending } = e.reports.get(spec?.trim() ?? '', policy);
   if (!report) {
