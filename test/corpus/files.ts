@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /*
@@ -12,15 +12,9 @@ export const COMMITTED = 'fixtures/corpus';
 export const FETCHED = '.corpus';
 export const CLIENTS = ['claude-code', 'codex'] as const;
 
-/** Real client logs kept in other fixture folders (sources in their folders' notes). */
-export const OTHER_REAL = [
-  'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
-  'fixtures/claude-code/short.jsonl',
-  'fixtures/claude-code/tool_heavy.jsonl',
-  'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl',
-  'fixtures/codex/rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl',
-  'fixtures/codex/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl',
-];
+/** Real client logs kept in other fixture folders (sources in their folders' notes); the corpus scripts read the same list. */
+export const OTHER_REAL: readonly string[] = (JSON.parse(readFileSync('fixtures/corpus/other-real.json', 'utf8')) as { files: string[] })
+  .files;
 
 /** Every .jsonl under `dir`, sorted; a session's `subagents/` folder is left to its session. */
 function walk(dir: string): string[] {
