@@ -32,6 +32,19 @@ export interface RunDirs {
   readonly baseUrl: string;
 }
 
+/** How a client runs interactively, in a terminal (./terminal.ts), for a scenario that says `interactive`. */
+export interface InteractiveDef {
+  argv(dirs: RunDirs, settings: readonly string[]): string[];
+  /** Files that answer the first-run screens an interactive start shows (path relative to the home → text). */
+  homeFiles(dirs: RunDirs, env: Readonly<Record<string, string>>): Record<string, string>;
+  /** Matches the screen while the client is working on a turn. */
+  readonly busy: RegExp;
+  /** Matches the screen when the client waits for input (nothing is typed before). */
+  readonly ready: RegExp;
+  /** Typed at the end to leave the client. */
+  readonly exit: string;
+}
+
 export interface ClientDef {
   readonly id: ClientId;
   readonly pkg: string;
@@ -53,6 +66,8 @@ export interface ClientDef {
   logs(home: string): string[];
   /** The file to open in Palimpsest for a session (its main log). */
   mainLog(logs: readonly string[], sessionId: string | null): string | null;
+  /** Absent: the client's scenarios are headless only. */
+  readonly interactive?: InteractiveDef;
 }
 
 export const claudeCode: ClientDef = {
@@ -102,6 +117,28 @@ export const claudeCode: ClientDef = {
   mainLog(logs, sessionId) {
     const mains = logs.filter((l) => !l.includes('/subagents/'));
     return (sessionId ? mains.find((l) => l.endsWith(`/${sessionId}.jsonl`)) : undefined) ?? mains[0] ?? null;
+  },
+  interactive: {
+    argv: (_dirs, settings) => ['--allowedTools', 'Bash', ...settings],
+    // The first-run screens, answered as a user who has used it before: onboarding done, the
+    // working folder trusted, the API key from the environment approved (by its last 20 characters).
+    homeFiles: ({ work }, env) => ({
+      '.claude.json': `${JSON.stringify(
+        {
+          hasCompletedOnboarding: true,
+          theme: 'dark',
+          numStartups: 5,
+          customApiKeyResponses: { approved: [(env.ANTHROPIC_API_KEY ?? '').slice(-20)], rejected: [] },
+          projects: { [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: ['Bash'] } },
+        },
+        null,
+        2,
+      )}\n`,
+    }),
+    busy: /esc to interrupt/i,
+    // The input line: "❯" (or ">" in older versions) and a space or a no-break space, at the start of a screen line.
+    ready: /^[❯>][ \u00a0]/mu,
+    exit: '/exit',
   },
 };
 

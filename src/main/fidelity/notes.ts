@@ -280,6 +280,17 @@ under, then just over, the trigger) on 2.1.9 and 2.1.97, and microcompact on 2.1
 \`--versions current\` the current versions only, and \`--versions 2.1.9,0.47.0\` a list. What each
 version's log records is in docs/compatibility.md, generated from the saved runs by \`npm run docs:compat\`.
 
+**Interactive scenarios.** Claude Code's print mode (\`-p\`) logs only user, assistant and
+\`compact_boundary\` messages, so some shapes of a real user's log never appear in a headless run. A
+scenario marked \`interactive\` types its turns, slash commands included, into one interactive session
+of the client, in a terminal: tmux on a private socket (src/main/fidelity/terminal.ts). The first-run
+screens are answered by files in the temporary home (onboarding done, the folder trusted, the test key
+approved). A turn ends when the mock, the logs and the screen have been still for 3 s, the input line
+is showing and no work is in progress; the session ends with \`/exit\`. Two such scenarios:
+microcompact-interactive (2.1.9, which then writes its \`microcompact_boundary\` record) and
+local-command-interactive (2.1.9, 2.1.97 and 2.1.332: \`/context\` then \`/compact\` typed, which leaves
+the command's echo unanswered before the boundary). \`.ci/run\` installs tmux where it is missing.
+
 **Time.** Measured here (2 shared cores, clients already in the cache): the current versions alone
 (\`--versions current\`, 13 runs) take 1 min 45 s; the whole matrix (44 runs) takes 7 min 53 s. The
 matrix adds about 6 minutes, so CI (.ci/run) runs all of it, in two parts. The current versions are

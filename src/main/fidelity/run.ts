@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { type CapturedRequest, startMockProvider } from '../mock';
 import { CLIENTS, type ClientDef, logRelative } from './clients';
 import type { Installed } from './install';
 import type { Scenario } from './scenario';
+import { runInteractive } from './run-interactive';
+import { freePort, RECORD_ROUTE, tail } from './run-shared';
+import { TerminalSession } from './terminal';
 
 /*
  * Runs one scenario: a fresh HOME / CODEX_HOME and working directory under the run root, the mock
@@ -57,10 +59,6 @@ export function defaultRunRoot(): string {
   return join(tmpdir(), 'palimpsest-fidelity-run');
 }
 
-function tail(s: string, n = 4000): string {
-  return s.length > n ? s.slice(s.length - n) : s;
-}
-
 function runTurn(
   bin: string,
   argv: string[],
@@ -102,26 +100,6 @@ function runTurn(
   });
 }
 
-/** A free port on 127.0.0.1 (the recorder's: Codex reads its base URL from a setting, not from the environment). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** The recorder's route for a client's provider (`/anthropic`, `/openai`). */
-const RECORD_ROUTE: Readonly<Record<string, string>> = {
-  'anthropic-messages': 'anthropic',
-  'openai-responses': 'openai',
-  'openai-chat': 'openai',
-  gemini: 'gemini',
-};
-
 export async function runScenario(
   scenario: Scenario,
   installed: Pick<Extract<Installed, { ok: true }>, 'bin'>,
@@ -149,48 +127,59 @@ export async function runScenario(
     writeFileSync(join(home, p), text);
   }
   try {
-    for (const [i, t] of scenario.turns.entries()) {
-      const resume = i > 0 && t.resume !== false ? sessionId : null;
-      if (i > 0 && t.resume !== false && !resume) {
-        problems.push(`turn ${i + 1}: no session id to resume`);
-        break;
+    if (scenario.interactive) {
+      if (!client.interactive) problems.push(`${client.id} has no interactive mode: the scenario cannot run`);
+      else if (!(await TerminalSession.available())) problems.push('tmux is not installed: the interactive scenario cannot run');
+      else {
+        const r = await runInteractive(scenario, client, client.interactive, installed.bin, { home, work, dir, mock, opts });
+        turns.push(...r.turns);
+        problems.push(...r.problems);
+        captures.push(...r.captures);
       }
-      // Recorded: the client talks to `palimpsest record`, which forwards to the mock and writes a
-      // capture per turn; the recorder sets the base URL variables itself.
-      const port = opts.record ? await freePort() : null;
-      const baseUrl = port === null ? mock.url : `http://127.0.0.1:${port}/${RECORD_ROUTE[client.protocol] ?? 'anthropic'}`;
-      const dirs = { home, work, baseUrl };
-      const argv = client.argv({ prompt: t.prompt, resume, args: t.args }, dirs, scenario.settings);
-      opts.log?.(
-        `  ${client.id} ${scenario.name} turn ${i + 1}: ${JSON.stringify(t.prompt.slice(0, 60))}${resume ? ' (resume)' : ''}${port !== null ? ' (recorded)' : ''}`,
-      );
-      let bin = installed.bin;
-      let args = argv;
-      if (opts.record && port !== null) {
-        const out = join(dir, `capture-${i + 1}.jsonl`);
-        captures.push(out);
-        bin = process.execPath;
-        args = [opts.record.cli, 'record', '--out', out, '--upstream', mock.url, '--port', String(port), '--', installed.bin, ...argv];
+    } else {
+      for (const [i, t] of scenario.turns.entries()) {
+        const resume = i > 0 && t.resume !== false ? sessionId : null;
+        if (i > 0 && t.resume !== false && !resume) {
+          problems.push(`turn ${i + 1}: no session id to resume`);
+          break;
+        }
+        // Recorded: the client talks to `palimpsest record`, which forwards to the mock and writes a
+        // capture per turn; the recorder sets the base URL variables itself.
+        const port = opts.record ? await freePort() : null;
+        const baseUrl = port === null ? mock.url : `http://127.0.0.1:${port}/${RECORD_ROUTE[client.protocol] ?? 'anthropic'}`;
+        const dirs = { home, work, baseUrl };
+        const argv = client.argv({ prompt: t.prompt, resume, args: t.args }, dirs, scenario.settings);
+        opts.log?.(
+          `  ${client.id} ${scenario.name} turn ${i + 1}: ${JSON.stringify(t.prompt.slice(0, 60))}${resume ? ' (resume)' : ''}${port !== null ? ' (recorded)' : ''}`,
+        );
+        let bin = installed.bin;
+        let args = argv;
+        if (opts.record && port !== null) {
+          const out = join(dir, `capture-${i + 1}.jsonl`);
+          captures.push(out);
+          bin = process.execPath;
+          args = [opts.record.cli, 'record', '--out', out, '--upstream', mock.url, '--port', String(port), '--', installed.bin, ...argv];
+        }
+        const r = await runTurn(bin, args, { ...client.env(dirs), ...scenario.env }, work, scenario.turnTimeoutMs);
+        const sid = client.sessionId(r.stdout, r.stderr);
+        if (sid && !sessionId) sessionId = sid;
+        turns.push({
+          prompt: t.prompt,
+          argv,
+          exitCode: r.code,
+          signal: r.signal,
+          timedOut: r.timedOut,
+          durationMs: r.ms,
+          sessionId: sid,
+          expect: t.expect,
+          stdout: tail(r.stdout),
+          stderr: tail(r.stderr),
+        });
+        if (r.timedOut) problems.push(`turn ${i + 1} timed out after ${scenario.turnTimeoutMs} ms`);
+        else if (t.expect === 'ok' && r.code !== 0)
+          problems.push(`turn ${i + 1} exited ${r.code ?? r.signal}: ${tail(r.stderr || r.stdout, 300).trim()}`);
+        else if (t.expect === 'fail' && r.code === 0) problems.push(`turn ${i + 1} was expected to fail and exited 0`);
       }
-      const r = await runTurn(bin, args, { ...client.env(dirs), ...scenario.env }, work, scenario.turnTimeoutMs);
-      const sid = client.sessionId(r.stdout, r.stderr);
-      if (sid && !sessionId) sessionId = sid;
-      turns.push({
-        prompt: t.prompt,
-        argv,
-        exitCode: r.code,
-        signal: r.signal,
-        timedOut: r.timedOut,
-        durationMs: r.ms,
-        sessionId: sid,
-        expect: t.expect,
-        stdout: tail(r.stdout),
-        stderr: tail(r.stderr),
-      });
-      if (r.timedOut) problems.push(`turn ${i + 1} timed out after ${scenario.turnTimeoutMs} ms`);
-      else if (t.expect === 'ok' && r.code !== 0)
-        problems.push(`turn ${i + 1} exited ${r.code ?? r.signal}: ${tail(r.stderr || r.stdout, 300).trim()}`);
-      else if (t.expect === 'fail' && r.code === 0) problems.push(`turn ${i + 1} was expected to fail and exited 0`);
     }
   } finally {
     await mock.dispose();

@@ -6,7 +6,7 @@ import { Script } from '../mock/script';
 /*
  * A fidelity scenario (fixtures/fidelity/scenarios/*.json): one client, the mock's script, and the
  * turns to run. Turns after the first continue the session (`--resume` / `exec resume`) unless
- * they say `resume: false`.
+ * they say `resume: false`; in an `interactive` scenario they are typed into one session.
  */
 
 export const Turn = z.object({
@@ -48,6 +48,12 @@ export const Scenario = z.object({
    * compaction faults, which the matrix leaves out to bound its time and the fixtures' size.
    */
   currentOnly: z.boolean().default(false),
+  /**
+   * The turns are typed, one after the other, into one interactive session of the client in a
+   * terminal (./terminal.ts), for what only an interactive session logs. A turn's `args` and
+   * `resume` do not apply; a prompt may be a slash command.
+   */
+  interactive: z.boolean().default(false),
 });
 export type Scenario = z.infer<typeof Scenario>;
 
