@@ -93,19 +93,25 @@ src/main/fidelity/compat-notes.ts.
   echo when the next turn resumes a conversation ending with a user message; 2.1.332 writes none,
   keeps the echo out of the summarizer call and sends it after the summary. 2.1.97 sends the echo in
   neither. So a headless log never leaves the echo unanswered before a boundary; an interactive
-  session does, which is why PENDING_USER_SUMMARISED skips local-command echoes. Source:
-  local-command-compact's logs and captured.jsonl (2.1.97, 2.1.332; 2.1.9 and 2.1.197 run by hand),
-  and the resume step that inserts the reply in 2.1.97's bundled JavaScript.
+  session does (local-command-interactive: typed, 2.1.97 logs the caveat, the \`/context\` echo and its
+  output right before the boundary, answered by nothing), which is why PENDING_USER_SUMMARISED skips
+  local-command echoes. 2.1.332 logs the command as \`system/local_command\` records and its report as a
+  user message; 2.1.9 logs nothing of \`/context\`, typed or not. Source: the logs and captured.jsonl
+  of local-command-compact (2.1.97, 2.1.332; 2.1.9 and 2.1.197 run by hand) and
+  local-command-interactive (2.1.9, 2.1.97, 2.1.332), and the resume step that inserts the reply in
+  2.1.97's bundled JavaScript.
 - **Claude Code microcompact and print mode.** Before each agent call 2.1.9 clears the results of
   Read, Bash, Grep, Glob, WebSearch, WebFetch, Edit and Write calls but the last three, oldest first,
   while the rest pass 40,000 tokens, when the last reply reported at least its warning threshold
   (the trigger less 20,000) and the clearing saves at least 20,000; a cleared result is sent as a
   saved-to-file note. It writes a \`system/microcompact_boundary\` record, but its print mode (\`-p\`)
   records only user, assistant and \`compact_boundary\` messages,
-  so a headless log has neither that record nor any attachment. 2.1.97 and later create no
+  so a headless log has neither that record nor any attachment. Typed into an interactive session
+  (microcompact-interactive), 2.1.9 writes the record, naming in \`compactedToolIds\` exactly the
+  results it sent as notes from then on; it still logs no todo reminder. 2.1.97 and later create no
   \`microcompact_boundary\` at all (2.1.97 clears results only after an idle gap behind a server-side
-  flag, off by default). The importer's reading of the record stays pinned on a record built by hand.
-  Source: microcompact's log and captured.jsonl, and the clients' bundled code.
+  flag, off by default). Source: the logs and captured.jsonl of microcompact and
+  microcompact-interactive, and the clients' bundled code.
 - **Claude Code summarizer files.** No version run writes \`agent-acompact-*.jsonl\`: 2.1.9 calls the
   summarizer without a forked agent, and 2.1.97, 2.1.197 and 2.1.332 fork it with \`skipTranscript\`
   set. Source: the compaction code in each version's bundle.
