@@ -6,6 +6,7 @@ import type { ClaudeFile } from './file';
 import { itemEvent } from './items';
 import { type Obj, obj, str } from './json';
 import { branchFor, recordBranch } from './placement';
+import type { Branch } from './skeleton';
 import { record, typeName } from './records';
 import type { PendingBlob } from './requests';
 import { type NodeData, type SurfaceNode, fromArray, toArray } from './surface';
@@ -60,6 +61,8 @@ export function apiRequest(f: ClaudeFile, v: Obj): void {
  */
 function rebuildSurface(f: ClaudeFile, v: Obj): void {
   const b = recordBranch(f, v);
+  // What an earlier call left waiting is this call's business now: its surface is rebuilt whole.
+  b.lateAttachments = null;
   const r = f.api.resolve(v);
   if (r.bad !== null) {
     f.findings.apiRequestBadCount(f.cur.line, r.bad);
@@ -120,5 +123,25 @@ function rebuildSurface(f: ClaudeFile, v: Obj): void {
     nodes.push({ id: w.id, seq, calls: undefined });
   }
   b.node = fromArray(nodes);
+  b.lateAttachments = [];
   f.api.remember(r.id, messages);
+}
+
+/**
+ * Before the request event of a call whose messages an \`api-request\` gave: the attachments logged
+ * since that record are dropped from the surface, as the rebuild drops those logged before it. The
+ * client writes its records through a queue, so an attachment made while the call was being built
+ * can land after the \`api-request\` line (its timestamp is earlier); the call did not send it, and
+ * the next \`api-request\` says what is sent next.
+ */
+export function dropLateAttachments(f: ClaudeFile, b: Branch): void {
+  const late = b.lateAttachments;
+  b.lateAttachments = null;
+  if (!late || late.length === 0) return;
+  const gone = new Set(late);
+  const live = toArray(b.node);
+  const drop = live.filter((n) => gone.has(n.id)).map((n) => n.id);
+  if (drop.length === 0) return;
+  f.emit(b, { kind: 'drop', items: drop, reason: 'other' });
+  b.node = fromArray(live.filter((n) => !gone.has(n.id)).map((n) => ({ id: n.id, seq: n.seq, calls: n.calls })));
 }

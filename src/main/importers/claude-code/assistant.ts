@@ -6,6 +6,7 @@ import type { ClaudeFile } from './file';
 import { enter, itemEvent, settle } from './items';
 import { type Obj, id, oneLine, str } from './json';
 import { SPAWN_TOOLS } from './known';
+import { dropLateAttachments } from './api-request';
 import { type Branch, type Placement, type Skel, inHistory, locOf } from './skeleton';
 
 /*
@@ -67,6 +68,7 @@ export function assistant(f: ClaudeFile, v: Obj, message: Obj | undefined, skel:
     let reqSeq = -1;
     if (request) {
       flush(f, b);
+      dropLateAttachments(f, b);
       if (model !== undefined && !synthetic && model !== b.model) {
         f.emit(b, { kind: 'header', route: { model } });
         b.model = model;

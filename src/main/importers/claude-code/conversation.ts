@@ -93,6 +93,8 @@ function userItem(
       );
     seq = f.emit(b, itemEvent(item, pl.before !== undefined ? { op: 'insert', before: pl.before } : { op: 'append' }, at));
     enter(b, pl, { id: itemId, seq, calls });
+    // Logged after the api-request of a call still waiting for its response: not in that call.
+    if (type === 'attachment' && b.lateAttachments) b.lateAttachments.push(itemId);
   }
   if (type === 'user' && f.hashMessages) f.api.user(itemId, content);
   const result = obj(v.toolUseResult);

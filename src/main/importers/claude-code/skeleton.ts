@@ -50,6 +50,12 @@ export class Branch {
   turnMsg: string | undefined = undefined;
   /** The request whose response this branch still has to write. */
   pending: RequestEntry | null = null;
+  /**
+   * Attachments written after an \`api-request\` (2.1.332) and before its response: the client
+   * built the call before it logged them, so they are not in it (./api-request.ts). Null when no
+   * rebuilt call is waiting for its response.
+   */
+  lateAttachments: string[] | null = null;
   /** The latest request in this branch's history. */
   lastReq: RequestEntry | null = null;
   model: string | undefined = undefined;
