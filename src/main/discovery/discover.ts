@@ -41,16 +41,20 @@ export interface Discovery {
 
 const scanEach = (cs: readonly SessionCandidate[]): ScanResult[] => cs.map(scanSession);
 
+export interface Walked {
+  readonly roots: RootReport[];
+  /** Sessions to scan (or find in an index), one per path. */
+  readonly candidates: SessionCandidate[];
+  /** OpenCode's sessions, listed from their databases and storage trees. */
+  readonly listed: SessionSummary[];
+  readonly problems: string[];
+}
+
 /**
- * Lists the local sessions of every harness (or of `harnesses`) from their default roots and the
- * environment's overrides (./locations.ts), summarised by a fast scan (./scan.ts) or, when no file
- * changed, from the persistent index (./index-cache.ts). Never throws for a missing or unreadable
- * folder, file or index: those are reported in `problems`.
+ * Walks the roots discovery looks in (every harness's, or `harnesses`'), without reading a session:
+ * what `discoverSessions` and the session index (src/main/catalog) both start from. Never throws.
  */
-export async function discoverSessions(options: DiscoverOptions = {}): Promise<Discovery> {
-  const env = options.env ?? process.env;
-  const home = options.home ?? homedir();
-  const now = options.now ?? Date.now();
+export async function walkSessions(options: DiscoverOptions = {}): Promise<Walked> {
   const want = options.harnesses ? new Set(options.harnesses) : null;
   const roots = resolveRoots(options).filter((r) => !want || want.has(r.harness));
 
@@ -89,6 +93,22 @@ export async function discoverSessions(options: DiscoverOptions = {}): Promise<D
     }
     reports.push({ ...root, exists: w.exists, sessions: n });
   }
+  return { roots: reports, candidates, listed, problems };
+}
+
+/**
+ * Lists the local sessions of every harness (or of `harnesses`) from their default roots and the
+ * environment's overrides (./locations.ts), summarised by a fast scan (./scan.ts) or, when no file
+ * changed, from the persistent index (./index-cache.ts). Never throws for a missing or unreadable
+ * folder, file or index: those are reported in `problems`.
+ */
+export async function discoverSessions(options: DiscoverOptions = {}): Promise<Discovery> {
+  const env = options.env ?? process.env;
+  const home = options.home ?? homedir();
+  const now = options.now ?? Date.now();
+  const want = options.harnesses ? new Set(options.harnesses) : null;
+  const roots = resolveRoots(options).filter((r) => !want || want.has(r.harness));
+  const { roots: reports, candidates, listed, problems } = await walkSessions(options);
 
   const useIndex = options.useIndex !== false;
   const index = useIndex

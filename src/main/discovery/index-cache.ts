@@ -217,7 +217,7 @@ export class SessionIndex {
 }
 
 /** `child` is `parent` or inside it. */
-function isInside(child: string, parent: string): boolean {
+export function isInside(child: string, parent: string): boolean {
   const r = relative(resolve(parent), resolve(child));
   return r === '' || (!r.startsWith('..') && !isAbsolute(r));
 }
