@@ -1,0 +1,119 @@
+import type { Database } from './db';
+
+/*
+ * Full-text search over the session index: FTS5 MATCH with its own query syntax (phrases in double
+ * quotes, prefixes with *, AND / OR / NOT), ranked by bm25, with the matching words marked in a
+ * snippet. Filters narrow by session (harness, project, start time, model, compactions, findings).
+ */
+
+/** Marks around a matching word in a snippet: control characters session text cannot hold in the index. */
+export const HIT_START = '\u0002';
+export const HIT_END = '\u0003';
+
+export interface SearchFilters {
+  readonly harness?: string;
+  /** A substring of the session's project (working directory). */
+  readonly project?: string;
+  /** Sessions whose last record (else first) is at or after this ISO time. */
+  readonly since?: string;
+  /** A substring of one of the models its requests name. */
+  readonly model?: string;
+  readonly has?: 'compaction' | 'finding';
+  /** Only sessions under one of these paths (the roots searched). */
+  readonly under?: readonly string[];
+}
+
+export interface SearchHit {
+  readonly path: string;
+  /** The OpenCode session id of a database's session; null for a session file. */
+  readonly session: string | null;
+  readonly harness: string;
+  readonly project: string | null;
+  /** The first request that could show the item (null: made after the last request). */
+  readonly request: number | null;
+  readonly item: { readonly id: string; readonly index: number; readonly role: string; readonly kind: string };
+  /** Its text around the match, the matching words between HIT_START and HIT_END. */
+  readonly snippet: string;
+  /** Its fate at the latest request; null when it was made after it. */
+  readonly fate: string | null;
+  /** bm25: lower is a better match. */
+  readonly rank: number;
+}
+
+/** A query FTS5 rejects (unbalanced quote, a bare operator…): bad usage, said in a sentence. */
+export class SearchQueryError extends Error {}
+
+const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function searchCatalog(db: Database, query: string, filters: SearchFilters = {}, limit = 50): SearchHit[] {
+  if (query.trim() === '') throw new SearchQueryError('the query is empty');
+  const where: string[] = ['item_text MATCH ?'];
+  const params: unknown[] = [query];
+  if (filters.harness) {
+    where.push('s.harness = ?');
+    params.push(filters.harness);
+  }
+  if (filters.project) {
+    where.push("s.project LIKE ? ESCAPE '\\'");
+    params.push(`%${likeEscape(filters.project)}%`);
+  }
+  if (filters.since) {
+    where.push('coalesce(s.last_at, s.first_at) >= ?');
+    params.push(filters.since);
+  }
+  if (filters.model) {
+    where.push("s.models LIKE ? ESCAPE '\\'");
+    params.push(`%${likeEscape(filters.model)}%`);
+  }
+  if (filters.has === 'compaction') where.push('s.compactions > 0');
+  if (filters.has === 'finding') where.push('s.findings > 0');
+  if (filters.under && filters.under.length > 0) {
+    where.push(`(${filters.under.map(() => "(s.path = ? OR s.path LIKE ? ESCAPE '\\')").join(' OR ')})`);
+    for (const u of filters.under) params.push(u, `${likeEscape(u.replace(/[\\/]+$/, ''))}/%`);
+  }
+  const sql = `SELECT s.path, s.session_key, s.harness, s.project, i.request, i.item_id, i.item_index, i.role, i.kind, i.fate,
+      snippet(item_text, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snip, bm25(item_text) AS rank
+    FROM item_text JOIN items i ON i.id = item_text.rowid JOIN sessions s ON s.id = i.session
+    WHERE ${where.join(' AND ')} ORDER BY rank LIMIT ?`;
+  params.push(limit);
+  let rows;
+  try {
+    rows = db.prepare(sql).all(...params);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    // FTS5's parser and its column filter report as SQLITE_ERROR; anything else is not the query's fault.
+    if ((e as { code?: string }).code === 'SQLITE_ERROR' && /fts5|syntax|unterminated|no such column|unknown special query/i.test(msg))
+      throw new SearchQueryError(
+        `the query ${JSON.stringify(query)} is not valid full-text search syntax (${msg}); quote words with "…" to search them literally`,
+      );
+    throw e;
+  }
+  return rows.map((r) => ({
+    path: r.path as string,
+    session: r.session_key === '' ? null : (r.session_key as string),
+    harness: r.harness as string,
+    project: (r.project as string | null) ?? null,
+    request: r.request === null ? null : Number(r.request),
+    item: { id: r.item_id as string, index: Number(r.item_index), role: r.role as string, kind: r.kind as string },
+    snippet: flat(r.snip as string),
+    fate: (r.fate as string | null) ?? null,
+    rank: Number(r.rank),
+  }));
+}
+
+// eslint-disable-next-line no-control-regex
+const flat = (s: string): string => s.replace(/[\u0000\u0001\u0004-\u001f\u007f\s]+/g, ' ').trim();
+
+/** `--since`: an ISO date or time, or a span back from `now` — 7d, 12h, 30m, 2w. */
+export function sinceOf(value: string, now = Date.now()): string {
+  const rel = /^(\d+)([mhdw])$/.exec(value.trim());
+  if (rel) {
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[rel[2] as 'm' | 'h' | 'd' | 'w'];
+    return new Date(now - Number(rel[1]) * unit).toISOString();
+  }
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value.trim()))
+    throw new SearchQueryError(`--since takes a date (2026-02-01) or a span back from now (7d, 12h); got "${value}"`);
+  const t = Date.parse(value.trim());
+  if (Number.isNaN(t)) throw new SearchQueryError(`--since: "${value}" is not a date`);
+  return new Date(t).toISOString();
+}

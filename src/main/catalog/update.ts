@@ -1,0 +1,372 @@
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { type DiscoverOptions, type RootReport, walkSessions } from '../discovery/discover';
+import { harnessFolders, indexDir, isInside } from '../discovery/index-cache';
+import { resolveRoots } from '../discovery/locations';
+import { scanSession } from '../discovery/scan';
+import type { ScanResult, SessionCandidate, SessionSummary } from '../discovery/types';
+import type { Database } from './db';
+import { extractSession, type SessionFacts } from './extract';
+import { headHash } from './stamp';
+import { type OpenedCatalog, openCatalog } from './store';
+
+/*
+ * Keeps the session index up to date with the session folders, reading again only what changed.
+ *
+ * A session's files are stamped by [path, size, mtimeMs]; when the stamps are those stored, the
+ * session is not read. Otherwise the main file's first 64 KiB are hashed: the same head and a larger
+ * size is an append, anything else a change. Either way the session is read again whole — a fate at
+ * the latest request depends on everything after it, so an append cannot be indexed from where the
+ * last read stopped (docs/search.md gives the cost). A session no longer found under a root that was
+ * walked, or whose file is gone, leaves the index. Session files are only ever read.
+ *
+ * Two depths: the summary (the fast scan `palimpsest ls` prints) and the content (requests,
+ * compactions, findings, item texts and fates, for search). `ls` asks for the first only; search for
+ * both. A row holds the stamps each depth was read at.
+ */
+
+export interface UpdateOptions extends DiscoverOptions {
+  /** Also read requests, compactions, findings and item texts (search); default false (ls). */
+  readonly content?: boolean;
+  /** Called after each session read, with how many of those to read are done. */
+  readonly onProgress?: (done: number, total: number, path: string) => void;
+  /** Reads a session's content; default extractSession (the importers and replay). */
+  readonly extract?: (path: string, session?: string) => Promise<SessionFacts>;
+  /** Scans the sessions to summarise; default scanSession on this thread. */
+  readonly scanMany?: (candidates: readonly SessionCandidate[]) => ScanResult[] | Promise<ScanResult[]>;
+}
+
+export interface UpdateReport {
+  /** The index file, or null when it could not be used (then nothing below is from it). */
+  readonly path: string | null;
+  readonly roots: readonly RootReport[];
+  /** Sessions found by the walk. */
+  readonly sessions: number;
+  /** Read from the index without opening the session. */
+  readonly reused: number;
+  /** Summaries scanned in this run. */
+  readonly scanned: number;
+  /** Sessions whose content was read in this run: new, changed, appended to. */
+  readonly added: number;
+  readonly changed: number;
+  readonly appended: number;
+  readonly removed: number;
+  /** Why the index file was replaced, or null. */
+  readonly rebuilt: string | null;
+  /** The sessions as `ls` lists them (newest first), each with whether it came from the index. */
+  readonly summaries: readonly SessionSummary[];
+  readonly problems: readonly string[];
+}
+
+interface Stored {
+  readonly id: number;
+  readonly stamps: string;
+  readonly contentStamps: string | null;
+  readonly mainSize: number;
+  readonly headHash: string;
+  readonly summary: string;
+}
+
+/** One session to keep: a candidate of the walk (a file or folder) or a listed OpenCode session. */
+interface Unit {
+  readonly key: string;
+  readonly path: string;
+  readonly sessionKey: string;
+  readonly harness: SessionSummary['harness'];
+  readonly stamps: string;
+  readonly mainPath: string | null;
+  readonly mainSize: number;
+  readonly candidate: SessionCandidate | null;
+  readonly listed: SessionSummary | null;
+}
+
+const keyOf = (path: string, sessionKey: string): string => `${path}\u0000${sessionKey}`;
+
+function units(candidates: readonly SessionCandidate[], listed: readonly SessionSummary[]): Unit[] {
+  const out: Unit[] = [];
+  for (const c of candidates) {
+    const main = c.files[0];
+    out.push({
+      key: keyOf(c.path, ''),
+      path: c.path,
+      sessionKey: '',
+      harness: c.harness,
+      stamps: JSON.stringify(c.files.map((f) => [f.path, f.size, f.mtimeMs])),
+      mainPath: main?.path ?? null,
+      mainSize: main?.size ?? 0,
+      candidate: c,
+      listed: null,
+    });
+  }
+  for (const s of listed) {
+    // A database holds many sessions: each is stamped by what its listing says changed.
+    const sessionKey = s.id ?? '';
+    out.push({
+      key: keyOf(s.path, sessionKey),
+      path: s.path,
+      sessionKey,
+      harness: s.harness,
+      stamps: JSON.stringify([s.mtimeMs, s.endedAt, s.requests, s.compactions]),
+      mainPath: null,
+      mainSize: 0,
+      candidate: null,
+      listed: s,
+    });
+  }
+  return out;
+}
+
+export class SessionCatalog {
+  private constructor(
+    readonly db: Database,
+    readonly path: string,
+    readonly rebuilt: string | null,
+  ) {}
+
+  /** Opens (or makes, or rebuilds) the index in `dir`; see openCatalog. */
+  static open(dir: string): SessionCatalog {
+    const o: OpenedCatalog = openCatalog(dir);
+    return new SessionCatalog(o.db, o.path, o.rebuilt);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private stored(): Map<string, Stored> {
+    const out = new Map<string, Stored>();
+    for (const r of this.db
+      .prepare('SELECT id, path, session_key, stamps, content_stamps, main_size, head_hash, summary FROM sessions')
+      .all()) {
+      out.set(keyOf(r.path as string, r.session_key as string), {
+        id: Number(r.id),
+        stamps: r.stamps as string,
+        contentStamps: (r.content_stamps as string | null) ?? null,
+        mainSize: Number(r.main_size),
+        headHash: r.head_hash as string,
+        summary: r.summary as string,
+      });
+    }
+    return out;
+  }
+
+  /** Brings the index up to date with the walk of `options`' roots; never throws for a bad session. */
+  async update(options: UpdateOptions = {}): Promise<UpdateReport> {
+    const walked = await walkSessions(options);
+    const problems = [...walked.problems];
+    const all = units(walked.candidates, walked.listed);
+    const before = this.stored();
+    const content = options.content === true;
+
+    // 1. Summaries: scanned again when the stamps differ.
+    const summaries = new Map<string, { summary: SessionSummary; cached: boolean }>();
+    const toScan: Unit[] = [];
+    for (const u of all) {
+      const s = before.get(u.key);
+      if (u.listed) summaries.set(u.key, { summary: u.listed, cached: false });
+      else if (s && s.stamps === u.stamps)
+        summaries.set(u.key, { summary: { ...(JSON.parse(s.summary) as SessionSummary), cached: true }, cached: true });
+      else toScan.push(u);
+    }
+    if (toScan.length > 0) {
+      const cs = toScan.map((u) => u.candidate as SessionCandidate);
+      const scanned = await (options.scanMany ?? ((x: readonly SessionCandidate[]) => x.map(scanSession)))(cs);
+      toScan.forEach((u, i) => {
+        const c = u.candidate as SessionCandidate;
+        const r = scanned[i] as ScanResult;
+        let bytes = 0;
+        let mtimeMs = 0;
+        for (const f of c.files) {
+          bytes += f.size;
+          if (f.mtimeMs > mtimeMs) mtimeMs = f.mtimeMs;
+        }
+        summaries.set(u.key, {
+          summary: { ...r, harness: c.harness, path: c.path, bytes, files: c.files.length, mtimeMs, cached: false },
+          cached: false,
+        });
+      });
+    }
+    for (const { summary } of summaries.values()) problems.push(...summary.problems);
+
+    // 2. Rows: written for every session whose summary changed; content read when asked and stale.
+    let added = 0;
+    let changed = 0;
+    let appended = 0;
+    const toRead = content ? all.filter((u) => before.get(u.key)?.contentStamps !== u.stamps) : [];
+    const writeSummary = this.db.transaction((u: Unit, summary: SessionSummary, head: string) => this.upsert(u, summary, head));
+    for (const u of all) {
+      const s = before.get(u.key);
+      const sum = summaries.get(u.key);
+      if (!sum || (s && s.stamps === u.stamps)) continue;
+      writeSummary(u, sum.summary, u.mainPath ? headHash(u.mainPath) : '');
+    }
+    let done = 0;
+    for (const u of toRead) {
+      const s = before.get(u.key);
+      const head = u.mainPath ? headHash(u.mainPath) : '';
+      if (!s || s.contentStamps === null) added++;
+      else if (u.mainPath && head !== '' && head === s.headHash && u.mainSize > s.mainSize) appended++;
+      else changed++;
+      let facts: SessionFacts | null = null;
+      let error: string | null = null;
+      try {
+        facts = await (options.extract ?? extractSession)(u.path, u.sessionKey === '' ? undefined : u.sessionKey);
+      } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+        problems.push(`${u.path}${u.sessionKey ? ` --session ${u.sessionKey}` : ''}: not indexed for search (${error})`);
+      }
+      this.db.transaction(() => this.writeContent(u, head, facts, error))();
+      done++;
+      options.onProgress?.(done, toRead.length, u.path);
+    }
+
+    // 3. Removed: rows under a walked root (or of a walked harness) the walk did not find, or whose file is gone.
+    const found = new Set(all.map((u) => u.key));
+    const walkedRoots = walked.roots.filter((r) => r.exists);
+    let removed = 0;
+    const drop = this.db.transaction((id: number) => this.deleteSession(id));
+    for (const r of this.db.prepare('SELECT id, path, session_key, harness FROM sessions').all()) {
+      const key = keyOf(r.path as string, r.session_key as string);
+      if (found.has(key)) continue;
+      const underWalked = walkedRoots.some((w) => w.harness === r.harness && isInside(r.path as string, w.path));
+      if (underWalked || !exists(r.path as string)) {
+        drop(Number(r.id));
+        removed++;
+      }
+    }
+
+    const out = [...summaries.values()].map((x) => x.summary).sort(newestFirst);
+    return {
+      path: this.path,
+      roots: walked.roots,
+      sessions: all.length,
+      reused: all.length - toScan.length - walked.listed.length,
+      scanned: toScan.length,
+      added,
+      changed,
+      appended,
+      removed,
+      rebuilt: this.rebuilt,
+      summaries: out,
+      problems,
+    };
+  }
+
+  private upsert(u: Unit, summary: SessionSummary, head: string): number {
+    const { cached: _cached, ...kept } = summary;
+    const row = this.db.prepare('SELECT id FROM sessions WHERE path = ? AND session_key = ?').get(u.path, u.sessionKey);
+    const values = [
+      u.harness,
+      u.stamps,
+      JSON.stringify(kept),
+      summary.id,
+      summary.project,
+      summary.harnessVersion,
+      summary.startedAt,
+      summary.endedAt,
+      summary.bytes,
+    ];
+    if (row) {
+      this.db
+        .prepare(
+          'UPDATE sessions SET harness = ?, stamps = ?, summary = ?, session_id = ?, project = ?, client_version = ?, first_at = ?, last_at = ?, bytes = ? WHERE id = ?',
+        )
+        .run(...values, row.id);
+      return Number(row.id);
+    }
+    const r = this.db
+      .prepare(
+        'INSERT INTO sessions (path, session_key, main_size, head_hash, harness, stamps, summary, session_id, project, client_version, first_at, last_at, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(u.path, u.sessionKey, u.mainSize, head, ...values);
+    return Number(r.lastInsertRowid);
+  }
+
+  private clearContent(id: number): void {
+    this.db.prepare('DELETE FROM item_text WHERE rowid IN (SELECT id FROM items WHERE session = ?)').run(id);
+    for (const t of ['items', 'requests', 'compactions', 'findings']) this.db.prepare(`DELETE FROM ${t} WHERE session = ?`).run(id);
+  }
+
+  private deleteSession(id: number): void {
+    this.clearContent(id);
+    this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+  }
+
+  private writeContent(u: Unit, head: string, facts: SessionFacts | null, error: string | null): void {
+    const row = this.db.prepare('SELECT id FROM sessions WHERE path = ? AND session_key = ?').get(u.path, u.sessionKey);
+    if (!row) return;
+    const id = Number(row.id);
+    this.clearContent(id);
+    const models = facts ? [...new Set(facts.requests.map((r) => r.model).filter((m): m is string => m !== null))] : [];
+    let peak: number | null = null;
+    for (const r of facts?.requests ?? []) if (r.promptTokens !== null && (peak === null || r.promptTokens > peak)) peak = r.promptTokens;
+    this.db
+      .prepare(
+        'UPDATE sessions SET content_stamps = ?, main_size = ?, head_hash = ?, models = ?, requests = ?, compactions = ?, findings = ?, peak_context = ?, load_error = ? WHERE id = ?',
+      )
+      .run(
+        u.stamps,
+        u.mainSize,
+        head,
+        JSON.stringify(models),
+        facts?.requests.length ?? null,
+        facts?.compactions.length ?? null,
+        facts ? facts.findings.reduce((a, f) => a + f.count, 0) : null,
+        peak,
+        error,
+        id,
+      );
+    if (!facts) return;
+    const req = this.db.prepare('INSERT INTO requests (session, idx, request_id, model, prompt_tokens) VALUES (?, ?, ?, ?, ?)');
+    facts.requests.forEach((r, i) => req.run(id, i, r.id, r.model, r.promptTokens));
+    const comp = this.db.prepare(
+      'INSERT INTO compactions (session, compaction_id, trigger, outcome, strategy, attempts) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const c of facts.compactions) comp.run(id, c.id, c.trigger, c.outcome, c.strategy, c.attempts);
+    const find = this.db.prepare('INSERT INTO findings (session, rule, severity, count) VALUES (?, ?, ?, ?)');
+    for (const f of facts.findings) find.run(id, f.rule, f.severity, f.count);
+    const item = this.db.prepare(
+      'INSERT INTO items (session, item_index, item_id, role, kind, request, fate) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const text = this.db.prepare('INSERT INTO item_text (rowid, text) VALUES (?, ?)');
+    for (const it of facts.items) {
+      const r = item.run(id, it.index, it.id, it.role, it.kind, it.request, it.fate);
+      // The snippet marks (search.ts) must not occur in the text itself.
+      // eslint-disable-next-line no-control-regex
+      text.run(r.lastInsertRowid, it.text.replace(/[\u0002\u0003]/g, ' '));
+    }
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    return statSync(p, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
+/** Newest first by start time (sessions without one last), then by path: as discovery sorts. */
+function newestFirst(a: SessionSummary, b: SessionSummary): number {
+  const x = a.startedAt ?? '';
+  const y = b.startedAt ?? '';
+  if (x !== y) return x < y ? 1 : -1;
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/**
+ * The index folder for `options` (the cache folder discovery uses), or null with the reason when
+ * that folder is inside a harness's own folders (Palimpsest never writes there).
+ */
+export function catalogDir(options: DiscoverOptions): { dir: string | null; problem: string | null } {
+  const env = options.env ?? process.env;
+  const home = options.home ?? homedir();
+  const dir = options.indexDir ?? indexDir(env, home);
+  const forbidden = harnessFolders(resolveRoots({ ...options, roots: [] }).concat(resolveRoots(options)), home);
+  const inside = forbidden.find((f) => isInside(dir, f));
+  if (inside === undefined) return { dir, problem: null };
+  return {
+    dir: null,
+    problem: `the index folder ${dir} is inside ${inside}, a harness's own folder: Palimpsest never writes there (set PALIMPSEST_CACHE_DIR elsewhere)`,
+  };
+}
