@@ -37,6 +37,9 @@ Usage:
   palimpsest view <file> --request N [--json | --wire [anthropic|responses|chat]] [--format F] [--session ID] [--branch B]
   palimpsest events <file> [--from SEQ] [--to SEQ] [--json] [--format F] [--session ID]
   palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]   the local sessions of every harness
+  palimpsest search QUERY [--root H=PATH]… [--harness H] [--project P] [--since D] [--model M]
+                  [--has compaction|finding] [--limit N] [--json]
+                                          full-text search over every local session ("phrase", prefix*)
   palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--price [MODEL=]IN,OUT,CR[,CW]]… [--json] [--no-cache]
                                           token account and prompt-cache breaks per request
   palimpsest validate <file|dir> [--json] [--rule ID,…] [--min-severity S] [--format F] [--branch B]
@@ -369,6 +372,10 @@ const LOADED_WHEN_RUN: Record<string, () => Promise<Command>> = {
   facts: async () => {
     const m = await import('./eval');
     return { spec: m.FACTS_SPEC, run: m.factsCommand };
+  },
+  search: async () => {
+    const m = await import('./search');
+    return { spec: m.SEARCH_SPEC, run: m.searchCommand };
   },
 };
 
