@@ -205,7 +205,7 @@ export class SessionCatalog {
       const s = before.get(u.key);
       const head = u.mainPath ? headHash(u.mainPath) : '';
       if (!s || s.contentStamps === null) added++;
-      else if (u.mainPath && head !== '' && head === s.headHash && u.mainSize > s.mainSize) appended++;
+      else if (u.mainPath && u.mainSize > s.mainSize && s.headHash !== '' && headHash(u.mainPath, s.mainSize) === s.headHash) appended++;
       else changed++;
       let facts: SessionFacts | null = null;
       let error: string | null = null;
