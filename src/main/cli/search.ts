@@ -111,7 +111,9 @@ export async function searchCommand(args: ParsedArgs, io: Io): Promise<number> {
     for (const p of report.problems) io.err(`palimpsest search: ${p.replace(CONTROL, ' ')}`);
     let hits: SearchHit[];
     try {
-      hits = searchCatalog(catalog.db, query, filters, limit);
+      // Only the sessions under the roots walked now: the index may hold others, from other roots.
+      const under = report.roots.filter((r) => r.exists).map((r) => r.path);
+      hits = searchCatalog(catalog.db, query, { ...filters, under }, limit);
     } catch (e) {
       if (e instanceof SearchQueryError) throw new UsageError(e.message);
       throw e;
