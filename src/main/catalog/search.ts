@@ -67,6 +67,8 @@ export function searchCatalog(db: Database, query: string, filters: SearchFilter
   }
   if (filters.has === 'compaction') where.push('s.compactions > 0');
   if (filters.has === 'finding') where.push('s.findings > 0');
+  // No root at all: nothing to search (not everything the index holds).
+  if (filters.under && filters.under.length === 0) where.push('0');
   if (filters.under && filters.under.length > 0) {
     where.push(`(${filters.under.map(() => "(s.path = ? OR s.path LIKE ? ESCAPE '\\')").join(' OR ')})`);
     for (const u of filters.under) params.push(u, `${likeEscape(u.replace(/[\\/]+$/, ''))}/%`);
