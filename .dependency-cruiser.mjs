@@ -29,6 +29,7 @@
  *   mock       async capture files providers wire
  *   discovery  dialects files reader
  *   library    access discovery files importers reader
+ *   catalog    discovery session   the session index: summaries, item texts and fates, full-text search
  *   rerun      capture files jobs mock providers session tokens
  *   record     capture command files wire
  *   eval       access files importers jobs mock providers rerun session
@@ -37,7 +38,7 @@
  *   host       api discovery files library providers   what every host builds: context, static files
  *   web        api host                                 the loopback HTTP transport
  *   electron   api discovery host library providers    the Electron shell and its IPC transport
- *   cli        api capture command discovery eval files follow host importers present providers record
+ *   cli        api capture catalog command discovery eval files follow host importers present providers record
  *              rerun session tokens web wire
  *
  * rerun, eval and fidelity import the mock on purpose: a `mock` model starts the mock provider in
@@ -66,6 +67,7 @@ const LAYERS = {
   mock: ['async', 'capture', 'files', 'providers', 'wire'],
   discovery: ['dialects', 'files', 'reader'],
   library: ['access', 'discovery', 'files', 'importers', 'reader'],
+  catalog: ['discovery', 'session'],
   rerun: ['capture', 'files', 'jobs', 'mock', 'providers', 'session', 'tokens'],
   record: ['capture', 'command', 'files', 'wire'],
   eval: ['access', 'files', 'importers', 'jobs', 'mock', 'providers', 'rerun', 'session'],
@@ -91,6 +93,7 @@ const LAYERS = {
   cli: [
     'api',
     'capture',
+    'catalog',
     'command',
     'discovery',
     'eval',

@@ -6,6 +6,7 @@
 //   npm run bench -- --runs 5         rounds of each timed loop (default 3, files under 50 MB at least 9; the median is reported)
 //   npm run bench -- --cpu-prof       also write a V8 CPU profile of each child to bench/data/prof/
 //   npm run bench -- --only ls        only `palimpsest ls` against ccusage (--no-ccusage: ls alone)
+//   npm run bench -- --only index     only the session index and search on a ~0.1 GB library (--index-gb 1: ~1 GB; bench/index.ts)
 //   npm run bench -- --only claude200mb   only the Claude Code importer on a ~200 MB session
 //   npm run bench -- --only rerun     only the re-run's MapReduce scheduling against the mock (bench/rerun.ts; --runs rounds)
 //   npm run bench -- --only record    only `palimpsest record`'s proxy against the mock (bench/record.ts)
@@ -60,6 +61,7 @@ import { mockChild, RERUN_TARGET_OVERHEAD_MS, RERUN_TARGET_RATIO, runRerunBench,
 import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
 import { CLAUDE_TARGET_RATIO, ensureClaudeBig } from './claude';
 import { benchLs, type LsBenchResult } from './ls';
+import { benchIndex, renderIndexBench, type IndexBenchResult } from './index';
 import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
 import { median } from './stats';
 import { JOINED_TARGET_RATIO, runJoinedBench } from './joined';
@@ -656,10 +658,11 @@ interface Args {
   dataDir: string;
   cpuProf: boolean;
   out: string | null;
+  indexGb: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { quick: false, noCcusage: false, only: [], runs: 3, dataDir: 'bench/data', cpuProf: false, out: null };
+  const a: Args = { quick: false, noCcusage: false, only: [], runs: 3, dataDir: 'bench/data', cpuProf: false, out: null, indexGb: 0.1 };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i];
     if (x === '--quick') a.quick = true;
@@ -669,6 +672,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (x === '--data') a.dataDir = argv[++i] ?? a.dataDir;
     else if (x === '--cpu-prof') a.cpuProf = true;
     else if (x === '--out') a.out = argv[++i] ?? null;
+    else if (x === '--index-gb') a.indexGb = Math.max(0.01, Number(argv[++i] ?? 0.1) || 0.1);
     else throw new Error(`bench: unknown argument ${x}`);
   }
   return a;
@@ -1027,7 +1031,15 @@ async function parent(argv: readonly string[]): Promise<void> {
   const onlyExtra =
     args.only.length > 0 &&
     args.only.every(
-      (o) => o === 'ls' || o === 'claude200mb' || o === 'rerun' || o === 'ui' || o === 'record' || o === 'joined' || o === 'commands',
+      (o) =>
+        o === 'ls' ||
+        o === 'index' ||
+        o === 'claude200mb' ||
+        o === 'rerun' ||
+        o === 'ui' ||
+        o === 'record' ||
+        o === 'joined' ||
+        o === 'commands',
     );
   if (onlyExtra) specs = [];
   if (specs.length === 0 && !onlyExtra)
@@ -1214,6 +1226,13 @@ async function parent(argv: readonly string[]): Promise<void> {
     ls = await benchLs({ runs: Math.max(args.runs, 5), dataDir: args.dataDir, noCcusage: args.noCcusage });
   }
 
+  let index: IndexBenchResult | null = null;
+  if (!args.quick && (args.only.length === 0 || args.only.includes('index'))) {
+    console.log(`\nthe session index and search on a ~${args.indexGb} GB library (docs/search.md)`);
+    index = await benchIndex({ dataDir: args.dataDir, gb: args.indexGb, runs: args.runs, noCcusage: args.noCcusage });
+    console.log(renderIndexBench(index));
+  }
+
   const outPath = args.out ?? join(args.dataDir, 'latest.json');
   const doc = {
     command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
@@ -1230,6 +1249,7 @@ async function parent(argv: readonly string[]): Promise<void> {
     claude,
     tokens,
     ls,
+    index,
     rerun,
     record,
     commands,

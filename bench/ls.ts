@@ -81,7 +81,7 @@ const API_ID = /\b(msg|req|toolu|srvtoolu)_([0-9A-Za-z]{2,})/g;
 const B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** A per-copy bijection on uuids (first 8 hex digits xor a key) and API ids (two base-62 digits shifted). */
-function rewriter(copy: number): (text: string) => string {
+export function rewriter(copy: number): (text: string) => string {
   const key = Math.imul(copy + 1, 0x9e3779b1) >>> 0 || 1;
   const s0 = (copy + 1) % 62;
   const s1 = Math.floor((copy + 1) / 62) % 62;
@@ -352,7 +352,7 @@ function lsCommand(repo: string, log: (s: string) => void): { cmd: string; args:
  * ccusage 20's native binary, installed on demand. `ccusage@20` first; a release whose native
  * package is not on the registry (20.0.26 here) falls back to 20.0.24, the last seen with one.
  */
-function ccusageBinary(log: (s: string) => void): { binary: string; version: string } | string {
+export function ccusageBinary(log: (s: string) => void): { binary: string; version: string } | string {
   const prefix = process.env.PALIMPSEST_BENCH_TOOLS ?? join(homedir(), '.cache', 'palimpsest-bench');
   const arch = `${process.platform}-${process.arch}`;
   const native = join(
