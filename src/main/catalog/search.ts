@@ -1,4 +1,4 @@
-import type { Database } from './db';
+import type { Database, Row } from './db';
 
 /*
  * Full-text search over the session index: FTS5 MATCH with its own query syntax (phrases in double
@@ -73,14 +73,17 @@ export function searchCatalog(db: Database, query: string, filters: SearchFilter
     where.push(`(${filters.under.map(() => "(s.path = ? OR s.path LIKE ? ESCAPE '\\')").join(' OR ')})`);
     for (const u of filters.under) params.push(u, `${likeEscape(u.replace(/[\\/]+$/, ''))}/%`);
   }
-  const sql = `SELECT s.path, s.session_key, s.harness, s.project, i.request, i.item_id, i.item_index, i.role, i.kind, i.fate,
-      snippet(item_text, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snip, bm25(item_text) AS rank
-    FROM item_text JOIN items i ON i.id = item_text.rowid JOIN sessions s ON s.id = i.session
+  // Ranked first, snippets after: a snippet is made for the rows kept only, not for every match
+  // the sort passes over (a common word matches hundreds of thousands of items).
+  // CROSS JOIN keeps the full-text match as the outer loop: the planner would otherwise start from a
+  // filtered sessions table and run the match once per item.
+  const sql = `SELECT item_text.rowid AS id, bm25(item_text) AS rank
+    FROM item_text CROSS JOIN items i ON i.id = item_text.rowid CROSS JOIN sessions s ON s.id = i.session
     WHERE ${where.join(' AND ')} ORDER BY rank LIMIT ?`;
   params.push(limit);
-  let rows;
+  let ranked;
   try {
-    rows = db.prepare(sql).all(...params);
+    ranked = db.prepare(sql).all(...params);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     // FTS5's parser and its column filter report as SQLITE_ERROR; anything else is not the query's fault.
@@ -90,6 +93,11 @@ export function searchCatalog(db: Database, query: string, filters: SearchFilter
       );
     throw e;
   }
+  const one = db.prepare(`SELECT s.path, s.session_key, s.harness, s.project, i.request, i.item_id, i.item_index, i.role, i.kind, i.fate,
+      snippet(item_text, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snip
+    FROM item_text JOIN items i ON i.id = item_text.rowid JOIN sessions s ON s.id = i.session
+    WHERE item_text MATCH ? AND item_text.rowid = ?`);
+  const rows: Row[] = ranked.map((r) => ({ ...(one.get(query, r.id) ?? {}), rank: r.rank }));
   return rows.map((r) => ({
     path: r.path as string,
     session: r.session_key === '' ? null : (r.session_key as string),
