@@ -17,6 +17,8 @@ import { loadSession } from '../session/load';
 export interface IndexedItem {
   readonly index: number;
   readonly id: string;
+  /** The event that made it. */
+  readonly seq: number;
   readonly role: string;
   readonly kind: string;
   /** The first request after the item was made (the first that could show it); null: none. */
@@ -109,6 +111,7 @@ export async function extractSession(path: string, session?: string): Promise<Se
       items.push({
         index: rec.index,
         id: rec.id,
+        seq: rec.seq,
         role: rec.item.role,
         kind: itemKind(rec.item),
         request: first,

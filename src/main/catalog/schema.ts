@@ -74,6 +74,8 @@ CREATE TABLE items (
   session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
   item_index INTEGER NOT NULL,
   item_id TEXT NOT NULL,
+  -- The event that made it (what the session view selects in the raw history).
+  seq INTEGER NOT NULL,
   role TEXT NOT NULL,
   kind TEXT NOT NULL,
   -- The first request that could show it (null: made after the last request).

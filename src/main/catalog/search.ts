@@ -31,7 +31,7 @@ export interface SearchHit {
   readonly project: string | null;
   /** The first request that could show the item (null: made after the last request). */
   readonly request: number | null;
-  readonly item: { readonly id: string; readonly index: number; readonly role: string; readonly kind: string };
+  readonly item: { readonly id: string; readonly index: number; readonly seq: number; readonly role: string; readonly kind: string };
   /** Its text around the match, the matching words between HIT_START and HIT_END. */
   readonly snippet: string;
   /** Its fate at the latest request; null when it was made after it. */
@@ -93,7 +93,8 @@ export function searchCatalog(db: Database, query: string, filters: SearchFilter
       );
     throw e;
   }
-  const one = db.prepare(`SELECT s.path, s.session_key, s.harness, s.project, i.request, i.item_id, i.item_index, i.role, i.kind, i.fate,
+  const one =
+    db.prepare(`SELECT s.path, s.session_key, s.harness, s.project, i.request, i.item_id, i.item_index, i.seq, i.role, i.kind, i.fate,
       snippet(item_text, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snip
     FROM item_text JOIN items i ON i.id = item_text.rowid JOIN sessions s ON s.id = i.session
     WHERE item_text MATCH ? AND item_text.rowid = ?`);
@@ -104,7 +105,7 @@ export function searchCatalog(db: Database, query: string, filters: SearchFilter
     harness: r.harness as string,
     project: (r.project as string | null) ?? null,
     request: r.request === null ? null : Number(r.request),
-    item: { id: r.item_id as string, index: Number(r.item_index), role: r.role as string, kind: r.kind as string },
+    item: { id: r.item_id as string, index: Number(r.item_index), seq: Number(r.seq), role: r.role as string, kind: r.kind as string },
     snippet: flat(r.snip as string),
     fate: (r.fate as string | null) ?? null,
     rank: Number(r.rank),

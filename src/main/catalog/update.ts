@@ -326,11 +326,11 @@ export class SessionCatalog {
     const find = this.db.prepare('INSERT INTO findings (session, rule, severity, count) VALUES (?, ?, ?, ?)');
     for (const f of facts.findings) find.run(id, f.rule, f.severity, f.count);
     const item = this.db.prepare(
-      'INSERT INTO items (session, item_index, item_id, role, kind, request, fate) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO items (session, item_index, item_id, seq, role, kind, request, fate) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const text = this.db.prepare('INSERT INTO item_text (rowid, text) VALUES (?, ?)');
     for (const it of facts.items) {
-      const r = item.run(id, it.index, it.id, it.role, it.kind, it.request, it.fate);
+      const r = item.run(id, it.index, it.id, it.seq, it.role, it.kind, it.request, it.fate);
       // The snippet marks (search.ts) must not occur in the text itself.
       // eslint-disable-next-line no-control-regex
       text.run(r.lastInsertRowid, it.text.replace(/[\u0002\u0003]/g, ' '));

@@ -91,6 +91,7 @@ describe('the session index', () => {
     const rec = state.itemById.get(h?.item.id as string);
     const last = state.requests[state.requests.length - 1];
     expect(rec && last).toBeTruthy();
+    expect(h?.item.seq).toBe(rec?.seq);
     if (rec && last) expect(h?.fate).toBe(rec.seq < last.seq ? (fateAt(rec, last.seq)?.fate ?? null) : null);
     // The request named is the first made after the item.
     if (rec && h?.request !== null && h?.request !== undefined) {
