@@ -28,8 +28,8 @@
  *   follow     capture present session   following a session while it is written
  *   mock       async capture files providers wire
  *   discovery  dialects files reader
- *   library    access discovery files importers reader
  *   catalog    discovery session   the session index: summaries, item texts and fates, full-text search
+ *   library    access catalog discovery files importers reader
  *   rerun      capture files jobs mock providers session tokens
  *   record     capture command files wire
  *   eval       access files importers jobs mock providers rerun session
@@ -66,8 +66,8 @@ const LAYERS = {
   follow: ['capture', 'present', 'session'],
   mock: ['async', 'capture', 'files', 'providers', 'wire'],
   discovery: ['dialects', 'files', 'reader'],
-  library: ['access', 'discovery', 'files', 'importers', 'reader'],
   catalog: ['discovery', 'session'],
+  library: ['access', 'catalog', 'discovery', 'files', 'importers', 'reader'],
   rerun: ['capture', 'files', 'jobs', 'mock', 'providers', 'session', 'tokens'],
   record: ['capture', 'command', 'files', 'wire'],
   eval: ['access', 'files', 'importers', 'jobs', 'mock', 'providers', 'rerun', 'session'],

@@ -45,6 +45,10 @@ export function libraryImplementations(ctx: HandlerContext): LibraryImpl {
       return checked('pickPaths', { kind, paths: [...(await library().pick(kind))] });
     },
 
+    async searchLibrary(input) {
+      return checked('searchLibrary', await library().search(input));
+    },
+
     async searchSession({ sessionId, query, branch, max }) {
       const s = ctx.registry.get(sessionId);
       const b = branch ?? s.inspector.defaultBranch;

@@ -6,6 +6,7 @@ import { canonicalPath as canonical } from '../files/canonical';
 import { discoverSessions, type DiscoverOptions, type Discovery as MachineDiscovery } from '../discovery/discover';
 import { listing, type FolderListing } from './listing';
 import { scanFolder } from './folder-scan';
+import { searchLibrary, type LibrarySearchInput, type LibrarySearchResult } from './library-search';
 
 /**
  * The library of one host: the sessions it was started with, the folders it was given or the user
@@ -130,6 +131,18 @@ export class Library implements PathPolicy {
     for (const s of out.sessions) if (s.origin === 'machine') allowed.add(await canonical(s.path));
     this.discovered = allowed;
     return out;
+  }
+
+  /**
+   * Full-text search over the sessions discovery finds on this machine (./library-search.ts); the
+   * sessions of its hits may be opened from then on, as discovered sessions may.
+   */
+  async search(input: LibrarySearchInput): Promise<LibrarySearchResult> {
+    if (this.options.machine === false)
+      throw new ApiFailure('NOT_AVAILABLE', "This host does not look for this machine's sessions, so it has none to search.");
+    const r = await searchLibrary(this.options.machine ?? {}, input);
+    for (const h of r.hits) this.discovered.add(await canonical(h.path));
+    return r;
   }
 
   /** A native dialog; what the user picks may be opened from then on. */

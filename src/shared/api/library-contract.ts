@@ -94,6 +94,35 @@ export const SearchMatch = z.object({
 });
 export type SearchMatch = z.infer<typeof SearchMatch>;
 
+/** Most hits one `searchLibrary` answer lists. */
+export const MAX_LIBRARY_HITS = 200;
+
+/**
+ * A match of a search over every session (src/main/catalog, docs/search.md): the session, the item
+ * and where the session view shows it, and the item's fate at the session's latest request.
+ */
+export const LibraryHit = z.object({
+  path: z.string(),
+  /** The session of a database that holds several (OpenCode); null for a session file. */
+  session: z.string().nullable(),
+  harness: LibraryHarness,
+  project: z.string().nullable(),
+  /** The first request after the item (the first model view that can show it); null: made after the last request. */
+  request: Count.nullable(),
+  item: z.string(),
+  /** The event that made the item: what the raw history selects. */
+  seq: Seq,
+  role: z.string(),
+  kind: z.string(),
+  /** Text around the match (session content: render as text). */
+  snippet: z.string(),
+  /** The matching words within the snippet, in UTF-16 code units. */
+  marks: z.array(z.object({ at: Count, length: Count })),
+  /** The item's fate at the session's latest request (verbatim, masked, pruned, summarised, dropped, reinjected); null: made after it. */
+  fate: z.string().nullable(),
+});
+export type LibraryHit = z.infer<typeof LibraryHit>;
+
 export const LIBRARY_CONTRACT = {
   /** Sessions on this machine per harness and in the folders the host was given or picked. */
   discoverSessions: {
@@ -131,6 +160,32 @@ export const LIBRARY_CONTRACT = {
       /** Events searched in their in-memory preview only (the time budget ran out): matches in the rest of their text are not found. */
       partial: Count,
       matches: z.array(SearchMatch),
+    }),
+  },
+  /**
+   * Full-text search over every session the library finds on this machine (FTS5 queries: words,
+   * "phrases", prefix*; ranked best first), through the session index, brought up to date first
+   * (sessions that changed are read again, which may take a while on a first run). A query FTS5
+   * rejects is BAD_INPUT. Sessions of folders the host was given are not indexed.
+   */
+  searchLibrary: {
+    input: z.object({
+      query: z.string().min(1).max(1000),
+      harness: LibraryHarness.optional(),
+      project: z.string().max(1000).optional(),
+      /** An ISO date or time, or a span back from now: 30m, 12h, 7d, 2w. */
+      since: z.string().max(100).optional(),
+      model: z.string().max(200).optional(),
+      has: z.enum(['compaction', 'finding']).optional(),
+      max: z.number().int().positive().max(MAX_LIBRARY_HITS).optional(),
+    }),
+    output: z.object({
+      query: z.string(),
+      hits: z.array(LibraryHit),
+      /** Sessions the index holds for the roots walked, and how many were read again for this search. */
+      sessions: Count,
+      read: Count,
+      problems: z.array(z.string()),
     }),
   },
 } as const;

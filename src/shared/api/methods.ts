@@ -30,6 +30,7 @@ export const API_METHODS = [
   'discoverSessions',
   'pickPaths',
   'searchSession',
+  'searchLibrary',
   // Re-run and compare (docs/rerun.md; schemas in ./rerun-contract.ts).
   'listStrategies',
   'listRuns',
