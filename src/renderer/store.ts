@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { PalimpsestApi, SessionSummary } from '../shared/api/contract';
 import { shellSlice, type ShellSlice } from './app/shell-slice';
 import { librarySlice, type LibrarySlice } from './library/library-slice';
+import { everywhereSlice, type EverywhereSlice } from './library/everywhere-slice';
 import { searchSlice, type SearchSlice } from './search/search-slice';
 import { themeSlice, type ThemeSlice } from './theme/theme-slice';
 
@@ -39,7 +40,7 @@ export interface SessionTab {
   readonly following?: boolean;
 }
 
-export type AppState = ShellSlice & LibrarySlice & SearchSlice & ThemeSlice;
+export type AppState = ShellSlice & LibrarySlice & EverywhereSlice & SearchSlice & ThemeSlice;
 export type AppStore = StoreApi<AppState>;
 export type SetState = AppStore['setState'];
 export type GetState = AppStore['getState'];
@@ -48,6 +49,7 @@ export function createAppStore(api: PalimpsestApi): AppStore {
   return createStore<AppState>()((set, get) => ({
     ...shellSlice(api, set, get),
     ...librarySlice(api, set, get),
+    ...everywhereSlice(api, set, get),
     ...searchSlice(api, set, get),
     ...themeSlice(set, get),
   }));

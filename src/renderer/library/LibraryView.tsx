@@ -3,6 +3,7 @@ import { focusSoon, FOCUS_IDS } from '../app/useShortcuts';
 import { isTyping } from '../app/shortcuts';
 import { useApp } from '../useApp';
 import { baseName } from './format';
+import { EverywhereSearch } from './EverywhereSearch';
 import { OpenBar } from './OpenBar';
 import { RecentList } from './RecentList';
 import { SessionList } from './SessionList';
@@ -99,6 +100,7 @@ export function LibraryView(): React.JSX.Element {
           </button>
         </div>
       )}
+      <EverywhereSearch />
       <div className="library-columns">
         <div className="library-side">
           <StartedWith />
