@@ -50,7 +50,7 @@ export function EverywhereSearch(): React.JSX.Element {
           onChange={(ev) => setEverywhere({ query: ev.target.value })}
         />
         <select
-          aria-label="Harness"
+          aria-label="Search in harness"
           value={e.harness}
           onChange={(ev) => setEverywhere({ harness: ev.target.value as LibraryHarness | 'all' })}
         >
@@ -99,7 +99,7 @@ export function EverywhereSearch(): React.JSX.Element {
       {hits.length > 0 && (
         <ul className="everywhere-hits plain-list" aria-label="Matches in all sessions">
           {hits.map((h) => (
-            <li key={`${h.path}\u0000${h.session ?? ''}\u0000${h.item}`}>
+            <li key={`${h.path}\u0000${h.session ?? ''}\u0000${h.item}`} data-seq={h.seq} data-request={h.request ?? undefined}>
               <button type="button" className="link" title={h.path} onClick={() => void openHit(h)}>
                 {baseName(h.path)}
               </button>{' '}
