@@ -107,7 +107,14 @@ export async function searchCommand(args: ParsedArgs, io: Io): Promise<number> {
   const catalog = SessionCatalog.open(where.dir);
   try {
     if (catalog.rebuilt) io.err(`palimpsest search: ${catalog.rebuilt}`);
-    const report = await catalog.update({ ...options, content: true });
+    // A first search reads every session: say how far it got, on a terminal only (stderr stays clean in pipes and tests).
+    const tty = process.stderr.isTTY === true;
+    const report = await catalog.update({
+      ...options,
+      content: true,
+      ...(tty ? { onProgress: (done: number, total: number) => process.stderr.write(`\rindexing ${done}/${total} sessions…`) } : {}),
+    });
+    if (tty && report.added + report.changed + report.appended > 0) process.stderr.write('\r\u001b[K');
     for (const p of report.problems) io.err(`palimpsest search: ${p.replace(CONTROL, ' ')}`);
     let hits: SearchHit[];
     try {
