@@ -62,4 +62,41 @@ describe('Gemini CLI sessions in ls', () => {
     });
     expect(d.sessions.map((s) => [s.path.slice(chats.length), s.files])).toEqual([['/session-2026-12-02T21-00-a630fd7b.jsonl', 2]]);
   });
+
+  it('lists a 0.41 --resume stub, the metadata line alone, with the session it belongs to', async () => {
+    // The real run: resuming opened session-…T21-00-6d594ecf.jsonl (one metadata line, same
+    // sessionId, no message) and appended the turns to the first file.
+    const run = 'fixtures/fidelity/logs/gemini-cli-0.41.2/tools-resume/tmp/work/chats';
+    const base = await mkdtemp(join(tmpdir(), 'palimpsest-gemini-'));
+    const home = join(base, 'home');
+    const chats = join(home, '.gemini', 'tmp', 'work', 'chats');
+    await mkdir(chats, { recursive: true });
+    for (const n of ['session-2026-12-02T20-59-6d594ecf.jsonl', 'session-2026-12-02T21-00-6d594ecf.jsonl'])
+      await copyFile(join(run, n), join(chats, n));
+    const d = await discoverSessions({
+      home,
+      env: { PALIMPSEST_CACHE_DIR: join(base, 'cache') },
+      platform: 'linux',
+      harnesses: ['gemini-cli'],
+    });
+    expect(d.sessions.map((s) => [s.path.slice(chats.length), s.files, s.requests])).toEqual([
+      ['/session-2026-12-02T20-59-6d594ecf.jsonl', 2, 5],
+    ]);
+  });
+
+  it('still lists a lone metadata-only chat (no first prompt yet) as a session', async () => {
+    const run = 'fixtures/fidelity/logs/gemini-cli-0.41.2/tools-resume/tmp/work/chats';
+    const base = await mkdtemp(join(tmpdir(), 'palimpsest-gemini-'));
+    const home = join(base, 'home');
+    const chats = join(home, '.gemini', 'tmp', 'work', 'chats');
+    await mkdir(chats, { recursive: true });
+    await copyFile(join(run, 'session-2026-12-02T21-00-6d594ecf.jsonl'), join(chats, 'session-2026-12-02T21-00-6d594ecf.jsonl'));
+    const d = await discoverSessions({
+      home,
+      env: { PALIMPSEST_CACHE_DIR: join(base, 'cache') },
+      platform: 'linux',
+      harnesses: ['gemini-cli'],
+    });
+    expect(d.sessions.map((s) => [s.path.slice(chats.length), s.files])).toEqual([['/session-2026-12-02T21-00-6d594ecf.jsonl', 1]]);
+  });
 });

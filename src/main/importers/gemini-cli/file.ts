@@ -107,7 +107,7 @@ export class GeminiFileImport implements FileImport {
     this.sink.diagnostic({
       rule: 'GEMINI_RESUME_STUB',
       severity: 'info',
-      message: `This file holds only the metadata line and the opening context, no prompt. Gemini CLI 0.61 opens such a file under the resumed session's id when resuming (${id}) and appends the turn to that session's first file, session-*-${id.slice(0, 8)}.json(l) in this folder: the conversation is there. Without such a file beside it, this is a chat that has not had its first prompt.`,
+      message: `This file holds only the metadata line (and perhaps the opening context), no prompt. Gemini CLI (0.41, 0.61) opens such a file under the resumed session's id when resuming (${id}) and appends the turn to that session's first file, session-*-${id.slice(0, 8)}.json(l) in this folder: the conversation is there. Without such a file beside it, this is a chat that has not had its first prompt.`,
       line: null,
       seqs: [],
     });

@@ -3,6 +3,7 @@ import { loadSession } from '../../../../src/main/session/load';
 
 const SUB = 'fixtures/gemini-cli/written/subagent/chats';
 const RESUME = 'fixtures/fidelity/logs/gemini-cli-0.61.0/tools-resume/tmp/work/chats';
+const RESUME_041 = 'fixtures/fidelity/logs/gemini-cli-0.41.2/tools-resume/tmp/work/chats';
 
 async function events(path: string) {
   const s = await loadSession(path);
@@ -54,6 +55,14 @@ describe('Gemini CLI sessions over several files', () => {
     expect(stub.diagnostics[0]?.message).toContain('a630fd7b-b220-403f-95fd-5a69ef766fb4');
     const main = await events(`${RESUME}/session-2026-12-02T21-00-a630fd7b.jsonl`);
     expect(main.files).toHaveLength(1);
+    expect(main.diagnostics.filter((d) => d.rule === 'GEMINI_RESUME_STUB')).toEqual([]);
+  });
+
+  it('names a 0.41 --resume stub, the metadata line alone (the real run)', async () => {
+    const stub = await events(`${RESUME_041}/session-2026-12-02T21-00-6d594ecf.jsonl`);
+    expect(stub.diagnostics.map((d) => [d.rule, d.severity])).toEqual([['GEMINI_RESUME_STUB', 'info']]);
+    expect(stub.diagnostics[0]?.message).toContain('6d594ecf-410b-4e0b-974c-51aaa382d7e5');
+    const main = await events(`${RESUME_041}/session-2026-12-02T20-59-6d594ecf.jsonl`);
     expect(main.diagnostics.filter((d) => d.rule === 'GEMINI_RESUME_STUB')).toEqual([]);
   });
 });
