@@ -76,7 +76,7 @@ export class OpenCodeImport implements FileImport {
   private user: { id: string; line: JsonLine; placed: boolean } | null = null;
   private assistant: Assistant | null = null;
   private readonly compactions = new Map<string, OpenCompaction>();
-  private readonly masks: { at: number; item: string; line: JsonLine }[] = [];
+  private readonly masks: { at: number; item: string; callId: string; line: JsonLine }[] = [];
   private bad = 0;
   private firstBad: number | null = null;
   private sessionSeen = false;
@@ -164,13 +164,12 @@ export class OpenCodeImport implements FileImport {
   private flushMasks(at: number | null): void {
     this.masks.sort((a, b) => a.at - b.at);
     while (this.masks.length > 0 && (at === null || (this.masks[0]?.at ?? Infinity) <= at)) {
-      const m = this.masks.shift() as { at: number; item: string; line: JsonLine };
+      const m = this.masks.shift() as { at: number; item: string; callId: string; line: JsonLine };
       if (!this.live.some((x) => x.id === m.item)) continue;
       this.masked.add(m.item);
-      this.sink.emit(
-        { kind: 'mask', items: [m.item], masked: true, by: 'harness', reference: [{ type: 'text', text: CLEARED }], at: m.at },
-        m.line,
-      );
+      // The result stays a result of its call; only its content is the marker (toModelMessages).
+      const reference: Block[] = [{ type: 'tool_result', callId: m.callId, content: [{ type: 'text', text: CLEARED }] }];
+      this.sink.emit({ kind: 'mask', items: [m.item], masked: true, by: 'harness', reference, at: m.at }, m.line);
     }
   }
 
@@ -286,7 +285,7 @@ export class OpenCodeImport implements FileImport {
       this.live.push({ id: rid, message: str(a.info.id) ?? '', seq });
       a.items.push(rid);
       const pruned = prunedAt(part);
-      if (pruned !== null) this.masks.push({ at: pruned, item: rid, line: keep(l) });
+      if (pruned !== null) this.masks.push({ at: pruned, item: rid, callId: callIdOf(part), line: keep(l) });
       return;
     }
     this.sink.emit({ kind: 'record', type: `part/${type}`, summary: 'not shown to the model' }, l);

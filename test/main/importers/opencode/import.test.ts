@@ -41,6 +41,12 @@ describe.each([
     const tool = (n: number): string => JSON.stringify(i.view(n)?.items.find((x) => x.id === 'prt_basic_004:result'));
     expect(tool(1)).not.toContain('[Old tool result content cleared]');
     expect(tool(2)).toContain('[Old tool result content cleared]');
+    // Still a result of its call, as OpenCode sends it: only the content is the marker.
+    const blocks = (n: number) => i.view(n)?.items.find((x) => x.id === 'prt_basic_004:result')?.blocks;
+    const first = blocks(1)?.[0];
+    const callId = first?.type === 'tool_result' ? first.callId : null;
+    expect(callId).toMatch(/\S/);
+    expect(blocks(2)).toEqual([{ type: 'tool_result', callId, content: [{ type: 'text', text: '[Old tool result content cleared]' }] }]);
     const full = await i.fullView(1);
     expect(JSON.stringify(full)).toContain('line 39: ');
   });
