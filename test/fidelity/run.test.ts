@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ClientDef, claudeCode } from '../../src/main/fidelity/clients';
+import { openCode } from '../../src/main/fidelity/client-opencode';
 import { copyRun, runScenario } from '../../src/main/fidelity/run';
 import { Scenario } from '../../src/main/fidelity/scenario';
 
@@ -92,5 +93,86 @@ describe('fidelity runner', () => {
     const r = await runScenario(scenario, { bin }, { root: join(dir, 'runs') });
     expect(r.turns.map((t) => t.timedOut)).toEqual([false, true]);
     expect(r.problems).toEqual([expect.stringMatching(/^turn 1 exited 1/), 'turn 2 timed out after 1000 ms', 'the client wrote no log']);
+  });
+
+  it('drives a server scenario through the client API, one server for every turn, stopped with SIGTERM', async () => {
+    // A stand-in for `opencode serve`: one chat request to the configured provider per call, every
+    // call's path and body noted in a storage file, and a note when SIGTERM stops it.
+    const SERVER = `
+const { createServer } = await import('node:http');
+const { mkdirSync, appendFileSync } = await import('node:fs');
+const cfg = JSON.parse(process.env.OPENCODE_CONFIG_CONTENT);
+const d = process.env.XDG_DATA_HOME + '/opencode/storage';
+mkdirSync(d, { recursive: true });
+const note = (v) => appendFileSync(d + '/calls.json', JSON.stringify(v) + '\\n');
+const srv = createServer(async (req, res) => {
+  let body = '';
+  for await (const c of req) body += c;
+  note({ path: req.url, body: JSON.parse(body) });
+  if (req.url === '/session') return res.end(JSON.stringify({ id: 'ses_fake' }));
+  const r = await fetch(cfg.provider.mock.options.baseURL + '/chat/completions', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'mock-small', messages: [{ role: 'user', content: req.url }] }),
+  });
+  await r.text();
+  res.end(req.url.endsWith('/summarize') ? 'true' : '{}');
+});
+srv.listen(0, '127.0.0.1', () => console.log('opencode server listening on http://127.0.0.1:' + srv.address().port));
+process.on('SIGTERM', () => { note({ stopped: true }); process.exit(0); });
+`;
+    const bin = join(dir, 'fake-server.mjs');
+    writeFileSync(bin, `#!/usr/bin/env node\n${SERVER}`, { mode: 0o755 });
+    const client: ClientDef = {
+      ...openCode,
+      version: '0.0.0-test',
+      serve: { ...(openCode.serve as NonNullable<ClientDef['serve']>), settleMs: 0 },
+    };
+    const scenario = Scenario.parse({
+      name: 'served',
+      client: 'opencode',
+      drive: 'server',
+      description: 'stand-in server',
+      settings: ['-m', 'mock/mock-small'],
+      script: { fallback: { content: [{ type: 'text', text: 'ok' }] } },
+      turns: [{ prompt: 'hello' }, { prompt: '/compact' }, { prompt: 'again' }],
+    });
+    const r = await runScenario(scenario, { bin }, { root: join(dir, 'runs'), client });
+    expect(r.problems).toEqual([]);
+    expect(r.turns.map((t) => [t.argv, t.exitCode])).toEqual([
+      [['POST /session', 'POST /session/ses_fake/message'], 0],
+      [['POST /session/ses_fake/summarize'], 0],
+      [['POST /session/ses_fake/message'], 0],
+    ]);
+    expect(r.sessionId).toBe('ses_fake');
+    expect(r.captured.map((c) => c.answer.label)).toEqual(['fallback', 'fallback', 'fallback']);
+    const calls = readFileSync(join(r.home, '.local', 'share', 'opencode', 'storage', 'calls.json'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
+    const model = { providerID: 'mock', modelID: 'mock-small' };
+    expect(calls).toEqual([
+      { path: '/session', body: {} },
+      { path: '/session/ses_fake/message', body: { model, parts: [{ type: 'text', text: 'hello' }] } },
+      { path: '/session/ses_fake/summarize', body: model },
+      { path: '/session/ses_fake/message', body: { model, parts: [{ type: 'text', text: 'again' }] } },
+      { stopped: true },
+    ]);
+  });
+
+  it('reports a server that never says where it listens', async () => {
+    const bin = join(dir, 'mute-server.mjs');
+    writeFileSync(bin, '#!/usr/bin/env node\nconsole.error("no port for you");\nprocess.exit(2);\n', { mode: 0o755 });
+    const client: ClientDef = { ...openCode, version: '0.0.0-test' };
+    const scenario = Scenario.parse({
+      name: 'mute',
+      client: 'opencode',
+      drive: 'server',
+      description: 'x',
+      script: {},
+      turns: [{ prompt: 'hi' }],
+    });
+    const r = await runScenario(scenario, { bin }, { root: join(dir, 'runs'), client });
+    expect(r.turns).toEqual([]);
+    expect(r.problems).toEqual(['the server did not start: no port for you', 'the client wrote no log']);
   });
 });

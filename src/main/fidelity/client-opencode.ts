@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { baseEnv, filesUnder } from './client-env';
 import type { ClientDef } from './clients';
+import { openCodeServe } from './client-opencode-serve';
 
 /*
  * OpenCode (`opencode-ai`, whose platform package carries the binary), run headless with
@@ -11,6 +12,9 @@ import type { ClientDef } from './clients';
  * the mock provider, with two models: `mock/mock-model` (a large context) and `mock/mock-small`
  * (a context small enough that a usage the mock reports overflows it, which starts OpenCode's
  * automatic compaction). A scenario picks the small one with `-m mock/mock-small`.
+ *
+ * The scenarios with `drive: 'server'` run `opencode serve` instead, with the same environment, and
+ * send each turn through its API (./client-opencode-serve.ts).
  *
  * Versions: 1.0.x keeps its sessions in a JSON tree (`storage/`), later ones in an SQLite database
  * (`opencode.db`, with its `-wal` file beside it when the client did not checkpoint on exit).
@@ -89,4 +93,5 @@ export const openCode: ClientDef = {
     const tree = logs.find((l) => l.includes('/storage/'));
     return tree ? tree.slice(0, tree.indexOf('/storage/') + '/storage'.length) : null;
   },
+  serve: openCodeServe,
 };

@@ -32,7 +32,7 @@ export interface RunDirs {
   readonly baseUrl: string;
 }
 
-/** How a client runs interactively, in a terminal (./terminal.ts), for a scenario that says `interactive`. */
+/** How a client runs interactively, in a terminal (./terminal.ts), for a scenario with `drive: 'terminal'`. */
 export interface InteractiveDef {
   argv(dirs: RunDirs, settings: readonly string[]): string[];
   /** Files that answer the first-run screens an interactive start shows (path relative to the home → text). */
@@ -66,8 +66,32 @@ export interface ClientDef {
   logs(home: string): string[];
   /** The file to open in Palimpsest for a session (its main log). */
   mainLog(logs: readonly string[], sessionId: string | null): string | null;
-  /** Absent: the client's scenarios are headless only. */
+  /** The client's interactive mode, for the scenarios typed into it (absent: it has none here). */
   readonly interactive?: InteractiveDef;
+  /** The client's HTTP server, for the scenarios driven through it (absent: the client has none). */
+  readonly serve?: ServeDef;
+}
+
+/** A client's own HTTP server, for a scenario with `drive: 'server'` (./serve.ts). */
+export interface ServeDef {
+  /** The arguments that start the server on a free port on loopback. */
+  argv(): string[];
+  /** The server's base URL, from what it has printed so far (null: not listening yet). */
+  url(output: string): string | null;
+  /** How long to wait after each turn for work the client does once the turn has answered. */
+  readonly settleMs: number;
+  /** Runs one turn through the API, within `signal`; `turn.resume` is the session to continue. */
+  turn(base: string, turn: TurnSpec, settings: readonly string[], signal: AbortSignal): Promise<ServedTurn>;
+}
+
+export interface ServedTurn {
+  /** The calls made, one a line (`POST /session/…`), for run.json. */
+  readonly calls: readonly string[];
+  /** The last call's HTTP status (0: it never answered). */
+  readonly status: number;
+  /** The last call's answer (or why there was none). */
+  readonly body: string;
+  readonly sessionId: string | null;
 }
 
 export const claudeCode: ClientDef = {

@@ -282,7 +282,7 @@ version's log records is in docs/compatibility.md, generated from the saved runs
 
 **Interactive scenarios.** Claude Code's print mode (\`-p\`) logs only user, assistant and
 \`compact_boundary\` messages, so some shapes of a real user's log never appear in a headless run. A
-scenario marked \`interactive\` types its turns, slash commands included, into one interactive session
+scenario with \`drive: terminal\` types its turns, slash commands included, into one interactive session
 of the client, in a terminal: tmux on a private socket (src/main/fidelity/terminal.ts). The first-run
 screens are answered by files in the temporary home (onboarding done, the folder trusted, the test key
 approved). A turn ends when the mock, the logs and the screen have been still for 3 s, the input line

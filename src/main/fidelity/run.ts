@@ -6,9 +6,9 @@ import { type CapturedRequest, startMockProvider } from '../mock';
 import { CLIENTS, type ClientDef, logRelative } from './clients';
 import type { Installed } from './install';
 import type { Scenario } from './scenario';
-import { runInteractive } from './run-interactive';
-import { freePort, RECORD_ROUTE, tail } from './run-shared';
-import { TerminalSession } from './terminal';
+import { runServed } from './serve';
+import { runInTerminal } from './run-interactive';
+import { type TurnResult, type TurnsContext, type TurnsPlayed, freePort, recorderBase, tail, turnProblem } from './turn';
 
 /*
  * Runs one scenario: a fresh HOME / CODEX_HOME and working directory under the run root, the mock
@@ -19,20 +19,6 @@ import { TerminalSession } from './terminal';
  * The run directory is fixed (`<root>/<client>-<version>/<scenario>/`, emptied first) so the absolute
  * paths the clients write into their logs are the same from run to run.
  */
-
-export interface TurnResult {
-  readonly prompt: string;
-  readonly argv: readonly string[];
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly timedOut: boolean;
-  readonly durationMs: number;
-  readonly sessionId: string | null;
-  readonly expect: 'ok' | 'fail' | 'any';
-  /** The last 4,000 characters of each stream. */
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 export interface RunResult {
   readonly scenario: Scenario;
@@ -100,6 +86,58 @@ function runTurn(
   });
 }
 
+/** Each turn a process of its own, continuing the first turn's session. */
+async function runProcesses(ctx: TurnsContext): Promise<TurnsPlayed> {
+  const { scenario, client, dir, home, work } = ctx;
+  const turns: TurnResult[] = [];
+  const problems: string[] = [];
+  const captures: string[] = [];
+  let sessionId: string | null = null;
+  for (const [i, t] of scenario.turns.entries()) {
+    const resume = i > 0 && t.resume !== false ? sessionId : null;
+    if (i > 0 && t.resume !== false && !resume) {
+      problems.push(`turn ${i + 1}: no session id to resume`);
+      break;
+    }
+    // Recorded: the client talks to `palimpsest record`, which forwards to the mock and writes a
+    // capture per turn; the recorder sets the base URL variables itself.
+    const port = ctx.record ? await freePort() : null;
+    const baseUrl = port === null ? ctx.mockUrl : recorderBase(port, client.protocol);
+    const dirs = { home, work, baseUrl };
+    const argv = client.argv({ prompt: t.prompt, resume, args: t.args }, dirs, scenario.settings);
+    ctx.log?.(
+      `  ${client.id} ${scenario.name} turn ${i + 1}: ${JSON.stringify(t.prompt.slice(0, 60))}${resume ? ' (resume)' : ''}${port !== null ? ' (recorded)' : ''}`,
+    );
+    let bin = ctx.bin;
+    let args = argv;
+    if (ctx.record && port !== null) {
+      const out = join(dir, `capture-${i + 1}.jsonl`);
+      captures.push(out);
+      bin = process.execPath;
+      args = [ctx.record.cli, 'record', '--out', out, '--upstream', ctx.mockUrl, '--port', String(port), '--', ctx.bin, ...argv];
+    }
+    const r = await runTurn(bin, args, { ...client.env(dirs), ...scenario.env }, work, scenario.turnTimeoutMs);
+    const sid = client.sessionId(r.stdout, r.stderr);
+    if (sid && !sessionId) sessionId = sid;
+    const result: TurnResult = {
+      prompt: t.prompt,
+      argv,
+      exitCode: r.code,
+      signal: r.signal,
+      timedOut: r.timedOut,
+      durationMs: r.ms,
+      sessionId: sid,
+      expect: t.expect,
+      stdout: tail(r.stdout),
+      stderr: tail(r.stderr),
+    };
+    turns.push(result);
+    const problem = turnProblem(i, result, scenario.turnTimeoutMs, r.stderr || r.stdout);
+    if (problem) problems.push(problem);
+  }
+  return { turns, sessionId, captures, problems };
+}
+
 export async function runScenario(
   scenario: Scenario,
   installed: Pick<Extract<Installed, { ok: true }>, 'bin'>,
@@ -114,10 +152,6 @@ export async function runScenario(
   mkdirSync(work, { recursive: true });
   const capturedPath = join(dir, 'captured.jsonl');
   const mock = await startMockProvider({ script: scenario.script, recordPath: capturedPath });
-  const turns: TurnResult[] = [];
-  const problems: string[] = [];
-  const captures: string[] = [];
-  let sessionId: string | null = null;
   const files = {
     ...client.homeFiles?.({ home, work, baseUrl: mock.url }),
     ...Object.fromEntries(Object.entries(scenario.homeFiles).map(([p, v]) => [p, `${JSON.stringify(v, null, 2)}\n`])),
@@ -126,64 +160,30 @@ export async function runScenario(
     mkdirSync(dirname(join(home, p)), { recursive: true });
     writeFileSync(join(home, p), text);
   }
+  const ctx: TurnsContext = {
+    scenario,
+    client,
+    bin: installed.bin,
+    dir,
+    home,
+    work,
+    mockUrl: mock.url,
+    record: opts.record,
+    log: opts.log,
+  };
+  let played: TurnsPlayed;
   try {
-    if (scenario.interactive) {
-      if (!client.interactive) problems.push(`${client.id} has no interactive mode: the scenario cannot run`);
-      else if (!(await TerminalSession.available())) problems.push('tmux is not installed: the interactive scenario cannot run');
-      else {
-        const r = await runInteractive(scenario, client, client.interactive, installed.bin, { home, work, dir, mock, opts });
-        turns.push(...r.turns);
-        problems.push(...r.problems);
-        captures.push(...r.captures);
-      }
-    } else {
-      for (const [i, t] of scenario.turns.entries()) {
-        const resume = i > 0 && t.resume !== false ? sessionId : null;
-        if (i > 0 && t.resume !== false && !resume) {
-          problems.push(`turn ${i + 1}: no session id to resume`);
-          break;
-        }
-        // Recorded: the client talks to `palimpsest record`, which forwards to the mock and writes a
-        // capture per turn; the recorder sets the base URL variables itself.
-        const port = opts.record ? await freePort() : null;
-        const baseUrl = port === null ? mock.url : `http://127.0.0.1:${port}/${RECORD_ROUTE[client.protocol] ?? 'anthropic'}`;
-        const dirs = { home, work, baseUrl };
-        const argv = client.argv({ prompt: t.prompt, resume, args: t.args }, dirs, scenario.settings);
-        opts.log?.(
-          `  ${client.id} ${scenario.name} turn ${i + 1}: ${JSON.stringify(t.prompt.slice(0, 60))}${resume ? ' (resume)' : ''}${port !== null ? ' (recorded)' : ''}`,
-        );
-        let bin = installed.bin;
-        let args = argv;
-        if (opts.record && port !== null) {
-          const out = join(dir, `capture-${i + 1}.jsonl`);
-          captures.push(out);
-          bin = process.execPath;
-          args = [opts.record.cli, 'record', '--out', out, '--upstream', mock.url, '--port', String(port), '--', installed.bin, ...argv];
-        }
-        const r = await runTurn(bin, args, { ...client.env(dirs), ...scenario.env }, work, scenario.turnTimeoutMs);
-        const sid = client.sessionId(r.stdout, r.stderr);
-        if (sid && !sessionId) sessionId = sid;
-        turns.push({
-          prompt: t.prompt,
-          argv,
-          exitCode: r.code,
-          signal: r.signal,
-          timedOut: r.timedOut,
-          durationMs: r.ms,
-          sessionId: sid,
-          expect: t.expect,
-          stdout: tail(r.stdout),
-          stderr: tail(r.stderr),
-        });
-        if (r.timedOut) problems.push(`turn ${i + 1} timed out after ${scenario.turnTimeoutMs} ms`);
-        else if (t.expect === 'ok' && r.code !== 0)
-          problems.push(`turn ${i + 1} exited ${r.code ?? r.signal}: ${tail(r.stderr || r.stdout, 300).trim()}`);
-        else if (t.expect === 'fail' && r.code === 0) problems.push(`turn ${i + 1} was expected to fail and exited 0`);
-      }
-    }
+    played =
+      scenario.drive === 'server'
+        ? await runServed(ctx)
+        : scenario.drive === 'terminal'
+          ? await runInTerminal(ctx)
+          : await runProcesses(ctx);
   } finally {
     await mock.dispose();
   }
+  const { turns, sessionId, captures } = played;
+  const problems = [...played.problems];
   const logs = client.logs(home);
   if (logs.length === 0) problems.push('the client wrote no log');
   return {

@@ -6,7 +6,7 @@ import { Script } from '../mock/script';
 /*
  * A fidelity scenario (fixtures/fidelity/scenarios/*.json): one client, the mock's script, and the
  * turns to run. Turns after the first continue the session (`--resume` / `exec resume`) unless
- * they say `resume: false`; in an `interactive` scenario they are typed into one session.
+ * they say `resume: false`; other drives (`drive`) play them through a server or a terminal.
  */
 
 export const Turn = z.object({
@@ -23,6 +23,16 @@ export const Scenario = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   client: z.enum(['claude-code', 'codex', 'gemini-cli', 'opencode']),
   description: z.string(),
+  /**
+   * How the turns are driven. `cli` (the default): each turn is a headless process of its own.
+   * `server`: the client's own HTTP server (OpenCode's `serve`) runs for the whole scenario and each
+   * turn is a call to its API (./serve.ts), for what a headless process cannot do: a manual
+   * compaction (the turn `/compact`), or work the client finishes after a turn has answered.
+   * `terminal`: the turns are typed, one after the other, into one interactive session of the
+   * client in a terminal (./terminal.ts), for what only an interactive session logs; a turn's
+   * `args` and `resume` do not apply, and a prompt may be a slash command.
+   */
+  drive: z.enum(['cli', 'server', 'terminal']).default('cli'),
   /** Arguments on every turn (Codex `-c` settings, a model). */
   settings: z.array(z.string()).default([]),
   /** Extra environment for every turn (retry limits, compaction windows). */
@@ -48,12 +58,6 @@ export const Scenario = z.object({
    * compaction faults, which the matrix leaves out to bound its time and the fixtures' size.
    */
   currentOnly: z.boolean().default(false),
-  /**
-   * The turns are typed, one after the other, into one interactive session of the client in a
-   * terminal (./terminal.ts), for what only an interactive session logs. A turn's `args` and
-   * `resume` do not apply; a prompt may be a slash command.
-   */
-  interactive: z.boolean().default(false),
 });
 export type Scenario = z.infer<typeof Scenario>;
 
