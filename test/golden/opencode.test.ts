@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseSource } from '../../src/main/dialects/opencode/in-place';
 import { SessionInspector } from '../../src/main/session/inspector';
@@ -77,5 +78,26 @@ describe('golden: OpenCode 1.0.162, a storage tree', () => {
     expect(st.requests).toHaveLength(5);
     const calls = (ins.view(3)?.items ?? []).flatMap((x) => (x.blocks ?? []).filter((b) => b.type === 'tool_call').map((b) => b.name));
     expect(calls).toEqual(['bash', 'bash', 'bash']);
+  });
+});
+
+describe('golden: OpenCode 1.18.33, pruning driven over its server API', () => {
+  const RUN = 'fixtures/fidelity/logs/opencode-1.18.33/prune';
+
+  it('sends each pruned output as the cleared marker, still the result of its call, as on the wire', async () => {
+    const ins = await open(`${RUN}/opencode.db`);
+    expect(ins.replay().requests).toHaveLength(6);
+    // The last request the mock received (turn 4, after the third turn's loop pruned).
+    const lines = readFileSync(`${RUN}/captured.jsonl`, 'utf8').trim().split('\n');
+    const body = JSON.parse((JSON.parse(lines.at(-1) as string) as { body: string }).body) as {
+      messages: { role: string; tool_call_id?: string; content: unknown }[];
+    };
+    const wire = body.messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]);
+    expect(wire.filter(([, c]) => c === '[Old tool result content cleared]')).toHaveLength(7);
+    // The whole view: views elide long texts.
+    const results = ((await ins.fullView(5))?.items ?? []).flatMap((x) => (x.blocks ?? []).filter((b) => b.type === 'tool_result'));
+    expect(results.map((b) => [b.callId, b.content.map((c) => (c.type === 'text' ? c.text : '')).join('')])).toEqual(wire);
+    // Before the prune every output went whole.
+    expect(JSON.stringify(ins.view(4))).not.toContain('[Old tool result content cleared]');
   });
 });

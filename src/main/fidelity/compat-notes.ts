@@ -124,4 +124,18 @@ src/main/fidelity/compat-notes.ts.
 - **Codex usage order.** On 0.47.0 and 0.59.0, a call's \`event_msg/token_count\` is written before
   the call's output items; from 0.77.0 it is written after them. The generator checks this on every
   scripted answer that has a usage (the "checked on" count above).
+- **OpenCode manual compaction and pruning, over the server API.** \`opencode run\` cannot start either:
+  it has no \`/compact\`, and it exits as soon as the turn's loop is over, while pruning runs after
+  that loop, not awaited (session/prompt.ts: \`SessionCompaction.prune({ sessionID })\` up to 1.3.2;
+  \`prune(…).pipe(ignore, forkIn(scope))\` from 1.14.41). Every version run (1.0.162 to 1.18.33)
+  serves \`POST /session\`, \`POST /session/:sessionID/message\` and \`POST /session/:sessionID/summarize\`
+  (body \`{providerID, modelID}\`) on \`opencode serve\`, so manual-compact and prune drive it there.
+  When pruning is on differs: 1.0.162 prunes unless \`OPENCODE_DISABLE_PRUNE\` is set
+  (\`if (Flag.OPENCODE_DISABLE_PRUNE) return\`) and refuses a \`compaction\` key in its config
+  ("Unrecognized key"); 1.2.27 and 1.3.2 prune unless \`compaction.prune\` is false
+  (\`if (config.compaction?.prune === false) return\`); 1.14.41 and 1.18.33 prune only when it is true
+  (\`if (!config.compaction?.prune) return\`). The thresholds are the same in all of them:
+  \`PRUNE_PROTECT\` 40,000 and \`PRUNE_MINIMUM\` 20,000 estimated tokens, the last two user turns
+  never touched, the \`skill\` tool's outputs kept from 1.2.27. Source: session/compaction.ts and
+  session/prompt.ts as bundled in each version's binary, and the runs' run.json.
 `;

@@ -195,8 +195,9 @@ the scenarios pick with \`-m\` to make a reported usage overflow it.
 
 - **Recorded:** every user and assistant message and part: texts, reasoning, tool calls with their
   input and output, each step's tokens, the compaction's user message (\`compaction\` part) and the
-  summary message (\`summary: true\`, or its error). The messages of every agent request are rebuilt
-  exactly from these on every version run (tools-resume, auto-compact, compact-http-400): none
+  summary message (\`summary: true\`, or its error), and when a tool output was pruned
+  (\`state.time.compacted\`). The messages of every agent request are rebuilt exactly from these on
+  every version run (tools-resume, auto-compact, manual-compact, prune, compact-http-400): none
   differs from the wire.
 - **Not recorded, so unknown on every request:** the system prompt (OpenCode builds it per request)
   and the tool schemas. So no OpenCode request is a match: each one the log holds is unknown, with
@@ -214,12 +215,20 @@ the scenarios pick with \`-m\` to make a reported usage overflow it.
 - **A failed compaction** (compact-http-400: the summarizer call answered with HTTP 400, which OpenCode
   does not retry) leaves the summary message with its error; the view is not replaced, and the
   next turn compacts again and fails again.
-- Automatic compaction is the only one a headless run can start (\`run\` has no \`/compact\`, and no
-  \`session compact\` command exists). Pruning of old tool outputs (\`state.time.compacted\`) is not
-  driven by these scenarios: a trial on 1.18.33 with six bash outputs of 49 KB each three turns back
-  (about 74,000 tokens by OpenCode's estimate) pruned nothing, with \`compaction.prune\` set or not,
-  and the fourth turn sent every output whole. The generated fixtures cover pruning
-  (fixtures/opencode/).
+- **Manual compaction and pruning are driven through \`opencode serve\`** (scenarios with
+  \`drive: server\`, src/main/fidelity/serve.ts): \`run\` has no \`/compact\` and exits before OpenCode's
+  background pruning writes anything, so these start the client's own server against the mock and send
+  each turn to its API: \`POST /session/:id/message\` for a prompt, \`POST /session/:id/summarize\`
+  for \`/compact\` (what the TUI's command sends), and stop it with SIGTERM. manual-compact: the summary
+  message and the view after it are rebuilt exactly like the automatic one's, on every version run.
+  prune: after the third turn OpenCode marks the oldest outputs of the first turn pruned
+  (\`state.time.compacted\`), and the fourth turn sends them as "[Old tool result content cleared]",
+  each still the result of its call; Palimpsest shows the same. The thresholds are session/compaction.ts's
+  \`PRUNE_PROTECT\` (40,000) and \`PRUNE_MINIMUM\` (20,000), in OpenCode's estimate of 4 characters a
+  token, counted back from the user turn before the last; of twelve outputs of 27,600 characters, seven
+  are cleared. Pruning is on by default up to 1.3.2 (1.0.162: unless \`OPENCODE_DISABLE_PRUNE\`; 1.2.27
+  and 1.3.2: unless \`compaction.prune\` is false) and off unless \`compaction.prune\` is true from 1.14.41
+  (the scenario sets it; 1.0.162's config refuses that key, so its variant leaves it out).
 
 ## The mock provider
 
