@@ -70,7 +70,13 @@ export async function compareRecorded(
   });
   if (!mainLog) return empty('the client wrote no log');
   if (capturePaths.length === 0) return empty('the run was not recorded');
-  const ins = new SessionInspector(await loadSession(mainLog));
+  // A log that cannot be read is this run's error, as in compareLog, not the end of the suite.
+  let ins: SessionInspector;
+  try {
+    ins = new SessionInspector(await loadSession(mainLog));
+  } catch (e) {
+    return empty(`Palimpsest could not load the log: ${e instanceof Error ? e.message : String(e)}`);
+  }
   try {
     await ins.loadRuleTexts();
     const findingsLogOnly = ids(ins.diagnostics());
