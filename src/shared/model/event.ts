@@ -150,6 +150,13 @@ export const HeaderEvent = z.object({
    * or empty: it does not.
    */
   reloadMayDrop: z.string().nullable().optional(),
+  /**
+   * Why an automatic compaction may have run without this log recording it, succeeded or not, in a
+   * sentence (Gemini CLI before 0.44 writes no compression into its file): a rule then does not
+   * read a compaction it cannot see as one that failed. Absent: unchanged; null or empty: the log
+   * records every compaction that commits.
+   */
+  compactionUnlogged: z.string().nullable().optional(),
   /** Why the envelope changed, in the harness's words (DSH: initial, resume, change, series). */
   reason: z.string().optional(),
 });

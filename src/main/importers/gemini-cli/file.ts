@@ -36,6 +36,8 @@ const UNRECORDED = [
  */
 const COMPRESSION_UNRECORDED =
   'Gemini CLI before 0.44 compressed the history without writing it to the file: if this chat was compressed, the model was sent less than these messages (a summary in place of the older ones).';
+/** The same for the rules that reason about compactions (HeaderEvent.compactionUnlogged). */
+const COMPRESSION_UNLOGGED = 'Gemini CLI before 0.44 writes no compression into the file, whether it succeeds or fails';
 
 /** A subagent's chat read as a branch of its parent's session (./session.ts). */
 export interface GeminiBranch {
@@ -128,7 +130,16 @@ export class GeminiFileImport implements FileImport {
     if (this.branch) {
       const b = this.branch;
       this.sink.emit({ kind: 'fork', parent: { seq: b.parentSeq }, label: b.label, inherit: false }, l);
-      this.sink.emit({ kind: 'header', system: null, tools: null, unrecorded: [...UNRECORDED, COMPRESSION_UNRECORDED] }, l);
+      this.sink.emit(
+        {
+          kind: 'header',
+          system: null,
+          tools: null,
+          unrecorded: [...UNRECORDED, COMPRESSION_UNRECORDED],
+          compactionUnlogged: COMPRESSION_UNLOGGED,
+        },
+        l,
+      );
       return;
     }
     const session: EventOf<'session'> = {
@@ -142,7 +153,16 @@ export class GeminiFileImport implements FileImport {
     if (parent !== null && (meta === null || meta.kind === 'subagent' || meta.kind === undefined))
       session.parent = { session: parent, origin: 'subagent' };
     this.sink.emit(session, l);
-    this.sink.emit({ kind: 'header', system: null, tools: null, unrecorded: [...UNRECORDED, COMPRESSION_UNRECORDED] }, l);
+    this.sink.emit(
+      {
+        kind: 'header',
+        system: null,
+        tools: null,
+        unrecorded: [...UNRECORDED, COMPRESSION_UNRECORDED],
+        compactionUnlogged: COMPRESSION_UNLOGGED,
+      },
+      l,
+    );
   }
 
   private metadata(v: Obj, l: JsonLine): void {
@@ -182,7 +202,7 @@ export class GeminiFileImport implements FileImport {
     }
     if (!this.listWritten) {
       this.listWritten = true;
-      this.sink.emit({ kind: 'header', unrecorded: UNRECORDED }, l);
+      this.sink.emit({ kind: 'header', unrecorded: UNRECORDED, compactionUnlogged: null }, l);
     }
     const parsed = listMessages(list);
     if (parsed.length < list.length)

@@ -279,6 +279,14 @@ export const TRIGGER_MISSED: Rule = {
       const deferredBy = failures.filter((c) => c.firstSeq < r.seq && ctx.facts.turnAt(c.firstSeq) === turn).pop() ?? null;
       misses.push({ i, value: m, limit, deferredBy });
     }
+    // What a compaction the log does not show may have been: a failure this client does not log,
+    // or, where the header says the log records none at all, any compaction.
+    const unseen = (seq: number): string => {
+      const why = unloggedBefore(ctx, seq);
+      return why
+        ? `${why}, so one may have run here unseen, or failed`
+        : 'This client does not log a failed automatic compaction, so one may have failed here unseen';
+    };
     const out: Diagnostic[] = [];
     for (let k = 0; k < misses.length;) {
       let j = k;
@@ -303,7 +311,7 @@ export const TRIGGER_MISSED: Rule = {
           finding(
             'TRIGGER_MISSED',
             'info',
-            `${which}, at or past the ${num(seen.at)} tokens at which ${preset?.name ?? ''} ${seen.version} with ${seen.model} compacted automatically on the wire${seen.below !== null ? ` (it sent ${num(seen.below)} uncompacted)` : ''}, from the version table (docs/compatibility.md; the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. This client does not log a failed automatic compaction, so one may have failed here unseen: an inference from usage, not a recorded fact (docs/fidelity.md).`,
+            `${which}, at or past the ${num(seen.at)} tokens at which ${preset?.name ?? ''} ${seen.version} with ${seen.model} compacted automatically on the wire${seen.below !== null ? ` (it sent ${num(seen.below)} uncompacted)` : ''}, from the version table (docs/compatibility.md; the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. ${unseen(r0.seq)}: an inference from usage, not a recorded fact (docs/fidelity.md).`,
             seqs,
           ),
         );
@@ -312,7 +320,7 @@ export const TRIGGER_MISSED: Rule = {
           finding(
             'TRIGGER_MISSED',
             'info',
-            `${which}, past the ${num(first.limit)}-token automatic compaction trigger of ${preset.name}'s documented policy (${preset.description}${r0.route.window !== undefined ? `, on the ${num(r0.route.window)}-token window the log records` : ''}; the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. This client does not log a failed automatic compaction, so one may have failed here unseen: an inference from usage, not a recorded fact (docs/fidelity.md).`,
+            `${which}, past the ${num(first.limit)}-token automatic compaction trigger of ${preset.name}'s documented policy (${preset.description}${r0.route.window !== undefined ? `, on the ${num(r0.route.window)}-token window the log records` : ''}; the log records no policy), and no compaction is logged before ${first === last ? 'the next request' : 'the last of them'}. ${unseen(r0.seq)}: an inference from usage, not a recorded fact (docs/fidelity.md).`,
             seqs,
           ),
         );
@@ -342,6 +350,18 @@ export const TRIGGER_MISSED: Rule = {
 };
 
 /** The client version the log's session names (its first line's), if it names one. */
+/** The latest header's word before `seq` that the log may not record a compaction at all (HeaderEvent.compactionUnlogged). */
+function unloggedBefore(ctx: RuleContext, seq: number): string | null {
+  let at = -1;
+  let why: string | null = null;
+  for (const e of ctx.facts.ofKinds('header'))
+    if (e.seq < seq && e.seq > at && e.compactionUnlogged !== undefined) {
+      at = e.seq;
+      why = e.compactionUnlogged || null;
+    }
+  return why;
+}
+
 function harnessVersion(ctx: RuleContext): string | undefined {
   const n = Math.min(ctx.events.length, 64);
   for (let seq = 0; seq < n; seq++) {
