@@ -209,6 +209,13 @@ export const RequestEvent = z.object({
    * `instruction: null` says the instruction exists but the log does not record it.
    */
   input: z.object({ items: z.array(ItemId), instruction: z.array(Block).nullable().optional() }).optional(),
+  /**
+   * What the harness changed in this request by rules its log does not record (a tool result it
+   * cleared, a reminder it added), each in a sentence, named among the view's unknowns: the tool
+   * results of `calls` (cleared, or maybe cleared), or text added to the user message holding item
+   * `item`. Only where the harness's rule could have fired, never on every request.
+   */
+  unlogged: z.array(z.object({ why: z.string(), calls: z.array(z.string()).optional(), item: ItemId.optional() })).optional(),
 });
 
 export const ResponseEvent = z.object({

@@ -408,6 +408,7 @@ class Folder {
       route: e.route ? { ...this.envelope.route, ...stripUndefined(e.route) } : this.envelope.route,
       todo: this.todo,
       input: e.input ? { items: e.input.items, instruction: e.input.instruction } : null,
+      unlogged: e.unlogged ?? NONE,
       responseSeq: null,
       finish: null,
       usage: null,

@@ -67,6 +67,12 @@ export interface TodoState {
   readonly seq: number;
 }
 
+export interface Unlogged {
+  readonly why: string;
+  readonly calls?: readonly string[];
+  readonly item?: string;
+}
+
 export interface RequestRecord {
   readonly index: number;
   readonly id: string;
@@ -77,6 +83,8 @@ export interface RequestRecord {
   readonly route: Route;
   readonly todo: TodoState | null;
   readonly input: { readonly items: readonly string[]; readonly instruction: readonly Block[] | null | undefined } | null;
+  /** What the harness changed in this request by rules its log does not record (RequestEvent.unlogged). */
+  readonly unlogged: readonly Unlogged[];
   responseSeq: number | null;
   finish: Finish | null;
   usage: Usage | null;

@@ -4,7 +4,7 @@ import { itemKind } from '../model/item';
 import type { Fate, ModelView, RequestInfo, ViewItem } from '../model/view';
 import type { ReplayState } from './fold';
 import { parallelCallsAtRisk } from './parallel-calls';
-import type { ItemRecord, RequestRecord } from './records';
+import type { ItemRecord, RequestRecord, Unlogged } from './records';
 import type { SurfaceState } from './surface';
 
 export function requestInfo(r: RequestRecord): RequestInfo {
@@ -133,6 +133,10 @@ export function modelView(state: ReplayState, index: number): ModelView | null {
     const calls = parallelCallsAtRisk(items);
     if (calls.size > 0) unknowns.push(`messages: ${env.reloadMayDrop} (calls: ${[...calls].join(', ')})`);
   }
+  for (const u of r.input ? [] : r.unlogged) {
+    const named = unloggedWhere(u, items);
+    if (named !== null) unknowns.push(`messages: ${u.why}${named}`);
+  }
   const headerSeqs = [env.systemSeq, env.toolsSeq, ...env.routeSeqs].filter((s): s is number => s !== null);
   return {
     request: requestInfo(r),
@@ -143,6 +147,23 @@ export function modelView(state: ReplayState, index: number): ModelView | null {
     todo: r.todo && !r.input ? { todos: r.todo.todos, after: r.todo.after, seq: r.todo.seq } : null,
     unknowns,
   };
+}
+
+/**
+ * Where an unlogged change of the harness (RequestEvent.unlogged) lands in a view's items, for its
+ * sentence: the calls whose results are in the view, or the item the added text travels with; null
+ * when none of them is in the view (nothing to name).
+ */
+function unloggedWhere(u: Unlogged, items: readonly ViewItem[]): string | null {
+  if (u.calls) {
+    const wanted = new Set(u.calls);
+    const found = items.flatMap((it) =>
+      (it.blocks ?? []).flatMap((b) => (b.type === 'tool_result' && wanted.has(b.callId) ? [b.callId] : [])),
+    );
+    return found.length > 0 ? ` (calls: ${[...new Set(found)].join(', ')})` : null;
+  }
+  if (u.item !== undefined) return items.some((it) => it.id === u.item) ? ` (in the user message of item ${u.item})` : null;
+  return '';
 }
 
 /** The fate of an item at the request made at event `seq`, or null if the item did not exist yet. */
