@@ -108,8 +108,9 @@ const FAST_KEYS = {
   itemEvent: accepts('item event', ItemEvent, [...BASE_KEYS, 'item', 'op', 'sources']),
   item: accepts('item', Item, ['id', 'role', 'blocks', 'meta', 'origin', 'derivation']),
   route: accepts('route', Route, ['provider', 'model', 'window', 'maxOutput', 'reasoning']),
-  requestEvent: accepts('request event', RequestEvent, [...BASE_KEYS, 'id', 'purpose', 'compactionId', 'route', 'input']),
+  requestEvent: accepts('request event', RequestEvent, [...BASE_KEYS, 'id', 'purpose', 'compactionId', 'route', 'input', 'unlogged']),
   requestInput: accepts('request input', inner(RequestEvent.shape.input), ['items', 'instruction']),
+  requestUnlogged: accepts('request unlogged change', inner(RequestEvent.shape.unlogged), ['why', 'calls', 'item', 'onward']),
   responseEvent: accepts('response event', ResponseEvent, [...BASE_KEYS, 'request', 'finish', 'usage', 'error']),
   finish: accepts('finish', Finish, ['raw', 'reason']),
   usage: accepts('usage', Usage, ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning', 'context']),
@@ -208,8 +209,21 @@ function requestOk(v: Obj): boolean {
     (v.purpose === undefined || PURPOSES.has(v.purpose)) &&
     optString(v.compactionId) &&
     routeOk(v.route) &&
-    (v.input === undefined || summarizerInputOk(v.input))
+    (v.input === undefined || summarizerInputOk(v.input)) &&
+    (v.unlogged === undefined || unloggedOk(v.unlogged))
   );
+}
+
+/** A request's `unlogged` changes: each a sentence, with the calls or the item it names. */
+function unloggedOk(x: unknown): boolean {
+  if (!Array.isArray(x)) return false;
+  for (const u of x) {
+    if (!isObj(u) || !onlyKeys(u, FAST_KEYS.requestUnlogged) || typeof u.why !== 'string') return false;
+    if (u.calls !== undefined && !(Array.isArray(u.calls) && u.calls.every((c) => typeof c === 'string'))) return false;
+    if (u.item !== undefined && !isItemId(u.item)) return false;
+    if (u.onward !== undefined && typeof u.onward !== 'boolean') return false;
+  }
+  return true;
 }
 
 /** A summarizer call's `input`: the items sent and the instruction (null: not recorded). */
@@ -522,6 +536,7 @@ export function fastEvent(v: Obj): EventBody | null {
       if (v.compactionId !== undefined) out.compactionId = v.compactionId;
       if (v.route !== undefined) out.route = v.route;
       if (v.input !== undefined) out.input = v.input;
+      if (v.unlogged !== undefined) out.unlogged = v.unlogged;
       return out as EventBody;
     }
     case 'response':
