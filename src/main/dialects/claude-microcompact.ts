@@ -63,7 +63,7 @@ export function selectClearing(
 type Gate = 'yes' | 'no' | 'unknown';
 
 /** Whether the last reply was at or past the warning threshold. */
-function gate(i: McInput): Gate {
+export function warningGate(i: Pick<McInput, 'rule' | 'usage' | 'trigger'>): Gate {
   if (!i.usage || !i.trigger || !i.rule.read) return 'unknown';
   if (i.usage.low >= i.trigger.at - i.rule.belowTrigger) return 'yes';
   if (i.usage.high <= i.trigger.below - i.rule.belowTrigger) return 'no';
@@ -90,7 +90,7 @@ export interface McResult {
 
 /** The results cleared at one request, certainly and possibly. */
 export function evaluate(i: McInput): McResult {
-  const g = gate(i);
+  const g = warningGate(i);
   const { certain, possible } = i.state;
   // The same process: it skips what it cleared before. When that is known exactly, so is the rest.
   let low: Set<string>;

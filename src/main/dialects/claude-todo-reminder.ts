@@ -18,11 +18,18 @@ export interface ReminderPoint {
   readonly sure: boolean;
 }
 
+/**
+ * The reminders a process may hold, summed up: the first and the last, how many, and whether all
+ * are sure (a long headless session holds one every ten messages; only these are ever read).
+ */
 export interface ReminderState {
-  readonly points: readonly ReminderPoint[];
+  readonly first: ReminderPoint | null;
+  readonly last: ReminderPoint | null;
+  readonly count: number;
+  readonly allSure: boolean;
 }
 
-export const REMINDER_NONE: ReminderState = { points: [] };
+export const REMINDER_NONE: ReminderState = { first: null, last: null, count: 0, allSure: true };
 
 export interface ReminderInput {
   readonly rule: TodoReminderRule;
@@ -36,23 +43,37 @@ export interface ReminderInput {
   readonly sameProcess: boolean;
   /** Whether a firing can be certain (the version's headless log is known not to record it, and the tool was offered). */
   readonly canBeSure: boolean;
-  /** Items on the surface: reminders travelling with items no longer there are gone. */
-  readonly live: (item: string) => boolean;
+  /** Whether the surface still holds the items the held reminders travel with (a compaction rebuilds it). */
+  readonly live: boolean;
   readonly state: ReminderState;
 }
 
-/** The reminders in a request (the new one last), and the state after it. */
-export function evaluateReminder(i: ReminderInput): { present: ReminderPoint[]; fired: 'yes' | 'maybe' | 'no'; state: ReminderState } {
+export interface ReminderResult {
+  readonly fired: 'yes' | 'maybe' | 'no';
+  /** The reminder added at this request (absent: none). */
+  readonly newest?: ReminderPoint;
+  /** The ones held from before, which the process sends again (null: none). */
+  readonly earlier: ReminderState | null;
+  readonly state: ReminderState;
+}
+
+/** The reminders in a request, and the state after it. */
+export function evaluateReminder(i: ReminderInput): ReminderResult {
   // Reminders held before: still held for sure only by the same process.
-  const held = i.state.points.filter((p) => i.live(p.item)).map((p) => (i.sameProcess ? p : { ...p, sure: false }));
+  const prev = i.live ? i.state : REMINDER_NONE;
+  const held: ReminderState =
+    i.sameProcess || prev.count === 0 ? prev : { ...prev, allSure: false, last: prev.last && { ...prev.last, sure: false } };
   let fired: 'yes' | 'maybe' | 'no' = 'no';
   if (i.sinceWrite >= i.rule.sinceWrite) {
-    const last = held.at(-1);
+    const last = held.last;
     // The same process fires once the last reminder it may hold is far enough back; a new one holds none.
     const same: 'yes' | 'no' | 'maybe' = !last || i.messages - last.at >= i.rule.sinceReminder ? 'yes' : last.sure ? 'no' : 'maybe';
     fired = i.sameProcess ? same : same === 'yes' ? 'yes' : 'maybe';
     if (fired === 'yes' && !i.canBeSure) fired = 'maybe';
   }
-  const points = fired === 'no' ? held : [...held, { at: i.messages, item: i.item, sure: fired === 'yes' }];
-  return { present: points, fired, state: { points } };
+  const earlier = held.count > 0 ? held : null;
+  if (fired === 'no') return { fired, earlier, state: held };
+  const newest: ReminderPoint = { at: i.messages, item: i.item, sure: fired === 'yes' };
+  const state: ReminderState = { first: held.first ?? newest, last: newest, count: held.count + 1, allSure: held.allSure && newest.sure };
+  return { fired, newest, earlier, state };
 }

@@ -76,6 +76,7 @@ export function compareParts(wire: readonly Part[], view: readonly Part[]): SubR
         continue;
       }
       if (v.span !== 'any') {
+        if (v.named && v.why !== unknownAt.why && !spans.includes(v.why)) spans.push(v.why);
         i++;
         j++;
         continue;

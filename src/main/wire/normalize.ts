@@ -38,9 +38,17 @@ export type Part =
    * log does not hold: any number of user or system texts (none included), and the start of the
    * next text of its role up to a blank line (./compare.ts aligns the parts after it). With `maybe`,
    * it is that part or nothing (a part the client may have left out); a tool result may also be
-   * another result for the same call (one the client made up in its place).
+   * another result for the same call (one the client made up in its place). With `named`, its reason is
+   * named with the others even where the first unknown's reason is given (a client's rule, not a gap).
    */
-  | { readonly role: Role; readonly type: 'unknown'; readonly why: string; readonly span?: 'any'; readonly maybe?: Part }
+  | {
+      readonly role: Role;
+      readonly type: 'unknown';
+      readonly why: string;
+      readonly span?: 'any';
+      readonly maybe?: Part;
+      readonly named?: true;
+    }
   | { readonly role: Role; readonly type: 'other'; readonly kind: string; readonly json: string };
 
 export interface NormTool {
@@ -389,17 +397,36 @@ export interface UnrecordedRendering {
   readonly seam?: UserSeam;
   /** Tool calls the client may have left out (with their results), and why (src/main/dialects/claude-resume.ts). */
   readonly mayDrop?: { readonly calls: ReadonlySet<string>; readonly why: string };
+  /** Tool results the client may have replaced by a note of its own, by call, and why (RequestEvent.unlogged). */
+  readonly mayClear?: ReadonlyMap<string, string>;
+  /** Text the client may have added to the user message holding an item, by item, and why (RequestEvent.unlogged). */
+  readonly mayAdd?: ReadonlyMap<string, string>;
+  /** Text the client may have added to every user message from the one holding an item on, and why (RequestEvent.unlogged). */
+  readonly mayAddFrom?: { readonly item: string; readonly why: string };
+  /** Why the items masked in this request by the client's unlogged rule are masked (RequestEvent.unlogged). */
+  readonly cleared?: string;
 }
 
 type ViewItem = ModelView['items'][number];
 
-function itemParts(it: ViewItem, role: Role, protocol: string, mayDrop?: UnrecordedRendering['mayDrop']): Part[] {
-  if (it.blocks === null) return [{ role, type: 'unknown', why: `masked item ${it.id}: its reference is not recorded` }];
+function itemParts(it: ViewItem, role: Role, protocol: string, r?: UnrecordedRendering): Part[] {
+  if (it.blocks === null)
+    return [
+      r?.cleared !== undefined
+        ? { role, type: 'unknown', why: r.cleared, named: true }
+        : { role, type: 'unknown', why: `masked item ${it.id}: its reference is not recorded` },
+    ];
   const parts = blockParts(role, it.blocks, protocol);
-  if (!mayDrop || mayDrop.calls.size === 0) return parts;
+  const mayDrop = r?.mayDrop;
+  const mayClear = r?.mayClear;
+  if ((!mayDrop || mayDrop.calls.size === 0) && (!mayClear || mayClear.size === 0)) return parts;
   return parts.map((p): Part => {
     const call = p.type === 'tool_call' ? p.id : p.type === 'tool_result' ? p.callId : null;
-    return call !== null && mayDrop.calls.has(call) ? { role: p.role, type: 'unknown', why: mayDrop.why, maybe: p } : p;
+    if (call === null) return p;
+    if (mayDrop?.calls.has(call)) return { role: p.role, type: 'unknown', why: mayDrop.why, maybe: p };
+    // A result the client may have cleared: this one, or its note for the same call.
+    const cleared = p.type === 'tool_result' ? mayClear?.get(call) : undefined;
+    return cleared !== undefined ? { role: p.role, type: 'unknown', why: cleared, maybe: p } : p;
   });
 }
 
@@ -410,17 +437,30 @@ function itemParts(it: ViewItem, role: Role, protocol: string, mayDrop?: Unrecor
  * message and after it, the two places they travel), then the recorded texts, each joined to the
  * next by the seam rule.
  */
-function userRun(run: readonly ViewItem[], r: UnrecordedRendering, first: boolean, protocol: string): Part[] {
-  const added: Part[] = first ? [{ role: 'user', type: 'unknown', why: r.firstUser, span: 'any' }] : [];
+function userRun(run: readonly ViewItem[], r: UnrecordedRendering, first: boolean, protocol: string, onward: string | null): Part[] {
+  const lead: Part[] = first ? [{ role: 'user', type: 'unknown', why: r.firstUser, span: 'any' }] : [];
   const after: Part[] = [];
+  if (onward !== null) {
+    // Text the client may have added to every message from an earlier one on: at both places.
+    const unknown: Part = { role: 'user', type: 'unknown', why: onward, span: 'any' };
+    lead.push(unknown);
+    after.push(unknown);
+  }
   const tools: Part[] = [];
   let rest: Part[] = [];
   let seams = 0;
   for (const it of run) {
+    const mayAdd = r.mayAdd?.get(it.id);
+    if (mayAdd !== undefined) {
+      // Added by the client's rule, before or after what the message holds: named at both places.
+      const unknown: Part = { role: 'user', type: 'unknown', why: mayAdd, span: 'any' };
+      lead.push(unknown);
+      after.push(unknown);
+    }
     const why = r.item(it);
     if (why !== null) {
       const unknown: Part = { role: 'user', type: 'unknown', why, span: 'any' };
-      added.push(unknown);
+      lead.push(unknown);
       after.push(unknown);
       // Right after tool results, some versions (2.1.97 on the wire) append the rendered text to
       // the last result's content: that result is then known by its call only.
@@ -434,7 +474,7 @@ function userRun(run: readonly ViewItem[], r: UnrecordedRendering, first: boolea
         };
       continue;
     }
-    const own = itemParts(it, 'user', protocol, r.mayDrop);
+    const own = itemParts(it, 'user', protocol, r);
     const last = rest.at(-1);
     // The seam: the message so far ends with a text (its tool results moved to the front) and
     // this record starts with one.
@@ -446,7 +486,7 @@ function userRun(run: readonly ViewItem[], r: UnrecordedRendering, first: boolea
     rest.push(...own.filter((p) => p.role !== 'tool'));
   }
   if (seams > 0 && r.seam?.kind === 'unknown') rest = [{ role: 'user', type: 'unknown', why: r.seam.why }];
-  return [...tools, ...added, ...rest, ...(rest.length > 0 ? after : [])];
+  return [...tools, ...lead, ...rest, ...(rest.length > 0 ? after : [])];
 }
 
 /**
@@ -462,6 +502,9 @@ export function normalizeView(
 ): NormRequest {
   const parts: Part[] = [];
   let firstUser = unrecorded !== undefined;
+  // From this item on, every user message may carry text the client added (null: none named).
+  const from = unrecorded?.mayAddFrom;
+  let onward: string | null = null;
   for (let k = 0; k < v.items.length;) {
     const it = v.items[k] as ViewItem;
     const role = viewRole(it.role);
@@ -469,7 +512,9 @@ export function normalizeView(
       // Claude Code sends consecutive user records as one user message.
       let end = k + 1;
       while (end < v.items.length && viewRole((v.items[end] as ViewItem).role) === 'user') end++;
-      parts.push(...userRun(v.items.slice(k, end), unrecorded, firstUser, protocol));
+      const run = v.items.slice(k, end);
+      if (from && run.some((x) => x.id === from.item)) onward = from.why;
+      parts.push(...userRun(run, unrecorded, firstUser, protocol, onward));
       firstUser = false;
       k = end;
       continue;
@@ -477,7 +522,7 @@ export function normalizeView(
     const rendered = unrecorded?.item(it) ?? null;
     parts.push(
       ...(rendered === null
-        ? itemParts(it, role, protocol, unrecorded?.mayDrop)
+        ? itemParts(it, role, protocol, unrecorded)
         : [{ role, type: 'unknown' as const, why: rendered, span: 'any' as const }]),
     );
     k++;

@@ -7,6 +7,7 @@ import {
   GEMINI_INTERRUPTED_UNKNOWN,
 } from '../dialects/gemini-unrecorded';
 import { parallelCallsAtRisk } from '../../shared/replay/parallel-calls';
+import type { Unlogged } from '../../shared/replay/records';
 import type { SessionInspector } from '../session/inspector';
 import { type RequestResult, compareRequest, similarity } from './compare';
 import { type NormRequest, type Part, type UnrecordedRendering, canonicalJson, normalizeView } from './normalize';
@@ -95,7 +96,7 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
         const version = str((await ins.session.sourceLine(r.seq))?.version);
         const why = r.envelope.reloadMayDrop;
         const mayDrop = why ? { calls: parallelCallsAtRisk(v.items), why } : undefined;
-        unrecorded = { ...claude, seam: userSeam(version), ...(mayDrop ? { mayDrop } : {}) };
+        unrecorded = { ...claude, seam: userSeam(version), ...(mayDrop ? { mayDrop } : {}), ...unloggedRendering(r.unlogged) };
       }
       let norm = normalizeView(v, protocol, instruction, unrecorded);
       // Gemini CLI before 0.44: the context turn it opens every chat with is not in the file.
@@ -108,6 +109,23 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
     }
   }
   return out.sort((a, b) => a.seq - b.seq);
+}
+
+/** What a request names as changed by the client unlogged (RequestEvent.unlogged), by call and by item, for normalizeView. */
+function unloggedRendering(unlogged: readonly Unlogged[]): Pick<UnrecordedRendering, 'mayClear' | 'mayAdd' | 'mayAddFrom' | 'cleared'> {
+  if (unlogged.length === 0) return {};
+  const mayClear = new Map<string, string>();
+  const mayAdd = new Map<string, string>();
+  let cleared: string | undefined;
+  let mayAddFrom: { item: string; why: string } | undefined;
+  for (const u of unlogged) {
+    for (const c of u.calls ?? []) mayClear.set(c, u.why);
+    if (u.item !== undefined && !u.onward) mayAdd.set(u.item, u.why);
+    if (u.item !== undefined && u.onward) mayAddFrom = { item: u.item, why: u.why };
+    // Neither calls nor item: what the masks the importer emitted before the request stand for.
+    if (u.calls === undefined && u.item === undefined) cleared = u.why;
+  }
+  return { mayClear, mayAdd, ...(cleared !== undefined ? { cleared } : {}), ...(mayAddFrom ? { mayAddFrom } : {}) };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -71,6 +71,7 @@ export interface Unlogged {
   readonly why: string;
   readonly calls?: readonly string[];
   readonly item?: string;
+  readonly onward?: boolean;
 }
 
 export interface RequestRecord {

@@ -162,7 +162,12 @@ function unloggedWhere(u: Unlogged, items: readonly ViewItem[]): string | null {
     );
     return found.length > 0 ? ` (calls: ${[...new Set(found)].join(', ')})` : null;
   }
-  if (u.item !== undefined) return items.some((it) => it.id === u.item) ? ` (in the user message of item ${u.item})` : null;
+  if (u.item !== undefined)
+    return items.some((it) => it.id === u.item)
+      ? u.onward
+        ? ` (in user messages from the one of item ${u.item} on)`
+        : ` (in the user message of item ${u.item})`
+      : null;
   return '';
 }
 

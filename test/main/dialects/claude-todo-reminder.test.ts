@@ -16,7 +16,7 @@ const input = (over: Partial<ReminderInput>): ReminderInput => ({
   item: 'u1',
   sameProcess: false,
   canBeSure: true,
-  live: () => true,
+  live: true,
   state: REMINDER_NONE,
   ...over,
 });
@@ -25,13 +25,15 @@ describe('evaluateReminder', () => {
   it('fires for sure at the tenth assistant message without a TodoWrite call (the saved run: turn 2)', () => {
     const r = evaluateReminder(input({}));
     expect(r.fired).toBe('yes');
-    expect(r.present).toEqual([{ at: 10, item: 'u1', sure: true }]);
+    expect(r.newest).toEqual({ at: 10, item: 'u1', sure: true });
+    expect(r.earlier).toBeNull();
   });
 
   it('does not fire before, and names nothing', () => {
     const r = evaluateReminder(input({ messages: 9, sinceWrite: 9 }));
     expect(r.fired).toBe('no');
-    expect(r.present).toEqual([]);
+    expect(r.newest).toBeUndefined();
+    expect(r.earlier).toBeNull();
   });
 
   it('counts from the last TodoWrite call', () => {
@@ -42,17 +44,16 @@ describe('evaluateReminder', () => {
     const first = evaluateReminder(input({}));
     const next = evaluateReminder(input({ messages: 12, sinceWrite: 12, item: 'u2', sameProcess: true, state: first.state }));
     expect(next.fired).toBe('no');
-    expect(next.present).toEqual([{ at: 10, item: 'u1', sure: true }]);
+    expect(next.earlier).toMatchObject({ first: { at: 10, item: 'u1', sure: true }, count: 1, allSure: true });
   });
 
   it('after a prompt it may fire again (a resumed process holds no reminder) and the old one may be gone', () => {
     const first = evaluateReminder(input({}));
     const next = evaluateReminder(input({ messages: 12, sinceWrite: 12, item: 'u2', sameProcess: false, state: first.state }));
     expect(next.fired).toBe('maybe');
-    expect(next.present).toEqual([
-      { at: 10, item: 'u1', sure: false },
-      { at: 12, item: 'u2', sure: false },
-    ]);
+    expect(next.newest).toEqual({ at: 12, item: 'u2', sure: false });
+    expect(next.earlier).toMatchObject({ count: 1, allSure: false });
+    expect(next.state).toMatchObject({ count: 2, allSure: false, first: { item: 'u1' }, last: { item: 'u2' } });
   });
 
   it('is never sure where it cannot be (a version whose headless log may record it, a subagent)', () => {
@@ -63,7 +64,8 @@ describe('evaluateReminder', () => {
 
   it('forgets a reminder whose message left the surface (a compaction)', () => {
     const first = evaluateReminder(input({}));
-    const next = evaluateReminder(input({ messages: 11, sinceWrite: 11, sameProcess: true, live: () => false, state: first.state }));
-    expect(next.present).toEqual([{ at: 11, item: 'u1', sure: true }]);
+    const next = evaluateReminder(input({ messages: 11, sinceWrite: 11, sameProcess: true, live: false, state: first.state }));
+    expect(next.earlier).toBeNull();
+    expect(next.newest).toEqual({ at: 11, item: 'u1', sure: true });
   });
 });

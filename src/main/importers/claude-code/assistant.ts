@@ -7,6 +7,7 @@ import { enter, itemEvent, settle } from './items';
 import { type Obj, id, oneLine, str } from './json';
 import { SPAWN_TOOLS } from './known';
 import { dropLateAttachments } from './api-request';
+import { beforeRequest, noteAssistant } from './unlogged';
 import { type Branch, type Placement, type Skel, inHistory, locOf } from './skeleton';
 
 /*
@@ -74,6 +75,8 @@ export function assistant(f: ClaudeFile, v: Obj, message: Obj | undefined, skel:
         b.model = model;
       }
       const req: EventOf<'request'> = { kind: 'request', id: itemId, purpose: b.purpose };
+      const unlogged = beforeRequest(f, b);
+      if (unlogged) req.unlogged = unlogged;
       if (b.compactionId !== undefined) req.compactionId = b.compactionId;
       if (at !== undefined) req.at = at;
       reqSeq = f.emit(b, req);
@@ -113,6 +116,7 @@ export function assistant(f: ClaudeFile, v: Obj, message: Obj | undefined, skel:
       flush(f, b);
     }
   }
+  if (blocks && !apiError) noteAssistant(f, entry.id, blocks);
   if (blocks) {
     for (const x of blocks) if (x.type === 'tool_call' && SPAWN_TOOLS.has(x.name) && skel) s.taskCalls.set(x.id, skel);
   }

@@ -8,6 +8,7 @@ import type { ClaudeFile } from './file';
 import { enter, itemEvent, settle } from './items';
 import { type Obj, id, obj, str } from './json';
 import { place, recordBranch } from './placement';
+import { noteUser } from './unlogged';
 import { contains } from './surface';
 import type { Placement, Skel } from './skeleton';
 
@@ -97,6 +98,7 @@ function userItem(
     if (type === 'attachment' && b.lateAttachments) b.lateAttachments.push(itemId);
   }
   if (type === 'user' && f.hashMessages) f.api.user(itemId, content);
+  noteUser(f, itemId, blocks, meta || summary);
   const result = obj(v.toolUseResult);
   const agentId = id(result?.agentId);
   const call = calls?.[0];

@@ -16,6 +16,7 @@ import { plain, progress, system } from './records';
 import { ApiRequestIndex } from './requests';
 import { type Branch, EMPTY, type Skel } from './skeleton';
 import { openSubagent, openSummarizer, stem } from './subagents';
+import { noteRecord } from './unlogged';
 
 /** Events that open a branch or set its envelope: a reload note goes after them, not before. */
 const OPENING: ReadonlySet<EventBody['kind']> = new Set(['session', 'fork', 'header']);
@@ -135,6 +136,7 @@ export class ClaudeFile implements FileImport {
     health(this, v);
     const type = v.type;
     if (typeof type !== 'string') return unknownRecord(this, '(no type)', v);
+    noteRecord(this, type, str(v.subtype));
     if (!KNOWN_TYPES.has(type)) return unknownRecord(this, type, v);
     switch (type) {
       case 'user':

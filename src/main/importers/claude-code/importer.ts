@@ -5,6 +5,7 @@ import { type MissingRef, checkReferences } from './dag';
 import { ClaudeFile } from './file';
 import { Branch, type Compaction, type RequestEntry, type Skel } from './skeleton';
 import type { SurfaceNode } from './surface';
+import { UnloggedFacts } from './unlogged';
 
 /*
  * Claude Code transcripts → canonical events.
@@ -91,6 +92,16 @@ import type { SurfaceNode } from './surface';
  * placeholder} of the live items answering `compactedToolIds` (the tool_result stays on the wire
  * with cleared content, so it is a mask, not a drop).
  *
+ * UNLOGGED (./unlogged.ts). What some versions change in a request by rules of their own without a
+ * record (src/shared/compat/claude-unlogged.ts): the microcompact of 2.0.77 (never logged) and of
+ * 2.1.9 to 2.1.39 in print mode, and 2.1.9's headless todo reminder. Before each agent request the
+ * rule is evaluated on the branch's surface and the last reply's usage: results certainly cleared →
+ * `mask` {by harness, no reference}; what is not certain either way (a threshold known only as a
+ * bracket, a process that may have restarted at a prompt) → the request's `unlogged`, named only
+ * where the rule could have fired. A record print mode never writes (file-history-snapshot,
+ * attachment, system lines but compact_boundary) marks the session interactive: its log records
+ * both, and the rules are not applied from then on.
+ *
  * SUBAGENTS (./subagents.ts). `subagents/agent-<id>.jsonl` → branch `agent-<id>`: a `fork` {inherit: false} whose
  * parent ref is the assistant line holding the Task/Agent tool call that spawned it (agentId →
  * call id from `agent_progress` or the result's `toolUseResult.agentId`), then its own envelope
@@ -115,6 +126,8 @@ export class ClaudeSession implements SessionImport {
   readonly uuids = new Map<string, Skel>();
   readonly requests = new Map<string, RequestEntry>();
   readonly compactions: Compaction[] = [];
+  /** What the rules for unlogged changes read (./unlogged.ts). */
+  readonly unlogged = new UnloggedFacts();
   /** Task/Agent tool call id → the record holding the call. */
   readonly taskCalls = new Map<string, Skel>();
   /** agentId → the tool call id that spawned it. */
@@ -146,6 +159,8 @@ export class ClaudeSession implements SessionImport {
     const b = new Branch(name, fork, node, sidechain, purpose);
     // A fork inherits its parent's envelope, and with it the reload note.
     if (fork) b.reloadMayDrop = fork.branch.reloadMayDrop;
+    // …and what its process may have cleared or added unlogged, as of now.
+    if (fork) b.unlogged = fork.branch.unlogged;
     return b;
   }
 

@@ -2,6 +2,7 @@ import type { Finish, Usage } from '../../../shared/model/event';
 import type { JsonLine } from '../../reader/types';
 import type { Obj } from './json';
 import type { SurfaceNode } from './surface';
+import { UNLOGGED_NONE, type UnloggedBranch } from './unlogged';
 
 /*
  * The skeleton the importer keeps instead of lines (see ./importer.ts, INPUT): per conversation
@@ -67,6 +68,8 @@ export class Branch {
   touchedBy = -1;
   /** Whether its envelope says a reload may leave out parallel calls (HeaderEvent.reloadMayDrop). */
   reloadMayDrop = false;
+  /** What the client may have changed in its requests without logging it (./unlogged.ts). */
+  unlogged: UnloggedBranch = UNLOGGED_NONE;
   constructor(
     readonly name: string,
     readonly fork: { readonly branch: Branch; readonly seq: number } | null,
