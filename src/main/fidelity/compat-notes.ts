@@ -86,8 +86,10 @@ src/main/fidelity/compat-notes.ts.
   it; the comparison leaves that result unknown. 2.1.197 logs a \`task_reminder\` and sends it as a
   \`system\` message. 2.1.332 also sends a \`silent_turn_reminder\` every five tool calls; its blob is
   written once, and a later request names it twice. 2.1.9 sends the reminder and logs nothing of it
-  (below). Source: todo-reminder's logs and captured.jsonl (2.1.97, 2.1.332; 2.1.197 and 2.1.9 run by
-  hand).
+  (below). The rule (ten assistant records, not thinking only, since the last TodoWrite call and since
+  the last reminder, checked before every agent call) is the same in the code of 2.0.77, 2.1.9,
+  2.1.20, 2.1.39, 2.1.70, 2.1.85 and 2.1.97. Source: todo-reminder's logs and captured.jsonl (2.1.97,
+  2.1.332; 2.1.197 and 2.1.9 run by hand), and the bundled code of those versions.
 - **Claude Code local commands before /compact.** Run headless (each turn a process of its own),
   2.1.9, 2.1.97 and 2.1.197 write a synthetic "No response requested." reply after the \`/context\`
   echo when the next turn resumes a conversation ending with a user message; 2.1.332 writes none,
@@ -103,15 +105,24 @@ src/main/fidelity/compat-notes.ts.
 - **Claude Code microcompact and print mode.** Before each agent call 2.1.9 clears the results of
   Read, Bash, Grep, Glob, WebSearch, WebFetch, Edit and Write calls but the last three, oldest first,
   while the rest pass 40,000 tokens, when the last reply reported at least its warning threshold
-  (the trigger less 20,000) and the clearing saves at least 20,000; a cleared result is sent as a
-  saved-to-file note. It writes a \`system/microcompact_boundary\` record, but its print mode (\`-p\`)
-  records only user, assistant and \`compact_boundary\` messages,
-  so a headless log has neither that record nor any attachment. Typed into an interactive session
-  (microcompact-interactive), 2.1.9 writes the record, naming in \`compactedToolIds\` exactly the
-  results it sent as notes from then on; it still logs no todo reminder. 2.1.97 and later create no
-  \`microcompact_boundary\` at all (2.1.97 clears results only after an idle gap behind a server-side
-  flag, off by default). Source: the logs and captured.jsonl of microcompact and
-  microcompact-interactive, and the clients' bundled code.
+  (the trigger less 20,000) and the clearing saves at least 20,000. Its estimate of a result is its
+  text length / 4, rounded, and 2,000 per image; the usage it reads is the last reply's input + cache
+  read + cache write + output. A cleared call stays cleared for the rest of the process, and a
+  resumed session starts with none. A cleared result is sent as
+  \`<persisted-output>Tool result saved to: <config dir>/projects/<cwd>/<session>/tool-results/<call
+  id>.txt\\n\\nUse Read to view</persisted-output>\` (\`.json\` for a result made of blocks; "[Old tool
+  result content cleared]" if the file cannot be written): the log holds neither the configuration
+  directory nor the file. It writes a \`system/microcompact_boundary\` record, but its print mode
+  (\`-p\`) records only user, assistant and \`compact_boundary\` messages, so a headless log has
+  neither that record nor any attachment. Typed into an interactive session (microcompact-interactive),
+  2.1.9 writes the record, naming in \`compactedToolIds\` exactly the results it sent as notes from then
+  on; it still logs no todo reminder. The same rule and constants are in 2.1.20 and 2.1.39;
+  2.0.77 has them too but never writes a record, interactive or not, and sends the note or "[Old tool
+  result content cleared]" by a server-side flag. 2.1.70, 2.1.85 and 2.1.97 have no such rule, and
+  create no \`microcompact_boundary\` (2.1.97 clears results only after an idle gap behind a
+  server-side flag, off by default). Versions between those read are not known: the importer names
+  their results only as maybe cleared (src/shared/compat/claude-unlogged.ts). Source: the logs and
+  captured.jsonl of microcompact and microcompact-interactive, and the bundled code of 2.0.77, 2.1.9, 2.1.20, 2.1.39, 2.1.70, 2.1.85 and 2.1.97.
 - **Claude Code summarizer files.** No version run writes \`agent-acompact-*.jsonl\`: 2.1.9 calls the
   summarizer without a forked agent, and 2.1.97, 2.1.197 and 2.1.332 fork it with \`skipTranscript\`
   set. Source: the compaction code in each version's bundle.
