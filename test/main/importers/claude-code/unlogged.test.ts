@@ -71,6 +71,27 @@ describe('claude-code 2.1.9 headless: microcompact and todo reminder by rule', (
     expect(i.of('request').filter((q) => q.unlogged !== undefined)).toEqual([]);
   });
 
+  it('the same run with the record an interactive session writes keeps the exact reading of the record', () => {
+    // Built from the run: the microcompact_boundary 2.1.9 writes interactively, before the tenth call.
+    const tenth = values.findIndex((v) => v.type === 'assistant' && (v.message as { id?: string }).id === 'msg_mock_0021');
+    const record = {
+      parentUuid: values[tenth - 1]?.uuid,
+      isSidechain: false,
+      type: 'system',
+      subtype: 'microcompact_boundary',
+      content: 'Context microcompacted',
+      uuid: 'mc-1',
+      version: '2.1.9',
+      level: 'info',
+      microcompactMetadata: { trigger: 'auto', preTokens: 141_001, tokensSaved: 28_012, compactedToolIds: [1, 2, 3, 4].map(callOf) },
+    };
+    const withRecord = [...values.slice(0, tenth), record, ...values.slice(tenth)];
+    const i = importValues(withRecord);
+    expect(i.of('mask')).toEqual([expect.objectContaining({ masked: true, by: 'harness', items: [1, 2, 3, 4].map(resultItem) })]);
+    expect(i.of('request').filter((q) => q.unlogged !== undefined)).toEqual([]);
+    expect(i.view(10).items.filter((it) => it.rendition === 'masked')).toHaveLength(4);
+  });
+
   it('a version without the rules (2.1.97) gets neither', () => {
     const later = importValues(values.map((v) => (v.version === undefined ? v : { ...v, version: '2.1.97' })));
     expect(later.of('mask')).toEqual([]);
