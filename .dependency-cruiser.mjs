@@ -30,16 +30,18 @@
  *   discovery  dialects files reader
  *   catalog    discovery session   the session index: summaries, item texts and fates, full-text search
  *   library    access catalog discovery files importers reader
+ *   health     discovery files session tokens   per-session health rows and where they come from
  *   rerun      capture files jobs mock providers session tokens
  *   record     capture command files wire
  *   eval       access files importers jobs mock providers rerun session
  *   fidelity   capture command dialects mock session wire
- *   api        access capture eval files follow importers library present providers rerun search session tokens
+ *   api        access capture eval files follow health importers library present providers rerun search session
+ *              tokens
  *   host       api discovery files library providers   what every host builds: context, static files
  *   web        api host                                 the loopback HTTP transport
  *   electron   api discovery host library providers    the Electron shell and its IPC transport
- *   cli        api capture catalog command discovery eval files follow host importers present providers record
- *              rerun session tokens web wire
+ *   cli        api capture catalog command discovery eval files follow health host importers present
+ *              providers record rerun session tokens web wire
  *
  * rerun, eval and fidelity import the mock on purpose: a `mock` model starts the mock provider in
  * process, and the fidelity suite runs the real clients against it.
@@ -68,6 +70,7 @@ const LAYERS = {
   discovery: ['dialects', 'files', 'reader'],
   catalog: ['discovery', 'session'],
   library: ['access', 'catalog', 'discovery', 'files', 'importers', 'reader'],
+  health: ['discovery', 'files', 'session', 'tokens'],
   rerun: ['capture', 'files', 'jobs', 'mock', 'providers', 'session', 'tokens'],
   record: ['capture', 'command', 'files', 'wire'],
   eval: ['access', 'files', 'importers', 'jobs', 'mock', 'providers', 'rerun', 'session'],
@@ -78,6 +81,7 @@ const LAYERS = {
     'eval',
     'files',
     'follow',
+    'health',
     'importers',
     'library',
     'present',
@@ -99,6 +103,7 @@ const LAYERS = {
     'eval',
     'files',
     'follow',
+    'health',
     'host',
     'importers',
     'present',

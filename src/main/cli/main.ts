@@ -64,6 +64,9 @@ Usage:
   palimpsest facts draft <trace> (--compaction ID | --request N)   candidate facts to confirm by hand
   palimpsest forensics <file> [--compaction ID] [--json] [--format F] [--session ID] [--branch B]
                                           what each compaction's summary kept and lost, by category
+  palimpsest report [DIR] [--root H=PATH]… [--since YYYY-MM-DD] [--by day|project|harness|model]
+                    [--json | --html OUT] [--no-cache]
+                                          compaction health across sessions, per day, project, harness or model
 
 Formats (--format): palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]), claude-code, codex, rind (a session
 folder), cosh, opencode (an OpenCode database or storage folder: --session ID picks one of its
@@ -376,6 +379,11 @@ const LOADED_WHEN_RUN: Record<string, () => Promise<Command>> = {
   search: async () => {
     const m = await import('./search');
     return { spec: m.SEARCH_SPEC, run: m.searchCommand };
+  },
+  // Reads every session it finds: the aggregation and page rendering load only when asked for.
+  report: async () => {
+    const m = await import('./report');
+    return { spec: m.REPORT_SPEC, run: m.reportCommand };
   },
 };
 
