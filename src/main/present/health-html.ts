@@ -82,7 +82,7 @@ function sessionRows(rows: readonly SessionHealth[]): string {
   return rows
     .map(
       (s) =>
-        `<tr><td class="p">${esc(s.path)}${s.sessionId && s.key !== s.path ? ` <small>--session ${esc(s.sessionId)}</small>` : ''}</td><td>${esc(s.day ?? '—')}</td><td>${esc(s.harness)}</td><td>${esc(s.models[0] ?? '—')}</td><td>${num(s.requests)}</td><td>${pct(aboveShare(s))}</td><td>${num(s.compactions.length)}</td><td>${kilo(s.peakContext)}</td><td>${num(s.cacheBreaks)}</td></tr>`,
+        `<tr><td class="p">${esc(s.path)}${s.sessionId && s.key !== s.path ? ` <small>--session ${esc(s.sessionId)}</small>` : ''}</td><td>${esc(s.day ?? '—')}</td><td>${esc(s.harness)}</td><td class="p">${esc(s.project ?? '—')}</td><td>${esc(s.models[0] ?? '—')}</td><td>${num(s.requests)}</td><td>${pct(aboveShare(s))}</td><td>${num(s.compactions.length)}</td><td>${kilo(s.peakContext)}</td><td>${num(s.cacheBreaks)}</td></tr>`,
     )
     .join('');
 }
@@ -98,7 +98,7 @@ function drillDown(b: HealthBucket, i: number, byKey: ReadonlyMap<string, Sessio
     })
     .join('');
   return `<section id="b${i}"><h3>${esc(b.key)}</h3><p>${num(b.sessions)} sessions, ${num(b.compactions)} compactions (${num(b.failed)} failed, ${num(b.inferredFailed)} inferred failed), ${pct(aboveShare(b))} of judged requests at or above the trigger. Open one with <code>palimpsest inspect PATH</code>.</p>
-<table><thead><tr><th>session</th><th>day</th><th>harness</th><th>model</th><th>requests</th><th>≥trigger</th><th>compactions</th><th>peak</th><th>cache breaks</th></tr></thead><tbody>${sessionRows(sessions)}</tbody></table>
+<table><thead><tr><th>session</th><th>day</th><th>harness</th><th>project</th><th>model</th><th>requests</th><th>≥trigger</th><th>compactions</th><th>peak</th><th>cache breaks</th></tr></thead><tbody>${sessionRows(sessions)}</tbody></table>
 ${compactions ? `<table><thead><tr><th>session</th><th>compaction</th><th>trigger</th><th>outcome</th><th>before</th><th>after</th><th>seq</th></tr></thead><tbody>${compactions}</tbody></table>` : ''}<p><a href="#top">↑ charts</a></p></section>`;
 }
 
