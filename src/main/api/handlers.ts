@@ -20,6 +20,7 @@ import { ApiFailure, type SessionRegistry } from './sessions';
 import { sessionImplementations } from './handlers-session';
 import { captureImplementations } from './handlers-capture';
 import { libraryImplementations } from './handlers-library';
+import { healthImplementations } from './handlers-health';
 import { rerunImplementations, type RerunHostOptions } from './handlers-rerun';
 import { evalImplementations } from './handlers-eval';
 import { isEvalFile } from '../eval/listing';
@@ -106,6 +107,8 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
     ...captureImplementations(ctx),
     // The app shell's methods (docs/session-view.md): ./handlers-library.ts.
     ...libraryImplementations(ctx),
+    // Compaction health across the library's sessions (docs/health.md): ./handlers-health.ts.
+    ...healthImplementations(ctx),
     // Re-run and compare (docs/rerun.md): ./handlers-rerun.ts.
     ...rerun.impl,
     // Offline evaluation (docs/eval.md): ./handlers-eval.ts.

@@ -12,7 +12,7 @@ import { sessionHealth } from './row';
 import type { HealthProgress, HealthRows, HealthSource } from './source';
 
 /** A session to read: what opens it, and what discovery already knows of it. */
-interface Target {
+export interface Target {
   readonly key: string;
   readonly path: string;
   readonly session?: string;
@@ -21,6 +21,8 @@ interface Target {
 }
 
 export interface SessionFilesOptions {
+  /** The sessions to read, already listed (the app's library); else `dir`, else discovery. */
+  readonly targets?: readonly Target[];
   /** A folder (or one session) to read; absent: every harness's sessions, as `ls` finds them. */
   readonly dir?: string;
   /** `--root HARNESS=PATH`: replaces that harness's default roots (without `dir`). */
@@ -41,7 +43,8 @@ export interface SessionFilesOptions {
 export class SessionFilesHealthSource implements HealthSource {
   constructor(private readonly options: SessionFilesOptions = {}) {}
 
-  private async targets(notes: string[]): Promise<Target[]> {
+  private async targets(notes: string[]): Promise<readonly Target[]> {
+    if (this.options.targets) return this.options.targets;
     const dir = this.options.dir;
     if (dir !== undefined) {
       const info = await stat(dir);

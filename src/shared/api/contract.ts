@@ -17,6 +17,7 @@ import { LIBRARY_CONTRACT } from './library-contract';
 import { RERUN_CONTRACT, RerunProgressEvent } from './rerun-contract';
 import { EVAL_CONTRACT, EvalProgressEvent } from './eval-contract';
 import { CAPTURE_CONTRACT } from './capture-contract';
+import { HEALTH_CONTRACT } from './health-contract';
 import type { Result } from '../result';
 
 /**
@@ -37,6 +38,7 @@ export * from './library-contract';
 export * from './rerun-contract';
 export * from './eval-contract';
 export * from './capture-contract';
+export * from './health-contract';
 export * from './shapes';
 
 // ---------------------------------------------------------------------------------------------
@@ -107,6 +109,8 @@ export const CONTRACT = {
   ...EVAL_CONTRACT,
   // A session joined with captures of its wire traffic: ./capture-contract.ts.
   ...CAPTURE_CONTRACT,
+  // Compaction health across the library's sessions (docs/health.md): ./health-contract.ts.
+  ...HEALTH_CONTRACT,
 } as const satisfies { readonly [M in ApiMethod]: { readonly input: z.ZodType; readonly output: z.ZodType } };
 
 // CONTRACT has exactly the methods of API_METHODS (the `satisfies` rejects extra and missing keys).

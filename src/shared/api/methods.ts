@@ -55,6 +55,9 @@ export const API_METHODS = [
   // A session joined with captures (schemas in ./capture-contract.ts).
   'listTimeline',
   'getWireRequest',
+  // Compaction health across the library's sessions (docs/health.md; schemas in ./health-contract.ts).
+  'healthReport',
+  'healthProgress',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

@@ -1,0 +1,62 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
+import { SessionRegistry } from '../../../src/main/api/sessions';
+import { Library } from '../../../src/main/library/library';
+import { errorOf, value } from './results';
+
+/*
+ * healthReport and healthProgress over a library of copies of real sessions: the rows are built
+ * once, regrouped without reading again, and a host with no library says so.
+ */
+
+const CODEX = 'fixtures/codex/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl';
+
+describe('health handlers', () => {
+  let folder: string;
+  let cache: string;
+  let registry: SessionRegistry;
+  let handlers: Handlers;
+  const saved = process.env.PALIMPSEST_CACHE_DIR;
+
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'palimpsest-health-lib-'));
+    cache = mkdtempSync(join(tmpdir(), 'palimpsest-health-cache-'));
+    process.env.PALIMPSEST_CACHE_DIR = cache;
+    copyFileSync(CODEX, join(folder, 'codex.jsonl'));
+    copyFileSync('fixtures/palimpsest/compaction-lifecycle.jsonl', join(folder, 'lifecycle.jsonl'));
+    const library = new Library({ files: [], folders: [folder], machine: false });
+    registry = new SessionRegistry({ allow: library });
+    handlers = createHandlers({ registry, initialPaths: [], library });
+  });
+  afterEach(() => {
+    registry.dispose();
+    if (saved === undefined) delete process.env.PALIMPSEST_CACHE_DIR;
+    else process.env.PALIMPSEST_CACHE_DIR = saved;
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  it('groups the library sessions and keeps their rows for the next grouping', async () => {
+    const byDay = value(await handlers.healthReport({ by: 'day' }));
+    expect(byDay.buckets.map((b) => b.key)).toEqual(['2026-02-23', '2026-09-13']);
+    expect(byDay.total.compactions).toBe(5);
+    expect(byDay.built).toBe(2);
+    const p = value(await handlers.healthProgress({}));
+    expect(p).toEqual({ running: false, done: 2, total: 2, cached: 0 });
+    const byHarness = value(await handlers.healthReport({ by: 'harness' }));
+    expect(byHarness.buckets.map((b) => b.key).sort()).toEqual(['codex', 'palimpsest']);
+    // The same rows, regrouped: not read again.
+    expect(byHarness.built).toBe(2);
+    const again = value(await handlers.healthReport({ by: 'day', refresh: true }));
+    expect([again.cached, again.built]).toEqual([2, 0]);
+  });
+
+  it('rejects a bad grouping and answers NOT_AVAILABLE without a library', async () => {
+    expect(errorOf(await handlers.healthReport({ by: 'week' } as never)).code).toBe('BAD_INPUT');
+    const bare = createHandlers({ registry, initialPaths: [] });
+    expect(errorOf(await bare.healthReport({ by: 'day' })).code).toBe('NOT_AVAILABLE');
+  });
+});
