@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { aboveShare, HEALTH_OUTCOMES, type HealthBucket } from '../../shared/health/aggregate';
+import { aboveShare, type HealthBucket } from '../../shared/health/aggregate';
+import { count, healthCharts, type HealthSeries, kilo } from '../../shared/health/charts';
 import type { HealthReport } from '../../shared/health/report';
 import type { SessionHealth } from '../../shared/health/row';
 
@@ -20,25 +21,8 @@ export function esc(s: string): string {
   return s.replace(CONTROL, '').replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
-const num = (n: number): string => Math.round(n).toLocaleString('en-US');
-const kilo = (n: number | null): string =>
-  n === null ? '—' : n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : num(n);
+const num = count;
 const pct = (x: number | null): string => (x === null ? '—' : `${(x * 100).toFixed(1)} %`);
-
-const OUTCOME_COLOR: Readonly<Record<string, string>> = {
-  committed: '#3a7d44',
-  rejected: '#d98e04',
-  failed: '#c0392b',
-  fallback: '#8e44ad',
-  cancelled: '#7f8c8d',
-  open: '#bdc3c7',
-};
-
-interface Series {
-  readonly label: string;
-  readonly color: string;
-  readonly value: (b: HealthBucket) => number;
-}
 
 const ROW = 20;
 const LABEL = 220;
@@ -48,7 +32,7 @@ const WIDTH = 720;
  * A horizontal bar chart, one row per bucket; several series are stacked. Each bar links to the
  * bucket's drill-down section and has a title with its figures.
  */
-function barChart(title: string, buckets: readonly HealthBucket[], series: readonly Series[], format: (n: number) => string): string {
+function barChart(title: string, buckets: readonly HealthBucket[], series: readonly HealthSeries[], format: (n: number) => string): string {
   const totals = buckets.map((b) => series.reduce((a, s) => a + s.value(b), 0));
   const max = Math.max(1, ...totals);
   const plot = WIDTH - LABEL - 70;
@@ -114,48 +98,9 @@ export function renderHealthHtml(r: HealthReport): string {
   const charts =
     bs.length === 0
       ? '<p>No session to report on.</p>'
-      : [
-          barChart(
-            `Compactions by outcome, per ${r.by}`,
-            bs,
-            HEALTH_OUTCOMES.map((o) => ({ label: o, color: OUTCOME_COLOR[o] ?? '#999', value: (b: HealthBucket) => b.byOutcome[o] ?? 0 })),
-            num,
-          ),
-          barChart(
-            `Failed and inferred-failed compactions, per ${r.by}`,
-            bs,
-            [
-              { label: 'failed (failed, rejected, fallback)', color: '#c0392b', value: (b) => b.failed },
-              { label: 'inferred failed', color: '#e67e22', value: (b) => b.inferredFailed },
-            ],
-            num,
-          ),
-          barChart(
-            `Share of requests at or above the compaction trigger, per ${r.by}`,
-            bs,
-            [{ label: 'at or above', color: '#2c7fb8', value: (b) => (aboveShare(b) ?? 0) * 100 }],
-            (n) => `${n.toFixed(1)} %`,
-          ),
-          barChart(
-            `Mean context tokens before and after a compaction (where the log records both), per ${r.by}`,
-            bs,
-            [
-              { label: 'after', color: '#3a7d44', value: (b) => (b.measured ? b.tokensAfter / b.measured : 0) },
-              { label: 'removed', color: '#a6d96a', value: (b) => (b.measured ? (b.tokensBefore - b.tokensAfter) / b.measured : 0) },
-            ],
-            kilo,
-          ),
-          barChart(`Peak context, per ${r.by}`, bs, [{ label: 'peak', color: '#5e3c99', value: (b) => b.peakContext ?? 0 }], kilo),
-          barChart(
-            `Prompt-cache reads and tokens lost to cache breaks, per ${r.by}`,
-            bs,
-            [
-              { label: 'read from the cache', color: '#1b9e77', value: (b) => b.cacheReadTokens },
-              { label: 'not read (breaks)', color: '#d95f02', value: (b) => b.cacheBreakTokens },
-            ],
-            kilo,
-          ),
-        ].join('\n');
+      : healthCharts(r.by)
+          .map((c) => barChart(c.title, bs, c.series, c.format))
+          .join('\n');
   const rules = Object.entries(r.total.findings).sort(
     (a, b) => b[1].error + b[1].warning + b[1].info - (a[1].error + a[1].warning + a[1].info),
   );
