@@ -1,0 +1,96 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, waitFor, within } from '@testing-library/react';
+import { createElement } from 'react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiResult, PalimpsestApi } from '../../../src/shared/api/contract';
+import { SessionFilesHealthSource } from '../../../src/main/health/session-files';
+import type { HealthRows } from '../../../src/main/health/source';
+import { LibraryView } from '../../../src/renderer/library/LibraryView';
+import { createAppStore } from '../../../src/renderer/store';
+import { StoreContext } from '../../../src/renderer/useApp';
+import type { HealthGroup } from '../../../src/shared/health/aggregate';
+import { healthReport } from '../../../src/shared/health/report';
+
+/*
+ * The library's Health tab against a fake API whose answers are the real report of the Palimpsest
+ * fixtures (built here as the host builds it): the charts, the grouping switch, a bar picked by
+ * keyboard that lists its sessions and compactions, and a compaction that opens its session there.
+ */
+
+afterEach(cleanup);
+
+const ok = <T>(value: T): Promise<ApiResult<T>> => Promise.resolve({ ok: true, value });
+let rows: HealthRows;
+
+beforeAll(async () => {
+  rows = await new SessionFilesHealthSource({ dir: 'fixtures/palimpsest', useCache: false }).rows();
+});
+
+function fakeApi() {
+  const calls: { method: string; input: unknown }[] = [];
+  const api = {
+    initialSessions: () => ok({ paths: [] }),
+    discoverSessions: () => ok({ sessions: [], roots: [], problems: [], truncated: false, at: '2026-01-01T00:00:00.000Z' }),
+    openingSessions: () => ok({ opening: [] }),
+    healthReport: (input: { by: HealthGroup; since?: string }) => {
+      calls.push({ method: 'healthReport', input });
+      return ok(healthReport(rows, input.by, input.since ? { since: input.since } : {}));
+    },
+    healthProgress: () => ok({ running: false, done: 0, total: 0, cached: 0 }),
+    openSession: (input: { path: string }) => {
+      calls.push({ method: 'openSession', input });
+      return ok({
+        sessionId: 's1',
+        path: input.path,
+        format: 'palimpsest',
+        files: [],
+        branches: [],
+        defaultBranch: 'main',
+        counts: { events: 60, requests: 8, compactions: 5, diagnostics: { error: 0, warning: 0, info: 0 } },
+      });
+    },
+  };
+  return { api: api as unknown as PalimpsestApi, calls };
+}
+
+async function showHealth() {
+  const fake = fakeApi();
+  const store = createAppStore(fake.api);
+  const view = render(createElement(StoreContext.Provider, { value: store }, createElement(LibraryView)));
+  fireEvent.click(view.getByRole('tab', { name: 'Health' }));
+  await waitFor(() => expect(view.getByText(/sessions, .* requests, .* compactions/)).toBeTruthy());
+  return { ...fake, store, view };
+}
+
+describe('the Health tab', () => {
+  it('draws a bar per day in each chart, from the host report', async () => {
+    const { view, calls } = await showHealth();
+    expect(calls[0]).toEqual({ method: 'healthReport', input: { by: 'day' } });
+    const chart = view.getByRole('group', { name: /Compactions by outcome, per day/ });
+    const days = healthReport(rows, 'day').buckets.map((b) => b.key);
+    expect(within(chart).getAllByRole('button')).toHaveLength(days.length);
+    expect(
+      within(chart).getByRole('button', { name: /^2026-09-13: committed 1, rejected 1, failed 1, fallback 1, cancelled 1/ }),
+    ).toBeTruthy();
+  });
+
+  it('regroups by harness when asked', async () => {
+    const { view, calls } = await showHealth();
+    fireEvent.click(view.getByRole('radio', { name: 'harness' }));
+    await waitFor(() => expect(view.getByRole('group', { name: /Compactions by outcome, per harness/ })).toBeTruthy());
+    expect(calls.at(-1)).toEqual({ method: 'healthReport', input: { by: 'harness' } });
+  });
+
+  it('lists what is behind a bar picked with Enter, and opens a session at its compaction', async () => {
+    const { view, calls, store } = await showHealth();
+    const chart = view.getByRole('group', { name: /Failed and inferred-failed compactions, per day/ });
+    const bar = within(chart).getByRole('button', { name: /^2026-09-13:/ });
+    bar.focus();
+    fireEvent.keyDown(bar, { key: 'Enter' });
+    const drill = await waitFor(() => view.getByRole('region', { name: 'Sessions and compactions behind 2026-09-13' }));
+    expect(within(drill).getByText(/compaction-lifecycle\.jsonl$/)).toBeTruthy();
+    fireEvent.click(within(drill).getByRole('button', { name: 'compaction cmp_2' }));
+    await waitFor(() => expect(store.getState().focus?.seq).toBe(20));
+    expect(calls.find((c) => c.method === 'openSession')?.input).toEqual({ path: 'fixtures/palimpsest/compaction-lifecycle.jsonl' });
+  });
+});
