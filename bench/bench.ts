@@ -13,6 +13,7 @@
 //   npm run bench -- --only joined    only opening a ~3 MB session with its capture against alone (bench/joined.ts)
 //   npm run bench -- --only commands  only the CLI's commands on real 2–5 MB sessions, beside `node -e 0` (bench/commands.ts)
 //   npm run bench -- --only ui        only the session view's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
+//   npm run bench -- --only health    only the health report's data on a generated library of 3,000 sessions, cold and warm (bench/health.ts)
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
 // ~90-session Claude Code tree against `ccusage session --json --offline` (bench/ls.ts).
@@ -62,6 +63,7 @@ import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
 import { CLAUDE_TARGET_RATIO, ensureClaudeBig } from './claude';
 import { benchLs, type LsBenchResult } from './ls';
 import { benchIndex, renderIndexBench, type IndexBenchResult } from './index';
+import { benchHealth, type HealthBenchResult } from './health';
 import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
 import { median } from './stats';
 import { JOINED_TARGET_RATIO, runJoinedBench } from './joined';
@@ -1039,7 +1041,8 @@ async function parent(argv: readonly string[]): Promise<void> {
         o === 'ui' ||
         o === 'record' ||
         o === 'joined' ||
-        o === 'commands',
+        o === 'commands' ||
+        o === 'health',
     );
   if (onlyExtra) specs = [];
   if (specs.length === 0 && !onlyExtra)
@@ -1233,6 +1236,12 @@ async function parent(argv: readonly string[]): Promise<void> {
     console.log(renderIndexBench(index));
   }
 
+  let health: HealthBenchResult | null = null;
+  if (!args.quick && (args.only.length === 0 || args.only.includes('health'))) {
+    console.log('\nThe health report of a generated library: cold and warm row cache, beside reading the bytes (docs/health.md)');
+    health = await benchHealth({ dataDir: args.dataDir, runs: Math.max(args.runs, 3) });
+  }
+
   const outPath = args.out ?? join(args.dataDir, 'latest.json');
   const doc = {
     command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
@@ -1250,6 +1259,7 @@ async function parent(argv: readonly string[]): Promise<void> {
     tokens,
     ls,
     index,
+    health,
     rerun,
     record,
     commands,
