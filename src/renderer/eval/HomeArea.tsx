@@ -3,9 +3,11 @@ import { useApp } from '../useApp';
 import { EvalView } from './EvalView';
 import { setHomeMode, useHomeMode } from './home';
 import { HomeTabs } from './HomeTabs';
+import { HealthView } from '../library/HealthView';
 
 /**
- * The Library tab's panel: the library of sessions (given by the shell) or the evals. A host started
+ * The Library tab's panel: the library of sessions (given by the shell), compaction health across
+ * them, or the evals. A host started
  * with an eval spec and no session shows the evals first: that is what it was started for.
  */
 export function HomeArea({ library }: { library: React.ReactNode }): React.JSX.Element {
@@ -25,7 +27,7 @@ export function HomeArea({ library }: { library: React.ReactNode }): React.JSX.E
   return (
     <>
       <HomeTabs />
-      {mode === 'evals' ? <EvalView /> : library}
+      {mode === 'evals' ? <EvalView /> : mode === 'health' ? <HealthView /> : library}
     </>
   );
 }

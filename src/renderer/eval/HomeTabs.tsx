@@ -2,12 +2,13 @@ import { setHomeMode, useHomeMode, type HomeMode } from './home';
 import './eval.css';
 
 /**
- * Beside the Library: the evals (docs/eval.md). Two tabs over the Library tab's panel, as a session has
+ * Beside the Library: compaction health (docs/health.md) and the evals (docs/eval.md). Tabs over the Library tab's panel, as a session has
  * Inspect and Re-run & compare; arrow keys move between them.
  */
 
 const MODES: readonly { readonly id: HomeMode; readonly label: string }[] = [
   { id: 'library', label: 'Sessions' },
+  { id: 'health', label: 'Health' },
   { id: 'evals', label: 'Evals' },
 ];
 

@@ -1,12 +1,13 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * What the Library tab shows: the library of sessions, or the evals (docs/eval.md). Kept outside the
+ * What the Library tab shows: the library of sessions, compaction health across them
+ * (docs/health.md), or the evals (docs/eval.md). Kept outside the
  * app store (as the re-run panel keeps a session's mode, ../rerun/registry.ts) so the eval view
  * stays in its own files; it survives switching to a session tab and back.
  */
 
-export type HomeMode = 'library' | 'evals';
+export type HomeMode = 'library' | 'health' | 'evals';
 
 let mode: HomeMode = 'library';
 const listeners = new Set<() => void>();

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { focusSoon, FOCUS_IDS } from '../app/useShortcuts';
 import { isTyping } from '../app/shortcuts';
 import { useApp } from '../useApp';
@@ -7,7 +7,6 @@ import { EverywhereSearch } from './EverywhereSearch';
 import { OpenBar } from './OpenBar';
 import { RecentList } from './RecentList';
 import { SessionList } from './SessionList';
-import { HealthView } from './HealthView';
 
 function StartedWith(): React.JSX.Element | null {
   const paths = useApp((s) => s.initialPaths);
@@ -71,7 +70,6 @@ export function LibraryView(): React.JSX.Element {
   const setNotice = useApp((s) => s.setNotice);
   const openError = useApp((s) => s.openError);
   const dismissOpenError = useApp((s) => s.dismissOpenError);
-  const [view, setView] = useState<'sessions' | 'health'>('sessions');
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -102,35 +100,15 @@ export function LibraryView(): React.JSX.Element {
           </button>
         </div>
       )}
-      <div className="tabs" role="tablist" aria-label="Library">
-        {(['sessions', 'health'] as const).map((v) => (
-          <button
-            key={v}
-            type="button"
-            role="tab"
-            aria-selected={view === v}
-            className={view === v ? 'tab active' : 'tab'}
-            onClick={() => setView(v)}
-          >
-            {v === 'sessions' ? 'Sessions' : 'Health'}
-          </button>
-        ))}
+      <EverywhereSearch />
+      <div className="library-columns">
+        <div className="library-side">
+          <StartedWith />
+          <RecentList />
+          <Roots />
+        </div>
+        <SessionList />
       </div>
-      {view === 'health' ? (
-        <HealthView />
-      ) : (
-        <>
-          <EverywhereSearch />
-          <div className="library-columns">
-            <div className="library-side">
-              <StartedWith />
-              <RecentList />
-              <Roots />
-            </div>
-            <SessionList />
-          </div>
-        </>
-      )}
     </div>
   );
 }

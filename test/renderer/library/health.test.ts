@@ -6,18 +6,23 @@ import type { ApiResult, PalimpsestApi } from '../../../src/shared/api/contract'
 import { SessionFilesHealthSource } from '../../../src/main/health/session-files';
 import type { HealthRows } from '../../../src/main/health/source';
 import { LibraryView } from '../../../src/renderer/library/LibraryView';
+import { HomeArea } from '../../../src/renderer/eval/HomeArea';
+import { setHomeMode } from '../../../src/renderer/eval/home';
 import { createAppStore } from '../../../src/renderer/store';
 import { StoreContext } from '../../../src/renderer/useApp';
 import type { HealthGroup } from '../../../src/shared/health/aggregate';
 import { healthReport } from '../../../src/shared/health/report';
 
 /*
- * The library's Health tab against a fake API whose answers are the real report of the Palimpsest
+ * The Health tab beside the library's sessions, against a fake API whose answers are the real report of the Palimpsest
  * fixtures (built here as the host builds it): the charts, the grouping switch, a bar picked by
  * keyboard that lists its sessions and compactions, and a compaction that opens its session there.
  */
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  setHomeMode('library');
+});
 
 const ok = <T>(value: T): Promise<ApiResult<T>> => Promise.resolve({ ok: true, value });
 let rows: HealthRows;
@@ -32,6 +37,7 @@ function fakeApi() {
     initialSessions: () => ok({ paths: [] }),
     discoverSessions: () => ok({ sessions: [], roots: [], problems: [], truncated: false, at: '2026-01-01T00:00:00.000Z' }),
     openingSessions: () => ok({ opening: [] }),
+    listEvalFiles: () => ok({ specs: [], results: [], resultsFolder: '/data/evals', problems: [] }),
     healthReport: (input: { by: HealthGroup; since?: string }) => {
       calls.push({ method: 'healthReport', input });
       return ok(healthReport(rows, input.by, input.since ? { since: input.since } : {}));
@@ -56,7 +62,9 @@ function fakeApi() {
 async function showHealth() {
   const fake = fakeApi();
   const store = createAppStore(fake.api);
-  const view = render(createElement(StoreContext.Provider, { value: store }, createElement(LibraryView)));
+  const view = render(
+    createElement(StoreContext.Provider, { value: store }, createElement(HomeArea, { library: createElement(LibraryView) })),
+  );
   fireEvent.click(view.getByRole('tab', { name: 'Health' }));
   await waitFor(() => expect(view.getByText(/sessions, .* requests, .* compactions/)).toBeTruthy());
   return { ...fake, store, view };
