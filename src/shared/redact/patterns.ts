@@ -26,8 +26,8 @@ export interface RedactionRule {
   readonly what: string;
 }
 
-/** A value of an assignment: no space, quote, backtick or private-use character (a marker in the making). */
-const VALUE = '[^\\s"\'`\\uE000-\\uF8FF]';
+/** A value of an assignment: no space, backslash, quote, backtick or private-use character (a marker in the making). */
+const VALUE = '[^\\s\\\\"\'`\\uE000-\\uF8FF]';
 
 /** What a PEM body holds: base64, whitespace (or \n written out), and the header lines of an encrypted key. */
 const PEM_BODY = '[A-Za-z0-9+/=\\s\\\\:,-]';
@@ -52,7 +52,7 @@ const rule = (
 export const RULES: readonly RedactionRule[] = [
   rule(
     'gcp-service-account-key',
-    '"private_key"\\s{0,10}:\\s{0,10}"(?<secret>(?:[^"\\\\]|\\\\.){1,20000})',
+    '\\\\?"private_key\\\\?"\\s{0,10}:\\s{0,10}\\\\?"(?<secret>(?:[^"\\\\]|\\\\[^"]){1,20000})',
     '',
     'the private_key of a Google Cloud service-account JSON key file',
     '{"type": "service_account", "private_key": "MIIEvQIBADANBgkqhkiG9w0BAQEFAKEFAKEFAKE"}',
@@ -61,7 +61,7 @@ export const RULES: readonly RedactionRule[] = [
   ),
   rule(
     'pem-private-key',
-    `-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----${PEM_BODY}{0,20000}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|(?!${PEM_BODY}))`,
+    `-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----(?:[\\s\\S]{0,20000}?-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|${PEM_BODY}{0,20000})`,
     '',
     'a PEM private key block (RSA, EC, OpenSSH, PKCS#8), also with its newlines written as \\n',
     '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1x2y3z4FAKEKEYFAKEKEYFAKEKEYx9\n-----END RSA PRIVATE KEY-----',
@@ -168,7 +168,7 @@ export const RULES: readonly RedactionRule[] = [
   ),
   rule(
     'secret-field',
-    `["']?(?:password|passwd|secret|client_secret|api_?key|access_?token|auth_?token|refresh_?token|secret_?key|private_?token)["']?\\s{0,10}[:=]\\s{0,10}["'](?<secret>${VALUE}{4,4096})`,
+    `(?:password|passwd|secret|client_secret|api_?key|access_?token|auth_?token|refresh_?token|secret_?key|private_?token)\\\\?["']?\\s{0,10}[:=]\\s{0,10}\\\\?["'](?<secret>${VALUE}{4,4096})`,
     'i',
     'a JSON or YAML field named password, secret, api_key, access_token, … with a quoted value',
     '{"api_key": "fake-field-secret-for-tests"}',

@@ -104,3 +104,14 @@ describe('own patterns', () => {
     for (const p of ps) expect(p.length).toBeLessThanOrEqual(OWN_PIECE);
   });
 });
+
+describe('secrets inside JSON written as a string', () => {
+  it('redacts fields and keys whose quotes are escaped, keeping the escapes', () => {
+    const red = builtIn();
+    const inner = JSON.stringify(JSON.stringify({ api_key: 'fake-field-secret', private_key: '-----BEGIN PRIVATE KEY-----\nAB\n' }));
+    const out = red.text(inner, WHERE);
+    expect(out).not.toContain('fake-field-secret');
+    expect(out).not.toContain('BEGIN PRIVATE');
+    expect(out).toContain('\\"api_key\\":\\"[REDACTED:secret-field]\\"');
+  });
+});
