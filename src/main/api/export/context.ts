@@ -1,0 +1,28 @@
+import type { Redactor, Where } from '../../../shared/redact/redactor';
+import type { ReplayState } from '../../../shared/replay/fold';
+import type { SessionInspector } from '../../session/inspector';
+import type { Sink } from './sink';
+
+/** What every part of an export reads and writes to. */
+export interface ExportContext {
+  readonly inspector: SessionInspector;
+  readonly branch: string;
+  readonly state: ReplayState;
+  /** The session as the user named it (shown redacted). */
+  readonly path: string;
+  readonly red: Redactor;
+  readonly sink: Sink;
+}
+
+/** Most characters of one text written to an export; the rest is counted, not written. */
+export const EXPORT_TEXT_CAP = 200_000;
+
+/**
+ * A text as it may be exported: redacted whole first, then cut, so that a cut never leaves the head
+ * of a secret that the rule would only have recognised whole.
+ */
+export function exported(ctx: ExportContext, text: string, where: Where): { text: string; cut: number } {
+  const r = ctx.red.text(text, where);
+  if (r.length <= EXPORT_TEXT_CAP) return { text: r, cut: 0 };
+  return { text: r.slice(0, EXPORT_TEXT_CAP), cut: r.length - EXPORT_TEXT_CAP };
+}
