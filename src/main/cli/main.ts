@@ -67,6 +67,10 @@ Usage:
   palimpsest report [DIR] [--root H=PATH]… [--since YYYY-MM-DD] [--by day|project|harness|model]
                     [--json | --html OUT] [--no-cache]
                                           compaction health across sessions, per day, project, harness or model
+  palimpsest export <file> (--html OUT | --markdown OUT --compaction ID) [--redact] [--redact-pattern REGEX]…
+                    [--preview] [--json] [--format F] [--session ID] [--branch B]
+                                          the session as one offline HTML file, or a compaction as Markdown;
+                                          --preview lists what --redact would redact, writing nothing
 
 Formats (--format): palimpsest (v1), dsh (DeepSeek Harness .jsonl / .jsonl.zst[d]), claude-code, codex, rind (a session
 folder), cosh, opencode (an OpenCode database or storage folder: --session ID picks one of its
@@ -343,8 +347,8 @@ const COMMANDS: Record<string, Command> = {
 };
 
 /**
- * The commands that need the providers' SDKs, the web host, the API or the re-run machinery: most
- * of the bundle, loaded only when one of them runs, so that opening a session does not pay for
+ * The commands that need the providers' SDKs, the web host, the API, the re-run machinery or the
+ * exporter: most of the bundle, loaded only when one of them runs, so that opening a session does not pay for
  * them (the bench's `commands` rows, docs/performance.md).
  */
 const LOADED_WHEN_RUN: Record<string, () => Promise<Command>> = {
@@ -384,6 +388,10 @@ const LOADED_WHEN_RUN: Record<string, () => Promise<Command>> = {
   report: async () => {
     const m = await import('./report');
     return { spec: m.REPORT_SPEC, run: m.reportCommand };
+  },
+  export: async () => {
+    const m = await import('./export');
+    return { spec: m.EXPORT_SPEC, run: m.exportCommand };
   },
 };
 
