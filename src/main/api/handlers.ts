@@ -23,6 +23,7 @@ import { libraryImplementations } from './handlers-library';
 import { healthImplementations } from './handlers-health';
 import { rerunImplementations, type RerunHostOptions } from './handlers-rerun';
 import { evalImplementations } from './handlers-eval';
+import { exportImplementations, type SaveExport } from './handlers-export';
 import { isEvalFile } from '../eval/listing';
 import type { Library } from '../library/library';
 import { branchOf } from './conform';
@@ -55,6 +56,8 @@ export interface HandlerContext {
   readonly rerun?: RerunHostOptions;
   /** Palimpsest's cache folder: token counts are kept there between runs, shared with the CLI. None: kept in memory only. */
   readonly countCacheDir?: string;
+  /** Asks where to save an export (the desktop app's native dialog); without it, exportSession returns the document. */
+  readonly saveExport?: SaveExport;
 }
 
 export type Handlers = { readonly [M in ApiMethod]: (input: unknown) => Promise<ApiResult<ApiOutput<M>>> };
@@ -113,6 +116,8 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
     ...rerun.impl,
     // Offline evaluation (docs/eval.md): ./handlers-eval.ts.
     ...evals.impl,
+    // Export, redacted or not (docs/export.md): ./handlers-export.ts.
+    ...exportImplementations(ctx),
 
     async initialSessions() {
       // Eval specs and results files the host was started with are shown in the eval view, not opened as sessions.

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { BrowserWindow, dialog } from 'electron';
 import type { Confirm, PickKind, Picker } from '../library/library';
 import type { AskEndpoint } from '../providers/endpoints';
+import type { SaveExport } from '../api/handlers-export';
 
 /**
  * The native dialogs behind the library (src/main/library/library.ts): what the user picks or
@@ -80,3 +81,16 @@ export const confirmEndpoint: AskEndpoint = (q) =>
       `A ${q.provider} model pinned with this endpoint asks for that key. It is not the provider's own endpoint: ` +
       'send it only if you set up this endpoint yourself. Your answer holds until the app is closed.',
   });
+
+/** Where to save an export: the user names the file here, in main; the page never does. */
+export const saveExport: SaveExport = async (suggestedName, kind) => {
+  const options: Electron.SaveDialogOptions = {
+    title: kind === 'html' ? 'Export the session as HTML' : 'Export the compaction as Markdown',
+    defaultPath: suggestedName,
+    filters: kind === 'html' ? [{ name: 'HTML', extensions: ['html'] }] : [{ name: 'Markdown', extensions: ['md'] }],
+    properties: ['showOverwriteConfirmation', 'createDirectory'],
+  };
+  const win = parent();
+  const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+  return r.canceled || !r.filePath ? null : r.filePath;
+};

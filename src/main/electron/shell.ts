@@ -8,7 +8,7 @@ import type { DiscoverOptions } from '../discovery/discover';
 import { createHostContext } from '../host/host-context';
 import { contentType, resolveStaticFile, SECURITY_HEADERS } from '../host/static';
 import { EndpointApprovals } from '../providers/endpoints';
-import { confirmEndpoint, confirmPath, pickPaths } from './dialogs';
+import { confirmEndpoint, confirmPath, pickPaths, saveExport } from './dialogs';
 import { appKeyVault } from './keys';
 
 /**
@@ -118,6 +118,7 @@ export function startShell(options: ShellOptions): void {
     machine: options.machine,
     picker: pickPaths,
     confirm: confirmPath,
+    saveExport,
     keys: options.keys ?? appKeyVault(),
     // A key goes to an endpoint other than its provider's only once the user said yes in a native dialog.
     endpoints: new EndpointApprovals([], confirmEndpoint),

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHandlers, type HandlerTable } from '../api/handlers';
 import type { KeyVault } from '../api/handlers-rerun-keys';
+import type { SaveExport } from '../api/handlers-export';
 import { SessionRegistry } from '../api/sessions';
 import type { DiscoverOptions } from '../discovery/discover';
 import type { EndpointApprovals } from '../providers/endpoints';
@@ -38,6 +39,8 @@ export interface HostOptions {
   readonly endpoints?: EndpointApprovals;
   /** Bytes of memory the open sessions may take together (SessionRegistryOptions.memoryBudget). */
   readonly memoryBudget?: number;
+  /** The desktop app's save dialog for exports; the web host has none and returns the document. */
+  readonly saveExport?: SaveExport;
 }
 
 export interface HostContext {
@@ -104,6 +107,7 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
     library,
     rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) },
     countCacheDir: indexDir(),
+    ...(options.saveExport ? { saveExport: options.saveExport } : {}),
   });
   return {
     handlers,

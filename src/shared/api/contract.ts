@@ -18,6 +18,7 @@ import { RERUN_CONTRACT, RerunProgressEvent } from './rerun-contract';
 import { EVAL_CONTRACT, EvalProgressEvent } from './eval-contract';
 import { CAPTURE_CONTRACT } from './capture-contract';
 import { HEALTH_CONTRACT } from './health-contract';
+import { EXPORT_CONTRACT } from './export-contract';
 import type { Result } from '../result';
 
 /**
@@ -39,6 +40,7 @@ export * from './rerun-contract';
 export * from './eval-contract';
 export * from './capture-contract';
 export * from './health-contract';
+export * from './export-contract';
 export * from './shapes';
 
 // ---------------------------------------------------------------------------------------------
@@ -111,6 +113,8 @@ export const CONTRACT = {
   ...CAPTURE_CONTRACT,
   // Compaction health across the library's sessions (docs/health.md): ./health-contract.ts.
   ...HEALTH_CONTRACT,
+  // Export of a session as HTML or of a compaction as Markdown, redacted: ./export-contract.ts.
+  ...EXPORT_CONTRACT,
 } as const satisfies { readonly [M in ApiMethod]: { readonly input: z.ZodType; readonly output: z.ZodType } };
 
 // CONTRACT has exactly the methods of API_METHODS (the `satisfies` rejects extra and missing keys).

@@ -58,6 +58,9 @@ export const API_METHODS = [
   // Compaction health across the library's sessions (docs/health.md; schemas in ./health-contract.ts).
   'healthReport',
   'healthProgress',
+  // Export, redacted or not (docs/export.md; schemas in ./export-contract.ts).
+  'previewExport',
+  'exportSession',
 ] as const;
 
 export type ApiMethod = (typeof API_METHODS)[number];

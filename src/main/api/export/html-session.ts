@@ -28,7 +28,8 @@ function pre(ctx: ExportContext, text: string, where: Where): string {
 /** A short session text (a name, an id, a message), redacted and escaped. */
 const txt = (ctx: ExportContext, text: string, where: Where): string => esc(ctx.red.text(text, where));
 
-export function sessionTitle(ctx: ExportContext): string {
+/** The session's own title when the log has one, else the name of its file. */
+export function sessionTitle(ctx: Pick<ExportContext, 'inspector' | 'path'>): string {
   for (const e of eventsOfKind(ctx.inspector.session.events, 'session')) if (e.title) return e.title;
   return ctx.path.split(/[\\/]/).filter(Boolean).pop() ?? ctx.path;
 }

@@ -66,10 +66,17 @@ export class FileSink implements Sink {
   }
 }
 
-/** Collects the document (the web host returns it for download; tests read it). */
+/** A document past the most a StringSink holds. */
+export class TooLarge extends Error {}
+
+/** Collects the document (the web host returns it for download; tests read it), up to `max` characters. */
 export class StringSink implements Sink {
   private readonly parts: string[] = [];
+  private size = 0;
+  constructor(private readonly max = Number.POSITIVE_INFINITY) {}
   async write(text: string): Promise<void> {
+    this.size += text.length;
+    if (this.size > this.max) throw new TooLarge(`the document is over ${this.max.toLocaleString('en-US')} characters`);
     this.parts.push(text);
   }
   text(): string {
