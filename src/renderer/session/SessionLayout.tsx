@@ -1,6 +1,7 @@
 import { AlignmentBar } from './AlignmentBar';
 import { useSession } from './context';
 import { DetailPanel } from './panels/DetailPanel';
+import { ExportDialog } from './ExportDialog';
 import { KeyHelp } from './KeyHelp';
 import { ModelViewPane } from './ModelViewPane';
 import { RawHistory } from './RawHistory';
@@ -13,6 +14,7 @@ export function SessionLayout(): React.JSX.Element {
   const phase = useSession((s) => s.phase);
   const error = useSession((s) => s.error);
   const showKeys = useSession((s) => s.showKeys);
+  const showExport = useSession((s) => s.showExport);
   const wireOnly = useSession((s) => s.wire !== null);
 
   if (phase === 'loading')
@@ -32,6 +34,7 @@ export function SessionLayout(): React.JSX.Element {
     <div className="session-view">
       <Timeline />
       {showKeys && <KeyHelp />}
+      {showExport && <ExportDialog />}
       <AlignmentBar />
       <main className="sv-panes">
         <RequestList />

@@ -37,6 +37,9 @@ function applyKey(store: SessionStore, e: KeyboardEvent): void {
     case 'help':
       s.toggleKeys();
       break;
+    case 'export':
+      s.toggleExport();
+      break;
   }
   e.preventDefault();
 }

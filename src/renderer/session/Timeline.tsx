@@ -56,6 +56,7 @@ export function Timeline(): React.JSX.Element {
   const step = useSession((s) => s.step);
   const jump = useSession((s) => s.jumpMarker);
   const toggleKeys = useSession((s) => s.toggleKeys);
+  const toggleExport = useSession((s) => s.toggleExport);
   const joined = useSession((s) => s.joined);
   const selectedRow = useSession((s) => s.selectedRow);
   const selectRow = useSession((s) => s.selectRow);
@@ -120,6 +121,9 @@ export function Timeline(): React.JSX.Element {
           </button>
           <button type="button" onClick={toggleKeys} title="keys (?)">
             keys
+          </button>
+          <button type="button" onClick={toggleExport} title="export as HTML or Markdown, redacted (e)">
+            Export…
           </button>
         </span>
         <BranchPicker />

@@ -8,6 +8,7 @@ export type KeyAction =
   | { readonly type: 'edge'; readonly to: 'first' | 'last' }
   | { readonly type: 'marker'; readonly kind: 'compaction' | 'diagnostic'; readonly dir: 1 | -1 }
   | { readonly type: 'clear' }
+  | { readonly type: 'export' }
   | { readonly type: 'help' };
 
 export interface KeyBinding {
@@ -28,6 +29,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: ['d'], action: { type: 'marker', kind: 'diagnostic', dir: 1 }, help: 'next diagnostic' },
   { keys: ['D'], action: { type: 'marker', kind: 'diagnostic', dir: -1 }, help: 'previous diagnostic (Shift+D)' },
   { keys: ['Escape'], action: { type: 'clear' }, help: 'clear the selected item and its highlights' },
+  { keys: ['e'], action: { type: 'export' }, help: 'export the session or a compaction (redacted)…' },
   { keys: ['?'], action: { type: 'help' }, help: 'show or hide this list' },
 ];
 

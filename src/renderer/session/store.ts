@@ -89,6 +89,8 @@ export interface SessionState {
   tab: DetailTab;
   compactionId: string | null;
   showKeys: boolean;
+  /** The export dialog is open (docs/export.md). */
+  showExport: boolean;
 
   load(): Promise<void>;
   setBranch(branch: string): Promise<void>;
@@ -109,6 +111,7 @@ export interface SessionState {
   setTab(tab: DetailTab): void;
   openCompaction(id: string): void;
   toggleKeys(): void;
+  toggleExport(): void;
 }
 
 export type SessionStore = StoreApi<SessionState>;
@@ -177,6 +180,7 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
       tab: 'tokens',
       compactionId: null,
       showKeys: false,
+      showExport: false,
 
       async load() {
         const info = await api.getSessionInfo({ sessionId });
@@ -399,6 +403,10 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
 
       openCompaction(id) {
         set({ compactionId: id, tab: 'compaction' });
+      },
+
+      toggleExport() {
+        set((s) => ({ showExport: !s.showExport }));
       },
 
       toggleKeys() {
