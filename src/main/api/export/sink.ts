@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -41,11 +42,8 @@ export class FileSink implements Sink {
     const chunk = this.pending.join('');
     this.pending = [];
     this.size = 0;
-    if (chunk.length > 0 && !this.stream.write(chunk))
-      await new Promise<void>((resolve, reject) => {
-        this.stream.once('drain', resolve);
-        this.stream.once('error', reject);
-      });
+    // once() rejects on 'error' and removes its listeners either way.
+    if (chunk.length > 0 && !this.stream.write(chunk)) await once(this.stream, 'drain');
   }
 
   /** Finishes the file and moves it to its path. */
