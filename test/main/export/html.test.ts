@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PAYLOADS } from '../../../scripts/gen-xss-fixture.mjs';
 import { esc } from '../../../src/main/api/export/html-text';
 import { fence } from '../../../src/main/api/export/markdown';
+import { uncut } from '../../../src/main/api/export/context';
 import { exportFixture, NO_REDACTION } from './helpers';
 
 const payloads = PAYLOADS as readonly string[];
@@ -82,5 +83,13 @@ describe('Markdown export of a compaction', () => {
     await expect(exportFixture('fixtures/palimpsest/basic.jsonl', { kind: 'markdown', compaction: 'nope' }, NO_REDACTION)).rejects.toThrow(
       'compactions: cmp_01',
     );
+  });
+});
+
+describe('a text the API cut', () => {
+  it('ends at its last whitespace, so no token is exported in part', () => {
+    expect(uncut({ text: 'keep this sk-proj-abcdef', truncated: true })).toBe('keep this');
+    expect(uncut({ text: 'whole sk-proj-abcdef', truncated: false })).toBe('whole sk-proj-abcdef');
+    expect(uncut({ text: 'oneword', truncated: true })).toBe('');
   });
 });

@@ -26,3 +26,14 @@ export function exported(ctx: ExportContext, text: string, where: Where): { text
   if (r.length <= EXPORT_TEXT_CAP) return { text: r, cut: 0 };
   return { text: r.slice(0, EXPORT_TEXT_CAP), cut: r.length - EXPORT_TEXT_CAP };
 }
+
+/**
+ * A text the API already cut (a LongText: summaries, instructions, checkpoints over 200,000
+ * characters), ended at its last whitespace: a token the cut went through is left out whole rather
+ * than exported in part, where no rule would know its head.
+ */
+export function uncut(t: { readonly text: string; readonly truncated: boolean }): string {
+  if (!t.truncated) return t.text;
+  const end = Math.max(t.text.lastIndexOf(' '), t.text.lastIndexOf('\n'), t.text.lastIndexOf('\t'));
+  return end > 0 ? t.text.slice(0, end) : '';
+}

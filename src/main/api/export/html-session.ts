@@ -6,7 +6,7 @@ import type { Block } from '../../../shared/model/content';
 import { blockIsElided } from '../../../shared/model/content';
 import { requestInfo } from '../../../shared/replay/view';
 import type { Where } from '../../../shared/redact/redactor';
-import { exported, type ExportContext } from './context';
+import { exported, uncut, type ExportContext } from './context';
 import { tokenChart } from './html-chart';
 import { CSP, esc, num, STYLE } from './html-text';
 
@@ -112,21 +112,21 @@ async function compactions(ctx: ExportContext): Promise<void> {
         `<p>${k + 1}. ${s.index !== null ? `<a href="#r${s.index}">request ${s.index}</a>` : `request ${txt(ctx, s.id, sw('id'))} on branch ${txt(ctx, s.branch, sw('branch'))}`} · ${s.model ? txt(ctx, s.model, sw('model')) : 'model not logged'} · finish ${s.finish ? txt(ctx, s.finish.raw, sw('finish')) : '–'} · output ${num(s.usage?.output)} tokens${s.error ? ` · <span class="error">${txt(ctx, s.error.message, sw('error'))}</span>` : ''}</p>`,
       );
       if (s.instruction)
-        await ctx.sink.write(`<details><summary>instruction</summary>${pre(ctx, s.instruction.text, sw('instruction'))}</details>`);
+        await ctx.sink.write(`<details><summary>instruction</summary>${pre(ctx, uncut(s.instruction), sw('instruction'))}</details>`);
     }
     for (const e of d.errors)
       await ctx.sink.write(`<p class="error">summary error at event ${e.seq}: ${txt(ctx, e.error.message, w('summary error'))}</p>`);
     for (const s of d.summaries) {
       await ctx.sink.write(`<h3>Summary (event ${s.seq}${s.finish ? `, finish ${txt(ctx, s.finish.raw, w('finish'))}` : ''})</h3>`);
-      await ctx.sink.write(pre(ctx, s.text.text, w('summary')));
+      await ctx.sink.write(pre(ctx, uncut(s.text), w('summary')));
       if (s.text.truncated)
         await ctx.sink.write(
-          `<p class="mute">The summary has ${num(s.text.chars)} characters; the first ${num(s.text.text.length)} are exported.</p>`,
+          `<p class="mute">The summary has ${num(s.text.chars)} characters; the first ${num(uncut(s.text).length)} are exported.</p>`,
         );
     }
     for (const k of d.checkpoints) {
       await ctx.sink.write(`<h3>Checkpoint ${txt(ctx, k.id, w('checkpoint id'))} (event ${k.seq})</h3>`);
-      await ctx.sink.write(pre(ctx, k.text.text, w('checkpoint')));
+      await ctx.sink.write(pre(ctx, uncut(k.text), w('checkpoint')));
     }
     if (d.survival) {
       const rates = Object.entries(d.survival.survival)

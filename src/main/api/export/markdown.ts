@@ -1,6 +1,6 @@
 import { compactionDetail } from '../session/compaction';
 import type { Where } from '../../../shared/redact/redactor';
-import { exported, type ExportContext } from './context';
+import { exported, uncut, type ExportContext } from './context';
 
 /**
  * One compaction as Markdown, to paste into a pull request or an issue (docs/export.md): trigger,
@@ -66,8 +66,8 @@ export async function writeCompactionMarkdown(ctx: ExportContext, id: string): P
   d.summaries.forEach((s) => {
     out.push(`#### Summary (event ${s.seq}${s.finish ? `, finish ${t(s.finish.raw, 'finish')}` : ''})`);
     out.push('');
-    out.push(block(s.text.text, { place, field: 'summary' }));
-    if (s.text.truncated) out.push(`_The summary has ${n(s.text.chars)} characters; the first ${n(s.text.text.length)} are shown._\n`);
+    out.push(block(uncut(s.text), { place, field: 'summary' }));
+    if (s.text.truncated) out.push(`_The summary has ${n(s.text.chars)} characters; the first ${n(uncut(s.text).length)} are shown._\n`);
   });
   if (d.summaries.length === 0) out.push('_No summary text is logged._\n');
   if (d.diagnostics.length > 0) {
