@@ -211,6 +211,24 @@ async function envelope(ctx: ExportContext): Promise<void> {
   await ctx.sink.write('</section>\n');
 }
 
+/**
+ * Blocks whose text memory holds only a preview of (the source could not be re-read): each preview
+ * ends at its last whitespace, so that a key the preview cut is not exported in part.
+ */
+function previewOnly(blocks: readonly Block[]): readonly Block[] {
+  const trim = (t: string): string => uncut({ text: t, truncated: true });
+  return blocks.map((b): Block => {
+    if ((b.type === 'text' || b.type === 'reasoning') && (b.elided ?? 0) > 0) return { ...b, text: trim(b.text) };
+    if (b.type === 'tool_call' && (b.elided ?? 0) > 0) return { ...b, input: trim(b.input) };
+    if (b.type === 'tool_result' && blockIsElided(b))
+      return {
+        ...b,
+        content: previewOnly(b.content).filter((c) => c.type !== 'tool_call' && c.type !== 'tool_result') as typeof b.content,
+      };
+    return b;
+  });
+}
+
 async function history(ctx: ExportContext): Promise<void> {
   const { state, inspector } = ctx;
   const session = inspector.session;
@@ -239,13 +257,16 @@ async function history(ctx: ExportContext): Promise<void> {
     }
     let h = '';
     for (const rec of batch) {
-      const blocks: Block[] = [...(whole.get(rec.seq) ?? rec.item.blocks)];
-      for (const x of rec.extensions) blocks.push(...(whole.get(x.seq) ?? x.blocks));
+      const blocks: Block[] = [...(whole.get(rec.seq) ?? previewOnly(rec.item.blocks))];
+      for (const x of rec.extensions) blocks.push(...(whole.get(x.seq) ?? previewOnly(x.blocks)));
+      const partial = blocks.some(blockIsElided);
       const place = `item #${rec.index}`;
       const loc = session.loc(rec.seq);
       const file = loc ? session.files[loc.file]?.path : undefined;
       const fate = fateOf.get(rec.id);
       h += `<article id="i${rec.index}"><h4>#${rec.index} ${esc(rec.item.role)} · ${esc(itemKind(rec.item))} · id ${txt(ctx, rec.id, { place, field: 'id' })} · event ${rec.seq}${file ? ` · ${txt(ctx, file, { place, field: 'file' })}:${loc?.line ?? '?'}` : ''}${fate ? ` · <span class="tag">${txt(ctx, fate, { place, field: 'fate' })}</span>` : ''}</h4>`;
+      if (partial)
+        h += '<p class="warning">The source could not be re-read: only the preview held in memory is shown, up to its last whole word.</p>';
       h += pre(ctx, blocksText(blocks), { place, field: 'text' });
       h += '</article>\n';
     }
