@@ -3,8 +3,8 @@ import type { Diagnostic } from '../../shared/model/diagnostic';
 import type { LogEvent } from '../../shared/model/event';
 import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
-import type { FileImport, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
-import { LineSource, readJsonl } from '../reader';
+import type { FileImport, FileInfo, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
+import { isZstdPath, LineSource, readJsonl } from '../reader';
 import { palimpsestImporter } from '../importers/palimpsest';
 import { isJsonDocument, readJsonDocument } from '../reader/document';
 import { JsonlPipeline } from '../reader/pipeline';
@@ -15,6 +15,8 @@ import { RangeProgress, readInRanges } from './parallel-load';
 import { chooseStrategy, SNIFF_LINES, staysCompact, type LoadOptions } from './strategy';
 import type { LoadedSession, SessionFile } from './types';
 import { nothingToRead } from './unreadable';
+import { UnforkableState } from './fork-state';
+import { endsWithWholeLine, READ_ON_FORMATS, ReadOn } from './read-on';
 
 export type { LoadOptions } from './strategy';
 
@@ -29,10 +31,23 @@ export class UnreadableSessionError extends Error {
   }
 }
 
+/** The session-level interface of an importer without `openSession`: each file on its own. */
+class FilesApart implements SessionImport {
+  constructor(
+    private readonly importer: Importer,
+    private readonly sink: ImportSink,
+  ) {}
+
+  file(f: FileInfo): FileImport {
+    return this.importer.open(f, this.sink);
+  }
+
+  end(): void {}
+}
+
 /** Adapts importers without `openSession` to the session-level interface. */
 function sessionImport(importer: Importer, sink: ImportSink): SessionImport {
-  if (importer.openSession) return importer.openSession(sink);
-  return { file: (f) => importer.open(f, sink), end: () => undefined };
+  return importer.openSession ? importer.openSession(sink) : new FilesApart(importer, sink);
 }
 
 /**
@@ -68,6 +83,11 @@ class FileReader implements JsonLineReceiver {
       l.bytes ? { ...l, bytes: Buffer.from(l.bytes.subarray(l.start, l.end)), start: 0, end: (l.end ?? 0) - (l.start ?? 0) } : l,
     );
     if (this.pending.length >= SNIFF_LINES) this.start();
+  }
+
+  /** The file's import, once its importer is chosen. */
+  get opened(): FileImport | null {
+    return this.fileImport;
   }
 
   /** Takes events another thread imported from the lines that follow (parallel load); false when the import cannot. */
@@ -124,7 +144,8 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   const copy = await materialised(path, options);
   if (!copy) return loadFile(path, options);
   try {
-    const session = await loadFile(copy.path, { ...options, format: copy.format });
+    // A copy is made once: it does not read on.
+    const { readOn: _, ...session } = await loadFile(copy.path, { ...options, format: copy.format });
     // The copy goes with the session: its files and findings are shown as the source they came from.
     const shown = (file: string | null): string | null => (file === copy.path ? copy.label : file);
     return {
@@ -220,7 +241,13 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
     const reader = new FileReader(p, i, choose);
     const before = readSoFar;
     const onBytes = options.onBytes;
-    const onDiagnostic = (d: Diagnostic): void => void b.diagnostics.push(d);
+    // The reader's findings of this file: a file with any is not read on (read-on.ts).
+    let readerFound = 0;
+    const onDiagnostic = (d: Diagnostic): void => {
+      readerFound++;
+      b.diagnostics.push(d);
+    };
+    let plainLines = false;
     let stats: ReadStats;
     let ranges: SessionFile['ranges'];
     if (i === 0 && strategy.kind === 'ranges') {
@@ -246,10 +273,49 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
     } else if (await isJsonDocument(p)) {
       stats = await readJsonDocument(p, reader, onDiagnostic);
     } else {
+      plainLines = !isZstdPath(p);
       stats = await readJsonl(p, reader, onDiagnostic, {
         ...options,
         onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined,
       });
+    }
+    // A file's own importer may name companion files (Claude Code subagents) once it is known.
+    const companions = async (): Promise<string[]> => {
+      const more = await (importer as Importer).sessionFiles?.(path, false);
+      return more ? [path, ...more.filter((m) => m !== path)] : [path];
+    };
+    const chosenWhileReading = reader.opened !== null;
+    if (i === 0 && !info.isDirectory() && importer && chosenWhileReading) paths = await companions();
+    const open = reader.opened;
+    if (
+      options.resumable === true &&
+      i === paths.length - 1 &&
+      !info.isDirectory() &&
+      importer &&
+      READ_ON_FORMATS.has(importer.id) &&
+      session &&
+      open &&
+      !b.compactLog &&
+      plainLines &&
+      readerFound === 0 &&
+      (await endsWithWholeLine(p, stats.bytes))
+    ) {
+      const chosen: Importer = importer;
+      const read = new ReadOn({
+        importer: chosen,
+        builder: b,
+        session,
+        file: open,
+        files: [...files, { index: i, path: p, format: chosen.id, bytes: stats.bytes, stats }],
+        listFiles: companions,
+        finish: (log, all) => made(path, log, all, chosen),
+      });
+      try {
+        return read.session();
+      } catch (err) {
+        // An import that cannot be copied is ended as usual, and the session does not read on.
+        if (!(err instanceof UnforkableState)) throw err;
+      }
     }
     const unknownAt = reader.finish();
     if (unknownAt !== null) {
@@ -270,14 +336,14 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
       stats,
       ...(ranges ? { ranges } : {}),
     });
-    // A file's own importer may name companion files (Claude Code subagents) once it is known.
-    if (i === 0 && !info.isDirectory() && importer) {
-      const more = await (importer as Importer).sessionFiles?.(path, false);
-      if (more) paths = [path, ...more.filter((m) => m !== path)];
-    }
+    if (i === 0 && !info.isDirectory() && importer && !chosenWhileReading) paths = await companions();
   }
   (session as SessionImport | null)?.end();
+  return made(path, b, files, importer);
+}
 
+/** The loaded session, from the log of a finished import (or an import that found nothing to read: thrown). */
+function made(path: string, b: LogBuilder, files: readonly SessionFile[], importer: Importer | null): LoadedSession {
   const fatal = b.diagnostics.find((d) => (d.rule === 'READ_IO' || d.rule === 'FORMAT_UNKNOWN') && d.file === path);
   if (fatal || !importer) {
     throw new UnreadableSessionError(fatal?.message ?? nothingToRead(path, files[0]?.stats, b.diagnostics), b.diagnostics, path);

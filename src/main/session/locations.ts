@@ -66,6 +66,17 @@ export class EventLocations {
     this.n += m;
   }
 
+  /** A copy that grows apart from this one (a session read on: read-on.ts). */
+  copy(): EventLocations {
+    const c = new EventLocations();
+    c.files = this.files.slice(0, Math.max(this.n, 1024));
+    c.lines = this.lines.slice(0, Math.max(this.n, 1024));
+    c.offsets = this.offsets.slice(0, Math.max(this.n, 1024));
+    c.lengths = this.lengths.slice(0, Math.max(this.n, 1024));
+    c.n = this.n;
+    return c;
+  }
+
   /** Releases the slack of the doubling once the log is complete. */
   trim(): void {
     this.files = this.files.slice(0, this.n);

@@ -24,8 +24,8 @@ export class LogBuilder implements ImportSink {
   /** The array log, or null when the events go to `compact`. */
   private events: LogEvent[] | null;
   private compact: CompactLogBuilder | null;
-  readonly locations = new EventLocations();
-  readonly diagnostics: Diagnostic[] = [];
+  locations = new EventLocations();
+  diagnostics: Diagnostic[] = [];
   /** The file being read, for events' locations and for diagnostics that do not name a file. */
   currentPath = '';
   currentIndex = 0;
@@ -79,6 +79,23 @@ export class LogBuilder implements ImportSink {
     const file = fileIndex !== undefined && fileIndex >= 0 && fileIndex <= this.currentIndex ? fileIndex : this.currentIndex;
     this.locations.push(file, from.line, from.offset, from.length);
     return seq;
+  }
+
+  /**
+   * A builder that starts with this one's events, locations and findings and grows apart from it
+   * (a session read on, read-on.ts): the events are shared, as nothing changes an emitted event.
+   * Only an array log forks.
+   */
+  fork(): LogBuilder {
+    if (!this.events) throw new Error('LogBuilder.fork: only an array log forks.');
+    const b = new LogBuilder(false);
+    b.events = this.events.slice();
+    b.locations = this.locations.copy();
+    b.diagnostics = this.diagnostics.slice();
+    b.currentPath = this.currentPath;
+    b.currentIndex = this.currentIndex;
+    b.lineEvent = this.lineEvent;
+    return b;
   }
 
   /** The finished log. */

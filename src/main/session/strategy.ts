@@ -45,6 +45,11 @@ export interface LoadOptions extends Omit<ReaderOptions, 'onBytes'> {
    * thread whatever this says.
    */
   readonly threads?: number;
+  /**
+   * Keep the import open after the last line so that the session can read on (LoadedSession.readOn,
+   * read-on.ts): for a session being followed. Ignored for formats that do not read on.
+   */
+  readonly resumable?: boolean;
   /** For tests: the smallest file read in ranges, the first range's share, and whether later ranges are read by workers or inline. */
   readonly parallel?: { readonly minBytes?: number; readonly firstShare?: number; readonly mode?: RangeMode };
 }
@@ -70,6 +75,9 @@ export type LoadStrategy =
 /** Whether the options (or the environment) choose the log: true compact, false array, null by size and format. */
 function chosenLog(options: LoadOptions): boolean | null {
   if (options.compactLog !== undefined) return options.compactLog;
+  // A followed session keeps its import open, which only the array log allows (read-on.ts): the
+  // variable that runs every command over the compact log leaves it to the format.
+  if (options.resumable === true) return null;
   const env = process.env.PALIMPSEST_COMPACT_LOG;
   return env === '1' ? true : env === '0' ? false : null;
 }

@@ -40,6 +40,14 @@ export interface LoadedSession {
    * for facts of the line an event does not carry, such as the version of the client that wrote it.
    */
   sourceLine(seq: number): Promise<Record<string, unknown> | null>;
+  /**
+   * Present when the session was loaded to be followed (LoadOptions.resumable) and its format reads
+   * on (read-on.ts): the session with the whole lines appended to its last file since, read from
+   * where this one stopped, exactly as a fresh load would read it; null when it must be loaded
+   * again instead (files other than the last changed, a line the reader reports, a session read on
+   * since). This session stays as it is, and is disposed as usual.
+   */
+  readOn?(): Promise<LoadedSession | null>;
   /** Close the files kept open for re-reading (and remove a decompressed temporary copy). */
   dispose(): Promise<void>;
 }

@@ -27,7 +27,7 @@ export function flush(f: ClaudeFile, b: Branch): void {
 export function assistant(f: ClaudeFile, v: Obj, message: Obj | undefined, skel: Skel | null, pl: Placement): void {
   const b = pl.branch;
   const s = f.s;
-  const blocks = mapContent(message?.content, f.unknownBlock);
+  const blocks = mapContent(message?.content, (what) => f.unknownBlock(what));
   if (!blocks)
     f.report(
       'CC_BAD_RECORD',

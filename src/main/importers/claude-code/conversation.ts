@@ -65,7 +65,8 @@ function userItem(
   pl: Placement,
 ): void {
   const b = pl.branch;
-  const blocks = type === 'attachment' ? attachmentBlocks(v, f.unknownBlock) : mapContent(content, f.unknownBlock);
+  const blocks =
+    type === 'attachment' ? attachmentBlocks(v, (what) => f.unknownBlock(what)) : mapContent(content, (what) => f.unknownBlock(what));
   const at = str(v.timestamp);
   if (!blocks) {
     f.report('CC_BAD_RECORD', 'warning', `Line ${f.cur.line}: a user record without message content; it is kept as a record.`);

@@ -47,7 +47,6 @@ export class ClaudeFile implements FileImport {
   readonly touched: Branch[] = [];
   /** What the file's lines showed, told once at its end. */
   readonly findings = new FileFindings();
-  readonly unknownBlock: (what: string) => void;
   lastVersion: string | undefined;
   /** Whether the version of the file's records so far may leave out parallel calls after a reload (undefined: none had a version). */
   reloadMayDrop: boolean | undefined;
@@ -76,7 +75,11 @@ export class ClaudeFile implements FileImport {
     this.acompact = this.agentIdFromName?.startsWith('acompact') ?? false;
     this.aside = this.subagent && (this.agentIdFromName?.startsWith('aside_question') ?? false);
     this.copiesConversation = this.subagent && (this.acompact || this.aside);
-    this.unknownBlock = (what) => this.findings.block(what, this.cur.line);
+  }
+
+  /** A content block of a type nobody knows, on the current line. A method, not a closure kept per file: a followed session copies the file's state (session/read-on.ts). */
+  unknownBlock(what: string): void {
+    this.findings.block(what, this.cur.line);
   }
 
   report(rule: string, severity: Severity, message: string, seqs: number[] = [], line: number | null = this.cur.line): void {
