@@ -95,9 +95,14 @@ class FileReader implements JsonLineReceiver {
     return this.fileImport?.adopt?.(events, anchor) ?? false;
   }
 
+  /** The file was read: chooses the importer from the lines held, when fewer than SNIFF_LINES came. */
+  settle(): void {
+    if (!this.fileImport && this.pending.length > 0) this.start();
+  }
+
   /** Returns the first line number that no importer understood, or null. */
   finish(): number | null {
-    if (!this.fileImport && this.pending.length > 0) this.start();
+    this.settle();
     if (!this.fileImport) return this.pending[0]?.line ?? null;
     this.fileImport.end();
     return null;
@@ -284,8 +289,8 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
       const more = await (importer as Importer).sessionFiles?.(path, false);
       return more ? [path, ...more.filter((m) => m !== path)] : [path];
     };
-    const chosenWhileReading = reader.opened !== null;
-    if (i === 0 && !info.isDirectory() && importer && chosenWhileReading) paths = await companions();
+    reader.settle();
+    if (i === 0 && !info.isDirectory() && importer) paths = await companions();
     const open = reader.opened;
     if (
       options.resumable === true &&
@@ -336,7 +341,6 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
       stats,
       ...(ranges ? { ranges } : {}),
     });
-    if (i === 0 && !info.isDirectory() && importer && !chosenWhileReading) paths = await companions();
   }
   (session as SessionImport | null)?.end();
   return made(path, b, files, importer);
