@@ -1,6 +1,5 @@
 import type { FollowUpdate } from '../follow/diff';
-import { SessionFollower } from '../follow/follower';
-import type { SessionInspector } from '../session/inspector';
+import { SessionFollower, type FollowerOptions } from '../follow/follower';
 import { firstSignal } from '../command/signals';
 import { EXIT_CLEAN } from '../command/exit';
 import type { Io } from '../command/io';
@@ -29,7 +28,7 @@ function line(u: FollowUpdate, joined: boolean): string {
 
 export async function followCommand(
   path: string,
-  o: { json: boolean; branch?: string; captures: readonly string[]; open(path: string): Promise<SessionInspector> },
+  o: { json: boolean; branch?: string; captures: readonly string[]; open: FollowerOptions['open'] },
   io: Io,
 ): Promise<number> {
   const signal = firstSignal();

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { type Diagnostic, SEVERITY_RANK } from '../../shared/model/diagnostic';
 import { whyUnreadable } from '../files/open-regular';
 import type { FormatId } from '../importers/types';
+import type { LoadedSession } from '../session/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
 import { claimedDirectory, SEARCH_DEPTH, sessionsUnder } from '../session/targets';
@@ -80,8 +81,17 @@ A key is sent to a provider's own endpoint, or to an endpoint approved with --al
 Exit codes: 0 clean, 1 the session has error-level diagnostics, 2 unreadable input or bad usage.
 See docs/cli.md.`;
 
-async function open(path: string, format: FormatId | undefined, branch: string | undefined, args?: ParsedArgs): Promise<SessionInspector> {
-  const session = await loadSession(path, { format, session: args ? stringFlag(args, 'session') : undefined });
+/** `follow`: load the session so that it can read on (LoadOptions.resumable), or take `follow.loaded`, the session read on. */
+async function open(
+  path: string,
+  format: FormatId | undefined,
+  branch: string | undefined,
+  args?: ParsedArgs,
+  follow?: { readonly loaded: LoadedSession | undefined },
+): Promise<SessionInspector> {
+  const session =
+    follow?.loaded ??
+    (await loadSession(path, { format, session: args ? stringFlag(args, 'session') : undefined, resumable: follow !== undefined }));
   const inspector = new SessionInspector(session);
   try {
     if (branch !== undefined && !inspector.hasBranch(branch)) {
@@ -116,7 +126,11 @@ async function inspectCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.has('follow')) {
     if (info.isDirectory() || args.flags.has('session'))
       throw new UsageError('--follow follows one session file, not a folder or a database');
-    return followCommand(path, { json, branch, captures: captureFlags(args), open: (p) => open(p, format, branch, args) }, io);
+    return followCommand(
+      path,
+      { json, branch, captures: captureFlags(args), open: (p, loaded) => open(p, format, branch, args, { loaded }) },
+      io,
+    );
   }
   if (!info.isDirectory() || args.flags.has('session') || (await claimedDirectory(path)) === 'session') {
     const counter = json ? createCommandCounter() : null;

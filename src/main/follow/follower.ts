@@ -4,30 +4,42 @@ import type { Rates } from '../../shared/forensics/survival';
 import { inspectJson } from '../present/json';
 import { branchSurvival } from '../session/forensics';
 import type { SessionInspector } from '../session/inspector';
+import type { LoadedSession } from '../session/types';
 import { diffStates, regression, type FollowState, type FollowUpdate } from './diff';
 import { changed, fingerprint, rewritten, type Fingerprint } from './fingerprint';
 import { ChangeWatch } from './watch';
 
 /*
- * Follows a session while its harness writes it. Each change of its files is read by loading the
- * session again and comparing what it shows with what the last load showed (diff.ts): simple and
- * exactly a fresh load's answer, and fast enough for the sessions people follow (a 3 MB session
- * reloads in a few hundred milliseconds; docs/architecture.md, "Following a session").
+ * Follows a session while its harness writes it. Each change of its files is read, and what the
+ * session then shows is compared with what it showed before (diff.ts). Lines appended to the
+ * session's last file are read on from where the last read stopped (LoadedSession.readOn,
+ * src/main/session/read-on.ts), so a change costs what it adds, not the session's size; any other
+ * change (a file rewritten, another file of the session, a format that does not read on) loads
+ * the session again. Both give exactly a fresh load's answer (docs/architecture.md, "Following a
+ * session").
  */
 
 export interface FollowerOptions {
   /** The session file (or folder) as the user named it. */
   readonly path: string;
-  /** Loads the session as the caller wants it (format, captures joined, rule texts read); the follower disposes what it returns. */
-  open(path: string): Promise<SessionInspector>;
+  /**
+   * Loads the session as the caller wants it (format, captures joined, rule texts read), with
+   * LoadOptions.resumable so that it can read on; or, given `loaded` (the last session read on),
+   * makes that one the caller's way instead of loading. The follower disposes what it returns.
+   */
+  open(path: string, loaded?: LoadedSession): Promise<SessionInspector>;
   readonly branch?: string;
   /** Files read with the session besides its own (captures given by the user). */
   readonly alsoWatch?: readonly string[];
   onUpdate(update: FollowUpdate): void;
   /** A load that failed (the file went away, became unreadable); the last state stays shown. */
   onError?(message: string): void;
-  /** After each load's updates: the bytes the followed files had before it started, and when (ms since the epoch, fractional; for the soak bench). */
-  onLoaded?(loaded: { readonly bytes: number; readonly at: number }): void;
+  /**
+   * After each load's updates: the bytes the followed files had before it started, when (ms since
+   * the epoch, fractional), and whether the session was read on rather than loaded again (for the
+   * soak bench).
+   */
+  onLoaded?(loaded: { readonly bytes: number; readonly at: number; readonly readOn: boolean }): void;
   /** Poll period in ms (default 250). */
   readonly pollMs?: number;
   /** How long a half-written last line may stay unfinished before the load reads it as it is (default 1000 ms). */
@@ -109,14 +121,25 @@ export class SessionFollower {
     const now = await this.fingerprints();
     let reason: string | null = null;
     let any = false;
+    // Whether only the session's last file changed: then it can be read on.
+    const files = this.inspector?.session.files ?? [];
+    const last = files.length > 0 ? resolve((files[files.length - 1] as { path: string }).path) : null;
+    let onlyLast = true;
     for (const p of this.paths) {
       const before = this.prints.get(p) ?? null;
       const after = now.get(p) ?? null;
       if (!changed(before, after)) continue;
       any = true;
+      if (p !== last) onlyLast = false;
       reason ??= rewritten(p, before, after);
     }
     if (!any || this.disposed) return;
+    // The last file's new bytes were read already (written during the last read, which read on past them).
+    const lastFile = files[files.length - 1];
+    if (reason === null && onlyLast && last !== null && lastFile && now.get(last)?.size === lastFile.bytes) {
+      this.prints = now;
+      return;
+    }
     // A half-written last line waits for its end (or for the file to stay quiet that long).
     const waiting = [...now.values()].some((f) => f && !f.endsWithLf && Date.now() - f.mtimeMs < (this.o.quietMs ?? QUIET_MS));
     if (waiting) {
@@ -128,7 +151,7 @@ export class SessionFollower {
       }
       return;
     }
-    await this.load(reason, false);
+    await this.load(reason, false, reason === null && onlyLast);
   }
 
   private async fingerprints(): Promise<Map<string, Fingerprint | null>> {
@@ -154,10 +177,12 @@ export class SessionFollower {
     return this.survival.rates;
   }
 
-  private async load(rewrite: string | null, first: boolean): Promise<void> {
+  /** Reads the change: on from the last session when `appended` (only the last file grew) and it can, else from the start. */
+  private async load(rewrite: string | null, first: boolean, appended = false): Promise<void> {
     // Fingerprints before the load: a write during it is seen by the next look.
     const prints = await this.fingerprints();
-    const loaded = await this.o.open(this.o.path);
+    const read = appended ? ((await this.inspector?.session.readOn?.()) ?? null) : null;
+    const loaded = read ? await this.o.open(this.o.path, read) : await this.o.open(this.o.path);
     if (this.disposed) {
       await loaded.session.dispose();
       return;
@@ -179,9 +204,11 @@ export class SessionFollower {
     for (const p of added) this.prints.set(p, await fingerprint(p));
     this.watch.set(this.paths);
     for (const u of updates) this.o.onUpdate(u);
+    // The bytes the load covered: what the fingerprints saw, or what was read on (whole lines, maybe more).
     let bytes = 0;
-    for (const f of prints.values()) if (f && !f.isDirectory) bytes += f.size;
-    this.o.onLoaded?.({ bytes, at: performance.timeOrigin + performance.now() });
+    if (read) for (const f of read.files) bytes += f.bytes;
+    else for (const f of prints.values()) if (f && !f.isDirectory) bytes += f.size;
+    this.o.onLoaded?.({ bytes, at: performance.timeOrigin + performance.now(), readOn: read !== null });
     await old?.session.dispose();
   }
 

@@ -6,14 +6,16 @@ import type { FollowUpdate } from '../../../src/main/follow/diff';
 import { SessionFollower } from '../../../src/main/follow/follower';
 import { loadSession } from '../../../src/main/session/load';
 import { SessionInspector } from '../../../src/main/session/inspector';
+import type { LoadedSession } from '../../../src/main/session/types';
+import { inspectJson } from '../../../src/main/present/json';
 
 const SOURCE = 'fixtures/claude-code/tool_heavy.jsonl';
 const LINES = readFileSync(SOURCE, 'utf8')
   .split('\n')
   .filter((l) => l !== '');
 
-async function open(path: string): Promise<SessionInspector> {
-  const inspector = new SessionInspector(await loadSession(path));
+async function open(path: string, loaded?: LoadedSession): Promise<SessionInspector> {
+  const inspector = new SessionInspector(loaded ?? (await loadSession(path, { resumable: true })));
   await inspector.loadRuleTexts();
   return inspector;
 }
@@ -56,6 +58,37 @@ describe('SessionFollower', () => {
     await fresh.session.dispose();
     expect(want).toBeGreaterThan(first);
     await until(() => requests() === want);
+    expect(updates.some((u) => u.type === 'reloaded')).toBe(false);
+  });
+
+  it('reads appended lines on from where it stopped, ending as a fresh load does', async () => {
+    writeFileSync(file, LINES.slice(0, 12).join('\n') + '\n');
+    const loads: boolean[] = [];
+    follower = await SessionFollower.start({
+      path: file,
+      open,
+      onUpdate: (u) => void updates.push(u),
+      onLoaded: (l) => void loads.push(l.readOn),
+      pollMs: 50,
+      quietMs: 400,
+    });
+    for (let at = 12; at < LINES.length; at += 5) {
+      appendFileSync(file, LINES.slice(at, at + 5).join('\n') + '\n');
+      const n = loads.length;
+      await until(() => loads.length > n);
+    }
+    const fresh = await open(file);
+    const want = inspectJson(file, fresh, fresh.defaultBranch, []);
+    await fresh.session.dispose();
+    await until(() => requests() === want.requests.length);
+    // The first load reads from the start; every append after it is read on.
+    expect(loads[0]).toBe(false);
+    expect(loads.slice(1).every(Boolean)).toBe(true);
+    expect(loads.length).toBeGreaterThan(2);
+    const followed = follower.current as SessionInspector;
+    const got = inspectJson(file, followed, followed.defaultBranch, []);
+    expect(got.requests).toEqual(want.requests);
+    expect(got.diagnostics).toEqual(want.diagnostics);
     expect(updates.some((u) => u.type === 'reloaded')).toBe(false);
   });
 
