@@ -18,6 +18,8 @@ import { SessionFollower } from '../src/main/follow/follower';
 import { inspectJson } from '../src/main/present/json';
 import { SessionInspector } from '../src/main/session/inspector';
 import { loadSession } from '../src/main/session/load';
+import { branchSurvival } from '../src/main/session/forensics';
+import type { LoadedSession } from '../src/main/session/types';
 
 const DEFAULT_FILE = 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl';
 
@@ -62,8 +64,9 @@ function sourceLine(lines: readonly string[], n: number): string {
   );
 }
 
-async function openFollowed(path: string): Promise<SessionInspector> {
-  const inspector = new SessionInspector(await loadSession(path));
+/** As `inspect --follow` opens it: resumable, so that appended lines are read on (or the session read on, `loaded`). */
+async function openFollowed(path: string, loaded?: LoadedSession): Promise<SessionInspector> {
+  const inspector = new SessionInspector(loaded ?? (await loadSession(path, { resumable: true })));
   await inspector.loadRuleTexts();
   return inspector;
 }
@@ -112,7 +115,7 @@ async function main(): Promise<void> {
         findings.set(key, (findings.get(key) ?? 0) + (type === 'finding' ? 1 : -1));
       }
     };
-    const loads: { bytes: number; at: number }[] = [];
+    const loads: { bytes: number; at: number; readOn: boolean }[] = [];
     const follower = await SessionFollower.start({ path, open: openFollowed, onUpdate: apply, onLoaded: (l) => void loads.push(l) });
     gc();
     const before = process.memoryUsage();
@@ -139,9 +142,12 @@ async function main(): Promise<void> {
     }
 
     // The followed state against a fresh load of the same bytes.
-    const fresh = await openFollowed(path);
+    const fresh = new SessionInspector(await loadSession(path));
+    await fresh.loadRuleTexts();
     const followed = follower.current as SessionInspector;
-    const j = inspectJson(path, fresh, fresh.defaultBranch, []);
+    // With the compactions' survival rates, as the follower emits them.
+    const survival = new Map((await branchSurvival(fresh, fresh.defaultBranch)).map((c) => [c.id, c.survival]));
+    const j = inspectJson(path, fresh, fresh.defaultBranch, [], survival);
     const freshFindings = new Map<string, number>();
     for (const d of j.diagnostics) freshFindings.set(JSON.stringify(d), (freshFindings.get(JSON.stringify(d)) ?? 0) + 1);
     for (const [k, n] of [...findings]) if (n === 0) findings.delete(k);
@@ -167,6 +173,7 @@ async function main(): Promise<void> {
       bytesAppended: endBytes - startBytes,
       finalBytes: endBytes,
       loads: loads.length,
+      readOn: loads.filter((l) => l.readOn).length,
       reloads,
       requests: j.requests.length,
       compactions: j.compactions.length,
@@ -181,7 +188,7 @@ async function main(): Promise<void> {
       equalsFreshLoad: checks,
     };
     console.log(
-      `wrote ${writes.length} lines (${mb(result.bytesAppended)}; ${mb(endBytes)} in all) in ${loads.length} loads; write→emit p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms; ` +
+      `wrote ${writes.length} lines (${mb(result.bytesAppended)}; ${mb(endBytes)} in all) in ${loads.length} loads (${result.readOn} read on); write→emit p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms; ` +
         `heap ${mb(before.heapUsed)} → ${mb(after.heapUsed)}, rss ${mb(before.rss)} → ${mb(after.rss)}; ` +
         `equals a fresh load: ${Object.entries(checks)
           .map(([k, v]) => `${k} ${v ? 'yes' : 'NO'}`)
