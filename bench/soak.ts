@@ -1,4 +1,4 @@
-// node scripts/build-cli.mjs && node --expose-gc dist/soak.js [FILE] [--seconds N] [--rate R]
+// node scripts/build-cli.mjs && node --expose-gc dist/soak.js [FILE] [--seconds N] [--rate R] [--ui]
 //
 // The follow soak: a writer (a worker thread, so that a load on this thread never delays a write)
 // appends FILE's lines to a copy at R lines a second (default 50) for N seconds (default 600, the
@@ -8,6 +8,10 @@
 // (so that ids stay unique; the session then has one compaction a round). At the end: the
 // followed state equals a fresh load (every event, request, compaction and finding), and the
 // latency from each write to the first emit whose load covered it, p50/p99, with memory growth.
+//
+// --ui: the web UI follows instead (soak-ui.ts; `npx electron-vite build` first): Chromium shows the
+// copy with Follow on, and the latency is from the write of each request's line to the page
+// showing it; at the end the page shows what a fresh load shows. --seconds defaults to 60 there.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +19,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FollowUpdate } from '../src/main/follow/diff';
 import { SessionFollower } from '../src/main/follow/follower';
+import { soakInChromium } from './soak-ui';
 import { inspectJson } from '../src/main/present/json';
 import { SessionInspector } from '../src/main/session/inspector';
 import { loadSession } from '../src/main/session/load';
@@ -80,7 +85,8 @@ const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 async function main(): Promise<void> {
   const file = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : DEFAULT_FILE;
-  const seconds = flag('seconds', 600);
+  const ui = process.argv.includes('--ui');
+  const seconds = flag('seconds', ui ? 60 : 600);
   const rate = flag('rate', 50);
   const lines = readFileSync(file, 'utf8')
     .split('\n')
@@ -96,6 +102,24 @@ async function main(): Promise<void> {
     console.log(
       `soak: ${file}, ${first} lines first (${mb(statSync(path).size)}), then ${total} lines at ${rate}/s for ${seconds} s; compaction at line ${compactionAt + 1} of the source`,
     );
+
+    const write = async (): Promise<[number, number][]> => {
+      const worker = new Worker(WRITER, { eval: true, workerData: { path, lines: toWrite, rate, offset: statSync(path).size } });
+      try {
+        return await new Promise<[number, number][]>((ok, fail) => {
+          worker.once('message', ok);
+          worker.once('error', fail);
+        });
+      } finally {
+        await worker.terminate();
+      }
+    };
+    if (ui) {
+      const result = { file, seconds, rate, ...(await soakInChromium({ path, first, write })) };
+      console.log(JSON.stringify(result));
+      if (result.missedRequests > 0 || !Object.values(result.equalsFreshLoad).every(Boolean)) process.exitCode = 1;
+      return;
+    }
 
     const requests = new Map<number, unknown>();
     const compactions = new Map<string, unknown>();
@@ -120,12 +144,7 @@ async function main(): Promise<void> {
     gc();
     const before = process.memoryUsage();
     const startBytes = statSync(path).size;
-    const worker = new Worker(WRITER, { eval: true, workerData: { path, lines: toWrite, rate, offset: startBytes } });
-    const writes = await new Promise<[number, number][]>((ok, fail) => {
-      worker.once('message', ok);
-      worker.once('error', fail);
-    });
-    await worker.terminate();
+    const writes = await write();
     const endBytes = statSync(path).size;
     // Caught up: a load that read everything written.
     const deadline = Date.now() + 60_000;

@@ -60,6 +60,9 @@ await build({
   logLevel: 'warning',
   // A CommonJS dependency bundled into ESM may call require() for Node built-ins.
   banner,
+  // The soak's --ui drives Chromium through playwright, which loads its own files at run time: it
+  // is imported from node_modules, not bundled.
+  external: ['playwright', 'playwright-core'],
 });
 
 // The ls bundle once more, as minified CommonJS (dist/ls.cjs): bin/palimpsest.js runs `ls` from it
