@@ -113,8 +113,10 @@ export interface UiSoakResult {
   readonly requestsWritten: number;
   readonly writeToScreenMs: { readonly p50: number; readonly p99: number; readonly max: number };
   readonly clockErrorMs: number;
-  /** Requests the page never showed, or showed before their line was written (a clock gone wrong). */
+  /** Requests of the branch shown at the end that the page never showed, or showed before their line was written (a clock gone wrong). */
   readonly missedRequests: number;
+  /** Requests of an older branch that the page never showed because it went on to a newer one (a new root) first. */
+  readonly requestsPassedOver: number;
   readonly requestsOnBranchesNeverShown: number;
   readonly equalsFreshLoad: { readonly requests: boolean; readonly branch: boolean; readonly lastView: boolean };
   readonly consoleErrors: number;
@@ -163,6 +165,7 @@ export async function soakInChromium(run: UiRun): Promise<UiSoakResult> {
       // The page shows one branch at a time, the newest: requests of branches it never showed are counted apart.
       const showed = new Set(changes.map(([, on]) => on ?? fresh.branches[0]?.name));
       let elsewhere = 0;
+      let passedOver = 0;
       for (const [b, r] of replays) {
         for (const req of r.requests) {
           if (!showed.has(b)) {
@@ -173,15 +176,17 @@ export async function soakInChromium(run: UiRun): Promise<UiSoakResult> {
           const write = writes[line - run.first - 1];
           if (!write) continue;
           const at = shownAt(b, req.index);
-          if (at === null || at < write[0]) missed++;
-          else latencies.push(at - write[0]);
+          if (at !== null && at >= write[0]) latencies.push(at - write[0]);
+          // The page went on to a newer branch (a new root) before it showed this request of the older one.
+          else if (at === null && b !== branch) passedOver++;
+          else missed++;
         }
       }
       const endChange = changes[changes.length - 1];
       return {
         linesWritten: writes.length,
         finalBytes: writes[writes.length - 1]?.[1] ?? 0,
-        requestsWritten: latencies.length + missed,
+        requestsWritten: latencies.length + missed + passedOver,
         writeToScreenMs: {
           p50: Math.round(percentile(latencies, 50)),
           p99: Math.round(percentile(latencies, 99)),
@@ -190,6 +195,7 @@ export async function soakInChromium(run: UiRun): Promise<UiSoakResult> {
         clockErrorMs: Math.round(ui.clockError * 10) / 10,
         missedRequests: missed,
         requestsOnBranchesNeverShown: elsewhere,
+        requestsPassedOver: passedOver,
         equalsFreshLoad: {
           requests: endChange?.[0] === final,
           branch: (endChange?.[1] ?? null) === only,
