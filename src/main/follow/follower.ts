@@ -134,12 +134,6 @@ export class SessionFollower {
       reason ??= rewritten(p, before, after);
     }
     if (!any || this.disposed) return;
-    // The last file's new bytes were read already (written during the last read, which read on past them).
-    const lastFile = files[files.length - 1];
-    if (reason === null && onlyLast && last !== null && lastFile && now.get(last)?.size === lastFile.bytes) {
-      this.prints = now;
-      return;
-    }
     // A half-written last line waits for its end (or for the file to stay quiet that long).
     const waiting = [...now.values()].some((f) => f && !f.endsWithLf && Date.now() - f.mtimeMs < (this.o.quietMs ?? QUIET_MS));
     if (waiting) {

@@ -92,7 +92,9 @@ export class ReadOn {
     const names = await this.o.listFiles();
     if (names.length !== this.files.length || names.some((n, i) => n !== this.files[i]?.path)) return null;
     const size = (await stat(last.path).catch(() => null))?.size ?? -1;
-    if (size <= last.bytes) return null;
+    if (size < last.bytes) return null;
+    // Nothing whole since (bytes written during the last read, which read past them): the same session again.
+    if (size === last.bytes) return this.sessionOrNull();
     const bytes = await readFrom(last.path, last.bytes, size - last.bytes);
     const whole = bytes.lastIndexOf(0x0a) + 1;
     if (whole === 0) return null;
@@ -122,6 +124,10 @@ export class ReadOn {
     };
     this.files = [...this.files.slice(0, -1), { ...last, bytes: last.bytes + whole, stats: read }];
     this.generation++;
+    return this.sessionOrNull();
+  }
+
+  private sessionOrNull(): LoadedSession | null {
     try {
       return this.session();
     } catch (err) {
