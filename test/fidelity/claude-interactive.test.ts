@@ -77,6 +77,16 @@ describe('a microcompact in an interactive session (microcompact-interactive, 2.
     expect(after?.verdict).not.toBe('mismatch');
   });
 
+  it('names the todo reminder the wire carries and the interactive log still leaves out', async () => {
+    // 2.1.9 logs its microcompact interactively, but no todo_reminder attachment: the request after
+    // ten assistant messages without TodoWrite names the reminder as unknown rather than differing.
+    expect(log().some((l) => l.type === 'attachment')).toBe(false);
+    const requests = await compareSaved('2.1.9', 'microcompact-interactive');
+    const turn2 = requests.find((r) => r.label === 'turn2');
+    expect(turn2?.verdict).toBe('unknown');
+    expect(requests.map((r) => r.verdict)).not.toContain('mismatch');
+  });
+
   it('is one MID_HISTORY_MUTATION warning for the one microcompact, citing the cache the next request lost', async () => {
     const found = await inspect(mainLog('2.1.9', 'microcompact-interactive'), (ins) => [...ins.diagnostics()]);
     const mutation = found.filter((d) => d.rule === 'MID_HISTORY_MUTATION');

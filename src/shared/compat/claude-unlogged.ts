@@ -19,9 +19,11 @@ import { compareVersions } from './newest';
  *
  * Todo reminder. Before each agent call, with ten assistant messages (records, not replies)
  * since the last TodoWrite call and since the last reminder, the client adds a `todo_reminder`
- * attachment, sent as a `<system-reminder>` text in the user message. Interactive sessions log it
- * (an `attachment` record); the print mode (`-p`) of 2.1.9 logs only user, assistant and
- * compact_boundary messages, so neither the reminder nor a microcompact is in its log.
+ * attachment, sent as a `<system-reminder>` text in the user message. The print mode (`-p`) of
+ * 2.1.9 logs only user, assistant and compact_boundary messages, so neither the reminder nor a
+ * microcompact is in its log; typed into an interactive session (the fidelity suite's
+ * microcompact-interactive), 2.1.9 logs the microcompact but still no reminder. So a reminder is
+ * named wherever the rule could fire until the log has recorded one.
  */
 
 export interface MicrocompactRule {

@@ -10,7 +10,7 @@ import { conversation } from './conversation';
 import { FileFindings } from './findings';
 import { health, unknownRecord } from './health';
 import type { ClaudeSession } from './importer';
-import { type Obj, id, isObj, str } from './json';
+import { type Obj, id, isObj, obj, str } from './json';
 import { KNOWN_TYPES } from './known';
 import { plain, progress, system } from './records';
 import { ApiRequestIndex } from './requests';
@@ -139,7 +139,7 @@ export class ClaudeFile implements FileImport {
     health(this, v);
     const type = v.type;
     if (typeof type !== 'string') return unknownRecord(this, '(no type)', v);
-    noteRecord(this, type, str(v.subtype));
+    noteRecord(this, type, str(v.subtype), type === 'attachment' ? str(obj(v.attachment)?.type) : undefined);
     if (!KNOWN_TYPES.has(type)) return unknownRecord(this, type, v);
     switch (type) {
       case 'user':

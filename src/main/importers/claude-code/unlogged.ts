@@ -34,9 +34,15 @@ export class UnloggedFacts {
   /**
    * Whether a record shows the session ran interactively: print mode (2.1.9) writes only user,
    * assistant, queue-operation and compact_boundary records; an interactive session logs its
-   * microcompacts and reminders.
+   * microcompacts.
    */
   interactive = false;
+  /**
+   * Whether the log has recorded a todo reminder: an interactive 2.1.9 session logs none either
+   * (its wire carries them, its log has no attachment), so only a logged one shows that this
+   * client's log can be trusted for them.
+   */
+  loggedReminder = false;
 }
 
 /** Per branch: what its process may have cleared, the reminders it may hold, the items masked here. */
@@ -57,7 +63,8 @@ const CLEARED = ['<persisted-output>', '[Old tool result content cleared]'];
 /** Record types print mode writes (besides `compact_boundary`): any other shows an interactive session. */
 const HEADLESS_TYPES = new Set(['user', 'assistant', 'queue-operation']);
 
-export function noteRecord(f: ClaudeFile, type: string, subtype: string | undefined): void {
+export function noteRecord(f: ClaudeFile, type: string, subtype: string | undefined, attachment: string | undefined): void {
+  if (attachment === 'todo_reminder') f.s.unlogged.loggedReminder = true;
   if (HEADLESS_TYPES.has(type) || (type === 'system' && subtype === 'compact_boundary')) return;
   f.s.unlogged.interactive = true;
 }
@@ -174,7 +181,8 @@ export function beforeRequest(f: ClaudeFile, b: Branch): EventOf<'request'>['unl
   const mcRule = microcompactRule(version);
   const remRule = todoReminderRule(version);
   const mcOn = mcRule !== null && !(mcRule.logged === 'interactive' && u.interactive);
-  const remOn = remRule !== null && !u.interactive;
+  // Reminders: named until the log shows it records them (see UnloggedSession.loggedReminder).
+  const remOn = remRule !== null && !u.loggedReminder;
   if ((!mcOn && !remOn) || b.purpose !== 'agent' || !b.node) return undefined;
 
   const agg = aggOf(u, b.node);

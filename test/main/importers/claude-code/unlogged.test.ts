@@ -64,9 +64,28 @@ describe('claude-code 2.1.9 headless: microcompact and todo reminder by rule', (
     expect(reminder).toContain(`(in the user message of item ${String(prompt?.uuid)})`);
   });
 
-  it('an interactive session (a record print mode never writes) logs both: nothing is applied by rule', () => {
+  it('an interactive session (a record print mode never writes) logs its microcompact, not its reminder: only the reminder is named', () => {
+    // Typed into a terminal, 2.1.9 writes microcompact_boundary but still no todo_reminder
+    // attachment (fidelity run microcompact-interactive): nothing is masked by rule, and the
+    // reminder stays named until the log records one.
     const snapshot = { type: 'file-history-snapshot', messageId: 'x', snapshot: {}, isSnapshotUpdate: false };
     const i = importValues([snapshot, ...values]);
+    expect(i.of('mask')).toEqual([]);
+    const named = i.of('request').flatMap((q) => q.unlogged ?? []);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.every((u) => u.calls === undefined && u.item !== undefined)).toBe(true);
+  });
+
+  it('a log that has recorded a todo reminder is trusted for them: nothing is named', () => {
+    const snapshot = { type: 'file-history-snapshot', messageId: 'x', snapshot: {}, isSnapshotUpdate: false };
+    const reminder = {
+      type: 'attachment',
+      attachment: { type: 'todo_reminder', content: [], itemCount: 0 },
+      uuid: 'rem-0',
+      parentUuid: null,
+      version: '2.1.9',
+    };
+    const i = importValues([snapshot, reminder, ...values]);
     expect(i.of('mask')).toEqual([]);
     expect(i.of('request').filter((q) => q.unlogged !== undefined)).toEqual([]);
   });
@@ -88,7 +107,13 @@ describe('claude-code 2.1.9 headless: microcompact and todo reminder by rule', (
     const withRecord = [...values.slice(0, tenth), record, ...values.slice(tenth)];
     const i = importValues(withRecord);
     expect(i.of('mask')).toEqual([expect.objectContaining({ masked: true, by: 'harness', items: [1, 2, 3, 4].map(resultItem) })]);
-    expect(i.of('request').filter((q) => q.unlogged !== undefined)).toEqual([]);
+    // No result is named as maybe cleared: the record says which were.
+    expect(
+      i
+        .of('request')
+        .flatMap((q) => q.unlogged ?? [])
+        .filter((u) => u.calls !== undefined),
+    ).toEqual([]);
     expect(i.view(10).items.filter((it) => it.rendition === 'masked')).toHaveLength(4);
   });
 
