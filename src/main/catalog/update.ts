@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { type DiscoverOptions, type RootReport, walkSessions } from '../discovery/discover';
+import { type DiscoverOptions, type RootReport, newestFirst, walkSessions } from '../discovery/discover';
 import { harnessFolders, indexDir, isInside } from '../discovery/index-cache';
 import { resolveRoots } from '../discovery/locations';
 import { scanSession } from '../discovery/scan';
@@ -344,14 +344,6 @@ function exists(p: string): boolean {
   } catch {
     return true;
   }
-}
-
-/** Newest first by start time (sessions without one last), then by path: as discovery sorts. */
-function newestFirst(a: SessionSummary, b: SessionSummary): number {
-  const x = a.startedAt ?? '';
-  const y = b.startedAt ?? '';
-  if (x !== y) return x < y ? 1 : -1;
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 /**

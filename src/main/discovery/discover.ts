@@ -177,8 +177,8 @@ function realOrSame(p: string): string {
   }
 }
 
-/** Newest first by start time (sessions without one last), then by path. */
-function newestFirst(a: SessionSummary, b: SessionSummary): number {
+/** Newest first by start time (sessions without one last), then by path: the order every listing shows. */
+export function newestFirst(a: SessionSummary, b: SessionSummary): number {
   const x = a.startedAt ?? '';
   const y = b.startedAt ?? '';
   if (x !== y) return x < y ? 1 : -1;
