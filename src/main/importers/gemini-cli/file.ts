@@ -39,6 +39,17 @@ const COMPRESSION_UNRECORDED =
 /** The same for the rules that reason about compactions (HeaderEvent.compactionUnlogged). */
 const COMPRESSION_UNLOGGED = 'Gemini CLI before 0.44 writes no compression into the file, whether it succeeds or fails';
 
+/** The header a chat opens with, main or subagent: nothing of the request envelope is recorded. */
+function openingHeader(): EventOf<'header'> {
+  return {
+    kind: 'header',
+    system: null,
+    tools: null,
+    unrecorded: [...UNRECORDED, COMPRESSION_UNRECORDED],
+    compactionUnlogged: COMPRESSION_UNLOGGED,
+  };
+}
+
 /** A subagent's chat read as a branch of its parent's session (./session.ts). */
 export interface GeminiBranch {
   readonly key: string;
@@ -130,16 +141,7 @@ export class GeminiFileImport implements FileImport {
     if (this.branch) {
       const b = this.branch;
       this.sink.emit({ kind: 'fork', parent: { seq: b.parentSeq }, label: b.label, inherit: false }, l);
-      this.sink.emit(
-        {
-          kind: 'header',
-          system: null,
-          tools: null,
-          unrecorded: [...UNRECORDED, COMPRESSION_UNRECORDED],
-          compactionUnlogged: COMPRESSION_UNLOGGED,
-        },
-        l,
-      );
+      this.sink.emit(openingHeader(), l);
       return;
     }
     const session: EventOf<'session'> = {
@@ -153,16 +155,7 @@ export class GeminiFileImport implements FileImport {
     if (parent !== null && (meta === null || meta.kind === 'subagent' || meta.kind === undefined))
       session.parent = { session: parent, origin: 'subagent' };
     this.sink.emit(session, l);
-    this.sink.emit(
-      {
-        kind: 'header',
-        system: null,
-        tools: null,
-        unrecorded: [...UNRECORDED, COMPRESSION_UNRECORDED],
-        compactionUnlogged: COMPRESSION_UNLOGGED,
-      },
-      l,
-    );
+    this.sink.emit(openingHeader(), l);
   }
 
   private metadata(v: Obj, l: JsonLine): void {
