@@ -45,7 +45,11 @@ export function saveSharedCountCaches(): void {
   }
 }
 
-/** Forget the open caches (tests): the next question reads the store again. */
+/**
+ * Forget the open caches: the next question reads the store again, as a host started anew would.
+ * A seam for the tests of a second host.
+ * @internal
+ */
 export function resetSharedCountCaches(): void {
   byDir.clear();
 }
