@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
+import { grouped } from '../../shared/grouped';
 
 /**
  * How much memory a session is expected to take, known before it is loaded, and how much the open
@@ -44,7 +45,7 @@ export function defaultMemoryBudget(env: NodeJS.ProcessEnv = process.env): numbe
   return (text !== undefined ? parseBudgetMb(text) : null) ?? heapBudget();
 }
 
-export const megabytes = (bytes: number): string => `${Math.ceil(bytes / MB).toLocaleString('en-US')} MB`;
+export const megabytes = (bytes: number): string => `${grouped(Math.ceil(bytes / MB))} MB`;
 
 /**
  * The memory a session at `path` is expected to take once loaded. A folder (a Rind session) costs

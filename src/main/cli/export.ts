@@ -12,6 +12,7 @@ import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
 import type { LoadedSession } from '../session/types';
 import { formatFlag } from './formats';
+import { grouped } from '../../shared/grouped';
 
 /**
  * `palimpsest export <file> (--html OUT | --markdown OUT --compaction ID) [--redact]
@@ -135,7 +136,7 @@ export async function exportCommand(args: ParsedArgs, io: Io): Promise<number> {
           2,
         ),
       );
-    else io.err(`wrote ${p.out} (${bytes.toLocaleString('en-US')} bytes); ${p.red.active ? summaryLine(s) : 'not redacted'}`);
+    else io.err(`wrote ${p.out} (${grouped(bytes)} bytes); ${p.red.active ? summaryLine(s) : 'not redacted'}`);
     return EXIT_CLEAN;
   } finally {
     await session.dispose();

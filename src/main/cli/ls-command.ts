@@ -3,6 +3,7 @@ import { discoverSessions, type Discovery } from '../discovery/discover';
 import { ALIASES, parseRootFlag } from '../discovery/locations';
 import { scanInParallel } from '../discovery/parallel';
 import { HARNESSES, type Harness, type SessionSummary } from '../discovery/types';
+import { grouped } from '../../shared/grouped';
 
 /**
  * `palimpsest ls [--harness H[,H…]] [--root H=PATH]… [--json] [--no-cache]`: the local sessions
@@ -139,7 +140,7 @@ function when(iso: string | null): string {
   return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)}Z`;
 }
 
-const count = (n: number | null): string => (n === null ? '—' : n.toLocaleString('en-US'));
+const count = (n: number | null): string => (n === null ? '—' : grouped(n));
 
 function ellipsis(s: string, max: number): string {
   return s.length > max ? `…${s.slice(s.length - max + 1)}` : s;

@@ -1,10 +1,11 @@
 import type { Comparison } from '../../shared/compare/compare';
 import { ANCHOR_KINDS } from '../../shared/compare/verbatim';
 import type { RunRecord, SourceIdentity } from '../../shared/rerun/record';
+import { grouped } from '../../shared/grouped';
 
 /* Plain-text renderings of re-runs and comparisons for the terminal. */
 
-const n = (x: number | null | undefined): string => (x === null || x === undefined ? '?' : x.toLocaleString('en-US'));
+const n = (x: number | null | undefined): string => (x === null || x === undefined ? '?' : grouped(x));
 const usd = (x: number | null): string => (x === null ? 'cost unknown (no prices pinned)' : `$${x.toFixed(4)}`);
 const pct = (x: number | null): string => (x === null ? '—' : `${(x * 100).toFixed(0)}%`);
 

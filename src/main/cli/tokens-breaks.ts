@@ -1,6 +1,7 @@
 import { parsePrices, type ModelPrices } from '../../shared/rerun/pinned';
 import { BREAK_CAUSES, type BreakTotals, type CacheBreak } from '../../shared/tokens/cache-break';
 import { UsageError, type ParsedArgs } from '../command/args';
+import { grouped } from '../../shared/grouped';
 
 /*
  * The prompt-cache breaks in `tokens`' text, and its `--price` flags: prices are only what the user
@@ -21,7 +22,7 @@ export function priceFlags(args: ParsedArgs): Map<string, ModelPrices> {
   return out;
 }
 
-const num = (n: number): string => Math.round(n).toLocaleString('en-US');
+const num = (n: number): string => grouped(Math.round(n));
 const usd = (c: number | null): string => (c === null ? 'unpriced' : `$${c.toFixed(c < 1 ? 4 : 2)}`);
 
 /** The break of one request, appended to its prompt-cache column ('' for none). */

@@ -27,6 +27,7 @@ import { tokensJson } from '../present/tokens';
 import { sessionCacheBreaks, type SessionCacheBreaks } from '../tokens/cache-breaks';
 import { breakText, breakTotalsText, priceFlags } from './tokens-breaks';
 import type { Io } from '../command/io';
+import { grouped } from '../../shared/grouped';
 
 /**
  * `palimpsest tokens <file> [--request N] [--policy NAME[,field=value…]] [--price …]… [--json] [--no-cache]`: the token account
@@ -56,8 +57,7 @@ const clean = (s: string, max = 60): string => {
   const flat = s.replace(CONTROL, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
-const num = (n: number | null | undefined): string =>
-  n === null || n === undefined || !Number.isFinite(n) ? '—' : Math.round(n).toLocaleString('en-US');
+const num = (n: number | null | undefined): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : grouped(Math.round(n)));
 const pct = (x: number | null | undefined): string =>
   x === null || x === undefined || !Number.isFinite(x) ? '—' : `${(x * 100).toFixed(1)} %`;
 const fix = (x: number | null | undefined, d = 3): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));

@@ -14,6 +14,7 @@ import { formatFlag } from './formats';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_UNUSABLE } from '../command/exit';
 import { countSeverities, diagnosticJson, JSON_VERSION } from '../present/json';
 import type { Io } from '../command/io';
+import { grouped } from '../../shared/grouped';
 
 /**
  * `palimpsest validate <file|dir> [--json] [--rule ID…] [--min-severity S] [--format F] [--branch B]`
@@ -146,7 +147,7 @@ function reportJson(r: SessionReport) {
 function renderReport(r: SessionReport): string {
   const out: string[] = [];
   out.push(
-    `${clean(r.path)} — ${r.format}, branch ${clean(r.branch)}, ${r.events.toLocaleString('en-US')} events, ${r.compactions} compaction${r.compactions === 1 ? '' : 's'}`,
+    `${clean(r.path)} — ${r.format}, branch ${clean(r.branch)}, ${grouped(r.events)} events, ${r.compactions} compaction${r.compactions === 1 ? '' : 's'}`,
   );
   for (const d of r.diagnostics) {
     const where = d.file ? `${clean(d.file)}${d.line ? `:${d.line}` : ''}` : d.seqs.length > 0 ? `seq ${d.seqs[0]}` : '';

@@ -1,4 +1,5 @@
 import type { VersionFacts } from './compat';
+import { grouped } from '../../shared/grouped';
 
 /*
  * Renders the facts of ./compat.ts as docs/compatibility.md (for people) and as
@@ -77,7 +78,7 @@ export function renderCompatDoc(facts: readonly VersionFacts[], notes: string): 
       L.push('largest request (input + cache read + cache write: what it sent) after which the next call went out');
       L.push('uncompacted, "at" the smallest after which an automatic compaction came). TRIGGER_MISSED reads these:');
       L.push('');
-      const size = (x: number | null): string => (x === null ? '—' : x.toLocaleString('en-US'));
+      const size = (x: number | null): string => (x === null ? '—' : grouped(x));
       for (const f of auto)
         L.push(`- **${f.version}**: ${f.autoCompact.map((a) => `\`${a.model}\` not at ${size(a.below)}, at ${size(a.at)}`).join('; ')}`);
       L.push('');

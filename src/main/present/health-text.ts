@@ -1,5 +1,6 @@
 import { aboveShare, type HealthBucket } from '../../shared/health/aggregate';
 import type { HealthReport } from '../../shared/health/report';
+import { grouped } from '../../shared/grouped';
 
 /*
  * `palimpsest report` in a terminal: one line per bucket, then the findings by rule and the
@@ -11,7 +12,7 @@ import type { HealthReport } from '../../shared/health/report';
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
 const strip = (s: string): string => s.replace(CONTROL, ' ');
 
-const num = (n: number): string => Math.round(n).toLocaleString('en-US');
+const num = (n: number): string => grouped(Math.round(n));
 const kilo = (n: number | null): string =>
   n === null ? '—' : n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : num(n);
 const pct = (x: number | null): string => (x === null ? '—' : `${(x * 100).toFixed(x < 0.1 && x > 0 ? 1 : 0)} %`);

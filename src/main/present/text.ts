@@ -1,6 +1,7 @@
 import type { Block } from '../../shared/model/content';
 import type { LogEvent } from '../../shared/model/event';
 import type { inspectJson, viewJson } from './json';
+import { grouped } from '../../shared/grouped';
 
 /** Human-readable renderings of the CLI's answers. Session text is printed as data, one line per item. */
 
@@ -13,7 +14,7 @@ const oneLine = (s: string, max = 100): string => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-const num = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : n.toLocaleString('en-US'));
+const num = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : grouped(n));
 
 export function blockPreview(b: Block): string {
   switch (b.type) {

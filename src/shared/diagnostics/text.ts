@@ -2,6 +2,7 @@ import type { Block } from '../model/content';
 import { blockChars, blockIsElided } from '../model/content';
 import type { Diagnostic, Severity } from '../model/diagnostic';
 import type { Measure } from './measure';
+import { grouped } from '../grouped';
 
 /**
  * A finding. `seqs` lists the cited events, the main one first: file and line are filled in from
@@ -13,7 +14,7 @@ export function finding(rule: string, severity: Severity, message: string, seqs:
 }
 
 /** 12,345 */
-export const num = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : String(n));
+export const num = (n: number): string => (Number.isFinite(n) ? grouped(Math.round(n)) : String(n));
 
 export const plural = (n: number, one: string, many = `${one}s`): string => `${num(n)} ${n === 1 ? one : many}`;
 

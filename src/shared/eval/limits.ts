@@ -1,5 +1,6 @@
 import type { RunRecord } from '../rerun/record';
 import type { Limits } from './spec';
+import { grouped } from '../grouped';
 
 /*
  * Spending limits (docs/eval.md, "Limits"). Before it schedules a cell, the runner asks whether
@@ -50,7 +51,7 @@ export function expectedSpend(finished: readonly Spend[]): Spend {
   return { runs: 1, requests: sum.requests / n, tokens: sum.tokens / n, costUsd: sum.costUsd / n, unknownCostRuns: 0 };
 }
 
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0): string => grouped(n, digits);
 
 /** Why the next cell must not be scheduled, or null when it may. `spent` includes the cells in flight. */
 export function limitStop(limits: Limits, spent: Spend, next: Spend): string | null {

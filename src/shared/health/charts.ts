@@ -1,4 +1,5 @@
 import { aboveShare, HEALTH_OUTCOMES, type HealthBucket } from './aggregate';
+import { grouped } from '../grouped';
 
 /*
  * The health report's charts, as data: what each one plots per bucket, in which colours, and how a
@@ -29,7 +30,7 @@ export const OUTCOME_COLOR: Readonly<Record<(typeof HEALTH_OUTCOMES)[number], st
   open: '#bdc3c7',
 };
 
-export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+export const count = (n: number): string => grouped(Math.round(n));
 export const kilo = (n: number | null): string =>
   n === null ? '—' : n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : count(n);
 

@@ -1,4 +1,5 @@
 import type { BudgetPolicy } from '../model/event';
+import { grouped } from '../grouped';
 
 /**
  * Budget policies: when a harness compacts, and what it keeps back. A policy is drawn on a view as
@@ -34,14 +35,10 @@ export function describeAmount(a: Amount | null | undefined): string {
   const parts: string[] = [];
   if (a.ratio !== undefined) parts.push(`${+(a.ratio * 100).toFixed(2)} % of the window`);
   if (a.tokens !== undefined)
-    parts.push(
-      a.ratio !== undefined
-        ? `${a.tokens < 0 ? '−' : '+'} ${Math.abs(a.tokens).toLocaleString('en-US')}`
-        : `${a.tokens.toLocaleString('en-US')} tokens`,
-    );
+    parts.push(a.ratio !== undefined ? `${a.tokens < 0 ? '−' : '+'} ${grouped(Math.abs(a.tokens))}` : `${grouped(a.tokens)} tokens`);
   let s = parts.join(' ');
-  if (a.max !== undefined) s = `min(${a.max.toLocaleString('en-US')}, ${s})`;
-  if (a.min !== undefined) s = `max(${a.min.toLocaleString('en-US')}, ${s})`;
+  if (a.max !== undefined) s = `min(${grouped(a.max)}, ${s})`;
+  if (a.min !== undefined) s = `max(${grouped(a.min)}, ${s})`;
   return s;
 }
 

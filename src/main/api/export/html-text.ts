@@ -1,3 +1,4 @@
+import { grouped } from '../../../shared/grouped';
 /**
  * Text into HTML. Session content is untrusted: every character that could open markup or leave an
  * attribute is escaped, so a session's `<script>` is shown as text and never runs.
@@ -10,7 +11,7 @@ export function esc(text: string): string {
 
 /** A number with thousands separators, or a dash when unknown. */
 export function num(n: number | null | undefined): string {
-  return n === null || n === undefined ? '–' : n.toLocaleString('en-US');
+  return n === null || n === undefined ? '–' : grouped(n);
 }
 
 /**

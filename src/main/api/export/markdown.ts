@@ -1,6 +1,7 @@
 import { compactionDetail } from '../session/compaction';
 import type { Where } from '../../../shared/redact/redactor';
 import { exported, uncut, type ExportContext } from './context';
+import { grouped } from '../../../shared/grouped';
 
 /**
  * One compaction as Markdown, to paste into a pull request or an issue (docs/export.md): trigger,
@@ -23,7 +24,7 @@ function inline(text: string): string {
     .replace(/&/g, '&amp;');
 }
 
-const n = (x: number | null | undefined): string => (x === null || x === undefined ? 'not logged' : x.toLocaleString('en-US'));
+const n = (x: number | null | undefined): string => (x === null || x === undefined ? 'not logged' : grouped(x));
 
 export async function writeCompactionMarkdown(ctx: ExportContext, id: string): Promise<void> {
   const d = await compactionDetail(ctx.inspector, ctx.branch, id);

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { grouped } from '../../../shared/grouped';
 
 /**
  * Where an export is written, piece by piece: a session of a hundred thousand items makes a document
@@ -74,7 +75,7 @@ export class StringSink implements Sink {
   constructor(private readonly max = Number.POSITIVE_INFINITY) {}
   async write(text: string): Promise<void> {
     this.size += text.length;
-    if (this.size > this.max) throw new TooLarge(`the document is over ${this.max.toLocaleString('en-US')} characters`);
+    if (this.size > this.max) throw new TooLarge(`the document is over ${grouped(this.max)} characters`);
     this.parts.push(text);
   }
   text(): string {

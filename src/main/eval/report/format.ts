@@ -1,4 +1,5 @@
 import type { Stat } from '../../../shared/eval/stats';
+import { grouped } from '../../../shared/grouped';
 
 /*
  * Number formatting and escaping shared by the Markdown and HTML reports. Every string that comes
@@ -25,7 +26,7 @@ export function ms(x: number | null): string {
   return x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`;
 }
 
-export const int = (n: number): string => n.toLocaleString('en-US');
+export const int = (n: number): string => grouped(n);
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

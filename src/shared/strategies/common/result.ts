@@ -5,6 +5,7 @@ import { tailStart, units } from './units';
 import type { Result } from '../../result';
 import { headTokens, itemTokens, viewTokens } from './render';
 import type { CandidateView, SourceItem, StrategyInput, StrategyOutcome, StrategyResult, SummaryCall } from '../types';
+import { grouped } from '../../grouped';
 
 /*
  * What every strategy does the same way: ids for new items, kept items, the head / range / tail
@@ -16,7 +17,7 @@ import type { CandidateView, SourceItem, StrategyInput, StrategyOutcome, Strateg
 export const RERUN_COMPACTION_ID = 'rerun';
 
 /** "12,345": figures in notes are for people. */
-export const fmt = (n: number): string => n.toLocaleString('en-US');
+export const fmt = (n: number): string => grouped(n);
 
 /**
  * ratio × window as a watermark, free of binary-fraction noise: 0.7 × 100,020 is 70,014, not
