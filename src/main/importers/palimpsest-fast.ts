@@ -110,7 +110,7 @@ const FAST_KEYS = {
   route: accepts('route', Route, ['provider', 'model', 'window', 'maxOutput', 'reasoning']),
   requestEvent: accepts('request event', RequestEvent, [...BASE_KEYS, 'id', 'purpose', 'compactionId', 'route', 'input', 'unlogged']),
   requestInput: accepts('request input', inner(RequestEvent.shape.input), ['items', 'instruction']),
-  requestUnlogged: accepts('request unlogged change', inner(RequestEvent.shape.unlogged), ['why', 'calls', 'item', 'onward']),
+  requestUnlogged: accepts('request unlogged change', inner(RequestEvent.shape.unlogged), ['why', 'calls', 'item', 'onward', 'history']),
   responseEvent: accepts('response event', ResponseEvent, [...BASE_KEYS, 'request', 'finish', 'usage', 'error']),
   finish: accepts('finish', Finish, ['raw', 'reason']),
   usage: accepts('usage', Usage, ['input', 'output', 'cacheRead', 'cacheWrite', 'cacheWrite1h', 'reasoning', 'context']),
@@ -222,6 +222,7 @@ function unloggedOk(x: unknown): boolean {
     if (u.calls !== undefined && !(Array.isArray(u.calls) && u.calls.every((c) => typeof c === 'string'))) return false;
     if (u.item !== undefined && !isItemId(u.item)) return false;
     if (u.onward !== undefined && typeof u.onward !== 'boolean') return false;
+    if (u.history !== undefined && typeof u.history !== 'boolean') return false;
   }
   return true;
 }

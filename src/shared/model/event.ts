@@ -213,11 +213,21 @@ export const RequestEvent = z.object({
    * What the harness changed in this request by rules its log does not record (a tool result it
    * cleared, a reminder it added), each in a sentence, named among the view's unknowns: the tool
    * results of `calls` (cleared, or maybe cleared), or text added to the user message holding item
-   * `item` (with `onward`, to that one and every user message after it). Only where the harness's
-   * rule could have fired, never on every request.
+   * `item` (with `onward`, to that one and every user message after it), or, with `history`, the
+   * history before it: the harness may have replaced it, from its start up to a user turn, by
+   * messages the log does not hold (a summary), so which messages were sent whole is unknown. Only
+   * where the harness's rule could have fired, never on every request.
    */
   unlogged: z
-    .array(z.object({ why: z.string(), calls: z.array(z.string()).optional(), item: ItemId.optional(), onward: z.boolean().optional() }))
+    .array(
+      z.object({
+        why: z.string(),
+        calls: z.array(z.string()).optional(),
+        item: ItemId.optional(),
+        onward: z.boolean().optional(),
+        history: z.boolean().optional(),
+      }),
+    )
     .optional(),
 });
 

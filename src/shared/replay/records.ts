@@ -72,6 +72,8 @@ export interface Unlogged {
   readonly calls?: readonly string[];
   readonly item?: string;
   readonly onward?: boolean;
+  /** The history before the request may have been replaced (a summary in place of its older messages). */
+  readonly history?: boolean;
 }
 
 export interface RequestRecord {
