@@ -10,6 +10,7 @@ import { type GeminiMessage, MESSAGE_TYPES, isMetadata, listMessages, readMessag
 import { sessionIdFromPath, parentFromPath } from './paths';
 import { GEMINI_CONTEXT_UNRECORDED } from '../../dialects/gemini-unrecorded';
 import { geminiStubSessionId } from '../../dialects/gemini-stub';
+import { UnloggedCompression } from './unlogged';
 
 /**
  * One Gemini CLI session file, JSONL or a legacy whole `.json`, read into canonical events. The
@@ -87,6 +88,8 @@ export class GeminiFileImport implements FileImport {
   private model: string | null = null;
   /** `tokens.input` of the latest response: the CLI's `lastPromptTokenCount`, which its compression compares. */
   private lastPrompt: number | null = null;
+  /** A compression the file would not show (before 0.44), named on the requests it may have changed. */
+  private readonly unlogged = new UnloggedCompression();
 
   /** The first records while the file may still be a `--resume` stub (../../dialects/gemini-stub.ts); null once it cannot. */
   private head: Record<string, unknown>[] | null = [];
@@ -222,7 +225,8 @@ export class GeminiFileImport implements FileImport {
     if (m.type === 'gemini' && !existed && !this.synthetic(m)) {
       const id = `${this.idPrefix}req-${++this.requests}`;
       this.requestOf.set(m.id, { id, usage: false });
-      this.sink.emit({ kind: 'request', id, purpose: 'agent' }, l);
+      const unlogged = this.unlogged.beforeRequest(this.listWritten);
+      this.sink.emit({ kind: 'request', id, purpose: 'agent', ...(unlogged ? { unlogged } : {}) }, l);
     }
     this.syncMessage(m, l);
     const req = this.requestOf.get(m.id);
@@ -230,7 +234,16 @@ export class GeminiFileImport implements FileImport {
       const usage = usageOf(m.value.tokens);
       if (usage) {
         req.usage = true;
-        if (usage.context !== undefined) this.lastPrompt = nat(m.value.tokens, 'input') ?? this.lastPrompt;
+        const prompt = usage.context !== undefined ? nat(m.value.tokens, 'input') : undefined;
+        if (prompt !== undefined) {
+          this.lastPrompt = prompt;
+          this.unlogged.noteUsage(
+            prompt,
+            typeof m.value.model === 'string' && m.value.model !== '' ? m.value.model : this.model,
+            req.id,
+            m.id,
+          );
+        }
         this.sink.emit({ kind: 'response', request: req.id, usage }, l);
       }
     }
