@@ -54,34 +54,45 @@ function textDiff(w: Part | undefined, v: Part | undefined): { wire: string; vie
  * (`span: 'any'`, what a client adds by rules the log does not hold) stands for the wire's user and
  * system texts up to the first that agrees with the next view part, and for the start of that text
  * when the view's text is its end after a blank line; one with `maybe` stands for that part (a
- * tool result: any result for its call) or for nothing. The parts after it are compared in place from there: a real difference among them is
- * still a mismatch.
+ * tool result: any result for its call) or for nothing; one with `span: 'history'` for the view's
+ * parts after it as they are, or for any wire parts in place of those before a user turn (see
+ * replacedHistory). The parts after it are compared in place from there: a real difference among
+ * them is still a mismatch.
  */
 export function compareParts(wire: readonly Part[], view: readonly Part[]): SubResult {
-  let i = 0;
-  let j = 0;
-  let unknownAt: { index: number; why: string } | null = null;
+  return walk(wire, view, 0, 0, null, []);
+}
+
+/** The comparison from wire part `i` and view part `j` on, with the unknowns met so far. */
+function walk(
+  wire: readonly Part[],
+  view: readonly Part[],
+  i: number,
+  j: number,
+  firstUnknown: { index: number; why: string } | null,
+  named: readonly string[],
+): SubResult {
+  let unknownAt = firstUnknown;
   // What a client adds or may leave out is named whole: every such unknown's reason, each once.
-  const spans: string[] = [];
+  const spans = [...named];
   while (i < wire.length || j < view.length) {
     const w = wire[i];
     const v = view[j];
     if (v?.type === 'unknown') {
       unknownAt ??= { index: i, why: v.why };
+      if (v.why !== unknownAt.why && !spans.includes(v.why) && (v.maybe || v.span || v.named)) spans.push(v.why);
+      if (v.span === 'history') return replacedHistory(wire, view, i, j, unknownAt, spans);
       if (v.maybe) {
         // A part the client may have left out: the wire part when it is that part, else nothing.
-        if (v.why !== unknownAt.why && !spans.includes(v.why)) spans.push(v.why);
         if (w && standsFor(w, v.maybe)) i++;
         j++;
         continue;
       }
       if (v.span !== 'any') {
-        if (v.named && v.why !== unknownAt.why && !spans.includes(v.why)) spans.push(v.why);
         i++;
         j++;
         continue;
       }
-      if (v.why !== unknownAt.why && !spans.includes(v.why)) spans.push(v.why);
       const at = spanEnd(wire, i, view[j + 1]);
       if (at === null) return mismatchAt(wire, view, i, j + 1);
       i = at.next;
@@ -95,6 +106,73 @@ export function compareParts(wire: readonly Part[], view: readonly Part[]): SubR
   if (unknownAt !== null) return { status: 'unknown', index: unknownAt.index, why: [unknownAt.why, ...spans].join('; ') };
   return { status: 'match' };
 }
+
+/**
+ * A history the client may have replaced (view part `j`, `span: 'history'`), from wire part `i`:
+ * the view's parts after it as they are (the end of the wire's text at `i` after a blank line for
+ * the first, as a spanning unknown allows), or any wire parts followed by the view's parts from a
+ * kept start on (keptStarts), whose first part is found in place on the wire. The first alternative
+ * that does not differ wins; when every one differs, the one with the fewest parts differing in
+ * place is reported (the view whole when none has fewer).
+ */
+function replacedHistory(
+  wire: readonly Part[],
+  view: readonly Part[],
+  i: number,
+  j: number,
+  at: { index: number; why: string },
+  spans: readonly string[],
+): SubResult {
+  const whole = walk(wire, view, i, j + 1, at, spans);
+  if (whole.status !== 'mismatch') return whole;
+  // When every alternative differs, the one with the fewest parts differing in place says where.
+  let best = whole;
+  const tried = (r: SubResult): boolean => {
+    if (r.status !== 'mismatch') return true;
+    if ((r.differing ?? Infinity) < (best.differing ?? Infinity)) best = r;
+    return false;
+  };
+  const first = view[j + 1];
+  const w = wire[i];
+  if (first?.type === 'text' && w?.type === 'text' && w.role === first.role && w.text.endsWith(`\n\n${first.text}`)) {
+    const r = walk(wire, view, i + 1, j + 2, at, spans);
+    if (tried(r)) return r;
+  }
+  // Where each wire part is, from `i` on (a kept start is looked up, not searched for).
+  const where = new Map<string, number[]>();
+  for (let k = i; k < wire.length; k++) {
+    const key = partKey(wire[k] as Part);
+    const list = where.get(key);
+    if (list) list.push(k);
+    else where.set(key, [k]);
+  }
+  for (const m of keptStarts(view, j + 2)) {
+    const p = view[m] as Part;
+    const ks = p.type === 'unknown' ? range(i, wire.length) : (where.get(partKey(p)) ?? []);
+    for (const k of ks) {
+      const r = walk(wire, view, k, m, at, spans);
+      if (tried(r)) return r;
+    }
+  }
+  return best;
+}
+
+/**
+ * Where a kept tail may start, from view part `from` on: a user text, or the message being sent
+ * unless it opens with tool results (a result goes right after its call: neither is kept alone).
+ */
+function keptStarts(view: readonly Part[], from: number): number[] {
+  let sent = view.length;
+  while (sent > from && (view[sent - 1] as Part).role !== 'assistant') sent--;
+  const out: number[] = [];
+  for (let m = from; m < view.length; m++) {
+    const p = view[m] as Part;
+    if ((p.role === 'user' && p.type === 'text') || (m === sent && p.role !== 'tool')) out.push(m);
+  }
+  return out;
+}
+
+const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a) }, (_, k) => a + k);
 
 /** Whether wire part `w` is what a `maybe` unknown names: that part, or another result for the same call. */
 function standsFor(w: Part, maybe: Part): boolean {
@@ -229,15 +307,26 @@ export function compareRequest(wire: NormRequest, view: NormRequest): RequestRes
   return { verdict, system, messages, tools, firstDiff };
 }
 
-/** Overlap of the two message lists as bags of parts (Jaccard, 0…1): order-blind, so a view with parts out of place still pairs with its request. */
+/**
+ * Overlap of the two message lists as bags of parts (Jaccard, 0…1): order-blind, so a view with
+ * parts out of place still pairs with its request. The view's unknown parts are left out: they
+ * stand for what the log does not hold, never for a part the wire could share. A view whose
+ * history may have been replaced (`span: 'history'`) is as close as the closest of its kept tails.
+ */
 export function similarity(wire: NormRequest, view: NormRequest): number {
-  const count = (ps: readonly Part[]): Map<string, number> => {
-    const m = new Map<string, number>();
-    for (const p of ps) m.set(partKey(p), (m.get(partKey(p)) ?? 0) + 1);
-    return m;
-  };
-  const a = count(wire.parts);
-  const b = count(view.parts);
+  const a = bag(wire.parts);
+  const h = view.parts.findIndex((p) => p.type === 'unknown' && p.span === 'history');
+  const tails = h < 0 ? [0] : [0, ...keptStarts(view.parts, h + 1)];
+  return Math.max(...tails.map((t) => jaccard(a, bag(view.parts.slice(t)))));
+}
+
+function bag(ps: readonly Part[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const p of ps) if (p.type !== 'unknown') m.set(partKey(p), (m.get(partKey(p)) ?? 0) + 1);
+  return m;
+}
+
+function jaccard(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
   let inter = 0;
   let union = 0;
   for (const k of new Set([...a.keys(), ...b.keys()])) {

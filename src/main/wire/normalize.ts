@@ -40,12 +40,16 @@ export type Part =
    * it is that part or nothing (a part the client may have left out); a tool result may also be
    * another result for the same call (one the client made up in its place). With `named`, its reason is
    * named with the others even where the first unknown's reason is given (a client's rule, not a gap).
+   * With `span: 'history'`, the parts after it up to a user turn may have been replaced by parts the
+   * log does not hold (a summary the client put in their place unlogged): the wire is either these
+   * parts as they are, or any parts followed by the view's parts from a user turn (or from the
+   * message being sent) on.
    */
   | {
       readonly role: Role;
       readonly type: 'unknown';
       readonly why: string;
-      readonly span?: 'any';
+      readonly span?: 'any' | 'history';
       readonly maybe?: Part;
       readonly named?: true;
     }

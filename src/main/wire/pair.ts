@@ -99,6 +99,10 @@ export async function loggedRequests(ins: SessionInspector, protocol: string): P
         unrecorded = { ...claude, seam: userSeam(version), ...(mayDrop ? { mayDrop } : {}), ...unloggedRendering(r.unlogged) };
       }
       let norm = normalizeView(v, protocol, instruction, unrecorded);
+      // A history the client may have replaced unlogged (a summary in place of its older messages):
+      // the messages before a kept tail are unknown (./compare.ts, span 'history').
+      const replaced = r.input ? undefined : r.unlogged.find((u) => u.history);
+      if (replaced) norm = { ...norm, parts: [{ role: 'user', type: 'unknown', why: replaced.why, span: 'history' }, ...norm.parts] };
       // Gemini CLI before 0.44: the context turn it opens every chat with is not in the file.
       const hasContext = v.items.some((it) => st.itemById.get(it.id)?.item.origin === 'session_context');
       if (r.envelope.unrecorded.includes(GEMINI_CONTEXT_UNRECORDED) && !hasContext)
@@ -119,6 +123,7 @@ function unloggedRendering(unlogged: readonly Unlogged[]): Pick<UnrecordedRender
   let cleared: string | undefined;
   let mayAddFrom: { item: string; why: string } | undefined;
   for (const u of unlogged) {
+    if (u.history) continue;
     for (const c of u.calls ?? []) mayClear.set(c, u.why);
     if (u.item !== undefined && !u.onward) mayAdd.set(u.item, u.why);
     if (u.item !== undefined && u.onward) mayAddFrom = { item: u.item, why: u.why };
