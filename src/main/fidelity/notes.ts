@@ -39,7 +39,9 @@ is a difference of representation only:
   the assistant's, a \`functionResponse\` part a part of role \`tool\`; function-call \`args\` are compared
   as canonical JSON, and call ids are not compared (the API pairs a response with its call by name
   and order; Gemini CLI makes the ids up). Before 0.44 the context turn that opens every chat is not
-  in the file: unknown in place, as Claude Code's context block.
+  in the file: unknown in place, as Claude Code's context block. A history the client may have
+  replaced without logging it (a request's unlogged \`history\` change) is unknown up to a user turn:
+  the parts from there on are compared in place.
 
 ## What each log records, and what only the wire shows
 
@@ -179,8 +181,12 @@ docs/gemini-cli.md, "Verified on the wire", has the details per version. In shor
   (the CLI sends each copy).
 - **Compression.** The summary call and, from some version after 0.22, its verification are never
   recorded (not in the log). From 0.44 the list written back holds the summary, the acknowledgement
-  and the kept tail, and the requests after it match; before 0.44 nothing is written and the first
-  request after a compression is a **mismatch** (the view says so among its unknowns).
+  and the kept tail, and the requests after it match; before 0.44 nothing is written: from a reply
+  whose prompt token count reaches the client's threshold (0.5 of the model's token limit) on, every
+  request names among its unknowns that its history may have been replaced by a summary, and the
+  comparison takes the wire as that view whole or as any parts followed by the view from a user turn
+  on, so the request after the compression is **unknown**, not a mismatch, and a difference in its
+  kept tail is still one.
 - **Failure.** An empty summary is retried five times, then the turn fails; nothing of it is in the
   file. The next prompt after such a turn may carry a placeholder model turn the file does not hold
   (0.61): unknown. \`/compress\` does not run headless, so no manual compression is run.
