@@ -146,7 +146,24 @@ function replacedHistory(
     if (list) list.push(k);
     else where.set(key, [k]);
   }
-  for (const m of keptStarts(view, j + 2)) {
+  const starts = keptStarts(view, j + 2);
+  // Every kept tail ends with the view's last part: unless that is an unknown, the wire must end
+  // with it too (pairing compares a wire request with many views; most differ here at once). Then
+  // only the shortest kept tail found on the wire is walked, to say where it differs.
+  const last = view.at(-1);
+  const wireLast = wire.at(-1);
+  if (last && last.type !== 'unknown' && (!wireLast || !same(wireLast, last))) {
+    for (let s = starts.length - 1; s >= 0; s--) {
+      const m = starts[s] as number;
+      const p = view[m] as Part;
+      const k = p.type === 'unknown' ? undefined : where.get(partKey(p))?.at(-1);
+      if (k === undefined) continue;
+      tried(walk(wire, view, k, m, at, spans));
+      break;
+    }
+    return best;
+  }
+  for (const m of starts) {
     const p = view[m] as Part;
     const ks = p.type === 'unknown' ? range(i, wire.length) : (where.get(partKey(p)) ?? []);
     for (const k of ks) {
