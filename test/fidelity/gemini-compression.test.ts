@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type RequestComparison, compareLog } from '../../src/main/fidelity/compare';
+import { compareRecorded } from '../../src/main/fidelity/recorded';
 import { type CapturedRequest, bodyJson, readCaptured } from '../../src/main/mock/record';
 import { compareParts } from '../../src/main/wire/compare';
 import type { Part } from '../../src/main/wire/normalize';
@@ -140,4 +141,25 @@ describe("an unknown that stands for a history replaced ('history')", () => {
     const r = compareParts([u('summary'), a('ok'), u('two'), call, result], [...view.slice(0, 5), maybe]);
     expect(r).toMatchObject({ status: 'unknown', why: 'replaced; may be cleared' });
   });
+});
+
+describe('Gemini CLI compression calls in a session joined with its capture', () => {
+  for (const [version, calls] of [
+    ['0.22.4', [3]],
+    ['0.41.2', [3, 4]],
+  ] as const)
+    it(`${version}: the summary (and verification) calls are summarizer calls, and nothing disagrees`, async () => {
+      const dir = join(LOGS, `gemini-cli-${version}`, 'auto-compact');
+      const run = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { mainLog: string; captures: string[] };
+      const r = await compareRecorded(
+        join(dir, run.mainLog),
+        readCaptured(join(dir, 'captured.jsonl')).requests,
+        run.captures.map((c) => join(dir, c)),
+        'gemini',
+      );
+      expect(r.error).toBeNull();
+      expect(r.findingsJoined).toEqual([]);
+      expect(r.requests.filter((x) => x.purpose === 'summarizer').map((x) => x.seq)).toEqual(calls);
+      expect(r.requests.every((x) => x.verdict === 'match')).toBe(true);
+    });
 });

@@ -7,6 +7,11 @@ import type { NormRequest } from '../../wire/normalize';
  *    prompt, as the client sends it);
  *  - Codex: "CONTEXT CHECKPOINT COMPACTION" (openai/codex, codex-rs core/templates/compact/prompt.md,
  *    Apache-2.0);
+ *  - Gemini CLI: the instruction after the history, "… generate the <state_snapshot>." (0.22) or
+ *    "… generate the updated <state_snapshot>." (0.38 on), and from 0.38 its verification call,
+ *    "Critically evaluate the <state_snapshot> you just generated" (google-gemini/gemini-cli,
+ *    chatCompressionService.ts, Apache-2.0; the fidelity runs' wire). Not "<state_snapshot>" alone:
+ *    an agent request after a compression carries the summary under that tag;
  *  - Palimpsest's own strategies and the Rind / cosh handoff prompts carry a `<summary>` request
  *    too, but their harnesses log every summarizer call, so they never reach this test.
  * Anything else the wire alone shows is a side call (titles, topic checks, quota probes), unless it
@@ -16,6 +21,9 @@ import type { NormRequest } from '../../wire/normalize';
 export const SUMMARIZER_MARKERS: readonly { readonly harness: string; readonly text: string }[] = [
   { harness: 'claude-code', text: 'create a detailed summary of the conversation' },
   { harness: 'codex', text: 'CONTEXT CHECKPOINT COMPACTION' },
+  { harness: 'gemini-cli', text: 'generate the <state_snapshot>' },
+  { harness: 'gemini-cli', text: 'generate the updated <state_snapshot>' },
+  { harness: 'gemini-cli', text: 'Critically evaluate the <state_snapshot> you just generated' },
 ];
 
 /** The marker a request's user text carries, if any. */
