@@ -1,4 +1,5 @@
 import type { EventOf } from '../../../shared/model/event';
+import { grouped } from '../../../shared/grouped';
 import { GEMINI_COMPRESSION_READ, type GeminiCompressionRule, geminiCompressionRule } from '../../../shared/compat/gemini-compression';
 
 /*
@@ -12,7 +13,7 @@ import { GEMINI_COMPRESSION_READ, type GeminiCompressionRule, geminiCompressionR
  * `messages`, 0.44 on) records its compressions, so it names none.
  */
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
+const fmt = (n: number): string => grouped(n);
 
 export class UnloggedCompression {
   /** The first response at or over the threshold, and the sentence every later request carries. */
