@@ -30,6 +30,9 @@ export const KNOWN_TYPES: ReadonlySet<string> = new Set([
   // The session's permission mode (default, plan, acceptEdits…), written whenever it is set: a
   // setting of the client, not a message, so it changes nothing the model sees.
   'permission-mode',
+  // The session title the client generates itself (2.1.12x–2.1.15x), written again as it changes:
+  // shown in the session list, never sent to the model.
+  'ai-title',
   // 2.1.332 (named in the format notes; no sample yet).
   'attachment',
   'api-request-shape',
@@ -54,6 +57,9 @@ export const KNOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set([
   'memory_saved',
   'api_metrics',
   'agents_killed',
+  // 2.1.12x+: the recap the client shows when the user comes back to an idle session ("disable
+  // recaps in /config"): written for the terminal, not a message of the conversation.
+  'away_summary',
 ]);
 
 /** Top-level fields seen in real transcripts or documented for the record types above. */
@@ -132,6 +138,16 @@ export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'customTitle',
   'tag',
   'lastPrompt',
+  'aiTitle',
+  // pr-link: the pull request the session opened.
+  'prNumber',
+  'prUrl',
+  'prRepository',
+  // Known and ignored (2.1.12x+): which subagent type or skill wrote an assistant record, and where a
+  // user record came from (`{kind: "task-notification"}`); the records' content says what was sent.
+  'attributionAgent',
+  'attributionSkill',
+  'origin',
   // 2.1.332 records (named only)
   'attachment',
   'shapeHash',

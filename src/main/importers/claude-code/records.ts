@@ -53,6 +53,9 @@ export function plain(f: ClaudeFile, type: string, v: Obj): void {
     case 'custom-title':
       summary = str(v.customTitle);
       break;
+    case 'ai-title':
+      summary = str(v.aiTitle);
+      break;
     case 'permission-mode':
       summary = str(v.permissionMode);
       break;

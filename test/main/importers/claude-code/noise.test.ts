@@ -90,6 +90,55 @@ describe('claude-code on real logs: record types and fields it knows', () => {
   });
 });
 
+describe('claude-code 2.1.12x–2.1.15x: the records and fields newer clients write', () => {
+  // The shapes as Claude Code 2.1.128–2.1.150 writes them (public sessions; the shapes only).
+  it('ai-title and system/away_summary are records, and the attribution, origin and pr-link fields are known', () => {
+    const r = importValues([
+      user('u1', null, 'hi'),
+      { type: 'ai-title', aiTitle: 'Debug recruitment portal magic link expiration', sessionId: 's1' },
+      assistant('a1', 'u1', 'msg_1', [text('hello')], undefined, { attributionAgent: 'Explore', attributionSkill: 'code-review' }),
+      user('u2', 'a1', '<task-notification>done</task-notification>', { origin: { kind: 'task-notification' } }),
+      {
+        parentUuid: 'u2',
+        isSidechain: false,
+        type: 'system',
+        subtype: 'away_summary',
+        content: 'We upgraded the module. Next action: test the link. (disable recaps in /config)',
+        timestamp: '2026-05-07T22:33:17.564Z',
+        uuid: 'w1',
+        isMeta: false,
+      },
+      {
+        type: 'pr-link',
+        sessionId: 's1',
+        prNumber: 231,
+        prUrl: 'https://example.com/pull/231',
+        prRepository: 'o/r',
+        timestamp: '2026-04-13T17:05:41.238Z',
+      },
+    ]);
+    expect(r.rules().filter((x) => x.startsWith('UNKNOWN'))).toEqual([]);
+    const records = r.of('record').map((e) => [e.type, e.summary]);
+    expect(records).toContainEqual(['ai-title', 'Debug recruitment portal magic link expiration']);
+    expect(records).toContainEqual([
+      'system/away_summary',
+      'We upgraded the module. Next action: test the link. (disable recaps in /config)',
+    ]);
+  });
+
+  // The same on real sessions (Claude Code 2.1.132, Eduardodmb/ClaudeHome, and 2.1.150 with ten
+  // subagents, JamesTiberiusKirk/dotsv2; fetched: see fixtures/corpus/remote.json).
+  const REAL = 'eduardodmb-claudehome/2558ae24-e069-42bd-b71c-d77f4ad91ef0.jsonl';
+  it.skipIf(!fetched(REAL))('a real 2.1.132 session: 45 ai-title and 6 away_summary records, nothing unknown', () => {
+    const { path, values } = readFetched(REAL);
+    const r = importValues(values, path);
+    expect(r.rules().filter((x) => x.startsWith('UNKNOWN'))).toEqual([]);
+    const types = r.of('record').map((e) => e.type);
+    expect(types.filter((t) => t === 'ai-title')).toHaveLength(45);
+    expect(types.filter((t) => t === 'system/away_summary')).toHaveLength(6);
+  });
+});
+
 describe('claude-code: attachment content', () => {
   it('a todo_reminder lists the plan, not content blocks: kept opaque under its own type', () => {
     // The shape Claude Code writes: `content` holds the plan's entries, `itemCount` their number.
