@@ -156,6 +156,36 @@ describe('inferred failures from Claude Code lines', () => {
     expect(ds[1]?.message).toContain('Claude Code reported "Autocompact is thrashing:');
   });
 
+  it('a "Prompt is too long" whose last reported size was under the trigger does not blame a compaction', async () => {
+    // As in a real Claude Code 2.1.101 session of the corpus: 152,581 tokens reported, then /model
+    // switches to another model and the next prompt fails as too long; no compaction was due by the log.
+    const ds = await rules([
+      user('u1', null, '2026-01-01T10:00:00.000Z', 'Read the dump.'),
+      assistant('a1', 'u1', '2026-01-01T10:00:05.000Z', 'Read it.', {
+        input_tokens: 1,
+        cache_read_input_tokens: 152_580,
+        output_tokens: 30,
+      }),
+      user('u2', 'a1', '2026-01-01T15:00:00.000Z', 'Serena'),
+      assistant(
+        'e1',
+        'u2',
+        '2026-01-01T15:00:03.000Z',
+        'Prompt is too long',
+        NONE,
+        { isApiErrorMessage: true, error: 'invalid_request' },
+        '<synthetic>',
+      ),
+    ]);
+    expect(ds.map((d) => d.rule)).toEqual(['API_ERROR_NEAR_COMPACTION']);
+    expect(ds[0]?.message).toContain('failed with the API error "Prompt is too long" (invalid_request)');
+    expect(ds[0]?.message).toContain(
+      'reported 152,581 tokens (reported by the provider), under the 167,000-token automatic compaction trigger',
+    );
+    expect(ds[0]?.message).toContain('the log does not say whether a compaction was due');
+    expect(ds[0]?.message).not.toContain('failed or did not run');
+  });
+
   it('a "Prompt is too long" after an automatic compaction that committed is silent: the compaction did run', async () => {
     // As in real Claude Code sessions of the corpus: boundary and summary, then the next request fails.
     const ds = await rules([

@@ -58,22 +58,37 @@ function largestReported(ctx: RuleContext): number {
 }
 
 /**
- * The context last reported before `seq`, when it was at or past Claude Code's trigger: the
- * sentence that says so, with the window it assumed, and the request it rests on.
+ * The context last reported before `seq`, against Claude Code's trigger: whether it was at or past
+ * it, the sentence that says where it stood, with the window it assumed, and the request it rests
+ * on. Null when no size was reported before `seq` or the trigger is not known.
  */
-export function pastClaudeCodeTrigger(ctx: RuleContext, seq: number): { text: string; seq: number } | null {
+function againstClaudeCodeTrigger(ctx: RuleContext, seq: number): { past: boolean; text: string; seq: number } | null {
   const last = reportedBefore(ctx, seq);
   if (!last) return null;
   const limit = claudeCodeTrigger(last.req, ctx);
-  if (limit === null || last.m.value < limit) return null;
+  if (limit === null) return null;
+  const past = last.m.value >= limit;
   const window =
     last.req.route.window === undefined
       ? `on the ${num(DOCUMENTED_WINDOW)}-token window (the log does not record the window; no request of the session reported more)`
       : `on the ${num(last.req.route.window)}-token window the log records`;
   return {
-    text: `request #${last.req.index} (seq ${last.req.seq}) reported ${measureText(last.m)}, past the ${num(limit)}-token automatic compaction trigger of Claude Code's documented policy ${window}`,
+    past,
+    text: `request #${last.req.index} (seq ${last.req.seq}) reported ${measureText(last.m)}, ${past ? 'past' : 'under'} the ${num(limit)}-token automatic compaction trigger of Claude Code's documented policy ${window}`,
     seq: last.req.seq,
   };
+}
+
+/** The context last reported before `seq`, when it was at or past Claude Code's trigger. */
+export function pastClaudeCodeTrigger(ctx: RuleContext, seq: number): { text: string; seq: number } | null {
+  const at = againstClaudeCodeTrigger(ctx, seq);
+  return at?.past ? { text: at.text, seq: at.seq } : null;
+}
+
+/** The context last reported before `seq`, when it was under Claude Code's trigger. */
+export function underClaudeCodeTrigger(ctx: RuleContext, seq: number): { text: string; seq: number } | null {
+  const at = againstClaudeCodeTrigger(ctx, seq);
+  return at && !at.past ? { text: at.text, seq: at.seq } : null;
 }
 
 /** Text of an item's blocks (its extensions included), trimmed. */

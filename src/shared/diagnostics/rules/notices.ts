@@ -3,7 +3,7 @@ import { firstAfter } from '../../seq-search';
 import { finding, measureText } from '../text';
 import type { RequestRecord } from '../../replay/records';
 import type { Rule, RuleContext } from '../types';
-import { harnessOf, itemText, pastClaudeCodeTrigger, quote } from './inferred';
+import { harnessOf, itemText, pastClaudeCodeTrigger, quote, underClaudeCodeTrigger } from './inferred';
 
 /**
  * What Claude Code itself writes when a compaction fails, and API errors around a compaction. The
@@ -115,12 +115,19 @@ export const API_ERROR_NEAR_COMPACTION: Rule = {
         // contradicts "failed or did not run", and says nothing of why the request was too long.
         if (compactedSinceAnswer(ctx, r)) continue;
         const trigger = pastClaudeCodeTrigger(ctx, r.seq);
+        // The last size reported before it was under the trigger (a /model switch, or what was
+        // added since): the log does not show that a compaction was due, so it is not blamed.
+        const under = trigger ? null : underClaudeCodeTrigger(ctx, r.seq);
+        const inferred = under
+          ? `; before it, ${under.text}. What was added after that request is not measured, so the log does not say whether a compaction was due.`
+          : `${trigger ? `; before it, ${trigger.text}` : ''}. The log suggests the automatic compaction that should have kept it under the window failed or did not run — inferred from the log: Claude Code does not log a failed summarizer call.`;
+        const at = trigger ?? under;
         out.push(
           finding(
             'API_ERROR_NEAR_COMPACTION',
             'warning',
-            `Request #${r.index} (seq ${r.seq}) failed with the API error ${said} (seq ${r.responseSeq}): the context was too long for the model${trigger ? `; before it, ${trigger.text}` : ''}. The log suggests the automatic compaction that should have kept it under the window failed or did not run — inferred from the log: Claude Code does not log a failed summarizer call.`,
-            [...seqs, ...(trigger ? [trigger.seq] : [])],
+            `Request #${r.index} (seq ${r.seq}) failed with the API error ${said} (seq ${r.responseSeq}): the context was too long for the model${inferred}`,
+            [...seqs, ...(at ? [at.seq] : [])],
           ),
         );
         continue;
