@@ -148,6 +148,8 @@ export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   'attributionAgent',
   'attributionSkill',
   'origin',
+  // 2.1.16x: how a user prompt was entered ("typed"); the prompt's text is the message.
+  'promptSource',
   // 2.1.332 records (named only)
   'attachment',
   'shapeHash',

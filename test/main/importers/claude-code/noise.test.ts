@@ -90,9 +90,9 @@ describe('claude-code on real logs: record types and fields it knows', () => {
   });
 });
 
-describe('claude-code 2.1.12x–2.1.15x: the records and fields newer clients write', () => {
-  // The shapes as Claude Code 2.1.128–2.1.150 writes them (public sessions; the shapes only).
-  it('ai-title and system/away_summary are records, and the attribution, origin and pr-link fields are known', () => {
+describe('claude-code 2.1.12x–2.1.16x: the records and fields newer clients write', () => {
+  // The shapes as Claude Code 2.1.128–2.1.167 writes them (public sessions; the shapes only).
+  it('ai-title and system/away_summary are records, and the attribution, origin, promptSource and pr-link fields are known', () => {
     const r = importValues([
       user('u1', null, 'hi'),
       { type: 'ai-title', aiTitle: 'Debug recruitment portal magic link expiration', sessionId: 's1' },
@@ -108,6 +108,7 @@ describe('claude-code 2.1.12x–2.1.15x: the records and fields newer clients wr
         uuid: 'w1',
         isMeta: false,
       },
+      user('u3', 'w1', 'go on', { promptSource: 'typed' }),
       {
         type: 'pr-link',
         sessionId: 's1',
@@ -126,8 +127,8 @@ describe('claude-code 2.1.12x–2.1.15x: the records and fields newer clients wr
     ]);
   });
 
-  // The same on real sessions (Claude Code 2.1.132, Eduardodmb/ClaudeHome, and 2.1.150 with ten
-  // subagents, JamesTiberiusKirk/dotsv2; fetched: see fixtures/corpus/remote.json).
+  // The same on a real session (Claude Code 2.1.132, Eduardodmb/ClaudeHome; fetched: see
+  // fixtures/corpus/remote.json).
   const REAL = 'eduardodmb-claudehome/2558ae24-e069-42bd-b71c-d77f4ad91ef0.jsonl';
   it.skipIf(!fetched(REAL))('a real 2.1.132 session: 45 ai-title and 6 away_summary records, nothing unknown', () => {
     const { path, values } = readFetched(REAL);
