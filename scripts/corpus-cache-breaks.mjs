@@ -97,6 +97,8 @@ if (process.argv.includes('--docs')) {
   const text = existsSync(DOCS) ? readFileSync(DOCS, 'utf8') : '# Forensics\n';
   const start = text.indexOf(SECTION);
   const next = start < 0 ? -1 : text.indexOf('\n## ', start + SECTION.length);
-  const updated = start < 0 ? `${text.trimEnd()}\n\n${body}` : `${text.slice(0, start)}${body}${next < 0 ? '' : text.slice(next + 1)}`;
+  // The body ends in one newline: the blank line before the next section is put back here.
+  const updated =
+    start < 0 ? `${text.trimEnd()}\n\n${body}` : `${text.slice(0, start)}${body}${next < 0 ? '' : `\n${text.slice(next + 1)}`}`;
   writeFileSync(DOCS, updated.endsWith('\n') ? updated : `${updated}\n`);
 } else process.stdout.write(body);
