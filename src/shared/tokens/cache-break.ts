@@ -171,12 +171,17 @@ export function findCacheBreaks(rows: readonly BreakInput[], prices: ReadonlyMap
   const lifetimes = new Lifetimes();
   const out: (CacheBreak | null)[] = [];
   let last: BreakInput | null = null;
+  // A provider that caches by itself shows it by reading from its cache. One that reports a cache
+  // read of 0 on every request of a model (a local or third-party model behind an OpenAI-style
+  // API) shows no cache at all: a shortfall there is no evidence of a break.
+  const reads = new Set<string>();
+  for (const r of rows) if ((r.usage?.cacheRead ?? 0) > 0) reads.add(r.model ?? '');
   for (const row of rows) {
     const u = row.usage;
     const model = row.model ?? '';
     const prev = row.cache.previous !== null ? (byIndex.get(row.cache.previous) ?? null) : null;
     let found: CacheBreak | null = null;
-    if (u && u.cacheRead !== undefined) {
+    if (u && u.cacheRead !== undefined && (explicit(u) || reads.has(model))) {
       const other = prev === null && last?.usage && last.model !== row.model ? last : null;
       const base = prev?.usage ? prev : other;
       if (base?.usage) {

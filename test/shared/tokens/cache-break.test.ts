@@ -92,6 +92,16 @@ describe('prompt-cache breaks', () => {
     expect(findCacheBreaks(none)[1]).toBeNull();
   });
 
+  it('finds none on a model whose provider never reads from a cache', () => {
+    // As a real Codex 0.121 session on a third-party model writes it: cached_input_tokens is 0 on
+    // every request, so a request's whole prompt was never cacheable as far as the log shows.
+    const rows = [row(0, openai(20_000, 0), 0), row(1, openai(25_000, 0), 0.5), row(2, openai(31_000, 0), 1)];
+    expect(findCacheBreaks(rows)).toEqual([null, null, null]);
+    // The same shortfall on a model that did read from its cache is a break.
+    const cached = [row(0, openai(20_000, 0), 0), row(1, openai(25_000, 19_000), 0.5), row(2, openai(31_000, 0), 1)];
+    expect(findCacheBreaks(cached)[2]).toMatchObject({ cause: 'unexplained', tokens: 25_000, read: 0 });
+  });
+
   it('prices a break as the re-computed tokens beyond a cache read, and leaves it unpriced without prices', () => {
     const rows = [row(0, anth(70_000, 2_000), 0), row(1, anth(22_000, 60_000), 1, 'system')];
     // 50,000 tokens not read, all written again: (3.75 − 0.30) per million each.
