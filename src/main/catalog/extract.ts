@@ -6,6 +6,7 @@ import type { ItemRecord } from '../../shared/replay/records';
 import { fateAt } from '../../shared/replay/view';
 import { SessionInspector } from '../session/inspector';
 import { loadSession } from '../session/load';
+import { type HealthFact, healthFact } from './health-row';
 
 /*
  * What the session index keeps of one session beyond the fast scan: its requests, compactions,
@@ -33,6 +34,8 @@ export interface SessionFacts {
   readonly compactions: readonly { id: string; trigger: string; outcome: string | null; strategy: string | null; attempts: number }[];
   readonly findings: readonly { rule: string; severity: string; count: number }[];
   readonly items: readonly IndexedItem[];
+  /** The health report's row (./health-row.ts). */
+  readonly health: HealthFact;
 }
 
 /** The text of blocks as search reads it: texts, reasoning, tool calls (name and input), tool results. */
@@ -68,6 +71,7 @@ export async function extractSession(path: string, session?: string): Promise<Se
   const loaded = await loadSession(path, session === undefined ? {} : { session });
   try {
     const inspector = new SessionInspector(loaded);
+    const health = await healthFact(inspector, path, session);
     const state = inspector.replay();
     const requests = state.requests.map((r) => ({ id: r.id, model: r.route.model ?? null, promptTokens: promptTokens(r.usage) }));
     const compactions = state.compactions.map((c) => ({
@@ -119,7 +123,7 @@ export async function extractSession(path: string, session?: string): Promise<Se
         text,
       });
     }
-    return { requests, compactions, findings: [...byRule.values()], items };
+    return { requests, compactions, findings: [...byRule.values()], items, health };
   } finally {
     await loaded.dispose();
   }

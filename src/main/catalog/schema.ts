@@ -4,7 +4,7 @@
  * index of another version is deleted and built again — it is a cache, nothing is lost.
  */
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,6 +38,9 @@ CREATE TABLE sessions (
   peak_context INTEGER,
   -- Why the session's items are not indexed (it could not be loaded), or null.
   load_error TEXT,
+  -- The health report's row read with the content, as JSON: {"row": …} or {"error": "why not"};
+  -- null when the content was not read or could not be (src/main/catalog/health-row.ts).
+  health TEXT,
   UNIQUE (path, session_key)
 );
 

@@ -302,7 +302,7 @@ export class SessionCatalog {
     for (const r of facts?.requests ?? []) if (r.promptTokens !== null && (peak === null || r.promptTokens > peak)) peak = r.promptTokens;
     this.db
       .prepare(
-        'UPDATE sessions SET content_stamps = ?, main_size = ?, head_hash = ?, models = ?, requests = ?, compactions = ?, findings = ?, peak_context = ?, load_error = ? WHERE id = ?',
+        'UPDATE sessions SET content_stamps = ?, main_size = ?, head_hash = ?, models = ?, requests = ?, compactions = ?, findings = ?, peak_context = ?, load_error = ?, health = ? WHERE id = ?',
       )
       .run(
         u.stamps,
@@ -314,6 +314,7 @@ export class SessionCatalog {
         facts ? facts.findings.reduce((a, f) => a + f.count, 0) : null,
         peak,
         error,
+        facts ? JSON.stringify(facts.health) : null,
         id,
       );
     if (!facts) return;
