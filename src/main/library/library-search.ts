@@ -1,13 +1,14 @@
 import type { LibraryHit } from '../../shared/api/library-contract';
 import { ApiFailure } from '../access/failure';
 import { HIT_END, HIT_START, searchCatalog, SearchQueryError, type SearchFilters, sinceOf } from '../catalog/search';
+import { exclusive } from '../catalog/queue';
 import { catalogDir, SessionCatalog } from '../catalog/update';
 import type { DiscoverOptions } from '../discovery/discover';
 
 /**
  * The library's search over every session on this machine (docs/search.md): the session index is
- * brought up to date for the library's discovery options, then searched. One search at a time per
- * host, so that two never write the index at once.
+ * brought up to date for the library's discovery options, then searched. One update of the index at
+ * a time per host (the health report's too), so that two never write it at once.
  */
 
 export interface LibrarySearchInput {
@@ -43,12 +44,8 @@ export function unmark(snippet: string): { snippet: string; marks: { at: number;
   return { snippet: out, marks };
 }
 
-let queue: Promise<unknown> = Promise.resolve();
-
 export function searchLibrary(options: DiscoverOptions, input: LibrarySearchInput): Promise<LibrarySearchResult> {
-  const run = queue.then(() => searchNow(options, input));
-  queue = run.catch(() => null);
-  return run;
+  return exclusive(() => searchNow(options, input));
 }
 
 async function searchNow(options: DiscoverOptions, input: LibrarySearchInput): Promise<LibrarySearchResult> {
