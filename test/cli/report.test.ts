@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,8 +89,10 @@ interface Report {
   by: string;
   total: { sessions: number; compactions: number; failed: number; byOutcome: Record<string, number> };
   buckets: { key: string; sessions: number; sessionKeys: string[]; compactionRefs: { session: string; id: string }[] }[];
-  sessions: { key: string; harness: string; compactions: { id: string; trigger: string; outcome: string | null }[] }[];
+  sessions: { key: string; path: string; harness: string; compactions: { id: string; trigger: string; outcome: string | null }[] }[];
   problems: { path: string; error: string }[];
+  built: number;
+  cached: number;
 }
 
 describe('palimpsest report', () => {
@@ -139,6 +141,15 @@ describe('palimpsest report', () => {
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as Report;
     expect(j.buckets.map((b) => [b.key, b.sessions])).toEqual([['codex', 2]]);
+    // Through the session index: read once, then taken from it; the rows are those of the folder's report.
+    expect([j.built, j.cached]).toEqual([2, 0]);
+    expect(existsSync(join(base, 'cache', 'index.db'))).toBe(true);
+    const again = JSON.parse((await runBuilt(['report', '--root', `codex=${codexHome}`, '--json'], 60_000, env())).stdout) as Report;
+    expect([again.built, again.cached]).toEqual([0, 2]);
+    const dir = JSON.parse((await runBuilt(['report', join(codexHome, 'sessions'), '--json'], 60_000, env())).stdout) as Report;
+    const rows = (x: Report) =>
+      x.sessions.map((s) => ({ ...s, key: '', path: s.path.split('/').pop() ?? '' })).sort((a, b) => (a.path < b.path ? -1 : 1));
+    expect(rows(again)).toEqual(rows(dir));
   });
 
   it('refuses bad usage with exit 2', async () => {

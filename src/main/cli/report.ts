@@ -4,13 +4,35 @@ import { stringFlag, UsageError, type ParsedArgs } from '../command/args';
 import { EXIT_CLEAN } from '../command/exit';
 import type { Io } from '../command/io';
 import { parseRootFlag } from '../discovery/locations';
+import { catalogDir } from '../catalog/update';
+import { scanInParallel } from '../discovery/parallel';
+import type { Harness } from '../discovery/types';
+import { CatalogHealthSource } from '../health/catalog-source';
 import { SessionFilesHealthSource } from '../health/session-files';
-import type { HealthProgress } from '../health/source';
+import type { HealthProgress, HealthSource } from '../health/source';
 import { renderHealthHtml } from '../present/health-html';
 import { renderHealth } from '../present/health-text';
 import { HEALTH_GROUPS, HealthGroup } from '../../shared/health/aggregate';
 import { healthReport } from '../../shared/health/report';
 import { JSON_VERSION } from '../present/json';
+
+/**
+ * Where the rows come from. The harnesses' folders (no DIR): the session index, brought up to date
+ * first (what `search` uses; a session read once is not read again until it changes). DIR, a folder
+ * whose layout names no harness, or `--no-cache`, or an index folder Palimpsest may not write:
+ * every session loaded (rows kept in the health cache unless `--no-cache`).
+ */
+function healthSource(dir: string | undefined, roots: readonly { harness: Harness; path: string }[], cache: boolean, io: Io): HealthSource {
+  if (dir !== undefined) return new SessionFilesHealthSource({ dir, useCache: cache });
+  if (!cache) return new SessionFilesHealthSource({ roots, useCache: false });
+  const discover = { roots, scanMany: scanInParallel };
+  const where = catalogDir(discover);
+  if (where.dir === null) {
+    io.err(`palimpsest report: ${where.problem ?? 'no folder for the session index'}; every session is loaded instead`);
+    return new SessionFilesHealthSource({ roots, useCache: false });
+  }
+  return new CatalogHealthSource({ discover, dir: where.dir });
+}
 
 /**
  * `palimpsest report [DIR] [--root H=PATH]… [--since D] [--by day|project|harness|model] [--json]
@@ -59,14 +81,9 @@ export async function reportCommand(args: ParsedArgs, io: Io): Promise<number> {
     const now = Date.now();
     if (p.done < p.total && now - last < PROGRESS_MS) return;
     last = now;
-    if (p.total > 0) io.err(`palimpsest report: ${p.done}/${p.total} sessions (${p.cached} from the cache)`);
+    if (p.total > 0) io.err(`palimpsest report: ${p.done}/${p.total} sessions read${p.cached > 0 ? ` (${p.cached} from the cache)` : ''}`);
   };
-  const source = new SessionFilesHealthSource({
-    ...(dir !== undefined ? { dir } : {}),
-    roots,
-    useCache: !args.flags.has('no-cache'),
-  });
-  const rows = await source.rows(progress);
+  const rows = await healthSource(dir, roots, !args.flags.has('no-cache'), io).rows(progress);
   for (const n of rows.notes) io.err(`palimpsest report: ${n}`);
   const report = healthReport(rows, by.data, since !== undefined ? { since } : {});
   if (html !== undefined) {
