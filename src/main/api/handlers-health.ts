@@ -1,29 +1,81 @@
 import type { z } from 'zod';
 import type { CONTRACT, ApiOutput, HealthMethod } from '../../shared/api/contract';
 import { healthReport } from '../../shared/health/report';
+import type { HealthProblem, SessionHealth } from '../../shared/health/row';
+import { catalogDir } from '../catalog/update';
+import type { DiscoverOptions } from '../discovery/discover';
+import { scanInParallel } from '../discovery/parallel';
+import { CatalogHealthSource } from '../health/catalog-source';
 import { SessionFilesHealthSource, type Target } from '../health/session-files';
 import type { HealthProgress, HealthRows } from '../health/source';
+import type { Library } from '../library/library';
 import { contractOutput } from './conform';
 import type { HandlerContext } from './handlers';
 import { ApiFailure } from './sessions';
 
 /**
- * Compaction health across the library's sessions (docs/health.md). The rows are built here, in
- * main, from the sessions the library lists (src/main/health), and kept for the handler table's
- * life: switching the grouping or the day regroups them without reading a session again.
+ * Compaction health across the library's sessions (docs/health.md). The rows are read here, in
+ * main, and kept for the handler table's life: switching the grouping or the day regroups them
+ * without reading a session again. The machine's sessions come from the session index (updated
+ * first, as search does); sessions of the folders and files the host was given, which the index
+ * does not walk, are loaded (src/main/health/session-files.ts).
+ *
+ * First paint: the first answer is what the index (and the row cache) already hold, marked
+ * `updating`, while the update runs; `settled` waits for it. A host whose index holds nothing yet
+ * answers once the rows are read.
  */
 
 type HealthImpl = { readonly [M in HealthMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
 
+const EMPTY: HealthRows = { rows: [], problems: [], cached: 0, built: 0, notes: [] };
+
+/** The two sources of a library: the index for the machine's sessions (when it can be written), loading for the rest. */
+function sources(library: Library, targets: readonly (Target & { machine: boolean })[], notes: string[]) {
+  const machine: DiscoverOptions | null = library.machine;
+  let index: CatalogHealthSource | null = null;
+  if (machine !== null) {
+    const discover = { ...machine, scanMany: machine.scanMany ?? scanInParallel };
+    const where = catalogDir(discover);
+    if (where.dir !== null) index = new CatalogHealthSource({ discover, dir: where.dir });
+    else if (where.problem) notes.push(`${where.problem}; every session is loaded instead`);
+  }
+  const loaded = targets.filter((t) => index === null || !t.machine);
+  return { index, loaded };
+}
+
+/** Rows of both sources as one: a session both list is counted once. */
+function merge(parts: readonly HealthRows[]): HealthRows {
+  const seen = new Set<string>();
+  const rows: SessionHealth[] = [];
+  const problems: HealthProblem[] = [];
+  for (const p of parts) {
+    for (const r of p.rows) if (!seen.has(r.key) && seen.add(r.key)) rows.push(r);
+    problems.push(...p.problems);
+  }
+  return {
+    rows,
+    problems,
+    cached: parts.reduce((n, p) => n + p.cached, 0),
+    built: parts.reduce((n, p) => n + p.built, 0),
+    notes: parts.flatMap((p) => p.notes),
+  };
+}
+
 export function healthImplementations(ctx: HandlerContext): HealthImpl {
   let rows: Promise<HealthRows> | null = null;
+  let settled: HealthRows | null = null;
+  let quick: Promise<HealthRows | null> | null = null;
   let progress: HealthProgress & { running: boolean } = { running: false, done: 0, total: 0, cached: 0 };
 
-  const build = async (refresh: boolean): Promise<HealthRows> => {
-    const library = ctx.library;
-    if (!library) throw new ApiFailure('NOT_AVAILABLE', 'This host has no library: run palimpsest report in a terminal instead.');
+  const libraryOf = (): Library => {
+    if (!ctx.library) throw new ApiFailure('NOT_AVAILABLE', 'This host has no library: run palimpsest report in a terminal instead.');
+    return ctx.library;
+  };
+
+  const listed = async (library: Library, refresh: boolean) => {
     const listing = await library.discover(refresh);
-    const targets: Target[] = listing.sessions
+    const notes = [...listing.problems];
+    const targets = listing.sessions
       .filter((s) => s.harness !== null)
       .map((s) => {
         const many = s.harness === 'opencode' && s.id !== null;
@@ -33,31 +85,68 @@ export function healthImplementations(ctx: HandlerContext): HealthImpl {
           ...(many ? { session: s.id as string } : {}),
           harness: s.harness as string,
           project: s.project,
+          machine: s.origin === 'machine',
         };
       });
-    progress = { running: true, done: 0, total: targets.length, cached: 0 };
+    return { ...sources(library, targets, notes), notes };
+  };
+
+  const build = async (refresh: boolean): Promise<HealthRows> => {
+    const library = libraryOf();
+    const { index, loaded, notes } = await listed(library, refresh);
+    progress = { running: true, done: 0, total: loaded.length, cached: 0 };
     try {
-      const r = await new SessionFilesHealthSource({ targets }).rows((p) => {
-        progress = { ...p, running: true };
-      });
-      return { ...r, notes: [...listing.problems, ...r.notes] };
+      const fromIndex = index ? await index.rows((p) => (progress = { ...p, running: true })) : EMPTY;
+      const fromFiles = await new SessionFilesHealthSource({ targets: loaded }).rows((p) => (progress = { ...p, running: true }));
+      const r = merge([fromIndex, fromFiles]);
+      return { ...r, notes: [...notes, ...r.notes] };
     } finally {
       progress = { ...progress, running: false };
     }
   };
 
+  /** What the index and the row cache hold now, reading no session; null when they hold nothing. */
+  const stored = async (): Promise<HealthRows | null> => {
+    const { index, loaded, notes } = await listed(libraryOf(), false);
+    const fromIndex = index?.stored() ?? EMPTY;
+    const fromFiles = await new SessionFilesHealthSource({ targets: loaded, cachedOnly: true }).rows();
+    const r = merge([fromIndex, fromFiles]);
+    return r.rows.length === 0 ? null : { ...r, notes: [...notes, ...r.notes] };
+  };
+
+  const start = (refresh: boolean): Promise<HealthRows> => {
+    const next = build(refresh);
+    rows = next;
+    next.then(
+      (r) => {
+        if (rows === next) settled = r;
+      },
+      // A failed build is not kept: the next call tries again.
+      () => {
+        if (rows === next) rows = null;
+      },
+    );
+    return next;
+  };
+
   return {
-    async healthReport({ by, since, refresh }) {
-      if (!rows || refresh === true) {
-        const next = build(refresh === true);
-        rows = next;
-        // A failed build is not kept: the next call tries again.
-        next.catch(() => {
-          if (rows === next) rows = null;
-        });
+    async healthReport({ by, since, refresh, settled: wait }) {
+      libraryOf();
+      const filter = since !== undefined ? { since } : {};
+      if (refresh === true) {
+        settled = null;
+        const r = await start(true);
+        return contractOutput('healthReport', { ...healthReport(r, by, filter), updating: false });
       }
-      const r = await rows;
-      return contractOutput('healthReport', healthReport(r, by, since !== undefined ? { since } : {}));
+      if (settled) return contractOutput('healthReport', { ...healthReport(settled, by, filter), updating: false });
+      const running = rows ?? start(false);
+      if (wait !== true) {
+        quick ??= stored().catch(() => null);
+        const first = await quick;
+        if (first && !settled) return contractOutput('healthReport', { ...healthReport(first, by, filter), updating: true });
+      }
+      const r = await running;
+      return contractOutput('healthReport', { ...healthReport(r, by, filter), updating: false });
     },
 
     async healthProgress() {

@@ -33,6 +33,8 @@ export interface SessionFilesOptions {
   readonly cacheDir?: string;
   /** Sessions loaded at once; default 2. */
   readonly concurrency?: number;
+  /** Only the rows the cache holds, loading nothing (a first paint before the rows are read). */
+  readonly cachedOnly?: boolean;
 }
 
 /**
@@ -93,6 +95,7 @@ export class SessionFilesHealthSource implements HealthSource {
       } else todo.push(i);
     });
     tell();
+    if (this.options.cachedOnly) return { rows: rows.filter((r): r is SessionHealth => r !== null), problems, cached, built, notes };
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length && !signal?.aborted) {

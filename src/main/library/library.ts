@@ -57,6 +57,11 @@ export class Library implements PathPolicy {
     })();
   }
 
+  /** Where this host looks for the machine's sessions (what search and the health report index); null: nowhere. */
+  get machine(): DiscoverOptions | null {
+    return this.options.machine === false ? null : (this.options.machine ?? {});
+  }
+
   /** True when this host can show a native dialog. */
   get canPick(): boolean {
     return this.options.picker !== undefined;

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { ApiError } from '../../shared/api/contract';
+import type { ApiError, ApiOutput } from '../../shared/api/contract';
 import { aboveShare, HEALTH_GROUPS, type HealthBucket, type HealthGroup } from '../../shared/health/aggregate';
 import { healthCharts, kilo, type HealthChart } from '../../shared/health/charts';
-import type { HealthReport } from '../../shared/health/report';
 import type { SessionHealth } from '../../shared/health/row';
 import { useApp } from '../useApp';
 
@@ -146,7 +145,7 @@ export function HealthView(): React.JSX.Element {
   const [by, setBy] = useState<HealthGroup>('day');
   const [since, setSince] = useState('');
   const [refresh, setRefresh] = useState(0);
-  const [report, setReport] = useState<HealthReport | null>(null);
+  const [report, setReport] = useState<ApiOutput<'healthReport'> | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [picked, setPicked] = useState<Picked | null>(null);
@@ -159,15 +158,25 @@ export function HealthView(): React.JSX.Element {
         if (live && p.ok && p.value.running) setProgress({ done: p.value.done, total: p.value.total });
       });
     }, PROGRESS_MS);
-    void api.healthReport({ by, ...(day ? { since: day } : {}), ...(refresh > 0 ? { refresh: true } : {}) }).then((r) => {
-      clearInterval(timer);
+    const show = (r: Awaited<ReturnType<typeof api.healthReport>>): void => {
       if (!live) return;
-      setProgress(null);
       if (r.ok) {
         setReport(r.value);
         setError(null);
       } else setError(r.error);
-    });
+      // The rows the session index held are painted at once; the update's rows replace them when it ends.
+      if (r.ok && r.value.updating) {
+        void api.healthReport({ by, ...(day ? { since: day } : {}), settled: true }).then((s) => {
+          clearInterval(timer);
+          if (live) setProgress(null);
+          show(s);
+        });
+        return;
+      }
+      clearInterval(timer);
+      setProgress(null);
+    };
+    void api.healthReport({ by, ...(day ? { since: day } : {}), ...(refresh > 0 ? { refresh: true } : {}) }).then(show);
     return () => {
       live = false;
       clearInterval(timer);
@@ -206,7 +215,13 @@ export function HealthView(): React.JSX.Element {
           read again
         </button>
       </div>
-      {progress && (
+      {report?.updating && (
+        <p className="muted" role="status">
+          Showing what the session index held; bringing it up to date
+          {progress && progress.total > 0 ? `: ${progress.done} of ${progress.total} sessions read` : ''}…
+        </p>
+      )}
+      {progress && !report?.updating && (
         <p role="status">
           Reading sessions: {progress.done} of {progress.total}…
         </p>

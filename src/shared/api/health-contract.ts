@@ -11,8 +11,10 @@ import { Count } from './scalars';
  */
 export const HEALTH_CONTRACT = {
   /**
-   * The report of the library's sessions grouped by `by`. The rows are built once (a session the
-   * row cache holds unchanged is not read again) and kept; `refresh` lists and reads again.
+   * The report of the library's sessions grouped by `by`. The rows are read once (the machine's
+   * sessions from the session index, brought up to date; a session it holds unchanged is not read
+   * again) and kept; `refresh` lists and reads again. The first answer may be what the index held
+   * before the update, marked `updating`; `settled` waits for the update's rows.
    */
   healthReport: {
     input: z.object({
@@ -22,8 +24,12 @@ export const HEALTH_CONTRACT = {
         .regex(/^\d{4}-\d{2}-\d{2}$/)
         .optional(),
       refresh: z.boolean().optional(),
+      settled: z.boolean().optional(),
     }),
-    output: HealthReport,
+    output: HealthReport.extend({
+      /** The rows are those held before the update now running: ask again with `settled` for the rest. */
+      updating: z.boolean(),
+    }),
   },
   /** How far the rows being built have got, for a progress bar while healthReport runs. */
   healthProgress: {

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { errorOf, value } from './results';
 
 /*
  * healthReport and healthProgress over a library of copies of real sessions: the rows are built
- * once, regrouped without reading again, and a host with no library says so.
+ * once, regrouped without reading again; the machine's sessions come from the session index, what
+ * it held painted first; and a host with no library says so.
  */
 
 const CODEX = 'fixtures/codex/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl';
@@ -52,6 +53,38 @@ describe('health handlers', () => {
     expect(byHarness.built).toBe(2);
     const again = value(await handlers.healthReport({ by: 'day', refresh: true }));
     expect([again.cached, again.built]).toEqual([2, 0]);
+  });
+
+  it("paints the machine's sessions from the session index at once, then its update's rows", async () => {
+    const home = join(folder, 'home');
+    const day = join(folder, 'codex', 'sessions', '2026', '02', '23');
+    mkdirSync(home);
+    mkdirSync(day, { recursive: true });
+    copyFileSync(CODEX, join(day, CODEX.split('/').pop() as string));
+    const machine = { env: { CODEX_HOME: join(folder, 'codex'), PALIMPSEST_CACHE_DIR: cache }, home, harnesses: ['codex' as const] };
+    const host = () => {
+      const library = new Library({ files: [], folders: [], machine });
+      return createHandlers({ registry, initialPaths: [], library });
+    };
+
+    // Nothing indexed yet: the first answer waits for the rows.
+    const cold = value(await host().healthReport({ by: 'day' }));
+    expect([cold.updating, cold.total.sessions, cold.built, cold.cached]).toEqual([false, 1, 1, 0]);
+    expect(existsSync(join(cache, 'index.db'))).toBe(true);
+
+    // A new session appears; a new host paints the one the index holds, then both once the index is updated.
+    copyFileSync(
+      'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl',
+      join(day, 'rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl'),
+    );
+    const warm = host();
+    const first = value(await warm.healthReport({ by: 'day' }));
+    expect([first.updating, first.total.sessions, first.cached]).toEqual([true, 1, 1]);
+    const settled = value(await warm.healthReport({ by: 'day', settled: true }));
+    expect([settled.updating, settled.total.sessions, settled.built, settled.cached]).toEqual([false, 2, 1, 1]);
+    // Then the host keeps the rows: regrouping reads nothing.
+    const byHarness = value(await warm.healthReport({ by: 'harness' }));
+    expect([byHarness.updating, byHarness.buckets.map((b) => [b.key, b.sessions])]).toEqual([false, [['codex', 2]]]);
   });
 
   it('rejects a bad grouping and answers NOT_AVAILABLE without a library', async () => {

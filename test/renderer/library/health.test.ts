@@ -31,16 +31,22 @@ beforeAll(async () => {
   rows = await new SessionFilesHealthSource({ dir: 'fixtures/palimpsest', useCache: false }).rows();
 });
 
-function fakeApi() {
+/** `held`: what the host's index holds before its update, answered first with `updating` until asked for `settled` rows. */
+function fakeApi(held?: HealthRows) {
   const calls: { method: string; input: unknown }[] = [];
+  let release: () => void = () => undefined;
+  const updated = new Promise<void>((r) => (release = r));
   const api = {
     initialSessions: () => ok({ paths: [] }),
     discoverSessions: () => ok({ sessions: [], roots: [], problems: [], truncated: false, at: '2026-01-01T00:00:00.000Z' }),
     openingSessions: () => ok({ opening: [] }),
     listEvalFiles: () => ok({ specs: [], results: [], resultsFolder: '/data/evals', problems: [] }),
-    healthReport: (input: { by: HealthGroup; since?: string }) => {
+    healthReport: async (input: { by: HealthGroup; since?: string; settled?: boolean }) => {
       calls.push({ method: 'healthReport', input });
-      return ok(healthReport(rows, input.by, input.since ? { since: input.since } : {}));
+      const filter = input.since ? { since: input.since } : {};
+      if (held && !input.settled) return ok({ ...healthReport(held, input.by, filter), updating: true });
+      if (held) await updated;
+      return ok({ ...healthReport(rows, input.by, filter), updating: false });
     },
     healthProgress: () => ok({ running: false, done: 0, total: 0, cached: 0 }),
     openSession: (input: { path: string }) => {
@@ -56,11 +62,11 @@ function fakeApi() {
       });
     },
   };
-  return { api: api as unknown as PalimpsestApi, calls };
+  return { api: api as unknown as PalimpsestApi, calls, release };
 }
 
-async function showHealth() {
-  const fake = fakeApi();
+async function showHealth(held?: HealthRows) {
+  const fake = fakeApi(held);
   const store = createAppStore(fake.api);
   const view = render(
     createElement(StoreContext.Provider, { value: store }, createElement(HomeArea, { library: createElement(LibraryView) })),
@@ -80,6 +86,23 @@ describe('the Health tab', () => {
     expect(
       within(chart).getByRole('button', { name: /^2026-09-13: committed 1, rejected 1, failed 1, fallback 1, cancelled 1/ }),
     ).toBeTruthy();
+  });
+
+  it('paints what the index held at once, then the rows of its update', async () => {
+    // The index held one session fewer than the update finds.
+    const lifecycle = rows.rows.filter((r) => r.path.endsWith('compaction-lifecycle.jsonl'));
+    expect(lifecycle).toHaveLength(1);
+    const held = { ...rows, rows: rows.rows.filter((r) => !lifecycle.includes(r)) };
+    const { view, calls, release } = await showHealth(held);
+    expect(view.getByText(new RegExp(`^${held.rows.length} sessions,`))).toBeTruthy();
+    expect(view.getByText(/Showing what the session index held; bringing it up to date/)).toBeTruthy();
+    expect(calls).toEqual([
+      { method: 'healthReport', input: { by: 'day' } },
+      { method: 'healthReport', input: { by: 'day', settled: true } },
+    ]);
+    release();
+    await waitFor(() => expect(view.getByText(new RegExp(`^${rows.rows.length} sessions,`))).toBeTruthy());
+    expect(view.queryByText(/Showing what the session index held/)).toBeNull();
   });
 
   it('regroups by harness when asked', async () => {

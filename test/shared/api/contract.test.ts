@@ -85,7 +85,7 @@ describe('API contract', () => {
         "getViewWindow": "branch, count, from, index, sessionId",
         "getWireRequest": "index, sessionId",
         "healthProgress": "",
-        "healthReport": "by, refresh, since",
+        "healthReport": "by, refresh, settled, since",
         "initialSessions": "",
         "listCompactions": "branch, sessionId",
         "listDiagnostics": "branch, sessionId",
