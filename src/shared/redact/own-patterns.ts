@@ -4,11 +4,12 @@
  *  - it must compile, and must not match the empty string (it would mark every position);
  *  - it must not repeat a group that itself repeats (`(a+)+`, `(\w*)*`, `(x|y+){2,}`): such nesting
  *    is what backtracks exponentially, and it is refused rather than run;
- *  - it is run on pieces of at most OWN_PIECE characters (a line, or a long line cut), so that any
- *    backtracking that remains is bounded by the piece, not by a 100 MB tool output. A match that
- *    would span a cut is not found; docs/export.md says so.
+ *  - it is run on windows of 2 × OWN_PIECE characters (replaceInWindows), so that any backtracking
+ *    that remains is bounded by the window, not by a 100 MB tool output; the windows overlap, so a
+ *    match of up to OWN_PIECE characters is found wherever it lies (docs/export.md says so).
  */
 
+/** The longest match of an own pattern found wherever it lies; a window is twice as long. */
 export const OWN_PIECE = 4096;
 
 export interface OwnPattern {
@@ -83,16 +84,35 @@ export function ownPatterns(sources: readonly string[]): OwnPattern[] {
   });
 }
 
-/** The text cut into pieces of at most OWN_PIECE characters, at line ends where it can be. */
-export function* pieces(text: string): Generator<string> {
+/**
+ * `text` with every match of the global `regex` replaced by `replace(match)`, as `text.replace`
+ * would, the regex being run on windows of 2 × OWN_PIECE characters. A window keeps the matches
+ * that start in its first half; the next window starts where the last match kept ends, else at the
+ * half. So the windows overlap by at least OWN_PIECE: a match of up to OWN_PIECE characters starts
+ * in the first half of some window and ends inside it, and is found whole wherever it lies — across
+ * what used to be a cut. A longer match is replaced up to where its window ends. A lookbehind sees
+ * no further back than its window's start.
+ */
+export function replaceInWindows(text: string, regex: RegExp, replace: (match: string) => string): string {
+  const size = 2 * OWN_PIECE;
+  if (text.length <= size) return text.replace(regex, replace);
+  let out = '';
   let at = 0;
-  while (at < text.length) {
-    let end = Math.min(text.length, at + OWN_PIECE);
-    if (end < text.length) {
-      const nl = text.lastIndexOf('\n', end - 1);
-      if (nl >= at) end = nl + 1;
+  for (;;) {
+    const end = Math.min(text.length, at + size);
+    const window = text.slice(at, end);
+    const last = end === text.length;
+    // In the last window every match counts: nothing follows to find it again.
+    const half = last ? window.length : OWN_PIECE;
+    let done = 0;
+    for (const m of window.matchAll(regex)) {
+      if (m.index >= half) break;
+      out += window.slice(done, m.index) + replace(m[0]);
+      done = m.index + m[0].length;
     }
-    yield text.slice(at, end);
-    at = end;
+    if (last) return out + window.slice(done);
+    const next = Math.max(done, half);
+    out += window.slice(done, next);
+    at += next;
   }
 }

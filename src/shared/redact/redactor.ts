@@ -1,4 +1,4 @@
-import { ownPatterns, pieces, type OwnPattern } from './own-patterns';
+import { ownPatterns, replaceInWindows, type OwnPattern } from './own-patterns';
 import { RULES, type RedactionRule } from './patterns';
 
 /**
@@ -100,7 +100,7 @@ export class Redactor {
         let next = '';
         let at = 0;
         const own = (s: string): void => {
-          for (const piece of pieces(s)) next += piece.replace(p.regex, (m: string) => replaced(m, undefined, p.name, open, close));
+          next += replaceInWindows(s, p.regex, (m: string) => replaced(m, undefined, p.name, open, close));
         };
         for (const m of out.matchAll(markers)) {
           own(out.slice(at, m.index));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../../src/shared/redact/patterns';
-import { OWN_PIECE, PatternError, ownPatterns, pieces } from '../../../src/shared/redact/own-patterns';
+import { OWN_PIECE, PatternError, ownPatterns, replaceInWindows } from '../../../src/shared/redact/own-patterns';
 import { Redactor, marker } from '../../../src/shared/redact/redactor';
 
 const WHERE = { place: 'test', field: 'text' };
@@ -96,12 +96,47 @@ describe('own patterns', () => {
     for (const fine of ['(ab)+', '[(a+)]+x', '\\(a+\\)+', '(a){2}b+']) expect(() => ownPatterns([fine]), fine).not.toThrow();
   });
 
-  it('runs on pieces of at most OWN_PIECE characters, cut at line ends', () => {
-    const text = `${'a'.repeat(OWN_PIECE - 10)}\n${'b'.repeat(OWN_PIECE * 2)}`;
-    const ps = [...pieces(text)];
-    expect(ps.join('')).toBe(text);
-    expect(ps[0]).toBe(`${'a'.repeat(OWN_PIECE - 10)}\n`);
-    for (const p of ps) expect(p.length).toBeLessThanOrEqual(OWN_PIECE);
+  it('finds a match that spans the 4,096th character, where the text used to be cut', () => {
+    const red = new Redactor({ builtIn: false, patterns: ['SECRET-[a-z]+'] });
+    const text = `${'a'.repeat(OWN_PIECE - 6)} SECRET-abcdefghijkl ${'b'.repeat(3 * OWN_PIECE)}`;
+    const out = red.text(text, WHERE);
+    expect(out).toBe(`${'a'.repeat(OWN_PIECE - 6)} [REDACTED:own-1] ${'b'.repeat(3 * OWN_PIECE)}`);
+    expect(red.counts.get('own-1')).toBe(1);
+  });
+
+  it('runs a pattern on overlapping windows and finds what the whole text gives, for matches up to OWN_PIECE long', () => {
+    // A seeded text of 40,000 characters with short secrets and long bracketed runs (up to OWN_PIECE) at every kind of offset.
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let text = '';
+    while (text.length < 40_000) {
+      const r = rand(10);
+      if (r === 0) text += `k${'0123456789'.slice(0, 1 + rand(10))}`;
+      else if (r === 1) text += `<${'x'.repeat(rand(OWN_PIECE - 1))}>`;
+      else text += 'lorem ipsum\n'.slice(0, 1 + rand(12));
+    }
+    const patterns = [/k[0-9]{1,10}/g, /<[^<>]*>/g];
+    for (const p of patterns) {
+      const mark = (m: string): string => `[${m.length}]`;
+      const whole = text.replace(p, mark);
+      expect(replaceInWindows(text, p, mark)).toBe(whole);
+      expect(whole).not.toBe(text);
+    }
+    // A match exactly OWN_PIECE long, at offsets around each window's half and end.
+    for (const at of [OWN_PIECE - 1, OWN_PIECE, 2 * OWN_PIECE - 1, 2 * OWN_PIECE + 3, 3 * OWN_PIECE - 2]) {
+      const long = `${'.'.repeat(at)}<${'y'.repeat(OWN_PIECE - 2)}>${'.'.repeat(3 * OWN_PIECE)}`;
+      expect(replaceInWindows(long, /<y+>/g, () => '#')).toBe(`${'.'.repeat(at)}#${'.'.repeat(3 * OWN_PIECE)}`);
+    }
+  });
+
+  it('replaces a match longer than OWN_PIECE up to where its window ends, leaving none of its head', () => {
+    const text = `ab<${'z'.repeat(3 * OWN_PIECE)}>`;
+    const out = replaceInWindows(text, /<z+>?/g, () => '#');
+    expect(out.startsWith('ab#')).toBe(true);
+    expect(out.length).toBeLessThan(text.length - OWN_PIECE);
   });
 });
 
