@@ -14,6 +14,7 @@
 //   npm run bench -- --only commands  only the CLI's commands on real 2–5 MB sessions, beside `node -e 0` (bench/commands.ts)
 //   npm run bench -- --only ui        only the session view's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
 //   npm run bench -- --only health    only the health report's data on a generated library of 3,000 sessions, cold and warm (bench/health.ts)
+//   npm run bench -- --only export    only `export --html` of the largest committed real session, with and without --redact (bench/export.ts)
 //
 // Also, on s100mb: token counting (bench/tokens.ts); and, unless --quick: `palimpsest ls` on a
 // ~90-session Claude Code tree against `ccusage session --json --offline` (bench/ls.ts).
@@ -63,6 +64,7 @@ import { DATA_SET, ensureData, Rng, type DataSpec } from './generate';
 import { CLAUDE_TARGET_RATIO, ensureClaudeBig } from './claude';
 import { benchLs, type LsBenchResult } from './ls';
 import { benchIndex, renderIndexBench, type IndexBenchResult } from './index';
+import { benchExport, type ExportBenchResult } from './export';
 import { benchHealth, type HealthBenchResult } from './health';
 import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
 import { median } from './stats';
@@ -1042,7 +1044,8 @@ async function parent(argv: readonly string[]): Promise<void> {
         o === 'record' ||
         o === 'joined' ||
         o === 'commands' ||
-        o === 'health',
+        o === 'health' ||
+        o === 'export',
     );
   if (onlyExtra) specs = [];
   if (specs.length === 0 && !onlyExtra)
@@ -1242,6 +1245,16 @@ async function parent(argv: readonly string[]): Promise<void> {
     health = await benchHealth({ dataDir: args.dataDir, runs: Math.max(args.runs, 3) });
   }
 
+  let exported: ExportBenchResult | null = null;
+  if (args.only.length === 0 || args.only.includes('export')) {
+    console.log('\nexport --html of the largest committed real session, beside a read + JSON.parse of the file (docs/export.md)');
+    try {
+      exported = await benchExport(Math.max(args.runs, 5));
+    } catch (e) {
+      failures.push({ name: 'export', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  }
+
   const outPath = args.out ?? join(args.dataDir, 'latest.json');
   const doc = {
     command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
@@ -1260,6 +1273,7 @@ async function parent(argv: readonly string[]): Promise<void> {
     ls,
     index,
     health,
+    export: exported,
     rerun,
     record,
     commands,
