@@ -28,9 +28,10 @@
  *   follow     capture present session   following a session while it is written
  *   mock       async capture files providers wire
  *   discovery  dialects files reader
- *   catalog    discovery session   the session index: summaries, item texts and fates, full-text search
- *   library    access catalog discovery files importers reader
  *   health     discovery files session tokens   per-session health rows and where they come from
+ *   catalog    discovery health session   the session index: summaries, item texts and fates,
+ *              full-text search, the health rows it keeps
+ *   library    access catalog discovery files importers reader
  *   rerun      capture files jobs mock providers session tokens
  *   record     capture command files wire
  *   eval       access files importers jobs mock providers rerun session
@@ -68,9 +69,9 @@ const LAYERS = {
   follow: ['capture', 'present', 'session'],
   mock: ['async', 'capture', 'files', 'providers', 'wire'],
   discovery: ['dialects', 'files', 'reader'],
-  catalog: ['discovery', 'session'],
-  library: ['access', 'catalog', 'discovery', 'files', 'importers', 'reader'],
   health: ['discovery', 'files', 'session', 'tokens'],
+  catalog: ['discovery', 'health', 'session'],
+  library: ['access', 'catalog', 'discovery', 'files', 'importers', 'reader'],
   rerun: ['capture', 'files', 'jobs', 'mock', 'providers', 'session', 'tokens'],
   record: ['capture', 'command', 'files', 'wire'],
   eval: ['access', 'files', 'importers', 'jobs', 'mock', 'providers', 'rerun', 'session'],

@@ -15,7 +15,7 @@
 // under a root per harness), written once under the data folder.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CatalogHealthSource } from '../src/main/health/catalog-source';
+import { CatalogHealthSource } from '../src/main/catalog/health-source';
 import { SessionFilesHealthSource } from '../src/main/health/session-files';
 import type { HealthRows } from '../src/main/health/source';
 import type { Harness } from '../src/main/discovery/types';

@@ -2,10 +2,6 @@ import type { z } from 'zod';
 import type { CONTRACT, ApiOutput, HealthMethod } from '../../shared/api/contract';
 import { healthReport } from '../../shared/health/report';
 import type { HealthProblem, SessionHealth } from '../../shared/health/row';
-import { catalogDir } from '../catalog/update';
-import type { DiscoverOptions } from '../discovery/discover';
-import { scanInParallel } from '../discovery/parallel';
-import { CatalogHealthSource } from '../health/catalog-source';
 import { SessionFilesHealthSource, type Target } from '../health/session-files';
 import type { HealthProgress, HealthRows } from '../health/source';
 import type { Library } from '../library/library';
@@ -31,14 +27,8 @@ const EMPTY: HealthRows = { rows: [], problems: [], cached: 0, built: 0, notes: 
 
 /** The two sources of a library: the index for the machine's sessions (when it can be written), loading for the rest. */
 function sources(library: Library, targets: readonly (Target & { machine: boolean })[], notes: string[]) {
-  const machine: DiscoverOptions | null = library.machine;
-  let index: CatalogHealthSource | null = null;
-  if (machine !== null) {
-    const discover = { ...machine, scanMany: machine.scanMany ?? scanInParallel };
-    const where = catalogDir(discover);
-    if (where.dir !== null) index = new CatalogHealthSource({ discover, dir: where.dir });
-    else if (where.problem) notes.push(`${where.problem}; every session is loaded instead`);
-  }
+  const { source: index, problem } = library.healthIndex();
+  if (problem) notes.push(`${problem}; every session is loaded instead`);
   const loaded = targets.filter((t) => index === null || !t.machine);
   return { index, loaded };
 }

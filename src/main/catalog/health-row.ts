@@ -5,7 +5,7 @@ import type { SessionInspector } from '../session/inspector';
 /*
  * The health report's row of a session (src/main/health/row.ts), built while the index reads the
  * session for search anyway, so that the report reads rows from the index instead of loading every
- * session again (src/main/health/catalog-source.ts). Built with the rule texts loaded, as `inspect`
+ * session again (./health-source.ts). Built with the rule texts loaded, as `inspect`
  * and the report build it, before the index's own findings are counted: those then agree with
  * `inspect` too. Where the session was found (harness, project as discovery names them) is set when
  * the row is read, from the index's row of the session.

@@ -7,7 +7,7 @@ import { parseRootFlag } from '../discovery/locations';
 import { catalogDir } from '../catalog/update';
 import { scanInParallel } from '../discovery/parallel';
 import type { Harness } from '../discovery/types';
-import { CatalogHealthSource } from '../health/catalog-source';
+import { CatalogHealthSource } from '../catalog/health-source';
 import { SessionFilesHealthSource } from '../health/session-files';
 import type { HealthProgress, HealthSource } from '../health/source';
 import { renderHealthHtml } from '../present/health-html';

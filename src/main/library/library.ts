@@ -3,7 +3,10 @@ import type { Discovery } from '../../shared/api/library-contract';
 import { ApiFailure } from '../access/failure';
 import type { PathPolicy } from '../access/path-policy';
 import { canonicalPath as canonical } from '../files/canonical';
+import { CatalogHealthSource } from '../catalog/health-source';
+import { catalogDir } from '../catalog/update';
 import { discoverSessions, type DiscoverOptions, type Discovery as MachineDiscovery } from '../discovery/discover';
+import { scanInParallel } from '../discovery/parallel';
 import { listing, type FolderListing } from './listing';
 import { scanFolder } from './folder-scan';
 import { searchLibrary, type LibrarySearchInput, type LibrarySearchResult } from './library-search';
@@ -57,9 +60,18 @@ export class Library implements PathPolicy {
     })();
   }
 
-  /** Where this host looks for the machine's sessions (what search and the health report index); null: nowhere. */
-  get machine(): DiscoverOptions | null {
-    return this.options.machine === false ? null : (this.options.machine ?? {});
+  /**
+   * The health report's rows of the machine's sessions, from the session index (what search keeps):
+   * null with no source when this host does not look for them, or with why not when the index folder
+   * may not be written (then they are loaded instead).
+   */
+  healthIndex(): { readonly source: CatalogHealthSource | null; readonly problem: string | null } {
+    if (this.options.machine === false) return { source: null, problem: null };
+    const machine = this.options.machine ?? {};
+    const discover = { ...machine, scanMany: machine.scanMany ?? scanInParallel };
+    const where = catalogDir(discover);
+    if (where.dir === null) return { source: null, problem: where.problem };
+    return { source: new CatalogHealthSource({ discover, dir: where.dir }), problem: null };
   }
 
   /** True when this host can show a native dialog. */

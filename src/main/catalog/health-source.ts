@@ -1,20 +1,21 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database } from '../catalog/db';
-import { openDatabase } from '../catalog/db';
-import { exclusive } from '../catalog/queue';
-import { SCHEMA_VERSION } from '../catalog/schema';
-import { CATALOG_FILE } from '../catalog/store';
-import { SessionCatalog } from '../catalog/update';
 import type { DiscoverOptions } from '../discovery/discover';
 import { isInside } from '../discovery/index-cache';
 import { resolveRoots, type Root } from '../discovery/locations';
+import type { HealthProgress, HealthRows, HealthSource } from '../health/source';
 import { type HealthProblem, SessionHealth } from '../../shared/health/row';
-import type { HealthProgress, HealthRows, HealthSource } from './source';
+import type { Database } from './db';
+import { openDatabase } from './db';
+import { exclusive } from './queue';
+import { SCHEMA_VERSION } from './schema';
+import { CATALOG_FILE } from './store';
+import { SessionCatalog } from './update';
 
 /*
- * Rows from the session index (src/main/catalog): the index reads each new or changed session with
- * the importers and replay for search, and builds its health row then (catalog/health-row.ts), so
+ * The health report's rows from the session index (src/main/health/source.ts says what a source
+ * gives): the index reads each new or changed session with
+ * the importers and replay for search, and builds its health row then (./health-row.ts), so
  * a report reads the rows from one table instead of loading every session. `rows` brings the index
  * up to date first (content depth, as search does); `stored` reads what it holds now, without
  * walking a folder or reading a session — the Health tab paints from it at once.

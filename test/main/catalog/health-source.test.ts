@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { discoverSessions, type DiscoverOptions } from '../../../src/main/discovery/discover';
-import { CatalogHealthSource } from '../../../src/main/health/catalog-source';
+import { CatalogHealthSource } from '../../../src/main/catalog/health-source';
 import { SessionFilesHealthSource, type Target } from '../../../src/main/health/session-files';
 import type { SessionHealth } from '../../../src/shared/health/row';
 
