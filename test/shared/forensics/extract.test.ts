@@ -112,6 +112,14 @@ describe('constraints', () => {
     expect(constraintsIn('It only happens on the second run.')).toEqual([]);
     expect(constraintsIn('```\nNever gonna give you up\n```')).toEqual([]);
   });
+  it('takes "you must …" at the head of a clause, not an error message pasted mid-sentence (a real Claude Code prompt)', () => {
+    expect(constraintsIn('You must not push to main. Also you should never delete the fixtures.')).toHaveLength(2);
+    expect(
+      constraintsIn(
+        "this appear in My/applications when try with one user You are not allowed to access 'Recruitment Stages' (hr.recruitment.stage) records.",
+      ),
+    ).toEqual([]);
+  });
 });
 
 describe('tasks', () => {

@@ -13,8 +13,12 @@ const HEAD = new RegExp(
   String.raw`^${LEAD}(?:never|don'?t|do not|always|only|make sure|ensure|avoid|stop|no more|under no circumstances)\b(?!\s+(?:know|think|see|understand|remember|get|care|mind|worry)\b)`,
   'i',
 );
-const MODAL =
-  /\b(?:you|we|the agent|claude|codex)\s+(?:must(?: not|n'?t)?|should(?: never| not|n'?t)|may not|are not allowed to|cannot|can'?t|need to|have to|will never)\s+(?!be\s+(?:able|sure|right|wrong)\b)\w/i;
+// At the head of a clause too: mid-sentence, "you are not allowed to …" is as often a pasted error
+// message ("… when I try, You are not allowed to access 'Stages' records.") as a rule for the agent.
+const MODAL = new RegExp(
+  String.raw`^${LEAD}(?:you|we|the agent|claude|codex)\s+(?:must(?: not|n'?t)?|should(?: never| not|n'?t)|may not|are not allowed to|cannot|can'?t|need to|have to|will never)\s+(?!be\s+(?:able|sure|right|wrong)\b)\w`,
+  'i',
+);
 
 function isConstraint(s: string): boolean {
   if (/\?\s*$/.test(s)) return false;
