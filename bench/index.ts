@@ -23,6 +23,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { searchCatalog } from '../src/main/catalog/search';
+import { extractSession } from '../src/main/catalog/extract';
 import { SessionCatalog, type UpdateOptions } from '../src/main/catalog/update';
 import { ccusageBinary, defaultSamples, ensureClaudeTree, rewriter, type TreeSpec } from './ls';
 import { median } from './stats';
@@ -135,6 +136,7 @@ export async function benchIndex(opts: {
     home: join(lib, 'home'),
     harnesses: ['claude-code', 'codex'],
     content: true,
+    extract: extractSession,
   };
 
   const baselineS = baseline(files);

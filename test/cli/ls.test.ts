@@ -81,7 +81,7 @@ describe.skipIf(!wired)(`palimpsest ls (built)${wired ? '' : ` — skipped: ${pr
 
   it('reports a corrupt index on stderr, rebuilds it and still exits 0', () => {
     mkdirSync(join(base, 'cache2'), { recursive: true });
-    writeFileSync(join(base, 'cache2', 'sessions-index.json'), 'garbage');
+    writeFileSync(join(base, 'cache2', 'index.db'), 'garbage');
     const r = run(['ls', '--harness', 'codex'], { PALIMPSEST_CACHE_DIR: join(base, 'cache2') });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/palimpsest ls: the index .* is corrupt .*it is rebuilt/);

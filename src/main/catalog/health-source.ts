@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiscoverOptions } from '../discovery/discover';
-import { isInside } from '../discovery/index-cache';
+import { isInside } from '../discovery/cache-folder';
 import { resolveRoots, type Root } from '../discovery/locations';
 import type { HealthProgress, HealthRows, HealthSource } from '../health/source';
 import { type HealthProblem, SessionHealth } from '../../shared/health/row';
 import type { Database } from './db';
 import { openDatabase } from './db';
 import { exclusive } from './queue';
+import { extractSession } from './extract';
 import { SCHEMA_VERSION } from './schema';
 import { CATALOG_FILE } from './store';
 import { SessionCatalog } from './update';
@@ -125,6 +126,7 @@ export class CatalogHealthSource implements HealthSource {
         const report = await catalog.update({
           ...this.options.discover,
           content: true,
+          extract: extractSession,
           onProgress: (done, total) => onProgress?.({ done, total, cached: 0 }),
         });
         const readNow = new Set<string>();

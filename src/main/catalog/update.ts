@@ -1,12 +1,11 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { harnessFolderHolding, indexDir, isInside } from '../discovery/cache-folder';
 import { type DiscoverOptions, type RootReport, newestFirst, walkSessions } from '../discovery/discover';
-import { harnessFolders, indexDir, isInside } from '../discovery/index-cache';
-import { resolveRoots } from '../discovery/locations';
-import { scanSession } from '../discovery/scan';
+import { SCANNER_VERSIONS, scanSession } from '../discovery/scan';
 import type { ScanResult, SessionCandidate, SessionSummary } from '../discovery/types';
 import type { Database } from './db';
-import { extractSession, type SessionFacts } from './extract';
+import type { SessionFacts } from './extract';
 import { headHash } from './stamp';
 import { type OpenedCatalog, openCatalog } from './store';
 
@@ -22,7 +21,15 @@ import { type OpenedCatalog, openCatalog } from './store';
  *
  * Two depths: the summary (the fast scan `palimpsest ls` prints) and the content (requests,
  * compactions, findings, item texts and fates, for search). `ls` asks for the first only; search for
- * both. A row holds the stamps each depth was read at.
+ * both. A row holds the stamps each depth was read at, and its summary the scanner version that
+ * made it (a new scanner scans again).
+ *
+ * An OpenCode data folder holds many sessions, listed from its databases rather than scanned: the
+ * listing is kept too, stamped by the databases' sizes and mtimes (the `meta` row
+ * `opencode-listing:<folder>`), and the folder is listed again only when they change.
+ *
+ * Each write is a short transaction of its own (a session's summary, a session's content, a
+ * removal), so that another process using the index waits for at most one (./db.ts).
  */
 
 export interface UpdateOptions extends DiscoverOptions {
@@ -30,7 +37,10 @@ export interface UpdateOptions extends DiscoverOptions {
   readonly content?: boolean;
   /** Called after each session read, with how many of those to read are done. */
   readonly onProgress?: (done: number, total: number, path: string) => void;
-  /** Reads a session's content; default extractSession (the importers and replay). */
+  /**
+   * Reads a session's content (./extract.ts extractSession: the importers and replay); needed with
+   * `content`. Passed in, not imported, so that the listing (`ls`'s small bundle) carries no importer.
+   */
   readonly extract?: (path: string, session?: string) => Promise<SessionFacts>;
   /** Scans the sessions to summarise; default scanSession on this thread. */
   readonly scanMany?: (candidates: readonly SessionCandidate[]) => ScanResult[] | Promise<ScanResult[]>;
@@ -53,6 +63,8 @@ export interface UpdateReport {
   readonly removed: number;
   /** Why the index file was replaced, or null. */
   readonly rebuilt: string | null;
+  /** Whether this run wrote to the index. */
+  readonly written: boolean;
   /** The sessions as `ls` lists them (newest first), each with whether it came from the index. */
   readonly summaries: readonly SessionSummary[];
   readonly problems: readonly string[];
@@ -81,6 +93,9 @@ interface Unit {
 }
 
 const keyOf = (path: string, sessionKey: string): string => `${path}\u0000${sessionKey}`;
+
+/** The `meta` key of an OpenCode data folder's kept listing, before the folder's path. */
+const LISTING = 'opencode-listing:';
 
 function units(candidates: readonly SessionCandidate[], listed: readonly SessionSummary[]): Unit[] {
   const out: Unit[] = [];
@@ -124,8 +139,8 @@ export class SessionCatalog {
   ) {}
 
   /** Opens (or makes, or rebuilds) the index in `dir`; see openCatalog. */
-  static open(dir: string): SessionCatalog {
-    const o: OpenedCatalog = openCatalog(dir);
+  static open(dir: string, busyTimeoutMs?: number): SessionCatalog {
+    const o: OpenedCatalog = openCatalog(dir, busyTimeoutMs);
     return new SessionCatalog(o.db, o.path, o.rebuilt);
   }
 
@@ -150,22 +165,41 @@ export class SessionCatalog {
     return out;
   }
 
-  /** Brings the index up to date with the walk of `options`' roots; never throws for a bad session. */
+  /** The rows of an OpenCode data folder's databases, when the folder was listed at `stamp`. */
+  private keptListing(c: SessionCandidate, stamp: string): { sessions: SessionSummary[]; notes: string[] } | null {
+    const kept = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(`${LISTING}${c.path}`)?.value;
+    if (typeof kept !== 'string') return null;
+    const k = JSON.parse(kept) as { stamp: string; notes: string[] };
+    if (k.stamp !== stamp) return null;
+    const rows = this.db.prepare("SELECT summary FROM sessions WHERE harness = 'opencode' AND path = ?");
+    const sessions = c.files.flatMap((f) => rows.all(f.path).map((r) => JSON.parse(r.summary as string) as SessionSummary));
+    return { sessions, notes: k.notes };
+  }
+
+  /**
+   * Brings the index up to date with the walk of `options`' roots; never throws for a bad session.
+   * Throws when the index cannot be written (another process holds it past the busy timeout, a
+   * read-only file): what was written before stays consistent.
+   */
   async update(options: UpdateOptions = {}): Promise<UpdateReport> {
-    const walked = await walkSessions(options);
+    const walked = await walkSessions(options, (c, stamp) => this.keptListing(c, stamp));
     const problems = [...walked.problems];
     const all = units(walked.candidates, walked.listed);
     const before = this.stored();
     const content = options.content === true;
+    const extract = options.extract;
+    if (content && !extract) throw new Error('the session index needs an extractor to read content');
+    let written = false;
 
     // 1. Summaries: scanned again when the stamps differ.
     const summaries = new Map<string, { summary: SessionSummary; cached: boolean }>();
     const toScan: Unit[] = [];
     for (const u of all) {
       const s = before.get(u.key);
-      if (u.listed) summaries.set(u.key, { summary: u.listed, cached: false });
-      else if (s && s.stamps === u.stamps)
-        summaries.set(u.key, { summary: { ...(JSON.parse(s.summary) as SessionSummary), cached: true }, cached: true });
+      const { scanner, ...kept } = s && s.stamps === u.stamps ? (JSON.parse(s.summary) as SessionSummary & { scanner?: number }) : {};
+      if (u.listed) summaries.set(u.key, { summary: u.listed, cached: u.listed.cached });
+      else if (s && s.stamps === u.stamps && scanner === SCANNER_VERSIONS[u.harness])
+        summaries.set(u.key, { summary: { ...(kept as SessionSummary), cached: true }, cached: true });
       else toScan.push(u);
     }
     if (toScan.length > 0) {
@@ -197,8 +231,19 @@ export class SessionCatalog {
     for (const u of all) {
       const s = before.get(u.key);
       const sum = summaries.get(u.key);
-      if (!sum || (s && s.stamps === u.stamps)) continue;
+      // Kept, or listed again with the same stamps: the row stands.
+      if (!sum || sum.cached || (u.listed && s && s.stamps === u.stamps)) continue;
       writeSummary(u, sum.summary, u.mainPath ? headHash(u.mainPath) : '');
+      written = true;
+    }
+    // A folder's listing is kept after its rows, so that a kept listing always has them.
+    const keep = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+    for (const f of walked.folders) {
+      if (!f.fresh || f.stamp === null) continue;
+      const value = JSON.stringify({ stamp: f.stamp, notes: f.notes });
+      if (this.db.prepare('SELECT value FROM meta WHERE key = ?').get(`${LISTING}${f.path}`)?.value === value) continue;
+      this.db.transaction(() => keep.run(`${LISTING}${f.path}`, value))();
+      written = true;
     }
     let done = 0;
     for (const u of toRead) {
@@ -210,12 +255,13 @@ export class SessionCatalog {
       let facts: SessionFacts | null = null;
       let error: string | null = null;
       try {
-        facts = await (options.extract ?? extractSession)(u.path, u.sessionKey === '' ? undefined : u.sessionKey);
+        facts = await (extract as NonNullable<typeof extract>)(u.path, u.sessionKey === '' ? undefined : u.sessionKey);
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);
         problems.push(`${u.path}${u.sessionKey ? ` --session ${u.sessionKey}` : ''}: not indexed for search (${error})`);
       }
       this.db.transaction(() => this.writeContent(u, head, facts, error))();
+      written = true;
       done++;
       options.onProgress?.(done, toRead.length, u.path);
     }
@@ -234,19 +280,28 @@ export class SessionCatalog {
         removed++;
       }
     }
+    const listedNow = new Set(walked.folders.map((f) => f.path));
+    for (const r of this.db.prepare('SELECT key FROM meta WHERE key LIKE ?').all(`${LISTING}%`)) {
+      const folder = (r.key as string).slice(LISTING.length);
+      const underWalked = walkedRoots.some((w) => w.harness === 'opencode' && isInside(folder, w.path));
+      if (listedNow.has(folder) || (!underWalked && exists(folder))) continue;
+      this.db.transaction(() => this.db.prepare('DELETE FROM meta WHERE key = ?').run(r.key))();
+      written = true;
+    }
 
     const out = [...summaries.values()].map((x) => x.summary).sort(newestFirst);
     return {
       path: this.path,
       roots: walked.roots,
       sessions: all.length,
-      reused: all.length - toScan.length - walked.listed.length,
+      reused: all.length - toScan.length - walked.listed.filter((s) => !s.cached).length,
       scanned: toScan.length,
       added,
       changed,
       appended,
       removed,
       rebuilt: this.rebuilt,
+      written: written || removed > 0,
       summaries: out,
       problems,
     };
@@ -258,7 +313,7 @@ export class SessionCatalog {
     const values = [
       u.harness,
       u.stamps,
-      JSON.stringify(kept),
+      JSON.stringify(u.listed ? kept : { ...kept, scanner: SCANNER_VERSIONS[u.harness] }),
       summary.id,
       summary.project,
       summary.harnessVersion,
@@ -355,9 +410,8 @@ export function catalogDir(options: DiscoverOptions): { dir: string | null; prob
   const env = options.env ?? process.env;
   const home = options.home ?? homedir();
   const dir = options.indexDir ?? indexDir(env, home);
-  const forbidden = harnessFolders(resolveRoots({ ...options, roots: [] }).concat(resolveRoots(options)), home);
-  const inside = forbidden.find((f) => isInside(dir, f));
-  if (inside === undefined) return { dir, problem: null };
+  const inside = harnessFolderHolding(dir, options);
+  if (inside === null) return { dir, problem: null };
   return {
     dir: null,
     problem: `the index folder ${dir} is inside ${inside}, a harness's own folder: Palimpsest never writes there (set PALIMPSEST_CACHE_DIR elsewhere)`,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ParsedArgs } from '../command/args';
 import type { Io } from '../command/io';
-import { indexDir } from '../discovery/index-cache';
+import { indexDir } from '../discovery/cache-folder';
 import { ContentCountCache } from '../tokens/cache';
 import { CountStore, STORE_FILE } from '../tokens/store';
 

@@ -1,5 +1,6 @@
 import { parseArgs, UsageError, type ParsedArgs } from '../command/args';
-import { discoverSessions, type Discovery } from '../discovery/discover';
+import { listSessions } from '../catalog/list';
+import type { Discovery } from '../discovery/discover';
 import { ALIASES, parseRootFlag } from '../discovery/locations';
 import { scanInParallel } from '../discovery/parallel';
 import { HARNESSES, type Harness, type SessionSummary } from '../discovery/types';
@@ -81,7 +82,7 @@ export async function runLs(args: LsArgs, io: LsIo, clean: number): Promise<numb
   });
   // A --root of a harness not asked for by --harness is still listed.
   const wanted = harnesses ? [...new Set([...harnesses, ...roots.map((r) => r.harness)])] : undefined;
-  const d = await discoverSessions({
+  const d = await listSessions({
     roots,
     useIndex: !args.flags.has('no-cache'),
     scanMany: scanInParallel,
@@ -174,7 +175,7 @@ export function renderLs(d: Discovery): string {
   );
   out.push(
     d.index.path === null
-      ? `index: not used (--no-cache); ${d.index.scanned} scanned`
+      ? `index: not used${d.index.problems.length > 0 ? '' : ' (--no-cache)'}; ${d.index.scanned} scanned`
       : `index: ${d.index.hits} from ${d.index.path}, ${d.index.scanned} scanned${d.index.written ? ', updated' : ''}`,
   );
   return out.join('\n');

@@ -5,6 +5,7 @@ import { ALIASES, parseRootFlag } from '../discovery/locations';
 import { scanInParallel } from '../discovery/parallel';
 import { HARNESSES } from '../discovery/types';
 import { HIT_END, HIT_START, searchCatalog, SearchQueryError, type SearchFilters, type SearchHit, sinceOf } from '../catalog/search';
+import { extractSession } from '../catalog/extract';
 import { catalogDir, SessionCatalog } from '../catalog/update';
 
 /**
@@ -112,6 +113,7 @@ export async function searchCommand(args: ParsedArgs, io: Io): Promise<number> {
     const report = await catalog.update({
       ...options,
       content: true,
+      extract: extractSession,
       ...(tty ? { onProgress: (done: number, total: number) => process.stderr.write(`\rindexing ${done}/${total} sessions…`) } : {}),
     });
     if (tty && report.added + report.changed + report.appended > 0) process.stderr.write('\r\u001b[K');

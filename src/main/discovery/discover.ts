@@ -1,8 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { SessionIndex, harnessFolders, indexDir } from './index-cache';
 import { type LocateOptions, type Root, resolveRoots } from './locations';
-import { listOpenCode } from './opencode';
+import { listOpenCode, listingStamp } from './opencode';
 import { scanSession } from './scan';
 import type { Harness, ScanResult, SessionCandidate, SessionSummary } from './types';
 import { walkRoot } from './walk';
@@ -10,13 +8,15 @@ import { walkRoot } from './walk';
 export interface DiscoverOptions extends LocateOptions {
   /** Only these harnesses (default: all). */
   readonly harnesses?: readonly Harness[];
-  /** Use the persistent index (default true). */
+  /**
+   * List through the session index (src/main/catalog/list.ts; default true); false: scan every
+   * session (`--no-cache`). discoverSessions itself never uses the index.
+   */
   readonly useIndex?: boolean;
-  /** The index folder; default from PALIMPSEST_CACHE_DIR / XDG_CACHE_HOME / ~/.cache. */
+  /** The session index's folder (src/main/catalog); default from PALIMPSEST_CACHE_DIR / XDG_CACHE_HOME / ~/.cache. */
   readonly indexDir?: string;
   /** Scans sessions the index does not hold; default: in this thread (see ./parallel.ts for workers). */
   readonly scanMany?: (candidates: readonly SessionCandidate[]) => ScanResult[] | Promise<ScanResult[]>;
-  readonly now?: number;
 }
 
 export interface RootReport extends Root {
@@ -28,7 +28,7 @@ export interface Discovery {
   readonly sessions: SessionSummary[];
   readonly roots: RootReport[];
   readonly index: {
-    /** The index file, or null with `--no-cache`. */
+    /** The index file, or null when none was used (`--no-cache`, or it could not be: see `problems`). */
     readonly path: string | null;
     readonly hits: number;
     readonly scanned: number;
@@ -45,16 +45,35 @@ export interface Walked {
   readonly roots: RootReport[];
   /** Sessions to scan (or find in an index), one per path. */
   readonly candidates: SessionCandidate[];
-  /** OpenCode's sessions, listed from their databases and storage trees. */
+  /** OpenCode's sessions, listed from their databases and storage trees (or kept: `cached`). */
   readonly listed: SessionSummary[];
+  /** Each OpenCode data folder, and whether it was listed in this run. */
+  readonly folders: ListedFolder[];
   readonly problems: string[];
 }
+
+/** An OpenCode data folder as the walk listed it. */
+export interface ListedFolder {
+  readonly path: string;
+  /** What its listing depends on (./opencode.ts listingStamp); null: listed every time. */
+  readonly stamp: string | null;
+  /** Listed in this run (not kept), and without error. */
+  readonly fresh: boolean;
+  /** What its listing said (damaged rows …), in sentences. */
+  readonly notes: readonly string[];
+}
+
+/**
+ * A listing kept from an earlier run for a data folder whose stamp is `stamp` (the session index),
+ * or null to list the folder now.
+ */
+export type KeptListing = (c: SessionCandidate, stamp: string) => { sessions: SessionSummary[]; notes: string[] } | null;
 
 /**
  * Walks the roots discovery looks in (every harness's, or `harnesses`'), without reading a session:
  * what `discoverSessions` and the session index (src/main/catalog) both start from. Never throws.
  */
-export async function walkSessions(options: DiscoverOptions = {}): Promise<Walked> {
+export async function walkSessions(options: DiscoverOptions = {}, kept?: KeptListing): Promise<Walked> {
   const want = options.harnesses ? new Set(options.harnesses) : null;
   const roots = resolveRoots(options).filter((r) => !want || want.has(r.harness));
 
@@ -62,6 +81,7 @@ export async function walkSessions(options: DiscoverOptions = {}): Promise<Walke
   const reports: RootReport[] = [];
   const candidates: SessionCandidate[] = [];
   const listed: SessionSummary[] = [];
+  const folders: ListedFolder[] = [];
   const seen = new Set<string>();
   const walked = new Set<string>();
   for (const root of roots) {
@@ -82,8 +102,15 @@ export async function walkSessions(options: DiscoverOptions = {}): Promise<Walke
     let n = 0;
     for (const c of w.candidates) {
       if (c.harness === 'opencode') {
-        // One folder, many sessions: listed below, never scanned nor kept in the index.
-        n += (await listOpenCode(c, problems)).map((s) => listed.push(s)).length;
+        // One folder, many sessions: listed rather than scanned, or the listing kept when its databases are unchanged.
+        const stamp = listingStamp(c);
+        const hit = stamp !== null && kept ? kept(c, stamp) : null;
+        const notes: string[] = [];
+        const got = hit ? hit.sessions.map((s) => ({ ...s, cached: true })) : await listOpenCode(c, notes);
+        if (hit) notes.push(...hit.notes);
+        problems.push(...notes);
+        folders.push({ path: c.path, stamp, fresh: !hit && got !== null, notes });
+        n += (got ?? []).map((s) => listed.push(s)).length;
         continue;
       }
       if (seen.has(c.path)) continue;
@@ -93,72 +120,38 @@ export async function walkSessions(options: DiscoverOptions = {}): Promise<Walke
     }
     reports.push({ ...root, exists: w.exists, sessions: n });
   }
-  return { roots: reports, candidates, listed, problems };
+  return { roots: reports, candidates, listed, folders, problems };
 }
 
 /**
  * Lists the local sessions of every harness (or of `harnesses`) from their default roots and the
- * environment's overrides (./locations.ts), summarised by a fast scan (./scan.ts) or, when no file
- * changed, from the persistent index (./index-cache.ts). Never throws for a missing or unreadable
- * folder, file or index: those are reported in `problems`.
+ * environment's overrides (./locations.ts), each summarised by a fast scan (./scan.ts), with no
+ * index: what `palimpsest ls --no-cache` does, and what the listing through the session index
+ * (src/main/catalog/list.ts) falls back to when the index cannot be used. Never throws for a
+ * missing or unreadable folder or file: those are reported in `problems`.
  */
 export async function discoverSessions(options: DiscoverOptions = {}): Promise<Discovery> {
-  const env = options.env ?? process.env;
-  const home = options.home ?? homedir();
-  const now = options.now ?? Date.now();
-  const want = options.harnesses ? new Set(options.harnesses) : null;
-  const roots = resolveRoots(options).filter((r) => !want || want.has(r.harness));
   const { roots: reports, candidates, listed, problems } = await walkSessions(options);
-
-  const useIndex = options.useIndex !== false;
-  const index = useIndex
-    ? SessionIndex.open(
-        options.indexDir ?? indexDir(env, home),
-        harnessFolders(resolveRoots({ ...options, roots: [] }).concat(roots), home),
-      )
-    : SessionIndex.none();
-  const results: (ScanResult | null)[] = candidates.map((c) => index.lookup(c, now));
-  const todo: number[] = [];
-  results.forEach((r, i) => {
-    if (r === null) todo.push(i);
-  });
-  if (todo.length > 0) {
-    const scanned = await (options.scanMany ?? scanEach)(todo.map((i) => candidates[i] as SessionCandidate));
-    todo.forEach((i, k) => {
-      const r = scanned[k] as ScanResult;
-      results[i] = r;
-      index.store(candidates[i] as SessionCandidate, r, now);
-    });
-  }
-  index.prune(now);
-  const written = index.save();
-
-  const fresh = new Set(todo);
+  const results = candidates.length > 0 ? await (options.scanMany ?? scanEach)(candidates) : [];
   const sessions: SessionSummary[] = candidates.map((c, i) => {
     const r = results[i] as ScanResult;
-    let bytes = 0;
-    let mtimeMs = 0;
-    for (const f of c.files) {
-      bytes += f.size;
-      if (f.mtimeMs > mtimeMs) mtimeMs = f.mtimeMs;
-    }
     for (const p of r.problems) problems.push(p);
-    return { ...r, harness: c.harness, path: c.path, bytes, files: c.files.length, mtimeMs, cached: !fresh.has(i) };
+    return summaryOf(c, r);
   });
   sessions.push(...listed);
   sessions.sort(newestFirst);
-  return {
-    sessions,
-    roots: reports,
-    index: {
-      path: useIndex && index.enabled ? index.path : null,
-      hits: index.hits,
-      scanned: todo.length,
-      written,
-      problems: index.problems,
-    },
-    problems,
-  };
+  return { sessions, roots: reports, index: { path: null, hits: 0, scanned: candidates.length, written: false, problems: [] }, problems };
+}
+
+/** A scanned candidate as `ls` lists it: its scan, with its files' total size and newest mtime. */
+function summaryOf(c: SessionCandidate, r: ScanResult): SessionSummary {
+  let bytes = 0;
+  let mtimeMs = 0;
+  for (const f of c.files) {
+    bytes += f.size;
+    if (f.mtimeMs > mtimeMs) mtimeMs = f.mtimeMs;
+  }
+  return { ...r, harness: c.harness, path: c.path, bytes, files: c.files.length, mtimeMs, cached: false };
 }
 
 function exists(p: string): boolean {

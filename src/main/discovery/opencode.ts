@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { readSources } from '../dialects/opencode/sources';
 import type { OpenCodeSessionInfo } from '../dialects/opencode/rows';
 import type { SessionCandidate, SessionSummary } from './types';
@@ -7,8 +9,9 @@ import type { SessionCandidate, SessionSummary } from './types';
  * many, so they are listed (through a private copy of each database) rather than scanned, and
  * each is opened as `<database or storage folder> --session <id>`. A database gives each session's
  * request and compaction counts from its messages (database.ts); a storage tree gives none (null).
+ * Null when the folder could not be listed (said in `problems`).
  */
-export async function listOpenCode(c: SessionCandidate, problems: string[]): Promise<SessionSummary[]> {
+export async function listOpenCode(c: SessionCandidate, problems: string[]): Promise<SessionSummary[] | null> {
   let sessions: readonly OpenCodeSessionInfo[];
   try {
     const got = await readSources(c.path, true, () => null);
@@ -16,7 +19,7 @@ export async function listOpenCode(c: SessionCandidate, problems: string[]): Pro
     problems.push(...(got?.listing.notes ?? []));
   } catch (e) {
     problems.push(`${c.path}: the OpenCode sessions could not be listed (${e instanceof Error ? e.message : String(e)})`);
-    return [];
+    return null;
   }
   // OpenCode copies its JSON trees into the database when it first runs a version that has one and
   // leaves the trees behind: a session in both is listed once, from the database.
@@ -46,4 +49,23 @@ export async function listOpenCode(c: SessionCandidate, problems: string[]): Pro
       cached: false,
     };
   });
+}
+
+const isThere = (p: string): boolean => {
+  try {
+    return statSync(p, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * What the listing of the data folder `c` depends on, to compare with the stamp it was listed at:
+ * the size and mtime of each database and its WAL file (a write to a session changes one of them).
+ * Null — list it every time — when the folder has no database, or has a storage tree (`storage`,
+ * `project`): a tree's session files are not stamped by the walk.
+ */
+export function listingStamp(c: SessionCandidate): string | null {
+  if (c.files.length === 0 || isThere(join(c.path, 'storage')) || isThere(join(c.path, 'project'))) return null;
+  return JSON.stringify(c.files.map((f) => [f.path, f.size, f.mtimeMs]));
 }

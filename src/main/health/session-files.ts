@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { discoverSessions } from '../discovery/discover';
-import { indexDir } from '../discovery/index-cache';
+import { indexDir } from '../discovery/cache-folder';
+import { type DiscoverOptions, type Discovery, discoverSessions } from '../discovery/discover';
 import { scanInParallel } from '../discovery/parallel';
 import type { Harness } from '../discovery/types';
 import { SessionInspector } from '../session/inspector';
@@ -29,6 +29,11 @@ export interface SessionFilesOptions {
   readonly roots?: readonly { harness: Harness; path: string }[];
   /** Keep rows (and `ls`'s index) between runs; default true. */
   readonly useCache?: boolean;
+  /**
+   * Lists the sessions when there are no `targets` nor `dir`: default a scan of every session
+   * (discoverSessions); the CLI passes the session index's listing (src/main/catalog/list.ts).
+   */
+  readonly list?: (options: DiscoverOptions) => Promise<Discovery>;
   /** The cache folder; default Palimpsest's (indexDir). */
   readonly cacheDir?: string;
   /** Sessions loaded at once; default 2. */
@@ -56,7 +61,7 @@ export class SessionFilesHealthSource implements HealthSource {
       for (const p of notSearched) notes.push(`${p} is deeper than ${SEARCH_DEPTH} folders and was not searched`);
       return files.map((p) => ({ key: p, path: p }));
     }
-    const d = await discoverSessions({
+    const d = await (this.options.list ?? discoverSessions)({
       roots: this.options.roots ?? [],
       useIndex: this.options.useCache !== false,
       scanMany: scanInParallel,

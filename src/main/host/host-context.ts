@@ -8,7 +8,7 @@ import type { DiscoverOptions } from '../discovery/discover';
 import type { EndpointApprovals } from '../providers/endpoints';
 import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import { Library, type Confirm, type Picker } from '../library/library';
-import { indexDir } from '../discovery/index-cache';
+import { indexDir } from '../discovery/cache-folder';
 
 /**
  * What every host (the web host, the Electron shell, the end-to-end harness) builds from its

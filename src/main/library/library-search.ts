@@ -2,6 +2,7 @@ import type { LibraryHit } from '../../shared/api/library-contract';
 import { ApiFailure } from '../access/failure';
 import { HIT_END, HIT_START, searchCatalog, SearchQueryError, type SearchFilters, sinceOf } from '../catalog/search';
 import { exclusive } from '../catalog/queue';
+import { extractSession } from '../catalog/extract';
 import { catalogDir, SessionCatalog } from '../catalog/update';
 import type { DiscoverOptions } from '../discovery/discover';
 
@@ -65,7 +66,7 @@ async function searchNow(options: DiscoverOptions, input: LibrarySearchInput): P
   if (where.dir === null) throw new ApiFailure('NOT_AVAILABLE', where.problem ?? 'No folder for the session index.');
   const catalog = SessionCatalog.open(where.dir);
   try {
-    const report = await catalog.update({ ...options, content: true });
+    const report = await catalog.update({ ...options, content: true, extract: extractSession });
     const under = report.roots.filter((r) => r.exists).map((r) => r.path);
     let hits;
     try {

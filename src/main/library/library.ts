@@ -5,8 +5,9 @@ import type { PathPolicy } from '../access/path-policy';
 import { canonicalPath as canonical } from '../files/canonical';
 import { CatalogHealthSource } from '../catalog/health-source';
 import { catalogDir } from '../catalog/update';
-import { discoverSessions, type DiscoverOptions, type Discovery as MachineDiscovery } from '../discovery/discover';
+import type { DiscoverOptions, Discovery as MachineDiscovery } from '../discovery/discover';
 import { scanInParallel } from '../discovery/parallel';
+import { listSessions } from '../catalog/list';
 import { listing, type FolderListing } from './listing';
 import { scanFolder } from './folder-scan';
 import { searchLibrary, type LibrarySearchInput, type LibrarySearchResult } from './library-search';
@@ -134,9 +135,9 @@ export class Library implements PathPolicy {
     const failures: string[] = [];
     if (this.options.machine !== false) {
       try {
-        machine = await discoverSessions(this.options.machine ?? {});
+        machine = await listSessions(this.options.machine ?? {});
       } catch (err: unknown) {
-        // discoverSessions reports what it cannot read; a throw is a bug, said once and not fatal to the folders.
+        // listSessions reports what it cannot read; a throw is a bug, said once and not fatal to the folders.
         failures.push(`Discovery of this machine's sessions failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     }

@@ -1,9 +1,11 @@
-import { appendFile, copyFile, cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, cp, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/main/catalog/db';
+import { listSessions } from '../../../src/main/catalog/list';
+import { CATALOG_FILE as INDEX_FILE } from '../../../src/main/catalog/store';
 import { discoverSessions, type DiscoverOptions } from '../../../src/main/discovery/discover';
-import { INDEX_FILE } from '../../../src/main/discovery/index-cache';
 import type { Harness, SessionSummary } from '../../../src/main/discovery/types';
 
 /*
@@ -213,90 +215,128 @@ describe('discovery over a fake home', () => {
   });
 });
 
-describe('the persistent index', () => {
-  it('is written on the first run, answers the second without scanning, and is not touched when nothing changed', async () => {
-    const first = await discoverSessions(opts());
+describe('the listing through the session index (listSessions)', () => {
+  it('writes the index on the first run, answers the second without scanning, and writes nothing when nothing changed', async () => {
+    const first = await listSessions(opts());
     expect(first.index).toMatchObject({ path: join(cache, INDEX_FILE), hits: 0, scanned: 8, written: true, problems: [] });
-    const text = await readFile(join(cache, INDEX_FILE), 'utf8');
-    const second = await discoverSessions(opts());
+    const strip = (ss: readonly SessionSummary[]) => ss.map(({ cached: _c, ...rest }) => rest);
+    // The same sessions, in the same order, as a scan without the index.
+    expect(strip(first.sessions)).toEqual(strip((await discoverSessions(opts())).sessions));
+    const before = await stat(join(cache, INDEX_FILE));
+    const second = await listSessions(opts());
     expect(second.index).toMatchObject({ hits: 8, scanned: 0, written: false });
     expect(second.sessions.every((s) => s.cached)).toBe(true);
-    const strip = (ss: readonly SessionSummary[]) => ss.map(({ cached: _c, ...rest }) => rest);
     expect(strip(second.sessions)).toEqual(strip(first.sessions));
-    expect(await readFile(join(cache, INDEX_FILE), 'utf8')).toBe(text);
-    expect((await readdir(cache)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const after = await stat(join(cache, INDEX_FILE));
+    expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
   });
 
   it('re-scans a session whose file grew, whose mtime changed, or that gained a subagent file — and only it', async () => {
-    await discoverSessions(opts());
+    await listSessions(opts());
     const project = join(home, '.claude', 'projects', '-home-ada-spotter');
     const small = join(project, '55604662-cf2a-4331-851a-ec234028f8ca.jsonl');
     const lines = (await readFile(join(CC, 'tool_heavy.jsonl'), 'utf8')).split('\n').filter(Boolean);
     // Appended: a new model call (its session id is another's, which changes nothing here).
     await appendFile(small, `${lines.find((l) => l.includes('"type":"assistant"')) as string}\n`);
-    let d = await discoverSessions(opts());
+    let d = await listSessions(opts());
     expect(d.index).toMatchObject({ hits: 7, scanned: 1 });
     expect(d.sessions.find((s) => s.path === small)?.requests).toBe(2);
 
     const later = new Date(Date.now() + 60_000);
     await utimes(join(project, `${BIG}.jsonl`), later, later);
-    d = await discoverSessions(opts());
+    d = await listSessions(opts());
     expect(d.index).toMatchObject({ hits: 7, scanned: 1 });
 
     await copyFile(join(CC, BIG, 'subagents', 'agent-a2898e3.jsonl'), join(project, BIG, 'subagents', 'agent-anew.jsonl'));
-    d = await discoverSessions(opts());
+    d = await listSessions(opts());
     expect(d.index).toMatchObject({ hits: 7, scanned: 1 });
     expect(d.sessions.find((s) => s.id === BIG)?.files).toBe(4);
 
     await rm(small);
-    d = await discoverSessions(opts());
+    d = await listSessions(opts());
     expect(d.index).toMatchObject({ hits: 7, scanned: 0 });
+    expect(d.sessions).toHaveLength(7);
   });
 
-  it('reports a corrupt index and rebuilds it, never failing', async () => {
-    await discoverSessions(opts());
-    await writeFile(join(cache, INDEX_FILE), '{"palimpsestIndex":1,"entries":{"x":');
-    const d = await discoverSessions(opts());
+  it('scans again a summary made by another version of its scanner', async () => {
+    await listSessions(opts());
+    const db = openDatabase(join(cache, INDEX_FILE));
+    const row = db.prepare("SELECT id, summary FROM sessions WHERE harness = 'rind'").get();
+    db.prepare('UPDATE sessions SET summary = ? WHERE id = ?').run(
+      JSON.stringify({ ...(JSON.parse(row?.summary as string) as object), scanner: -1, requests: 999 }),
+      row?.id,
+    );
+    db.close();
+    const d = await listSessions(opts());
+    expect(d.index).toMatchObject({ hits: 7, scanned: 1 });
+    expect(byHarness(d.sessions, 'rind').map((s) => s.requests)).toEqual([8]);
+  });
+
+  it('reports a corrupt index or one of another schema, rebuilds it, never failing', async () => {
+    await listSessions(opts());
+    // The file and its WAL (SQLite reads pages from the WAL first) replaced by what is not a database.
+    await rm(join(cache, `${INDEX_FILE}-wal`), { force: true });
+    await rm(join(cache, `${INDEX_FILE}-shm`), { force: true });
+    await writeFile(join(cache, INDEX_FILE), 'not a database '.repeat(100));
+    const d = await listSessions(opts());
     expect(d.index.problems).toEqual([expect.stringMatching(/is corrupt .*; it is rebuilt/)]);
     expect(d.index).toMatchObject({ hits: 0, scanned: 8, written: true });
     expect(d.sessions).toHaveLength(8);
-    const again = await discoverSessions(opts());
+    const again = await listSessions(opts());
     expect(again.index).toMatchObject({ hits: 8, scanned: 0, problems: [] });
 
-    // A damaged entry is dropped (and re-scanned), the others stand.
-    const doc = JSON.parse(await readFile(join(cache, INDEX_FILE), 'utf8')) as {
-      entries: Record<string, { result: { requests: unknown } }>;
-    };
-    const key = Object.keys(doc.entries)[0] as string;
-    (doc.entries[key] as { result: { requests: unknown } }).result.requests = 'many';
-    await writeFile(join(cache, INDEX_FILE), JSON.stringify(doc));
-    const third = await discoverSessions(opts());
-    expect(third.index).toMatchObject({ hits: 7, scanned: 1 });
-    expect(third.index.problems).toEqual([expect.stringMatching(/1 damaged entry/)]);
-
-    // Not an index at all.
-    await writeFile(join(cache, INDEX_FILE), '[1,2,3]');
-    expect((await discoverSessions(opts())).index.problems).toEqual([expect.stringMatching(/not a Palimpsest session index/)]);
+    const db = openDatabase(join(cache, INDEX_FILE));
+    db.prepare("UPDATE meta SET value = '0' WHERE key = 'schema'").run();
+    db.close();
+    const third = await listSessions(opts());
+    expect(third.index).toMatchObject({ hits: 0, scanned: 8, problems: [expect.stringMatching(/has schema 0.*it is rebuilt/)] });
   });
 
   it('is never written into a harness folder, and is not used with --no-cache', async () => {
     const inside = join(home, '.claude', 'cache');
-    const d = await discoverSessions({ home, env: { PALIMPSEST_CACHE_DIR: inside }, platform: 'linux' });
+    const d = await listSessions({ home, env: { PALIMPSEST_CACHE_DIR: inside }, platform: 'linux' });
     expect(d.sessions).toHaveLength(8);
     expect(d.index.path).toBeNull();
-    expect(d.index.problems).toEqual([expect.stringMatching(/inside .*\.claude.*never writes there/)]);
+    expect(d.index.problems).toEqual([expect.stringMatching(/inside .*\.claude.*never writes there.*the sessions were scanned/)]);
     await expect(readdir(inside)).rejects.toThrow();
 
-    const none = await discoverSessions(opts({ useIndex: false }));
-    expect(none.index).toMatchObject({ path: null, hits: 0, scanned: 8, written: false });
+    const none = await listSessions(opts({ useIndex: false }));
+    expect(none.index).toMatchObject({ path: null, hits: 0, scanned: 8, written: false, problems: [] });
     await expect(readdir(cache)).rejects.toThrow();
+  });
+
+  it('lists by scanning, with a note, when the index folder cannot hold a database', async () => {
+    await mkdir(join(cache, '..'), { recursive: true });
+    await writeFile(cache, 'a file where the folder should be');
+    const d = await listSessions(opts());
+    expect(d.sessions).toHaveLength(8);
+    expect(d.index).toMatchObject({ path: null, scanned: 8 });
+    expect(d.index.problems).toEqual([expect.stringMatching(/could not be opened .*; the sessions were scanned/)]);
+  });
+
+  it('lists by scanning, with a note, when another process holds the index past the busy timeout', async () => {
+    await listSessions(opts({ harnesses: ['rind'] }));
+    // Another connection writing, and not done: a run that must write waits, then does without.
+    const other = openDatabase(join(cache, INDEX_FILE));
+    other.exec('BEGIN IMMEDIATE');
+    other.prepare("INSERT INTO meta (key, value) VALUES ('held', 'x')").run();
+    const held = await listSessions({ ...opts(), busyTimeoutMs: 50 });
+    expect(held.sessions).toHaveLength(8);
+    expect(held.index).toMatchObject({ path: null, scanned: 8 });
+    expect(held.index.problems).toEqual([expect.stringMatching(/could not be updated .*(locked|busy).*; the sessions were scanned/i)]);
+    // A run with nothing to write reads the index as it stands.
+    const reads = await listSessions({ ...opts({ harnesses: ['rind'] }), busyTimeoutMs: 50 });
+    expect(reads.index).toMatchObject({ path: join(cache, INDEX_FILE), hits: 1, scanned: 0, problems: [] });
+    other.exec('COMMIT');
+    other.close();
+    expect((await listSessions(opts())).index).toMatchObject({ hits: 1, scanned: 7, problems: [] });
   });
 
   it('lives in XDG_CACHE_HOME, else ~/.cache, when PALIMPSEST_CACHE_DIR is not set', async () => {
     const xdg = await mkdtemp(join(tmpdir(), 'palimpsest-xdgcache-'));
-    await discoverSessions({ home, env: { XDG_CACHE_HOME: xdg }, platform: 'linux', harnesses: ['rind'] });
-    expect(await readdir(join(xdg, 'palimpsest'))).toEqual([INDEX_FILE]);
-    await discoverSessions({ home, env: {}, platform: 'linux', harnesses: ['rind'] });
-    expect(await readdir(join(home, '.cache', 'palimpsest'))).toEqual([INDEX_FILE]);
+    await listSessions({ home, env: { XDG_CACHE_HOME: xdg }, platform: 'linux', harnesses: ['rind'] });
+    expect(await readdir(join(xdg, 'palimpsest'))).toContain(INDEX_FILE);
+    await listSessions({ home, env: {}, platform: 'linux', harnesses: ['rind'] });
+    expect(await readdir(join(home, '.cache', 'palimpsest'))).toContain(INDEX_FILE);
   });
 });

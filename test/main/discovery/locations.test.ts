@@ -2,7 +2,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { indexDir } from '../../../src/main/discovery/index-cache';
+import { indexDir } from '../../../src/main/discovery/cache-folder';
 import { defaultRoots, parseRootFlag, resolveRoots } from '../../../src/main/discovery/locations';
 
 const home = '/home/ada';

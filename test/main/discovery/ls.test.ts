@@ -77,7 +77,7 @@ describe('palimpsest ls', () => {
     expect(j.roots).toEqual([
       { harness: 'claude-code', path: join(base, 'claude', 'projects'), source: '--root', exists: true, sessions: 1 },
     ]);
-    expect(j.index).toEqual({ path: join(base, 'cache', 'sessions-index.json'), hits: 0, scanned: 1, written: true, problems: [] });
+    expect(j.index).toEqual({ path: join(base, 'cache', 'index.db'), hits: 0, scanned: 1, written: true, problems: [] });
   });
 
   it("prints a table with a footer, through the CLI's command table when it has `ls`", async () => {
@@ -87,7 +87,7 @@ describe('palimpsest ls', () => {
     const text = out.join('\n');
     expect(text).toMatch(/^HARNESS\s+STARTED\s+PROJECT\s+SIZE\s+REQUESTS\s+COMPACTIONS\s+PATH/);
     expect(text).toMatch(/codex\s+2026-02-23 \d\d:\d\dZ\s+\S+\s+5\.4 kB\s+1\s+0\s+\S+rollout-2026-02-23T13-19-38/);
-    expect(text).toMatch(/1 session, 5\.4 kB \(codex 1\)\nindex: \d+ from .*sessions-index\.json, \d+ scanned/);
+    expect(text).toMatch(/1 session, 5\.4 kB \(codex 1\)\nindex: \d+ from .*index\.db, \d+ scanned/);
     const viaCli = io();
     const code = await runCli(['ls', '--harness', 'codex', '--root', `codex=${join(base, 'codex')}`], viaCli.io);
     if (code === 2 && viaCli.err.join('').includes('unknown command "ls"')) return; // not wired into main.ts yet

@@ -18,7 +18,7 @@ describe('discovery of OpenCode sessions', () => {
     mkdirSync(data);
     cpSync(join(FIX, 'opencode.db'), join(data, 'opencode.db'));
     cpSync(join(FIX, 'storage-0.5', 'project'), join(data, 'project'), { recursive: true });
-    const d = await discoverSessions({ harnesses: ['opencode'], env: { XDG_DATA_HOME: xdg }, home: xdg, useIndex: false });
+    const d = await discoverSessions({ harnesses: ['opencode'], env: { XDG_DATA_HOME: xdg }, home: xdg });
     expect(d.problems).toEqual([]);
     expect(d.roots).toEqual([{ harness: 'opencode', path: data, source: '$XDG_DATA_HOME', exists: true, sessions: 2 }]);
     expect(d.sessions.map((s) => [s.id, s.path, s.harnessVersion, s.title])).toEqual([
@@ -35,7 +35,7 @@ describe('discovery of OpenCode sessions', () => {
   it('looks in ~/.local/share/opencode by default', async () => {
     const home = mkdtempSync(join(tmpdir(), 'oc-home-'));
     dirs.push(home);
-    const d = await discoverSessions({ harnesses: ['opencode'], env: {}, home, useIndex: false });
+    const d = await discoverSessions({ harnesses: ['opencode'], env: {}, home });
     expect(d.roots).toEqual([
       { harness: 'opencode', path: join(home, '.local', 'share', 'opencode'), source: 'default', exists: false, sessions: 0 },
     ]);
