@@ -3,6 +3,8 @@ import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { RULES } from '../../shared/diagnostics/registry';
 import { HEALTH_ROW_VERSION, SessionHealth } from '../../shared/health/row';
+import { harnessFolderHolding } from '../discovery/cache-folder';
+import type { LocateOptions } from '../discovery/locations';
 import { readRegularFileSync } from '../files/open-regular';
 
 /*
@@ -13,7 +15,8 @@ import { readRegularFileSync } from '../files/open-regular';
  * are unchanged, and only by the same row version and rule catalog (a rule added or removed changes
  * the findings). Written whole to a temporary name and renamed over the old one, only when rows
  * were added. A file that cannot be read or parsed is reported and rebuilt — never fatal. It is a
- * cache: deleting it loses nothing but time.
+ * cache: deleting it loses nothing but time. Like the session index, it is never written inside a
+ * harness's own folders: a cache folder set there is refused, said, and the rows are not kept.
  */
 
 export const HEALTH_CACHE_FILE = 'health-rows.json';
@@ -48,8 +51,16 @@ export class HealthCache {
 
   private constructor(readonly path: string | null) {}
 
-  /** Reads the cache in `dir`; never throws. */
-  static open(dir: string): HealthCache {
+  /** Reads the cache in `dir`; never throws. `locate`: where the harnesses' folders are (default this machine's). */
+  static open(dir: string, locate: LocateOptions = {}): HealthCache {
+    const inside = harnessFolderHolding(dir, locate);
+    if (inside !== null) {
+      const refused = new HealthCache(null);
+      refused.problems.push(
+        `the health cache folder ${dir} is inside ${inside}, a harness's own folder: Palimpsest never writes there, so health rows are not kept (set PALIMPSEST_CACHE_DIR elsewhere)`,
+      );
+      return refused;
+    }
     const cache = new HealthCache(join(dir, HEALTH_CACHE_FILE));
     let text: string;
     try {

@@ -83,7 +83,10 @@ export class SessionFilesHealthSource implements HealthSource {
   async rows(onProgress?: (p: HealthProgress) => void, signal?: AbortSignal): Promise<HealthRows> {
     const notes: string[] = [];
     const targets = await this.targets(notes);
-    const cache = this.options.useCache === false ? HealthCache.none() : HealthCache.open(this.options.cacheDir ?? indexDir());
+    const cache =
+      this.options.useCache === false
+        ? HealthCache.none()
+        : HealthCache.open(this.options.cacheDir ?? indexDir(), { roots: this.options.roots ?? [] });
     const rows: (SessionHealth | null)[] = new Array<SessionHealth | null>(targets.length).fill(null);
     const problems: HealthProblem[] = [];
     let cached = 0;
