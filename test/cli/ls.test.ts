@@ -88,6 +88,15 @@ describe.skipIf(!wired)(`palimpsest ls (built)${wired ? '' : ` — skipped: ${pr
     expect(r.stdout).toMatch(/^HARNESS/);
   });
 
+  it('lists by scanning, with a note on stderr, when the index cannot be opened, and still exits 0', () => {
+    writeFileSync(join(base, 'not-a-folder'), 'a file where the cache folder should be');
+    const r = run(['ls', '--harness', 'codex'], { PALIMPSEST_CACHE_DIR: join(base, 'not-a-folder') });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/palimpsest ls: the index in .*not-a-folder could not be opened .*; the sessions were scanned/);
+    expect(r.stdout).toMatch(/^HARNESS/);
+    expect(r.stdout).toMatch(/\nindex: not used; 1 scanned\n$/);
+  });
+
   it('exits 2 on bad usage', () => {
     const r = run(['ls', '--root', 'nonsense']);
     expect(r.code).toBe(2);
