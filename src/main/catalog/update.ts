@@ -94,6 +94,9 @@ interface Unit {
 
 const keyOf = (path: string, sessionKey: string): string => `${path}\u0000${sessionKey}`;
 
+/** Session summaries written in one transaction. */
+const SUMMARY_BATCH = 200;
+
 /** The `meta` key of an OpenCode data folder's kept listing, before the folder's path. */
 const LISTING = 'opencode-listing:';
 
@@ -227,15 +230,26 @@ export class SessionCatalog {
     let changed = 0;
     let appended = 0;
     const toRead = content ? all.filter((u) => before.get(u.key)?.contentStamps !== u.stamps) : [];
-    const writeSummary = this.db.transaction((u: Unit, summary: SessionSummary, head: string) => this.upsert(u, summary, head));
+    // Summaries are written a batch at a time: one commit per session would cost a first listing more
+    // than its scan, and a batch still holds the write lock for milliseconds only.
+    const writeSummaries = this.db.transaction((batch: readonly [Unit, SessionSummary, string][]) => {
+      for (const [u, summary, head] of batch) this.upsert(u, summary, head);
+    });
+    let batch: [Unit, SessionSummary, string][] = [];
     for (const u of all) {
       const s = before.get(u.key);
       const sum = summaries.get(u.key);
       // Kept, or listed again with the same stamps: the row stands.
       if (!sum || sum.cached || (u.listed && s && s.stamps === u.stamps)) continue;
-      writeSummary(u, sum.summary, u.mainPath ? headHash(u.mainPath) : '');
+      // The head hash tells an append at the next content read; a row without content needs none yet.
+      batch.push([u, sum.summary, content && u.mainPath ? headHash(u.mainPath) : '']);
+      if (batch.length === SUMMARY_BATCH) {
+        writeSummaries(batch);
+        batch = [];
+      }
       written = true;
     }
+    if (batch.length > 0) writeSummaries(batch);
     // A folder's listing is kept after its rows, so that a kept listing always has them.
     const keep = this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
     for (const f of walked.folders) {
