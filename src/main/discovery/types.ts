@@ -3,7 +3,7 @@ export type Harness = 'claude-code' | 'codex' | 'dsh' | 'rind' | 'cosh' | 'palim
 
 export const HARNESSES: readonly Harness[] = ['claude-code', 'codex', 'dsh', 'rind', 'cosh', 'palimpsest', 'gemini-cli', 'opencode'];
 
-/** One file of a session, as found on disk: what the persistent index is keyed by. */
+/** One file of a session, as found on disk: what the session index stamps a session by. */
 export interface FileStamp {
   readonly path: string;
   readonly size: number;
