@@ -40,12 +40,29 @@ export interface SearchHit {
   readonly rank: number;
 }
 
+/**
+ * Matches ranked at most. bm25 is worked out for every match the sort passes over, and a word in a
+ * third of all items (the redacted Codex samples' placeholder) made one query take 0.7–1.4 s on the
+ * 1 GB bench library; ranking this many keeps any query near the others (docs/search.md, "Figures").
+ */
+export const RANK_CAP = 5_000;
+
+export interface SearchAnswer {
+  /** Best first. */
+  readonly hits: SearchHit[];
+  /**
+   * null: every match was ranked, the hits are the best of all. A number: more matches than that;
+   * the hits are the best of that many, the ones indexed last (the rest were not ranked).
+   */
+  readonly capped: number | null;
+}
+
 /** A query FTS5 rejects (unbalanced quote, a bare operator…): bad usage, said in a sentence. */
 export class SearchQueryError extends Error {}
 
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export function searchCatalog(db: Database, query: string, filters: SearchFilters = {}, limit = 50): SearchHit[] {
+export function searchCatalog(db: Database, query: string, filters: SearchFilters = {}, limit = 50, cap = RANK_CAP): SearchAnswer {
   if (query.trim() === '') throw new SearchQueryError('the query is empty');
   const where: string[] = ['item_text MATCH ?'];
   const params: unknown[] = [query];
@@ -73,14 +90,15 @@ export function searchCatalog(db: Database, query: string, filters: SearchFilter
     where.push(`(${filters.under.map(() => "(s.path = ? OR s.path LIKE ? ESCAPE '\\')").join(' OR ')})`);
     for (const u of filters.under) params.push(u, `${likeEscape(u.replace(/[\\/]+$/, ''))}/%`);
   }
-  // Ranked first, snippets after: a snippet is made for the rows kept only, not for every match
-  // the sort passes over (a common word matches hundreds of thousands of items).
+  // Ranked first, snippets after: a snippet is made for the rows kept only, not for every match.
+  // At most `cap` + 1 matches are taken, the last indexed first (FTS5 walks its rowids downwards
+  // without sorting), and ranked here: one more than `cap` says the ranking is not of every match.
   // CROSS JOIN keeps the full-text match as the outer loop: the planner would otherwise start from a
   // filtered sessions table and run the match once per item.
   const sql = `SELECT item_text.rowid AS id, bm25(item_text) AS rank
     FROM item_text CROSS JOIN items i ON i.id = item_text.rowid CROSS JOIN sessions s ON s.id = i.session
-    WHERE ${where.join(' AND ')} ORDER BY rank LIMIT ?`;
-  params.push(limit);
+    WHERE ${where.join(' AND ')} ORDER BY item_text.rowid DESC LIMIT ?`;
+  params.push(cap + 1);
   let ranked;
   try {
     ranked = db.prepare(sql).all(...params);
@@ -93,13 +111,30 @@ export function searchCatalog(db: Database, query: string, filters: SearchFilter
       );
     throw e;
   }
+  const capped = ranked.length > cap ? cap : null;
+  if (capped !== null) ranked.pop();
+  // bm25, lower is better; ties in index order, the last indexed first, as the cap reads them.
+  ranked.sort((a, b) => Number(a.rank) - Number(b.rank) || Number(b.id) - Number(a.id));
+  const kept = ranked.slice(0, limit);
+  const ids = kept.map((r) => Number(r.id));
+  // The snippets in one pass of the match over the kept rows' span: asked for row by row, a prefix
+  // query merges the lists of every word it names once per row (8 ms each for REDACTED* on the
+  // bench library). A snippet is made only for a kept row (CASE), not for every row passed over.
+  const snips = new Map<number, string>();
+  if (ids.length > 0) {
+    for (const r of db
+      .prepare(
+        `SELECT rowid AS id, CASE WHEN rowid IN (SELECT value FROM json_each(?)) THEN snippet(item_text, 0, '${HIT_START}', '${HIT_END}', '…', 16) END AS snip
+        FROM item_text WHERE item_text MATCH ? AND rowid BETWEEN ? AND ?`,
+      )
+      .all(JSON.stringify(ids), query, Math.min(...ids), Math.max(...ids)))
+      if (r.snip !== null) snips.set(Number(r.id), r.snip as string);
+  }
   const one =
-    db.prepare(`SELECT s.path, s.session_key, s.harness, s.project, i.request, i.item_id, i.item_index, i.seq, i.role, i.kind, i.fate,
-      snippet(item_text, 0, '${HIT_START}', '${HIT_END}', '…', 16) AS snip
-    FROM item_text JOIN items i ON i.id = item_text.rowid JOIN sessions s ON s.id = i.session
-    WHERE item_text MATCH ? AND item_text.rowid = ?`);
-  const rows: Row[] = ranked.map((r) => ({ ...(one.get(query, r.id) ?? {}), rank: r.rank }));
-  return rows.map((r) => ({
+    db.prepare(`SELECT s.path, s.session_key, s.harness, s.project, i.request, i.item_id, i.item_index, i.seq, i.role, i.kind, i.fate
+    FROM items i JOIN sessions s ON s.id = i.session WHERE i.id = ?`);
+  const rows: Row[] = kept.map((r) => ({ ...(one.get(r.id) ?? {}), snip: snips.get(Number(r.id)) ?? '', rank: r.rank }));
+  const hits = rows.map((r) => ({
     path: r.path as string,
     session: r.session_key === '' ? null : (r.session_key as string),
     harness: r.harness as string,
@@ -110,6 +145,7 @@ export function searchCatalog(db: Database, query: string, filters: SearchFilter
     fate: (r.fate as string | null) ?? null,
     rank: Number(r.rank),
   }));
+  return { hits, capped };
 }
 
 // eslint-disable-next-line no-control-regex

@@ -4,7 +4,16 @@ import type { Io } from '../command/io';
 import { ALIASES, parseRootFlag } from '../discovery/locations';
 import { scanInParallel } from '../discovery/parallel';
 import { HARNESSES } from '../discovery/types';
-import { HIT_END, HIT_START, searchCatalog, SearchQueryError, type SearchFilters, type SearchHit, sinceOf } from '../catalog/search';
+import {
+  HIT_END,
+  HIT_START,
+  searchCatalog,
+  SearchQueryError,
+  type SearchFilters,
+  type SearchAnswer,
+  type SearchHit,
+  sinceOf,
+} from '../catalog/search';
 import { extractSession } from '../catalog/extract';
 import { catalogDir, SessionCatalog } from '../catalog/update';
 
@@ -55,7 +64,11 @@ function fateText(fate: string | null): string {
   return fate === null ? 'after the latest request' : `${fate} at the latest request`;
 }
 
-function render(hits: readonly SearchHit[], tty: boolean): string {
+/** What a capped search says: the hits are not the best of every match (search.ts, RANK_CAP). */
+export const cappedNote = (cap: number): string =>
+  `more than ${cap.toLocaleString('en')} matches: these are the best of the ${cap.toLocaleString('en')} indexed last, not of all; narrow the query or add filters`;
+
+function render(hits: readonly SearchHit[], capped: number | null, tty: boolean): string {
   if (hits.length === 0) return 'No matches.';
   const out: string[] = [];
   for (const h of hits) {
@@ -64,7 +77,7 @@ function render(hits: readonly SearchHit[], tty: boolean): string {
     out.push(`${where}  ${req}  item ${h.item.id.replace(CONTROL, ' ')} (${h.item.kind})  ${fateText(h.fate)}`);
     out.push(`  ${shown(h.snippet, tty)}`);
   }
-  out.push('', `${hits.length} match${hits.length === 1 ? '' : 'es'}`);
+  out.push('', `${hits.length} match${hits.length === 1 ? '' : 'es'}${capped === null ? '' : ` (${cappedNote(capped)})`}`);
   return out.join('\n');
 }
 
@@ -118,15 +131,16 @@ export async function searchCommand(args: ParsedArgs, io: Io): Promise<number> {
     });
     if (tty && report.added + report.changed + report.appended > 0) process.stderr.write('\r\u001b[K');
     for (const p of report.problems) io.err(`palimpsest search: ${p.replace(CONTROL, ' ')}`);
-    let hits: SearchHit[];
+    let answer: SearchAnswer;
     try {
       // Only the sessions under the roots walked now: the index may hold others, from other roots.
       const under = report.roots.filter((r) => r.exists).map((r) => r.path);
-      hits = searchCatalog(catalog.db, query, { ...filters, under }, limit);
+      answer = searchCatalog(catalog.db, query, { ...filters, under }, limit);
     } catch (e) {
       if (e instanceof SearchQueryError) throw new UsageError(e.message);
       throw e;
     }
+    const { hits, capped } = answer;
     if (args.flags.has('json')) {
       io.out(
         JSON.stringify(
@@ -140,6 +154,8 @@ export async function searchCommand(args: ParsedArgs, io: Io): Promise<number> {
               snippet: h.snippet.replaceAll(HIT_START, '[').replaceAll(HIT_END, ']'),
               fate: h.fate,
             })),
+            // null: every match ranked; a number: more matched, the hits are the best of that many indexed last.
+            capped,
             index: {
               path: report.path,
               sessions: report.sessions,
@@ -151,7 +167,7 @@ export async function searchCommand(args: ParsedArgs, io: Io): Promise<number> {
           2,
         ),
       );
-    } else io.out(render(hits, process.stdout.isTTY === true && process.env.NO_COLOR === undefined));
+    } else io.out(render(hits, capped, process.stdout.isTTY === true && process.env.NO_COLOR === undefined));
     return EXIT_CLEAN;
   } finally {
     catalog.close();

@@ -25,6 +25,8 @@ export interface LibrarySearchInput {
 export interface LibrarySearchResult {
   readonly query: string;
   readonly hits: LibraryHit[];
+  /** null: every match ranked; a number: more matched, the hits are the best of that many indexed last. */
+  readonly capped: number | null;
   readonly sessions: number;
   readonly read: number;
   readonly problems: string[];
@@ -68,16 +70,16 @@ async function searchNow(options: DiscoverOptions, input: LibrarySearchInput): P
   try {
     const report = await catalog.update({ ...options, content: true, extract: extractSession });
     const under = report.roots.filter((r) => r.exists).map((r) => r.path);
-    let hits;
+    let answer;
     try {
-      hits = searchCatalog(catalog.db, input.query, { ...filters, under }, input.max ?? 50);
+      answer = searchCatalog(catalog.db, input.query, { ...filters, under }, input.max ?? 50);
     } catch (e) {
       if (e instanceof SearchQueryError) throw new ApiFailure('BAD_INPUT', e.message);
       throw e;
     }
     return {
       query: input.query,
-      hits: hits.map((h) => ({
+      hits: answer.hits.map((h) => ({
         path: h.path,
         session: h.session,
         harness: h.harness as LibraryHit['harness'],
@@ -90,6 +92,7 @@ async function searchNow(options: DiscoverOptions, input: LibrarySearchInput): P
         ...unmark(h.snippet),
         fate: h.fate,
       })),
+      capped: answer.capped,
       sessions: report.sessions,
       read: report.added + report.changed + report.appended,
       problems: [...(catalog.rebuilt ? [catalog.rebuilt] : []), ...report.problems],

@@ -94,6 +94,9 @@ export function EverywhereSearch(): React.JSX.Element {
         <p className="muted small" role="status">
           {hits.length === 0 ? 'No matches' : `${hits.length} match${hits.length === 1 ? '' : 'es'}`} in {e.result.sessions} sessions
           {e.result.read > 0 ? ` (${e.result.read} indexed now)` : ''}
+          {e.result.capped !== null
+            ? `; more than ${e.result.capped.toLocaleString('en')} matched: these are the best of the ${e.result.capped.toLocaleString('en')} indexed last, not of all — narrow the query or add a filter`
+            : ''}
         </p>
       )}
       {hits.length > 0 && (

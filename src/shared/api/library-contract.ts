@@ -182,6 +182,8 @@ export const LIBRARY_CONTRACT = {
     output: z.object({
       query: z.string(),
       hits: z.array(LibraryHit),
+      /** null: every match was ranked; a number: more matched, and the hits are the best of that many, the ones indexed last. */
+      capped: Count.nullable(),
       /** Sessions the index holds for the roots walked, and how many were read again for this search. */
       sessions: Count,
       read: Count,

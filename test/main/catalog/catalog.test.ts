@@ -81,7 +81,7 @@ describe('the session index', () => {
   it('says whether a hit was still in the model view at the latest request, as the replay does', async () => {
     const c = SessionCatalog.open(cache);
     await c.update(options());
-    const hits = searchCatalog(c.db, '"After compaction"', { has: 'compaction' });
+    const hits = searchCatalog(c.db, '"After compaction"', { has: 'compaction' }).hits;
     expect(hits.length).toBeGreaterThan(0);
     const h = hits[0];
     expect(h?.path).toContain('dag_compact_after_rewind_preserved.jsonl');
@@ -141,7 +141,7 @@ describe('the session index', () => {
     reads = [];
     const r = await again.update(options());
     expect(r.added).toBe(4);
-    expect(searchCatalog(again.db, 'compaction').length).toBeGreaterThan(0);
+    expect(searchCatalog(again.db, 'compaction').hits.length).toBeGreaterThan(0);
     again.close();
   });
 
@@ -173,31 +173,64 @@ describe('search over the index', () => {
   it('takes phrases, prefixes and filters, ranked best first', async () => {
     const c = SessionCatalog.open(cache);
     await c.update(options());
-    const prefix = searchCatalog(c.db, 'interrupt*');
+    const prefix = searchCatalog(c.db, 'interrupt*').hits;
     expect(prefix.length).toBeGreaterThan(0);
     for (const h of prefix) expect(h.snippet.toLowerCase()).toContain(`${HIT_START}interrupt`);
     for (let i = 1; i < prefix.length; i++) expect(prefix[i]?.rank).toBeGreaterThanOrEqual(prefix[i - 1]?.rank as number);
-    const phrase = searchCatalog(c.db, '"Request interrupted by user"');
+    const phrase = searchCatalog(c.db, '"Request interrupted by user"').hits;
     expect(phrase.length).toBeGreaterThan(0);
     expect(phrase.length).toBeLessThanOrEqual(prefix.length);
 
-    expect(searchCatalog(c.db, 'interrupt*', { harness: 'codex' })).toEqual([]);
-    expect(searchCatalog(c.db, 'interrupt*', { harness: 'claude-code' }).length).toBe(prefix.length);
-    expect(searchCatalog(c.db, 'interrupt*', { project: 'no-such-project' })).toEqual([]);
-    expect(searchCatalog(c.db, 'interrupt*', { since: '2099-01-01T00:00:00.000Z' })).toEqual([]);
-    expect(searchCatalog(c.db, 'interrupt*', { model: 'gpt-' })).toEqual([]);
-    const withCompaction = searchCatalog(c.db, 'compaction', { has: 'compaction' });
+    expect(searchCatalog(c.db, 'interrupt*', { harness: 'codex' }).hits).toEqual([]);
+    expect(searchCatalog(c.db, 'interrupt*', { harness: 'claude-code' }).hits.length).toBe(prefix.length);
+    expect(searchCatalog(c.db, 'interrupt*', { project: 'no-such-project' }).hits).toEqual([]);
+    expect(searchCatalog(c.db, 'interrupt*', { since: '2099-01-01T00:00:00.000Z' }).hits).toEqual([]);
+    expect(searchCatalog(c.db, 'interrupt*', { model: 'gpt-' }).hits).toEqual([]);
+    const withCompaction = searchCatalog(c.db, 'compaction', { has: 'compaction' }).hits;
     expect(withCompaction.every((h) => h.path.includes('dag_compact'))).toBe(true);
-    expect(searchCatalog(c.db, 'REDACTED*', { harness: 'codex' }).length).toBeGreaterThan(0);
+    expect(searchCatalog(c.db, 'REDACTED*', { harness: 'codex' }).hits.length).toBeGreaterThan(0);
+    c.close();
+  });
+
+  it('says when it ranked only the matches indexed last, and ranks those as a full search would', async () => {
+    const c = SessionCatalog.open(cache);
+    await c.update(options());
+    const all = searchCatalog(c.db, 'REDACTED*', {}, 1000);
+    expect(all.capped).toBeNull();
+    const n = all.hits.length;
+    expect(n).toBeGreaterThanOrEqual(10);
+    // Every match, by bm25, straight from FTS5: what an uncapped search returns, in that order.
+    const fts = c.db
+      .prepare('SELECT rowid AS id, bm25(item_text) AS rank FROM item_text WHERE item_text MATCH ? ORDER BY rank')
+      .all('REDACTED*');
+    expect(fts).toHaveLength(n);
+    expect(all.hits.map((h) => h.rank)).toEqual(fts.map((r) => Number(r.rank)));
+
+    const cap = Math.floor(n / 2);
+    const some = searchCatalog(c.db, 'REDACTED*', {}, 3, cap);
+    expect(some.capped).toBe(cap);
+    expect(some.hits).toHaveLength(3);
+    // The best three of the `cap` matches of highest rowid (indexed last), not of all.
+    const last = new Set(
+      c.db
+        .prepare('SELECT rowid AS id FROM item_text WHERE item_text MATCH ? ORDER BY rowid DESC LIMIT ?')
+        .all('REDACTED*', cap)
+        .map((r) => Number(r.id)),
+    );
+    const best = fts.filter((r) => last.has(Number(r.id))).slice(0, 3);
+    expect(some.hits.map((h) => h.rank)).toEqual(best.map((r) => Number(r.rank)));
+    for (const h of some.hits) expect(h.snippet.toLowerCase()).toContain(`${HIT_START}redacted`);
+    // Exactly `cap` matches: all were ranked, nothing to say.
+    expect(searchCatalog(c.db, 'REDACTED*', {}, 3, n).capped).toBeNull();
     c.close();
   });
 
   it('rejects a query FTS5 cannot parse with a sentence, not a crash', async () => {
     const c = SessionCatalog.open(cache);
     await c.update(options());
-    expect(() => searchCatalog(c.db, '"unbalanced')).toThrow(SearchQueryError);
-    expect(() => searchCatalog(c.db, 'AND')).toThrow(SearchQueryError);
-    expect(() => searchCatalog(c.db, '  ')).toThrow(SearchQueryError);
+    expect(() => searchCatalog(c.db, '"unbalanced').hits).toThrow(SearchQueryError);
+    expect(() => searchCatalog(c.db, 'AND').hits).toThrow(SearchQueryError);
+    expect(() => searchCatalog(c.db, '  ').hits).toThrow(SearchQueryError);
     c.close();
   });
 

@@ -36,7 +36,7 @@ function fakeApi() {
       calls.push(`searchLibrary ${JSON.stringify(input)}`);
       if (input.query === '"bad')
         return Promise.resolve({ ok: false, error: { code: 'BAD_INPUT', message: 'not valid full-text search syntax' } });
-      return ok({ query: input.query as string, hits: [hit], sessions: 5, read: 2, problems: [] });
+      return ok({ query: input.query as string, hits: [hit], capped: null, sessions: 5, read: 2, problems: [] });
     },
     openSession: ({ path }: { path: string }) => {
       calls.push(`open ${path}`);
