@@ -29,7 +29,7 @@
  *   mock       async capture files providers wire
  *   discovery  dialects files reader
  *   health     discovery files session tokens   per-session health rows and where they come from
- *   catalog    discovery health session   the session index: summaries, item texts and fates,
+ *   catalog    discovery health session workers   the session index: summaries, item texts and fates,
  *              full-text search, the health rows it keeps
  *   library    access catalog discovery files importers reader
  *   rerun      capture files jobs mock providers session tokens
@@ -70,7 +70,7 @@ const LAYERS = {
   mock: ['async', 'capture', 'files', 'providers', 'wire'],
   discovery: ['dialects', 'files', 'reader'],
   health: ['discovery', 'files', 'session', 'tokens'],
-  catalog: ['discovery', 'health', 'session'],
+  catalog: ['discovery', 'health', 'session', 'workers'],
   library: ['access', 'catalog', 'discovery', 'files', 'importers', 'reader'],
   rerun: ['capture', 'files', 'jobs', 'mock', 'providers', 'session', 'tokens'],
   record: ['capture', 'command', 'files', 'wire'],

@@ -14,6 +14,8 @@ export default defineConfig({
           'token-worker': resolve(import.meta.dirname, 'src/main/tokens/worker.ts'),
           // A parallel load looks for load-worker.js next to the main bundle (src/main/session/parallel-load.ts).
           'load-worker': resolve(import.meta.dirname, 'src/main/session/range-worker.ts'),
+          // The session index reads sessions on workers that look for extract-worker.js there too (src/main/catalog/extract-pool.ts).
+          'extract-worker': resolve(import.meta.dirname, 'src/main/catalog/extract-worker.ts'),
         },
       },
     },

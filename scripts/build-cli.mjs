@@ -10,6 +10,8 @@ const entries = {
   'token-worker': 'src/main/tokens/worker.ts',
   // Found next to cli.js / bench.js by a parallel load (src/main/session/parallel-load.ts).
   'load-worker': 'src/main/session/range-worker.ts',
+  // Found next to cli.js / bench.js by the session index's readers (src/main/catalog/extract-pool.ts).
+  'extract-worker': 'src/main/catalog/extract-worker.ts',
   bench: 'bench/bench.ts',
   'gen-sessions': 'bench/generate.ts',
   // The log-representation experiment of docs/performance.md (node --expose-gc dist/sinks.js FILE [ROUNDS]).
@@ -32,7 +34,7 @@ const banner = { js: "import { createRequire as __cr } from 'node:module'; const
 // The CLI with code splitting: what it imports only when run (the commands that need the providers'
 // SDKs, the web host or the re-run machinery; the token rank files) goes to chunks of its own,
 // loaded on demand, so that `inspect` does not compile them. The chunks sit beside cli.js, so that
-// a chunk's import.meta.url finds the worker bundles (token-worker.js, load-worker.js) as cli.js does.
+// a chunk's import.meta.url finds the worker bundles (token-worker.js, load-worker.js, extract-worker.js) as cli.js does.
 if (cli) {
   await build({
     entryPoints: { cli },

@@ -6,6 +6,7 @@ import { SCANNER_VERSIONS, scanSession } from '../discovery/scan';
 import type { ScanResult, SessionCandidate, SessionSummary } from '../discovery/types';
 import type { Database } from './db';
 import type { SessionFacts } from './extract';
+import { readInOrder, sessionReader } from './extract-pool';
 import { headHash } from './stamp';
 import { type OpenedCatalog, openCatalog } from './store';
 
@@ -38,10 +39,15 @@ export interface UpdateOptions extends DiscoverOptions {
   /** Called after each session read, with how many of those to read are done. */
   readonly onProgress?: (done: number, total: number, path: string) => void;
   /**
-   * Reads a session's content (./extract.ts extractSession: the importers and replay); needed with
-   * `content`. Passed in, not imported, so that the listing (`ls`'s small bundle) carries no importer.
+   * Reads a session's content on this thread (./extract.ts extractSession: the importers and replay);
+   * needed with `content`, and what the workers run when there is enough to read. Passed in, not
+   * imported, so that the listing (`ls`'s small bundle) carries no importer.
    */
   readonly extract?: (path: string, session?: string) => Promise<SessionFacts>;
+  /** Worker threads reading content (0: this thread); default defaultExtractThreads() (extract-pool.ts). */
+  readonly threads?: number;
+  /** Fewer content bytes to read than this: read on this thread; default EXTRACT_PARALLEL_MIN_BYTES. */
+  readonly parallelMinBytes?: number;
   /** Scans the sessions to summarise; default scanSession on this thread. */
   readonly scanMany?: (candidates: readonly SessionCandidate[]) => ScanResult[] | Promise<ScanResult[]>;
 }
@@ -61,6 +67,8 @@ export interface UpdateReport {
   readonly changed: number;
   readonly appended: number;
   readonly removed: number;
+  /** Worker threads that read the content (0: this thread). */
+  readonly threads: number;
   /** Why the index file was replaced, or null. */
   readonly rebuilt: string | null;
   /** Whether this run wrote to the index. */
@@ -260,24 +268,36 @@ export class SessionCatalog {
       written = true;
     }
     let done = 0;
-    for (const u of toRead) {
-      const s = before.get(u.key);
-      const head = u.mainPath ? headHash(u.mainPath) : '';
-      if (!s || s.contentStamps === null) added++;
-      else if (u.mainPath && u.mainSize > s.mainSize && s.headHash !== '' && headHash(u.mainPath, s.mainSize) === s.headHash) appended++;
-      else changed++;
-      let facts: SessionFacts | null = null;
-      let error: string | null = null;
-      try {
-        facts = await (extract as NonNullable<typeof extract>)(u.path, u.sessionKey === '' ? undefined : u.sessionKey);
-      } catch (e) {
-        error = e instanceof Error ? e.message : String(e);
-        problems.push(`${u.path}${u.sessionKey ? ` --session ${u.sessionKey}` : ''}: not indexed for search (${error})`);
-      }
-      this.db.transaction(() => this.writeContent(u, head, facts, error))();
-      written = true;
-      done++;
-      options.onProgress?.(done, toRead.length, u.path);
+    let bytes = 0;
+    for (const u of toRead) bytes += summaries.get(u.key)?.summary.bytes ?? u.mainSize;
+    // Sessions are read on worker threads when there is enough to read, and written here in order.
+    const reader = sessionReader(bytes, {
+      threads: options.threads,
+      minBytes: options.parallelMinBytes,
+      extract: extract as NonNullable<typeof extract>,
+    });
+    try {
+      await readInOrder(
+        toRead,
+        reader.ahead,
+        (u) => reader.read(u.path, u.sessionKey === '' ? undefined : u.sessionKey),
+        (u, facts, error) => {
+          const s = before.get(u.key);
+          const head = u.mainPath ? headHash(u.mainPath) : '';
+          if (!s || s.contentStamps === null) added++;
+          else if (u.mainPath && u.mainSize > s.mainSize && s.headHash !== '' && headHash(u.mainPath, s.mainSize) === s.headHash)
+            appended++;
+          else changed++;
+          if (error !== null)
+            problems.push(`${u.path}${u.sessionKey ? ` --session ${u.sessionKey}` : ''}: not indexed for search (${error})`);
+          this.db.transaction(() => this.writeContent(u, head, facts, error))();
+          written = true;
+          done++;
+          options.onProgress?.(done, toRead.length, u.path);
+        },
+      );
+    } finally {
+      await reader.close();
     }
 
     // 3. Removed: rows under a walked root (or of a walked harness) the walk did not find, or whose file is gone.
@@ -314,6 +334,7 @@ export class SessionCatalog {
       changed,
       appended,
       removed,
+      threads: reader.threads,
       rebuilt: this.rebuilt,
       written: written || removed > 0,
       summaries: out,

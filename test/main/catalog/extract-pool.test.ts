@@ -1,0 +1,117 @@
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../../src/main/catalog/db';
+import { SessionCatalog, type UpdateOptions } from '../../../src/main/catalog/update';
+
+/*
+ * The session index read on worker threads (extract-pool.ts) against the same read on this thread,
+ * over real fixture sessions: Claude Code sessions of several shapes (compactions, rewinds, tool
+ * calls, subagents) and the Codex rollouts.
+ */
+
+const CC = 'fixtures/claude-code';
+// The last with its folder of subagent sessions.
+const CC_FILES = [
+  'short.jsonl',
+  'tool_heavy.jsonl',
+  'dag_compact_after_rewind_preserved.jsonl',
+  'microcompact.jsonl',
+  '4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
+];
+const CODEX = [
+  'rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl',
+  'rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl',
+  'rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl',
+];
+
+let base = '';
+let project = '';
+
+const options = (threads: number): UpdateOptions => ({
+  env: { CLAUDE_CONFIG_DIR: join(base, 'claude'), CODEX_HOME: join(base, 'codex') },
+  home: join(base, 'home'),
+  harnesses: ['claude-code', 'codex'],
+  content: true,
+  threads,
+  // Workers for any size: the fixtures are far below the size that starts them by default.
+  parallelMinBytes: 0,
+});
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'palimpsest-extract-pool-'));
+  project = join(base, 'claude', 'projects', '-home-ada-x');
+  mkdirSync(project, { recursive: true });
+  mkdirSync(join(base, 'home'));
+  for (const f of CC_FILES) copyFileSync(join(CC, f), join(project, f));
+  cpSync(join(CC, '4d5611e5-241a-462a-8d15-5122611a9569'), join(project, '4d5611e5-241a-462a-8d15-5122611a9569'), { recursive: true });
+  const day = join(base, 'codex', 'sessions', '2026', '02', '23');
+  mkdirSync(day, { recursive: true });
+  for (const f of CODEX) copyFileSync(join('fixtures', 'codex', f), join(day, f));
+});
+
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+/** Every row of every table the content step writes, in rowid order. */
+function dump(db: Database): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const [t, order] of [
+    ['sessions', 'id'],
+    ['requests', 'session, idx'],
+    ['compactions', 'rowid'],
+    ['findings', 'session, rule, severity'],
+    ['items', 'id'],
+    ['item_text', 'rowid'],
+  ] as const)
+    out[t] = db.prepare(`SELECT ${t === 'item_text' ? 'rowid, text' : '*'} FROM ${t} ORDER BY ${order}`).all();
+  return out;
+}
+
+async function build(name: string, threads: number) {
+  const c = SessionCatalog.open(join(base, name));
+  const report = await c.update(options(threads));
+  return { c, report, rows: dump(c.db) };
+}
+
+describe('the session index read on worker threads', () => {
+  it('writes the same rows, ids included, as a read on one thread', async () => {
+    const one = await build('one', 0);
+    const two = await build('two', 2);
+    try {
+      expect(one.report.threads).toBe(0);
+      expect(two.report.threads).toBe(2);
+      expect(two.report.added).toBe(CC_FILES.length + CODEX.length);
+      expect(two.report.problems).toEqual(one.report.problems);
+      expect((two.rows.items as unknown[]).length).toBeGreaterThan(100);
+      expect((two.rows.compactions as unknown[]).length).toBeGreaterThan(0);
+      expect(two.rows).toEqual(one.rows);
+    } finally {
+      one.c.close();
+      two.c.close();
+    }
+  });
+
+  it('reports a session a worker cannot read, with its file and line, and indexes the rest', async () => {
+    const bad = join(project, 'broken.jsonl');
+    writeFileSync(bad, 'this is not JSON\nnor is this\n');
+    const { c, report } = await build('cache', 2);
+    try {
+      expect(report.threads).toBe(2);
+      const said = report.problems.filter((p) => p.startsWith(`${bad}: not indexed for search`));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/\bline 1\b/i);
+      const rows = c.db.prepare('SELECT path, load_error, requests FROM sessions ORDER BY path').all();
+      expect(rows).toHaveLength(CC_FILES.length + CODEX.length + 1);
+      for (const r of rows) {
+        if (r.path === bad) expect(r.load_error).toMatch(/\bline 1\b/i);
+        else {
+          expect(r.load_error).toBeNull();
+          expect(Number(r.requests)).toBeGreaterThan(0);
+        }
+      }
+    } finally {
+      c.close();
+    }
+  });
+});
