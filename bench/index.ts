@@ -22,7 +22,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { searchCatalog } from '../src/main/catalog/search';
+import { RANK_CAP, searchCatalog } from '../src/main/catalog/search';
 import { extractSession } from '../src/main/catalog/extract';
 import { SessionCatalog, type UpdateOptions } from '../src/main/catalog/update';
 import { ccusageBinary, defaultSamples, ensureClaudeTree, rewriter, type TreeSpec } from './ls';
@@ -59,6 +59,13 @@ export interface IndexBenchResult {
   readonly baselineS: number;
   readonly firstS: number;
   readonly firstRatio: number;
+  /** CPU time of the first index over all threads (workers included), and of the baseline: less moved by other load than wall time. */
+  readonly firstCpuS: number;
+  readonly baselineCpuS: number;
+  /** Worker threads that read sessions in the first index (PALIMPSEST_INDEX_THREADS; 0: this thread). */
+  readonly threads: number;
+  /** Queries whose matches were more than search.ts ranks (RANK_CAP): their hits say so. */
+  readonly capped: number;
   readonly touchS: number;
   readonly touchRead: number;
   readonly search: { readonly queries: number; readonly p50Ms: number; readonly p95Ms: number };
@@ -90,6 +97,11 @@ function ensureCodex(root: string, copies: number, log: (s: string) => void): vo
   }
   writeFileSync(marker, String(copies));
 }
+
+const cpuSince = (from: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1e6;
+};
 
 function baseline(files: readonly string[]): number {
   const t = performance.now();
@@ -139,14 +151,21 @@ export async function benchIndex(opts: {
     extract: extractSession,
   };
 
+  let cpu = process.cpuUsage();
   const baselineS = baseline(files);
+  const baselineCpuS = cpuSince(cpu);
   log(`  baseline (read + JSON.parse every line): ${baselineS.toFixed(1)} s`);
 
   const catalog = SessionCatalog.open(cache);
   let t = performance.now();
+  cpu = process.cpuUsage();
   const first = await catalog.update(options);
   const firstS = (performance.now() - t) / 1000;
-  log(`  first index: ${firstS.toFixed(1)} s, ${first.sessions} sessions (${(firstS / baselineS).toFixed(1)}× the baseline)`);
+  const firstCpuS = cpuSince(cpu);
+  const threads = first.threads;
+  log(
+    `  first index: ${firstS.toFixed(1)} s, ${first.sessions} sessions (${(firstS / baselineS).toFixed(1)}× the baseline), CPU ${firstCpuS.toFixed(1)} s (${(firstCpuS / baselineCpuS).toFixed(1)}× the baseline's), ${threads} reading threads`,
+  );
   for (const p of first.problems.slice(0, 5)) log(`    ${p}`);
 
   const touched = files[Math.floor(files.length / 2)] as string;
@@ -159,16 +178,20 @@ export async function benchIndex(opts: {
 
   const times: number[] = [];
   const rounds = Math.max(5, opts.runs);
+  const cappedQueries = new Set<string>();
   for (let r = 0; r < rounds; r++) {
     for (const { q, filters } of QUERIES) {
       const s = performance.now();
-      searchCatalog(catalog.db, q, filters ?? {}, 50);
+      const answer = searchCatalog(catalog.db, q, filters ?? {}, 50);
       times.push(performance.now() - s);
+      if (answer.capped !== null) cappedQueries.add(q);
     }
   }
   times.sort((a, b) => a - b);
   const p95 = times[Math.min(times.length - 1, Math.floor(times.length * 0.95))] as number;
-  log(`  search: ${times.length} queries, p50 ${median(times).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);
+  log(
+    `  search: ${times.length} queries, p50 ${median(times).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms; capped at ${RANK_CAP}: ${[...cappedQueries].join(', ') || 'none'}`,
+  );
   catalog.close();
   const indexBytes = ['index.db', 'index.db-wal'].reduce((a, n) => a + (existsSync(join(cache, n)) ? statSync(join(cache, n)).size : 0), 0);
 
@@ -208,6 +231,10 @@ export async function benchIndex(opts: {
     baselineS,
     firstS,
     firstRatio: firstS / baselineS,
+    firstCpuS,
+    baselineCpuS,
+    threads,
+    capped: cappedQueries.size,
     touchS,
     touchRead: again.added + again.changed + again.appended,
     search: { queries: times.length, p50Ms: median(times), p95Ms: p95 },
@@ -222,9 +249,10 @@ export function renderIndexBench(r: IndexBenchResult): string {
   const gb = r.library.bytes / 1e9;
   return [
     `  library ${r.library.files} files, ${(r.library.bytes / 1e6).toFixed(0)} MB, ${r.library.sessions} sessions; index ${(r.indexBytes / 1e6).toFixed(0)} MB`,
-    `  first index ${r.firstS.toFixed(1)} s (${r.firstRatio.toFixed(1)}× read + JSON.parse, ${r.baselineS.toFixed(1)} s)${gb >= 0.9 ? ` ≤ ${INDEX_TARGET_FIRST_S} s: ${mark(r.firstS <= INDEX_TARGET_FIRST_S)}` : ''}`,
+    `  first index ${r.firstS.toFixed(1)} s (${r.firstRatio.toFixed(1)}× read + JSON.parse, ${r.baselineS.toFixed(1)} s)${gb >= 0.9 ? ` ≤ ${INDEX_TARGET_FIRST_S} s: ${mark(r.firstS <= INDEX_TARGET_FIRST_S)}` : ''}; ${r.threads} reading threads`,
+    `  first index CPU ${r.firstCpuS.toFixed(1)} s (${(r.firstCpuS / r.baselineCpuS).toFixed(1)}× the baseline's ${r.baselineCpuS.toFixed(1)} s)`,
     `  re-index after touching one file ${(r.touchS * 1000).toFixed(0)} ms (${r.touchRead} read) ≤ ${INDEX_TARGET_TOUCH_S} s: ${mark(r.touchS <= INDEX_TARGET_TOUCH_S)}`,
-    `  search p95 ${r.search.p95Ms.toFixed(1)} ms (p50 ${r.search.p50Ms.toFixed(1)}, ${r.search.queries} queries) ≤ ${SEARCH_TARGET_P95_MS} ms: ${mark(r.search.p95Ms <= SEARCH_TARGET_P95_MS)}`,
+    `  search p95 ${r.search.p95Ms.toFixed(1)} ms (p50 ${r.search.p50Ms.toFixed(1)}, ${r.search.queries} queries; ${r.capped} of ${QUERIES.length} capped at ${RANK_CAP} matches) ≤ ${SEARCH_TARGET_P95_MS} ms: ${mark(r.search.p95Ms <= SEARCH_TARGET_P95_MS)}`,
     'skipped' in r.ccusage
       ? `  ccusage: not run (${r.ccusage.skipped})`
       : `  ccusage ${r.ccusage.version} on the Claude Code part ${r.ccusage.s.toFixed(1)} s; the first index of that part ${r.ccusage.claudeIndexS.toFixed(1)} s (${(r.ccusage.claudeIndexS / r.ccusage.s).toFixed(1)}×)`,
