@@ -21,6 +21,13 @@ export function fateWords(fate: string | null): string {
   return fate === null ? 'made after the latest request' : `${fate} at the latest request`;
 }
 
+/** What a capped answer says after the count (search.ts ranks at most that many matches); '' when every match was ranked. */
+export function cappedWords(capped: number | null): string {
+  if (capped === null) return '';
+  const n = capped.toLocaleString('en');
+  return `; more than ${n} matched: these are the best of the ${n} indexed last, not of all — narrow the query or add a filter`;
+}
+
 /**
  * Search every session on this machine (docs/search.md): words, "phrases", prefix*; filters by
  * harness, compactions or findings and time. A hit opens its session at the first request that
@@ -94,9 +101,7 @@ export function EverywhereSearch(): React.JSX.Element {
         <p className="muted small" role="status">
           {hits.length === 0 ? 'No matches' : `${hits.length} match${hits.length === 1 ? '' : 'es'}`} in {e.result.sessions} sessions
           {e.result.read > 0 ? ` (${e.result.read} indexed now)` : ''}
-          {e.result.capped !== null
-            ? `; more than ${e.result.capped.toLocaleString('en')} matched: these are the best of the ${e.result.capped.toLocaleString('en')} indexed last, not of all — narrow the query or add a filter`
-            : ''}
+          {cappedWords(e.result.capped)}
         </p>
       )}
       {hits.length > 0 && (

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResult, LibraryHit, PalimpsestApi, SessionSummary } from '../../../src/shared/api/contract';
 import { createAppStore } from '../../../src/renderer/store';
-import { fateWords } from '../../../src/renderer/library/EverywhereSearch';
+import { cappedWords, fateWords } from '../../../src/renderer/library/EverywhereSearch';
 
 /** A fake API: searchLibrary answers one hit; sessions open by path; every call is recorded. */
 function fakeApi() {
@@ -71,5 +71,12 @@ describe('search over all sessions (the library)', () => {
     expect(store.getState().everywhere.result).toBeNull();
     expect(fateWords('summarised')).toBe('summarised at the latest request');
     expect(fateWords(null)).toBe('made after the latest request');
+  });
+
+  it('says when the hits are the best of the matches indexed last, not of all', () => {
+    expect(cappedWords(null)).toBe('');
+    expect(cappedWords(5000)).toBe(
+      '; more than 5,000 matched: these are the best of the 5,000 indexed last, not of all — narrow the query or add a filter',
+    );
   });
 });
