@@ -47,8 +47,10 @@ describe('palimpsest search (built)', () => {
   it('finds a phrase with its request, item, marked snippet and fate, as JSON', () => {
     const r = run(['search', '"After compaction"', '--json']);
     expect(r.code).toBe(0);
-    const j = JSON.parse(r.stdout) as { hits: Hit[]; index: { sessions: number; read: number } };
+    const j = JSON.parse(r.stdout) as { hits: Hit[]; capped: number | null; index: { sessions: number; read: number } };
     expect(j.index).toMatchObject({ sessions: 3, read: 3 });
+    // A few matches: every one ranked.
+    expect(j.capped).toBeNull();
     expect(j.hits.length).toBeGreaterThan(0);
     const h = j.hits[0] as Hit;
     expect(h.path).toBe(join(project, 'dag_compact_after_rewind_preserved.jsonl'));
