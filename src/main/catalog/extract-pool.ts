@@ -155,6 +155,8 @@ export interface ReaderOptions {
    * imports, carries no importer): below `minBytes` or with no thread, and after too many restarts.
    */
   readonly extract: ReadFacts;
+  /** The worker script; default extract-worker (tests give one that stops). */
+  readonly worker?: WorkerSpec;
 }
 
 /**
@@ -167,7 +169,7 @@ export function sessionReader(bytes: number, options: ReaderOptions): SessionRea
   const spec =
     threads < 1 || bytes < (options.minBytes ?? EXTRACT_PARALLEL_MIN_BYTES)
       ? null
-      : workerSpec(import.meta.url, './extract-worker.ts', 'extract-worker.js');
+      : (options.worker ?? workerSpec(import.meta.url, './extract-worker.ts', 'extract-worker.js'));
   if (!spec) return { read: options.extract, ahead: 1, threads: 0, close: async () => undefined };
   const pool = new ExtractPool(spec, threads, options.extract);
   // Beyond what the workers hold, a few more: a large session read on one worker does not leave the others idle.

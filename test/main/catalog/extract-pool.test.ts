@@ -2,7 +2,10 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
 import type { Database } from '../../../src/main/catalog/db';
+import { extractSession } from '../../../src/main/catalog/extract';
+import { readInOrder, sessionReader } from '../../../src/main/catalog/extract-pool';
 import { SessionCatalog, type UpdateOptions } from '../../../src/main/catalog/update';
 
 /*
@@ -34,6 +37,7 @@ const options = (threads: number): UpdateOptions => ({
   home: join(base, 'home'),
   harnesses: ['claude-code', 'codex'],
   content: true,
+  extract: extractSession,
   threads,
   // Workers for any size: the fixtures are far below the size that starts them by default.
   parallelMinBytes: 0,
@@ -112,6 +116,40 @@ describe('the session index read on worker threads', () => {
       }
     } finally {
       c.close();
+    }
+  });
+});
+
+describe('a reading thread that stops', () => {
+  it('costs the session it was reading, said so, and the rest are read all the same', async () => {
+    // A worker that exits as soon as it is given a session: each start costs one session, then
+    // the pool gives up on workers and reads the rest on this thread.
+    const script = join(base, 'stops.mjs');
+    writeFileSync(script, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
+    const files = [...CC_FILES.map((f) => join(project, f)), ...CODEX.map((f) => join(base, 'codex', 'sessions', '2026', '02', '23', f))];
+    const reader = sessionReader(Number.MAX_SAFE_INTEGER, { threads: 1, worker: { url: pathToFileURL(script) }, extract: extractSession });
+    const got: { path: string; items: number | null; error: string | null }[] = [];
+    try {
+      expect(reader.threads).toBe(1);
+      await readInOrder(
+        files,
+        reader.ahead,
+        (p) => reader.read(p),
+        (p, facts, error) => {
+          got.push({ path: p, items: facts?.items.length ?? null, error });
+        },
+      );
+    } finally {
+      await reader.close();
+    }
+    expect(got.map((g) => g.path)).toEqual(files);
+    const lost = got.filter((g) => g.error !== null);
+    expect(lost.length).toBeGreaterThan(0);
+    expect(lost.length).toBeLessThan(files.length);
+    for (const g of lost) expect(g.error).toBe('the thread reading it exited (code 3)');
+    // Read here after the workers were given up: the same facts a read on this thread gives.
+    for (const g of got.filter((x) => x.error === null)) {
+      expect(g.items).toBe((await extractSession(g.path)).items.length);
     }
   });
 });
