@@ -7,7 +7,7 @@ import { diffViews } from './session/diff';
 import { tokenMeter, tokenSeries } from './session/tokens';
 import { alignment, eventText, fateList, indexOrFail, itemText, viewHead, viewWindow } from './session/views';
 import { branchOf, contractOutput } from './conform';
-import { awaitSessionChange } from '../follow/await-change';
+import { SessionFollow } from './session/follow';
 import type { Env } from '../providers/keys';
 import { readSettings } from '../rerun/settings';
 import { pinnedPrices } from '../tokens/cache-breaks';
@@ -27,6 +27,8 @@ export function sessionImplementations(ctx: {
   readonly countCacheDir?: string;
 }): SessionImpl {
   const { registry, countCacheDir } = ctx;
+  // Reads a followed session's changes into it (awaitSessionChange).
+  const follow = new SessionFollow(registry);
   const open = (sessionId: string, branch?: string) => {
     const s = registry.get(sessionId);
     const alive = () => registry.size > 0 && isOpen(registry, sessionId);
@@ -38,10 +40,8 @@ export function sessionImplementations(ctx: {
       return contractOutput('getSessionInfo', sessionSummary(registry.get(sessionId)));
     },
 
-    async awaitSessionChange({ sessionId, waitMs }) {
-      const s = registry.get(sessionId);
-      const files = s.inspector.session.files.map((f) => ({ path: f.path, bytes: f.bytes }));
-      return contractOutput('awaitSessionChange', { changed: await awaitSessionChange(files, waitMs ?? 25_000) });
+    async awaitSessionChange({ sessionId, waitMs, since }) {
+      return contractOutput('awaitSessionChange', await follow.await(sessionId, waitMs ?? 25_000, since));
     },
 
     async getViewHead({ sessionId, branch, index }) {

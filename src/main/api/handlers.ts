@@ -245,13 +245,29 @@ export function createHandlers(ctx: HandlerContext): HandlerTable {
         const parsed = CONTRACT[m].input.safeParse(input ?? {});
         if (!parsed.success) return { ok: false, error: { code: 'BAD_INPUT', message: `${m}: ${summarizeIssues(parsed.error)}` } };
         const run = impl[m] as (i: unknown) => Promise<ApiOutput<M>>;
-        return { ok: true, value: await run(parsed.data) };
+        // A call on a session keeps the session it began with open while Follow swaps in a newer one.
+        const release = holdsSession(m, parsed.data) ? ctx.registry.hold(parsed.data.sessionId) : null;
+        try {
+          return { ok: true, value: await run(parsed.data) };
+        } finally {
+          release?.();
+        }
       } catch (err: unknown) {
         return { ok: false, error: toError(m, err, ctx) };
       }
     };
   const table = Object.fromEntries(API_METHODS.map((m) => [m, handler(m)])) as unknown as Handlers;
   return Object.assign(table, { [Symbol.dispose]: dispose });
+}
+
+/** Whether a call works on an open session (awaitSessionChange only waits for one to change, and may wait long). */
+function holdsSession(method: ApiMethod, input: unknown): input is { sessionId: string } {
+  return (
+    method !== 'awaitSessionChange' &&
+    typeof input === 'object' &&
+    input !== null &&
+    typeof (input as { sessionId?: unknown }).sessionId === 'string'
+  );
 }
 
 const tooDeep = (method: string): ApiError => ({

@@ -8,6 +8,7 @@ import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import type { FormatId } from '../importers/types';
 import { SessionInspector } from '../session/inspector';
 import { loadSession, UnreadableSessionError } from '../session/load';
+import type { LoadedSession } from '../session/types';
 import { RULES } from '../../shared/diagnostics';
 import { defaultMemoryBudget, estimateCost, megabytes, MEMORY_BUDGET_ENV } from './session-budget';
 import { stepThrough } from './steps';
@@ -24,6 +25,8 @@ export interface OpenSession {
   /** The path as the caller gave it. */
   readonly path: string;
   readonly inspector: SessionInspector;
+  /** 0 as opened; one more each time `replace` puts a session read anew in its place. */
+  readonly revision: number;
 }
 
 export interface SessionRegistryOptions {
@@ -57,8 +60,14 @@ interface SharedLoad {
 }
 
 interface Held {
-  readonly session: OpenSession;
-  readonly load: SharedLoad;
+  session: OpenSession;
+  load: SharedLoad;
+  /** What it was opened with, to load it again the same way (`reload`). */
+  readonly opened: { readonly format?: FormatId; readonly session?: string; readonly captures: readonly string[] };
+  /** Calls under way (`hold`), by the revision they began at. */
+  readonly calls: Map<number, number>;
+  /** Sessions replaced, disposed once no call begun at their revision or before is under way. */
+  retired: { readonly revision: number; readonly inspector: SessionInspector }[];
 }
 
 /**
@@ -159,8 +168,8 @@ export class SessionRegistry implements Disposable {
       load = await this.shareOrStart(path, format, captures, session, onProgress);
       const inspector = await load.done.finally(() => load?.listeners.delete(onProgress));
       if (this.disposed) throw new ApiFailure('INTERNAL', 'The session registry was closed while loading.');
-      const s: OpenSession = { id: randomUUID(), path, inspector };
-      this.sessions.set(s.id, { session: s, load });
+      const s: OpenSession = { id: randomUUID(), path, inspector, revision: 0 };
+      this.sessions.set(s.id, { session: s, load, opened: { format, session, captures }, calls: new Map(), retired: [] });
       return s;
     } catch (err: unknown) {
       this.slots--;
@@ -236,6 +245,7 @@ export class SessionRegistry implements Disposable {
     captures: readonly string[],
     info: { isFile(): boolean; size: number },
     onProgress: (e: ProgressEvent) => void,
+    again?: { readonly loaded?: LoadedSession },
   ): Promise<SessionInspector> {
     // A folder's size says nothing about its files: then only the bytes read are known.
     const total = info.isFile() ? info.size : null;
@@ -244,7 +254,10 @@ export class SessionRegistry implements Disposable {
     progress('reading', 0);
     let inspector: SessionInspector | null = null;
     try {
-      const loaded = await loadSession(path, { format, session, onBytes: (read) => progress('reading', read) });
+      // Loaded again for Follow: so that the next change can be read on (LoadOptions.resumable).
+      const loaded =
+        again?.loaded ??
+        (await loadSession(path, { format, session, resumable: again !== undefined, onBytes: (read) => progress('reading', read) }));
       inspector = new SessionInspector(loaded);
       // Replay and the diagnostics are seconds of work on a session of a million events: done in
       // steps, with the host answering other questions (and this open's progress) between them.
@@ -269,9 +282,88 @@ export class SessionRegistry implements Disposable {
   }
 
   get(id: string): OpenSession {
+    return this.held(id).session;
+  }
+
+  /*
+   * Follow (./session/follow.ts) reads a changed session anew and puts it in the old one's place,
+   * under the same id: `reload` makes the new session, `replace` swaps it in, and `hold` keeps the
+   * old one open for the calls that began before the swap. A call sees one session, old or new.
+   */
+
+  /**
+   * The open session `id` made again, ready to answer as an open one is: `loaded` (the session read
+   * on) replayed and checked, or, without it, the file loaded again as it was opened (format,
+   * session, captures), so that it can read on next time. Not yet in the registry: see `replace`.
+   */
+  async reload(id: string, loaded?: LoadedSession): Promise<SessionInspector> {
+    const held = this.held(id);
+    const { path } = held.session;
+    const info = await stat(path).catch((err: unknown) => {
+      if (loaded) void loaded.dispose();
+      throw new ApiFailure('UNREADABLE', `${whyUnreadable(path, err)}.`);
+    });
+    const { format, session, captures } = held.opened;
+    return this.read(path, format, session, captures, info, () => undefined, loaded ? { loaded } : {});
+  }
+
+  /**
+   * Puts `inspector` in the place of session `id`'s, which is disposed once the calls that began
+   * with it are done (an open of the same file elsewhere keeps it). Returns the session as it is now.
+   * Nothing awaits between the swap and the bookkeeping.
+   */
+  replace(id: string, inspector: SessionInspector): OpenSession {
+    const held = this.sessions.get(id);
+    if (!held) {
+      void inspector.session.dispose();
+      throw new ApiFailure('NO_SESSION', `No open session "${id}" (it was closed while it was read again).`);
+    }
+    const old = held.session;
+    const { cost } = held.load;
+    if (held.load.holders === 1) {
+      // The old session is this open's alone: it goes when its calls are done, and the budget passes on.
+      held.retired.push({ revision: old.revision, inspector: old.inspector });
+    } else {
+      // Another open of the file holds the old session: it stays theirs, and this open takes a budget of its own.
+      held.load.holders--;
+      this.reserved += cost;
+    }
+    held.load = { cost, holders: 1, listeners: new Set(), done: Promise.resolve(inspector) };
+    held.session = { ...old, inspector, revision: old.revision + 1 };
+    this.disposeRetired(held);
+    return held.session;
+  }
+
+  /** Marks a call on session `id` under way until the function returned is called (an unknown id holds nothing). */
+  hold(id: string): () => void {
+    const held = this.sessions.get(id);
+    if (!held) return () => undefined;
+    const { revision } = held.session;
+    held.calls.set(revision, (held.calls.get(revision) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const n = (held.calls.get(revision) ?? 1) - 1;
+      if (n > 0) held.calls.set(revision, n);
+      else held.calls.delete(revision);
+      this.disposeRetired(held);
+    };
+  }
+
+  /** Disposes the replaced sessions no call under way began with. */
+  private disposeRetired(held: Held): void {
+    if (held.retired.length === 0) return;
+    const oldest = Math.min(Infinity, ...held.calls.keys());
+    const free = held.retired.filter((r) => r.revision < oldest);
+    held.retired = held.retired.filter((r) => r.revision >= oldest);
+    for (const r of free) void Promise.resolve(r.inspector.session.dispose()).catch(() => undefined);
+  }
+
+  private held(id: string): Held {
     const s = this.sessions.get(id);
     if (!s) throw new ApiFailure('NO_SESSION', `No open session "${id}" (it was closed, or the host restarted).`);
-    return s.session;
+    return s;
   }
 
   close(id: string): boolean {
@@ -279,6 +371,8 @@ export class SessionRegistry implements Disposable {
     if (!s) return false;
     this.sessions.delete(id);
     this.slots--;
+    s.calls.clear();
+    this.disposeRetired(s);
     // Files kept open for re-reading are released once no other open of the file holds them; nothing waits on it.
     this.release(s.load);
     return true;

@@ -105,13 +105,26 @@ export const SESSION_CONTRACT = {
     output: SessionSummary,
   },
   /**
-   * Answers once the session's files have changed since it was loaded (lines appended, a file
-   * rewritten), or after `waitMs` (default 25 s) with `changed: false`. The app's Follow asks again
-   * and again, and opens the session anew on a change.
+   * Answers once the session has changed: its files grew by whole lines or were rewritten, and the
+   * host has read the change into the open session, under the same id (lines appended are read on
+   * from where the last read stopped; anything else loads the session again). Or after `waitMs`
+   * (default 25 s) with `changed: false`. `since`: the revision the caller shows; a session already
+   * past it answers at once. The app asks again and again while a session is shown, and then asks
+   * only for what changed (docs/session-view.md, "Follow").
    */
   awaitSessionChange: {
-    input: WithSession.extend({ waitMs: z.number().int().min(0).max(60_000).optional() }),
-    output: z.object({ changed: z.boolean() }),
+    input: WithSession.extend({ waitMs: z.number().int().min(0).max(60_000).optional(), since: Count.optional() }),
+    output: z.object({
+      changed: z.boolean(),
+      /** The session's revision now: 0 as opened, one more at each change read into it. */
+      revision: Count,
+      /** Why the session was read again from the start (a file truncated or rewritten in place) since `since`; null when it was read on, or did not change. */
+      reloaded: z.string().nullable(),
+      /** The session's summary now (what getSessionInfo answers), when it changed; null otherwise. */
+      summary: SessionSummary.nullable(),
+      /** Findings of the default branch that the change added and withdrew (a withdrawn one was true of the session before it grew). */
+      findings: z.object({ added: Count, withdrawn: Count }),
+    }),
   },
   getViewHead: {
     input: AtRequest,

@@ -64,7 +64,7 @@ describe('API contract', () => {
     const inputs = Object.fromEntries(Object.entries(CONTRACT).map(([m, spec]) => [m, Object.keys(spec.input.shape).sort().join(', ')]));
     expect(inputs).toMatchInlineSnapshot(`
       {
-        "awaitSessionChange": "sessionId, waitMs",
+        "awaitSessionChange": "sessionId, since, waitMs",
         "cancelEval": "jobId",
         "cancelRerun": "jobId",
         "closeSession": "sessionId",
