@@ -36,8 +36,12 @@ export interface SessionTab {
   /** The session chosen in it, when it holds several (an OpenCode database). */
   readonly session?: string;
   readonly summary: SessionSummary;
-  /** Follow is on: the tab opens the session anew as its harness writes it, and shows the newest request. */
+  /** Follow is on: each change of the session selects its newest request (changes are shown either way). */
   readonly following?: boolean;
+  /** The host's revision of the session the tab shows (awaitSessionChange): 0 (or absent) as opened. */
+  readonly revision?: number;
+  /** What the last change read into the session said: why it was read again from the start (null: read on), findings withdrawn. */
+  readonly change?: { readonly reloaded: string | null; readonly withdrawn: number };
 }
 
 export type AppState = ShellSlice & LibrarySlice & EverywhereSlice & SearchSlice & ThemeSlice;

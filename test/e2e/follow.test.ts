@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright';
 import { launch } from './harness';
-import { openFixture, selectedIndex, type Opened } from './session-helpers';
+import { openFixture, selectRequest, selectedIndex, waitForView, type Opened } from './session-helpers';
 
 // compaction-lifecycle.jsonl: 13 requests. The copy starts with the lines of the first few; the rest is appended while the tab follows.
 const SOURCE = 'fixtures/palimpsest/compaction-lifecycle.jsonl';
@@ -45,5 +45,35 @@ describe('Follow', () => {
     await expect.poll(rows, { timeout: 15_000 }).toBe(ALL);
     await expect.poll(() => selectedIndex(o.page), { timeout: 15_000 }).toBe(`#${ALL - 1}`);
     expect(o.errors).toEqual([]);
+  });
+});
+
+// A Codex session (it reads on in the host): 3 requests in its first 40 lines, 6 in all 63.
+const CODEX = 'fixtures/codex/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl';
+
+describe('a session shown while its harness writes it', () => {
+  it('shows new requests with Follow off, the selection kept', async () => {
+    const lines = readFileSync(CODEX, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const copy = join(dir, 'rollout.jsonl');
+    writeFileSync(copy, lines.slice(0, 40).join('\n') + '\n');
+    const c = await openFixture(browser, copy);
+    try {
+      const count = () => c.page.locator('.session-view .row.request').count();
+      expect(await count()).toBe(3);
+      await selectRequest(c.page, 1);
+      expect(await c.page.getByRole('button', { name: 'Follow' }).getAttribute('aria-pressed')).toBe('false');
+      // Two writes: the first loads the session again in the host, the second is read on.
+      appendFileSync(copy, lines.slice(40, 52).join('\n') + '\n');
+      await expect.poll(count, { timeout: 15_000 }).toBeGreaterThan(3);
+      appendFileSync(copy, lines.slice(52).join('\n') + '\n');
+      await expect.poll(count, { timeout: 15_000 }).toBe(6);
+      expect(await selectedIndex(c.page)).toBe('#1');
+      await waitForView(c.page, 1);
+      expect(c.errors).toEqual([]);
+    } finally {
+      await c.close();
+    }
   });
 });

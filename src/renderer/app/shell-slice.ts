@@ -44,6 +44,9 @@ export interface ShellSlice {
   setFollowing(sessionId: string, on: boolean): void;
 }
 
+/** How long one watch request is held (ms): a tab no longer shown lets its request go within this. */
+const WATCH_MS = 10_000;
+
 export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): ShellSlice {
   let started = false;
   // Never reset: a session view applies each nonce once, even across tab switches.
@@ -66,38 +69,40 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
 
   const tabOf = (sessionId: string): SessionTab | undefined => get().tabs.find((t) => t.sessionId === sessionId);
   /**
-   * While the tab follows: wait for the host to say the session's files changed (a held request,
-   * the push over either transport), open the session anew, put the new one in the tab's place,
-   * send the view to its newest request, and close the old one.
+   * The active tab's session is watched: a held request (the push over either transport) answers
+   * once the host has read a change of its files into it, under the same id, and the tab records
+   * the new summary and revision; the session view then asks for what changed (./session/store.ts,
+   * `refresh`), selecting the newest request when the tab follows. Only the active tab is watched:
+   * a tab shown again catches up at once (the host reads what was written meanwhile).
    */
-  const follow = async (first: string): Promise<void> => {
-    let sessionId = first;
-    while (tabOf(sessionId)?.following) {
-      const r = await api.awaitSessionChange({ sessionId });
+  let watching: string | null = null;
+  const watch = async (sessionId: string | null): Promise<void> => {
+    if (watching === sessionId) return;
+    watching = sessionId;
+    while (sessionId !== null && watching === sessionId) {
       const tab = tabOf(sessionId);
-      if (!tab?.following) return;
+      if (!tab) break;
+      // A host without the method (an older one) throws: then the tab is not watched.
+      const r = await Promise.resolve()
+        .then(() => api.awaitSessionChange({ sessionId, since: tab.revision ?? 0, waitMs: WATCH_MS }))
+        .catch(() => null);
+      if (r === null) break;
       if (!r.ok) {
+        // The session went (closed, unreadable): stop here; a tab shown again starts over.
         get().setFollowing(sessionId, false);
-        return;
+        break;
       }
-      if (!r.value.changed) continue;
-      const o = await api.openSession(tab.session === undefined ? { path: tab.path } : { path: tab.path, session: tab.session });
-      if (!o.ok || !tabOf(sessionId)?.following) {
-        if (o.ok) void api.closeSession({ sessionId: o.value.sessionId });
-        else get().setFollowing(sessionId, false);
-        return;
-      }
-      const next = o.value.sessionId;
-      const newest = o.value.counts.requests - 1;
-      nonce++;
-      set((s) => ({
-        tabs: s.tabs.map((t) => (t.sessionId === sessionId ? { ...t, sessionId: next, summary: o.value } : t)),
-        active: s.active === sessionId ? next : s.active,
-        focus: s.active === sessionId && newest >= 0 ? { request: newest, nonce } : s.focus,
-      }));
-      void api.closeSession({ sessionId });
-      sessionId = next;
+      const { changed, revision, summary, reloaded, findings } = r.value;
+      if (changed && summary)
+        set((s) => ({
+          tabs: s.tabs.map((t) =>
+            t.sessionId === sessionId && revision > (t.revision ?? 0)
+              ? { ...t, summary, revision, change: { reloaded, withdrawn: findings.withdrawn } }
+              : t,
+          ),
+        }));
     }
+    if (watching === sessionId) watching = null;
   };
 
   return {
@@ -163,6 +168,7 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
         focus: s.active === sessionId ? s.focus : null,
         search: s.search.sessionId === sessionId ? s.search : { ...s.search, open: false },
       }));
+      void watch(sessionId);
     },
 
     closeTab(sessionId) {
@@ -205,10 +211,9 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
       if (!tab || Boolean(tab.following) === on) return;
       set((s) => ({ tabs: s.tabs.map((t) => (t.sessionId === sessionId ? { ...t, following: on } : t)) }));
       if (!on) return;
-      // The newest request now, then at each change.
+      // The newest request now; the session view selects it at each change after.
       const newest = tab.summary.counts.requests - 1;
       if (newest >= 0 && get().active === sessionId) get().goTo({ request: newest });
-      void follow(sessionId);
     },
   };
 }

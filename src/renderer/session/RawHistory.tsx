@@ -60,9 +60,10 @@ export function RawHistory(): React.JSX.Element {
   const last = rows[rows.length - 1]?.index ?? -1;
   const requestSeq = head?.request.seq ?? null;
 
+  // `total`: events appended (Follow) leave the rows in view to be asked for again.
   useEffect(() => {
     if (last >= first) ensureRaw(first, last);
-  }, [first, last, ensureRaw, head]);
+  }, [first, last, ensureRaw, head, total]);
 
   useEffect(() => {
     if (scrollRaw && scrollRaw.seq < total) virtual.scrollToIndex(scrollRaw.seq, { align: 'center' });

@@ -2,7 +2,7 @@ import { useContext, useEffect, useMemo, useRef } from 'react';
 import { SessionApiContext, SessionContext } from './context';
 import { actionFor, isTyping } from './keys';
 import { SessionLayout } from './SessionLayout';
-import { useShellApi, useShellFocus, type ShellFocus } from './shell';
+import { useShellApi, useShellChange, useShellFocus, type ShellFocus } from './shell';
 import { createSessionStore, type SessionStore } from './store';
 import './session.css';
 
@@ -57,6 +57,9 @@ export function SessionView({ sessionId }: SessionViewProps): React.JSX.Element 
   const store = useMemo(() => createSessionStore(api, sessionId), [api, sessionId]);
   const focus = useShellFocus();
   const applied = useRef<number | null>(null);
+  const change = useShellChange(sessionId);
+  // The revision the view shows: what it loads on mounting is the session as the tab has it now.
+  const shown = useRef(change?.revision ?? 0);
 
   useEffect(() => {
     void store.getState().load();
@@ -84,6 +87,22 @@ export function SessionView({ sessionId }: SessionViewProps): React.JSX.Element 
       tryApply();
     });
   }, [focus, store]);
+
+  // A change the host read into the session: once the view has loaded, it asks for what changed.
+  useEffect(() => {
+    if (!change || change.revision <= shown.current) return;
+    const tryApply = (): boolean => {
+      if (store.getState().phase !== 'ready' || change.revision <= shown.current) return false;
+      shown.current = change.revision;
+      void store.getState().refresh({ summary: change.summary, newest: change.following, reloaded: change.reloaded });
+      return true;
+    };
+    if (tryApply()) return;
+    const stop = store.subscribe(() => {
+      if (tryApply()) stop();
+    });
+    return stop;
+  }, [change, store]);
 
   return (
     <SessionContext.Provider value={store}>

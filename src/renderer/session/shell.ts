@@ -1,5 +1,5 @@
 import { useContext, useEffect, useState } from 'react';
-import type { PalimpsestApi } from '../../shared/api/contract';
+import type { PalimpsestApi, SessionSummary } from '../../shared/api/contract';
 import { createApi } from '../api';
 import { StoreContext } from '../useApp';
 
@@ -58,4 +58,40 @@ export function useShellFocus(): ShellFocus | null {
     });
   }, [shell]);
   return focus;
+}
+
+/** A change of the session the shell's tab recorded (Follow, awaitSessionChange): its revision, summary, and whether the tab follows. */
+export interface ShellChange {
+  readonly revision: number;
+  readonly summary: SessionSummary;
+  readonly following: boolean;
+  readonly reloaded: boolean;
+}
+
+function readChange(state: unknown, sessionId: string): ShellChange | null {
+  if (!isObject(state) || !Array.isArray(state.tabs)) return null;
+  const tab: unknown = state.tabs.find((t: unknown) => isObject(t) && t.sessionId === sessionId);
+  if (!isObject(tab) || typeof tab.revision !== 'number' || !isObject(tab.summary)) return null;
+  const change = isObject(tab.change) ? tab.change : {};
+  return {
+    revision: tab.revision,
+    summary: tab.summary as unknown as SessionSummary,
+    following: tab.following === true,
+    reloaded: typeof change.reloaded === 'string',
+  };
+}
+
+/** The last change of session `sessionId` its tab recorded (null: none since it was opened, or no shell). */
+export function useShellChange(sessionId: string): ShellChange | null {
+  const shell = useContext(StoreContext);
+  const [change, setChange] = useState<ShellChange | null>(() => (shell ? readChange(shell.getState(), sessionId) : null));
+  useEffect(() => {
+    if (!shell) return;
+    setChange(readChange(shell.getState(), sessionId));
+    return shell.subscribe((s) => {
+      const next = readChange(s, sessionId);
+      setChange((prev) => (prev?.revision === next?.revision ? prev : next));
+    });
+  }, [shell, sessionId]);
+  return change;
 }

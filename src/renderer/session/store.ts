@@ -91,8 +91,17 @@ export interface SessionState {
   showKeys: boolean;
   /** The export dialog is open (docs/export.md). */
   showExport: boolean;
+  /** Changes of the session read since it was opened (`refresh`): panels that show the whole session ask again when it grows. */
+  revision: number;
 
   load(): Promise<void>;
+  /**
+   * The session changed in the host (Follow, awaitSessionChange): ask again for the summary's
+   * lists and keep the selection, or, `newest`, select the newest request (on the default branch,
+   * as a fresh open would). `reloaded`: the session was read again from the start, so the views
+   * shown may differ too.
+   */
+  refresh(change: { readonly summary: SessionSummary; readonly newest: boolean; readonly reloaded: boolean }): Promise<void>;
   setBranch(branch: string): Promise<void>;
   select(index: number): Promise<void>;
   /** Select a row of the joined list: its log request when the log has it, else the wire's own view. */
@@ -121,6 +130,7 @@ export const RAW_CHUNK = 200;
 
 export function createSessionStore(api: PalimpsestApi, sessionId: string): SessionStore {
   let branchTicket = 0;
+  let refreshTicket = 0;
   let viewTicket = 0;
   let nonce = 0;
 
@@ -181,6 +191,7 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
       compactionId: null,
       showKeys: false,
       showExport: false,
+      revision: 0,
 
       async load() {
         const info = await api.getSessionInfo({ sessionId });
@@ -228,6 +239,73 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         });
         if (joined && joined.rows.length > 0) await get().selectRow(0);
         else if (rs.length > 0) await get().select(0);
+      },
+
+      async refresh({ summary, newest, reloaded }) {
+        const before = get();
+        if (before.phase !== 'ready' || before.branch === null) return;
+        const ticket = branchTicket;
+        const mine = ++refreshTicket;
+        const keep = summary.branches.some((b) => b.name === before.branch);
+        const branch = newest || !keep ? summary.defaultBranch : before.branch;
+        const [requests, compactions, diagnostics, timeline] = await Promise.all([
+          api.listRequests({ sessionId, branch }),
+          api.listCompactions({ sessionId, branch }),
+          api.listDiagnostics({ sessionId, branch }),
+          Promise.resolve()
+            .then(() => api.listTimeline({ sessionId, branch }))
+            .catch(() => null),
+        ]);
+        // A branch chosen meanwhile wins; a failure leaves what is shown (the next change asks again).
+        if (
+          mine !== refreshTicket ||
+          ticket !== branchTicket ||
+          get().branch !== before.branch ||
+          !requests.ok ||
+          !compactions.ok ||
+          !diagnostics.ok
+        )
+          return;
+        const rs = requests.value.requests;
+        const t = timeline?.ok && timeline.value.joined ? timeline.value : null;
+        const joined: Joined | null = t ? { rows: t.requests, compactions: t.compactions, orphanAttempts: t.orphanAttempts } : null;
+        const cs = compactions.value.compactions;
+        // Events are only ever appended when read on: the last window of the raw history (and of
+        // its alignment with the view) is asked for again, the rest kept.
+        const shownEvents = before.info?.counts.events ?? 0;
+        if (reloaded) {
+          events.reset();
+          aligns.reset();
+        } else {
+          events.dropFrom(shownEvents);
+          aligns.dropFrom(shownEvents);
+        }
+        const same = branch === before.branch && !reloaded;
+        set((s) => ({
+          info: summary,
+          branch,
+          requests: rs,
+          joined,
+          compactions: cs,
+          diagnostics: diagnostics.value.diagnostics,
+          markers: { compaction: compactionMarkers(rs, cs), diagnostic: diagnosticMarkers(rs, diagnostics.value.diagnostics) },
+          compactionId: s.compactionId !== null && cs.some((c) => c.id === s.compactionId) ? s.compactionId : (cs[0]?.id ?? null),
+          revision: s.revision + 1,
+        }));
+        if (newest) {
+          if (joined && joined.rows.length > 0) await get().selectRow(joined.rows.length - 1);
+          else if (rs.length > 0) await get().select(rs.length - 1);
+          return;
+        }
+        // The selection stays; when what it showed may have changed, it is asked for again.
+        const { selected, selectedRow } = before;
+        if (same) {
+          if (selected === null && selectedRow === null && rs.length > 0) await get().select(0);
+          return;
+        }
+        if (selectedRow !== null && joined && joined.rows.length > 0) await get().selectRow(Math.min(selectedRow, joined.rows.length - 1));
+        else if (rs.length > 0) await get().select(Math.min(selected ?? 0, rs.length - 1));
+        else set({ selected: null, selectedRow: null, head: null });
       },
 
       async select(index) {

@@ -16,6 +16,8 @@ export interface ChunkLoader<T> {
   /** The loaded row at a position, if its chunk is in. */
   row(position: number): T | undefined;
   reset(): void;
+  /** Forget the chunks from the one holding `position` on (rows appended there since), keeping the key and the rest. */
+  dropFrom(position: number): void;
 }
 
 export function chunkLoader<T>(
@@ -58,6 +60,14 @@ export function chunkLoader<T>(
       return current()[Math.floor(position / size)]?.[position % size];
     },
     reset,
+    dropFrom(position) {
+      const first = Math.floor(Math.max(0, position) / size);
+      // Answers on their way for those chunks would bring the old rows: dropped like another key's.
+      generation++;
+      pending.clear();
+      const kept = Object.fromEntries(Object.entries(current()).filter(([c]) => Number(c) < first)) as Chunks<T>;
+      publish(kept);
+    },
   };
 }
 

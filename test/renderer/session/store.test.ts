@@ -1,3 +1,6 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../../src/main/api/handlers';
 import { SessionRegistry } from '../../../src/main/api/sessions';
@@ -104,5 +107,46 @@ describe('session store', () => {
     await s.getState().setBranch(other.name);
     expect(s.getState().branch).toBe(other.name);
     expect(s.getState().head?.branch).toBe(other.name);
+  });
+});
+
+describe('session store while the session grows (Follow)', () => {
+  const CODEX = 'fixtures/codex/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl';
+
+  it('takes a change read into the session keeping the selection, or going to the newest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'palimpsest-store-follow-'));
+    try {
+      const lines = readFileSync(CODEX, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '');
+      const file = join(dir, 'rollout.jsonl');
+      writeFileSync(file, lines.slice(0, 40).join('\n') + '\n');
+      const s = await storeFor(file);
+      const { sessionId } = s.getState();
+      expect(s.getState().requests).toHaveLength(3);
+      await s.getState().select(1);
+      const events = s.getState().info?.counts.events ?? 0;
+      s.getState().ensureRaw(0, events - 1);
+      await settle(s, () => s.getState().eventChunks[0]?.length === events);
+      appendFileSync(file, lines.slice(40).join('\n') + '\n');
+      const r = await api.awaitSessionChange({ sessionId, since: 0, waitMs: 20_000 });
+      if (!r.ok || r.value.summary === null) throw new Error('no change');
+      await s.getState().refresh({ summary: r.value.summary, newest: false, reloaded: r.value.reloaded !== null });
+      expect(s.getState()).toMatchObject({ selected: 1, revision: 1 });
+      expect(s.getState().head?.request.index).toBe(1);
+      expect(s.getState().requests).toHaveLength(6);
+      // The raw history's last window is asked for again, with the events appended.
+      const now = s.getState().info?.counts.events ?? 0;
+      expect(now).toBeGreaterThan(events);
+      expect(s.getState().eventChunks[0]).toBeUndefined();
+      s.getState().ensureRaw(0, now - 1);
+      await settle(s, () => s.getState().eventChunks[0]?.length === now);
+      await s.getState().refresh({ summary: r.value.summary, newest: true, reloaded: false });
+      expect(s.getState().selected).toBe(5);
+      await settle(s, () => s.getState().head?.request.index === 5);
+      await api.closeSession({ sessionId });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

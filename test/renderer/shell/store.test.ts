@@ -241,3 +241,34 @@ describe('opening a long session', () => {
     expect(openedFraction({ ...p, phase: 'checking', done: 3, total: 30 })).toBe(1);
   });
 });
+
+describe('watching the active session', () => {
+  it('records a change the host read into the shown session, and watches the tab shown only', async () => {
+    const { api: base } = fakeApi();
+    const asked: { sessionId: string; since: number | undefined }[] = [];
+    const held: { answer?: (r: ApiResult<unknown>) => void } = {};
+    const api = {
+      ...base,
+      awaitSessionChange: (input: { sessionId: string; since?: number }) => {
+        asked.push({ sessionId: input.sessionId, since: input.since });
+        return new Promise((ok) => (held.answer = ok));
+      },
+    } as unknown as PalimpsestApi;
+    const store = createAppStore(api);
+    const s = () => store.getState();
+    await s().openPath('a.jsonl');
+    expect(asked).toEqual([{ sessionId: 's1', since: 0 }]);
+    const grown = { ...s().tabs[0]?.summary, counts: { ...s().tabs[0]?.summary.counts, requests: 12 } };
+    held.answer?.({
+      ok: true,
+      value: { changed: true, revision: 1, reloaded: null, summary: grown, findings: { added: 1, withdrawn: 2 } },
+    });
+    await vi.waitFor(() => expect(asked).toHaveLength(2));
+    expect(s().tabs[0]).toMatchObject({ sessionId: 's1', revision: 1, change: { reloaded: null, withdrawn: 2 } });
+    expect(s().tabs[0]?.summary.counts.requests).toBe(12);
+    // Asked again from the revision shown; the tab keeps its id (no reopen).
+    expect(asked[1]).toEqual({ sessionId: 's1', since: 1 });
+    await s().openPath('b.jsonl');
+    expect(asked.at(-1)).toEqual({ sessionId: 's2', since: 0 });
+  });
+});

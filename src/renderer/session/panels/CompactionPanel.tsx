@@ -62,7 +62,9 @@ export function CompactionPanel(): React.JSX.Element {
   const [diffWith, setDiffWith] = useState(false);
   const joined = useSession((s) => s.joined);
   const attempts = joined?.compactions.find((c) => c.id === id)?.attempts ?? null;
-  const q = useQuery(branch === null || id === null ? null : `${branch}\u0000${id}`, () =>
+  // A compaction may end in lines written since: asked again at each change of the session.
+  const revision = useSession((s) => s.revision);
+  const q = useQuery(branch === null || id === null ? null : `${branch}\u0000${id}\u0000${revision}`, () =>
     api.getCompaction({ sessionId, branch: branch ?? undefined, compactionId: id ?? '' }),
   );
   const position = compactions.findIndex((c) => c.id === id);

@@ -11,12 +11,14 @@ export function TokenPanel(): React.JSX.Element {
   const sessionId = useSession((s) => s.sessionId);
   const branch = useSession((s) => s.branch);
   const selected = useSession((s) => s.selected);
+  // The chart covers the whole session: asked again at each change of it (and the meter with it).
+  const revision = useSession((s) => s.revision);
   const select = useSession((s) => s.select);
   const [draft, setDraft] = useState('');
   const [policy, setPolicy] = useState('');
   const spec = policy.trim() === '' ? undefined : policy.trim();
   const meterQ = useQuery(
-    branch === null || selected === null ? null : `${branch}\u0000${selected}\u0000${policy}`,
+    branch === null || selected === null ? null : `${branch}\u0000${selected}\u0000${policy}\u0000${revision}`,
     () => api.getTokenMeter({ sessionId, branch: branch ?? undefined, index: selected ?? 0, policy: spec }),
     1000,
     (m) => m.counting.state === 'counting' || m.pending,
@@ -24,7 +26,7 @@ export function TokenPanel(): React.JSX.Element {
   const meter = valueOf(meterQ);
   const counted = meter?.counting.state === 'done';
   const seriesQ = useQuery(
-    branch === null ? null : `${branch}\u0000${policy}\u0000${counted}`,
+    branch === null ? null : `${branch}\u0000${policy}\u0000${counted}\u0000${revision}`,
     () => api.getTokenSeries({ sessionId, branch: branch ?? undefined, policy: spec }),
     1000,
     (v) => v.pending,
