@@ -101,7 +101,10 @@ export class SessionFollower {
 
   /** Something may have changed: look, one look at a time, and once more if poked meanwhile. */
   private poke(): void {
-    if (this.disposed) return;
+    // Not before the first load is done: the watch's timer runs from the start, and a look then
+    // would find no fingerprints yet, take every path as changed and load the session a second
+    // time beside the first (a loaded machine, where the first load outlasts a poll, did).
+    if (this.disposed || this.inspector === null) return;
     if (this.running) {
       this.again = true;
       return;

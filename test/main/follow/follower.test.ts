@@ -81,11 +81,9 @@ describe('SessionFollower', () => {
     const want = inspectJson(file, fresh, fresh.defaultBranch, []);
     await fresh.session.dispose();
     await until(() => requests() === want.requests.length);
-    // The first load reads from the start; the appends after it are read on. One of them was once
-    // seen loaded again instead on a loaded machine (the result is the same either way; why it did
-    // is not known yet), so one is let through.
+    // The first load reads from the start; every append after it is read on.
     expect(loads[0]).toBe(false);
-    expect(loads.slice(1).filter((readOn) => !readOn).length).toBeLessThanOrEqual(1);
+    expect(loads.slice(1).filter((readOn) => !readOn)).toEqual([]);
     expect(loads.length).toBeGreaterThan(2);
     const followed = follower.current as SessionInspector;
     const got = inspectJson(file, followed, followed.defaultBranch, []);
