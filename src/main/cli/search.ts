@@ -1,3 +1,4 @@
+import { grouped } from '../../shared/grouped';
 import { type ParsedArgs, UsageError } from '../command/args';
 import { EXIT_CLEAN } from '../command/exit';
 import type { Io } from '../command/io';
@@ -66,7 +67,7 @@ function fateText(fate: string | null): string {
 
 /** What a capped search says: the hits are not the best of every match (search.ts, RANK_CAP). */
 export const cappedNote = (cap: number): string =>
-  `more than ${cap.toLocaleString('en')} matches: these are the best of the ${cap.toLocaleString('en')} indexed last, not of all; narrow the query or add filters`;
+  `more than ${grouped(cap)} matches: these are the best of the ${grouped(cap)} indexed last, not of all; narrow the query or add filters`;
 
 function render(hits: readonly SearchHit[], capped: number | null, tty: boolean): string {
   if (hits.length === 0) return 'No matches.';
