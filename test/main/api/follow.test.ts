@@ -6,8 +6,8 @@ import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { closeSessionTokens } from '../../../src/main/api/session/tokens';
 import * as load from '../../../src/main/session/load';
-import type { SessionInspector } from '../../../src/main/session/inspector';
 import { value } from './results';
+import { shownOf as shown } from '../session/same-session';
 
 /*
  * The app's Follow in the host (src/main/api/session/follow.ts): real sessions are appended to a
@@ -31,23 +31,6 @@ const linesOf = (path: string): string[] =>
   readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l !== '');
-
-/** Everything a session shows, as JSON, for comparing two. */
-function shown(inspector: SessionInspector): unknown {
-  const session = inspector.session;
-  const events = [];
-  for (let seq = 0; seq < session.events.length; seq++) events.push([session.events.at(seq), session.loc(seq)]);
-  const branches = inspector.branches.map((b) => {
-    const replay = inspector.replay(b.name);
-    return {
-      branch: b,
-      diagnostics: inspector.diagnostics(b.name),
-      views: replay.requests.map((_, i) => [inspector.view(i, b.name), inspector.fates(i, b.name)]),
-      compactions: replay.compactions,
-    };
-  });
-  return JSON.parse(JSON.stringify({ format: session.format, files: session.files, events, branches })) as unknown;
-}
 
 let registry: SessionRegistry;
 let h: Handlers;

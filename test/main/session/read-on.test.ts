@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';
 import type { LoadedSession } from '../../../src/main/session/types';
+import { shownOf } from './same-session';
 
 /*
  * A session read on (src/main/session/read-on.ts) equals a fresh load of the same bytes: every
@@ -16,32 +17,6 @@ import type { LoadedSession } from '../../../src/main/session/types';
 const CC = 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl';
 const CC_SUBAGENT = 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-a2898e3.jsonl';
 const CODEX = 'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl';
-
-/** Everything a session shows, as JSON, for comparing two loads. */
-function shown(session: LoadedSession): unknown {
-  const inspector = new SessionInspector(session);
-  const events = [];
-  for (let seq = 0; seq < session.events.length; seq++) events.push([session.events.at(seq), session.loc(seq)]);
-  const branches = inspector.branches.map((b) => {
-    const replay = inspector.replay(b.name);
-    return {
-      branch: b,
-      diagnostics: inspector.diagnostics(b.name),
-      views: replay.requests.map((_, i) => [inspector.view(i, b.name), inspector.fates(i, b.name)]),
-      compactions: replay.compactions,
-    };
-  });
-  return JSON.parse(
-    JSON.stringify({
-      format: session.format,
-      files: session.files.map((f) => ({ ...f, path: f.path })),
-      diagnostics: session.diagnostics,
-      events,
-      defaultBranch: inspector.defaultBranch,
-      branches,
-    }),
-  ) as unknown;
-}
 
 /** Cut points of `n` bytes into `pieces` pieces at arbitrary (seeded) bytes. */
 function cuts(n: number, pieces: number, seed: number): number[] {
@@ -86,7 +61,7 @@ describe('reading a followed session on', () => {
       // As a follower does, a piece that ends mid-line with no whole line in it waits for its end.
       if (!whole) continue;
       const fresh = keep(await loadSession(sessionPath));
-      expect(shown(current)).toEqual(shown(fresh));
+      expect(shownOf(new SessionInspector(current))).toEqual(shownOf(new SessionInspector(fresh)));
     }
     return readOn;
   }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { CompactLog } from '../../../src/main/session/compact-log';
+import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession, type LoadOptions } from '../../../src/main/session/load';
 import type { LoadedSession, SessionFile } from '../../../src/main/session/types';
 import { kindAt, branchAt } from '../../../src/shared/model/event-log';
@@ -121,4 +122,34 @@ export function withoutWrittenSeqs(path: string, dir: string): string {
   const out = join(dir, `noseq-${path.replaceAll('/', '_')}`);
   writeFileSync(out, lines.join('\n'));
   return out;
+}
+
+/**
+ * Everything a session shows, as JSON, for comparing two: the events with where each came from, the
+ * files, the diagnostics, and per branch its views, fates, findings and compactions. For a followed
+ * or read-on session against a fresh load of the same bytes.
+ */
+export function shownOf(inspector: SessionInspector): unknown {
+  const session = inspector.session;
+  const events = [];
+  for (let seq = 0; seq < session.events.length; seq++) events.push([session.events.at(seq), session.loc(seq)]);
+  const branches = inspector.branches.map((b) => {
+    const replay = inspector.replay(b.name);
+    return {
+      branch: b,
+      diagnostics: inspector.diagnostics(b.name),
+      views: replay.requests.map((_, i) => [inspector.view(i, b.name), inspector.fates(i, b.name)]),
+      compactions: replay.compactions,
+    };
+  });
+  return JSON.parse(
+    JSON.stringify({
+      format: session.format,
+      files: session.files,
+      diagnostics: session.diagnostics,
+      events,
+      defaultBranch: inspector.defaultBranch,
+      branches,
+    }),
+  ) as unknown;
 }
