@@ -134,6 +134,31 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
   let viewTicket = 0;
   let nonce = 0;
 
+  /** A branch's lists, as setBranch and refresh show them: the first failure, or the lists. */
+  const branchLists = async (branch: string) => {
+    const [requests, compactions, diagnostics, timeline] = await Promise.all([
+      api.listRequests({ sessionId, branch }),
+      api.listCompactions({ sessionId, branch }),
+      api.listDiagnostics({ sessionId, branch }),
+      // A host without the method (an older one) has no joined list: the log's is shown.
+      Promise.resolve()
+        .then(() => api.listTimeline({ sessionId, branch }))
+        .catch(() => null),
+    ]);
+    if (!requests.ok) return { ok: false as const, error: requests.error };
+    if (!compactions.ok) return { ok: false as const, error: compactions.error };
+    if (!diagnostics.ok) return { ok: false as const, error: diagnostics.error };
+    const t = timeline?.ok && timeline.value.joined ? timeline.value : null;
+    const joined: Joined | null = t ? { rows: t.requests, compactions: t.compactions, orphanAttempts: t.orphanAttempts } : null;
+    return {
+      ok: true as const,
+      requests: requests.value.requests,
+      compactions: compactions.value.compactions,
+      diagnostics: diagnostics.value.diagnostics,
+      joined,
+    };
+  };
+
   return createStore<SessionState>()((set, get) => {
     const views = chunkLoader<ViewWindowItem>(
       VIEW_CHUNK,
@@ -202,22 +227,10 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
 
       async setBranch(branch) {
         const ticket = ++branchTicket;
-        const [requests, compactions, diagnostics, timeline] = await Promise.all([
-          api.listRequests({ sessionId, branch }),
-          api.listCompactions({ sessionId, branch }),
-          api.listDiagnostics({ sessionId, branch }),
-          // A host without the method (an older one) has no joined list: the log's is shown.
-          Promise.resolve()
-            .then(() => api.listTimeline({ sessionId, branch }))
-            .catch(() => null),
-        ]);
+        const lists = await branchLists(branch);
         if (ticket !== branchTicket) return;
-        if (!requests.ok) return fail(requests.error);
-        if (!compactions.ok) return fail(compactions.error);
-        if (!diagnostics.ok) return fail(diagnostics.error);
-        const rs = requests.value.requests;
-        const t = timeline?.ok && timeline.value.joined ? timeline.value : null;
-        const joined: Joined | null = t ? { rows: t.requests, compactions: t.compactions, orphanAttempts: t.orphanAttempts } : null;
+        if (!lists.ok) return fail(lists.error);
+        const { requests: rs, joined, compactions, diagnostics } = lists;
         views.reset();
         aligns.reset();
         set({
@@ -227,15 +240,12 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
           joined,
           selectedRow: null,
           wire: null,
-          compactions: compactions.value.compactions,
-          diagnostics: diagnostics.value.diagnostics,
-          markers: {
-            compaction: compactionMarkers(rs, compactions.value.compactions),
-            diagnostic: diagnosticMarkers(rs, diagnostics.value.diagnostics),
-          },
+          compactions,
+          diagnostics,
+          markers: { compaction: compactionMarkers(rs, compactions), diagnostic: diagnosticMarkers(rs, diagnostics) },
           selected: null,
           head: null,
-          compactionId: compactions.value.compactions[0]?.id ?? null,
+          compactionId: compactions[0]?.id ?? null,
         });
         if (joined && joined.rows.length > 0) await get().selectRow(0);
         else if (rs.length > 0) await get().select(0);
@@ -248,28 +258,10 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         const mine = ++refreshTicket;
         const keep = summary.branches.some((b) => b.name === before.branch);
         const branch = newest || !keep ? summary.defaultBranch : before.branch;
-        const [requests, compactions, diagnostics, timeline] = await Promise.all([
-          api.listRequests({ sessionId, branch }),
-          api.listCompactions({ sessionId, branch }),
-          api.listDiagnostics({ sessionId, branch }),
-          Promise.resolve()
-            .then(() => api.listTimeline({ sessionId, branch }))
-            .catch(() => null),
-        ]);
+        const lists = await branchLists(branch);
         // A branch chosen meanwhile wins; a failure leaves what is shown (the next change asks again).
-        if (
-          mine !== refreshTicket ||
-          ticket !== branchTicket ||
-          get().branch !== before.branch ||
-          !requests.ok ||
-          !compactions.ok ||
-          !diagnostics.ok
-        )
-          return;
-        const rs = requests.value.requests;
-        const t = timeline?.ok && timeline.value.joined ? timeline.value : null;
-        const joined: Joined | null = t ? { rows: t.requests, compactions: t.compactions, orphanAttempts: t.orphanAttempts } : null;
-        const cs = compactions.value.compactions;
+        if (mine !== refreshTicket || ticket !== branchTicket || get().branch !== before.branch || !lists.ok) return;
+        const { requests: rs, joined, compactions: cs, diagnostics } = lists;
         // Events are only ever appended when read on: the last window of the raw history (and of
         // its alignment with the view) is asked for again, the rest kept.
         const shownEvents = before.info?.counts.events ?? 0;
@@ -287,8 +279,8 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
           requests: rs,
           joined,
           compactions: cs,
-          diagnostics: diagnostics.value.diagnostics,
-          markers: { compaction: compactionMarkers(rs, cs), diagnostic: diagnosticMarkers(rs, diagnostics.value.diagnostics) },
+          diagnostics,
+          markers: { compaction: compactionMarkers(rs, cs), diagnostic: diagnosticMarkers(rs, diagnostics) },
           compactionId: s.compactionId !== null && cs.some((c) => c.id === s.compactionId) ? s.compactionId : (cs[0]?.id ?? null),
           revision: s.revision + 1,
         }));
