@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { SessionCatalog, type UpdateOptions } from '../../../src/main/catalog/up
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';
 import { fateAt } from '../../../src/shared/replay/view';
+import { CLAUDE_PROJECT, CODEX_DAY, harnessEnv, HOME, placeFixtures } from '../fake-home';
 
 /*
  * The session index over a fake home built from real fixture sessions: three Claude Code sessions
@@ -27,8 +28,7 @@ let cache = '';
 let reads: string[] = [];
 
 const options = (): UpdateOptions => ({
-  env: { CLAUDE_CONFIG_DIR: join(base, 'claude'), CODEX_HOME: join(base, 'codex') },
-  home: join(base, 'home'),
+  ...harnessEnv(base),
   harnesses: ['claude-code', 'codex'],
   content: true,
   extract: async (path: string, session?: string): Promise<SessionFacts> => {
@@ -39,14 +39,12 @@ const options = (): UpdateOptions => ({
 
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), 'palimpsest-catalog-'));
-  project = join(base, 'claude', 'projects', '-home-ada-x');
-  mkdirSync(project, { recursive: true });
-  mkdirSync(join(base, 'home'));
-  for (const f of ['short.jsonl', 'tool_heavy.jsonl', 'dag_compact_after_rewind_preserved.jsonl'])
-    copyFileSync(join(CC, f), join(project, f));
-  const day = join(base, 'codex', 'sessions', '2026', '02', '23');
-  mkdirSync(day, { recursive: true });
-  copyFileSync(CODEX, join(day, CODEX.split('/').pop() as string));
+  project = join(base, CLAUDE_PROJECT);
+  placeFixtures(base, {
+    [CLAUDE_PROJECT]: ['short.jsonl', 'tool_heavy.jsonl', 'dag_compact_after_rewind_preserved.jsonl'].map((f) => join(CC, f)),
+    [CODEX_DAY]: [CODEX],
+    [HOME]: [],
+  });
   cache = join(base, 'cache');
   reads = [];
 });

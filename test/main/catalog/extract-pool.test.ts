@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import type { Database } from '../../../src/main/catalog/db';
 import { extractSession } from '../../../src/main/catalog/extract';
 import { readInOrder, sessionReader } from '../../../src/main/catalog/extract-pool';
 import { SessionCatalog, type UpdateOptions } from '../../../src/main/catalog/update';
+import { CLAUDE_PROJECT, CODEX_DAY, harnessEnv, HOME, placeFixtures } from '../fake-home';
 
 /*
  * The session index read on worker threads (extract-pool.ts) against the same read on this thread,
@@ -33,8 +34,7 @@ let base = '';
 let project = '';
 
 const options = (threads: number): UpdateOptions => ({
-  env: { CLAUDE_CONFIG_DIR: join(base, 'claude'), CODEX_HOME: join(base, 'codex') },
-  home: join(base, 'home'),
+  ...harnessEnv(base),
   harnesses: ['claude-code', 'codex'],
   content: true,
   extract: extractSession,
@@ -45,14 +45,12 @@ const options = (threads: number): UpdateOptions => ({
 
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), 'palimpsest-extract-pool-'));
-  project = join(base, 'claude', 'projects', '-home-ada-x');
-  mkdirSync(project, { recursive: true });
-  mkdirSync(join(base, 'home'));
-  for (const f of CC_FILES) copyFileSync(join(CC, f), join(project, f));
-  cpSync(join(CC, '4d5611e5-241a-462a-8d15-5122611a9569'), join(project, '4d5611e5-241a-462a-8d15-5122611a9569'), { recursive: true });
-  const day = join(base, 'codex', 'sessions', '2026', '02', '23');
-  mkdirSync(day, { recursive: true });
-  for (const f of CODEX) copyFileSync(join('fixtures', 'codex', f), join(day, f));
+  project = join(base, CLAUDE_PROJECT);
+  placeFixtures(base, {
+    [CLAUDE_PROJECT]: [...CC_FILES, '4d5611e5-241a-462a-8d15-5122611a9569'].map((f) => join(CC, f)),
+    [CODEX_DAY]: CODEX.map((f) => join('fixtures', 'codex', f)),
+    [HOME]: [],
+  });
 });
 
 afterEach(() => rmSync(base, { recursive: true, force: true }));
@@ -126,7 +124,7 @@ describe('a reading thread that stops', () => {
     // the pool gives up on workers and reads the rest on this thread.
     const script = join(base, 'stops.mjs');
     writeFileSync(script, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
-    const files = [...CC_FILES.map((f) => join(project, f)), ...CODEX.map((f) => join(base, 'codex', 'sessions', '2026', '02', '23', f))];
+    const files = [...CC_FILES.map((f) => join(project, f)), ...CODEX.map((f) => join(base, CODEX_DAY, f))];
     const reader = sessionReader(Number.MAX_SAFE_INTEGER, { threads: 1, worker: { url: pathToFileURL(script) }, extract: extractSession });
     const got: { path: string; items: number | null; error: string | null }[] = [];
     try {

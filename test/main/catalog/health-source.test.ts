@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { discoverSessions, type DiscoverOptions } from '../../../src/main/discov
 import { CatalogHealthSource } from '../../../src/main/catalog/health-source';
 import { SessionFilesHealthSource, type Target } from '../../../src/main/health/session-files';
 import type { SessionHealth } from '../../../src/shared/health/row';
+import { CLAUDE_PROJECT, CODEX_DAY, GEMINI_CHATS, harnessEnv, HOME, placeFixtures } from '../fake-home';
 
 /*
  * The health rows the session index keeps against the rows built by loading each session (the
@@ -24,8 +25,7 @@ let project = '';
 let cache = '';
 
 const discover = (): DiscoverOptions => ({
-  env: { CLAUDE_CONFIG_DIR: join(base, 'claude'), CODEX_HOME: join(base, 'codex'), GEMINI_CLI_HOME: join(base, 'gemini') },
-  home: join(base, 'home'),
+  ...harnessEnv(base),
   harnesses: ['claude-code', 'codex', 'gemini-cli', 'palimpsest'],
   roots: [{ harness: 'palimpsest', path: join(base, 'own') }],
 });
@@ -43,19 +43,14 @@ const byKey = (rows: readonly SessionHealth[]): SessionHealth[] => [...rows].sor
 
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), 'palimpsest-health-catalog-'));
-  project = join(base, 'claude', 'projects', '-home-ada-x');
-  mkdirSync(project, { recursive: true });
-  mkdirSync(join(base, 'home'));
-  for (const f of ['short.jsonl', 'dag_compact_after_rewind_preserved.jsonl', 'microcompact.jsonl'])
-    copyFileSync(join(CC, f), join(project, f));
-  const day = join(base, 'codex', 'sessions', '2026', '02', '23');
-  mkdirSync(day, { recursive: true });
-  copyFileSync(CODEX, join(day, CODEX.split('/').pop() as string));
-  const chats = join(base, 'gemini', '.gemini', 'tmp', 'a1b2c3', 'chats');
-  mkdirSync(chats, { recursive: true });
-  copyFileSync(GEMINI, join(chats, GEMINI.split('/').pop() as string));
-  mkdirSync(join(base, 'own'));
-  copyFileSync(PALIMPSEST, join(base, 'own', 'lifecycle.jsonl'));
+  project = join(base, CLAUDE_PROJECT);
+  placeFixtures(base, {
+    [CLAUDE_PROJECT]: ['short.jsonl', 'dag_compact_after_rewind_preserved.jsonl', 'microcompact.jsonl'].map((f) => join(CC, f)),
+    [CODEX_DAY]: [CODEX],
+    [GEMINI_CHATS]: [GEMINI],
+    own: [{ from: PALIMPSEST, as: 'lifecycle.jsonl' }],
+    [HOME]: [],
+  });
   cache = join(base, 'cache');
 });
 

@@ -1,4 +1,4 @@
-import { appendFile, copyFile, cp, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { listSessions } from '../../../src/main/catalog/list';
 import { CATALOG_FILE as INDEX_FILE } from '../../../src/main/catalog/store';
 import { discoverSessions, type DiscoverOptions } from '../../../src/main/discovery/discover';
 import type { Harness, SessionSummary } from '../../../src/main/discovery/types';
+import { placeFixtures } from '../fake-home';
 
 /*
  * A fake home with each harness's layout, built from the repository's fixtures: Claude Code (the
@@ -26,39 +27,29 @@ const COSH = 'fixtures/cosh/session-ses_7f3a.jsonl';
 let home = '';
 let cache = '';
 
-async function fakeHome(
-  base: string,
-  layout: { claude?: string; codex?: string; dsh?: string; rind?: string; cosh?: string } = {},
-): Promise<void> {
+/** The layout under a home (or under each harness's folder given in `layout`, as its variable moves it). */
+function fakeHome(base: string, layout: { claude?: string; codex?: string; dsh?: string; rind?: string; cosh?: string } = {}): void {
   const claude = layout.claude ?? join(base, '.claude');
-  const project = join(claude, 'projects', '-home-ada-spotter');
-  await mkdir(project, { recursive: true });
-  await copyFile(join(CC, `${BIG}.jsonl`), join(project, `${BIG}.jsonl`));
-  await cp(join(CC, BIG), join(project, BIG), { recursive: true });
-  await copyFile(join(CC, 'short.jsonl'), join(project, '55604662-cf2a-4331-851a-ec234028f8ca.jsonl'));
-  // Not sessions: a folder of another tool, a stray file.
-  await mkdir(join(claude, 'todos'), { recursive: true });
-  await writeFile(join(claude, 'todos', 'x.jsonl'), '{}\n');
-
   const codex = layout.codex ?? join(base, '.codex');
-  await mkdir(join(codex, 'sessions', '2026', '02', '23'), { recursive: true });
-  await copyFile(CODEX, join(codex, 'sessions', '2026', '02', '23', CODEX.split('/').pop() as string));
-  await mkdir(join(codex, 'archived_sessions'), { recursive: true });
-  await copyFile(CODEX_SMALL, join(codex, 'archived_sessions', CODEX_SMALL.split('/').pop() as string));
-  await writeFile(join(codex, 'history.jsonl'), '{"session_id":"x"}\n');
-
   const dsh = layout.dsh ?? join(base, '.dsh');
-  await mkdir(join(dsh, 'sessions', '--home-ada-cal--', 'abc'), { recursive: true });
-  await copyFile(DSH, join(dsh, 'sessions', '--home-ada-cal--', 'abc', 'session.jsonl'));
-  await mkdir(join(dsh, 'sessions', '_no-cwd', 'def'), { recursive: true });
-  await copyFile('fixtures/dsh-zstd/session.jsonl.zstd', join(dsh, 'sessions', '_no-cwd', 'def', 'session.jsonl.zstd'));
-
   const rind = layout.rind ?? join(base, '.rind');
-  await cp(RIND, join(rind, 'sessions', RIND.split('/').pop() as string), { recursive: true });
-
   const cosh = layout.cosh ?? join(base, '.local', 'share', 'cosh');
-  await mkdir(join(cosh, 'sessions', '1a2b3c4d'), { recursive: true });
-  await copyFile(COSH, join(cosh, 'sessions', '1a2b3c4d', 'session-ses_7f3a.jsonl'));
+  placeFixtures(base, {
+    [join(claude, 'projects', '-home-ada-spotter')]: [
+      join(CC, `${BIG}.jsonl`),
+      join(CC, BIG),
+      { from: join(CC, 'short.jsonl'), as: '55604662-cf2a-4331-851a-ec234028f8ca.jsonl' },
+    ],
+    // Not sessions: a folder of another tool, a stray file.
+    [join(claude, 'todos')]: [{ name: 'x.jsonl', text: '{}\n' }],
+    [join(codex, 'sessions', '2026', '02', '23')]: [CODEX],
+    [join(codex, 'archived_sessions')]: [CODEX_SMALL],
+    [codex]: [{ name: 'history.jsonl', text: '{"session_id":"x"}\n' }],
+    [join(dsh, 'sessions', '--home-ada-cal--', 'abc')]: [{ from: DSH, as: 'session.jsonl' }],
+    [join(dsh, 'sessions', '_no-cwd', 'def')]: ['fixtures/dsh-zstd/session.jsonl.zstd'],
+    [join(rind, 'sessions')]: [RIND],
+    [join(cosh, 'sessions', '1a2b3c4d')]: [COSH],
+  });
 }
 
 /** Options isolated from the real machine: a fake home, no inherited variables, a private index. */
@@ -72,7 +63,7 @@ beforeEach(async () => {
   const base = await mkdtemp(join(tmpdir(), 'palimpsest-discovery-'));
   home = join(base, 'home');
   cache = join(base, 'cache');
-  await fakeHome(home);
+  fakeHome(home);
 });
 
 describe('discovery over a fake home', () => {
@@ -159,7 +150,7 @@ describe('discovery over a fake home', () => {
 
   it('follows the environment overrides, each replacing its default', async () => {
     const elsewhere = await mkdtemp(join(tmpdir(), 'palimpsest-env-'));
-    await fakeHome(elsewhere, {
+    fakeHome(elsewhere, {
       claude: join(elsewhere, 'cc'),
       codex: join(elsewhere, 'cx'),
       dsh: join(elsewhere, 'dh'),
@@ -190,11 +181,11 @@ describe('discovery over a fake home', () => {
 
   it('takes cosh from XDG_DATA_HOME, several Claude folders from CLAUDE_CONFIG_DIR, and --root over a default', async () => {
     const xdg = await mkdtemp(join(tmpdir(), 'palimpsest-xdg-'));
-    await mkdir(join(xdg, 'cosh', 'sessions', 'ff'), { recursive: true });
-    await copyFile(COSH, join(xdg, 'cosh', 'sessions', 'ff', 'session-ses_7f3a.jsonl'));
+    placeFixtures(xdg, { [join('cosh', 'sessions', 'ff')]: [COSH] });
     const second = await mkdtemp(join(tmpdir(), 'palimpsest-cc2-'));
-    await mkdir(join(second, 'projects', 'p'), { recursive: true });
-    await copyFile(join(CC, 'tool_heavy.jsonl'), join(second, 'projects', 'p', 'd6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl'));
+    placeFixtures(second, {
+      [join('projects', 'p')]: [{ from: join(CC, 'tool_heavy.jsonl'), as: 'd6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl' }],
+    });
     const d = await discoverSessions(
       opts({ harnesses: ['cosh', 'claude-code'] }, { XDG_DATA_HOME: xdg, CLAUDE_CONFIG_DIR: `${join(home, '.claude')},${second}` }),
     );
