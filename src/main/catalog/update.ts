@@ -198,7 +198,8 @@ export class SessionCatalog {
     const all = units(walked.candidates, walked.listed);
     const before = this.stored();
     const content = options.content === true;
-    const extract = options.extract;
+    // What reads a session's content: asked for by search, never by a listing.
+    const extract = content ? options.extract : undefined;
     if (content && !extract) throw new Error('the session index needs an extractor to read content');
     let written = false;
 
@@ -237,7 +238,7 @@ export class SessionCatalog {
     let added = 0;
     let changed = 0;
     let appended = 0;
-    const toRead = content ? all.filter((u) => before.get(u.key)?.contentStamps !== u.stamps) : [];
+    const toRead = extract ? all.filter((u) => before.get(u.key)?.contentStamps !== u.stamps) : [];
     // Summaries are written a batch at a time: one commit per session would cost a first listing more
     // than its scan, and a batch still holds the write lock for milliseconds only.
     const writeSummaries = this.db.transaction((batch: readonly [Unit, SessionSummary, string][]) => {
@@ -267,37 +268,38 @@ export class SessionCatalog {
       this.db.transaction(() => keep.run(`${LISTING}${f.path}`, value))();
       written = true;
     }
-    let done = 0;
-    let bytes = 0;
-    for (const u of toRead) bytes += summaries.get(u.key)?.summary.bytes ?? u.mainSize;
-    // Sessions are read on worker threads when there is enough to read, and written here in order.
-    const reader = sessionReader(bytes, {
-      threads: options.threads,
-      minBytes: options.parallelMinBytes,
-      extract: extract as NonNullable<typeof extract>,
-    });
-    try {
-      await readInOrder(
-        toRead,
-        reader.ahead,
-        (u) => reader.read(u.path, u.sessionKey === '' ? undefined : u.sessionKey),
-        (u, facts, error) => {
-          const s = before.get(u.key);
-          const head = u.mainPath ? headHash(u.mainPath) : '';
-          if (!s || s.contentStamps === null) added++;
-          else if (u.mainPath && u.mainSize > s.mainSize && s.headHash !== '' && headHash(u.mainPath, s.mainSize) === s.headHash)
-            appended++;
-          else changed++;
-          if (error !== null)
-            problems.push(`${u.path}${u.sessionKey ? ` --session ${u.sessionKey}` : ''}: not indexed for search (${error})`);
-          this.db.transaction(() => this.writeContent(u, head, facts, error))();
-          written = true;
-          done++;
-          options.onProgress?.(done, toRead.length, u.path);
-        },
-      );
-    } finally {
-      await reader.close();
+    let threads = 0;
+    // The reader (and its workers) only when there is content to read: a listing reads none.
+    if (extract && toRead.length > 0) {
+      let done = 0;
+      let bytes = 0;
+      for (const u of toRead) bytes += summaries.get(u.key)?.summary.bytes ?? u.mainSize;
+      // Sessions are read on worker threads when there is enough to read, and written here in order.
+      const reader = sessionReader(bytes, { threads: options.threads, minBytes: options.parallelMinBytes, extract });
+      threads = reader.threads;
+      try {
+        await readInOrder(
+          toRead,
+          reader.ahead,
+          (u) => reader.read(u.path, u.sessionKey === '' ? undefined : u.sessionKey),
+          (u, facts, error) => {
+            const s = before.get(u.key);
+            const head = u.mainPath ? headHash(u.mainPath) : '';
+            if (!s || s.contentStamps === null) added++;
+            else if (u.mainPath && u.mainSize > s.mainSize && s.headHash !== '' && headHash(u.mainPath, s.mainSize) === s.headHash)
+              appended++;
+            else changed++;
+            if (error !== null)
+              problems.push(`${u.path}${u.sessionKey ? ` --session ${u.sessionKey}` : ''}: not indexed for search (${error})`);
+            this.db.transaction(() => this.writeContent(u, head, facts, error))();
+            written = true;
+            done++;
+            options.onProgress?.(done, toRead.length, u.path);
+          },
+        );
+      } finally {
+        await reader.close();
+      }
     }
 
     // 3. Removed: rows under a walked root (or of a walked harness) the walk did not find, or whose file is gone.
@@ -334,7 +336,7 @@ export class SessionCatalog {
       changed,
       appended,
       removed,
-      threads: reader.threads,
+      threads,
       rebuilt: this.rebuilt,
       written: written || removed > 0,
       summaries: out,
