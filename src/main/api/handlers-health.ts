@@ -19,6 +19,11 @@ import { ApiFailure } from './sessions';
  * First paint: the first answer is what the index (and the row cache) already hold, marked
  * `updating`, while the update runs; `settled` waits for it. A host whose index holds nothing yet
  * answers once the rows are read.
+ *
+ * A report asked for again (`refresh`) stops the build under way, which lets go of the index and
+ * its reading threads at the next session: a caller waiting on the old build gets the new one's
+ * rows. Disposing the handler table stops it too. A Health tab closed does not: the rows are kept
+ * for the next time it opens.
  */
 
 type HealthImpl = { readonly [M in HealthMethod]: (input: z.output<(typeof CONTRACT)[M]['input']>) => Promise<ApiOutput<M>> };
@@ -51,8 +56,10 @@ function merge(parts: readonly HealthRows[]): HealthRows {
   };
 }
 
-export function healthImplementations(ctx: HandlerContext): HealthImpl {
+export function healthImplementations(ctx: HandlerContext): { impl: HealthImpl; dispose(): void } {
   let rows: Promise<HealthRows> | null = null;
+  /** Stops the build under way (the one `rows` holds). */
+  let stop: AbortController | null = null;
   let settled: HealthRows | null = null;
   let quick: Promise<HealthRows | null> | null = null;
   let progress: HealthProgress & { running: boolean } = { running: false, done: 0, total: 0, cached: 0 };
@@ -81,17 +88,21 @@ export function healthImplementations(ctx: HandlerContext): HealthImpl {
     return { ...sources(library, targets, notes), notes };
   };
 
-  const build = async (refresh: boolean): Promise<HealthRows> => {
+  const build = async (refresh: boolean, signal: AbortSignal): Promise<HealthRows> => {
     const library = libraryOf();
     const { index, loaded, notes } = await listed(library, refresh);
-    progress = { running: true, done: 0, total: loaded.length, cached: 0 };
+    // A build stopped for another says nothing of its progress: the other's is shown.
+    const tell = (p: HealthProgress): void => {
+      if (!signal.aborted) progress = { ...p, running: true };
+    };
+    tell({ done: 0, total: loaded.length, cached: 0 });
     try {
-      const fromIndex = index ? await index.rows((p) => (progress = { ...p, running: true })) : EMPTY;
-      const fromFiles = await new SessionFilesHealthSource({ targets: loaded }).rows((p) => (progress = { ...p, running: true }));
+      const fromIndex = index ? await index.rows(tell, signal) : EMPTY;
+      const fromFiles = await new SessionFilesHealthSource({ targets: loaded }).rows(tell, signal);
       const r = merge([fromIndex, fromFiles]);
       return { ...r, notes: [...notes, ...r.notes] };
     } finally {
-      progress = { ...progress, running: false };
+      if (!signal.aborted) progress = { ...progress, running: false };
     }
   };
 
@@ -105,7 +116,9 @@ export function healthImplementations(ctx: HandlerContext): HealthImpl {
   };
 
   const start = (refresh: boolean): Promise<HealthRows> => {
-    const next = build(refresh);
+    stop?.abort();
+    stop = new AbortController();
+    const next = build(refresh, stop.signal);
     rows = next;
     next.then(
       (r) => {
@@ -119,13 +132,23 @@ export function healthImplementations(ctx: HandlerContext): HealthImpl {
     return next;
   };
 
-  return {
+  /** The rows of `running`, or, when a newer build replaced it (and stopped it), of the newest. */
+  const finished = async (running: Promise<HealthRows>): Promise<HealthRows> => {
+    let current = running;
+    for (;;) {
+      const r = await current;
+      if (rows === null || rows === current) return r;
+      current = rows;
+    }
+  };
+
+  const impl: HealthImpl = {
     async healthReport({ by, since, refresh, settled: wait }) {
       libraryOf();
       const filter = since !== undefined ? { since } : {};
       if (refresh === true) {
         settled = null;
-        const r = await start(true);
+        const r = await finished(start(true));
         return contractOutput('healthReport', { ...healthReport(r, by, filter), updating: false });
       }
       if (settled) return contractOutput('healthReport', { ...healthReport(settled, by, filter), updating: false });
@@ -135,7 +158,7 @@ export function healthImplementations(ctx: HandlerContext): HealthImpl {
         const first = await quick;
         if (first && !settled) return contractOutput('healthReport', { ...healthReport(first, by, filter), updating: true });
       }
-      const r = await running;
+      const r = await finished(running);
       return contractOutput('healthReport', { ...healthReport(r, by, filter), updating: false });
     },
 
@@ -143,4 +166,5 @@ export function healthImplementations(ctx: HandlerContext): HealthImpl {
       return contractOutput('healthProgress', progress);
     },
   };
+  return { impl, dispose: () => stop?.abort() };
 }

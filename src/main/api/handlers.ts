@@ -102,6 +102,8 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
   const rerun = rerunImplementations(ctx);
   // Eval jobs (docs/eval.md) belong to this handler table too; they are not tied to a session.
   const evals = evalImplementations(ctx);
+  // The health report's build belongs to this handler table too.
+  const health = healthImplementations(ctx);
 
   const impl: Impl = {
     // The session inspector's methods (docs/session-view.md): ./handlers-session.ts.
@@ -111,7 +113,7 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
     // The app shell's methods (docs/session-view.md): ./handlers-library.ts.
     ...libraryImplementations(ctx),
     // Compaction health across the library's sessions (docs/health.md): ./handlers-health.ts.
-    ...healthImplementations(ctx),
+    ...health.impl,
     // Re-run and compare (docs/rerun.md): ./handlers-rerun.ts.
     ...rerun.impl,
     // Offline evaluation (docs/eval.md): ./handlers-eval.ts.
@@ -207,6 +209,7 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
     dispose() {
       rerun.dispose();
       evals.dispose();
+      health.dispose();
       // The token counter's workers are shared by the process's sessions; a later question starts new ones.
       closeSessionTokens().catch((err: unknown) => (ctx.logError ?? defaultLog)('dispose', err));
     },

@@ -140,8 +140,10 @@ class ExtractPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const p of this.queue.splice(0)) p.reject(new Error('the index stopped reading'));
-    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
+    const slots = this.slots.splice(0);
+    // What the workers were reading is answered here: once out of `slots`, their exit answers nothing.
+    for (const p of [...this.queue.splice(0), ...slots.flatMap((s) => s.sent.splice(0))]) p.reject(new Error('the index stopped reading'));
+    await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 }
 
@@ -157,6 +159,8 @@ export interface ReaderOptions {
   readonly extract: ReadFacts;
   /** The worker script; default extract-worker (tests give one that stops). */
   readonly worker?: WorkerSpec;
+  /** Closes the reader when it aborts: the workers stop, and what was asked of them rejects. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -172,19 +176,30 @@ export function sessionReader(bytes: number, options: ReaderOptions): SessionRea
       : (options.worker ?? workerSpec(import.meta.url, './extract-worker.ts', 'extract-worker.js'));
   if (!spec) return { read: options.extract, ahead: 1, threads: 0, close: async () => undefined };
   const pool = new ExtractPool(spec, threads, options.extract);
+  const stop = (): void => void pool.close();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const close = (): Promise<void> => {
+    options.signal?.removeEventListener('abort', stop);
+    return pool.close();
+  };
   // Beyond what the workers hold, a few more: a large session read on one worker does not leave the others idle.
-  return { read: (p, s) => pool.read(p, s), ahead: threads * (PER_WORKER + 2), threads, close: () => pool.close() };
+  return { read: (p, s) => pool.read(p, s), ahead: threads * (PER_WORKER + 2), threads, close };
 }
 
 /**
  * Reads `units` with at most `ahead` asked for and not yet taken, and hands each outcome to `take`
  * in the order of `units`: memory holds a few sessions' facts, never the library's.
+ *
+ * When `signal` aborts, nothing more is asked for or taken (an outcome that comes after the abort
+ * may be the abort's own doing: a worker stopped), and it rejects with the signal's reason once
+ * the reads under way have settled, so that none goes on after it returns.
  */
 export async function readInOrder<U>(
   units: readonly U[],
   ahead: number,
   read: (u: U) => Promise<SessionFacts>,
   take: (u: U, facts: SessionFacts | null, error: string | null) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   type Outcome = { facts: SessionFacts | null; error: string | null };
   const start = (u: U): Promise<Outcome> =>
@@ -194,9 +209,16 @@ export async function readInOrder<U>(
     );
   const pending: Promise<Outcome>[] = [];
   let next = 0;
-  for (const u of units) {
-    while (next < units.length && pending.length < Math.max(1, ahead)) pending.push(start(units[next++] as U));
-    const o = await (pending.shift() as Promise<Outcome>);
-    take(u, o.facts, o.error);
+  try {
+    for (const u of units) {
+      signal?.throwIfAborted();
+      while (next < units.length && pending.length < Math.max(1, ahead)) pending.push(start(units[next++] as U));
+      const o = await (pending.shift() as Promise<Outcome>);
+      signal?.throwIfAborted();
+      take(u, o.facts, o.error);
+    }
+  } finally {
+    // Outcomes never reject (start catches): this only waits.
+    await Promise.all(pending);
   }
 }

@@ -116,31 +116,38 @@ export class CatalogHealthSource implements HealthSource {
     }
   }
 
-  /** Brings the index up to date (one writer at a time in this process), then reads its rows. */
-  rows(onProgress?: (p: HealthProgress) => void): Promise<HealthRows> {
+  /**
+   * Brings the index up to date (one writer at a time in this process), then reads its rows.
+   * When `signal` aborts (the app's report asked for again, its host closing), the update stops
+   * at the next session and its reading threads stop; the rows are then those the index holds,
+   * with a note that says so. Aborted while waiting for another update, it updates nothing.
+   */
+  rows(onProgress?: (p: HealthProgress) => void, signal?: AbortSignal): Promise<HealthRows> {
     return exclusive(async () => {
       const catalog = SessionCatalog.open(this.options.dir);
       try {
         const before = new Map(sessionRows(catalog.db).map((r) => [keyOf(r), r.content_stamps]));
         onProgress?.({ done: 0, total: 0, cached: 0 });
-        const report = await catalog.update({
-          ...this.options.discover,
-          content: true,
-          extract: extractSession,
-          onProgress: (done, total) => onProgress?.({ done, total, cached: 0 }),
-        });
+        const notes = catalog.rebuilt ? [catalog.rebuilt] : [];
+        let roots: readonly Pick<Root, 'harness' | 'path'>[];
+        try {
+          const report = await catalog.update({
+            ...this.options.discover,
+            content: true,
+            extract: extractSession,
+            onProgress: (done, total) => onProgress?.({ done, total, cached: 0 }),
+            signal,
+          });
+          roots = report.roots.filter((r) => r.exists);
+          notes.push(...report.problems.filter((p) => !/: not indexed for search \(/.test(p)));
+        } catch (err) {
+          if (!signal?.aborted) throw err;
+          roots = this.roots();
+          notes.push('the index update was stopped before it was done: sessions changed since the last one may be missing or out of date');
+        }
         const readNow = new Set<string>();
         for (const r of sessionRows(catalog.db)) if (before.get(keyOf(r)) !== r.content_stamps) readNow.add(keyOf(r));
-        const notes = [
-          ...(catalog.rebuilt ? [catalog.rebuilt] : []),
-          ...report.problems.filter((p) => !/: not indexed for search \(/.test(p)),
-        ];
-        return read(
-          catalog.db,
-          report.roots.filter((r) => r.exists),
-          readNow,
-          notes,
-        );
+        return read(catalog.db, roots, readNow, notes);
       } finally {
         catalog.close();
       }

@@ -50,6 +50,12 @@ export interface UpdateOptions extends DiscoverOptions {
   readonly parallelMinBytes?: number;
   /** Scans the sessions to summarise; default scanSession on this thread. */
   readonly scanMany?: (candidates: readonly SessionCandidate[]) => ScanResult[] | Promise<ScanResult[]>;
+  /**
+   * Stops the update between its steps and between two sessions' content (the reading threads
+   * stopped), rejecting with the signal's reason: what was written stays, consistent, and the rest
+   * is left to the next update.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface UpdateReport {
@@ -193,7 +199,10 @@ export class SessionCatalog {
    * read-only file): what was written before stays consistent.
    */
   async update(options: UpdateOptions = {}): Promise<UpdateReport> {
+    const { signal } = options;
+    signal?.throwIfAborted();
     const walked = await walkSessions(options, (c, stamp) => this.keptListing(c, stamp));
+    signal?.throwIfAborted();
     const problems = [...walked.problems];
     const all = units(walked.candidates, walked.listed);
     const before = this.stored();
@@ -233,6 +242,7 @@ export class SessionCatalog {
       });
     }
     for (const { summary } of summaries.values()) problems.push(...summary.problems);
+    signal?.throwIfAborted();
 
     // 2. Rows: written for every session whose summary changed; content read when asked and stale.
     let added = 0;
@@ -275,7 +285,7 @@ export class SessionCatalog {
       let bytes = 0;
       for (const u of toRead) bytes += summaries.get(u.key)?.summary.bytes ?? u.mainSize;
       // Sessions are read on worker threads when there is enough to read, and written here in order.
-      const reader = sessionReader(bytes, { threads: options.threads, minBytes: options.parallelMinBytes, extract });
+      const reader = sessionReader(bytes, { threads: options.threads, minBytes: options.parallelMinBytes, extract, signal });
       threads = reader.threads;
       try {
         await readInOrder(
@@ -296,11 +306,14 @@ export class SessionCatalog {
             done++;
             options.onProgress?.(done, toRead.length, u.path);
           },
+          signal,
         );
       } finally {
         await reader.close();
       }
     }
+
+    signal?.throwIfAborted();
 
     // 3. Removed: rows under a walked root (or of a walked harness) the walk did not find, or whose file is gone.
     const found = new Set(all.map((u) => u.key));

@@ -87,6 +87,25 @@ describe('health handlers', () => {
     expect([byHarness.updating, byHarness.buckets.map((b) => [b.key, b.sessions])]).toEqual([false, [['codex', 2]]]);
   });
 
+  it('stops a build asked for again, and answers its callers with the new build', async () => {
+    const home = join(folder, 'home');
+    const day = join(folder, 'codex', 'sessions', '2026', '02', '23');
+    mkdirSync(home);
+    mkdirSync(day, { recursive: true });
+    for (const f of [CODEX, 'fixtures/codex/rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl'])
+      copyFileSync(f, join(day, f.split('/').pop() as string));
+    const machine = { env: { CODEX_HOME: join(folder, 'codex'), PALIMPSEST_CACHE_DIR: cache }, home, harnesses: ['codex' as const] };
+    const host = createHandlers({ registry, initialPaths: [], library: new Library({ files: [], folders: [], machine }) });
+    // The first build starts and is stopped by the second before it reads a session: the second
+    // reads both, and the call waiting on the first is answered with the second's rows.
+    const waiting = host.healthReport({ by: 'day', settled: true });
+    const again = host.healthReport({ by: 'day', refresh: true });
+    const [w, a] = [value(await waiting), value(await again)];
+    expect([a.updating, a.total.sessions, a.built, a.cached]).toEqual([false, 2, 2, 0]);
+    expect(w).toEqual(a);
+    expect(value(await host.healthProgress({})).running).toBe(false);
+  });
+
   it('rejects a bad grouping and answers NOT_AVAILABLE without a library', async () => {
     expect(errorOf(await handlers.healthReport({ by: 'week' } as never)).code).toBe('BAD_INPUT');
     const bare = createHandlers({ registry, initialPaths: [] });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -148,6 +148,57 @@ describe('a reading thread that stops', () => {
     // Read here after the workers were given up: the same facts a read on this thread gives.
     for (const g of got.filter((x) => x.error === null)) {
       expect(g.items).toBe((await extractSession(g.path)).items.length);
+    }
+  });
+});
+
+describe('a read stopped by its signal', () => {
+  it('stops the reading threads, takes nothing more and settles every read asked for', async () => {
+    // Workers that never answer and write a beat every few milliseconds while they live: only
+    // stopping them ends the reads they were given, and the beats say whether they stopped.
+    const beats = join(base, 'beats');
+    const script = join(base, 'silent.mjs');
+    writeFileSync(
+      script,
+      [
+        "import { appendFileSync } from 'node:fs';",
+        "import { parentPort } from 'node:worker_threads';",
+        `setInterval(() => appendFileSync(${JSON.stringify(beats)}, '.'), 5);`,
+        "parentPort.on('message', () => undefined);",
+      ].join('\n'),
+    );
+    const files = [...CC_FILES.map((f) => join(project, f)), ...CODEX.map((f) => join(base, CODEX_DAY, f))];
+    const stop = new AbortController();
+    const reader = sessionReader(Number.MAX_SAFE_INTEGER, {
+      threads: 2,
+      worker: { url: pathToFileURL(script) },
+      extract: extractSession,
+      signal: stop.signal,
+    });
+    const asked: string[] = [];
+    const taken: string[] = [];
+    try {
+      const reading = readInOrder(
+        files,
+        reader.ahead,
+        (p) => {
+          asked.push(p);
+          return reader.read(p);
+        },
+        (p) => void taken.push(p),
+        stop.signal,
+      );
+      for (let i = 0; i < 400 && !existsSync(beats); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(existsSync(beats)).toBe(true);
+      stop.abort();
+      await expect(reading).rejects.toThrow(/abort/i);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(taken).toEqual([]);
+      const size = statSync(beats).size;
+      await new Promise((r) => setTimeout(r, 100));
+      expect(statSync(beats).size).toBe(size);
+    } finally {
+      await reader.close();
     }
   });
 });

@@ -99,6 +99,26 @@ describe('health rows from the session index', () => {
     expect(byKey(second.rows)).toEqual(byKey(await loaded()));
   });
 
+  it('stops at the next session when aborted, and the next update reads the rest', async () => {
+    const source = new CatalogHealthSource({ discover: discover(), dir: cache });
+    const stop = new AbortController();
+    const stopped = await source.rows((p) => {
+      if (p.done === 1) stop.abort();
+    }, stop.signal);
+    expect(stopped.built).toBe(1);
+    expect(stopped.rows).toHaveLength(1);
+    expect(stopped.notes.join('\n')).toMatch(/index update was stopped/);
+
+    // Aborted before its turn: nothing read, the rows the index holds.
+    const before = await source.rows(undefined, AbortSignal.abort());
+    expect([before.built, before.cached, before.rows.length]).toEqual([0, 1, 1]);
+
+    const rest = await source.rows();
+    expect([rest.built, rest.cached]).toEqual([5, 1]);
+    expect(rest.notes.join('\n')).not.toMatch(/stopped/);
+    expect(byKey(rest.rows)).toEqual(byKey(await loaded()));
+  });
+
   it('leaves out sessions of roots it was not asked for', async () => {
     await new CatalogHealthSource({ discover: discover(), dir: cache }).rows();
     const codexOnly = new CatalogHealthSource({ discover: { ...discover(), harnesses: ['codex'] }, dir: cache });
