@@ -77,3 +77,50 @@ describe('a session shown while its harness writes it', () => {
     }
   });
 });
+
+// Palimpsest's own format: 10 requests, then rewritten in place as the 13 of the lifecycle session.
+const BASIC = 'fixtures/palimpsest/basic.jsonl';
+
+describe('a session rewritten in place while shown', () => {
+  it("shows the rewritten session's view in the diff panel, the request kept", async () => {
+    const lines = readFileSync(BASIC, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const copy = join(dir, 'rewritten.jsonl');
+    writeFileSync(copy, lines.slice(0, 20).join('\n') + '\n');
+    const c = await openFixture(browser, copy);
+    try {
+      const count = () => c.page.locator('.session-view .row.request').count();
+      // The first change loads the session again in the host, keeping it open: a rewrite after it is told apart.
+      appendFileSync(copy, lines.slice(20).join('\n') + '\n');
+      await expect.poll(count, { timeout: 15_000 }).toBe(10);
+      await selectRequest(c.page, 8);
+      await c.page.getByRole('tab', { name: 'Diff' }).click();
+      const counts = c.page.getByRole('group', { name: 'Fate counts' });
+      await expect.poll(() => counts.locator('[data-fate=summarised] .sv-count').textContent()).toBe('12');
+      const before = await counts.textContent();
+
+      // What the rewritten file shows at request 8, opened afresh.
+      const fresh = await openFixture(browser, SOURCE);
+      let after: string | null;
+      try {
+        await selectRequest(fresh.page, 8);
+        await fresh.page.getByRole('tab', { name: 'Diff' }).click();
+        const freshCounts = fresh.page.getByRole('group', { name: 'Fate counts' });
+        await freshCounts.waitFor();
+        after = await freshCounts.textContent();
+      } finally {
+        await fresh.close();
+      }
+      expect(after).not.toBe(before);
+
+      writeFileSync(copy, LINES.join('\n') + '\n');
+      await expect.poll(count, { timeout: 15_000 }).toBe(ALL);
+      expect(await selectedIndex(c.page)).toBe('#8');
+      await expect.poll(() => counts.textContent(), { timeout: 15_000 }).toBe(after);
+      expect(c.errors).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+});

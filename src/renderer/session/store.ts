@@ -91,7 +91,7 @@ export interface SessionState {
   showKeys: boolean;
   /** The export dialog is open (docs/export.md). */
   showExport: boolean;
-  /** Changes of the session read since it was opened (`refresh`): panels that show the whole session ask again when it grows. */
+  /** Changes of the session read since it was opened (`refresh`): the panels ask again at each (any answer may have changed). */
   revision: number;
 
   load(): Promise<void>;
@@ -262,7 +262,8 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         // A branch chosen meanwhile wins; a failure leaves what is shown (the next change asks again).
         if (mine !== refreshTicket || ticket !== branchTicket || get().branch !== before.branch || !lists.ok) return;
         const { requests: rs, joined, compactions: cs, diagnostics } = lists;
-        // Events are only ever appended when read on: the last window of the raw history (and of
+        // Lines appended add events and replace the few the last read ended with (a response it
+        // closed, a compaction it ended as a fallback): the last window of the raw history (and of
         // its alignment with the view) is asked for again, the rest kept.
         const shownEvents = before.info?.counts.events ?? 0;
         if (reloaded) {
@@ -290,14 +291,21 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
           return;
         }
         // The selection stays; when what it showed may have changed, it is asked for again.
-        const { selected, selectedRow } = before;
+        const { selected, selectedRow, pickedRaw } = before;
         if (same) {
           if (selected === null && selectedRow === null && rs.length > 0) await get().select(0);
           return;
         }
+        const selections = viewTicket;
         if (selectedRow !== null && joined && joined.rows.length > 0) await get().selectRow(Math.min(selectedRow, joined.rows.length - 1));
         else if (rs.length > 0) await get().select(Math.min(selected ?? 0, rs.length - 1));
         else set({ selected: null, selectedRow: null, head: null });
+        // So does the event picked, while the session still has it — unless the user selected or
+        // picked since (one selection is this refresh's own).
+        if (mine !== refreshTicket || ticket !== branchTicket || viewTicket > selections + 1 || pickedRaw === null) return;
+        if (pickedRaw < summary.counts.events) {
+          if (get().pickedRaw === null) await get().pickRaw(pickedRaw);
+        } else if (get().pickedRaw === pickedRaw) get().clearPick();
       },
 
       async select(index) {

@@ -69,7 +69,8 @@ export function CompactionPanel(): React.JSX.Element {
   );
   const position = compactions.findIndex((c) => c.id === id);
   const previousId = position > 0 ? (compactions[position - 1]?.id ?? null) : null;
-  const prevQ = useQuery(diffWith && branch !== null && previousId !== null ? `${branch}\u0000${previousId}` : null, () =>
+  // The one before it too (a rewritten session may hold another under its id).
+  const prevQ = useQuery(diffWith && branch !== null && previousId !== null ? `${branch}\u0000${previousId}\u0000${revision}` : null, () =>
     api.getCompaction({ sessionId, branch: branch ?? undefined, compactionId: previousId ?? '' }),
   );
   const d = valueOf(q);

@@ -1,10 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { FATE_NAMES, type FateName } from '../../../shared/api/contract';
 import { useSession } from '../context';
 import { chars, fateTitle } from '../format';
 import { useQuery, valueOf } from './useQuery';
 
 const PAGE = 200;
+
+/*
+ * Both halves ask again at each change of the session (`revision`), the choices kept: a session
+ * read again from the start (a file rewritten or truncated) may hold other views at the same
+ * requests, and lines appended replace what the last read ended with (a response still open, a
+ * compaction not yet finished), which a view may hold.
+ */
 
 /** The view against the raw history: how many raw items met each fate, and which (paged). */
 function ViewVsRaw(): React.JSX.Element {
@@ -13,12 +20,19 @@ function ViewVsRaw(): React.JSX.Element {
   const branch = useSession((s) => s.branch);
   const selected = useSession((s) => s.selected);
   const jumpToSeq = useSession((s) => s.jumpToSeq);
+  const revision = useSession((s) => s.revision);
   const [fate, setFate] = useState<FateName | null>(null);
   const [from, setFrom] = useState(0);
-  const q = useQuery(branch === null || selected === null ? null : `${branch}\u0000${selected}\u0000${fate}\u0000${from}`, () =>
-    api.listFates({ sessionId, branch: branch ?? undefined, index: selected ?? 0, fate: fate ?? undefined, from, count: PAGE }),
+  const q = useQuery(
+    branch === null || selected === null ? null : `${branch}\u0000${selected}\u0000${fate}\u0000${from}\u0000${revision}`,
+    () => api.listFates({ sessionId, branch: branch ?? undefined, index: selected ?? 0, fate: fate ?? undefined, from, count: PAGE }),
   );
   const v = valueOf(q);
+  // A page past the end (the session read again, shorter): the last page instead.
+  const total = q.state === 'ready' ? q.value.total : null;
+  useEffect(() => {
+    if (total !== null && from > 0 && from >= total) setFrom(Math.max(0, Math.ceil(total / PAGE) - 1) * PAGE);
+  }, [total, from]);
   const choose = (f: FateName | null) => {
     setFate(f);
     setFrom(0);
@@ -82,10 +96,11 @@ function ViewVsView(): React.JSX.Element {
   const selected = useSession((s) => s.selected);
   const count = useSession((s) => s.requests.length);
   const pickView = useSession((s) => s.pickView);
+  const revision = useSession((s) => s.revision);
   const [other, setOther] = useState<string>('');
   const a = other.trim() === '' ? (selected ?? 0) - 1 : Number(other);
   const valid = Number.isInteger(a) && a >= 0 && a < count && selected !== null;
-  const q = useQuery(valid && branch !== null ? `${branch}\u0000${a}\u0000${selected}` : null, () =>
+  const q = useQuery(valid && branch !== null ? `${branch}\u0000${a}\u0000${selected}\u0000${revision}` : null, () =>
     api.diffViews({ sessionId, branch: branch ?? undefined, a, b: selected ?? 0, limit: 2000 }),
   );
   const v = valueOf(q);
