@@ -294,6 +294,14 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         const { selected, selectedRow, pickedRaw } = before;
         if (same) {
           if (selected === null && selectedRow === null && rs.length > 0) await get().select(0);
+          // Lines appended may end the response of the request selected (the last, while it was
+          // still being written): its head, which holds its output, usage and finish, is asked
+          // for again; its items come before it, and their windows and the picks stay.
+          else if (selected !== null) {
+            const view = viewTicket;
+            const head = await api.getViewHead({ sessionId, branch, index: selected });
+            if (view === viewTicket && mine === refreshTicket && head.ok) set({ head: head.value });
+          }
           return;
         }
         const selections = viewTicket;

@@ -149,4 +149,37 @@ describe('session store while the session grows (Follow)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('asks again for the head of a request whose response the lines appended end, keeping its windows', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'palimpsest-store-follow-'));
+    try {
+      const lines = readFileSync(CODEX, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '');
+      const file = join(dir, 'rollout.jsonl');
+      // Cut while the third request's response is being written: no usage reported yet.
+      writeFileSync(file, lines.slice(0, 33).join('\n') + '\n');
+      const s = await storeFor(file);
+      const { sessionId } = s.getState();
+      expect(s.getState().requests).toHaveLength(3);
+      await s.getState().select(2);
+      expect(s.getState().head?.request.reportedInputTokens).toBeNull();
+      s.getState().ensureView(0, 10);
+      await settle(s, () => s.getState().viewChunks[0] !== undefined);
+      const items = s.getState().viewChunks[0];
+      appendFileSync(file, lines.slice(33, 40).join('\n') + '\n');
+      const r = await api.awaitSessionChange({ sessionId, since: 0, waitMs: 20_000 });
+      if (!r.ok || r.value.summary === null) throw new Error('no change');
+      expect(r.value.reloaded).toBeNull();
+      await s.getState().refresh({ summary: r.value.summary, newest: false, reloaded: false });
+      const now = await api.getViewHead({ sessionId, index: 2 });
+      if (!now.ok) throw new Error(now.error.message);
+      expect(now.value.request.reportedInputTokens).toBeGreaterThan(0);
+      expect(s.getState().head).toEqual(now.value);
+      expect(s.getState().viewChunks[0]).toBe(items);
+      await api.closeSession({ sessionId });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
