@@ -119,6 +119,21 @@ describe('Follow in the host', () => {
     value(await h.closeSession({ sessionId }));
   });
 
+  it('says a session rewritten in place as its first change was loaded again', async () => {
+    const lines = linesOf(CODEX);
+    const file = join(dir, 'session.jsonl');
+    writeFileSync(file, lines.slice(0, 30).join('\n') + '\n');
+    const { sessionId } = value(await h.openSession({ path: file }));
+    // The app waits on a session as soon as it shows it: nothing has changed yet.
+    expect(value(await h.awaitSessionChange({ sessionId, since: 0, waitMs: 50 })).changed).toBe(false);
+    writeFileSync(file, lines.slice(1).join('\n') + '\n');
+    const r = value(await h.awaitSessionChange({ sessionId, since: 0, waitMs: 20_000 }));
+    expect(r.changed).toBe(true);
+    expect(r.reloaded).toMatch(/rewritten in place/);
+    expect(shown(registry.get(sessionId).inspector)).toEqual(await fresh(file));
+    value(await h.closeSession({ sessionId }));
+  });
+
   it('reads each change once however many calls wait, and answers views throughout', async () => {
     const lines = linesOf(CODEX);
     const file = join(dir, 'session.jsonl');

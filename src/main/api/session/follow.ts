@@ -17,6 +17,7 @@ import { sessionSummary } from './summary';
  *
  * A session is opened without keeping its import open (that costs memory, and most sessions
  * opened are finished), so its first change loads it again, resumable; from then on it reads on.
+ * Its files are fingerprinted at the first wait, so that a rewrite as its first change is said.
  *
  * One read per session at a time: a call that sees a change while a read is under way waits for
  * that read, and reads again only if the files have changed since it began. Each read begins from
@@ -44,7 +45,10 @@ export class SessionFollow {
   private readonly reading = new Map<string, Promise<Read | null>>();
   /** The reads done, by session id, newest last (a few kept: a caller that missed some is told what they were). */
   private readonly done = new Map<string, Read[]>();
-  /** The fingerprints of a session's files taken before it was read (to tell an append from a rewrite); none for a session as opened. */
+  /**
+   * The fingerprints of a session's files taken before it was read (to tell an append from a
+   * rewrite); for a session as opened, taken at its first wait if its files are still as it read them.
+   */
   private readonly prints = new WeakMap<SessionInspector, Map<string, Fingerprint | null>>();
 
   constructor(private readonly registry: SessionRegistry) {}
@@ -57,12 +61,25 @@ export class SessionFollow {
     for (;;) {
       const s = this.registry.get(sessionId);
       if (s.revision > from) return this.answer(s, from);
+      await this.baseline(s.inspector);
       const left = end - Date.now();
       const files = s.inspector.session.files.map((f) => ({ path: f.path, bytes: f.bytes }));
       if (left <= 0 || !(await awaitSessionChange(files, left))) return this.answer(this.registry.get(sessionId), from);
       await this.read(sessionId);
       // The session read shows the change; or its files changed back meanwhile: wait on.
     }
+  }
+
+  /**
+   * Fingerprints a session as opened (the open took none), so that a first change that rewrites
+   * its files is told from an append — the app waits on a session as soon as it shows it. Taken
+   * only while the files have the sizes the session read: a change before that first wait is
+   * loaded again without a reason, none being known.
+   */
+  private async baseline(inspector: SessionInspector): Promise<void> {
+    if (this.prints.has(inspector)) return;
+    const now = await fingerprints(inspector);
+    if (!this.prints.has(inspector) && !differs(inspector, now)) this.prints.set(inspector, now);
   }
 
   /** Reads the session's change in; one read at a time per session, a caller arriving meanwhile waiting for it. */
