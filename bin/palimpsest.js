@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The built CLI lives in dist/ (npm run build:cli). `ls` runs from a small bundle of its own, so
-// listing sessions does not pay for loading every importer (docs/performance.md, "`palimpsest ls`").
+// listing sessions does not pay for loading every importer (docs/performance.md, "`palimpsest ls`");
+// the commands that open one session run from dist/open.cjs with a V8 code cache (bin/open.js).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +30,17 @@ function runLsBundle() {
   return true;
 }
 
-if (process.argv[2] === 'ls' && runLsBundle()) {
+/** The commands dist/open.cjs holds (src/main/cli/open-entry.ts); any other runs from dist/cli.js. */
+const OPEN_COMMANDS = new Set(['inspect', 'view', 'events', 'tokens', 'validate', 'forensics']);
+const command = process.argv[2];
+
+if (
+  command !== undefined &&
+  OPEN_COMMANDS.has(command) &&
+  (await import('./open.js')).runOpenBundle(fileURLToPath(new URL('../dist/open.cjs', import.meta.url)), command, process.argv.slice(3))
+) {
+  // Running.
+} else if (process.argv[2] === 'ls' && runLsBundle()) {
   // Running: the bundle exits by itself.
 } else if (process.argv[2] === 'ls' && existsSync(lean)) {
   await import(lean);

@@ -6,6 +6,8 @@ const entries = {
   cli: 'src/main/cli/index.ts',
   // `palimpsest ls` has a bundle of its own: it must start faster than the whole CLI loads.
   ls: 'src/main/cli/ls-entry.ts',
+  // The commands that open one session, as one CommonJS bundle (dist/open.cjs, built below).
+  open: 'src/main/cli/open-entry.ts',
   // Found next to cli.js / bench.js by the token counter's worker pool.
   'token-worker': 'src/main/tokens/worker.ts',
   // Found next to cli.js / bench.js by a parallel load (src/main/session/parallel-load.ts).
@@ -28,7 +30,7 @@ const entries = {
 const { existsSync } = await import('node:fs');
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, p]) => existsSync(p)));
 
-const { cli, ...rest } = entryPoints;
+const { cli, open, ...rest } = entryPoints;
 const banner = { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" };
 
 // The CLI with code splitting: what it imports only when run (the commands that need the providers'
@@ -85,5 +87,51 @@ if (entryPoints.ls) {
     // import.meta.url (the worker bundle's own address, src/main/discovery/parallel.ts) from __filename.
     define: { 'import.meta.url': '__ls_url' },
     banner: { js: 'var __ls_url = require("node:url").pathToFileURL(__filename).href;' },
+  });
+}
+
+// The commands that open one session (inspect, view, events, tokens, validate, forensics) once
+// more, as one CommonJS bundle (dist/open.cjs): bin/palimpsest.js compiles it as a vm.Script with
+// a V8 code cache, which an ES module cannot take on Node 20, so that these commands skip most of
+// the compiling (docs/performance.md, "Opening a real session: the commands"). esbuild splits only
+// ES modules, so the bundle holds everything these commands import. Left out of it:
+// - the commands main.ts imports only when run (serve, rerun, eval, …): bin/palimpsest.js runs
+//   them from dist/cli.js, and here an import of one throws;
+// - the token rank files (3.4 MB of source), loaded by require from node_modules when a count
+//   needs them: a vm.Script cannot import() without --experimental-vm-modules.
+const leftOut = {
+  name: 'left-out-of-open',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (a) =>
+      a.kind === 'dynamic-import' && a.importer.endsWith('src/main/cli/main.ts') ? { path: a.path, namespace: 'left-out' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'left-out' }, (a) => ({
+      contents: `throw new Error(${JSON.stringify(`${a.path} is not in dist/open.cjs: run it from dist/cli.js`)});`,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^js-tiktoken\/ranks\// }, (a) =>
+      a.kind === 'require-call' ? { path: a.path, external: true } : { path: a.path, namespace: 'ranks' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'ranks' }, (a) => ({
+      contents: `module.exports = require(${JSON.stringify(a.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+if (open) {
+  await build({
+    entryPoints: { open },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [leftOut],
+    // import.meta.url (where the worker bundles are found, beside this one) from __filename.
+    define: { 'import.meta.url': '__open_url' },
+    banner: { js: 'var __open_url = require("node:url").pathToFileURL(__filename).href;' },
   });
 }
