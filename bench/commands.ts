@@ -18,7 +18,8 @@ import { median } from './stats';
  * the bench says so). The count cache is a fresh folder per run (PALIMPSEST_CACHE_DIR): "cold" is
  * an empty one, "cached" one a first `tokens` filled.
  *
- * With and without, same rounds: `tokens` cold on its default counter (this thread up to a million
+ * With and without, same rounds: `inspect --json` with its code cache (bin/open.js), without it,
+ * and from dist/cli.js's ES modules; `tokens` cold on its default counter (this thread up to a million
  * characters) against a pool of two workers from the start (`--workers 2`); and, in fresh processes,
  * building o200k_base's encoder on the lean ranks (src/main/tokens/rank-bpe.ts) against js-tiktoken's
  * `Tiktoken`, the work every counting thread does first.
@@ -196,6 +197,15 @@ export function runCommandsBench(rounds: number, log: (m: string) => void, files
           env: () => warmEnv,
           target: { s: COMMAND_TARGET_S, mb: COMMAND_TARGET_MB },
         },
+        // With and without the code cache (bin/open.js), and the same command from the ES module
+        // chunks of dist/cli.js (what it ran from before dist/open.cjs), in the same rounds.
+        {
+          name: 'inspect --json, no code cache',
+          args: () => [BIN, 'inspect', file, '--json'],
+          env: () => ({ ...warmEnv, PALIMPSEST_NO_CODE_CACHE: '1' }),
+          target: null,
+        },
+        { name: 'inspect --json, ES modules', args: () => ['dist/cli.js', 'inspect', file, '--json'], env: () => warmEnv, target: null },
         {
           name: `view --request ${last}`,
           args: () => [BIN, 'view', file, '--request', last],
