@@ -1,7 +1,7 @@
 import { type Hash, createHash } from 'node:crypto';
 import type { Block } from '../../../shared/model/content';
 import type { JsonLine } from '../../reader/types';
-import { depthExceeds, jsonText, MAX_CONTENT_DEPTH } from '../../../shared/json-depth';
+import { jsonText, MAX_CONTENT_DEPTH } from '../../../shared/json-depth';
 import { shown } from '../shown';
 import { mapContent } from './blocks';
 import { type Obj, isObj } from './json';
@@ -34,19 +34,33 @@ const MAX_BLOBS = 256;
  * no request, which leaves that message unresolved rather than overflowing the stack.
  */
 export function canonicalJson(v: unknown): string {
-  return depthExceeds(v, MAX_CONTENT_DEPTH) ? jsonText(v) : sortedJson(v);
+  // One walk: the sorted text is written as the depth is measured; a value found too deep (as
+  // depthExceeds counts: an array or object more than MAX_CONTENT_DEPTH levels down) stops it.
+  return sortedJson(v, 1) ?? jsonText(v);
 }
 
-function sortedJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
-  if (isObj(v)) {
-    return `{${Object.keys(v)
-      .sort()
-      .filter((k) => v[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`)
-      .join(',')}}`;
+/** `v`'s sorted JSON, `v` (if an array or object) being at nesting level `level`; null past MAX_CONTENT_DEPTH. */
+function sortedJson(v: unknown, level: number): string | null {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (level > MAX_CONTENT_DEPTH) return null;
+  const parts: string[] = [];
+  if (Array.isArray(v)) {
+    for (const x of v as unknown[]) {
+      const t = sortedJson(x, level + 1);
+      if (t === null) return null;
+      parts.push(t);
+    }
+    return `[${parts.join(',')}]`;
   }
-  return JSON.stringify(v) ?? 'null';
+  const o = v as Obj;
+  for (const k of Object.keys(o).sort()) {
+    const x = o[k];
+    if (x === undefined) continue;
+    const t = sortedJson(x, level + 1);
+    if (t === null) return null;
+    parts.push(`${JSON.stringify(k)}:${t}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 function contentBlocks(content: unknown): unknown[] {
@@ -60,7 +74,11 @@ class RunningHash {
   private n = 0;
   constructor(private readonly role: string) {}
   add(blocks: readonly unknown[]): void {
-    for (const b of blocks) this.h.update(`${this.n++ > 0 ? ',' : ''}${canonicalJson(b)}`, 'utf8');
+    this.addTexts(blocks.map(canonicalJson));
+  }
+  /** Blocks already written as canonical JSON (a tool-result record feeds two hashes the same texts). */
+  addTexts(texts: readonly string[]): void {
+    for (const t of texts) this.h.update(`${this.n++ > 0 ? ',' : ''}${t}`, 'utf8');
   }
   digest(): string {
     return this.h
@@ -125,8 +143,9 @@ export class ApiRequestIndex {
   user(itemId: string, content: unknown): void {
     this.seen++;
     const blocks = contentBlocks(content);
+    const texts = blocks.map(canonicalJson);
     const own = new RunningHash('user');
-    own.add(blocks);
+    own.addTexts(texts);
     this.set(own.digest(), [itemId]);
     const toolResults = blocks.length > 0 && blocks.every((b) => isObj(b) && b.type === 'tool_result');
     if (!toolResults) {
@@ -135,7 +154,7 @@ export class ApiRequestIndex {
     }
     if (!this.run) this.run = { hash: new RunningHash('user'), items: [], last: undefined };
     const r = this.run;
-    r.hash.add(blocks);
+    r.hash.addTexts(texts);
     r.items.push(itemId);
     if (r.items.length > 1) {
       if (r.last !== undefined) this.unset(r.last, r.items[0] as string);
