@@ -40,5 +40,5 @@ export async function branchSurvival(inspector: SessionInspector, branch = inspe
       // The file changed or cannot be read: measure on the previews rather than fail.
     }
   }
-  return sessionSurvival(full.size === 0 ? shallow : new Facts(inspector.session.events, state, full, null));
+  return sessionSurvival(full.size === 0 ? shallow : shallow.withTexts(full));
 }

@@ -68,6 +68,9 @@ export function isFailedAttempt(c: CompactionFacts): boolean {
   return o === 'rejected' || o === 'failed' || o === 'fallback';
 }
 
+/** Memo keys whose values read no item's text (buildCompactions reads events and replay state only). */
+const TEXT_FREE = ['seqsByKind', 'compactions', 'compactionById'] as const;
+
 export class Facts {
   private cache = new Map<string, unknown>();
 
@@ -77,6 +80,16 @@ export class Facts {
     private readonly fullBlocks: ReadonlyMap<number, readonly Block[]>,
     private readonly estimate: TokenEstimator | null,
   ) {}
+
+  /**
+   * These facts with other whole texts (re-read from the source where memory holds previews). What
+   * reads no text — the events by kind, the compactions — is taken from these, not worked out again.
+   */
+  withTexts(fullBlocks: ReadonlyMap<number, readonly Block[]>): Facts {
+    const f = new Facts(this.events, this.state, fullBlocks, this.estimate);
+    for (const key of TEXT_FREE) if (this.cache.has(key)) f.cache.set(key, this.cache.get(key));
+    return f;
+  }
 
   private memo<T>(key: string, make: () => T): T {
     if (this.cache.has(key)) return this.cache.get(key) as T;
