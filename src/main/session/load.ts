@@ -4,7 +4,7 @@ import type { LogEvent } from '../../shared/model/event';
 import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
 import { IMPORTERS, detectFormat, importerById } from '../importers/registry';
 import type { FileImport, FileInfo, FormatId, ImportSink, Importer, SessionImport } from '../importers/types';
-import { isZstdPath, LineSource, readJsonl } from '../reader';
+import { isZstdPath, LineSource, RangeReader, readJsonl } from '../reader';
 import { palimpsestImporter } from '../importers/palimpsest';
 import { isJsonDocument, readJsonDocument } from '../reader/document';
 import { JsonlPipeline } from '../reader/pipeline';
@@ -17,6 +17,7 @@ import type { LoadedSession, SessionFile } from './types';
 import { nothingToRead } from './unreadable';
 import { UnforkableState } from './fork-state';
 import { endsWithWholeLine, READ_ON_FORMATS, ReadOn } from './read-on';
+import { prefixEnd } from './prefix';
 
 export type { LoadOptions } from './strategy';
 
@@ -149,8 +150,9 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   const copy = await materialised(path, options);
   if (!copy) return loadFile(path, options);
   try {
-    // A copy is made once: it does not read on.
-    const { readOn: _, ...session } = await loadFile(copy.path, { ...options, format: copy.format });
+    // A copy is made once: it does not read on, and it is read whole (a first view is for the
+    // files a user opens as they are).
+    const { readOn: _, ...session } = await loadFile(copy.path, { ...options, prefixBytes: undefined, format: copy.format });
     // The copy goes with the session: its files and findings are shown as the source they came from.
     const shown = (file: string | null): string | null => (file === copy.path ? copy.label : file);
     return {
@@ -202,11 +204,19 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
   // A FIFO or a device is never opened: reading one would wait, or never end.
   const kind = info.isDirectory() ? null : kindOf(info);
   if (kind !== null) throw new UnreadableSessionError(new NotRegularFile(path, kind).message, [], path);
+  // A first view reads the file's first lines only (prefix.ts), on this thread: its read ends at `cut`.
+  const cut = options.prefixBytes !== undefined && !info.isDirectory() ? await prefixEnd(path, info.size, options.prefixBytes) : null;
   // How this load reads (which log; byte ranges on other threads, already started): strategy.ts.
   const progress = new RangeProgress(options.onBytes);
-  const strategy = await chooseStrategy({ path, isDirectory: info.isDirectory(), size: info.size }, options, (k, n) =>
-    progress.report(k, n),
+  const strategy = await chooseStrategy(
+    { path, isDirectory: info.isDirectory(), size: cut ?? info.size },
+    cut === null ? options : { ...options, threads: 1 },
+    (k, n) => progress.report(k, n),
   );
+  // An aborted load stops after the chunk it is reading: the throw closes the file and stops the
+  // workers (their own progress, heard on another path, never throws).
+  const signal = options.signal;
+  const stopIfAborted = (): void => signal?.throwIfAborted();
   const b = new LogBuilder(strategy.kind !== 'array');
   const sink: ImportSink = b;
   let paths = [path];
@@ -255,7 +265,20 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
     let plainLines = false;
     let stats: ReadStats;
     let ranges: SessionFile['ranges'];
-    if (i === 0 && strategy.kind === 'ranges') {
+    stopIfAborted();
+    if (i === 0 && cut !== null) {
+      const prefix = await RangeReader.open(p, reader, onDiagnostic, options);
+      try {
+        await prefix.read(0, cut, (n) => {
+          stopIfAborted();
+          onBytes?.(n);
+        });
+      } catch (err) {
+        await prefix.end();
+        throw err;
+      }
+      stats = await prefix.end();
+    } else if (i === 0 && strategy.kind === 'ranges') {
       const isPalimpsest = (): boolean => (importer as Importer | null)?.id === 'palimpsest' && b.lineEvent !== null;
       const read = await readInRanges(
         p,
@@ -270,7 +293,14 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
           b.adopt(r.part, lineBase);
           return true;
         },
-        progress,
+        signal
+          ? {
+              report: (k: number, n: number) => {
+                stopIfAborted();
+                progress.report(k, n);
+              },
+            }
+          : progress,
       );
       stats = read.stats;
       ranges = { count: strategy.ranges.length, byWorkers: strategy.ranges.length - 1 - read.readHere.length, readHere: read.readHere };
@@ -281,7 +311,13 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
       plainLines = !isZstdPath(p);
       stats = await readJsonl(p, reader, onDiagnostic, {
         ...options,
-        onBytes: onBytes ? (n) => onBytes((readSoFar = before + n)) : undefined,
+        onBytes:
+          onBytes || signal
+            ? (n) => {
+                stopIfAborted();
+                onBytes?.((readSoFar = before + n));
+              }
+            : undefined,
       });
     }
     // A file's own importer may name companion files (Claude Code subagents) once it is known.
@@ -290,10 +326,12 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
       return more ? [path, ...more.filter((m) => m !== path)] : [path];
     };
     reader.settle();
-    if (i === 0 && !info.isDirectory() && importer) paths = await companions();
+    // A prefix is the first file alone: its companions are read with the whole session.
+    if (i === 0 && !info.isDirectory() && importer && cut === null) paths = await companions();
     const open = reader.opened;
     if (
       options.resumable === true &&
+      cut === null &&
       i === paths.length - 1 &&
       !info.isDirectory() &&
       importer &&
@@ -337,13 +375,16 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
       index: i,
       path: p,
       format: (importer as Importer | null)?.id ?? 'palimpsest',
-      bytes: stats.bytes > 0 ? await sizeOf(p) : 0,
+      // A prefix's bytes are those read: the file is longer.
+      bytes: stats.bytes > 0 ? (i === 0 && cut !== null ? stats.bytes : await sizeOf(p)) : 0,
       stats,
       ...(ranges ? { ranges } : {}),
     });
   }
+  stopIfAborted();
   (session as SessionImport | null)?.end();
-  return made(path, b, files, importer);
+  const loaded = made(path, b, files, importer);
+  return cut === null ? loaded : { ...loaded, prefix: { read: cut, total: info.size } };
 }
 
 /** The loaded session, from the log of a finished import (or an import that found nothing to read: thrown). */

@@ -34,7 +34,7 @@ const SCAN_BYTES = 64 * 1024;
 const LF = 0x0a;
 
 /** The position after the `count`-th LF at or after `from`, or null when the file ends first. */
-async function afterLines(fh: FileHandle, path: string, from: number, count: number): Promise<number | null> {
+export async function afterLines(fh: FileHandle, path: string, from: number, count: number): Promise<number | null> {
   const buf = Buffer.allocUnsafe(SCAN_BYTES);
   let pos = from;
   let left = count;

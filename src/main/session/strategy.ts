@@ -50,6 +50,15 @@ export interface LoadOptions extends Omit<ReaderOptions, 'onBytes'> {
    * read-on.ts): for a session being followed. Ignored for formats that do not read on.
    */
   readonly resumable?: boolean;
+  /**
+   * Read only the first whole lines of the file, up to the first line end at or after this many
+   * bytes: the first view of a large session, shown while the whole is read (prefix.ts). The
+   * session is the file as if it ended there; its companion files are not read and it does not read
+   * on. Ignored for a folder, a compressed file and a JSON document, which are read whole.
+   */
+  readonly prefixBytes?: number;
+  /** Stops the read when aborted: the load rejects with the signal's reason, its files closed and its workers stopped. */
+  readonly signal?: AbortSignal;
   /** For tests: the smallest file read in ranges, the first range's share, and whether later ranges are read by workers or inline. */
   readonly parallel?: { readonly minBytes?: number; readonly firstShare?: number; readonly mode?: RangeMode };
 }

@@ -48,6 +48,11 @@ export interface LoadedSession {
    * since). This session stays as it is, and is disposed as usual.
    */
   readOn?(): Promise<LoadedSession | null>;
+  /**
+   * Present when the load read the file's first lines only (LoadOptions.prefixBytes): the bytes
+   * read and the file's size. The session is those lines as if the file ended there.
+   */
+  readonly prefix?: { readonly read: number; readonly total: number };
   /** Close the files kept open for re-reading (and remove a decompressed temporary copy). */
   dispose(): Promise<void>;
 }

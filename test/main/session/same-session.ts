@@ -153,3 +153,17 @@ export function shownOf(inspector: SessionInspector): unknown {
     }),
   ) as unknown;
 }
+
+/**
+ * The files, findings, events and their places of two loads: what a session is made of, for a log
+ * of either kind (expectSameSessions also reads seqs out of range, which the array log answers as an
+ * array does).
+ */
+export function expectSameEvents(got: LoadedSession, want: LoadedSession): void {
+  expect(got.format).toBe(want.format);
+  expect(got.files).toEqual(want.files);
+  expect(got.diagnostics).toEqual(want.diagnostics);
+  expect(got.events.length).toBe(want.events.length);
+  expect([...got.events]).toEqual([...want.events]);
+  for (let seq = 0; seq < want.events.length; seq++) expect(got.loc(seq), `seq ${seq}`).toEqual(want.loc(seq));
+}
