@@ -31,7 +31,9 @@ export function sessionImplementations(ctx: {
   const follow = new SessionFollow(registry);
   const open = (sessionId: string, branch?: string) => {
     const s = registry.get(sessionId);
-    const alive = () => registry.size > 0 && isOpen(registry, sessionId);
+    // A session replaced under its id (the whole taking a first view's place, a change Follow read
+    // in) is as good as closed for its counts: what it counted is cached for the one in its place.
+    const alive = () => registry.size > 0 && isOpen(registry, sessionId) && registry.get(sessionId).inspector === s.inspector;
     return { s, b: branchOf(s, branch), host: countCacheDir === undefined ? { alive } : { alive, countCacheDir } };
   };
 

@@ -167,6 +167,8 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
     async listDiagnostics({ sessionId, branch }) {
       const s = registry.get(sessionId);
       const b = branchOf(s, branch);
+      // A first view's findings are withheld: a rule may find what the lines not yet read settle.
+      if (s.partial) return out('listDiagnostics', { branch: b, counts: countSeverities([]), diagnostics: [], withheld: true });
       const ds = s.inspector.diagnostics(b);
       return out('listDiagnostics', { branch: b, counts: countSeverities(ds), diagnostics: ds.map(diagnosticJson) });
     },

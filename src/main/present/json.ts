@@ -5,6 +5,7 @@ import type { RawItemFate } from '../../shared/replay/view';
 import { requestInfo } from '../../shared/replay/view';
 import type { JoinedRequest, WireJoin } from '../../shared/model/wire-join';
 import type { SessionInspector } from '../session/inspector';
+import type { LoadedSession } from '../session/types';
 import type { Rates } from '../../shared/forensics/survival';
 
 /**
@@ -141,6 +142,22 @@ export function countSeverities(ds: readonly Diagnostic[]) {
   return n;
 }
 
+/** The files a session was read from, as `inspect --json` lists them. */
+export function filesJson(files: LoadedSession['files']) {
+  return files.map((f) => ({
+    path: f.path,
+    format: f.format,
+    bytes: f.bytes,
+    lines: f.stats.lines,
+    records: f.stats.records,
+    skipped: f.stats.skipped,
+  }));
+}
+
+export function branchesJson(inspector: SessionInspector) {
+  return inspector.branches.map((b) => ({ name: b.name, forkedFrom: b.forkedFrom, events: b.ownEvents, lastSeq: b.lastSeq }));
+}
+
 /** `survival`: each measured compaction's rates (src/main/session/forensics.ts); absent, compactions carry no `survival` key. */
 export function inspectJson(
   path: string,
@@ -162,16 +179,9 @@ export function inspectJson(
     palimpsest: JSON_VERSION,
     path,
     format: s.format,
-    files: s.files.map((f) => ({
-      path: f.path,
-      format: f.format,
-      bytes: f.bytes,
-      lines: f.stats.lines,
-      records: f.stats.records,
-      skipped: f.stats.skipped,
-    })),
+    files: filesJson(s.files),
     branch: state.branch,
-    branches: inspector.branches.map((b) => ({ name: b.name, forkedFrom: b.forkedFrom, events: b.ownEvents, lastSeq: b.lastSeq })),
+    branches: branchesJson(inspector),
     counts: {
       events: s.events.length,
       items: state.items.length,

@@ -86,7 +86,13 @@ export const CONTRACT = {
   },
   listDiagnostics: {
     input: WithBranch,
-    output: z.object({ branch: z.string(), counts: SeverityCounts, diagnostics: z.array(DiagnosticRow) }),
+    output: z.object({
+      branch: z.string(),
+      counts: SeverityCounts,
+      diagnostics: z.array(DiagnosticRow),
+      /** true: the session is a first view (SessionSummary.partial) and its findings are withheld until the whole session is in. */
+      withheld: z.boolean().optional(),
+    }),
   },
   getView: {
     input: WithBranch.extend({

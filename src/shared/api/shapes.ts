@@ -76,6 +76,27 @@ export const CaptureInfo = z.object({
 });
 export type CaptureInfo = z.infer<typeof CaptureInfo>;
 
+/**
+ * A first view of a large session file: its first whole lines, read and shown at once, while the
+ * whole file is read behind it and then takes its place under the same session id.
+ */
+export const PartialLoad = z.object({
+  /** Bytes of the file the first view was read from (its first whole lines). */
+  read: Count,
+  /** Bytes of the whole file. */
+  total: Count,
+  /**
+   * How far the load of the whole session has got, as OpenSessionProgress says it: reading (bytes
+   * of the file), replaying (events), checking (rules); failed: it stopped, and this first view is
+   * all there is (`error` says why).
+   */
+  phase: z.enum(['reading', 'replaying', 'checking', 'failed']),
+  done: Count.nullable(),
+  of: Count.nullable(),
+  error: z.string().nullable(),
+});
+export type PartialLoad = z.infer<typeof PartialLoad>;
+
 export const SessionSummary = z.object({
   sessionId: SessionId,
   /** The first file of the session, as opened. */
@@ -88,6 +109,12 @@ export const SessionSummary = z.object({
   defaultBranch: z.string(),
   /** Captures joined to the default branch (named on open, or found beside the session); absent or empty: none. */
   captures: z.array(CaptureInfo).optional(),
+  /**
+   * Present while the session is a first view of a large file (PartialLoad): counts and branches
+   * are those of the lines read so far, not of the session, and findings are withheld
+   * (`counts.diagnostics` all 0, listDiagnostics `withheld`) until the whole session is in.
+   */
+  partial: PartialLoad.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 

@@ -22,6 +22,12 @@ import { sessionSummary } from './summary';
  * One read per session at a time: a call that sees a change while a read is under way waits for
  * that read, and reads again only if the files have changed since it began. Each read begins from
  * the session the last one made, so no line is read twice.
+ *
+ * A first view (a large session's first lines, OpenSession.partial) is not followed: its files are
+ * the lines read so far, not what changed. A call on one waits for the whole session, which the
+ * registry puts in its place as the next revision (OpenSession.wholeAt); that revision is answered
+ * as a change like any other, read on (`reloaded` null), its findings all added (the first view
+ * withheld them). Changes of the files are read into the whole from then on.
  */
 
 /** What a held awaitSessionChange answers. */
@@ -63,6 +69,12 @@ export class SessionFollow {
       if (s.revision > from) return this.answer(s, from);
       await this.baseline(s.inspector);
       const left = end - Date.now();
+      if (s.partial && left > 0) {
+        await this.registry.untilWhole(sessionId, left);
+        // The whole read failed: the first view is all there is, and nothing is read into it.
+        if (this.registry.get(sessionId).partial) await new Promise((resolve) => setTimeout(resolve, Math.max(0, end - Date.now())));
+        continue;
+      }
       const files = s.inspector.session.files.map((f) => ({ path: f.path, bytes: f.bytes }));
       if (left <= 0 || !(await awaitSessionChange(files, left))) return this.answer(this.registry.get(sessionId), from);
       await this.read(sessionId);
@@ -93,6 +105,7 @@ export class SessionFollow {
 
   private async readOnce(sessionId: string): Promise<Read | null> {
     const s = this.registry.get(sessionId);
+    if (s.partial) return null;
     const before = this.prints.get(s.inspector);
     // Taken before the read: a write during it is seen by the next call.
     const now = await fingerprints(s.inspector);
@@ -117,8 +130,12 @@ export class SessionFollow {
     if (s.revision <= from)
       return { changed: false, revision: s.revision, reloaded: null, summary: null, findings: { added: 0, withdrawn: 0 } };
     const reads = (this.done.get(s.id) ?? []).filter((r) => r.revision > from);
+    // Since a first view (no findings shown): every finding of the whole is added, none withdrawn,
+    // and the reads that count are those after the whole came in.
+    const sinceFirstView = s.wholeAt !== undefined && s.wholeAt > from;
+    const after = sinceFirstView ? (s.wholeAt as number) : from;
     // Reads older than those kept: the difference of findings is not known, only that there were changes.
-    const complete = reads.length === s.revision - from;
+    const complete = reads.length === s.revision - after;
     const reloaded =
       reads.find((r) => r.reloaded !== null)?.reloaded ?? (complete ? null : 'the session changed more often than the host remembers');
     return {
@@ -126,10 +143,12 @@ export class SessionFollow {
       revision: s.revision,
       reloaded,
       summary: sessionSummary(s),
-      findings: {
-        added: reads.reduce((n, r) => n + r.findings.added, 0),
-        withdrawn: reads.reduce((n, r) => n + r.findings.withdrawn, 0),
-      },
+      findings: sinceFirstView
+        ? { added: s.inspector.diagnostics().length, withdrawn: 0 }
+        : {
+            added: reads.reduce((n, r) => n + r.findings.added, 0),
+            withdrawn: reads.reduce((n, r) => n + r.findings.withdrawn, 0),
+          },
     };
   }
 }

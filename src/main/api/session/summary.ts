@@ -1,4 +1,4 @@
-import { inspectJson } from '../../present/json';
+import { branchesJson, filesJson, inspectJson } from '../../present/json';
 import type { OpenSession } from '../sessions';
 
 /**
@@ -7,6 +7,7 @@ import type { OpenSession } from '../sessions';
  * list is `listTimeline`'s.
  */
 export function sessionSummary(s: OpenSession) {
+  if (s.partial) return partialSummary(s, s.partial);
   const j = inspectJson(s.path, s.inspector);
   const wire = s.inspector.wire();
   return {
@@ -24,5 +25,32 @@ export function sessionSummary(s: OpenSession) {
       taken: c.taken,
       skipped: c.skipped,
     })),
+  };
+}
+
+/**
+ * A first view's summary: the counts of the lines read so far, marked `partial`, with no findings
+ * (they are not worked out for a first view: a rule may find what later lines settle) and no
+ * captures (joined with the whole session).
+ */
+function partialSummary(s: OpenSession, partial: NonNullable<OpenSession['partial']>) {
+  const state = s.inspector.replay();
+  const session = s.inspector.session;
+  return {
+    sessionId: s.id,
+    path: s.path,
+    format: session.format,
+    files: filesJson(session.files),
+    counts: {
+      events: session.events.length,
+      items: state.items.length,
+      requests: state.requests.length,
+      compactions: state.compactions.length,
+      diagnostics: { error: 0, warning: 0, info: 0 },
+    },
+    branches: branchesJson(s.inspector),
+    defaultBranch: state.branch,
+    captures: [],
+    partial: { read: partial.read, total: partial.total, ...partial.progress() },
   };
 }
