@@ -4,6 +4,7 @@ import { createHandlers, type HandlerTable } from '../api/handlers';
 import type { KeyVault } from '../api/handlers-rerun-keys';
 import type { SaveExport } from '../api/handlers-export';
 import { SessionRegistry } from '../api/sessions';
+import type { FirstViewOptions } from '../api/first-view';
 import type { DiscoverOptions } from '../discovery/discover';
 import type { EndpointApprovals } from '../providers/endpoints';
 import { kindOf, NotRegularFile, whyUnreadable } from '../files/open-regular';
@@ -41,6 +42,8 @@ export interface HostOptions {
   readonly memoryBudget?: number;
   /** The desktop app's save dialog for exports; the web host has none and returns the document. */
   readonly saveExport?: SaveExport;
+  /** Which files open with a first view (SessionRegistryOptions.firstView); tests lower the cut. */
+  readonly firstView?: FirstViewOptions | null;
 }
 
 export interface HostContext {
@@ -98,7 +101,11 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
     picker: options.picker,
     confirm: options.confirm,
   });
-  const registry = new SessionRegistry({ allow: library, memoryBudget: options.memoryBudget });
+  const registry = new SessionRegistry({
+    allow: library,
+    memoryBudget: options.memoryBudget,
+    ...(options.firstView !== undefined ? { firstView: options.firstView } : {}),
+  });
   const initialCaptures = captures.length > 0 && files[0] !== undefined ? { path: files[0], captures } : undefined;
   const handlers = createHandlers({
     registry,

@@ -6,7 +6,7 @@ export const OPEN_POLL_MS = 250;
 /** Megabytes as the bench and the docs count them (10^6 bytes). */
 const MB = 1_000_000;
 
-function megabytes(bytes: number): string {
+export function megabytes(bytes: number): string {
   return bytes >= 10 * MB ? `${Math.round(bytes / MB).toLocaleString('en-US')} MB` : `${(bytes / MB).toFixed(1)} MB`;
 }
 

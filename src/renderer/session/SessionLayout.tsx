@@ -4,6 +4,7 @@ import { DetailPanel } from './panels/DetailPanel';
 import { ExportDialog } from './ExportDialog';
 import { KeyHelp } from './KeyHelp';
 import { ModelViewPane } from './ModelViewPane';
+import { PartialNotice } from './PartialNotice';
 import { RawHistory } from './RawHistory';
 import { RequestList } from './RequestList';
 import { Timeline } from './Timeline';
@@ -32,6 +33,7 @@ export function SessionLayout(): React.JSX.Element {
   }
   return (
     <div className="session-view">
+      <PartialNotice />
       <Timeline />
       {showKeys && <KeyHelp />}
       {showExport && <ExportDialog />}

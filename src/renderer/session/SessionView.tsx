@@ -63,6 +63,8 @@ export function SessionView({ sessionId }: SessionViewProps): React.JSX.Element 
 
   useEffect(() => {
     void store.getState().load();
+    // A first view's store asks the host how far the whole has got while it is shown, not after.
+    return () => store.getState().stop();
   }, [store]);
 
   useEffect(() => {

@@ -26,6 +26,12 @@ import { chunkLoader, type Chunks } from './windows';
 
 export type DetailTab = 'tokens' | 'compaction' | 'diff' | 'diagnostics' | 'event';
 
+/**
+ * How often a first view (SessionSummary.partial: a large session's first lines, the rest being
+ * read) asks the host how far the load of the whole has got, for its banner.
+ */
+export const WHOLE_POLL_MS = 500;
+
 export interface ItemText {
   readonly state: 'loading' | 'ready' | 'error';
   /** null: masked, and the log does not record what the model saw in its place. */
@@ -95,11 +101,13 @@ export interface SessionState {
   revision: number;
 
   load(): Promise<void>;
+  /** Stops asking the host how far a first view's whole has got (the store is no longer shown). */
+  stop(): void;
   /**
    * The session changed in the host (Follow, awaitSessionChange): ask again for the summary's
    * lists and keep the selection, or, `newest`, select the newest request (on the default branch,
    * as a fresh open would). `reloaded`: the session was read again from the start, so the views
-   * shown may differ too.
+   * shown may differ too. A first view giving way to the whole session is taken as `reloaded`.
    */
   refresh(change: { readonly summary: SessionSummary; readonly newest: boolean; readonly reloaded: boolean }): Promise<void>;
   setBranch(branch: string): Promise<void>;
@@ -133,6 +141,7 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
   let refreshTicket = 0;
   let viewTicket = 0;
   let nonce = 0;
+  let stopped = false;
 
   /** A branch's lists, as setBranch and refresh show them: the first failure, or the lists. */
   const branchLists = async (branch: string) => {
@@ -179,6 +188,23 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
       (e) => set({ windowError: e }),
     );
     const fail = (error: ApiError) => set({ phase: 'error', error });
+    /**
+     * While the session shown is a first view: asks the host how far the load of the whole has
+     * got, and takes only that (`info.partial`). The whole session itself comes as a change of the
+     * session (`refresh`, from the shell's watch: ../app/shell-slice.ts), which ends this.
+     */
+    const watchProgress = async (): Promise<void> => {
+      while (!stopped && get().info?.partial) {
+        await new Promise((resolve) => setTimeout(resolve, WHOLE_POLL_MS));
+        if (stopped || !get().info?.partial) return;
+        const r = await api.getSessionInfo({ sessionId });
+        const shown = get().info;
+        // Closed, or the host gone: nothing more will come; the whole in: `refresh` shows it.
+        if (stopped || !r.ok || !r.value.partial || !shown?.partial) return;
+        set({ info: { ...shown, partial: r.value.partial } });
+        if (r.value.partial.phase === 'failed') return;
+      }
+    };
     const at = (): { branch: string; index: number } | null => {
       const { branch, selected } = get();
       return branch === null || selected === null ? null : { branch, index: selected };
@@ -219,10 +245,16 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
       revision: 0,
 
       async load() {
+        stopped = false;
         const info = await api.getSessionInfo({ sessionId });
         if (!info.ok) return fail(info.error);
         set({ info: info.value });
         await get().setBranch(info.value.defaultBranch);
+        if (info.value.partial) void watchProgress();
+      },
+
+      stop() {
+        stopped = true;
       },
 
       async setBranch(branch) {
@@ -251,9 +283,13 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         else if (rs.length > 0) await get().select(0);
       },
 
-      async refresh({ summary, newest, reloaded }) {
+      async refresh({ summary, newest, reloaded: readAgain }) {
         const before = get();
         if (before.phase !== 'ready' || before.branch === null) return;
+        // A first view is the file as if it ended where it was cut: its last events, and views that
+        // read them, may differ in the whole (a line can be settled by those after it, and companion
+        // files come in with the whole). Everything shown is asked for again, the selection kept.
+        const reloaded = readAgain || before.info?.partial !== undefined;
         const ticket = branchTicket;
         const mine = ++refreshTicket;
         const keep = summary.branches.some((b) => b.name === before.branch);

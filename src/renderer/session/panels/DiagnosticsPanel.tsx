@@ -12,6 +12,15 @@ export function DiagnosticsPanel(): React.JSX.Element {
   const jumpToSeq = useSession((s) => s.jumpToSeq);
   const [shown, setShown] = useState<ReadonlySet<DiagnosticRow['severity']>>(new Set(SEVERITIES));
   const rows = useMemo(() => diagnostics.filter((d) => shown.has(d.severity)), [diagnostics, shown]);
+  const partial = useSession((s) => s.info?.partial);
+  if (partial)
+    return (
+      <p className="muted pad">
+        {partial.phase === 'failed'
+          ? 'Findings were not worked out: the rest of the session could not be read.'
+          : 'Findings are withheld until the whole session is read: a rule may find what the lines not yet read settle.'}
+      </p>
+    );
   if (diagnostics.length === 0) return <p className="muted pad">No diagnostics on this branch.</p>;
   return (
     <div className="sv-diagnostics">

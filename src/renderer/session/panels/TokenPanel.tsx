@@ -3,6 +3,7 @@ import { useSession } from '../context';
 import { CacheBreakList } from './CacheBreakList';
 import { ContextChart } from './ContextChart';
 import { TokenMeter } from './TokenMeter';
+import { PartialNote } from '../PartialNotice';
 import { useQuery, valueOf } from './useQuery';
 
 /** The view's token meter, the policy it is judged by (editable), and context size over the session. */
@@ -95,6 +96,7 @@ export function TokenPanel(): React.JSX.Element {
           <strong>{seriesQ.error.code}</strong> {seriesQ.error.message}
         </div>
       )}
+      <PartialNote what="The chart and its totals cover the part of the session read so far." />
       {series && series.points.length > 0 && <ContextChart series={series} selected={selected} onSelect={(i) => void select(i)} />}
       {series && <CacheBreakList series={series} onSelect={(i) => void select(i)} />}
       {series && series.pending && (
