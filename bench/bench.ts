@@ -11,6 +11,7 @@
 //   npm run bench -- --only rerun     only the re-run's MapReduce scheduling against the mock (bench/rerun.ts; --runs rounds)
 //   npm run bench -- --only record    only `palimpsest record`'s proxy against the mock (bench/record.ts)
 //   npm run bench -- --only joined    only opening a ~3 MB session with its capture against alone (bench/joined.ts)
+//   npm run bench -- --only firstview only s100mb's first view in the host against opening it whole (bench/first-view.ts)
 //   npm run bench -- --only commands  only the CLI's commands on real 2–5 MB sessions, beside `node -e 0` (bench/commands.ts)
 //   npm run bench -- --only ui        only the session view's figures in Chromium (bench/ui-bench.ts; builds the renderer first)
 //   npm run bench -- --only health    only the health report's data on a generated library of 3,000 sessions, cold and warm (bench/health.ts)
@@ -69,6 +70,7 @@ import { benchHealth, type HealthBenchResult } from './health';
 import { runTokenBench, TARGET_FULL_COUNT_S, TARGET_SEEK_P99_MS, type TokenBenchResult } from './tokens';
 import { median } from './stats';
 import { JOINED_TARGET_RATIO, runJoinedBench } from './joined';
+import { FIRST_VIEW_TARGET_RATIO, runFirstViewBench } from './first-view';
 import { encoderChild, runCommandsBench, type CommandsBenchResult } from './commands';
 
 const MB = 1e6;
@@ -1043,6 +1045,7 @@ async function parent(argv: readonly string[]): Promise<void> {
         o === 'ui' ||
         o === 'record' ||
         o === 'joined' ||
+        o === 'firstview' ||
         o === 'commands' ||
         o === 'health' ||
         o === 'export',
@@ -1188,6 +1191,19 @@ async function parent(argv: readonly string[]): Promise<void> {
       );
     } catch (e) {
       failures.push({ name: 'record', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  }
+
+  if (args.only.length === 0 || args.only.includes('firstview')) {
+    console.log('\nThe first view of s100mb in the host against opening it whole (bench/first-view.ts)');
+    try {
+      const f = await runFirstViewBench(args.dataDir, args.runs, (m) => console.log(`  ${m}`));
+      console.log(
+        `  median: first view ${median(f.firstMs).toFixed(0)} ms, whole open ${median(f.baselineMs).toFixed(0)} ms, whole in the first view's place ${median(f.wholeInMs).toFixed(0)} ms, a file at the cut opened whole ${median(f.atCutMs).toFixed(0)} ms`,
+      );
+      console.log(`  first view ≤ ${FIRST_VIEW_TARGET_RATIO}× the whole open: ${f.ratio.toFixed(2)}× ${mark(f.pass)}`);
+    } catch (e) {
+      failures.push({ name: 'firstview', error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
   }
 
