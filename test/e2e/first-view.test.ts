@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright';
 import { ensureClaudeBig } from '../../bench/claude';
 import { createHostContext, type HostContext } from '../../src/main/host/host-context';
 import { startWebHost, type WebHost } from '../../src/main/web/server';
+import { RECENT_KEY } from '../../src/renderer/library/recent';
 import { launch, RENDERER_DIR } from './harness';
 import { selectedIndex, selectRequest } from './session-helpers';
 
@@ -45,6 +46,13 @@ afterAll(async () => {
 
 const lastRequest = async (): Promise<number> => Number(await page.getByRole('slider', { name: 'Selected request' }).getAttribute('max'));
 
+/** The requests the recent list (localStorage) holds for the session; null: it is not listed. */
+const recentRequests = async (): Promise<number | null> =>
+  page.evaluate(`(() => {
+    const list = JSON.parse(localStorage.getItem('${RECENT_KEY}') ?? '[]');
+    return list.length > 0 ? list[0].requests : null;
+  })()`);
+
 describe('the first view of a large session', () => {
   it('says it is loading and what it shows, then gives way to the whole session, the selection kept', async () => {
     await page.goto(host.url);
@@ -57,6 +65,8 @@ describe('the first view of a large session', () => {
     expect(await page.locator('.sv-detail').textContent()).toContain('Findings are withheld until the whole session is read');
     const partialLast = await lastRequest();
     expect(partialLast).toBeGreaterThan(2);
+    // The recent list does not take a first view's counts for the session's.
+    expect(await recentRequests()).toBeNull();
     await selectRequest(page, 2);
     // Still the first view: the swap below carries the selection over.
     expect(await banner.count(), `the whole session came in ${Math.round(performance.now() - started)} ms after the first view`).toBe(1);
@@ -64,6 +74,7 @@ describe('the first view of a large session', () => {
     await banner.waitFor({ state: 'detached', timeout: 120_000 });
     expect(await selectedIndex(page)).toBe('#2');
     expect(await lastRequest()).toBeGreaterThan(partialLast);
+    await expect.poll(recentRequests).toBe((await lastRequest()) + 1);
     await expect.poll(() => page.locator('.sv-detail').textContent()).not.toContain('Findings are withheld');
     expect(errors).toEqual([]);
   }, 180_000);

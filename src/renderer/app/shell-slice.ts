@@ -93,7 +93,10 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
         break;
       }
       const { changed, revision, summary, reloaded, findings } = r.value;
-      if (changed && summary)
+      const before = tabOf(sessionId);
+      if (changed && summary && before && revision > (before.revision ?? 0)) {
+        // A first view's whole session came in: the recent list remembers the session now.
+        if (before.summary.partial && !summary.partial && before.session === undefined) get().rememberOpened(before.path, summary);
         set((s) => ({
           tabs: s.tabs.map((t) =>
             t.sessionId === sessionId && revision > (t.revision ?? 0)
@@ -101,6 +104,7 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
               : t,
           ),
         }));
+      }
     }
     if (watching === sessionId) watching = null;
   };
@@ -155,7 +159,9 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
         tabs: [...s.tabs, { sessionId: r.value.sessionId, path, ...(session === undefined ? {} : { session }), summary: r.value }],
       }));
       // The recent list reopens a path; one session of a database is reopened from the library instead.
-      if (session === undefined) get().rememberOpened(path, r.value);
+      // A first view (SessionSummary.partial: a large session's first lines) would be remembered
+      // with its counts as the session's: the recent list waits for the whole (`watch`).
+      if (session === undefined && !r.value.partial) get().rememberOpened(path, r.value);
       get().activate(r.value.sessionId);
       return true;
     },
