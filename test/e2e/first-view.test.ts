@@ -24,11 +24,23 @@ let host: WebHost;
 let page: Page;
 const errors: string[] = [];
 
+/** Holds the read of the whole back until released, so that the first view can be looked at for as long as a test needs. */
+function gate(): { readonly held: Promise<void>; release(): void } {
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { held, release };
+}
+let whole = gate();
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'palimpsest-first-view-e2e-'));
   const big = ensureClaudeBig(dir, 18_000_000);
   browser = await launch();
-  context = await createHostContext({ paths: [big], machine: false, firstView: { minBytes: 1_000_000, prefixBytes: 300_000 } });
+  context = await createHostContext({
+    paths: [big],
+    machine: false,
+    firstView: { minBytes: 1_000_000, prefixBytes: 300_000, holdWhole: () => whole.held },
+  });
   host = await startWebHost({ port: 0, handlers: context.handlers, rendererDir: RENDERER_DIR });
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on('console', (m) => {
@@ -37,6 +49,7 @@ beforeAll(async () => {
   page.on('pageerror', (e) => errors.push(String(e)));
 }, 120_000);
 afterAll(async () => {
+  whole.release();
   await page?.close();
   await host?.dispose();
   context?.dispose();
@@ -70,12 +83,42 @@ describe('the first view of a large session', () => {
     await selectRequest(page, 2);
     // Still the first view: the swap below carries the selection over.
     expect(await banner.count(), `the whole session came in ${Math.round(performance.now() - started)} ms after the first view`).toBe(1);
+    whole.release();
 
     await banner.waitFor({ state: 'detached', timeout: 120_000 });
     expect(await selectedIndex(page)).toBe('#2');
     expect(await lastRequest()).toBeGreaterThan(partialLast);
     await expect.poll(recentRequests).toBe((await lastRequest()) + 1);
     await expect.poll(() => page.locator('.sv-detail').textContent()).not.toContain('Findings are withheld');
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  it('follows: Follow turned on during the first view selects the newest request of the whole when it comes in', async () => {
+    whole = gate();
+    const other = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    other.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    other.on('pageerror', (e) => errors.push(String(e)));
+    try {
+      await other.goto(host.url);
+      const banner = other.locator('.session-view .sv-partial');
+      await banner.waitFor({ timeout: 60_000 });
+      const last = async (): Promise<number> => Number(await other.getByRole('slider', { name: 'Selected request' }).getAttribute('max'));
+      const partialLast = await last();
+      const toggle = other.getByRole('button', { name: 'Follow' });
+      await toggle.click();
+      await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
+      whole.release();
+      await banner.waitFor({ state: 'detached', timeout: 120_000 });
+      const wholeLast = await last();
+      expect(wholeLast).toBeGreaterThan(partialLast);
+      await expect.poll(() => selectedIndex(other), { timeout: 15_000 }).toBe(`#${wholeLast}`);
+      // Read on, not read again: Follow's note stays empty.
+      expect(await other.locator('.follow-note').count()).toBe(0);
+    } finally {
+      await other.close();
+    }
     expect(errors).toEqual([]);
   }, 180_000);
 });

@@ -19,6 +19,8 @@ export const FIRST_VIEW_PREFIX_BYTES = 4 * 1024 * 1024;
 export interface FirstViewOptions {
   readonly minBytes: number;
   readonly prefixBytes: number;
+  /** For tests: awaited before the whole is read behind a first view, so that a test can look at the first view for as long as it needs. */
+  readonly holdWhole?: () => Promise<void>;
 }
 
 export const FIRST_VIEW: FirstViewOptions = { minBytes: FIRST_VIEW_MIN_BYTES, prefixBytes: FIRST_VIEW_PREFIX_BYTES };

@@ -373,20 +373,23 @@ export class SessionRegistry implements Disposable {
       if (phase === 'reading' || phase === 'replaying' || phase === 'checking') heard = { phase, done, of, error: null };
       progress(phase, done, of);
     };
-    const rest = this.readInspector(path, captures, { format, session, signal }, behind).then(
-      (whole) => {
-        progress('done', total);
-        return whole;
-      },
-      (err: unknown) => {
-        if (signal.aborted) {
-          progress('cancelled', null);
+    const hold = this.firstView?.holdWhole?.() ?? Promise.resolve();
+    const rest = hold
+      .then(() => this.readInspector(path, captures, { format, session, signal }, behind))
+      .then(
+        (whole) => {
+          progress('done', total);
+          return whole;
+        },
+        (err: unknown) => {
+          if (signal.aborted) {
+            progress('cancelled', null);
+            return null;
+          }
+          heard = { ...heard, phase: 'failed', error: err instanceof Error ? err.message : String(err) };
           return null;
-        }
-        heard = { ...heard, phase: 'failed', error: err instanceof Error ? err.message : String(err) };
-        return null;
-      },
-    );
+        },
+      );
     return { inspector, partial: { read: prefix.read, total: prefix.total, progress: () => heard }, rest };
   }
 

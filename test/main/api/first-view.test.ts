@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureClaudeBig } from '../../../bench/claude';
 import { createHandlers, type Handlers } from '../../../src/main/api/handlers';
+import type { FirstViewOptions } from '../../../src/main/api/first-view';
 import { SessionRegistry } from '../../../src/main/api/sessions';
 import { closeSessionTokens } from '../../../src/main/api/session/tokens';
 import { loadSession } from '../../../src/main/session/load';
@@ -32,7 +33,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function host(firstView: { minBytes: number; prefixBytes: number } | null): {
+function host(firstView: FirstViewOptions | null): {
   registry: SessionRegistry;
   h: Handlers;
   heard: OpenSessionProgress[];
@@ -47,7 +48,10 @@ function host(firstView: { minBytes: number; prefixBytes: number } | null): {
 
 describe('the first view of a large session', () => {
   it('is marked partial, withholds its findings, and is replaced by the whole session under its id', async () => {
-    const { registry, h, heard } = host(FIRST);
+    // The whole is held back until the first view has been looked at.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { registry, h, heard } = host({ ...FIRST, holdWhole: () => held });
     const whole = host(null);
     try {
       const first = value(await h.openSession({ path: big }));
@@ -72,6 +76,7 @@ describe('the first view of a large session', () => {
       // The open is still listed while the whole is read.
       expect(registry.opening().map((p) => p.path)).toEqual([big]);
 
+      release();
       await registry.untilWhole(first.sessionId, 120_000);
       const after = value(await h.getSessionInfo({ sessionId: first.sessionId }));
       expect(after.partial).toBeUndefined();
