@@ -34,7 +34,9 @@ export function sessionImplementations(ctx: {
     // A session replaced under its id (the whole taking a first view's place, a change Follow read
     // in) is as good as closed for its counts: what it counted is cached for the one in its place.
     const alive = () => registry.size > 0 && isOpen(registry, sessionId) && registry.get(sessionId).inspector === s.inspector;
-    return { s, b: branchOf(s, branch), host: countCacheDir === undefined ? { alive } : { alive, countCacheDir } };
+    // A first view's texts are not counted: the whole session, read meanwhile, is.
+    const count = s.partial === undefined;
+    return { s, b: branchOf(s, branch), host: countCacheDir === undefined ? { alive, count } : { alive, count, countCacheDir } };
   };
 
   return {

@@ -73,6 +73,12 @@ describe('the first view of a large session', () => {
       expect(firstRequests.length).toBeGreaterThan(0);
       // The first view's views answer while the rest loads.
       expect(value(await h.getViewHead({ sessionId: first.sessionId, index: 0 })).items).toBeGreaterThan(0);
+      // Its texts are not counted (the whole is, once in): its meter says its figures are estimates.
+      const meter = value(await h.getTokenMeter({ sessionId: first.sessionId, index: 0 }));
+      expect(meter.counting).toEqual({ state: 'estimate', refs: 0, totalRefs: 0, error: null });
+      expect(meter.total).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(value(await h.getTokenMeter({ sessionId: first.sessionId, index: 0 })).counting.state).toBe('estimate');
       // The open is still listed while the whole is read.
       expect(registry.opening().map((p) => p.path)).toEqual([big]);
 
@@ -80,6 +86,8 @@ describe('the first view of a large session', () => {
       await registry.untilWhole(first.sessionId, 120_000);
       const after = value(await h.getSessionInfo({ sessionId: first.sessionId }));
       expect(after.partial).toBeUndefined();
+      // The whole session's texts are counted.
+      expect(value(await h.getTokenMeter({ sessionId: first.sessionId, index: 0 })).counting.state).not.toBe('estimate');
       expect(registry.opening()).toEqual([]);
       // Progress went on after the first view was shown, to the end.
       expect(heard.at(-1)?.phase).toBe('done');

@@ -52,6 +52,12 @@ export interface TokenHost {
   readonly alive: () => boolean;
   /** Palimpsest's cache folder, whose count store the CLI shares; none: counts live as long as the host. */
   readonly countCacheDir?: string;
+  /**
+   * false: answer with estimates only and count nothing (state `estimate`). For a first view, whose
+   * whole session is being read: counting its texts on the same cores would hold the whole back,
+   * and the whole is counted once it is in.
+   */
+  readonly count?: boolean;
 }
 
 function entryFor(inspector: SessionInspector, branch: string, host: TokenHost): Entry {
@@ -68,7 +74,7 @@ function entryFor(inspector: SessionInspector, branch: string, host: TokenHost):
     tokens,
     abort: new AbortController(),
     policies: new Map(),
-    status: { state: 'counting', refs: 0, totalRefs: 0, error: null },
+    status: { state: host.count === false ? 'estimate' : 'counting', refs: 0, totalRefs: 0, error: null },
     // Reports are rebuilt once counting ends (estimates before, counts after), not at every batch.
     reports: new ReportBuilder(
       tokens,
@@ -80,6 +86,7 @@ function entryFor(inspector: SessionInspector, branch: string, host: TokenHost):
     ),
   };
   m.set(branch, entry);
+  if (host.count === false) return entry;
   setTimeout(() => {
     tokens
       .countAll({

@@ -79,9 +79,11 @@ export function TokenPanel(): React.JSX.Element {
             ·{' '}
             {meter.counting.state === 'failed'
               ? `counting failed (${meter.counting.error ?? 'unknown error'}): figures stay estimates`
-              : meter.counting.totalRefs > 0
-                ? `counting ${meter.counting.refs} of ${meter.counting.totalRefs} texts…`
-                : 'counting…'}
+              : meter.counting.state === 'estimate'
+                ? 'estimates: the texts are counted once the whole session is in'
+                : meter.counting.totalRefs > 0
+                  ? `counting ${meter.counting.refs} of ${meter.counting.totalRefs} texts…`
+                  : 'counting…'}
           </span>
         )}
       </form>
