@@ -1,41 +1,20 @@
-import { branchesJson, filesJson, inspectJson } from '../../present/json';
+import { branchesJson, countSeverities, filesJson } from '../../present/json';
 import type { OpenSession } from '../sessions';
 
 /**
- * The summary of an open session (openSession, getSessionInfo). `counts.requests` stays the log's
- * own count with a capture joined, as every other method's request index is the log's; the joined
- * list is `listTimeline`'s.
+ * The summary of an open session (openSession, getSessionInfo, awaitSessionChange). `counts.requests`
+ * stays the log's own count with a capture joined, as every other method's request index is the
+ * log's; the joined list is `listTimeline`'s. Only counts: asked every 500 ms of a first view and at
+ * each change of a followed session, it lists no request (a 100 MB session has 14,000).
+ *
+ * A first view's summary (`partial`) counts the lines read so far, with no findings (they are not
+ * worked out for a first view: a rule may find what later lines settle) and no captures (joined
+ * with the whole session).
  */
 export function sessionSummary(s: OpenSession) {
-  if (s.partial) return partialSummary(s, s.partial);
-  const j = inspectJson(s.path, s.inspector);
-  const wire = s.inspector.wire();
-  return {
-    sessionId: s.id,
-    path: s.path,
-    format: j.format,
-    files: j.files,
-    counts: { ...j.counts, requests: s.inspector.replay().requests.length },
-    branches: j.branches,
-    defaultBranch: j.branch,
-    captures: (wire?.captures ?? []).map((c) => ({
-      path: c.file,
-      format: c.format,
-      exchanges: c.exchanges,
-      taken: c.taken,
-      skipped: c.skipped,
-    })),
-  };
-}
-
-/**
- * A first view's summary: the counts of the lines read so far, marked `partial`, with no findings
- * (they are not worked out for a first view: a rule may find what later lines settle) and no
- * captures (joined with the whole session).
- */
-function partialSummary(s: OpenSession, partial: NonNullable<OpenSession['partial']>) {
   const state = s.inspector.replay();
   const session = s.inspector.session;
+  const wire = s.partial ? null : s.inspector.wire();
   return {
     sessionId: s.id,
     path: s.path,
@@ -46,11 +25,17 @@ function partialSummary(s: OpenSession, partial: NonNullable<OpenSession['partia
       items: state.items.length,
       requests: state.requests.length,
       compactions: state.compactions.length,
-      diagnostics: { error: 0, warning: 0, info: 0 },
+      diagnostics: s.partial ? { error: 0, warning: 0, info: 0 } : countSeverities(s.inspector.diagnostics(state.branch)),
     },
     branches: branchesJson(s.inspector),
     defaultBranch: state.branch,
-    captures: [],
-    partial: { read: partial.read, total: partial.total, ...partial.progress() },
+    captures: (wire?.captures ?? []).map((c) => ({
+      path: c.file,
+      format: c.format,
+      exchanges: c.exchanges,
+      taken: c.taken,
+      skipped: c.skipped,
+    })),
+    ...(s.partial ? { partial: { read: s.partial.read, total: s.partial.total, ...s.partial.progress() } } : {}),
   };
 }
