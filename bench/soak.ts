@@ -7,7 +7,8 @@
 // longer than FILE goes on with FILE's lines again, every id-like token given the round's suffix
 // (so that ids stay unique; the session then has one compaction a round). At the end: the
 // followed state equals a fresh load (every event, request, compaction and finding), and the
-// latency from each write to the first emit whose load covered it, p50/p99, with memory growth.
+// latency from each write to the first emit whose load covered it, p50/p99, and the follower's
+// memory at the start and at the end: what the heap and byte arrays lose when it is let go.
 //
 // --ui: the web UI follows instead (soak-ui.ts; `npx electron-vite build` first): Chromium shows the
 // copy with Follow on, and the latency is from the write of each request's line to the page
@@ -33,10 +34,12 @@ function flag(name: string, fallback: number): number {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
+// The lines to append come as one buffer and each line's end in it, moved to the worker: neither
+// the text nor a copy of it stays on this thread's heap, whose growth the bench reports.
 const WRITER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { openSync, writeSync, closeSync } = require('node:fs');
-const { path, lines, rate } = workerData;
+const { path, data, ends, rate } = workerData;
 const fd = openSync(path, 'a');
 let i = 0;
 let offset = workerData.offset;
@@ -45,14 +48,14 @@ const writes = [];
 const tick = () => {
   const now = performance.timeOrigin + performance.now();
   // Catch up to the schedule: line i is due at start + i / rate.
-  while (i < lines.length && start + (i * 1000) / rate <= now) {
-    const buf = Buffer.from(lines[i] + '\\n');
-    writeSync(fd, buf);
-    offset += buf.length;
+  while (i < ends.length && start + (i * 1000) / rate <= now) {
+    const from = i === 0 ? 0 : ends[i - 1];
+    writeSync(fd, data, from, ends[i] - from);
+    offset += ends[i] - from;
     writes.push([performance.timeOrigin + performance.now(), offset]);
     i++;
   }
-  if (i < lines.length) setTimeout(tick, Math.max(0, start + (i * 1000) / rate - now));
+  if (i < ends.length) setTimeout(tick, Math.max(0, start + (i * 1000) / rate - now));
   else { closeSync(fd); parentPort.postMessage(writes); }
 };
 tick();
@@ -67,6 +70,27 @@ function sourceLine(lines: readonly string[], n: number): string {
     /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)[0-9a-f]{12}\b|\b((?:msg|toolu|req|call)_[A-Za-z0-9]+)/g,
     (m, uuid?: string) => (uuid ? `${uuid}${createHash('sha1').update(`${m}:${round}`).digest('hex').slice(0, 12)}` : `${m}r${round}`),
   );
+}
+
+/** The run's file: the lines written before the follower starts, and those the writer appends (one buffer, each line's end). */
+function plan(file: string, total: number): { head: string; first: number; compactionAt: number; data: Uint8Array; ends: Float64Array } {
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  const compactionAt = lines.findIndex((l) => /compact_boundary|"type":"compacted"|"compaction\/start"/.test(l));
+  const first = Math.max(1, (compactionAt >= 0 ? compactionAt : Math.floor(lines.length / 2)) - Math.floor(total / 2));
+  const parts: Buffer[] = [];
+  const ends = new Float64Array(total);
+  let at = 0;
+  for (let k = 0; k < total; k++) {
+    const b = Buffer.from(`${sourceLine(lines, first + k)}\n`);
+    parts.push(b);
+    ends[k] = at += b.length;
+  }
+  // Its own memory (not a slice of Buffer's shared pool), so that it can be moved to the writer.
+  const data = new Uint8Array(at);
+  for (let k = 0, o = 0; k < parts.length; o += (parts[k] as Buffer).length, k++) data.set(parts[k] as Buffer, o);
+  return { head: lines.slice(0, first).join('\n') + '\n', first, compactionAt, data, ends };
 }
 
 /** As `inspect --follow` opens it: resumable, so that appended lines are read on (or the session read on, `loaded`). */
@@ -88,23 +112,22 @@ async function main(): Promise<void> {
   const ui = process.argv.includes('--ui');
   const seconds = flag('seconds', ui ? 60 : 600);
   const rate = flag('rate', 50);
-  const lines = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '');
-  const compactionAt = lines.findIndex((l) => /compact_boundary|"type":"compacted"|"compaction\/start"/.test(l));
   const total = Math.round(seconds * rate);
-  const first = Math.max(1, (compactionAt >= 0 ? compactionAt : Math.floor(lines.length / 2)) - Math.floor(total / 2));
+  const { head, first, compactionAt, data, ends } = plan(file, total);
   const dir = mkdtempSync(join(tmpdir(), 'palimpsest-soak-'));
   const path = join(dir, 'session.jsonl');
   try {
-    writeFileSync(path, lines.slice(0, first).join('\n') + '\n');
-    const toWrite = Array.from({ length: total }, (_, k) => sourceLine(lines, first + k));
+    writeFileSync(path, head);
     console.log(
       `soak: ${file}, ${first} lines first (${mb(statSync(path).size)}), then ${total} lines at ${rate}/s for ${seconds} s; compaction at line ${compactionAt + 1} of the source`,
     );
 
     const write = async (): Promise<[number, number][]> => {
-      const worker = new Worker(WRITER, { eval: true, workerData: { path, lines: toWrite, rate, offset: statSync(path).size } });
+      const worker = new Worker(WRITER, {
+        eval: true,
+        workerData: { path, data, ends, rate, offset: statSync(path).size },
+        transferList: [data.buffer as ArrayBuffer, ends.buffer as ArrayBuffer],
+      });
       try {
         return await new Promise<[number, number][]>((ok, fail) => {
           worker.once('message', ok);
@@ -140,7 +163,25 @@ async function main(): Promise<void> {
       }
     };
     const loads: { bytes: number; at: number; readOn: boolean }[] = [];
-    const follower = await SessionFollower.start({ path, open: openFollowed, onUpdate: apply, onLoaded: (l) => void loads.push(l) });
+    const start = (): Promise<SessionFollower> =>
+      SessionFollower.start({ path, open: openFollowed, onUpdate: apply, onLoaded: (l) => void loads.push(l) });
+    // The follower's memory is what the heap (and byte arrays) lose when it is let go (after a gc, both times): the
+    // process's heap holds the bench's own too (its code, the writer's bookkeeping, the entries
+    // emitted). At the start, a first follower of the same bytes is measured so and let go.
+    // Byte arrays count too: they live outside the heap (`external`).
+    const used = (m: NodeJS.MemoryUsage = process.memoryUsage()): number => m.heapUsed + m.external;
+    let probe: SessionFollower | null = await start();
+    gc();
+    const withProbe = used();
+    await probe.dispose();
+    probe = null;
+    gc();
+    const heldAtStart = withProbe - used();
+    loads.length = 0;
+    requests.clear();
+    compactions.clear();
+    findings.clear();
+    let follower: SessionFollower | null = await start();
     gc();
     const before = process.memoryUsage();
     const startBytes = statSync(path).size;
@@ -151,6 +192,16 @@ async function main(): Promise<void> {
     while (!loads.some((l) => l.bytes >= endBytes) && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
     gc();
     const after = process.memoryUsage();
+    const eventsHash = (ins: SessionInspector): string => {
+      const h = createHash('sha1');
+      for (let s = 0; s < ins.session.events.length; s++) h.update(JSON.stringify(ins.session.events.at(s)));
+      return h.digest('hex');
+    };
+    const followedEvents = eventsHash(follower.current as SessionInspector);
+    await follower.dispose();
+    follower = null;
+    gc();
+    const heldAtEnd = used(after) - used();
 
     const latencies: number[] = [];
     let missed = 0;
@@ -163,26 +214,19 @@ async function main(): Promise<void> {
     // The followed state against a fresh load of the same bytes.
     const fresh = new SessionInspector(await loadSession(path));
     await fresh.loadRuleTexts();
-    const followed = follower.current as SessionInspector;
     // With the compactions' survival rates, as the follower emits them.
     const survival = new Map((await branchSurvival(fresh, fresh.defaultBranch)).map((c) => [c.id, c.survival]));
     const j = inspectJson(path, fresh, fresh.defaultBranch, [], survival);
     const freshFindings = new Map<string, number>();
     for (const d of j.diagnostics) freshFindings.set(JSON.stringify(d), (freshFindings.get(JSON.stringify(d)) ?? 0) + 1);
     for (const [k, n] of [...findings]) if (n === 0) findings.delete(k);
-    const eventsHash = (ins: SessionInspector): string => {
-      const h = createHash('sha1');
-      for (let s = 0; s < ins.session.events.length; s++) h.update(JSON.stringify(ins.session.events.at(s)));
-      return h.digest('hex');
-    };
     const checks = {
-      events: eventsHash(followed) === eventsHash(fresh),
+      events: followedEvents === eventsHash(fresh),
       requests: JSON.stringify([...requests.values()]) === JSON.stringify(j.requests),
       compactions: JSON.stringify([...compactions.values()]) === JSON.stringify(j.compactions),
       findings: JSON.stringify([...findings].sort()) === JSON.stringify([...freshFindings].sort()),
     };
     await fresh.session.dispose();
-    await follower.dispose();
 
     const result = {
       file,
@@ -202,13 +246,16 @@ async function main(): Promise<void> {
         max: Math.round(Math.max(...latencies)),
       },
       missedWrites: missed,
-      heapGrowth: after.heapUsed - before.heapUsed,
-      rssGrowth: after.rss - before.rss,
+      // What the follower holds (see above), then the process's heap and RSS: the bench's own and
+      // the writer thread's included (RSS), so they are not the follower's.
+      followerMemory: { start: heldAtStart, end: heldAtEnd },
+      heapUsed: { start: before.heapUsed, end: after.heapUsed },
+      rss: { start: before.rss, end: after.rss },
       equalsFreshLoad: checks,
     };
     console.log(
       `wrote ${writes.length} lines (${mb(result.bytesAppended)}; ${mb(endBytes)} in all) in ${loads.length} loads (${result.readOn} read on); write→emit p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, max ${result.latencyMs.max} ms; ` +
-        `heap ${mb(before.heapUsed)} → ${mb(after.heapUsed)}, rss ${mb(before.rss)} → ${mb(after.rss)}; ` +
+        `the follower's memory ${mb(heldAtStart)} → ${mb(heldAtEnd)} (the process's: heap ${mb(before.heapUsed)} → ${mb(after.heapUsed)}, rss ${mb(before.rss)} → ${mb(after.rss)}); ` +
         `equals a fresh load: ${Object.entries(checks)
           .map(([k, v]) => `${k} ${v ? 'yes' : 'NO'}`)
           .join(', ')}`,
