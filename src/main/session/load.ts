@@ -51,6 +51,11 @@ function sessionImport(importer: Importer, sink: ImportSink): SessionImport {
   return importer.openSession ? importer.openSession(sink) : new FilesApart(importer, sink);
 }
 
+/** The line without the bytes it was parsed from (as lines read on are: read-on.ts). */
+function bareLine(l: JsonLine): JsonLine {
+  return { value: l.value, line: l.line, offset: l.offset, length: l.length };
+}
+
 /**
  * Reads one file of the session, choosing the importer from its first lines when none is chosen
  * yet, so every file is read exactly once.
@@ -58,25 +63,33 @@ function sessionImport(importer: Importer, sink: ImportSink): SessionImport {
 class FileReader implements JsonLineReceiver {
   private pending: JsonLine[] = [];
   private fileImport: FileImport | null = null;
+  /** Whether lines go to the import without their bytes (see `start`). */
+  private bare = false;
 
   constructor(
     private readonly path: string,
     private readonly index: number,
     private readonly choose: (first: readonly JsonLine[]) => SessionImport | null,
+    /** Whether the import is kept open after the load (LoadOptions.resumable) into an array log; asked once the importer is chosen. */
+    private readonly keptOpen: () => boolean = () => false,
   ) {}
 
   private start(): void {
     const session = this.choose(this.pending);
     if (!session) return;
+    // An import kept open to read on (read-on.ts) keeps its last line as state (the line its end
+    // writes from): with its bytes, that holds the reader's whole chunk for as long as the session
+    // is followed. Only the compact log reads a line's bytes, and it never reads on.
+    this.bare = this.keptOpen();
     this.fileImport = session.file({ path: this.path, index: this.index });
-    for (const l of this.pending) this.fileImport.line(l);
+    for (const l of this.pending) this.fileImport.line(this.bare ? bareLine(l) : l);
     this.pending = [];
   }
 
   /** A method, not an arrow per instance: see JsonLineReceiver. */
   line(l: JsonLine): void {
     if (this.fileImport) {
-      this.fileImport.line(l);
+      this.fileImport.line(this.bare ? bareLine(l) : l);
       return;
     }
     // A line's bytes are valid only during this call: the few lines held for sniffing keep a copy.
@@ -253,7 +266,7 @@ async function loadFile(path: string, options: LoadOptions): Promise<LoadedSessi
     const p = paths[i] as string;
     b.currentPath = p;
     b.currentIndex = i;
-    const reader = new FileReader(p, i, choose);
+    const reader = new FileReader(p, i, choose, () => options.resumable === true && !b.compactLog);
     const before = readSoFar;
     const onBytes = options.onBytes;
     // The reader's findings of this file: a file with any is not read on (read-on.ts).

@@ -1,7 +1,9 @@
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { claudeCodeImporter } from '../../../src/main/importers/claude-code';
+import { codexImporter } from '../../../src/main/importers/codex';
 import { SessionInspector } from '../../../src/main/session/inspector';
 import { loadSession } from '../../../src/main/session/load';
 import type { LoadedSession } from '../../../src/main/session/types';
@@ -125,5 +127,52 @@ describe('reading a followed session on', () => {
     const palimpsest = join(dir, 'p.jsonl');
     writeFileSync(palimpsest, readFileSync('fixtures/palimpsest/compaction-lifecycle.jsonl'));
     expect(keep(await loadSession(palimpsest, { resumable: true })).readOn).toBeUndefined();
+  });
+
+  /** The paths to byte arrays in the object graph of `root`, not going into `skip` (the log it writes into). */
+  function byteArraysIn(root: object, skip: object): string[] {
+    const found: string[] = [];
+    const seen = new Set<unknown>([skip]);
+    const todo: [unknown, string][] = [[root, '']];
+    for (let next = todo.pop(); next; next = todo.pop()) {
+      const [v, at] = next;
+      if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+      seen.add(v);
+      if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) found.push(at);
+      else if (v instanceof Map) for (const [k, x] of v) todo.push([k, `${at}<key>`], [x, `${at}.get()`]);
+      else if (v instanceof Set) for (const x of v) todo.push([x, `${at}<member>`]);
+      else for (const k of Object.keys(v)) todo.push([(v as Record<string, unknown>)[k], `${at}.${k}`]);
+    }
+    return found;
+  }
+
+  it("keeps no bytes of a line in the import it keeps open (they would hold the reader's chunk)", async () => {
+    const kept: { state: object; sink: object }[] = [];
+    const openSession = claudeCodeImporter.openSession?.bind(claudeCodeImporter);
+    const openFile = codexImporter.open.bind(codexImporter);
+    vi.spyOn(claudeCodeImporter, 'openSession').mockImplementation((sink) => {
+      const state = (openSession as NonNullable<typeof openSession>)(sink);
+      kept.push({ state, sink });
+      return state;
+    });
+    vi.spyOn(codexImporter, 'open').mockImplementation((file, sink) => {
+      const state = openFile(file, sink);
+      kept.push({ state, sink });
+      return state;
+    });
+    try {
+      for (const source of [CC, CODEX]) {
+        const file = join(dir, basename(source));
+        writeFileSync(file, readFileSync(source));
+        kept.length = 0;
+        const loaded = keep(await loadSession(file, { resumable: true }));
+        expect(loaded.readOn).toBeTypeOf('function');
+        expect(kept).toHaveLength(1);
+        const { state, sink } = kept[0] as { state: object; sink: object };
+        expect(byteArraysIn(state, sink)).toEqual([]);
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
