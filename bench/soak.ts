@@ -1,4 +1,4 @@
-// node scripts/build-cli.mjs && node --expose-gc dist/soak.js [FILE] [--seconds N] [--rate R] [--ui]
+// node scripts/build-cli.mjs && node --expose-gc dist/soak.js [FILE] [--seconds N] [--rate R] [--ui] [--snapshot OUT]
 //
 // The follow soak: a writer (a worker thread, so that a load on this thread never delays a write)
 // appends FILE's lines to a copy at R lines a second (default 50) for N seconds (default 600, the
@@ -10,6 +10,9 @@
 // latency from each write to the first emit whose load covered it, p50/p99, and the follower's
 // memory at the start and at the end: what the heap and byte arrays lose when it is let go.
 //
+// --snapshot OUT: a heap snapshot to OUT after the follower's first load, before the writer starts
+// (bench/heap-summary.mjs says what holds it).
+//
 // --ui: the web UI follows instead (soak-ui.ts; `npx electron-vite build` first): Chromium shows the
 // copy with Follow on, and the latency is from the write of each request's line to the page
 // showing it; at the end the page shows what a fresh load shows. --seconds defaults to 60 there.
@@ -17,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { FollowUpdate } from '../src/main/follow/diff';
 import { SessionFollower } from '../src/main/follow/follower';
@@ -106,6 +110,13 @@ const percentile = (xs: number[], p: number): number => {
 };
 const mb = (b: number): string => `${(b / 1e6).toFixed(1)} MB`;
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+/** Memory after a gc, a pause (file handles closed, byte arrays freed after the gc) and a gc again. */
+async function settled(): Promise<NodeJS.MemoryUsage> {
+  gc();
+  await new Promise((ok) => setTimeout(ok, 100));
+  gc();
+  return process.memoryUsage();
+}
 
 async function main(): Promise<void> {
   const file = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : DEFAULT_FILE;
@@ -165,33 +176,31 @@ async function main(): Promise<void> {
     const loads: { bytes: number; at: number; readOn: boolean }[] = [];
     const start = (): Promise<SessionFollower> =>
       SessionFollower.start({ path, open: openFollowed, onUpdate: apply, onLoaded: (l) => void loads.push(l) });
-    // The follower's memory is what the heap (and byte arrays) lose when it is let go (after a gc, both times): the
-    // process's heap holds the bench's own too (its code, the writer's bookkeeping, the entries
-    // emitted). At the start, a first follower of the same bytes is measured so and let go.
-    // Byte arrays count too: they live outside the heap (`external`).
-    const used = (m: NodeJS.MemoryUsage = process.memoryUsage()): number => m.heapUsed + m.external;
+    // The follower's memory is what the heap and the byte arrays (`external`, outside the heap)
+    // lose when it is let go, measured settled both times; the process's heap holds the bench's own
+    // too (its code, the writer's bookkeeping, the entries emitted). At the start, a first follower
+    // of the same bytes is measured so and let go.
+    const used = (m: NodeJS.MemoryUsage): number => m.heapUsed + m.external;
     let probe: SessionFollower | null = await start();
-    gc();
-    const withProbe = used();
+    const withProbe = used(await settled());
     await probe.dispose();
     probe = null;
-    gc();
-    const heldAtStart = withProbe - used();
+    const heldAtStart = withProbe - used(await settled());
     loads.length = 0;
     requests.clear();
     compactions.clear();
     findings.clear();
     let follower: SessionFollower | null = await start();
-    gc();
-    const before = process.memoryUsage();
+    const before = await settled();
+    const snapshot = process.argv.indexOf('--snapshot');
+    if (snapshot >= 0) writeHeapSnapshot(process.argv[snapshot + 1]);
     const startBytes = statSync(path).size;
     const writes = await write();
     const endBytes = statSync(path).size;
     // Caught up: a load that read everything written.
     const deadline = Date.now() + 60_000;
     while (!loads.some((l) => l.bytes >= endBytes) && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
-    gc();
-    const after = process.memoryUsage();
+    const after = await settled();
     const eventsHash = (ins: SessionInspector): string => {
       const h = createHash('sha1');
       for (let s = 0; s < ins.session.events.length; s++) h.update(JSON.stringify(ins.session.events.at(s)));
@@ -200,8 +209,7 @@ async function main(): Promise<void> {
     const followedEvents = eventsHash(follower.current as SessionInspector);
     await follower.dispose();
     follower = null;
-    gc();
-    const heldAtEnd = used(after) - used();
+    const heldAtEnd = used(after) - used(await settled());
 
     const latencies: number[] = [];
     let missed = 0;
