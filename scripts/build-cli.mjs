@@ -24,6 +24,8 @@ const entries = {
   'open-block': 'bench/open-block.ts',
   // The follow soak: a writer appends while a follower follows (node --expose-gc dist/soak.js [FILE] [--seconds N]).
   soak: 'bench/soak.ts',
+  // Where one change's time goes when a long session is followed (node dist/follow-change.js [CHANGES]).
+  'follow-change': 'bench/follow-change.ts',
   // The fidelity suite's runner (scripts/fidelity.mjs, npm run test:fidelity).
   fidelity: 'src/main/fidelity/cli.ts',
 };
