@@ -4,10 +4,12 @@ import { createTokenCounter, InlineCounter, type BatchResult, type TokenCounter,
 /**
  * Characters counted on the calling thread before worker threads start. A worker builds an encoder
  * of its own (its ranks: a quarter of a second and some 40 MB) before it counts anything, and a
- * real session of a few megabytes has only 0.4–0.8 million characters to count: one thread does
- * it in less time and memory (the bench's `tokens` rows, with and without, docs/performance.md).
+ * real session of a few megabytes has 0.4–1 million characters to count: one thread does it in
+ * less time and memory (the bench's `tokens` rows, with and without, docs/performance.md). The cut
+ * was a million until a real 3 MB session of 1,016,352 characters started two workers for its last
+ * 16,000: 0.82 s and 187 MB against 0.56 s and 144 MB on one thread.
  */
-export const INLINE_CHARS = 1_000_000;
+export const INLINE_CHARS = 2_000_000;
 
 /**
  * A counter that counts the first `inlineChars` characters it is given on the calling thread and
