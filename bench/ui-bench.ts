@@ -6,9 +6,10 @@
 //      head and its first window);
 //   2. frame times while scrolling a 100,000-item model view (target p95 ≤ 16.7 ms).
 //
-//   npm run build && npx tsx bench/ui-bench.ts [--runs 3] [--only first-view|scroll] [--data bench/data] [--file SESSION]
+//   npm run build && npx tsx bench/ui-bench.ts [--runs 3] [--only first-view|scroll] [--data bench/data] [--file SESSION] [--trace]
 //
-// `--file` times the first view of that session instead of s100mb (a real 2–5 MB session: target ≤ 0.3 s).
+// `--file` times the first view of that session instead of s100mb (a real 2–5 MB session: target ≤ 0.3 s
+// after the page asks to open it). `--trace` prints the page's API calls of each run until its first view.
 //
 // Frames are timed with vsync and the frame-rate limit off, so a frame's interval is what it cost
 // (script, style, layout, paint), not the display's 16.7 ms. Results are printed and written to
@@ -74,6 +75,7 @@ async function firstView(
   path: string,
   rendererDir: string,
   whole = false,
+  trace?: (line: string) => void,
 ): Promise<{ listMs: number; viewMs: number; wholeMs: number; partial: boolean; openMs: number }> {
   return served(
     path,
@@ -88,11 +90,28 @@ async function firstView(
         page.on('request', (r) => {
           if (Number.isNaN(openMs) && r.url().endsWith('/api/openSession')) openMs = performance.now() - t0;
         });
+        // `--trace`: each API call the page makes until the first view, from when it asked to when
+        // its answer was in (ms from navigation) — where the time after opening goes.
+        const calls: string[] = [];
+        const asked = new Map<unknown, number>();
+        if (trace) {
+          page.on('request', (r) => {
+            if (r.url().includes('/api/')) asked.set(r, performance.now() - t0);
+          });
+          page.on('requestfinished', (r) => {
+            const at = asked.get(r);
+            if (at !== undefined)
+              calls.push(
+                `${at.toFixed(0).padStart(6)} → ${(performance.now() - t0).toFixed(0).padStart(6)} ms  ${r.url().split('/api/')[1] ?? ''}`,
+              );
+          });
+        }
         await page.goto(url);
         await page.locator('.session-view .row.request').first().waitFor({ timeout: 600_000 });
         const listMs = performance.now() - t0;
         await page.locator(FIRST_ITEM).waitFor({ timeout: 600_000 });
         const viewMs = performance.now() - t0;
+        if (trace) trace([...calls, `${viewMs.toFixed(0).padStart(6)}           first model-view item on screen`].sort().join('\n'));
         const banner = page.locator(PARTIAL);
         const partial = (await banner.count()) > 0;
         if (partial) {
@@ -176,7 +195,7 @@ async function scrolling(browser: Browser, path: string, rendererDir: string): P
 const ms = (x: number): string => `${x.toFixed(1)} ms`;
 
 export async function runUiBench(
-  options: { runs?: number; only?: string; dataDir?: string; file?: string; log?: (s: string) => void } = {},
+  options: { runs?: number; only?: string; dataDir?: string; file?: string; trace?: boolean; log?: (s: string) => void } = {},
 ) {
   const log = options.log ?? ((s: string) => console.log(s));
   const runs = options.runs ?? 3;
@@ -204,7 +223,7 @@ export async function runUiBench(
         const wholeFirst = large === true && i % 2 === 1;
         const before = wholeFirst ? await firstView(browser, path, rendererDir, true) : null;
         if (before) await settle();
-        const t = await firstView(browser, path, rendererDir);
+        const t = await firstView(browser, path, rendererDir, false, options.trace ? log : undefined);
         times.push(t);
         large ??= t.partial;
         let b = before;
@@ -262,6 +281,7 @@ if (/ui-bench\.(c?m?js|ts)$/.test(process.argv[1] ?? '')) {
     only: flag(argv, '--only'),
     dataDir: flag(argv, '--data'),
     file: flag(argv, '--file'),
+    trace: argv.includes('--trace'),
   }).then(
     () => undefined,
     (err: unknown) => {
