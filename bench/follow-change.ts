@@ -8,7 +8,6 @@
 // inspector (findings' rule texts, branches, replay), the compactions' survival (which the
 // follower measures again only when a compaction appears or ends), the JSON the follower
 // compares, and the comparison. Median and max of each step over the changes after the first five.
-import { createHash } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,20 +16,10 @@ import { inspectJson } from '../src/main/present/json';
 import { branchSurvival } from '../src/main/session/forensics';
 import { SessionInspector } from '../src/main/session/inspector';
 import { loadSession } from '../src/main/session/load';
+import { sourceLine } from './soak-source';
 
 const FILE = 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl';
 const LINES = 30_000;
-
-/** Line `n` of the soak's endless source (bench/soak.ts): FILE's lines, round after round, ids suffixed by round. */
-function sourceLine(lines: readonly string[], n: number): string {
-  const round = Math.floor(n / lines.length);
-  const line = lines[n % lines.length] as string;
-  if (round === 0) return line;
-  return line.replace(
-    /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)[0-9a-f]{12}\b|\b((?:msg|toolu|req|call)_[A-Za-z0-9]+)/g,
-    (m, uuid?: string) => (uuid ? `${uuid}${createHash('sha1').update(`${m}:${round}`).digest('hex').slice(0, 12)}` : `${m}r${round}`),
-  );
-}
 
 async function main(): Promise<void> {
   const changes = Number(process.argv[2] ?? 40);

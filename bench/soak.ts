@@ -30,6 +30,7 @@ import { SessionInspector } from '../src/main/session/inspector';
 import { loadSession } from '../src/main/session/load';
 import { branchSurvival } from '../src/main/session/forensics';
 import type { LoadedSession } from '../src/main/session/types';
+import { sourceLine } from './soak-source';
 
 const DEFAULT_FILE = 'fixtures/claude-code/4d5611e5-241a-462a-8d15-5122611a9569.jsonl';
 
@@ -64,17 +65,6 @@ const tick = () => {
 };
 tick();
 `;
-
-/** Line `n` (0-based) of the endless source: FILE's lines, round after round, ids suffixed by round. */
-function sourceLine(lines: readonly string[], n: number): string {
-  const round = Math.floor(n / lines.length);
-  const line = lines[n % lines.length] as string;
-  if (round === 0) return line;
-  return line.replace(
-    /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)[0-9a-f]{12}\b|\b((?:msg|toolu|req|call)_[A-Za-z0-9]+)/g,
-    (m, uuid?: string) => (uuid ? `${uuid}${createHash('sha1').update(`${m}:${round}`).digest('hex').slice(0, 12)}` : `${m}r${round}`),
-  );
-}
 
 /** The run's file: the lines written before the follower starts, and those the writer appends (one buffer, each line's end). */
 function plan(file: string, total: number): { head: string; first: number; compactionAt: number; data: Uint8Array; ends: Float64Array } {
