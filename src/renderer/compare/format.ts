@@ -1,6 +1,7 @@
+import { grouped } from '../../shared/grouped';
 /** Numbers as the re-run panel and the compare view show them. null: not known (never 0). */
 
-export const num = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : n.toLocaleString('en-US'));
+export const num = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : grouped(n));
 
 export const pct = (r: number | null | undefined): string => (r === null || r === undefined ? '—' : `${Math.round(r * 100)}%`);
 

@@ -2,6 +2,7 @@ import type { LibraryHit } from '../../shared/api/contract';
 import { LibraryHarness } from '../../shared/api/contract';
 import { useApp } from '../useApp';
 import { baseName } from './format';
+import { grouped } from '../../shared/grouped';
 
 /** The snippet with its matching words marked: session content, text nodes only, never markup. */
 function Snippet({ hit }: { hit: LibraryHit }): React.JSX.Element {
@@ -24,7 +25,7 @@ export function fateWords(fate: string | null): string {
 /** What a capped answer says after the count (search.ts ranks at most that many matches); '' when every match was ranked. */
 export function cappedWords(capped: number | null): string {
   if (capped === null) return '';
-  const n = capped.toLocaleString('en');
+  const n = grouped(capped);
   return `; more than ${n} matched: these are the best of the ${n} indexed last, not of all — narrow the query or add a filter`;
 }
 

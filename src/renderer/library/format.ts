@@ -1,3 +1,4 @@
+import { grouped } from '../../shared/grouped';
 /** Plain-text formatting for the library (shown as text, never as markup). */
 
 export function bytes(n: number): string {
@@ -18,10 +19,12 @@ export function when(iso: string | null): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime())
     ? iso
-    : d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+    : // A date in the user's own locale, which grouped() does not write; one per row of the library.
+      // eslint-disable-next-line no-restricted-syntax
+      d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
-export const count = (n: number | null): string => (n === null ? 'unknown' : n.toLocaleString('en-US'));
+export const count = (n: number | null): string => (n === null ? 'unknown' : grouped(n));
 
 /** The last part of a path (a file name, or a project folder's name). */
 export function baseName(path: string): string {

@@ -1,4 +1,5 @@
 import type { OpenSessionProgress } from '../../shared/api/contract';
+import { grouped } from '../../shared/grouped';
 
 /** How often the app asks the host how far the opens under way have got. */
 export const OPEN_POLL_MS = 250;
@@ -7,7 +8,7 @@ export const OPEN_POLL_MS = 250;
 const MB = 1_000_000;
 
 export function megabytes(bytes: number): string {
-  return bytes >= 10 * MB ? `${Math.round(bytes / MB).toLocaleString('en-US')} MB` : `${(bytes / MB).toFixed(1)} MB`;
+  return bytes >= 10 * MB ? `${grouped(Math.round(bytes / MB))} MB` : `${(bytes / MB).toFixed(1)} MB`;
 }
 
 /** The fraction read, 0–1, when the host knows the size; null otherwise (a folder, or no report yet). */
@@ -33,7 +34,7 @@ export function openingText(path: string, p: OpenSessionProgress | undefined): s
     }
     case 'replaying':
       return counted
-        ? `Opening ${path}: read; replaying ${Math.floor((100 * (p.done as number)) / (p.total as number))} % of ${(p.total as number).toLocaleString('en-US')} events…`
+        ? `Opening ${path}: read; replaying ${Math.floor((100 * (p.done as number)) / (p.total as number))} % of ${grouped(p.total as number)} events…`
         : `Opening ${path}: read; replaying…`;
     case 'checking':
       return counted

@@ -1,6 +1,7 @@
 import type { ModelSpec, PinnedModelRow } from '../../shared/api/contract';
 import { parsePrices, pricesText, ReasoningEffort } from '../../shared/rerun/pinned';
 import type { Result } from '../../shared/result';
+import { grouped } from '../../shared/grouped';
 
 /**
  * One model of the summarization chain as the panel edits it (strings, as typed), and its
@@ -37,7 +38,7 @@ export function positiveInt(text: string, what: string, max: number): Result<num
   const t = text.trim().replace(/[,_\s]/g, '');
   if (t === '') return { ok: true, value: undefined };
   if (!INT.test(t) || Number(t) < 1 || Number(t) > max)
-    return { ok: false, error: `${what} must be a whole number from 1 to ${max.toLocaleString('en-US')}.` };
+    return { ok: false, error: `${what} must be a whole number from 1 to ${grouped(max)}.` };
   return { ok: true, value: Number(t) };
 }
 

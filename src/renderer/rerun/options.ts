@@ -11,6 +11,7 @@
  */
 
 import type { Result } from '../../shared/result';
+import { grouped } from '../../shared/grouped';
 
 export type OptionKind = 'int' | 'ratio' | 'bool';
 
@@ -123,7 +124,7 @@ function fieldValue(f: OptionField, typed: string): Result<OptionValue | undefin
   }
   if (f.kind === 'int') {
     const min = f.min ?? 0;
-    const range = f.max !== undefined ? `from ${min} to ${f.max.toLocaleString('en-US')}` : `of at least ${min}`;
+    const range = f.max !== undefined ? `from ${min} to ${grouped(f.max)}` : `of at least ${min}`;
     if (!INT.test(t) || Number(t) < min || (f.max !== undefined && Number(t) > f.max) || !Number.isSafeInteger(Number(t))) {
       return { ok: false, error: `${f.key} must be a whole number ${range}.` };
     }

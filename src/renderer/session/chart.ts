@@ -1,4 +1,5 @@
 import type { TokenSeries } from '../../shared/api/contract';
+import { grouped } from '../../shared/grouped';
 
 /**
  * The context-size chart's geometry: one point per agent request (the provider's figure where
@@ -118,7 +119,7 @@ export function chartLayout(series: Pick<TokenSeries, 'points' | 'compactions'>,
         index: p.index,
         x: pt.x,
         y: pt.y,
-        label: `#${p.index}: cache break (${b.cause}${b.certain ? '' : '?'}), ${b.tokens.toLocaleString('en-US')} tokens not read`,
+        label: `#${p.index}: cache break (${b.cause}${b.certain ? '' : '?'}), ${grouped(b.tokens)} tokens not read`,
       },
     ];
   });

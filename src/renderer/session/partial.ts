@@ -1,5 +1,6 @@
 import type { PartialLoad } from '../../shared/api/contract';
 import { megabytes } from '../library/opening';
+import { grouped } from '../../shared/grouped';
 
 /*
  * What the view says of a first view (SessionSummary.partial): a large session shown from its
@@ -14,7 +15,7 @@ export function loadingText(p: PartialLoad): string {
       return `Loading — ${megabytes(p.done ?? 0)} of ${megabytes(p.total)} read.`;
     case 'replaying':
       return p.done !== null && p.of !== null && p.of > 0
-        ? `Loading — read; replaying ${Math.floor((100 * p.done) / p.of)} % of ${p.of.toLocaleString('en-US')} events.`
+        ? `Loading — read; replaying ${Math.floor((100 * p.done) / p.of)} % of ${grouped(p.of)} events.`
         : 'Loading — read; replaying.';
     case 'checking':
       return 'Loading — read and replayed; checking.';
@@ -25,7 +26,7 @@ export function loadingText(p: PartialLoad): string {
 
 /** The banner's second sentence: what is shown, and what it does not cover. */
 export function shownText(p: PartialLoad, requests: number): string {
-  const part = `the first ${megabytes(p.read)} of ${megabytes(p.total)} (${requests.toLocaleString('en-US')} requests)`;
+  const part = `the first ${megabytes(p.read)} of ${megabytes(p.total)} (${grouped(requests)} requests)`;
   return p.phase === 'failed'
     ? `Shown: ${part} only; counts and token totals cover that part, and findings were not worked out.`
     : `Shown so far: ${part}; counts and token totals cover that part, and findings are withheld until the whole session is in.`;
