@@ -76,6 +76,36 @@ describe('a session shown while its harness writes it', () => {
       await c.close();
     }
   });
+
+  it('leaves the raw history where the user scrolled it when lines are appended', async () => {
+    const lines = readFileSync(CODEX, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const copy = join(dir, 'rollout-scrolled.jsonl');
+    writeFileSync(copy, lines.slice(0, 40).join('\n') + '\n');
+    const c = await openFixture(browser, copy);
+    try {
+      const count = () => c.page.locator('.session-view .row.request').count();
+      await selectRequest(c.page, 0);
+      const raw = c.page.locator('.session-view .pane.raw .scroll');
+      // Away from the selected request's event, where the selection had brought it.
+      await raw.evaluate((el) => (el.scrollTop = el.scrollHeight));
+      const scrolled = await raw.evaluate((el) => el.scrollTop);
+      expect(scrolled).toBeGreaterThan(0);
+      const heading = c.page.locator('.session-view .pane.raw h2');
+      const listed = await heading.textContent();
+      appendFileSync(copy, lines.slice(40, 52).join('\n') + '\n');
+      await expect.poll(count, { timeout: 15_000 }).toBeGreaterThan(3);
+      appendFileSync(copy, lines.slice(52).join('\n') + '\n');
+      await expect.poll(count, { timeout: 15_000 }).toBe(6);
+      // The events the appends added are listed (the pane's count) before the scroll is read.
+      await expect.poll(() => heading.textContent(), { timeout: 15_000 }).not.toBe(listed);
+      expect(await raw.evaluate((el) => el.scrollTop)).toBeGreaterThanOrEqual(scrolled);
+      expect(c.errors).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
 });
 
 // Palimpsest's own format: 10 requests, then rewritten in place as the 13 of the lifecycle session.

@@ -65,8 +65,13 @@ export function RawHistory(): React.JSX.Element {
     if (last >= first) ensureRaw(first, last);
   }, [first, last, ensureRaw, head, total]);
 
+  // Each ask to scroll is done once: as soon as its event is listed (`total`), and not again when
+  // events are appended (Follow), which would take the user back from where they scrolled.
+  const scrolledFor = useRef<number | null>(null);
   useEffect(() => {
-    if (scrollRaw && scrollRaw.seq < total) virtual.scrollToIndex(scrollRaw.seq, { align: 'center' });
+    if (!scrollRaw || scrollRaw.nonce === scrolledFor.current || scrollRaw.seq >= total) return;
+    scrolledFor.current = scrollRaw.nonce;
+    virtual.scrollToIndex(scrollRaw.seq, { align: 'center' });
   }, [scrollRaw, total, virtual]);
 
   return (
