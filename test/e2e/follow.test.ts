@@ -50,12 +50,14 @@ describe('Follow', () => {
 
 // A Codex session (it reads on in the host): 3 requests in its first 40 lines, 6 in all 63.
 const CODEX = 'fixtures/codex/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl';
+const codexLines = (): string[] =>
+  readFileSync(CODEX, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 
 describe('a session shown while its harness writes it', () => {
   it('shows new requests with Follow off, the selection kept', async () => {
-    const lines = readFileSync(CODEX, 'utf8')
-      .split('\n')
-      .filter((l) => l !== '');
+    const lines = codexLines();
     const copy = join(dir, 'rollout.jsonl');
     writeFileSync(copy, lines.slice(0, 40).join('\n') + '\n');
     const c = await openFixture(browser, copy);
@@ -78,9 +80,7 @@ describe('a session shown while its harness writes it', () => {
   });
 
   it('leaves the raw history where the user scrolled it when lines are appended', async () => {
-    const lines = readFileSync(CODEX, 'utf8')
-      .split('\n')
-      .filter((l) => l !== '');
+    const lines = codexLines();
     const copy = join(dir, 'rollout-scrolled.jsonl');
     writeFileSync(copy, lines.slice(0, 40).join('\n') + '\n');
     const c = await openFixture(browser, copy);

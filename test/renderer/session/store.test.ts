@@ -112,13 +112,16 @@ describe('session store', () => {
 
 describe('session store while the session grows (Follow)', () => {
   const CODEX = 'fixtures/codex/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl';
+  /** The rollout's lines, to write a copy of it cut anywhere and grow it as its harness would. */
+  const codexLines = (): string[] =>
+    readFileSync(CODEX, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
 
   it('takes a change read into the session keeping the selection, or going to the newest', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'palimpsest-store-follow-'));
     try {
-      const lines = readFileSync(CODEX, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '');
+      const lines = codexLines();
       const file = join(dir, 'rollout.jsonl');
       writeFileSync(file, lines.slice(0, 40).join('\n') + '\n');
       const s = await storeFor(file);
@@ -153,9 +156,7 @@ describe('session store while the session grows (Follow)', () => {
   it('asks again for the head of a request whose response the lines appended end, keeping its windows', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'palimpsest-store-follow-'));
     try {
-      const lines = readFileSync(CODEX, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '');
+      const lines = codexLines();
       const file = join(dir, 'rollout.jsonl');
       // Cut while the third request's response is being written: no usage reported yet.
       writeFileSync(file, lines.slice(0, 33).join('\n') + '\n');
