@@ -31,8 +31,9 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
-      // Served over loopback or an SSH tunnel too: keep it small.
-      minify: true,
+      // Served over loopback or an SSH tunnel too: keep it small. PALIMPSEST_RENDERER_MINIFY=0 keeps
+      // the names, for a readable CPU profile (bench/ui-bench.ts --profile).
+      minify: process.env.PALIMPSEST_RENDERER_MINIFY !== '0',
       rolldownOptions: {
         input: resolve(import.meta.dirname, 'src/renderer/index.html'),
       },

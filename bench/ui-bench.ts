@@ -6,17 +6,19 @@
 //      head and its first window);
 //   2. frame times while scrolling a 100,000-item model view (target p95 ≤ 16.7 ms).
 //
-//   npm run build && npx tsx bench/ui-bench.ts [--runs 3] [--only first-view|scroll] [--data bench/data] [--file SESSION] [--trace]
+//   npm run build && npx tsx bench/ui-bench.ts [--runs 3] [--only first-view|scroll] [--data bench/data] [--file SESSION] [--trace] [--profile]
 //
 // `--file` times the first view of that session instead of s100mb (a real 2–5 MB session: target ≤ 0.3 s
-// after the page asks to open it). `--trace` prints the page's API calls of each run until its first view.
+// after the page asks to open it). `--trace` prints the page's API calls of each run until its first view;
+// `--profile` the functions the page spent most time in (./page-profile.ts).
 //
 // Frames are timed with vsync and the frame-rate limit off, so a frame's interval is what it cost
 // (script, style, layout, paint), not the display's 16.7 ms. Results are printed and written to
 // bench/data/ui-latest.json.
-import { statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
+import { profiling, type PageProfile } from './page-profile';
 import { createHostContext } from '../src/main/host/host-context';
 import { findRendererDir, startWebHost } from '../src/main/web/server';
 import { closeSessionTokens } from '../src/main/api/session/tokens';
@@ -53,6 +55,50 @@ export function percentiles(xs: readonly number[]): Percentiles {
   return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s[s.length - 1] ?? Number.NaN };
 }
 
+/**
+ * In-page script, run before the page's own: notes (page clock, ms from navigation) when the request
+ * list, the first model-view item, a first view's banner and the whole after it are first in the
+ * document, and a frame has been drawn since — a MutationObserver sees each change as it is made.
+ */
+const MARKS_SCRIPT = `(() => {
+  const marks = {};
+  window.benchMarks = marks;
+  performance.setResourceTimingBufferSize(100000);
+  const painted = (key) => {
+    const t = performance.now();
+    marks[key + 'Dom'] = t;
+    requestAnimationFrame(() => setTimeout(() => { marks[key] = performance.now(); }, 0));
+  };
+  const look = () => {
+    if (marks.listDom === undefined && document.querySelector(${JSON.stringify('.session-view .row.request')})) painted('list');
+    const item = document.querySelector(${JSON.stringify(FIRST_ITEM)}) !== null;
+    const banner = document.querySelector(${JSON.stringify(PARTIAL)}) !== null;
+    if (marks.itemDom === undefined && item) painted('item');
+    if (marks.partial === undefined && banner) marks.partial = performance.now();
+    if (marks.partial !== undefined && marks.wholeDom === undefined && !banner && item) painted('whole');
+  };
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true });
+})()`;
+
+interface Marks {
+  readonly list?: number;
+  readonly item?: number;
+  readonly partial?: number;
+  readonly whole?: number;
+  /** The page's API calls, from its resource timing. */
+  readonly calls: readonly { readonly name: string; readonly start: number; readonly end: number }[];
+}
+
+async function pageMarks(page: Page): Promise<Marks> {
+  const r = (await page.evaluate(`({
+    ...window.benchMarks,
+    calls: performance.getEntriesByType('resource')
+      .filter((e) => e.name.includes('/api/'))
+      .map((e) => ({ name: e.name.split('/api/')[1], start: e.startTime, end: e.responseEnd })),
+  })`)) as Marks;
+  return r;
+}
+
 /** `whole`: the host opens every session whole, as before first views (the baseline of a large session's). */
 async function served<T>(path: string, rendererDir: string, run: (url: string) => Promise<T>, whole = false): Promise<T> {
   const context = await createHostContext({ paths: [path], machine: false, ...(whole ? { firstView: null } : {}) });
@@ -76,6 +122,7 @@ async function firstView(
   rendererDir: string,
   whole = false,
   trace?: (line: string) => void,
+  profile?: (p: PageProfile) => void,
 ): Promise<{ listMs: number; viewMs: number; wholeMs: number; partial: boolean; openMs: number }> {
   return served(
     path,
@@ -83,42 +130,37 @@ async function firstView(
     async (url) => {
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       try {
-        // When the page asks the host to open the session: "after opening" is timed from there, the
-        // page's own start (its bundle, its first render) before it.
-        let openMs = Number.NaN;
-        const t0 = performance.now();
-        page.on('request', (r) => {
-          if (Number.isNaN(openMs) && r.url().endsWith('/api/openSession')) openMs = performance.now() - t0;
-        });
-        // `--trace`: each API call the page makes until the first view, from when it asked to when
-        // its answer was in (ms from navigation) — where the time after opening goes.
-        const calls: string[] = [];
-        const asked = new Map<unknown, number>();
-        if (trace) {
-          page.on('request', (r) => {
-            if (r.url().includes('/api/')) asked.set(r, performance.now() - t0);
-          });
-          page.on('requestfinished', (r) => {
-            const at = asked.get(r);
-            if (at !== undefined)
-              calls.push(
-                `${at.toFixed(0).padStart(6)} → ${(performance.now() - t0).toFixed(0).padStart(6)} ms  ${r.url().split('/api/')[1] ?? ''}`,
-              );
-          });
-        }
+        // Every moment is taken in the page, on its clock (0 = navigation): a selector waited for from
+        // here is polled with a growing backoff (up to 500 ms apart), which would time the polling.
+        await page.addInitScript(MARKS_SCRIPT);
         await page.goto(url);
-        await page.locator('.session-view .row.request').first().waitFor({ timeout: 600_000 });
-        const listMs = performance.now() - t0;
-        await page.locator(FIRST_ITEM).waitFor({ timeout: 600_000 });
-        const viewMs = performance.now() - t0;
-        if (trace) trace([...calls, `${viewMs.toFixed(0).padStart(6)}           first model-view item on screen`].sort().join('\n'));
-        const banner = page.locator(PARTIAL);
-        const partial = (await banner.count()) > 0;
-        if (partial) {
-          await banner.waitFor({ state: 'detached', timeout: 600_000 });
-          await page.locator(FIRST_ITEM).waitFor({ timeout: 600_000 });
+        // `--profile`: the page's CPU from its load to the first view (the open is asked after load).
+        // Predicates are functions, run in the page: a string would need eval, which its CSP forbids.
+        const upToFirstView = () =>
+          page.waitForFunction(() => (window as { benchMarks?: { item?: number } }).benchMarks?.item !== undefined, null, {
+            timeout: 600_000,
+          });
+        if (profile) profile((await profiling(page, upToFirstView)).profile);
+        else await upToFirstView();
+        const marks = await pageMarks(page);
+        if (marks.partial !== undefined)
+          await page.waitForFunction(() => (window as { benchMarks?: { whole?: number } }).benchMarks?.whole !== undefined, null, {
+            timeout: 600_000,
+          });
+        const { list, item, partial, whole, calls } = await pageMarks(page);
+        // When the page asked the host to open the session: "after opening" is timed from there, the
+        // page's own start (its bundle, its first render) before it.
+        const openMs = calls.find((c) => c.name === 'openSession')?.start ?? Number.NaN;
+        // `--trace`: each API call the page made until the first view, from when it asked to when its
+        // answer was in (ms from navigation) — where the time after opening goes.
+        if (trace) {
+          const lines = calls
+            .filter((c) => c.start <= (item ?? 0))
+            .map((c) => `${c.start.toFixed(0).padStart(6)} → ${c.end.toFixed(0).padStart(6)} ms  ${c.name}`);
+          trace([...lines, `${(item ?? 0).toFixed(0).padStart(6)}           first model-view item on screen`].join('\n'));
         }
-        return { listMs, viewMs, wholeMs: partial ? performance.now() - t0 : viewMs, partial, openMs };
+        const viewMs = item ?? Number.NaN;
+        return { listMs: list ?? Number.NaN, viewMs, wholeMs: whole ?? viewMs, partial: partial !== undefined, openMs };
       } finally {
         await page.close();
       }
@@ -194,8 +236,21 @@ async function scrolling(browser: Browser, path: string, rendererDir: string): P
 
 const ms = (x: number): string => `${x.toFixed(1)} ms`;
 
+function profileLines(p: PageProfile): string {
+  const head = `  page CPU from load to the first view: ${ms(p.busyMs)} busy of ${ms(p.totalMs)} sampled; most self time:`;
+  return [head, ...p.top.map((f) => `  ${f.selfMs.toFixed(1).padStart(8)} ms  ${f.name}`)].join('\n');
+}
+
 export async function runUiBench(
-  options: { runs?: number; only?: string; dataDir?: string; file?: string; trace?: boolean; log?: (s: string) => void } = {},
+  options: {
+    runs?: number;
+    only?: string;
+    dataDir?: string;
+    file?: string;
+    trace?: boolean;
+    profile?: boolean;
+    log?: (s: string) => void;
+  } = {},
 ) {
   const log = options.log ?? ((s: string) => console.log(s));
   const runs = options.runs ?? 3;
@@ -223,7 +278,14 @@ export async function runUiBench(
         const wholeFirst = large === true && i % 2 === 1;
         const before = wholeFirst ? await firstView(browser, path, rendererDir, true) : null;
         if (before) await settle();
-        const t = await firstView(browser, path, rendererDir, false, options.trace ? log : undefined);
+        const t = await firstView(
+          browser,
+          path,
+          rendererDir,
+          false,
+          options.trace ? log : undefined,
+          options.profile ? (p) => log(profileLines(p)) : undefined,
+        );
         times.push(t);
         large ??= t.partial;
         let b = before;
@@ -265,6 +327,8 @@ export async function runUiBench(
     await browser.close();
     await closeSessionTokens();
   }
+  // With --file no data set is generated, so the folder may not exist yet (a fresh clone).
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'ui-latest.json'), JSON.stringify(result, null, 2) + '\n');
   return result;
 }
@@ -282,6 +346,7 @@ if (/ui-bench\.(c?m?js|ts)$/.test(process.argv[1] ?? '')) {
     dataDir: flag(argv, '--data'),
     file: flag(argv, '--file'),
     trace: argv.includes('--trace'),
+    profile: argv.includes('--profile'),
   }).then(
     () => undefined,
     (err: unknown) => {
