@@ -2,7 +2,7 @@ import { useContext, useEffect, useMemo, useRef } from 'react';
 import { SessionApiContext, SessionContext } from './context';
 import { actionFor, isTyping } from './keys';
 import { SessionLayout } from './SessionLayout';
-import { useShellApi, useShellChange, useShellFocus, type ShellFocus } from './shell';
+import { useShellApi, useShellChange, useShellFocus, useShellSummary, type ShellFocus } from './shell';
 import { createSessionStore, type SessionStore } from './store';
 import './session.css';
 
@@ -61,11 +61,13 @@ export function SessionView({ sessionId }: SessionViewProps): React.JSX.Element 
   // The revision the view shows: what it loads on mounting is the session as the tab has it now.
   const shown = useRef(change?.revision ?? 0);
 
+  const opened = useShellSummary(sessionId);
+
   useEffect(() => {
-    void store.getState().load();
+    void store.getState().load(opened ?? undefined);
     // A first view's store asks the host how far the whole has got while it is shown, not after.
     return () => store.getState().stop();
-  }, [store]);
+  }, [store, opened]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => applyKey(store, e);

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useState } from 'react';
+import { useContext, useEffect, useMemo, useState } from 'react';
 import type { PalimpsestApi, SessionSummary } from '../../shared/api/contract';
 import { createApi } from '../api';
 import { StoreContext } from '../useApp';
@@ -58,6 +58,21 @@ export function useShellFocus(): ShellFocus | null {
     });
   }, [shell]);
   return focus;
+}
+
+/**
+ * The summary of session `sessionId` the shell's tab holds now (its open's answer, or the last
+ * change's): what the view can ask for before its own summary comes (null: no shell, or no tab).
+ */
+export function useShellSummary(sessionId: string): SessionSummary | null {
+  const shell = useContext(StoreContext);
+  // Read once per session shown, not followed: later changes come to the view as changes (useShellChange).
+  return useMemo(() => {
+    const state: unknown = shell?.getState();
+    if (!isObject(state) || !Array.isArray(state.tabs)) return null;
+    const tab: unknown = state.tabs.find((t: unknown) => isObject(t) && t.sessionId === sessionId);
+    return isObject(tab) && isObject(tab.summary) ? (tab.summary as unknown as SessionSummary) : null;
+  }, [shell, sessionId]);
 }
 
 /** A change of the session the shell's tab recorded (Follow, awaitSessionChange): its revision, summary, and whether the tab follows. */

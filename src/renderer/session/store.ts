@@ -3,6 +3,7 @@ import type {
   AlignRow,
   ApiError,
   ApiOutput,
+  ApiResult,
   CompactionRow,
   DiagnosticRow,
   EventRow,
@@ -15,7 +16,7 @@ import type {
 } from '../../shared/api/contract';
 import { blocksFull } from '../preview';
 import { compactionMarkers, diagnosticMarkers, nextMarker, requestAtOrAfter, stepRequest, type Marker } from './stepping';
-import { chunkLoader, type Chunks } from './windows';
+import { chunkLoader, type Chunks, type Fetched } from './windows';
 
 /**
  * The state of one open session in the inspector: the branch, its requests and markers, the
@@ -100,7 +101,11 @@ export interface SessionState {
   /** Changes of the session read since it was opened (`refresh`): the panels ask again at each (any answer may have changed). */
   revision: number;
 
-  load(): Promise<void>;
+  /**
+   * Loads the session. `opened`: the summary the shell's open answered with, if it has one — its
+   * default branch's lists and first view are asked for beside the summary, not after it.
+   */
+  load(opened?: SessionSummary): Promise<void>;
   /** Stops asking the host how far a first view's whole has got (the store is no longer shown). */
   stop(): void;
   /**
@@ -110,7 +115,8 @@ export interface SessionState {
    * shown may differ too. A first view giving way to the whole session is taken as `reloaded`.
    */
   refresh(change: { readonly summary: SessionSummary; readonly newest: boolean; readonly reloaded: boolean }): Promise<void>;
-  setBranch(branch: string): Promise<void>;
+  /** `lists`: the branch's lists, when they have been asked for already (load). */
+  setBranch(branch: string, lists?: BranchLists): Promise<void>;
   select(index: number): Promise<void>;
   /** Select a row of the joined list: its log request when the log has it, else the wire's own view. */
   selectRow(row: number): Promise<void>;
@@ -133,6 +139,17 @@ export interface SessionState {
 
 export type SessionStore = StoreApi<SessionState>;
 
+/** A branch's lists as the store shows them: the first failure, or the lists. */
+export type BranchLists =
+  | { readonly ok: false; readonly error: ApiError }
+  | {
+      readonly ok: true;
+      readonly requests: readonly RequestRow[];
+      readonly compactions: readonly CompactionRow[];
+      readonly diagnostics: readonly DiagnosticRow[];
+      readonly joined: Joined | null;
+    };
+
 export const VIEW_CHUNK = 200;
 export const RAW_CHUNK = 200;
 
@@ -142,9 +159,15 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
   let viewTicket = 0;
   let nonce = 0;
   let stopped = false;
+  /** The first request's view, asked for while the session's lists are (load); taken by the first select. */
+  let early: {
+    readonly key: string;
+    readonly head: Promise<ApiResult<ViewHead>>;
+    readonly window: Promise<Fetched<ViewWindowItem>>;
+  } | null = null;
 
   /** A branch's lists, as setBranch and refresh show them: the first failure, or the lists. */
-  const branchLists = async (branch: string) => {
+  const branchLists = async (branch: string): Promise<BranchLists> => {
     const [requests, compactions, diagnostics, timeline] = await Promise.all([
       api.listRequests({ sessionId, branch }),
       api.listCompactions({ sessionId, branch }),
@@ -205,6 +228,11 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         if (r.value.partial.phase === 'failed') return;
       }
     };
+    /** Fetches windows of the view at one request. */
+    const viewFetch =
+      (where: { branch: string; index: number }) =>
+      (from: number, count: number): Promise<Fetched<ViewWindowItem>> =>
+        api.getViewWindow({ sessionId, ...where, from, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.items } : r));
     const at = (): { branch: string; index: number } | null => {
       const { branch, selected } = get();
       return branch === null || selected === null ? null : { branch, index: selected };
@@ -244,12 +272,23 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
       showExport: false,
       revision: 0,
 
-      async load() {
+      async load(opened) {
         stopped = false;
-        const info = await api.getSessionInfo({ sessionId });
+        // The summary is asked for again (the session may have changed since the shell opened it);
+        // the branch the open named is what it almost always still names, so its lists and its
+        // first request's view are asked for at the same time: a round trip less before the first
+        // view. A guess the summary contradicts is dropped, and the lists asked for again.
+        const guess = opened?.defaultBranch;
+        if (guess !== undefined && opened !== undefined && opened.counts.requests > 0) {
+          const where = { branch: guess, index: 0 };
+          early = { key: `${guess}:0`, head: api.getViewHead({ sessionId, ...where }), window: viewFetch(where)(0, VIEW_CHUNK) };
+        }
+        const [info, lists] = await Promise.all([api.getSessionInfo({ sessionId }), guess === undefined ? null : branchLists(guess)]);
         if (!info.ok) return fail(info.error);
         set({ info: info.value });
-        await get().setBranch(info.value.defaultBranch);
+        const branch = info.value.defaultBranch;
+        await get().setBranch(branch, branch === guess && lists ? lists : undefined);
+        early = null;
         if (info.value.partial) void watchProgress();
       },
 
@@ -257,9 +296,9 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         stopped = true;
       },
 
-      async setBranch(branch) {
+      async setBranch(branch, asked) {
         const ticket = ++branchTicket;
-        const lists = await branchLists(branch);
+        const lists = asked ?? (await branchLists(branch));
         if (ticket !== branchTicket) return;
         if (!lists.ok) return fail(lists.error);
         const { requests: rs, joined, compactions, diagnostics } = lists;
@@ -370,7 +409,16 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
           viewHighlight: new Set(),
           expanded: {},
         });
-        const head = await api.getViewHead({ sessionId, branch, index });
+        // The view's first window is asked for with its head, not after it: a view opens at its top,
+        // and the round trip after the head's answer (and the render between) would come before the
+        // first item. A view with fewer items answers with what it has. The first selection may
+        // have both on their way already (load).
+        const key = `${branch}:${index}`;
+        const asked = early?.key === key ? early : null;
+        early = null;
+        const fetch = viewFetch({ branch, index });
+        views.ensure(key, 0, VIEW_CHUNK - 1, asked ? (from, count) => (from === 0 ? asked.window : fetch(from, count)) : fetch);
+        const head = await (asked?.head ?? api.getViewHead({ sessionId, branch, index }));
         if (ticket !== viewTicket) return;
         if (head.ok) set({ head: head.value });
         else set({ head: null, headError: head.error });
@@ -437,10 +485,7 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         const where = at();
         const total = get().head?.items ?? 0;
         if (!where || total === 0) return;
-        const key = `${where.branch}:${where.index}`;
-        views.ensure(key, from, Math.min(to, total - 1), (f, count) =>
-          api.getViewWindow({ sessionId, ...where, from: f, count }).then((r) => (r.ok ? { ok: true as const, rows: r.value.items } : r)),
-        );
+        views.ensure(`${where.branch}:${where.index}`, from, Math.min(to, total - 1), viewFetch(where));
       },
 
       ensureRaw(from, to) {

@@ -76,16 +76,70 @@ describe('session store', () => {
     expect(s.getState().scrollView?.position).toBe(0);
   });
 
-  it('drops the windows of a view when another request is selected', async () => {
+  it('drops the windows of a view when another request is selected, and asks for the first with the head', async () => {
     const s = await storeFor('fixtures/palimpsest/basic.jsonl');
     await s.getState().select(8);
-    s.getState().ensureView(0, 3);
     await settle(s, () => s.getState().viewChunks[0] !== undefined);
-    await s.getState().select(2);
+    expect(s.getState().viewChunks[0]?.[0]?.item.id).toBe('k1');
+    const selecting = s.getState().select(2);
+    // Request 8's window is gone at once; request 2's first is on its way beside its head.
     expect(s.getState().viewChunks).toEqual({});
-    s.getState().ensureView(0, 10);
+    await selecting;
     await settle(s, () => s.getState().viewChunks[0] !== undefined);
     expect(s.getState().viewChunks[0]?.[0]?.item.id).toBe('u1');
+    expect(s.getState().viewChunks[0]).toHaveLength(s.getState().head?.items ?? -1);
+  });
+
+  it("asks for the open's branch and its first view beside the summary, and once", async () => {
+    const opened = await api.openSession({ path: 'fixtures/palimpsest/basic.jsonl' });
+    if (!opened.ok) throw new Error(opened.error.message);
+    // The summary is held back: everything the first view needs must be asked for before it comes.
+    let release = (): void => {};
+    const held = new Promise<void>((r) => (release = r));
+    const asked: string[] = [];
+    const slow = new Proxy(api, {
+      get(target, method: keyof PalimpsestApi) {
+        const call = target[method] as (input: unknown) => Promise<unknown>;
+        return async (input: unknown) => {
+          asked.push(method);
+          if (method === 'getSessionInfo') await held;
+          return call(input);
+        };
+      },
+    });
+    const s = createSessionStore(slow, opened.value.sessionId);
+    const loading = s.getState().load(opened.value);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toEqual(
+      expect.arrayContaining(['getSessionInfo', 'getViewHead', 'getViewWindow', 'listRequests', 'listCompactions', 'listDiagnostics']),
+    );
+    expect(s.getState().phase).toBe('loading');
+    release();
+    await loading;
+    expect(s.getState()).toMatchObject({ phase: 'ready', branch: 'main', selected: 0 });
+    expect(s.getState().head?.request.index).toBe(0);
+    await settle(s, () => s.getState().viewChunks[0] !== undefined);
+    expect(asked.filter((m) => m === 'getViewHead' || m === 'listRequests')).toEqual(['getViewHead', 'listRequests']);
+    expect(asked.filter((m) => m === 'getViewWindow')).toHaveLength(1);
+  });
+
+  it('drops the guess when the summary names another branch than the open did', async () => {
+    const opened = await api.openSession({ path: 'fixtures/palimpsest/branches.jsonl' });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const other = opened.value.branches.find((b) => b.name !== opened.value.defaultBranch);
+    if (!other) throw new Error('branches.jsonl has more than one branch');
+    const s = createSessionStore(api, opened.value.sessionId);
+    // As if the open had named the other branch: the view must show the summary's.
+    await s.getState().load({ ...opened.value, defaultBranch: other.name });
+    expect(s.getState()).toMatchObject({ phase: 'ready', branch: opened.value.defaultBranch, selected: 0 });
+    expect(s.getState().head?.branch).toBe(opened.value.defaultBranch);
+    const { sessionId } = opened.value;
+    const lists = await api.listRequests({ sessionId, branch: opened.value.defaultBranch });
+    const first = await api.getViewWindow({ sessionId, branch: opened.value.defaultBranch, index: 0, from: 0, count: 1 });
+    if (!lists.ok || !first.ok) throw new Error('the default branch cannot be read');
+    expect(s.getState().requests).toEqual(lists.value.requests);
+    await settle(s, () => s.getState().viewChunks[0] !== undefined);
+    expect(s.getState().viewChunks[0]?.[0]).toEqual(first.value.items[0]);
   });
 
   it('expands an item with its whole text, and jumps to an event from outside (a search hit)', async () => {
