@@ -16,6 +16,7 @@ import { eventSummary } from '../present/text';
 import { importerById } from '../importers/registry';
 import type { FormatId } from '../importers/types';
 import { requestInfo } from '../../shared/replay/view';
+import { WarmOpens } from './warm-opens';
 import { ApiFailure, type SessionRegistry } from './sessions';
 import { sessionImplementations } from './handlers-session';
 import { captureImplementations } from './handlers-capture';
@@ -46,6 +47,11 @@ export interface HandlerContext {
    * whenever it is opened, besides any the caller names.
    */
   readonly initialCaptures?: { readonly path: string; readonly captures: readonly string[] };
+  /**
+   * Begin opening `initialPaths` at once, for the first openSession of each to take (./warm-opens.ts):
+   * a host with a window or page to load first. Default false: every open is the caller's.
+   */
+  readonly warmOpens?: boolean;
   /** Progress of long loads, for transports that can push it. */
   readonly onProgress?: (e: ProgressEvent) => void;
   /** Where internal errors are reported (their stacks never cross the boundary). Default: stderr. */
@@ -104,6 +110,12 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
   const evals = evalImplementations(ctx);
   // The health report's build belongs to this handler table too.
   const health = healthImplementations(ctx);
+  // The session the host was started with, read while its page or window loads: the first one
+  // given, which the UI opens at once (the others wait in its library).
+  const warm = new WarmOpens(registry, ctx.onProgress);
+  const opensFirst = ctx.initialPaths.find((p) => !isEvalFile(p));
+  if (ctx.warmOpens && opensFirst !== undefined)
+    warm.start(opensFirst, ctx.initialCaptures?.path === opensFirst ? ctx.initialCaptures.captures : []);
 
   const impl: Impl = {
     // The session inspector's methods (docs/session-view.md): ./handlers-session.ts.
@@ -131,7 +143,8 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
         throw new ApiFailure('BAD_INPUT', `Palimpsest cannot read the ${format} format yet.`);
       }
       const given = ctx.initialCaptures?.path === path ? ctx.initialCaptures.captures : [];
-      const s = await registry.open(path, format, ctx.onProgress, [...given, ...(captures ?? [])], session);
+      const joined = [...given, ...(captures ?? [])];
+      const s = (await warm.take(path, format, session, joined)) ?? (await registry.open(path, format, ctx.onProgress, joined, session));
       try {
         return out('openSession', sessionSummary(s));
       } catch (err: unknown) {
@@ -209,6 +222,7 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
   return {
     impl,
     dispose() {
+      warm[Symbol.dispose]();
       rerun.dispose();
       evals.dispose();
       health.dispose();

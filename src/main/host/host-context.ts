@@ -44,6 +44,11 @@ export interface HostOptions {
   readonly saveExport?: SaveExport;
   /** Which files open with a first view (SessionRegistryOptions.firstView); tests lower the cut. */
   readonly firstView?: FirstViewOptions | null;
+  /**
+   * Begin reading the session files at once, while the page or window loads; the UI's open takes
+   * what was read (HandlerContext.warmOpens). Default true; false times an open from the UI's ask.
+   */
+  readonly warm?: boolean;
 }
 
 export interface HostContext {
@@ -110,6 +115,7 @@ export async function createHostContext(options: HostOptions): Promise<HostConte
   const handlers = createHandlers({
     registry,
     initialPaths: files,
+    warmOpens: options.warm ?? true,
     ...(initialCaptures ? { initialCaptures } : {}),
     library,
     rerun: { keys: options.keys ?? null, ...(options.endpoints ? { endpoints: options.endpoints } : {}) },
