@@ -1,4 +1,4 @@
-import { useContext, useEffect, useMemo, useRef } from 'react';
+import { useContext, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { SessionApiContext, SessionContext } from './context';
 import { actionFor, isTyping } from './keys';
 import { SessionLayout } from './SessionLayout';
@@ -63,7 +63,8 @@ export function SessionView({ sessionId }: SessionViewProps): React.JSX.Element 
 
   const opened = useShellSummary(sessionId);
 
-  useEffect(() => {
+  // Before the first paint, not after it: the load's questions go out a frame sooner.
+  useLayoutEffect(() => {
     void store.getState().load(opened ?? undefined);
     // A first view's store asks the host how far the whole has got while it is shown, not after.
     return () => store.getState().stop();
