@@ -16,10 +16,10 @@ interface Waiting {
 
 /**
  * Opens begun before anyone asks. A host started with a session (`palimpsest serve FILE`, the app
- * given a file) reads the one its UI opens at once while its page or window loads — a second or more, as long as the read of
- * a real session — and the first openSession of that path takes the open instead of starting one.
- * An open not taken in WARM_MS is closed. One that failed is not taken: the caller's own open
- * reports why, as it would have.
+ * given a file) reads the one its UI opens at once while its page or window loads (a second or
+ * more, about as long as the read of a real session), and the first openSession of that path
+ * takes the open instead of starting one. An open not taken in WARM_MS is closed. One that failed
+ * is not taken: the caller's own open reports why, as it would have.
  */
 export class WarmOpens implements Disposable {
   private readonly waiting = new Map<string, Waiting>();
