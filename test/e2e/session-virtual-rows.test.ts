@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
 import { launch, screenshot } from './harness';
-import { openFixture, type Opened } from './session-helpers';
+import { openFixture, selectRequest, type Opened } from './session-helpers';
 
 // A session whose items are many lines long, so that an opened item is several times the height
 // of a closed one, and long enough that the model view and the raw history both scroll.
@@ -25,6 +25,10 @@ function sessionLines(): string {
     lines.push({ kind: 'item', item: { id: `i${i}`, role: i % 2 === 0 ? 'user' : 'assistant', blocks: [{ type: 'text', text }] } });
   }
   lines.push({ kind: 'request', id: 'q0' });
+  // A second request, whose view holds every item of the first and two more.
+  lines.push({ kind: 'item', item: { id: 'a60', role: 'assistant', blocks: [{ type: 'text', text: 'done' }] } });
+  lines.push({ kind: 'item', item: { id: 'u61', role: 'user', blocks: [{ type: 'text', text: 'thanks' }] } });
+  lines.push({ kind: 'request', id: 'q1' });
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
@@ -133,6 +137,22 @@ describe('virtual lists keep their rows apart when heights change', () => {
     rows = await rowBoxes(o.page, `${raw} .row.event`);
     expect(rows.length).toBeGreaterThan(5);
     expect(overlaps(rows)).toEqual([]);
+  });
+
+  it('keeps the model view where the user scrolled it when another request is selected', async () => {
+    const view = o.page.locator('.session-view .pane.view .scroll');
+    const raw = o.page.locator('.session-view .pane.raw .scroll');
+    await selectRequest(o.page, 0);
+    // Picking a raw event deep in the session scrolls the model view to the item it became.
+    await raw.evaluate((e) => (e.scrollTop = 40 * 24));
+    await o.page.locator('.session-view .pane.raw [data-seq="52"]').click();
+    await expect.poll(() => view.evaluate((e) => e.scrollTop)).toBeGreaterThan(1000);
+    // The user scrolls the view back to its top, then selects the next request: the pick is
+    // cleared, and its scroll must not be done again in the new view.
+    await view.evaluate((e) => (e.scrollTop = 0));
+    await selectRequest(o.page, 1);
+    await frames(o.page, 3);
+    expect(await view.evaluate((e) => e.scrollTop)).toBe(0);
   });
 
   it('logged no console error', () => {

@@ -48,8 +48,13 @@ export function ModelViewPane(): React.JSX.Element {
     virtual.measure();
   }, [selected, virtual]);
 
+  // Each ask to scroll is done once, as soon as its position is in the view (`total`): not again
+  // when another request's view comes in, which would undo where the user scrolled since.
+  const scrolledFor = useRef<number | null>(null);
   useEffect(() => {
-    if (scrollView && scrollView.position < total) virtual.scrollToIndex(scrollView.position, { align: 'center' });
+    if (!scrollView || scrollView.nonce === scrolledFor.current || scrollView.position >= total) return;
+    scrolledFor.current = scrollView.nonce;
+    virtual.scrollToIndex(scrollView.position, { align: 'center' });
   }, [scrollView, total, virtual]);
 
   const onPick = useCallback(
