@@ -74,23 +74,30 @@ await build({
 // The ls bundle once more, as minified CommonJS (dist/ls.cjs): bin/palimpsest.js runs `ls` from it
 // as a vm.Script, which spares a listing the ES module loader (see there). dist/ls.js stays, for
 // running the bundle directly.
-if (entryPoints.ls) {
-  await build({
-    entryPoints: { ls: entryPoints.ls },
+/**
+ * One entry point as a CommonJS bundle (dist/NAME.cjs), for bin/palimpsest.js to run as a
+ * vm.Script. import.meta.url, by which a bundle finds the worker bundles beside it, is made from
+ * __filename.
+ */
+const cjs = (name, entry, options = {}) => {
+  const url = `__${name}_url`;
+  return build({
+    entryPoints: { [name]: entry },
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    minify: true,
     sourcemap: true,
     logLevel: 'warning',
-    // import.meta.url (the worker bundle's own address, src/main/discovery/parallel.ts) from __filename.
-    define: { 'import.meta.url': '__ls_url' },
-    banner: { js: 'var __ls_url = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'import.meta.url': url },
+    banner: { js: `var ${url} = require("node:url").pathToFileURL(__filename).href;` },
+    ...options,
   });
-}
+};
+
+if (entryPoints.ls) await cjs('ls', entryPoints.ls, { minify: true });
 
 // The commands that open one session (inspect, view, events, tokens, validate, forensics) once
 // more, as one CommonJS bundle (dist/open.cjs): bin/palimpsest.js compiles it as a vm.Script with
@@ -120,20 +127,4 @@ const leftOut = {
     }));
   },
 };
-if (open) {
-  await build({
-    entryPoints: { open },
-    outdir: 'dist',
-    outExtension: { '.js': '.cjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    sourcemap: true,
-    logLevel: 'warning',
-    plugins: [leftOut],
-    // import.meta.url (where the worker bundles are found, beside this one) from __filename.
-    define: { 'import.meta.url': '__open_url' },
-    banner: { js: 'var __open_url = require("node:url").pathToFileURL(__filename).href;' },
-  });
-}
+if (open) await cjs('open', open, { plugins: [leftOut] });
