@@ -1,34 +1,22 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render } from '@testing-library/react';
 import { createElement } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../../src/main/api/handlers';
-import { SessionRegistry } from '../../../src/main/api/sessions';
-import { closeSessionTokens } from '../../../src/main/api/session/tokens';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PalimpsestApi } from '../../../src/shared/api/contract';
 import { SessionContext } from '../../../src/renderer/session/context';
 import { firstViewIn, SECOND_STAGE_MS, useSecondStage } from '../../../src/renderer/session/staged';
+import { realApi } from './real-api';
 import { createSessionStore, type SessionStore } from '../../../src/renderer/session/store';
 
 // The session view's two stages against the real handlers: the raw history and the panels wait for
 // the first model view, and never for good.
-let registry: SessionRegistry;
-let api: PalimpsestApi;
-
-beforeAll(() => {
-  registry = new SessionRegistry({ allow: 'any' });
-  api = createHandlers({ registry, initialPaths: [] });
-});
-afterAll(async () => {
-  registry.dispose();
-  await closeSessionTokens();
-});
+const real = realApi();
 afterEach(cleanup);
 
 async function storeOf(path: string, over: (api: PalimpsestApi) => PalimpsestApi = (a) => a): Promise<SessionStore> {
-  const opened = await api.openSession({ path });
+  const opened = await real.api.openSession({ path });
   if (!opened.ok) throw new Error(opened.error.message);
-  return createSessionStore(over(api), opened.value.sessionId);
+  return createSessionStore(over(real.api), opened.value.sessionId);
 }
 
 function Probe(): React.JSX.Element {
@@ -48,11 +36,21 @@ const until = async (check: () => boolean, ms = 3000): Promise<void> => {
 
 describe('the session view in two stages', () => {
   it('holds the second stage until the first view is in, then starts it', async () => {
-    const store = await storeOf('fixtures/palimpsest/basic.jsonl');
+    // The view's windows are held back: loaded and selected, the second stage must still wait.
+    let release = (): void => {};
+    const held = new Promise<void>((r) => (release = r));
+    const store = await storeOf('fixtures/palimpsest/basic.jsonl', (a) => ({
+      ...a,
+      getViewWindow: (input) => held.then(() => a.getViewWindow(input)),
+    }));
     const second = shown(store);
     expect(second()).toBe('false');
     await act(() => store.getState().load());
-    // Loaded and selected; the second stage starts once the view's first window is in.
+    expect(store.getState().head?.request.index).toBe(0);
+    await act(() => new Promise((r) => setTimeout(r, 100)));
+    expect(firstViewIn(store.getState())).toBe(false);
+    expect(second()).toBe('false');
+    release();
     await until(() => second() === 'true');
     expect(firstViewIn(store.getState())).toBe(true);
     expect(store.getState().viewChunks[0]?.length).toBeGreaterThan(0);
@@ -84,7 +82,7 @@ describe('the session view in two stages', () => {
     await failing.getState().load();
     expect(failing.getState().headError?.code).toBe('INTERNAL');
     expect(firstViewIn(failing.getState())).toBe(true);
-    const empty = createSessionStore(api, 'none');
+    const empty = createSessionStore(real.api, 'none');
     empty.setState({ phase: 'ready', requests: [], joined: null, selected: null });
     expect(firstViewIn(empty.getState())).toBe(true);
     empty.setState({ requests: failing.getState().requests });

@@ -1,30 +1,18 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../../src/main/api/handlers';
-import { SessionRegistry } from '../../../src/main/api/sessions';
-import { closeSessionTokens } from '../../../src/main/api/session/tokens';
+import { describe, expect, it } from 'vitest';
 import type { PalimpsestApi } from '../../../src/shared/api/contract';
+import { realApi } from './real-api';
 import { createSessionStore, type SessionStore } from '../../../src/renderer/session/store';
 
 // The session store against the real handlers (no transport): what the keys and picks do to the state.
-let registry: SessionRegistry;
-let api: PalimpsestApi;
-
-beforeAll(() => {
-  registry = new SessionRegistry({ allow: 'any' });
-  api = createHandlers({ registry, initialPaths: [] });
-});
-afterAll(async () => {
-  registry.dispose();
-  await closeSessionTokens();
-});
+const real = realApi();
 
 async function storeFor(path: string): Promise<SessionStore> {
-  const opened = await api.openSession({ path });
+  const opened = await real.api.openSession({ path });
   if (!opened.ok) throw new Error(opened.error.message);
-  const store = createSessionStore(api, opened.value.sessionId);
+  const store = createSessionStore(real.api, opened.value.sessionId);
   await store.getState().load();
   return store;
 }
@@ -91,13 +79,13 @@ describe('session store', () => {
   });
 
   it("asks for the open's branch and its first view beside the summary, and once", async () => {
-    const opened = await api.openSession({ path: 'fixtures/palimpsest/basic.jsonl' });
+    const opened = await real.api.openSession({ path: 'fixtures/palimpsest/basic.jsonl' });
     if (!opened.ok) throw new Error(opened.error.message);
     // The summary is held back: everything the first view needs must be asked for before it comes.
     let release = (): void => {};
     const held = new Promise<void>((r) => (release = r));
     const asked: string[] = [];
-    const slow = new Proxy(api, {
+    const slow = new Proxy(real.api, {
       get(target, method: keyof PalimpsestApi) {
         const call = target[method] as (input: unknown) => Promise<unknown>;
         return async (input: unknown) => {
@@ -124,18 +112,18 @@ describe('session store', () => {
   });
 
   it('drops the guess when the summary names another branch than the open did', async () => {
-    const opened = await api.openSession({ path: 'fixtures/palimpsest/branches.jsonl' });
+    const opened = await real.api.openSession({ path: 'fixtures/palimpsest/branches.jsonl' });
     if (!opened.ok) throw new Error(opened.error.message);
     const other = opened.value.branches.find((b) => b.name !== opened.value.defaultBranch);
     if (!other) throw new Error('branches.jsonl has more than one branch');
-    const s = createSessionStore(api, opened.value.sessionId);
+    const s = createSessionStore(real.api, opened.value.sessionId);
     // As if the open had named the other branch: the view must show the summary's.
     await s.getState().load({ ...opened.value, defaultBranch: other.name });
     expect(s.getState()).toMatchObject({ phase: 'ready', branch: opened.value.defaultBranch, selected: 0 });
     expect(s.getState().head?.branch).toBe(opened.value.defaultBranch);
     const { sessionId } = opened.value;
-    const lists = await api.listRequests({ sessionId, branch: opened.value.defaultBranch });
-    const first = await api.getViewWindow({ sessionId, branch: opened.value.defaultBranch, index: 0, from: 0, count: 1 });
+    const lists = await real.api.listRequests({ sessionId, branch: opened.value.defaultBranch });
+    const first = await real.api.getViewWindow({ sessionId, branch: opened.value.defaultBranch, index: 0, from: 0, count: 1 });
     if (!lists.ok || !first.ok) throw new Error('the default branch cannot be read');
     expect(s.getState().requests).toEqual(lists.value.requests);
     await settle(s, () => s.getState().viewChunks[0] !== undefined);
@@ -186,7 +174,7 @@ describe('session store while the session grows (Follow)', () => {
       s.getState().ensureRaw(0, events - 1);
       await settle(s, () => s.getState().eventChunks[0]?.length === events);
       appendFileSync(file, lines.slice(40).join('\n') + '\n');
-      const r = await api.awaitSessionChange({ sessionId, since: 0, waitMs: 20_000 });
+      const r = await real.api.awaitSessionChange({ sessionId, since: 0, waitMs: 20_000 });
       if (!r.ok || r.value.summary === null) throw new Error('no change');
       await s.getState().refresh({ summary: r.value.summary, newest: false, reloaded: r.value.reloaded !== null });
       expect(s.getState()).toMatchObject({ selected: 1, revision: 1 });
@@ -201,7 +189,7 @@ describe('session store while the session grows (Follow)', () => {
       await s.getState().refresh({ summary: r.value.summary, newest: true, reloaded: false });
       expect(s.getState().selected).toBe(5);
       await settle(s, () => s.getState().head?.request.index === 5);
-      await api.closeSession({ sessionId });
+      await real.api.closeSession({ sessionId });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -223,16 +211,16 @@ describe('session store while the session grows (Follow)', () => {
       await settle(s, () => s.getState().viewChunks[0] !== undefined);
       const items = s.getState().viewChunks[0];
       appendFileSync(file, lines.slice(33, 40).join('\n') + '\n');
-      const r = await api.awaitSessionChange({ sessionId, since: 0, waitMs: 20_000 });
+      const r = await real.api.awaitSessionChange({ sessionId, since: 0, waitMs: 20_000 });
       if (!r.ok || r.value.summary === null) throw new Error('no change');
       expect(r.value.reloaded).toBeNull();
       await s.getState().refresh({ summary: r.value.summary, newest: false, reloaded: false });
-      const now = await api.getViewHead({ sessionId, index: 2 });
+      const now = await real.api.getViewHead({ sessionId, index: 2 });
       if (!now.ok) throw new Error(now.error.message);
       expect(now.value.request.reportedInputTokens).toBeGreaterThan(0);
       expect(s.getState().head).toEqual(now.value);
       expect(s.getState().viewChunks[0]).toBe(items);
-      await api.closeSession({ sessionId });
+      await real.api.closeSession({ sessionId });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
