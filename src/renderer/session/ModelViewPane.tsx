@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useScrollOnce } from './scroll-once';
 import { useSession } from './context';
 import { VIEW_CHUNK } from './store';
 import { ViewHeadBox } from './ViewHeadBox';
@@ -48,14 +49,8 @@ export function ModelViewPane(): React.JSX.Element {
     virtual.measure();
   }, [selected, virtual]);
 
-  // Each ask to scroll is done once, as soon as its position is in the view (`total`): not again
-  // when another request's view comes in, which would undo where the user scrolled since.
-  const scrolledFor = useRef<number | null>(null);
-  useEffect(() => {
-    if (!scrollView || scrollView.nonce === scrolledFor.current || scrollView.position >= total) return;
-    scrolledFor.current = scrollView.nonce;
-    virtual.scrollToIndex(scrollView.position, { align: 'center' });
-  }, [scrollView, total, virtual]);
+  const scrollTo = useCallback((position: number) => virtual.scrollToIndex(position, { align: 'center' }), [virtual]);
+  useScrollOnce(scrollView, scrollView?.position ?? null, total, scrollTo);
 
   const onPick = useCallback(
     (position: number, itemId: string) => {

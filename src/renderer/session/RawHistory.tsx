@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import { useScrollOnce } from './scroll-once';
 import type { AlignRow, EventRow } from '../../shared/api/contract';
 import { useSession } from './context';
 import { FateLegend } from './FateLegend';
@@ -65,14 +66,8 @@ export function RawHistory(): React.JSX.Element {
     if (last >= first) ensureRaw(first, last);
   }, [first, last, ensureRaw, head, total]);
 
-  // Each ask to scroll is done once: as soon as its event is listed (`total`), and not again when
-  // events are appended (Follow), which would take the user back from where they scrolled.
-  const scrolledFor = useRef<number | null>(null);
-  useEffect(() => {
-    if (!scrollRaw || scrollRaw.nonce === scrolledFor.current || scrollRaw.seq >= total) return;
-    scrolledFor.current = scrollRaw.nonce;
-    virtual.scrollToIndex(scrollRaw.seq, { align: 'center' });
-  }, [scrollRaw, total, virtual]);
+  const scrollTo = useCallback((seq: number) => virtual.scrollToIndex(seq, { align: 'center' }), [virtual]);
+  useScrollOnce(scrollRaw, scrollRaw?.seq ?? null, total, scrollTo);
 
   return (
     <section className="pane raw" aria-label="Raw history">
