@@ -279,9 +279,9 @@ export function createSessionStore(api: PalimpsestApi, sessionId: string): Sessi
         // first request's view are asked for at the same time: a round trip less before the first
         // view. A guess the summary contradicts is dropped, and the lists asked for again.
         const guess = opened?.defaultBranch;
-        if (guess !== undefined && opened !== undefined && opened.counts.requests > 0) {
-          const where = { branch: guess, index: 0 };
-          early = { key: `${guess}:0`, head: api.getViewHead({ sessionId, ...where }), window: viewFetch(where)(0, VIEW_CHUNK) };
+        if (opened && opened.counts.requests > 0) {
+          const where = { branch: opened.defaultBranch, index: 0 };
+          early = { key: `${where.branch}:0`, head: api.getViewHead({ sessionId, ...where }), window: viewFetch(where)(0, VIEW_CHUNK) };
         }
         const [info, lists] = await Promise.all([api.getSessionInfo({ sessionId }), guess === undefined ? null : branchLists(guess)]);
         if (!info.ok) return fail(info.error);
