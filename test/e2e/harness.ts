@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
+import type { SessionRegistry } from '../../src/main/api/sessions';
 import type { DiscoverOptions } from '../../src/main/discovery/discover';
 import { createHostContext } from '../../src/main/host/host-context';
 import { startWebHost, type WebHost } from '../../src/main/web/server';
@@ -34,6 +35,8 @@ export function requirePrerequisites(): void {
 
 export interface Served {
   host: WebHost;
+  /** The host's sessions, for a test to see what it read. */
+  registry: SessionRegistry;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,7 @@ export async function serveSessions(paths: readonly string[], machine: DiscoverO
   const host = await startWebHost({ port: 0, handlers: context.handlers, rendererDir: RENDERER_DIR });
   return {
     host,
+    registry: context.registry,
     async close() {
       await host.dispose();
       context.dispose();

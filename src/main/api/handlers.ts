@@ -144,13 +144,20 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
       }
       const given = ctx.initialCaptures?.path === path ? ctx.initialCaptures.captures : [];
       const joined = [...given, ...(captures ?? [])];
-      const s = (await warm.take(path, format, session, joined)) ?? (await registry.open(path, format, ctx.onProgress, joined, session));
+      const taken = await warm.take(path, format, session, joined);
+      // Another session than the one the UI guessed: the guess's read lets go of its memory first.
+      if (!taken) warm.forget(path);
+      const s = taken ?? (await registry.open(path, format, ctx.onProgress, joined, session));
       try {
         return out('openSession', sessionSummary(s));
       } catch (err: unknown) {
         registry.close(s.id);
         throw err;
       }
+    },
+
+    async prepareSession({ path }) {
+      return out('prepareSession', { prepared: await warm.prepare(path) });
     },
 
     async openingSessions() {

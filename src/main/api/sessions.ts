@@ -152,7 +152,8 @@ export class SessionRegistry implements Disposable {
     return this.sessions.size;
   }
 
-  private async isAllowed(path: string): Promise<boolean> {
+  /** Whether `path` is one this registry may open (its path policy): asked before anything is read of it. */
+  async isAllowed(path: string): Promise<boolean> {
     const allow = this.options.allow;
     if (allow === 'any') return true;
     if (!Array.isArray(allow)) return (allow as PathPolicy).allows(path);

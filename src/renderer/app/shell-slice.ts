@@ -32,6 +32,11 @@ export interface ShellSlice {
   /** Opens a session in a new tab (or shows its tab when it is open already); false when it failed. */
   /** `session`: one session of a database or folder that holds several (an OpenCode database). */
   openPath(path: string, session?: string): Promise<boolean>;
+  /**
+   * The user is reaching for this session (pointing at its row, its row picked with the keyboard):
+   * the host may begin reading it, for the openPath that may follow. Nothing waits on it.
+   */
+  prepare(path: string, session?: string): void;
   activate(sessionId: string | null): void;
   closeTab(sessionId: string): void;
   /** The next (1) or previous (-1) tab, the library counting as the first. */
@@ -47,8 +52,13 @@ export interface ShellSlice {
 /** How long one watch request is held (ms): a tab no longer shown lets its request go within this. */
 const WATCH_MS = 10_000;
 
+/** A path hinted again within this long is not hinted again (the host holds its read about as long). */
+const PREPARED_MS = 10_000;
+
 export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): ShellSlice {
   let started = false;
+  // The last path hinted to the host (prepare) and when.
+  let prepared: { path: string; at: number } | null = null;
   // Never reset: a session view applies each nonce once, even across tab switches.
   let nonce = 0;
   // Asks the host how far the opens have got while any is under way; stops (and forgets) after.
@@ -164,6 +174,19 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
       if (session === undefined && !r.value.partial) get().rememberOpened(path, r.value);
       get().activate(r.value.sessionId);
       return true;
+    },
+
+    prepare(path, session) {
+      // One session of a database is not read ahead: the host's hint takes a file.
+      if (session !== undefined || get().opening.includes(path) || get().tabs.some((t) => t.path === path && t.session === undefined))
+        return;
+      const now = Date.now();
+      if (prepared?.path === path && now - prepared.at < PREPARED_MS) return;
+      prepared = { path, at: now };
+      // A host without the method (an older one) throws, and a hint lost costs nothing.
+      void Promise.resolve()
+        .then(() => api.prepareSession({ path }))
+        .catch(() => null);
     },
 
     activate(sessionId) {

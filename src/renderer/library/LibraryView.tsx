@@ -5,6 +5,7 @@ import { useApp } from '../useApp';
 import { baseName } from './format';
 import { EverywhereSearch } from './EverywhereSearch';
 import { OpenBar } from './OpenBar';
+import { useReach } from './reach';
 import { RecentList } from './RecentList';
 import { SessionList } from './SessionList';
 
@@ -12,6 +13,7 @@ function StartedWith(): React.JSX.Element | null {
   const paths = useApp((s) => s.initialPaths);
   const tabs = useApp((s) => s.tabs);
   const openPath = useApp((s) => s.openPath);
+  const reach = useReach();
   const waiting = paths.filter((p) => !tabs.some((t) => t.path === p));
   if (waiting.length === 0) return null;
   return (
@@ -20,7 +22,7 @@ function StartedWith(): React.JSX.Element | null {
       <ul className="plain-list">
         {waiting.map((p) => (
           <li key={p}>
-            <button type="button" className="link" title={p} onClick={() => void openPath(p)}>
+            <button type="button" className="link" title={p} onClick={() => void openPath(p)} {...reach(p)}>
               {baseName(p)}
             </button>{' '}
             <span className="muted small">{p}</span>

@@ -1,4 +1,5 @@
 import { useApp } from '../useApp';
+import { useReach } from './reach';
 import { baseName, counted, when } from './format';
 import type { RecentEntry } from './recent';
 
@@ -9,6 +10,7 @@ export function RecentList(): React.JSX.Element | null {
   const recent = useApp((s) => s.recent);
   const openPath = useApp((s) => s.openPath);
   const forgetRecent = useApp((s) => s.forgetRecent);
+  const reach = useReach();
   if (recent.length === 0) return null;
   return (
     <section className="recent" aria-labelledby="recent-title">
@@ -18,7 +20,7 @@ export function RecentList(): React.JSX.Element | null {
       <ul className="recent-list">
         {recent.map((r) => (
           <li key={r.path}>
-            <button type="button" className="recent-open" title={r.path} onClick={() => void openPath(r.path)}>
+            <button type="button" className="recent-open" title={r.path} onClick={() => void openPath(r.path)} {...reach(r.path)}>
               <span className="name">{baseName(r.path)}</span>
               <span className="tag">{r.format}</span>
               <span className="muted small">

@@ -1,10 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DiscoveredSession } from '../../shared/api/contract';
 import { FOCUS_IDS } from '../app/useShortcuts';
 import { useApp } from '../useApp';
 import { filterSessions, harnessCounts } from './filter';
 import { baseName, bytes, counted, isLive, when } from './format';
+import { useReach, useReachByKeyboard } from './reach';
 import type { RecentEntry } from './recent';
 
 const ROW = 48;
@@ -83,6 +84,7 @@ export function SessionList(): React.JSX.Element {
   const setHarness = useApp((s) => s.setHarness);
   const discover = useApp((s) => s.discover);
   const openPath = useApp((s) => s.openPath);
+  const reach = useReach();
 
   // Memoised so that, with nothing discovered yet, the empty fallback is one array, not a new one each render.
   const all = useMemo(() => discovery?.sessions ?? [], [discovery]);
@@ -94,6 +96,9 @@ export function SessionList(): React.JSX.Element {
   const virtual = useVirtualizer({ count: shown.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 10 });
 
   useEffect(() => setCursor(0), [filter, harness]);
+  const picked = shown[cursor];
+  const listFocused = useCallback(() => document.activeElement === scroller.current, []);
+  useReachByKeyboard(picked?.path ?? null, picked ? sessionOf(picked) : undefined, listFocused);
   useEffect(() => {
     if (shown.length > 0) virtual.scrollToIndex(Math.min(cursor, shown.length - 1), { align: 'auto' });
   }, [cursor, shown.length, virtual]);
@@ -198,6 +203,7 @@ export function SessionList(): React.JSX.Element {
                   setCursor(v.index);
                   void openPath(s.path, sessionOf(s));
                 }}
+                {...reach(s.path, sessionOf(s))}
               >
                 <Row s={s} recent={recentByPath.get(s.path)} />
               </div>

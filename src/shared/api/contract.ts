@@ -67,6 +67,18 @@ export const CONTRACT = {
     }),
     output: SessionSummary,
   },
+  /**
+   * The user is reaching for this session (pointing at its row, or its row picked with the keyboard):
+   * the host may begin reading it for the openSession that may follow, which then takes the read.
+   * A hint: nothing waits on it, and an open of anything else lets the read go.
+   */
+  prepareSession: {
+    input: z.object({ path: z.string().min(1).max(4096) }),
+    output: z.object({
+      /** started: reading it now; waiting: read or being read already; next: read once the guess before it is in; the others: left to the open. */
+      prepared: z.enum(['started', 'waiting', 'next', 'not allowed', 'too large', 'not a file']),
+    }),
+  },
   closeSession: {
     input: WithSession,
     output: z.object({ closed: z.boolean() }),

@@ -6,6 +6,7 @@
 export const API_METHODS = [
   'initialSessions',
   'openSession',
+  'prepareSession',
   'closeSession',
   'openingSessions',
   'listRequests',

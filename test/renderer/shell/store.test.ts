@@ -32,6 +32,10 @@ function fakeApi(options: { initial?: string[] } = {}) {
       calls.push(`close ${sessionId}`);
       return ok({ closed: true });
     },
+    prepareSession: ({ path }: { path: string }) => {
+      calls.push(`prepare ${path}`);
+      return ok({ prepared: 'started' });
+    },
     pickPaths: () => Promise.resolve({ ok: false, error: { code: 'NOT_AVAILABLE', message: 'type the path instead' } }),
     searchSession: ({ sessionId, query }: { sessionId: string; query: string }) => {
       calls.push(`search ${sessionId} ${query}`);
@@ -65,6 +69,19 @@ describe('the app store', () => {
     expect(await store.getState().openPath(' a.jsonl ')).toBe(true);
     expect(store.getState().active).toBe('s1');
     expect(calls.filter((c) => c.startsWith('open'))).toEqual(['open a.jsonl', 'open b.jsonl']);
+  });
+
+  it('hints the host of a session the user reaches for once, and not of one open already', async () => {
+    const { api, calls } = fakeApi();
+    const store = createAppStore(api);
+    store.getState().prepare('a.jsonl');
+    store.getState().prepare('a.jsonl');
+    // One session of a database is not read ahead: the host's hint takes a file.
+    store.getState().prepare('opencode.db', 'ses_1');
+    await store.getState().openPath('b.jsonl');
+    store.getState().prepare('b.jsonl');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls.filter((c) => c.startsWith('prepare'))).toEqual(['prepare a.jsonl']);
   });
 
   it('keeps a failed open as an error for the library, and opens nothing', async () => {
