@@ -17,7 +17,7 @@
 // bench/data/ui-latest.json.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import { profiling, type PageProfile } from './page-profile';
 import { createHostContext } from '../src/main/host/host-context';
@@ -79,6 +79,9 @@ const MARKS_SCRIPT = `(() => {
     if (marks.partial !== undefined && marks.wholeDom === undefined && !banner && item) painted('whole');
   };
   new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true });
+  // A session opened from the library: "after opening" is timed from the click.
+  addEventListener('click', () => { marks.click ??= performance.now(); }, true);
+  addEventListener('pointerdown', () => { marks.press ??= performance.now(); }, true);
 })()`;
 
 interface Marks {
@@ -86,6 +89,8 @@ interface Marks {
   readonly item?: number;
   readonly partial?: number;
   readonly whole?: number;
+  readonly click?: number;
+  readonly press?: number;
   /** The page's API calls, from its resource timing. */
   readonly calls: readonly { readonly name: string; readonly start: number; readonly end: number }[];
 }
@@ -170,6 +175,62 @@ async function firstView(
   );
 }
 
+/** A press of the mouse button, down to up, as a person clicks (about a tenth of a second). */
+const PRESS_MS = 100;
+
+/**
+ * A session opened from the library as a person opens it: the host started on its folder, the
+ * pointer moved onto its row, resting there `restMs`, then a press of PRESS_MS. Timed from the click
+ * (the button let go) to the first model-view item on screen: the read the library begins while
+ * the user reaches for a row (src/renderer/library/reach.ts) is what the rest and the press give it.
+ */
+async function clicked(
+  browser: Browser,
+  path: string,
+  rendererDir: string,
+  restMs: number,
+  trace?: (line: string) => void,
+): Promise<{ viewMs: number; clickMs: number; pressMs: number }> {
+  return served(dirname(path), rendererDir, async (url) => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.addInitScript(MARKS_SCRIPT);
+      await page.goto(url);
+      const row = page.locator('.lib-row', { has: page.locator(`.path[title$=${JSON.stringify(`/${basename(path)}`)}]`) });
+      await row.waitFor({ timeout: 60_000 });
+      const box = await row.boundingBox();
+      if (!box) throw new Error(`the library shows no row for ${path}`);
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      if (restMs > 0) await new Promise((r) => setTimeout(r, restMs));
+      await page.mouse.down();
+      await new Promise((r) => setTimeout(r, PRESS_MS));
+      await page.mouse.up();
+      await page.waitForFunction(() => (window as { benchMarks?: { item?: number } }).benchMarks?.item !== undefined, null, {
+        timeout: 600_000,
+      });
+      const { item, click, press, calls } = await pageMarks(page);
+      if (item === undefined || click === undefined || press === undefined)
+        throw new Error('the page noted no press, no click or no first view');
+      if (trace) {
+        const lines = calls
+          .filter((c) => c.end >= press - restMs - 50 && c.start <= item)
+          .map((c) => `${c.start.toFixed(0).padStart(6)} → ${c.end.toFixed(0).padStart(6)} ms  ${c.name}`);
+        trace(
+          [
+            `${press.toFixed(0).padStart(6)}           press`,
+            `${click.toFixed(0).padStart(6)}           click`,
+            ...lines,
+            `${item.toFixed(0).padStart(6)}           first model-view item on screen`,
+          ].join('\n'),
+        );
+      }
+      return { viewMs: item, clickMs: click, pressMs: press };
+    } finally {
+      await page.close();
+    }
+  });
+}
+
 /**
  * In-page script: scrolls the model view `frames` times by `step` px (to random places when step is
  * 0), one scroll per animation frame, and returns each frame's interval. A string, not a function:
@@ -237,6 +298,9 @@ async function scrolling(browser: Browser, path: string, rendererDir: string): P
 
 const ms = (x: number): string => `${x.toFixed(1)} ms`;
 
+/** How long the pointer rests on a row before the press, in the library's runs: none, and a short rest. */
+const REST_MS = [0, 300];
+
 function profileLines(p: PageProfile): string {
   const head = `  page CPU from load to the first view: ${ms(p.busyMs)} busy of ${ms(p.totalMs)} sampled; most self time:`;
   return [head, ...p.top.map((f) => `  ${f.selfMs.toFixed(1).padStart(8)} ms  ${f.name}`)].join('\n');
@@ -272,6 +336,8 @@ export async function runUiBench(
       // is shown either way (the first view must not hold the whole back).
       const baseline: number[] = [];
       const warmTimes: { viewMs: number; openMs: number }[] = [];
+      // Opened from the library with a click: at once, and after the pointer rested on the row.
+      const clicks: Record<number, { click: number; press: number }[]> = Object.fromEntries(REST_MS.map((r) => [r, []]));
       // A bare node start in the same run: the figures' scale on this machine (the 0.3 s target
       // was set where it took 0.06 s).
       const bare = percentiles(
@@ -317,6 +383,14 @@ export async function runUiBench(
           log(
             `    launched with it (read while the page loads): first view ${ms(w.viewMs)} (${ms(w.viewMs - w.openMs)} after the page asked to open it)`,
           );
+          for (const rest of REST_MS) {
+            await settle();
+            const c = await clicked(browser, path, rendererDir, rest, options.trace ? log : undefined);
+            clicks[rest]?.push({ click: c.viewMs - c.clickMs, press: c.viewMs - c.pressMs });
+            log(
+              `    clicked in the library, the pointer resting ${rest} ms on its row and a ${PRESS_MS} ms press: first view ${ms(c.viewMs - c.clickMs)} after the click (${ms(c.viewMs - c.pressMs)} after the press)`,
+            );
+          }
         }
       }
       result.firstView = {
@@ -327,6 +401,19 @@ export async function runUiBench(
         view: percentiles(times.map((t) => t.viewMs)),
         afterOpen: percentiles(times.map((t) => t.viewMs - t.openMs)),
         ...(warmTimes.length > 0 ? { warmAfterOpen: percentiles(warmTimes.map((t) => t.viewMs - t.openMs)) } : {}),
+        ...(options.file
+          ? {
+              clicked: Object.fromEntries(
+                REST_MS.map((r) => [
+                  `rest${r}ms`,
+                  {
+                    afterClick: percentiles((clicks[r] ?? []).map((c) => c.click)),
+                    afterPress: percentiles((clicks[r] ?? []).map((c) => c.press)),
+                  },
+                ]),
+              ),
+            }
+          : {}),
         bareNode: bare,
         whole: percentiles(times.map((t) => t.wholeMs)),
         ...(baseline.length > 0 ? { openedWhole: percentiles(baseline) } : {}),
