@@ -5,6 +5,7 @@ import { useShortcuts } from './app/useShortcuts';
 import { Header } from './components/Header';
 import { HomeArea } from './eval/HomeArea';
 import { LibraryView } from './library/LibraryView';
+import { OpeningLine } from './library/OpeningLine';
 import { useSessionMode } from './rerun/registry';
 import { RerunView } from './rerun/RerunView';
 import { SessionModeTabs } from './rerun/SessionModeTabs';
@@ -32,6 +33,16 @@ function SessionArea({ sessionId }: { sessionId: string }): React.JSX.Element {
   );
 }
 
+/** Before the library or the first session is shown: connecting, then opening the session the host was started with. */
+function Starting(): React.JSX.Element {
+  const path = useApp((s) => s.opening[0]);
+  return (
+    <div className="notice opening" role="status">
+      {path === undefined ? 'Connecting…' : <OpeningLine path={path} />}
+    </div>
+  );
+}
+
 /** The app shell: the app bar with its tabs, then the library (or, beside it, the evals: ./eval) or the active session. */
 export function App(): React.JSX.Element {
   const phase = useApp((s) => s.phase);
@@ -51,9 +62,7 @@ export function App(): React.JSX.Element {
       <Header />
       <div className="tabpanel" id="tabpanel" role="tabpanel" aria-labelledby={active === null ? 'tab-library' : `tab-${active}`}>
         {phase === 'starting' ? (
-          <div className="notice" role="status">
-            Connecting…
-          </div>
+          <Starting />
         ) : phase === 'error' ? (
           <div className="notice error" role="alert">
             <strong>{error?.code ?? 'ERROR'}</strong> {error?.message ?? 'Something went wrong.'}

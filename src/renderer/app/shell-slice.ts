@@ -9,7 +9,10 @@ import type { Focus, GetState, SessionTab, SetState } from '../store';
 
 export interface ShellSlice {
   readonly api: PalimpsestApi;
-  /** starting: asking the host what it was started with; error: the host cannot be reached. */
+  /**
+   * starting: asking the host what it was started with, then opening the first session it was given
+   * (`opening` says how far); error: the host cannot be reached.
+   */
   phase: 'starting' | 'ready' | 'error';
   error: ApiError | null;
   /** Session files the host was started with. */
@@ -140,11 +143,15 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
         set({ phase: 'error', error: init.error });
         return;
       }
-      set({ phase: 'ready', initialPaths: init.value.paths });
-      void get().discover(false);
-      // The first session given is opened; the others wait in the library ("Started with").
       const first = init.value.paths[0];
-      if (first !== undefined) await get().openPath(first);
+      // The first session given is opened; the others wait in the library ("Started with"). The
+      // library is not drawn before it: drawing it first held the session's first view back by
+      // about a tenth of a second (docs/performance.md), for a page that would leave it at once.
+      set(first === undefined ? { phase: 'ready', initialPaths: init.value.paths } : { initialPaths: init.value.paths });
+      void get().discover(false);
+      if (first === undefined) return;
+      await get().openPath(first);
+      set({ phase: 'ready' });
     },
 
     async openPath(input, session) {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { isDesktop } from '../api';
 import { FOCUS_IDS } from '../app/useShortcuts';
 import { useApp } from '../useApp';
-import { openedFraction, openingText } from './opening';
+import { OpeningLine } from './OpeningLine';
 
 /**
  * Opening sessions: the native dialogs (desktop app; the web host answers that it cannot show one)
@@ -12,7 +12,6 @@ export function OpenBar(): React.JSX.Element {
   const pick = useApp((s) => s.pick);
   const openPath = useApp((s) => s.openPath);
   const opening = useApp((s) => s.opening);
-  const openProgress = useApp((s) => s.openProgress);
   const [path, setPath] = useState('');
   const desktop = isDesktop();
 
@@ -61,16 +60,9 @@ export function OpenBar(): React.JSX.Element {
       </p>
       {opening.length > 0 && (
         <div className="opening" role="status">
-          {opening.map((p) => {
-            const progress = openProgress.find((x) => x.path === p);
-            const fraction = openedFraction(progress);
-            return (
-              <p key={p} className="muted">
-                {fraction !== null && <progress max={1} value={fraction} aria-hidden="true" />}
-                <span>{openingText(p, progress)}</span>
-              </p>
-            );
-          })}
+          {opening.map((p) => (
+            <OpeningLine key={p} path={p} />
+          ))}
         </div>
       )}
     </section>

@@ -71,6 +71,30 @@ describe('the app store', () => {
     expect(calls.filter((c) => c.startsWith('open'))).toEqual(['open a.jsonl', 'open b.jsonl']);
   });
 
+  it('stays starting while it opens the first session given, and shows the library only without one', async () => {
+    const { api } = fakeApi({ initial: ['a.jsonl'] });
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((r) => (answer = r));
+    const open = api.openSession.bind(api);
+    api.openSession = async (input) => {
+      await held;
+      return open(input);
+    };
+    const store = createAppStore(api);
+    const started = store.getState().start();
+    await vi.waitFor(() => expect(store.getState().opening).toEqual(['a.jsonl']));
+    // The library is not drawn before a page that would leave it at once.
+    expect(store.getState().phase).toBe('starting');
+    answer();
+    await started;
+    expect(store.getState().phase).toBe('ready');
+    expect(store.getState().active).toBe('s1');
+
+    const bare = createAppStore(fakeApi().api);
+    await bare.getState().start();
+    expect(bare.getState().phase).toBe('ready');
+  });
+
   it('hints the host of a session the user reaches for once, and not of one open already', async () => {
     const { api, calls } = fakeApi();
     const store = createAppStore(api);
