@@ -15,8 +15,9 @@
 // Frames are timed with vsync and the frame-rate limit off, so a frame's interval is what it cost
 // (script, style, layout, paint), not the display's 16.7 ms. Results are printed and written to
 // bench/data/ui-latest.json.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import { profiling, type PageProfile } from './page-profile';
@@ -175,23 +176,61 @@ async function firstView(
   );
 }
 
+/**
+ * `palimpsest serve FOLDER` in a process of its own, as a user starts it (a fresh process: its code
+ * not yet compiled by use), with a home of its own so that discovery lists only the folder. The
+ * in-process host of the other runs shares the bench's event loop, which would hold the bench's
+ * mouse events back while it reads.
+ */
+async function servedApart<T>(folder: string, run: (url: string) => Promise<T>): Promise<T> {
+  const home = mkdtempSync(join(tmpdir(), 'palimpsest-bench-home-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+  for (const k of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GEMINI_CLI_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME']) delete env[k];
+  const child = spawn(process.execPath, [join('bin', 'palimpsest.js'), 'serve', folder, '--port', '0'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`palimpsest serve printed no URL in 60 s:\n${out}`)), 60_000);
+      const look = (chunk: Buffer): void => {
+        out += chunk.toString();
+        const m = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[0]);
+        }
+      };
+      child.stdout.on('data', look);
+      child.stderr.on('data', look);
+      child.once('exit', (code) => reject(new Error(`palimpsest serve ended (${code}) before printing a URL:\n${out}`)));
+    });
+    return await run(url);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 /** A press of the mouse button, down to up, as a person clicks (about a tenth of a second). */
 const PRESS_MS = 100;
 
 /**
- * A session opened from the library as a person opens it: the host started on its folder, the
- * pointer moved onto its row, resting there `restMs`, then a press of PRESS_MS. Timed from the click
+ * A session opened from the library as a person opens it: `palimpsest serve` started on its folder
+ * (./servedApart), the pointer moved onto its row, resting there `restMs`, then a press of PRESS_MS. Timed from the click
  * (the button let go) to the first model-view item on screen: the read the library begins while
  * the user reaches for a row (src/renderer/library/reach.ts) is what the rest and the press give it.
  */
 async function clicked(
   browser: Browser,
   path: string,
-  rendererDir: string,
   restMs: number,
   trace?: (line: string) => void,
 ): Promise<{ viewMs: number; clickMs: number; pressMs: number }> {
-  return served(dirname(path), rendererDir, async (url) => {
+  return servedApart(dirname(path), async (url) => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     try {
       await page.addInitScript(MARKS_SCRIPT);
@@ -385,7 +424,7 @@ export async function runUiBench(
           );
           for (const rest of REST_MS) {
             await settle();
-            const c = await clicked(browser, path, rendererDir, rest, options.trace ? log : undefined);
+            const c = await clicked(browser, path, rest, options.trace ? log : undefined);
             clicks[rest]?.push({ click: c.viewMs - c.clickMs, press: c.viewMs - c.pressMs });
             log(
               `    clicked in the library, the pointer resting ${rest} ms on its row and a ${PRESS_MS} ms press: first view ${ms(c.viewMs - c.clickMs)} after the click (${ms(c.viewMs - c.pressMs)} after the press)`,
