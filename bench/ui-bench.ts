@@ -9,7 +9,8 @@
 //   npm run build && npx tsx bench/ui-bench.ts [--runs 3] [--only first-view|scroll] [--data bench/data] [--file SESSION] [--trace] [--profile]
 //
 // `--file` times the first view of that session instead of s100mb (a real 2–5 MB session: target ≤ 0.3 s
-// after the page asks to open it). `--trace` prints the page's API calls of each run until its first view;
+// after opening): opened by the page at its start, launched with it (`serve FILE`), and clicked in the
+// library (`palimpsest serve FOLDER`, so run `npm run build` first for its CLI). `--trace` prints the page's API calls of each run until its first view;
 // `--profile` the functions the page spent most time in (./page-profile.ts).
 //
 // Frames are timed with vsync and the frame-rate limit off, so a frame's interval is what it cost
