@@ -75,12 +75,13 @@ describe('the app store', () => {
     const { api } = fakeApi({ initial: ['a.jsonl'] });
     let answer: () => void = () => undefined;
     const held = new Promise<void>((r) => (answer = r));
-    const open = api.openSession.bind(api);
-    api.openSession = async (input) => {
-      await held;
-      return open(input);
-    };
-    const store = createAppStore(api);
+    const store = createAppStore({
+      ...api,
+      openSession: async (input) => {
+        await held;
+        return api.openSession(input);
+      },
+    });
     const started = store.getState().start();
     await vi.waitFor(() => expect(store.getState().opening).toEqual(['a.jsonl']));
     // The library is not drawn before a page that would leave it at once.
