@@ -17,7 +17,7 @@
 // (script, style, layout, paint), not the display's 16.7 ms. Results are printed and written to
 // bench/data/ui-latest.json.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
@@ -338,6 +338,13 @@ async function scrolling(browser: Browser, path: string, rendererDir: string): P
 
 const ms = (x: number): string => `${x.toFixed(1)} ms`;
 
+/** Milliseconds to read `path` whole and `JSON.parse` each of its lines, in this process. */
+function readAndParse(path: string): number {
+  const t0 = performance.now();
+  for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim() !== '') JSON.parse(line);
+  return performance.now() - t0;
+}
+
 /** How long the pointer rests on a row before the press, in the library's runs: none, and a short rest. */
 const REST_MS = [0, 300];
 
@@ -388,6 +395,9 @@ export async function runUiBench(
         }),
       );
       log(`  node -e 0: median ${ms(bare.p50)} of 5`);
+      // And the time to read and parse the same file, line by line: the other scale of the figures.
+      const parse = percentiles(Array.from({ length: 5 }, () => readAndParse(path)));
+      log(`  read + JSON.parse of its lines: median ${ms(parse.p50)} of 5`);
       // The previous run's session was closed; give its background work (token counting) time to stop.
       const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2000));
       let large: boolean | null = null;
@@ -455,6 +465,7 @@ export async function runUiBench(
             }
           : {}),
         bareNode: bare,
+        readAndParse: parse,
         whole: percentiles(times.map((t) => t.wholeMs)),
         ...(baseline.length > 0 ? { openedWhole: percentiles(baseline) } : {}),
       };
