@@ -117,6 +117,22 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
   if (ctx.warmOpens && opensFirst !== undefined)
     warm.start(opensFirst, ctx.initialCaptures?.path === opensFirst ? ctx.initialCaptures.captures : []);
 
+  /**
+   * Opens a session the UI did not guess (./warm-opens.ts, `prepare`): the guess is let go. Its read
+   * may still hold the last slot or the memory this open needs until it ends: then the open is tried
+   * once more after it.
+   */
+  const openNotGuessed = async (path: string, format: FormatId | undefined, captures: readonly string[], session: string | undefined) => {
+    const dropped = warm.forget(path);
+    try {
+      return await registry.open(path, format, ctx.onProgress, captures, session);
+    } catch (err: unknown) {
+      if (!dropped || !(err instanceof ApiFailure && err.code === 'LIMIT')) throw err;
+      await dropped;
+      return registry.open(path, format, ctx.onProgress, captures, session);
+    }
+  };
+
   const impl: Impl = {
     // The session inspector's methods (docs/session-view.md): ./handlers-session.ts.
     ...sessionImplementations(ctx),
@@ -144,10 +160,7 @@ function implementations(ctx: HandlerContext): { impl: Impl; dispose(): void } {
       }
       const given = ctx.initialCaptures?.path === path ? ctx.initialCaptures.captures : [];
       const joined = [...given, ...(captures ?? [])];
-      const taken = await warm.take(path, format, session, joined);
-      // Another session than the one the UI guessed: the guess's read lets go of its memory first.
-      if (!taken) warm.forget(path);
-      const s = taken ?? (await registry.open(path, format, ctx.onProgress, joined, session));
+      const s = (await warm.take(path, format, session, joined)) ?? (await openNotGuessed(path, format, joined, session));
       try {
         return out('openSession', sessionSummary(s));
       } catch (err: unknown) {

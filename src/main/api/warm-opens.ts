@@ -85,14 +85,17 @@ export class WarmOpens implements Disposable {
     return 'started';
   }
 
-  /** An open of another session than the guess: the guess was wrong, and its memory and slot go. */
-  forget(path: string): void {
+  /**
+   * An open of another session than the guess: the guess was wrong, and its memory and slot go.
+   * Resolves once they have (the guess's read ended and it is closed); null: there was no guess.
+   */
+  forget(path: string): Promise<void> | null {
     this.queued = null;
-    if (this.guessed !== null && this.guessed !== path) this.drop(this.guessed);
+    return this.guessed !== null && this.guessed !== path ? this.drop(this.guessed) : null;
   }
 
   private guess(path: string): void {
-    if (this.guessed !== null) this.drop(this.guessed);
+    if (this.guessed !== null) void this.drop(this.guessed);
     this.guessed = path;
     this.reading = path;
     const open = this.begin(path, [], PREPARED_MS, true);
@@ -107,7 +110,7 @@ export class WarmOpens implements Disposable {
 
   private begin(path: string, captures: readonly string[], ms: number, guess: boolean): Promise<OpenSession | null> {
     const open = this.registry.open(path, undefined, this.onProgress, captures).catch(() => null);
-    const timer = setTimeout(() => this.drop(path), ms);
+    const timer = setTimeout(() => void this.drop(path), ms);
     // A host closing does not wait for an open nobody took.
     timer.unref();
     this.waiting.set(path, { captures, open, timer, guess });
@@ -130,11 +133,13 @@ export class WarmOpens implements Disposable {
     return w.open;
   }
 
-  private drop(path: string): void {
+  private drop(path: string): Promise<void> {
     const w = this.waiting.get(path);
-    if (!w) return;
+    if (!w) return Promise.resolve();
     this.letGo(path, w);
-    void w.open.then((s) => s && this.registry.close(s.id));
+    return w.open.then((s) => {
+      if (s) this.registry.close(s.id);
+    });
   }
 
   private letGo(path: string, w: Waiting): void {
@@ -147,7 +152,7 @@ export class WarmOpens implements Disposable {
   [Symbol.dispose](): void {
     this.disposed = true;
     this.queued = null;
-    for (const path of [...this.waiting.keys()]) this.drop(path);
+    for (const path of [...this.waiting.keys()]) void this.drop(path);
   }
 }
 

@@ -128,6 +128,17 @@ describe('opens begun because the user is reaching for a session (prepareSession
     expect(registry.get(r.value.sessionId).path).toBe(BRANCHES);
   });
 
+  it('opens another session even when the guess being read holds the last slot', async () => {
+    registry = new SessionRegistry({ allow: 'any', maxSessions: 1 });
+    handlers = createHandlers({ registry, initialPaths: [], logError: () => undefined });
+    expect(await prepared(BASIC)).toBe('started');
+    // At once: the guess is still being read, in the one slot there is.
+    const r = await handlers.openSession({ path: BRANCHES });
+    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+    expect(registry.size).toBe(1);
+    expect(registry.get(r.value.sessionId).path).toBe(BRANCHES);
+  });
+
   it('lets a guess nobody takes go', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     host([], false);
