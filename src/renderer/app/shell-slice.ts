@@ -55,6 +55,9 @@ export interface ShellSlice {
 /** How long one watch request is held (ms): a tab no longer shown lets its request go within this. */
 const WATCH_MS = 10_000;
 
+/** How long the page waits for the first session given to open before it draws the library anyway (ms). */
+export const START_WAIT_MS = 1000;
+
 /** A path hinted again within this long is not hinted again (the host holds its read about as long). */
 const PREPARED_MS = 10_000;
 
@@ -150,7 +153,11 @@ export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): Sh
       set(first === undefined ? { phase: 'ready', initialPaths: init.value.paths } : { initialPaths: init.value.paths });
       void get().discover(false);
       if (first === undefined) return;
+      // An open that takes long (a slow disk, a large folder) does not keep the library from the
+      // user: it is drawn then, the open's progress in its open bar.
+      const later = setTimeout(() => set({ phase: 'ready' }), START_WAIT_MS);
       await get().openPath(first);
+      clearTimeout(later);
       set({ phase: 'ready' });
     },
 

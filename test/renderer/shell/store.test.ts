@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiResult, PalimpsestApi, SessionSummary } from '../../../src/shared/api/contract';
 import { createAppStore } from '../../../src/renderer/store';
+import { START_WAIT_MS } from '../../../src/renderer/app/shell-slice';
 import { RECENT_KEY } from '../../../src/renderer/library/recent';
 import { OPEN_POLL_MS, openedFraction, openingText } from '../../../src/renderer/library/opening';
 
@@ -32,6 +33,7 @@ function fakeApi(options: { initial?: string[] } = {}) {
       calls.push(`close ${sessionId}`);
       return ok({ closed: true });
     },
+    openingSessions: () => ok({ opening: [] }),
     prepareSession: ({ path }: { path: string }) => {
       calls.push(`prepare ${path}`);
       return ok({ prepared: 'started' });
@@ -90,6 +92,24 @@ describe('the app store', () => {
     await started;
     expect(store.getState().phase).toBe('ready');
     expect(store.getState().active).toBe('s1');
+
+    // An open that takes long does not keep the library from the user.
+    let slowly: () => void = () => undefined;
+    const slow = createAppStore({
+      ...api,
+      openSession: async (input) => {
+        await new Promise<void>((r) => (slowly = r));
+        return api.openSession(input);
+      },
+    });
+    const starting = slow.getState().start();
+    await vi.waitFor(() => expect(slow.getState().opening).toEqual(['a.jsonl']));
+    expect(slow.getState().phase).toBe('starting');
+    await vi.waitFor(() => expect(slow.getState().phase).toBe('ready'), { timeout: START_WAIT_MS + 2000 });
+    expect(slow.getState().active).toBe(null);
+    slowly();
+    await starting;
+    expect(slow.getState().active).not.toBe(null);
 
     const bare = createAppStore(fakeApi().api);
     await bare.getState().start();
