@@ -8,10 +8,11 @@
 //
 //   npm run build && npx tsx bench/ui-bench.ts [--runs 3] [--only first-view|scroll] [--data bench/data] [--file SESSION] [--trace] [--profile]
 //
-// `--file` times the first view of that session instead of s100mb (a real 2–5 MB session: target ≤ 0.3 s
-// after opening): opened by the page at its start, launched with it (`serve FILE`), and clicked in the
-// library (`palimpsest serve FOLDER`, so run `npm run build` first for its CLI). `--trace` prints the page's API calls of each run until its first view;
-// `--profile` the functions the page spent most time in (./page-profile.ts).
+// `--file` times the first view of that session instead of s100mb (a real 2–5 MB session: target
+// ≤ 0.3 s after opening): opened by the page at its start, launched with it (`serve FILE`), and
+// clicked in the library (`palimpsest serve FOLDER`: `npm run build` builds its CLI). `--trace`
+// prints the page's API calls of each run until its first view; `--profile` the functions the page
+// spent most time in (./page-profile.ts).
 //
 // Frames are timed with vsync and the frame-rate limit off, so a frame's interval is what it cost
 // (script, style, layout, paint), not the display's 16.7 ms. Results are printed and written to
@@ -221,9 +222,10 @@ const PRESS_MS = 100;
 
 /**
  * A session opened from the library as a person opens it: `palimpsest serve` started on its folder
- * (./servedApart), the pointer moved onto its row, resting there `restMs`, then a press of PRESS_MS. Timed from the click
- * (the button let go) to the first model-view item on screen: the read the library begins while
- * the user reaches for a row (src/renderer/library/reach.ts) is what the rest and the press give it.
+ * (`servedApart`), the pointer moved onto its row, resting there `restMs`, then a press of
+ * PRESS_MS. Timed from the click (the button let go) and from the press to the first model-view
+ * item on screen: the read the library begins while the user reaches for a row
+ * (src/renderer/library/reach.ts) is what the rest and the press give it.
  */
 async function clicked(
   browser: Browser,

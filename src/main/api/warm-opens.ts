@@ -36,7 +36,8 @@ export type Prepared = 'started' | 'waiting' | 'next' | 'not allowed' | 'too lar
  * given a file) reads the one its UI opens at once while its page or window loads (a second or
  * more, about as long as the read of a real session), and the first openSession of that path
  * takes the open instead of starting one. An open not taken in WARM_MS is closed. One that failed
- * is not taken: the caller's own open reports why, as it would have.
+ * is not taken: the caller's own open reports why, as it would have. The same holds for the
+ * session the library's user is reaching for (`prepare`), a guess held to one at a time.
  */
 export class WarmOpens implements Disposable {
   private readonly waiting = new Map<string, Waiting>();
