@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { FormatId } from '../importers/types';
-import type { ProgressEvent } from '../../shared/api/contract';
+import type { ApiOutput, ProgressEvent } from '../../shared/api/contract';
 import type { OpenSession, SessionRegistry } from './sessions';
 
 /**
@@ -28,8 +28,8 @@ interface Waiting {
   readonly guess: boolean;
 }
 
-/** What `prepare` did: began reading, was reading or holding it already, or left it to the open (why). */
-export type Prepared = 'started' | 'waiting' | 'next' | 'not allowed' | 'too large' | 'not a file';
+/** What `prepare` did: began reading, was reading or holding it already, or left it to the open (why). The contract's list, not a copy. */
+type Prepared = ApiOutput<'prepareSession'>['prepared'];
 
 /**
  * Opens begun before anyone asks. A host started with a session (`palimpsest serve FILE`, the app
