@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { FormatId } from '../importers/types';
-import type { ApiOutput, ProgressEvent } from '../../shared/api/contract';
+import { PREPARED_MS, type ApiOutput, type ProgressEvent } from '../../shared/api/contract';
 import type { OpenSession, SessionRegistry } from './sessions';
 
 /**
@@ -16,9 +16,6 @@ export const WARM_MS = 30_000;
  * one opens with a first view of its head anyway.
  */
 export const PREPARE_MAX_BYTES = 8 * 1024 * 1024;
-
-/** How long a prepared open waits to be taken: the user pointed at a row and did not click. */
-export const PREPARED_MS = 10_000;
 
 interface Waiting {
   readonly captures: readonly string[];

@@ -1,4 +1,4 @@
-import type { ApiError, OpenSessionProgress, PalimpsestApi } from '../../shared/api/contract';
+import { PREPARED_MS, type ApiError, type OpenSessionProgress, type PalimpsestApi } from '../../shared/api/contract';
 import { OPEN_POLL_MS } from '../library/opening';
 import type { Focus, GetState, SessionTab, SetState } from '../store';
 
@@ -57,9 +57,6 @@ const WATCH_MS = 10_000;
 
 /** How long the page waits for the first session given to open before it draws the library anyway (ms). */
 export const START_WAIT_MS = 1000;
-
-/** A path hinted again within this long is not hinted again (the host holds its read about as long). */
-const PREPARED_MS = 10_000;
 
 export function shellSlice(api: PalimpsestApi, set: SetState, get: GetState): ShellSlice {
   let started = false;

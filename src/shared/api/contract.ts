@@ -47,6 +47,9 @@ export * from './shapes';
 // Methods
 // ---------------------------------------------------------------------------------------------
 
+/** How long the host holds a read begun by prepareSession for the open to take (ms); the UI hints a path no more often. */
+export const PREPARED_MS = 10_000;
+
 const WithSession = z.object({ sessionId: SessionId });
 const WithBranch = WithSession.extend({ branch: BranchName.optional() });
 

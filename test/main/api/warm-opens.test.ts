@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHandlers, type HandlerTable } from '../../../src/main/api/handlers';
 import { SessionRegistry } from '../../../src/main/api/sessions';
-import { PREPARE_MAX_BYTES, PREPARED_MS, WARM_MS } from '../../../src/main/api/warm-opens';
+import { PREPARE_MAX_BYTES, WARM_MS } from '../../../src/main/api/warm-opens';
+import { PREPARED_MS } from '../../../src/shared/api/contract';
 
 // A host started with a session reads it before its page asks (HostOptions.warm): the page's open
 // takes that read instead of starting another, and one nobody takes is let go.
